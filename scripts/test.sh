@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds loopwright with AddressSanitizer and
+# UndefinedBehaviorSanitizer, and runs the whole test suite with ctest.
+# Usage: scripts/test.sh [ctest arguments…]   (e.g. -L unit, -R bwrap)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/deps.sh
+source scripts/lib/deps.sh
+
+lw_ensure_packages "${LW_BUILD_PACKAGES[@]}" "${LW_TEST_PACKAGES[@]}"
+
+build_dir="${LOOPWRIGHT_BUILD_DIR:-build/test}"
+jobs="$(nproc)"
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  -DLOOPWRIGHT_SANITIZE=ON -DLOOPWRIGHT_WERROR=ON >/dev/null
+cmake --build "$build_dir" -j"$jobs"
+
+# The fuzz harness needs clang's libFuzzer; it gets its own small build tree.
+fuzz_status=0
+if command -v clang++ >/dev/null 2>&1; then
+  fuzz_dir="${build_dir}-fuzz"
+  CXX=clang++ cmake -S . -B "$fuzz_dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    -DLOOPWRIGHT_FUZZ=ON -DLOOPWRIGHT_TESTS=OFF >/dev/null
+  cmake --build "$fuzz_dir" -j"$jobs" --target fuzz_taskpack fuzz_host_config
+else
+  echo "[SKIPPED] fuzz harness: clang++ is not installed" >&2
+fi
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" "$@" || status=$?
+if [ -n "${fuzz_dir:-}" ]; then
+  ctest --test-dir "$fuzz_dir" --output-on-failure -L fuzz || fuzz_status=$?
+fi
+exit $(( ${status:-0} != 0 ? status : fuzz_status ))

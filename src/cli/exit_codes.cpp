@@ -1,0 +1,35 @@
+#include "cli/exit_codes.h"
+
+namespace lw::cli {
+
+int exitCodeFor(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::UsageError:
+    case ErrorCode::TaskpackInvalid:
+    case ErrorCode::HostConfigInvalid:
+    case ErrorCode::EventInvalid:
+    case ErrorCode::PolicyFloorViolation:
+    case ErrorCode::IoError:
+      return kExitConfig;
+    case ErrorCode::SandboxBackendUnavailable:
+    case ErrorCode::SandboxCapabilityInsufficient:
+    case ErrorCode::SandboxLaunchFailed:
+      return kExitSandbox;
+    case ErrorCode::LoopDetected:
+    case ErrorCode::BreakerOpen:
+    case ErrorCode::BudgetExceeded:
+      return kExitGuardrail;
+    case ErrorCode::ReadOnlyViolation:
+    case ErrorCode::PathPolicyViolation:
+    case ErrorCode::SecretLeak:
+    case ErrorCode::OutputInvalid:
+      return kExitVerification;
+    case ErrorCode::PublicationFailed:
+      return kExitPublication;
+    case ErrorCode::Internal:
+      return kExitInternal;
+  }
+  return kExitInternal;
+}
+
+}  // namespace lw::cli

@@ -1,0 +1,127 @@
+// The taskpack as written by a repository maintainer (.loopwright/taskpack.yaml).
+// Optional fields stay std::nullopt when omitted: resolution (resolve.h) needs
+// to know "omitted" apart from "set to the default" (DESIGN.md §4).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "policy/vocabulary.h"
+
+namespace lw {
+
+inline constexpr std::size_t kTaskpackMaxBytes = 64 * 1024;
+inline constexpr std::string_view kTaskpackApiVersion = "loopwright.dev/v1alpha1";
+
+struct SandboxSpec {
+  std::optional<std::vector<BackendId>> preferredBackends;  // 1..5 unique
+  std::optional<NetworkMode> networkMode;
+  std::optional<std::vector<Capability>> requiredCapabilities;  // 0..6 unique
+  std::vector<std::string> deniedReadPaths;  // 0..64, additive, "~/" expanded
+  std::optional<std::string> runtimeProfile;  // host-pinned container image; the only way to docker
+  Location location;  // of the `sandbox:` mapping
+};
+
+struct LoopGuardrail {
+  int warnRepeats = 3;
+  int stopRepeats = 5;
+  int windowSeconds = 60;
+  int suspiciousCallsPerTool = 30;
+  int maxCallsPerTool = 50;
+};
+
+struct BreakerGuardrail {
+  int failures = 5;
+  int windowSeconds = 60;
+  int cooldownSeconds = 30;
+  int escalateAfterCycles = 2;
+};
+
+struct Guardrails {
+  LoopGuardrail loop;
+  BreakerGuardrail breaker;
+};
+
+struct Limits {
+  std::int64_t wallTimeMs = 3'600'000;
+  std::int64_t maxModelCalls = 256;
+  std::int64_t maxToolCalls = 1000;
+  std::int64_t maxOutputBytes = 1'048'576;
+};
+
+// Per-step limits: each omitted field falls back to spec.limits.
+struct LimitsOverride {
+  std::optional<std::int64_t> wallTimeMs;
+  std::optional<std::int64_t> maxModelCalls;
+  std::optional<std::int64_t> maxToolCalls;
+  std::optional<std::int64_t> maxOutputBytes;
+};
+
+enum class LaneApi { OpenAiChat, AnthropicMessages };
+
+struct Lane {
+  std::string name;
+  LaneApi api = LaneApi::OpenAiChat;
+  std::string baseUrl;
+  std::string model;
+  std::string apiKeyEnv;  // the orchestrator reads it; never passed to a step
+  std::optional<std::string> fallbackLane;
+  std::int64_t timeoutMs = 120'000;
+  Location location;
+};
+
+struct Step {
+  std::string name;  // [a-z0-9-], unique within its stage
+  std::vector<std::string> run;  // argv; exactly one of run / uses
+  std::optional<std::string> uses;  // "builtin/<name>"
+  Role role = Role::Reviewer;
+  std::vector<std::string> tools;  // bridge tools granted to this step only
+  std::optional<std::string> lane;
+  std::optional<SandboxSpec> sandbox;  // per-step override
+  LimitsOverride limits;
+  bool idempotent = false;
+  std::vector<std::string> writable;  // author scope (globs relative to the workspace)
+  Location location;
+};
+
+struct Stage {
+  std::string name;
+  std::vector<std::string> on;  // "pull_request.opened", "workflow_dispatch", …
+  std::vector<std::string> needs;  // earlier stages that must have succeeded
+  std::vector<Step> steps;
+  Location location;
+};
+
+enum class ReviewMode { None, Comment, RequestChanges };
+enum class FailOn { Error, Warning, Never };
+
+struct Publication {
+  ReviewMode review = ReviewMode::Comment;
+  bool checks = true;
+  bool summary = true;
+  FailOn failOn = FailOn::Error;
+  int maxInlineComments = 50;
+};
+
+struct Taskpack {
+  std::string file;  // where it was loaded from, for messages
+  std::string name;
+  std::optional<SandboxSpec> sandbox;  // spec.sandbox; nullopt = omitted
+  std::optional<Isolation> isolation;
+  Location isolationLocation;
+  Guardrails guardrails;
+  Limits limits;
+  std::optional<int> maxConcurrency;
+  std::vector<Lane> lanes;
+  std::vector<Stage> stages;
+  Publication publication;
+};
+
+std::string_view toString(LaneApi a);
+std::string_view toString(ReviewMode m);
+std::string_view toString(FailOn f);
+
+}  // namespace lw

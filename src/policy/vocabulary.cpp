@@ -1,0 +1,83 @@
+#include "policy/vocabulary.h"
+
+namespace lw {
+namespace {
+
+template <class Enum, std::size_t N>
+std::optional<Enum> parseBy(std::string_view s, const std::array<Enum, N>& all) {
+  for (Enum e : all)
+    if (toString(e) == s) return e;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view toString(Capability c) {
+  switch (c) {
+    case Capability::FilesystemReadContainment: return "filesystemReadContainment";
+    case Capability::FilesystemWriteContainment: return "filesystemWriteContainment";
+    case Capability::ProtectedPathReadOnlyMask: return "protectedPathReadOnlyMask";
+    case Capability::NetworkIsolation: return "networkIsolation";
+    case Capability::ProcessTreeCleanup: return "processTreeCleanup";
+    case Capability::SyscallFiltering: return "syscallFiltering";
+  }
+  return "?";
+}
+
+std::string_view toString(NetworkMode m) {
+  switch (m) {
+    case NetworkMode::None: return "none";
+    case NetworkMode::LoopbackOnly: return "loopback-only";
+    case NetworkMode::AllowOutbound: return "allow-outbound";
+  }
+  return "?";
+}
+
+std::string_view toString(BackendId b) {
+  switch (b) {
+    case BackendId::MacosSeatbelt: return "macos-seatbelt";
+    case BackendId::LinuxBwrap: return "linux-bwrap";
+    case BackendId::LinuxLandlock: return "linux-landlock";
+    case BackendId::Docker: return "docker";
+    case BackendId::DirectDedicated: return "direct-dedicated";
+  }
+  return "?";
+}
+
+std::string_view toString(Isolation i) {
+  switch (i) {
+    case Isolation::L1: return "L1";
+    case Isolation::L2: return "L2";
+    case Isolation::L3: return "L3";
+  }
+  return "?";
+}
+
+std::string_view toString(Role r) {
+  switch (r) {
+    case Role::Triage: return "triage";
+    case Role::Reviewer: return "reviewer";
+    case Role::Author: return "author";
+  }
+  return "?";
+}
+
+std::optional<Capability> parseCapability(std::string_view s) { return parseBy(s, kAllCapabilities); }
+std::optional<NetworkMode> parseNetworkMode(std::string_view s) { return parseBy(s, kAllNetworkModes); }
+std::optional<BackendId> parseBackendId(std::string_view s) { return parseBy(s, kAllBackends); }
+std::optional<Isolation> parseIsolation(std::string_view s) {
+  return parseBy(s, std::array{Isolation::L1, Isolation::L2, Isolation::L3});
+}
+std::optional<Role> parseRole(std::string_view s) {
+  return parseBy(s, std::array{Role::Triage, Role::Reviewer, Role::Author});
+}
+
+Isolation isolationOf(BackendId b) {
+  switch (b) {
+    case BackendId::Docker: return Isolation::L2;
+    case BackendId::DirectDedicated: return Isolation::L3;
+    default: return Isolation::L1;
+  }
+}
+
+}  // namespace lw

@@ -1,0 +1,54 @@
+// The words the taskpack, the host config and the sandbox share: capabilities,
+// network modes, backends, isolation levels, roles. Each has one spelling in
+// YAML and JSON; parse*() returns nullopt for anything else.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+namespace lw {
+
+enum class Capability {
+  FilesystemReadContainment,
+  FilesystemWriteContainment,
+  ProtectedPathReadOnlyMask,
+  NetworkIsolation,
+  ProcessTreeCleanup,
+  SyscallFiltering,
+};
+inline constexpr std::array kAllCapabilities = {
+    Capability::FilesystemReadContainment, Capability::FilesystemWriteContainment,
+    Capability::ProtectedPathReadOnlyMask, Capability::NetworkIsolation,
+    Capability::ProcessTreeCleanup,        Capability::SyscallFiltering};
+
+enum class NetworkMode { None, LoopbackOnly, AllowOutbound };
+inline constexpr std::array kAllNetworkModes = {
+    NetworkMode::None, NetworkMode::LoopbackOnly, NetworkMode::AllowOutbound};
+
+enum class BackendId { MacosSeatbelt, LinuxBwrap, LinuxLandlock, Docker, DirectDedicated };
+inline constexpr std::array kAllBackends = {
+    BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock,
+    BackendId::Docker, BackendId::DirectDedicated};
+
+// L1 local sandbox, L2 container, L3 remote (dedicated) runner.
+enum class Isolation { L1 = 1, L2 = 2, L3 = 3 };
+
+enum class Role { Triage, Reviewer, Author };
+
+std::string_view toString(Capability c);
+std::string_view toString(NetworkMode m);
+std::string_view toString(BackendId b);
+std::string_view toString(Isolation i);
+std::string_view toString(Role r);
+
+std::optional<Capability> parseCapability(std::string_view s);
+std::optional<NetworkMode> parseNetworkMode(std::string_view s);
+std::optional<BackendId> parseBackendId(std::string_view s);
+std::optional<Isolation> parseIsolation(std::string_view s);
+std::optional<Role> parseRole(std::string_view s);
+
+// The isolation level a backend provides when it runs a step.
+Isolation isolationOf(BackendId b);
+
+}  // namespace lw
