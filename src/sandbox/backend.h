@@ -1,0 +1,66 @@
+// A sandbox backend: what it enforces on this host (observed by a probe, not
+// read from a table) and how it launches one step. The backend is chosen once
+// by negotiation (negotiate.h); nothing downstream branches on its name.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "policy/vocabulary.h"
+#include "sandbox/process/spawn.h"
+
+namespace lw::sandbox {
+
+enum class Support { Enforced, Partial, Absent };
+std::string_view toString(Support s);
+
+struct SupportStatus {
+  Support support = Support::Absent;
+  std::string reason;  // why partial/absent, or how it is enforced
+};
+
+// What one backend gives on this host, from a live probe.
+struct ProbeReport {
+  BackendId backend = BackendId::LinuxBwrap;
+  bool available = false;         // can launch anything at all here
+  std::string unavailableReason;  // when !available
+  std::string version;            // "bubblewrap 0.8.0", "landlock ABI 7", "docker 28.2.2"
+  std::map<Capability, SupportStatus> capabilities;
+  std::map<NetworkMode, SupportStatus> networkModes;
+};
+
+// Everything a backend needs to run one step. Paths are host paths; the
+// workspace and the out dir appear at the same paths inside the sandbox.
+struct StepSpec {
+  std::vector<std::string> argv;
+  std::filesystem::path workspace;
+  bool workspaceWritable = false;                  // author role only
+  std::vector<std::filesystem::path> writablePaths;  // extra writable trees (author scope)
+  std::vector<std::filesystem::path> protectedPaths;  // read-only even inside writable trees
+  std::vector<std::filesystem::path> deniedReadPaths; // unreadable (masked)
+  std::filesystem::path outDir;                    // LOOPWRIGHT_OUT: always writable
+  std::filesystem::path workdir;                   // cwd inside; empty = workspace
+  NetworkMode network = NetworkMode::None;
+  std::map<std::string, std::string> env;          // the step's whole environment (allow-listed)
+  std::optional<int> passFd;                       // one descriptor kept open (the bridge)
+  std::optional<std::string> image;                // container image (docker only)
+  std::size_t maxOutputBytes = 1 << 20;            // per stream
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendId id() const = 0;
+  // Observes this host once per process and caches the answer.
+  virtual const ProbeReport& probe() = 0;
+  // Starts the step. Fails with SANDBOX_LAUNCH_FAILED naming what failed.
+  virtual Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) = 0;
+};
+
+}  // namespace lw::sandbox

@@ -1,0 +1,70 @@
+// Starting a process with its whole tree under control: a new session, no
+// inherited descriptors but the one passed, a scrubbed environment, bounded
+// capture of stdout/stderr, a deadline, and a kill that leaves no descendant
+// behind (the parent is a child subreaper, so orphans re-parent to it).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace lw::sandbox::process {
+
+// Runs in the forked child just before exec (after fds are arranged). Must be
+// async-signal-safe: no allocation, no locks. Returns 0 to go on, or an errno
+// value that the parent reports as SANDBOX_LAUNCH_FAILED with `what`.
+struct ChildSetup {
+  std::string what;  // "landlock_restrict_self", "seccomp load", …
+  std::function<int()> run;
+};
+
+struct SpawnRequest {
+  std::vector<std::string> argv;             // argv[0] resolved against PATH of env
+  std::map<std::string, std::string> env;    // the complete environment
+  std::string cwd;                           // empty = inherit
+  std::optional<int> passFd;                 // kept open in the child as fd 3
+  std::vector<ChildSetup> childSetup;        // in order, after fd and session setup
+  std::optional<int> stdinFd;                // default /dev/null
+  std::size_t maxOutputBytes = 1 << 20;      // per stream; the rest is counted, not kept
+};
+
+struct CapturedStream {
+  std::string data;
+  std::size_t totalBytes = 0;  // as written by the process
+  bool truncated() const { return totalBytes > data.size(); }
+};
+
+struct ExitInfo {
+  int exitCode = -1;       // valid when signal == 0
+  int signal = 0;          // the terminating signal, 0 for a normal exit
+  bool timedOut = false;
+  int descendantsKilled = 0;  // processes still alive after the main one ended
+  std::chrono::milliseconds duration{0};
+  // The shell convention: exitCode, or 128 + signal; 124 when timed out.
+  int status() const { return timedOut ? 124 : (signal != 0 ? 128 + signal : exitCode); }
+};
+
+class RunningProcess {
+ public:
+  virtual ~RunningProcess() = default;
+  virtual int pid() const = 0;
+  // Waits for the process and then makes sure no descendant survives. At the
+  // deadline the whole tree is killed and timedOut is set.
+  virtual ExitInfo wait(std::optional<std::chrono::steady_clock::time_point> deadline) = 0;
+  // Kills the whole tree now; idempotent.
+  virtual void kill() = 0;
+  virtual const CapturedStream& stdoutData() const = 0;
+  virtual const CapturedStream& stderrData() const = 0;
+};
+
+// Forks and execs. Fails with SANDBOX_LAUNCH_FAILED when fork/exec or a
+// ChildSetup fails (the child's errno is carried back over a CLOEXEC pipe).
+Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& request);
+
+}  // namespace lw::sandbox::process
