@@ -1,0 +1,53 @@
+// The policy one step actually runs under, after defaults, the taskpack,
+// the step override and the host floor are merged (resolve.h). Each field
+// records the rule that produced it, for `loopwright explain`.
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "policy/host_config.h"
+#include "policy/taskpack.h"
+#include "policy/vocabulary.h"
+
+namespace lw {
+
+// Paths inside the workspace that stay read-only for every role (DESIGN.md §4).
+inline constexpr std::array<std::string_view, 4> kBuiltinProtectedPaths = {
+    ".github", ".loopwright/policies", "AGENTS.md", "CLAUDE.md"};
+
+// Host credential paths no step may read ("~/" expanded at resolution).
+inline constexpr std::array<std::string_view, 9> kBuiltinDeniedReadPaths = {
+    "~/.ssh", "~/.aws", "~/.config/gh", "~/.docker", "~/.kube",
+    "~/.gnupg", "~/.netrc", "~/.git-credentials", "~/.config/gcloud"};
+
+struct EffectiveSandbox {
+  std::vector<BackendId> preferredBackends;  // probed in this order
+  NetworkMode networkMode = NetworkMode::None;
+  std::vector<Capability> requiredCapabilities;
+  std::vector<std::string> deniedReadPaths;   // absolute, built-ins included
+  std::vector<std::string> protectedPaths;    // workspace-relative, built-ins included
+  Isolation minIsolation = Isolation::L1;     // a backend below it is refused
+  bool allowDedicatedDirectOverride = false;  // direct-dedicated may be chosen
+  std::optional<RuntimeProfile> runtimeProfile;  // set: docker may run this image
+};
+
+// Field name ("networkMode") -> the rule that set it ("taskpack spec.sandbox (line 7)").
+using FieldOrigins = std::map<std::string, std::string>;
+
+struct EffectiveStep {
+  std::string stage;
+  std::string step;
+  Role role = Role::Reviewer;
+  EffectiveSandbox sandbox;
+  Limits limits;
+  Guardrails guardrails;
+  std::vector<std::string> tools;
+  std::optional<std::string> lane;
+  FieldOrigins origins;
+};
+
+}  // namespace lw
