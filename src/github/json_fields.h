@@ -1,0 +1,48 @@
+// Typed access to fields of a Boost.JSON document for the adapters in this
+// module. A missing or mistyped field throws FieldError with its JSON path;
+// each adapter catches it and turns it into an lw::Error, so nothing outside
+// src/github sees the exception.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <boost/json/value.hpp>
+
+namespace lw::github::json_fields {
+
+struct FieldError : std::runtime_error {
+  FieldError(std::string path, const std::string& what)
+      : std::runtime_error(what), path(std::move(path)) {}
+  std::string path;  // "pull_request.head.sha"
+};
+
+// "a.b" + "c" -> "a.b.c"; "" + "c" -> "c"; "a" + "[2]" -> "a[2]".
+std::string join(const std::string& path, const std::string& key);
+
+const boost::json::object& object(const boost::json::value& v, const std::string& path);
+const boost::json::array& array(const boost::json::value& v, const std::string& path);
+
+// Required fields: throw when missing or of another type.
+const boost::json::value& field(const boost::json::object& o, const std::string& key,
+                                const std::string& path);
+std::string str(const boost::json::object& o, const std::string& key, const std::string& path);
+std::int64_t integer(const boost::json::object& o, const std::string& key,
+                     const std::string& path);
+bool boolean(const boost::json::object& o, const std::string& key, const std::string& path);
+
+// Optional fields: nullopt when missing or null; throw when of another type.
+std::optional<std::string> optStr(const boost::json::object& o, const std::string& key,
+                                  const std::string& path);
+std::optional<std::int64_t> optInt(const boost::json::object& o, const std::string& key,
+                                   const std::string& path);
+std::optional<bool> optBool(const boost::json::object& o, const std::string& key,
+                            const std::string& path);
+const boost::json::object* optObject(const boost::json::object& o, const std::string& key,
+                                     const std::string& path);
+const boost::json::array* optArray(const boost::json::object& o, const std::string& key,
+                                   const std::string& path);
+
+}  // namespace lw::github::json_fields

@@ -1,0 +1,243 @@
+#include "github/publication.h"
+
+#include <boost/json.hpp>
+
+#include "github/json_fields.h"
+
+namespace lw::github {
+
+namespace json = boost::json;
+using namespace json_fields;
+
+std::vector<Finding> allFindings(const PublicationRequest& request) {
+  std::vector<Finding> out;
+  for (const StageResult& s : request.stages) out.insert(out.end(), s.findings.begin(), s.findings.end());
+  return out;
+}
+
+std::string_view failOnName(FailOn f) {
+  switch (f) {
+    case FailOn::Error: return "error";
+    case FailOn::Warning: return "warning";
+    case FailOn::Never: return "never";
+  }
+  return "error";
+}
+
+bool failsAt(Severity s, FailOn failOn) {
+  switch (failOn) {
+    case FailOn::Error: return s == Severity::Error;
+    case FailOn::Warning: return s == Severity::Error || s == Severity::Warning;
+    case FailOn::Never: return false;
+  }
+  return false;
+}
+
+namespace {
+
+std::string_view reviewModeName(ReviewMode m) {
+  switch (m) {
+    case ReviewMode::None: return "none";
+    case ReviewMode::Comment: return "comment";
+    case ReviewMode::RequestChanges: return "request-changes";
+  }
+  return "comment";
+}
+
+json::array strings(const std::vector<std::string>& v) {
+  json::array a;
+  for (const auto& s : v) a.emplace_back(s);
+  return a;
+}
+
+std::vector<std::string> readStrings(const json::object& o, const std::string& key,
+                                     const std::string& path) {
+  std::vector<std::string> out;
+  if (const json::array* a = optArray(o, key, path)) {
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      std::string p = join(path, key) + "[" + std::to_string(i) + "]";
+      if (!(*a)[i].is_string()) throw FieldError(p, "expected a string");
+      out.emplace_back((*a)[i].get_string());
+    }
+  }
+  return out;
+}
+
+json::object findingJson(const Finding& f) {
+  json::object o;
+  o["step"] = f.step;
+  o["ruleId"] = f.ruleId;
+  o["severity"] = toString(f.severity);
+  o["message"] = f.message;
+  o["path"] = f.path;
+  o["line"] = f.line;
+  o["endLine"] = f.endLine;
+  if (f.suggestion) o["suggestion"] = *f.suggestion;
+  return o;
+}
+
+Finding readFinding(const json::value& v, const std::string& path) {
+  const json::object& o = object(v, path);
+  Finding f;
+  f.step = optStr(o, "step", path).value_or("");
+  f.ruleId = optStr(o, "ruleId", path).value_or("");
+  std::string sev = str(o, "severity", path);
+  auto parsed = parseSeverity(sev);
+  if (!parsed) throw FieldError(join(path, "severity"), "unknown severity '" + sev + "'");
+  f.severity = *parsed;
+  f.message = str(o, "message", path);
+  f.path = optStr(o, "path", path).value_or("");
+  f.line = static_cast<int>(optInt(o, "line", path).value_or(0));
+  f.endLine = static_cast<int>(optInt(o, "endLine", path).value_or(0));
+  f.suggestion = optStr(o, "suggestion", path);
+  return f;
+}
+
+json::object triageJson(const TriageResult& t) {
+  json::object o;
+  o["step"] = t.step;
+  o["labels"] = strings(t.labels);
+  json::array dups;
+  for (const auto& d : t.duplicates) dups.push_back(json::object{{"number", d.number}, {"reason", d.reason}});
+  o["duplicates"] = std::move(dups);
+  if (t.complete) o["complete"] = *t.complete;
+  if (t.reproducible) o["reproducible"] = *t.reproducible;
+  o["comment"] = t.comment;
+  return o;
+}
+
+TriageResult readTriage(const json::value& v, const std::string& path) {
+  const json::object& o = object(v, path);
+  TriageResult t;
+  t.step = optStr(o, "step", path).value_or("");
+  t.labels = readStrings(o, "labels", path);
+  if (const json::array* a = optArray(o, "duplicates", path)) {
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      std::string p = join(path, "duplicates") + "[" + std::to_string(i) + "]";
+      const json::object& d = object((*a)[i], p);
+      t.duplicates.push_back({static_cast<int>(integer(d, "number", p)),
+                              optStr(d, "reason", p).value_or("")});
+    }
+  }
+  t.complete = optBool(o, "complete", path);
+  t.reproducible = optBool(o, "reproducible", path);
+  t.comment = optStr(o, "comment", path).value_or("");
+  return t;
+}
+
+json::object stepJson(const StepRow& s) {
+  return json::object{{"stage", s.stage},
+                      {"step", s.step},
+                      {"backend", s.backend},
+                      {"capabilities", strings(s.capabilities)},
+                      {"durationMs", s.durationMs},
+                      {"exitCode", s.exitCode},
+                      {"guardrailEvents", strings(s.guardrailEvents)},
+                      {"blocked", s.blocked},
+                      {"blocker", s.blocker}};
+}
+
+StepRow readStep(const json::value& v, const std::string& path) {
+  const json::object& o = object(v, path);
+  StepRow s;
+  s.stage = optStr(o, "stage", path).value_or("");
+  s.step = str(o, "step", path);
+  s.backend = optStr(o, "backend", path).value_or("");
+  s.capabilities = readStrings(o, "capabilities", path);
+  s.durationMs = optInt(o, "durationMs", path).value_or(0);
+  s.exitCode = static_cast<int>(optInt(o, "exitCode", path).value_or(0));
+  s.guardrailEvents = readStrings(o, "guardrailEvents", path);
+  s.blocked = optBool(o, "blocked", path).value_or(false);
+  s.blocker = optStr(o, "blocker", path).value_or("");
+  return s;
+}
+
+}  // namespace
+
+json::value toJson(const PublicationRequest& r) {
+  json::array stages;
+  for (const StageResult& s : r.stages) {
+    json::array findings;
+    for (const Finding& f : s.findings) findings.push_back(findingJson(f));
+    stages.push_back(json::object{{"name", s.name}, {"findings", std::move(findings)}});
+  }
+  json::array triage;
+  for (const auto& t : r.triage) triage.push_back(triageJson(t));
+  json::array steps;
+  for (const auto& s : r.steps) steps.push_back(stepJson(s));
+  json::object options{{"review", reviewModeName(r.options.review)},
+                       {"checks", r.options.checks},
+                       {"summary", r.options.summary},
+                       {"failOn", failOnName(r.options.failOn)},
+                       {"maxInlineComments", r.options.maxInlineComments}};
+  return json::object{{"id", r.id},
+                      {"repository", r.repo.fullName()},
+                      {"number", r.number},
+                      {"isPullRequest", r.isPullRequest},
+                      {"headSha", r.headSha},
+                      {"stages", std::move(stages)},
+                      {"triage", std::move(triage)},
+                      {"steps", std::move(steps)},
+                      {"conclusion", r.conclusion},
+                      {"options", std::move(options)}};
+}
+
+Result<PublicationRequest> publicationFromJson(const json::value& v) {
+  try {
+    const json::object& o = object(v, "");
+    PublicationRequest r;
+    r.id = str(o, "id", "");
+    std::string repo = str(o, "repository", "");
+    auto slash = repo.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == repo.size())
+      throw FieldError("repository", "expected \"owner/name\", found '" + repo + "'");
+    r.repo = {repo.substr(0, slash), repo.substr(slash + 1)};
+    r.number = static_cast<int>(integer(o, "number", ""));
+    r.isPullRequest = boolean(o, "isPullRequest", "");
+    r.headSha = optStr(o, "headSha", "").value_or("");
+    if (const json::array* a = optArray(o, "stages", "")) {
+      for (std::size_t i = 0; i < a->size(); ++i) {
+        std::string p = "stages[" + std::to_string(i) + "]";
+        const json::object& so = object((*a)[i], p);
+        StageResult s;
+        s.name = str(so, "name", p);
+        if (const json::array* fs = optArray(so, "findings", p))
+          for (std::size_t j = 0; j < fs->size(); ++j)
+            s.findings.push_back(readFinding((*fs)[j], p + ".findings[" + std::to_string(j) + "]"));
+        r.stages.push_back(std::move(s));
+      }
+    }
+    if (const json::array* a = optArray(o, "triage", ""))
+      for (std::size_t i = 0; i < a->size(); ++i)
+        r.triage.push_back(readTriage((*a)[i], "triage[" + std::to_string(i) + "]"));
+    if (const json::array* a = optArray(o, "steps", ""))
+      for (std::size_t i = 0; i < a->size(); ++i)
+        r.steps.push_back(readStep((*a)[i], "steps[" + std::to_string(i) + "]"));
+    r.conclusion = optStr(o, "conclusion", "").value_or("");
+    if (const json::object* opt = optObject(o, "options", "")) {
+      std::string review = optStr(*opt, "review", "options").value_or("comment");
+      if (review == "none") r.options.review = ReviewMode::None;
+      else if (review == "comment") r.options.review = ReviewMode::Comment;
+      else if (review == "request-changes") r.options.review = ReviewMode::RequestChanges;
+      else throw FieldError("options.review", "unknown review mode '" + review + "'");
+      r.options.checks = optBool(*opt, "checks", "options").value_or(true);
+      r.options.summary = optBool(*opt, "summary", "options").value_or(true);
+      std::string failOn = optStr(*opt, "failOn", "options").value_or("error");
+      if (failOn == "error") r.options.failOn = FailOn::Error;
+      else if (failOn == "warning") r.options.failOn = FailOn::Warning;
+      else if (failOn == "never") r.options.failOn = FailOn::Never;
+      else throw FieldError("options.failOn", "unknown fail level '" + failOn + "'");
+      r.options.maxInlineComments =
+          static_cast<int>(optInt(*opt, "maxInlineComments", "options").value_or(50));
+    }
+    return r;
+  } catch (const FieldError& e) {
+    Error err = makeError(ErrorCode::PublicationFailed,
+                          std::string("publication request is invalid: ") + e.what(),
+                          "the outbox entry was written by another version or edited by hand");
+    err.location = Location{.file = {}, .line = 0, .column = 0, .path = e.path};
+    return err;
+  }
+}
+
+}  // namespace lw::github

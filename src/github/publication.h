@@ -1,0 +1,69 @@
+// What the pipeline hands to publication: one run's results on one pull
+// request or issue. It is plain data so that it can be written to the outbox
+// and resumed by another process.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <boost/json/value.hpp>
+
+#include "core/finding.h"
+#include "core/result.h"
+#include "policy/taskpack.h"
+
+namespace lw::github {
+
+struct RepoRef {
+  std::string owner;
+  std::string name;
+  std::string fullName() const { return owner + "/" + name; }
+};
+
+// One row of the step table in the step summary.
+struct StepRow {
+  std::string stage;
+  std::string step;
+  std::string backend;                    // "linux-bwrap"
+  std::vector<std::string> capabilities;  // enforced capabilities
+  std::int64_t durationMs = 0;
+  int exitCode = 0;
+  std::vector<std::string> guardrailEvents;  // "loop warn: github.issues.search x3"
+  bool blocked = false;
+  std::string blocker;  // the BLOCKER text when blocked
+};
+
+// The findings one stage produced; each stage gets its own check run.
+struct StageResult {
+  std::string name;
+  std::vector<Finding> findings;
+};
+
+struct PublicationRequest {
+  // Unique per run (e.g. "<run id>-<attempt>"): names the outbox entry and
+  // the hidden marker of the review, so a resumed run recognises its own work.
+  std::string id;
+  RepoRef repo;
+  int number = 0;  // pull request or issue number
+  bool isPullRequest = false;
+  std::string headSha;  // the PR head (from the payload), not GITHUB_SHA
+  std::vector<StageResult> stages;
+  std::vector<TriageResult> triage;
+  std::vector<StepRow> steps;
+  std::string conclusion;  // "success" | "failure" | "neutral" | "cancelled"
+  Publication options;
+};
+
+// Every finding of every stage, in stage order.
+std::vector<Finding> allFindings(const PublicationRequest& request);
+
+boost::json::value toJson(const PublicationRequest& request);
+// Fails with PUBLICATION_FAILED naming the JSON path of the first bad field.
+Result<PublicationRequest> publicationFromJson(const boost::json::value& json);
+
+std::string_view failOnName(FailOn f);
+// True when a finding of severity `s` makes a check fail under `failOn`.
+bool failsAt(Severity s, FailOn failOn);
+
+}  // namespace lw::github
