@@ -1,0 +1,172 @@
+// The compiled filter loaded for real in a forked child: each denied call
+// must fail with the planned errno, other ABIs must die, the rest must work.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <linux/keyctl.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <functional>
+
+#include "sandbox/seccomp/seccomp_filter.h"
+#include "support/host_requirement.h"
+
+using namespace lw::sandbox::seccomp;
+using lw::NetworkMode;
+
+namespace {
+
+struct ChildEnd {
+  bool exited = false;
+  int code = -1;
+  int signal = 0;
+};
+
+// Runs `body` in a forked child under the filter; body returns the errno it
+// observed (0 = the call succeeded), reported as the exit code.
+ChildEnd runFiltered(const Policy& policy, const std::function<int()>& body) {
+  auto program = compile(policy);
+  if (!program.ok()) FAIL(program.error().message);
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) _exit(250);
+    if (program->installOnCurrentThread() != 0) _exit(251);
+    _exit(body() & 0xff);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ChildEnd end;
+  end.exited = WIFEXITED(status);
+  end.code = end.exited ? WEXITSTATUS(status) : -1;
+  end.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  return end;
+}
+
+int errnoOf(long rc) { return rc < 0 ? errno : 0; }
+
+int expectCode(const Policy& p, const std::function<int()>& body) {
+  ChildEnd e = runFiltered(p, body);
+  REQUIRE_MESSAGE(e.exited, "child killed by signal ", e.signal);
+  return e.code;
+}
+
+bool seccompAvailable() { return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0; }
+
+}  // namespace
+
+TEST_CASE("seccomp filter: denied calls fail with the planned errno [integration]") {
+  LW_REQUIRE_HOST(seccompAvailable(), "the kernel has no seccomp");
+  Policy p = buildPolicy({NetworkMode::None, false});
+  SUBCASE("ptrace") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_ptrace, PTRACE_TRACEME, 0, 0, 0)); }) == EPERM); }
+  SUBCASE("process_vm_readv") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_process_vm_readv, getppid(), nullptr, 0, nullptr, 0, 0)); }) == EPERM);
+  }
+  SUBCASE("unshare user ns") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_unshare, CLONE_NEWUSER)); }) == EPERM); }
+  SUBCASE("setns") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_setns, 0, 0)); }) == EPERM); }
+  SUBCASE("clone with CLONE_NEWUSER") {
+    CHECK(expectCode(p, [] {
+            long rc = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0);
+            if (rc == 0) _exit(0);
+            return errnoOf(rc);
+          }) == EPERM);
+  }
+  SUBCASE("clone3") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_clone3, nullptr, 0)); }) == ENOSYS); }
+  SUBCASE("mount") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_mount, "none", "/nonexistent-lw", "tmpfs", 0, nullptr)); }) == EPERM);
+  }
+  SUBCASE("fsopen") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_fsopen, "tmpfs", 0)); }) == EPERM); }
+  SUBCASE("keyctl") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0)); }) == EPERM);
+  }
+  SUBCASE("bpf") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_bpf, 0, nullptr, 0)); }) == EPERM); }
+  SUBCASE("perf_event_open") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_perf_event_open, nullptr, 0, -1, -1, 0)); }) == EPERM);
+  }
+  SUBCASE("userfaultfd") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_userfaultfd, 0)); }) == EPERM); }
+  SUBCASE("open_by_handle_at") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_open_by_handle_at, AT_FDCWD, nullptr, 0)); }) == EPERM);
+  }
+  SUBCASE("io_uring_setup") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_io_uring_setup, 1, nullptr)); }) == ENOSYS); }
+  SUBCASE("TIOCSTI, also with the high bits set") {
+    CHECK(expectCode(p, [] { char c = 'x'; return errnoOf(syscall(SYS_ioctl, 0, TIOCSTI, &c)); }) == EPERM);
+    CHECK(expectCode(p, [] {
+            char c = 'x';
+            return errnoOf(syscall(SYS_ioctl, 0, static_cast<unsigned long>(TIOCSTI) | (1ul << 32), &c));
+          }) == EPERM);
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_ioctl, 0, TIOCLINUX | (1ul << 63), nullptr)); }) == EPERM);
+  }
+  SUBCASE("inet socket refused in mode none, unix allowed") {
+    CHECK(expectCode(p, [] { return errnoOf(socket(AF_INET, SOCK_STREAM, 0)); }) == EAFNOSUPPORT);
+    CHECK(expectCode(p, [] { return errnoOf(socket(AF_INET6, SOCK_DGRAM, 0)); }) == EAFNOSUPPORT);
+    CHECK(expectCode(p, [] { return errnoOf(socket(AF_NETLINK, SOCK_RAW, 0)); }) == EAFNOSUPPORT);
+    CHECK(expectCode(p, [] { return errnoOf(socket(AF_UNIX, SOCK_STREAM, 0)); }) == 0);
+    CHECK(expectCode(p, [] { int sv[2]; return errnoOf(socketpair(AF_UNIX, SOCK_STREAM, 0, sv)); }) == 0);
+  }
+}
+
+TEST_CASE("seccomp filter: allowed work still runs, exec included [integration]") {
+  LW_REQUIRE_HOST(seccompAvailable(), "the kernel has no seccomp");
+  Policy p = buildPolicy({NetworkMode::AllowOutbound, true});
+  CHECK(expectCode(p, [] { return errnoOf(socket(AF_INET, SOCK_DGRAM, 0)); }) == 0);
+  CHECK(expectCode(p, [] { return errnoOf(socket(AF_UNIX, SOCK_STREAM, 0)); }) == EAFNOSUPPORT);
+  CHECK(expectCode(p, [] { return errnoOf(socket(AF_NETLINK, SOCK_DGRAM, 0)); }) == EAFNOSUPPORT);
+  CHECK(expectCode(p, [] { return errnoOf(socket(AF_PACKET, SOCK_RAW, 0)); }) == EAFNOSUPPORT);
+  CHECK(expectCode(p, [] { return errnoOf(socket(AF_INET, SOCK_RAW, IPPROTO_ICMP)); }) == EPERM);
+  CHECK(expectCode(p, [] {
+          pid_t c = fork();
+          if (c == 0) _exit(7);
+          int st = 0;
+          waitpid(c, &st, 0);
+          return WEXITSTATUS(st) == 7 ? 0 : 1;
+        }) == 0);
+  CHECK(expectCode(p, [] {
+          execl("/bin/sh", "sh", "-c", "exit 42", static_cast<char*>(nullptr));
+          return 1;
+        }) == 42);
+}
+
+#if defined(__x86_64__)
+TEST_CASE("seccomp filter: x32 and i386 system calls kill the process [integration]") {
+  LW_REQUIRE_HOST(seccompAvailable(), "the kernel has no seccomp");
+  Policy p = buildPolicy({NetworkMode::None, false});
+  SUBCASE("x32 ABI bit") {
+    ChildEnd e = runFiltered(p, [] { return errnoOf(syscall(0x40000000 | SYS_getpid)); });
+    CHECK(e.signal == SIGSYS);
+  }
+  SUBCASE("int 0x80") {
+    ChildEnd e = runFiltered(p, [] {
+      long ret = 20;  // i386 getpid
+      asm volatile("int $0x80" : "+a"(ret) : : "memory");
+      return 0;
+    });
+    CHECK(e.signal == SIGSYS);
+  }
+}
+#endif
+
+TEST_CASE("seccomp filter: exported to a sealed memfd for bwrap --seccomp [integration]") {
+  auto program = compile(buildPolicy({NetworkMode::LoopbackOnly, false}));
+  REQUIRE(program.ok());
+  auto fd = program->toSealedMemfd();
+  REQUIRE(fd.ok());
+  std::vector<sock_filter> back(program->instructions().size() + 1);
+  ssize_t n = read(*fd, back.data(), back.size() * sizeof(sock_filter));
+  CHECK(n == static_cast<ssize_t>(program->instructions().size() * sizeof(sock_filter)));
+  CHECK(std::memcmp(back.data(), program->instructions().data(), static_cast<std::size_t>(n)) == 0);
+  char c = 0;
+  CHECK(pwrite(*fd, &c, 1, 0) < 0);  // sealed
+  CHECK((fcntl(*fd, F_GETFD) & FD_CLOEXEC) != 0);
+  close(*fd);
+}
