@@ -1,0 +1,112 @@
+#include "github/check_plan.h"
+
+#include <boost/json.hpp>
+
+#include "github/fingerprint.h"
+#include "github/review_plan.h"
+
+namespace lw::github {
+
+namespace json = boost::json;
+
+namespace {
+
+std::string_view level(Severity s) {
+  switch (s) {
+    case Severity::Error: return "failure";
+    case Severity::Warning: return "warning";
+    case Severity::Notice: return "notice";
+  }
+  return "warning";
+}
+
+// Cuts before a UTF-8 continuation byte never, so the JSON stays valid.
+std::size_t utf8Floor(const std::string& s, std::size_t n) {
+  if (n >= s.size()) return s.size();
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return n;
+}
+
+std::string oneLine(const std::string& s) {
+  std::string out;
+  for (char c : s) out += (c == '\n' || c == '\r') ? ' ' : c;
+  return out;
+}
+
+}  // namespace
+
+std::string truncateWithNote(const std::string& text, std::size_t limit, const std::string& note) {
+  if (text.size() <= limit) return text;
+  std::size_t keep = note.size() >= limit ? 0 : utf8Floor(text, limit - note.size());
+  return text.substr(0, keep) + note.substr(0, limit);
+}
+
+CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& steps,
+                          const std::string& headSha, FailOn failOn) {
+  CheckRunPlan plan;
+  plan.name = "loopwright / " + stage.name;
+  std::vector<Finding> ranked = rankFindings(stage.findings);
+
+  // The digest of the findings names this exact result: a re-run with the same
+  // results finds its check run, one with different results makes a new one.
+  std::string digestInput;
+  for (const Finding& f : ranked) digestInput += fingerprint(f);
+  plan.externalId = "loopwright:" + stage.name + ":" + headSha.substr(0, 12) + ":" +
+                    fingerprint(Finding{.step = {}, .ruleId = {}, .severity = Severity::Notice,
+                                        .message = digestInput, .path = {}, .line = 0, .endLine = 0,
+                                        .suggestion = {}});
+
+  int errors = 0, warnings = 0, notices = 0;
+  bool failing = false;
+  json::array batch;
+  for (const Finding& f : ranked) {
+    (f.severity == Severity::Error ? errors : f.severity == Severity::Warning ? warnings : notices)++;
+    failing = failing || failsAt(f.severity, failOn);
+    if (f.path.empty()) continue;  // the Checks API needs a path; the summary lists it
+    int start = f.line > 0 ? f.line : 1;
+    int end = f.endLine > start ? f.endLine : start;
+    std::string title = f.step.empty() ? f.ruleId : f.step + ": " + f.ruleId;
+    json::object a{{"path", f.path},
+                   {"start_line", start},
+                   {"end_line", end},
+                   {"annotation_level", level(f.severity)},
+                   {"message", truncateWithNote(f.message, 64 * 1024 - 1, "…")},
+                   {"title", truncateWithNote(title, 255, "…")}};
+    batch.push_back(std::move(a));
+    ++plan.annotated;
+    if (batch.size() == kAnnotationsPerRequest) plan.batches.push_back(std::exchange(batch, {}));
+  }
+  if (!batch.empty()) plan.batches.push_back(std::move(batch));
+
+  std::string blockers;
+  for (const StepRow& s : steps) {
+    if (s.stage != stage.name || !s.blocked) continue;
+    failing = true;
+    blockers += "- `" + s.step + "`: " + oneLine(s.blocker) + "\n";
+  }
+  plan.conclusion = failing ? "failure" : "success";
+  plan.title = std::to_string(errors) + " error(s), " + std::to_string(warnings) + " warning(s), " +
+               std::to_string(notices) + " notice(s)";
+
+  std::string summary = "**" + plan.title + "** in stage `" + stage.name + "` (fail level: " +
+                        std::string(failOnName(failOn)) + ").\n";
+  if (!blockers.empty()) summary += "\n#### Blocked steps\n\n" + blockers;
+  if (!ranked.empty()) {
+    summary += "\n| severity | where | rule | step | message |\n| --- | --- | --- | --- | --- |\n";
+    for (const Finding& f : ranked) {
+      std::string msg = oneLine(f.message);
+      std::string cell;
+      for (char c : msg) cell += c == '|' ? std::string("\\|") : std::string(1, c);
+      std::string at = f.path.empty() ? "(whole change)" : f.path + (f.line > 0 ? ":" + std::to_string(f.line) : "");
+      summary += "| " + std::string(toString(f.severity)) + " | `" + at + "` | `" + f.ruleId + "` | " + f.step +
+                 " | " + cell + " |\n";
+    }
+  }
+  plan.summary = truncateWithNote(
+      summary, kMaxCheckSummaryChars,
+      "\n\n_Truncated: the summary is limited to 65,535 characters; every finding is in the "
+      "annotations and the workflow step summary._\n");
+  return plan;
+}
+
+}  // namespace lw::github

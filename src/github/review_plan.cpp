@@ -1,0 +1,205 @@
+#include "github/review_plan.h"
+
+#include <algorithm>
+
+#include <boost/json.hpp>
+
+#include "github/fingerprint.h"
+#include "github/publication.h"
+
+namespace lw::github {
+
+namespace json = boost::json;
+
+namespace {
+
+int rank(Severity s) { return s == Severity::Error ? 0 : s == Severity::Warning ? 1 : 2; }
+
+std::string where(const Finding& f) {
+  if (f.path.empty()) return "(whole change)";
+  std::string w = f.path;
+  if (f.line > 0) {
+    w += ":" + std::to_string(f.line);
+    if (f.endLine > f.line) w += "-" + std::to_string(f.endLine);
+  }
+  return w;
+}
+
+std::string heading(const Finding& f) {
+  std::string h = "**" + std::string(toString(f.severity)) + "**";
+  if (!f.ruleId.empty()) h += " `" + f.ruleId + "`";
+  if (!f.step.empty()) h += " (" + f.step + ")";
+  return h;
+}
+
+// A fence longer than any run of backticks in the text, so a suggestion
+// containing ``` cannot close it early.
+std::string fenceFor(const std::string& text) {
+  std::size_t longest = 0, run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return std::string(std::max<std::size_t>(3, longest + 1), '`');
+}
+
+std::string indentContinuation(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += "  ";
+  }
+  while (!out.empty() && (out.back() == ' ' || out.back() == '\n')) out.pop_back();
+  return out;
+}
+
+std::string listItem(const BodyFinding& b) {
+  return "- " + heading(b.finding) + " `" + where(b.finding) + "`: " +
+         indentContinuation(b.finding.message) + " " + findingMarker(b.fingerprint) + "\n";
+}
+
+}  // namespace
+
+std::vector<Finding> rankFindings(std::vector<Finding> findings) {
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    if (rank(a.severity) != rank(b.severity)) return rank(a.severity) < rank(b.severity);
+    if (a.path != b.path) return a.path < b.path;
+    return a.line < b.line;
+  });
+  return findings;
+}
+
+ReviewPlan planReview(const std::vector<Finding>& findings, const DiffIndex* diff,
+                      const std::set<std::string>& posted, const std::vector<OwnComment>& own,
+                      int maxInline) {
+  ReviewPlan plan;
+  std::set<std::string> current;
+  for (const Finding& f : rankFindings(findings)) {
+    std::string fp = fingerprint(f);
+    if (!current.insert(fp).second) continue;  // the same finding twice in one run
+    if (posted.count(fp)) {
+      ++plan.alreadyPosted;
+      continue;
+    }
+    std::optional<CommentPlacement> place;
+    if (diff && !f.path.empty() && f.line > 0) place = diff->place(f.path, f.line, f.endLine);
+    if (!place) {
+      plan.outsideDiff.push_back({f, fp});
+    } else if (static_cast<int>(plan.inlineComments.size()) < std::max(0, maxInline)) {
+      plan.inlineComments.push_back({f, fp, *place, f.path});
+    } else {
+      plan.overflow.push_back({f, fp});
+    }
+  }
+  for (const OwnComment& c : own) {
+    if (hasResolvedMarker(c.body)) continue;
+    auto fps = findingMarkersIn(c.body);
+    if (fps.empty()) continue;
+    bool stillReported = std::any_of(fps.begin(), fps.end(), [&](const std::string& fp) { return current.count(fp) > 0; });
+    if (!stillReported) plan.resolve.push_back(c.id);
+  }
+  return plan;
+}
+
+std::string inlineCommentBody(const InlineComment& c) {
+  const Finding& f = c.finding;
+  std::string body = heading(f) + "\n\n" + f.message + "\n";
+  if (c.placement.clipped) {
+    body += "\n_Reported for lines " + std::to_string(f.line) + "-" + std::to_string(f.endLine) +
+            "; only line " + std::to_string(c.placement.line) + " is in this hunk of the diff._\n";
+  }
+  if (f.suggestion && !c.placement.clipped) {
+    std::string fence = fenceFor(*f.suggestion);
+    std::string s = *f.suggestion;
+    if (!s.empty() && s.back() != '\n') s += '\n';
+    body += "\n" + fence + "suggestion\n" + s + fence + "\n";
+  }
+  body += findingMarker(c.fingerprint);
+  return body;
+}
+
+std::string reviewBody(const ReviewPlan& plan, const std::string& headSha,
+                       const std::string& publicationId, int maxInline) {
+  std::string head = reviewMarker(headSha, publicationId) + "\n### loopwright review\n\n";
+  std::size_t total = plan.inlineComments.size() + plan.outsideDiff.size() + plan.overflow.size();
+  head += std::to_string(total) + " new finding" + (total == 1 ? "" : "s") + ": " +
+          std::to_string(plan.inlineComments.size()) + " inline, " +
+          std::to_string(plan.outsideDiff.size() + plan.overflow.size()) + " below";
+  if (plan.alreadyPosted) head += "; " + std::to_string(plan.alreadyPosted) + " already posted earlier";
+  head += ".\n";
+
+  std::string sections;
+  std::size_t omitted = 0;
+  const std::size_t reserve = 400;  // room for the truncation note
+  auto section = [&](const std::string& title, const std::vector<BodyFinding>& items) {
+    if (items.empty()) return;
+    std::string t = "\n#### " + title + "\n\n";
+    if (head.size() + sections.size() + t.size() + reserve > kMaxBodyChars) {
+      omitted += items.size();
+      return;
+    }
+    sections += t;
+    for (const BodyFinding& b : items) {
+      std::string item = listItem(b);
+      if (head.size() + sections.size() + item.size() + reserve > kMaxBodyChars) {
+        ++omitted;
+        continue;
+      }
+      sections += item;
+    }
+  };
+  section("Not on a line of this diff", plan.outsideDiff);
+  section("Over the limit of " + std::to_string(maxInline) + " inline comments", plan.overflow);
+  std::string body = head + sections;
+  if (omitted) {
+    body += "\n_" + std::to_string(omitted) +
+            " more finding(s) did not fit in a review body (65,536 characters); they are listed "
+            "in the check runs and the workflow step summary._\n";
+  }
+  return body;
+}
+
+std::string reviewEvent(const ReviewPlan& plan, ReviewMode mode, FailOn failOn) {
+  if (mode != ReviewMode::RequestChanges) return "COMMENT";
+  auto fails = [&](const Finding& f) { return failsAt(f.severity, failOn); };
+  for (const auto& c : plan.inlineComments)
+    if (fails(c.finding)) return "REQUEST_CHANGES";
+  for (const auto& b : plan.outsideDiff)
+    if (fails(b.finding)) return "REQUEST_CHANGES";
+  for (const auto& b : plan.overflow)
+    if (fails(b.finding)) return "REQUEST_CHANGES";
+  return "COMMENT";
+}
+
+json::value reviewPayload(const std::vector<InlineComment>& comments, const std::string& headSha,
+                          const std::string& body, const std::string& event) {
+  json::array cs;
+  for (const InlineComment& c : comments) {
+    json::object o{{"path", c.path}, {"body", inlineCommentBody(c)}, {"line", c.placement.line}, {"side", "RIGHT"}};
+    if (c.placement.startLine > 0) {
+      o["start_line"] = c.placement.startLine;
+      o["start_side"] = "RIGHT";
+    }
+    cs.push_back(std::move(o));
+  }
+  json::object payload{{"commit_id", headSha}, {"body", body}, {"comments", std::move(cs)}};
+  if (!event.empty()) payload["event"] = event;
+  return payload;
+}
+
+std::string resolvedCommentBody(const std::string& oldBody, const std::string& headSha) {
+  // The old finding marker is dropped, so the finding counts as posted no
+  // more: if it comes back, it is posted again.
+  std::string old = oldBody;
+  std::vector<std::string> fps = findingMarkersIn(oldBody);
+  for (const std::string& fp : fps) {
+    std::string m = findingMarker(fp);
+    for (auto pos = old.find(m); pos != std::string::npos; pos = old.find(m)) old.erase(pos, m.size());
+  }
+  std::string body = "**Resolved**: loopwright no longer reports this at " + headSha.substr(0, 12) + ".\n\n";
+  body += "<details><summary>Earlier comment</summary>\n\n" + old + "\n\n</details>\n";
+  for (const std::string& fp : fps) body += resolvedMarker(fp) + "\n";
+  return body;
+}
+
+}  // namespace lw::github
