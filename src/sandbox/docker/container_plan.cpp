@@ -1,0 +1,244 @@
+#include "sandbox/docker/container_plan.h"
+
+#include <boost/json/array.hpp>
+
+#include <set>
+
+namespace lw::sandbox::docker {
+namespace {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+// A host tree bound into the container at the same path the step was given.
+struct Tree {
+  fs::path target;  // the path as the step sees it
+  fs::path source;  // where it really is on the host
+  bool writable = false;
+};
+
+Error planError(std::string message, std::string hint, const fs::path& subject) {
+  return makeError(ErrorCode::SandboxLaunchFailed, std::move(message), std::move(hint),
+                   subject.string());
+}
+
+bool isWithin(const fs::path& p, const fs::path& root) {
+  const fs::path rel = p.lexically_relative(root);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+PathFact factOf(const PathFacts& facts, const fs::path& p) {
+  const auto it = facts.find(p);
+  return it == facts.end() ? PathFact{} : it->second;
+}
+
+// True when `p` inside `tree` leads to the same place on the host as inside
+// the container: no symlink on the way. A bind source is resolved on the
+// host, so a symlink planted in the workspace would otherwise bind whatever
+// it points to (~/.ssh, /etc) into the container.
+bool reachedDirectly(const PathFact& fact, const Tree& tree, const fs::path& p) {
+  return !fact.isSymlink && fact.real == (tree.source / p.lexically_relative(tree.target)).lexically_normal();
+}
+
+json::object bindMount(const fs::path& source, const fs::path& target, bool readOnly) {
+  // NonRecursive: host mounts below the source (a mounted secret, another
+  // checkout) stay out of the container; a read-only bind would not make
+  // them read-only on engines before 25.0.
+  return {{"Type", "bind"},
+          {"Source", source.string()},
+          {"Target", target.string()},
+          {"ReadOnly", readOnly},
+          {"BindOptions", {{"Propagation", "rprivate"}, {"NonRecursive", true}}}};
+}
+
+json::object tmpfsMount(const fs::path& target, bool readOnly, std::int64_t size, int mode) {
+  return {{"Type", "tmpfs"},
+          {"Target", target.string()},
+          {"ReadOnly", readOnly},
+          {"TmpfsOptions", {{"SizeBytes", size}, {"Mode", mode}}}};
+}
+
+const Tree* writableTreeOf(const std::vector<Tree>& trees, const fs::path& p) {
+  const Tree* best = nullptr;
+  for (const auto& t : trees)
+    if (t.writable && isWithin(p, t.target) &&
+        (best == nullptr || t.target.string().size() > best->target.string().size()))
+      best = &t;
+  return best;
+}
+
+const Tree* visibleTreeOf(const std::vector<Tree>& trees, const fs::path& p) {
+  const Tree* best = nullptr;
+  for (const auto& t : trees)
+    if (isWithin(p, t.target) &&
+        (best == nullptr || t.target.string().size() > best->target.string().size()))
+      best = &t;
+  return best;
+}
+
+Result<std::vector<Tree>> boundTrees(const ContainerPlanInput& in, const fs::path& ws,
+                                     std::vector<std::string>& notes) {
+  std::vector<Tree> trees;
+  const PathFact wsFact = factOf(in.facts, ws);
+  if (wsFact.kind != PathKind::Directory)
+    return planError("workspace " + ws.string() + " is not a directory on this host",
+                     "create the checkout before launching the step", ws);
+  trees.push_back({ws, wsFact.real, in.spec.workspaceWritable});
+
+  for (const auto& raw : in.spec.writablePaths) {
+    const fs::path p = anchoredPath(ws, raw);
+    const PathFact fact = factOf(in.facts, p);
+    if (in.spec.workspaceWritable && isWithin(p, ws)) continue;
+    if (fact.kind == PathKind::Missing) {
+      notes.push_back("writable path " + p.string() + " does not exist: not bound");
+      continue;
+    }
+    if (isWithin(p, ws) && !reachedDirectly(fact, trees.front(), p))
+      return planError("writable path " + p.string() + " is reached through a symlink",
+                       "a writable bind would follow it out of the workspace; remove the symlink "
+                       "or name the real path",
+                       p);
+    trees.push_back({p, fact.real, true});
+  }
+
+  const fs::path out = anchoredPath(ws, in.spec.outDir);
+  const PathFact outFact = factOf(in.facts, out);
+  if (in.spec.outDir.empty() || outFact.kind != PathKind::Directory)
+    return planError("out dir " + out.string() + " is not a directory on this host",
+                     "the orchestrator creates LOOPWRIGHT_OUT before launching the step", out);
+  trees.push_back({out, outFact.real, true});
+  return trees;
+}
+
+}  // namespace
+
+Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
+  const StepSpec& spec = in.spec;
+  if (spec.argv.empty() || spec.argv.front().empty())
+    return planError("the step has no command", "give the program to run", {});
+  if (!spec.workspace.is_absolute())
+    return planError("workspace '" + spec.workspace.string() + "' is not an absolute path",
+                     "pass an absolute path", spec.workspace);
+  if (spec.passFd)
+    return planError("the docker backend cannot hand a descriptor to a container",
+                     "give the bridge as a unix socket path inside LOOPWRIGHT_OUT instead of fd:N",
+                     "docker");
+  const fs::path ws = anchoredPath("/", spec.workspace);
+  if (ws == "/")
+    return planError("the workspace cannot be /", "use the repository checkout", ws);
+
+  ContainerPlan plan;
+  auto trees = boundTrees(in, ws, plan.notes);
+  if (!trees) return trees.error();
+
+  json::array mounts;
+  std::set<fs::path> targets;
+  for (const auto& t : *trees) {
+    if (!targets.insert(t.target).second) continue;
+    mounts.push_back(bindMount(t.source, t.target, !t.writable));
+  }
+  // The root filesystem is read-only; programs still expect a writable /tmp.
+  if (targets.insert("/tmp").second)
+    mounts.push_back(tmpfsMount("/tmp", false, in.limits.tmpBytes, 01777));
+
+  // Denied paths first: masking wins over a read-only re-bind of the same path.
+  for (const auto& raw : spec.deniedReadPaths) {
+    const fs::path d = anchoredPath(ws, raw);
+    for (const auto& t : *trees)
+      if (isWithin(t.target, d))
+        return planError(t.target.string() + " lies inside the denied path " + d.string(),
+                         "the step would read the denied tree; move the workspace or out dir", d);
+    const Tree* tree = visibleTreeOf(*trees, d);
+    if (tree == nullptr) continue;  // not in the container's view at all
+    const PathFact fact = factOf(in.facts, d);
+    if (fact.kind == PathKind::Missing) continue;  // nothing to read
+    if (!reachedDirectly(fact, *tree, d)) {
+      plan.notes.push_back("denied path " + d.string() +
+                           " is reached through a symlink: the link is resolved inside the "
+                           "container's view, not masked");
+      continue;
+    }
+    if (!targets.insert(d).second) continue;
+    if (fact.kind == PathKind::Directory)
+      mounts.push_back(tmpfsMount(d, true, 4096, 0500));
+    else
+      mounts.push_back(bindMount("/dev/null", d, true));
+  }
+
+  for (const auto& raw : spec.protectedPaths) {
+    const fs::path p = anchoredPath(ws, raw);
+    for (const auto& t : *trees)
+      if (t.writable && isWithin(t.target, p))
+        return planError("writable path " + t.target.string() + " lies inside the protected path " +
+                             p.string(),
+                         "protected paths stay read-only; narrow the writable scope", p);
+    const Tree* tree = writableTreeOf(*trees, p);
+    if (tree == nullptr) continue;  // already read-only or not visible
+    const PathFact fact = factOf(in.facts, p);
+    if (fact.kind == PathKind::Missing) {
+      plan.notes.push_back("protected path " + p.string() +
+                           " does not exist: creating it is left to verify");
+      continue;
+    }
+    if (!reachedDirectly(fact, *tree, p)) {
+      plan.notes.push_back("protected path " + p.string() +
+                           " is reached through a symlink: not re-bound, left to verify");
+      continue;
+    }
+    if (!targets.insert(p).second) continue;
+    mounts.push_back(bindMount(fact.real, p, true));
+  }
+
+  json::array entrypoint{json::string(spec.argv.front())};
+  json::array cmd;
+  for (std::size_t i = 1; i < spec.argv.size(); ++i) cmd.push_back(json::string(spec.argv[i]));
+  json::array env;
+  for (const auto& [k, v] : spec.env) {
+    if (k.empty() || k.find('=') != std::string::npos)
+      return planError("environment variable name '" + k + "' is invalid",
+                       "names are non-empty and contain no '='", k);
+    env.push_back(json::string(k + "=" + v));
+  }
+  const fs::path workdir = spec.workdir.empty() ? ws : anchoredPath(ws, spec.workdir);
+
+  const char* network = spec.network == NetworkMode::AllowOutbound ? "bridge" : "none";
+  json::object host{
+      {"NetworkMode", network},
+      {"ReadonlyRootfs", true},
+      {"CapDrop", json::array{"ALL"}},
+      {"SecurityOpt", json::array{"no-new-privileges"}},
+      {"Privileged", false},
+      {"Init", true},
+      {"IpcMode", "private"},
+      {"CgroupnsMode", "private"},
+      {"PidsLimit", in.limits.pidsLimit},
+      {"Memory", in.limits.memoryBytes},
+      {"MemorySwap", in.limits.memoryBytes},
+      {"Ulimits", json::array{json::object{{"Name", "core"}, {"Soft", 0}, {"Hard", 0}}}},
+      // A bound on the engine's disk, not on what is captured (that is
+      // maxOutputBytes); past it the engine rotates and the count is low.
+      {"LogConfig", {{"Type", "json-file"}, {"Config", {{"max-size", "256m"}, {"max-file", "1"}}}}},
+      {"RestartPolicy", {{"Name", "no"}}},
+      {"AutoRemove", false},
+      {"Mounts", std::move(mounts)}};
+
+  plan.body = json::object{
+      {"Image", in.image.reference},
+      {"Entrypoint", std::move(entrypoint)},
+      {"Cmd", std::move(cmd)},
+      {"Env", std::move(env)},
+      {"WorkingDir", workdir.string()},
+      {"User", in.user},
+      {"Hostname", "loopwright"},
+      {"Labels", {{kRunLabel, in.runLabel}, {kStepLabel, in.stepLabel}}},
+      {"AttachStdin", false},
+      {"AttachStdout", false},
+      {"AttachStderr", false},
+      {"OpenStdin", false},
+      {"StdinOnce", false},
+      {"Tty", false},
+      {"HostConfig", std::move(host)}};
+  return plan;
+}
+
+}  // namespace lw::sandbox::docker

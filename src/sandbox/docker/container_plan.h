@@ -1,0 +1,53 @@
+// The pure half of the docker backend: one step (StepSpec + a pinned image +
+// host path facts) -> the JSON body of `POST /containers/create`. No
+// network but loopback (NetworkMode none), a read-only root filesystem, no
+// capabilities, no-new-privileges, an init reaping zombies, bounded pids and
+// memory, and only the step's own trees bound in.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <boost/json/object.hpp>
+
+#include "sandbox/backend.h"
+#include "sandbox/docker/host_paths.h"
+#include "sandbox/docker/image_ref.h"
+
+namespace lw::sandbox::docker {
+
+inline constexpr std::string_view kRunLabel = "dev.loopwright.run";
+inline constexpr std::string_view kStepLabel = "dev.loopwright.step";
+
+struct ContainerLimits {
+  std::int64_t memoryBytes = std::int64_t{2} << 30;  // also the swap limit
+  std::int64_t pidsLimit = 512;
+  std::int64_t tmpBytes = std::int64_t{256} << 20;   // the private /tmp
+};
+
+struct ContainerPlanInput {
+  StepSpec spec;
+  PinnedImage image;
+  std::string user;  // "uid:gid" inside the container
+  std::string runLabel;
+  std::string stepLabel;
+  ContainerLimits limits;
+  PathFacts facts;   // at least pathsToObserve(spec)
+};
+
+struct ContainerPlan {
+  boost::json::object body;
+  // What the plan could not mask and why (a protected path that does not
+  // exist yet, one reached through a symlink): left to verify, said aloud.
+  std::vector<std::string> notes;
+};
+
+// Fails with SANDBOX_LAUNCH_FAILED when the spec cannot be carried out
+// faithfully: no argv, relative or missing workspace/out dir, a descriptor to
+// pass (a container cannot inherit one), a writable path reached through a
+// symlink, a writable path inside a protected one, a bound tree inside a
+// denied path.
+Result<ContainerPlan> planContainer(const ContainerPlanInput& input);
+
+}  // namespace lw::sandbox::docker
