@@ -5,6 +5,8 @@ namespace lw::cli {
 
 std::vector<Command> allCommands() {
   return {
+      validateCommand(),
+      explainCommand(),
   };
 }
 

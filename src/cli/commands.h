@@ -5,4 +5,7 @@
 
 namespace lw::cli {
 
+Command validateCommand();
+Command explainCommand();
+
 }  // namespace lw::cli

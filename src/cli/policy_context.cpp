@@ -1,0 +1,29 @@
+#include "cli/policy_context.h"
+
+#include "core/file_io.h"
+#include "policy/host_config_loader.h"
+#include "policy/taskpack_loader.h"
+
+namespace lw::cli {
+
+std::string taskpackPathFrom(const Args& args) {
+  if (auto p = args.value("taskpack")) return *p;
+  if (!args.positionals().empty()) return args.positionals().front();
+  std::string repo = args.value("repo").value_or(".");
+  return repo + "/" + std::string(kDefaultTaskpackPath);
+}
+
+Result<Taskpack> loadTaskpackFrom(const Args& args) {
+  return loadTaskpack(taskpackPathFrom(args), TaskpackLoadOptions{currentUserHome()});
+}
+
+Result<HostConfig> loadHostConfigFrom(const Environment& env) {
+  bool named = env.get("LOOPWRIGHT_HOST_CONFIG").has_value();
+  return loadHostConfig(hostConfigPath(env), named);
+}
+
+ResolveContext resolveContextFrom(const Environment& env) {
+  return ResolveContext{env.isTrue("GITHUB_ACTIONS"), currentUserHome()};
+}
+
+}  // namespace lw::cli

@@ -1,0 +1,28 @@
+// What validate, explain, sandbox exec and run share: finding and loading the
+// taskpack and the host config, and reading the resolution context from the
+// environment.
+#pragma once
+
+#include <string>
+
+#include "cli/args.h"
+#include "core/environment.h"
+#include "core/result.h"
+#include "policy/host_config.h"
+#include "policy/resolve.h"
+#include "policy/taskpack.h"
+
+namespace lw::cli {
+
+// --taskpack P, else the first positional, else <--repo or .>/.loopwright/taskpack.yaml.
+std::string taskpackPathFrom(const Args& args);
+
+Result<Taskpack> loadTaskpackFrom(const Args& args);
+
+// The host config named by $LOOPWRIGHT_HOST_CONFIG (must exist) or the
+// default path (may be absent: no floor).
+Result<HostConfig> loadHostConfigFrom(const Environment& env);
+
+ResolveContext resolveContextFrom(const Environment& env);
+
+}  // namespace lw::cli

@@ -1,0 +1,81 @@
+#include "policy/effective_policy_json.h"
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+
+namespace lw {
+namespace {
+
+template <class Items>
+boost::json::array namesArray(const Items& items) {
+  boost::json::array a;
+  for (const auto& i : items) a.emplace_back(toString(i));
+  return a;
+}
+
+boost::json::array stringsArray(const std::vector<std::string>& items) {
+  boost::json::array a;
+  for (const auto& i : items) a.emplace_back(i);
+  return a;
+}
+
+}  // namespace
+
+boost::json::value toJson(const EffectiveSandbox& s) {
+  boost::json::object o;
+  o["preferredBackends"] = namesArray(s.preferredBackends);
+  o["networkMode"] = toString(s.networkMode);
+  o["requiredCapabilities"] = namesArray(s.requiredCapabilities);
+  o["deniedReadPaths"] = stringsArray(s.deniedReadPaths);
+  o["protectedPaths"] = stringsArray(s.protectedPaths);
+  o["isolation"] = toString(s.minIsolation);
+  o["allowDedicatedDirectOverride"] = s.allowDedicatedDirectOverride;
+  if (s.runtimeProfile) {
+    boost::json::object p;
+    p["name"] = s.runtimeProfile->name;
+    p["image"] = s.runtimeProfile->image;
+    o["runtimeProfile"] = std::move(p);
+  } else {
+    o["runtimeProfile"] = nullptr;
+  }
+  return o;
+}
+
+boost::json::value toJson(const EffectiveStep& step) {
+  boost::json::object o;
+  o["stage"] = step.stage;
+  o["step"] = step.step;
+  o["role"] = toString(step.role);
+  o["sandbox"] = toJson(step.sandbox);
+  o["limits"] = {{"wallTimeMs", step.limits.wallTimeMs},
+                 {"maxModelCalls", step.limits.maxModelCalls},
+                 {"maxToolCalls", step.limits.maxToolCalls},
+                 {"maxOutputBytes", step.limits.maxOutputBytes}};
+  const auto& l = step.guardrails.loop;
+  const auto& b = step.guardrails.breaker;
+  o["guardrails"] = {
+      {"loop", {{"warnRepeats", l.warnRepeats}, {"stopRepeats", l.stopRepeats},
+                {"windowSeconds", l.windowSeconds},
+                {"suspiciousCallsPerTool", l.suspiciousCallsPerTool},
+                {"maxCallsPerTool", l.maxCallsPerTool}}},
+      {"breaker", {{"failures", b.failures}, {"windowSeconds", b.windowSeconds},
+                   {"cooldownSeconds", b.cooldownSeconds},
+                   {"escalateAfterCycles", b.escalateAfterCycles}}}};
+  o["tools"] = stringsArray(step.tools);
+  o["lane"] = step.lane ? boost::json::value(*step.lane) : boost::json::value(nullptr);
+  boost::json::object why;
+  for (const auto& [field, rule] : step.origins) why[field] = rule;
+  o["origins"] = std::move(why);
+  return o;
+}
+
+boost::json::value toJson(const Floor& floor) {
+  boost::json::object o;
+  o["minIsolation"] =
+      floor.minIsolation ? boost::json::value(toString(*floor.minIsolation)) : boost::json::value(nullptr);
+  o["requiredCapabilities"] = namesArray(floor.requiredCapabilities);
+  o["allowDirectDedicated"] = floor.allowDirectDedicated;
+  return o;
+}
+
+}  // namespace lw

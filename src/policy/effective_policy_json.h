@@ -1,0 +1,14 @@
+// JSON forms of the effective policy, used by `explain --json` and run.json.
+#pragma once
+
+#include <boost/json/value.hpp>
+
+#include "policy/effective_policy.h"
+
+namespace lw {
+
+boost::json::value toJson(const EffectiveSandbox& sandbox);
+boost::json::value toJson(const EffectiveStep& step);
+boost::json::value toJson(const Floor& floor);
+
+}  // namespace lw

@@ -1,0 +1,149 @@
+#include "policy/host_config_loader.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <exception>
+
+#include "core/file_io.h"
+#include "policy/sandbox_spec_reader.h"
+#include "policy/yaml_document.h"
+#include "policy/yaml_schema.h"
+
+namespace lw {
+namespace {
+
+std::vector<std::string_view> capabilityNames() {
+  std::vector<std::string_view> names;
+  for (Capability c : kAllCapabilities) names.push_back(toString(c));
+  return names;
+}
+
+void readFloor(YamlSchemaReader& reader, const YAML::Node& node, Floor& floor) {
+  auto entries =
+      reader.mapping(node, "floor", {"minIsolation", "requiredCapabilities", "allowDirectDedicated"});
+  if (!entries) return;
+  for (const MapEntry& e : *entries) {
+    std::string p = childPath("floor", e.key);
+    if (e.key == "minIsolation") {
+      if (auto s = reader.oneOf(e.value, p, {"L1", "L2", "L3"})) floor.minIsolation = parseIsolation(*s);
+    } else if (e.key == "requiredCapabilities") {
+      if (auto list = reader.stringList(e.value, p, 0, 6, capabilityNames()))
+        for (const auto& s : *list) floor.requiredCapabilities.push_back(*parseCapability(s));
+    } else if (e.key == "allowDirectDedicated") {
+      if (auto b = reader.boolean(e.value, p)) floor.allowDirectDedicated = *b;
+    }
+  }
+}
+
+}  // namespace
+
+bool isPinnedImage(std::string_view image) {
+  auto at = image.find("sha256:");
+  if (at == std::string_view::npos) return false;
+  if (at != 0 && (at < 2 || image[at - 1] != '@')) return false;
+  std::string_view hex = image.substr(at + 7);
+  return hex.size() == 64 && std::all_of(hex.begin(), hex.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+std::string hostConfigPath(const Environment& env) {
+  auto v = env.get("LOOPWRIGHT_HOST_CONFIG");
+  return v && !v->empty() ? *v : std::string(kDefaultHostConfigPath);
+}
+
+Result<HostConfig> parseHostConfig(std::string_view text, const std::string& file) {
+  std::vector<Diagnostic> diagnostics;
+  HostConfig config;
+  config.file = file;
+  config.present = true;
+  try {
+    auto root = parseYamlDocument(text, file, kHostConfigMaxBytes, diagnostics);
+    if (root) {
+      YamlSchemaReader reader(file);
+      auto top = reader.mapping(*root, "",
+                                {"apiVersion", "kind", "floor", "runtimeProfiles", "stateDir"},
+                                {"apiVersion", "kind"});
+      for (const MapEntry& e : top ? *top : std::vector<MapEntry>{}) {
+        if (e.key == "apiVersion") reader.oneOf(e.value, "apiVersion", {"loopwright.dev/v1alpha1"});
+        else if (e.key == "kind") reader.oneOf(e.value, "kind", {"HostConfig"});
+        else if (e.key == "floor") readFloor(reader, e.value, config.floor);
+        else if (e.key == "stateDir") {
+          if (auto s = reader.string(e.value, "stateDir", 4096)) {
+            if (!s->starts_with("/"))
+              reader.error(e.value, "stateDir", "'" + *s + "' is not an absolute path",
+                           "the state directory must be absolute, e.g. /var/lib/loopwright");
+            else
+              config.stateDir = *s;
+          }
+        } else if (e.key == "runtimeProfiles") {
+          if (!e.value.IsMap()) {
+            reader.error(e.value, "runtimeProfiles", "must be a mapping of profile names",
+                         "write runtimeProfiles: {name: {image: repo@sha256:…}}");
+            continue;
+          }
+          for (auto it = e.value.begin(); it != e.value.end(); ++it) {
+            std::string name = it->first.IsScalar() ? it->first.Scalar() : "";
+            std::string p = childPath("runtimeProfiles", name);
+            if (!reader.name(it->first, p)) continue;
+            if (config.runtimeProfiles.contains(name)) {
+              reader.error(it->first, p, "profile '" + name + "' is defined twice");
+              continue;
+            }
+            auto fields = reader.mapping(it->second, p, {"image", "extraReadOnlyPaths"}, {"image"});
+            if (!fields) continue;
+            RuntimeProfile profile;
+            profile.name = name;
+            for (const MapEntry& f : *fields) {
+              std::string fp = childPath(p, f.key);
+              if (f.key == "image") {
+                if (auto img = reader.string(f.value, fp, 512)) {
+                  if (!isPinnedImage(*img))
+                    reader.error(f.value, fp, "image '" + *img + "' is not pinned by digest",
+                                 "write name@sha256:<64 hex digits>; a tag can change under you");
+                  profile.image = *img;
+                }
+              } else if (f.key == "extraReadOnlyPaths") {
+                if (auto list = reader.stringList(f.value, fp, 0, 64, {}, 4096)) {
+                  for (std::size_t i = 0; i < list->size(); ++i)
+                    if (!(*list)[i].starts_with("/"))
+                      reader.error(f.value[i], indexPath(fp, i), "is not an absolute path");
+                  profile.extraReadOnlyPaths = *list;
+                }
+              }
+            }
+            config.runtimeProfiles.emplace(name, std::move(profile));
+          }
+        }
+      }
+      diagnostics = reader.takeDiagnostics();
+    }
+  } catch (const std::exception& e) {
+    diagnostics.push_back({{file, 0, 0, ""}, std::string("cannot be read: ") + e.what(), ""});
+  }
+  if (diagnostics.empty()) return config;
+  Error error = makeError(ErrorCode::HostConfigInvalid,
+                          file + ": " + std::to_string(diagnostics.size()) +
+                              (diagnostics.size() == 1 ? " problem" : " problems"),
+                          "the host config is the runner admin's: fix it, or point "
+                          "LOOPWRIGHT_HOST_CONFIG at a valid one",
+                          file);
+  error.diagnostics = std::move(diagnostics);
+  return error;
+}
+
+Result<HostConfig> loadHostConfig(const std::string& path, bool mustExist) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 && errno == ENOENT && !mustExist) {
+    HostConfig none;
+    none.file = path;
+    return none;
+  }
+  auto text = readBoundedFile(path, kHostConfigMaxBytes, ErrorCode::HostConfigInvalid);
+  if (!text) return text.error();
+  return parseHostConfig(*text, path);
+}
+
+}  // namespace lw

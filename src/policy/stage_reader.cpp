@@ -1,0 +1,177 @@
+#include "policy/stage_reader.h"
+
+#include <algorithm>
+#include <set>
+
+#include "policy/did_you_mean.h"
+#include "policy/sandbox_spec_reader.h"
+#include "policy/tuning_reader.h"
+
+namespace lw {
+namespace {
+
+bool isToolName(const std::string& s) {
+  if (s.empty() || s.size() > 128 || !(s[0] >= 'a' && s[0] <= 'z')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '.' || c == '_' || c == '-';
+  });
+}
+
+// A writable scope entry: a relative glob that stays inside the workspace.
+bool isScopeGlob(const std::string& s) {
+  if (s.empty() || s.starts_with("/") || s.starts_with("~")) return false;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    std::size_t end = s.find('/', start);
+    if (end == std::string::npos) end = s.size();
+    if (s.compare(start, end - start, "..") == 0) return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+void checkEvent(YamlSchemaReader& reader, const YAML::Node& n, const std::string& p,
+                const std::string& event) {
+  std::string name = event.substr(0, event.find('.'));
+  std::vector<std::string_view> known(std::begin(kKnownEvents), std::end(kKnownEvents));
+  if (std::find(known.begin(), known.end(), name) == known.end()) {
+    auto guess = closestMatch(name, known);
+    reader.error(n, p, "'" + name + "' is not an event loopwright handles",
+                 guess ? "did you mean '" + *guess + "'?"
+                       : "use pull_request, pull_request_target, issues, issue_comment or "
+                         "workflow_dispatch, optionally with '.<action>'");
+    return;
+  }
+  if (auto dot = event.find('.'); dot != std::string::npos) {
+    std::string action = event.substr(dot + 1);
+    bool valid = !action.empty() && action.size() <= 40 &&
+                 std::all_of(action.begin(), action.end(),
+                             [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
+    if (!valid)
+      reader.error(n, p, "'" + action + "' is not an event action",
+                   "actions are lower-case words such as opened or synchronize");
+  }
+}
+
+Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& p,
+              const std::string& homeDir) {
+  Step step;
+  step.location = reader.locate(n, p);
+  auto entries = reader.mapping(n, p,
+                                {"name", "run", "uses", "role", "tools", "lane", "sandbox",
+                                 "limits", "idempotent", "writable"},
+                                {"name"});
+  if (!entries) return step;
+  for (const MapEntry& e : *entries) {
+    std::string fp = childPath(p, e.key);
+    if (e.key == "name") {
+      if (auto s = reader.name(e.value, fp)) step.name = *s;
+    } else if (e.key == "run") {
+      reader.sequence(e.value, fp, 1, 256, [&](const YAML::Node& a, const std::string& ap) {
+        if (auto s = reader.string(a, ap, 4096)) step.run.push_back(*s);
+      });
+    } else if (e.key == "uses") {
+      if (auto s = reader.string(e.value, fp, 128)) {
+        std::string rest = s->starts_with("builtin/") ? s->substr(8) : "";
+        bool valid = !rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+        });
+        if (!valid)
+          reader.error(e.value, fp, "'" + *s + "' is not a built-in step",
+                       "write uses: builtin/<name>, or run: [command, args…]");
+        else
+          step.uses = *s;
+      }
+    } else if (e.key == "role") {
+      if (auto s = reader.oneOf(e.value, fp, {"triage", "reviewer", "author"}))
+        step.role = *parseRole(*s);
+    } else if (e.key == "tools") {
+      if (auto list = reader.stringList(e.value, fp, 0, 64, {}, 128)) {
+        for (std::size_t i = 0; i < list->size(); ++i)
+          if (!isToolName((*list)[i]))
+            reader.error(e.value[i], indexPath(fp, i), "'" + (*list)[i] + "' is not a tool name",
+                         "tool names look like github.pulls.diff or model.complete");
+        step.tools = *list;
+      }
+    } else if (e.key == "lane") {
+      step.lane = reader.name(e.value, fp);
+    } else if (e.key == "sandbox") {
+      step.sandbox = readSandboxSpec(reader, e.value, fp, homeDir);
+    } else if (e.key == "limits") {
+      readLimitsOverride(reader, e.value, fp, step.limits);
+    } else if (e.key == "idempotent") {
+      if (auto b = reader.boolean(e.value, fp)) step.idempotent = *b;
+    } else if (e.key == "writable") {
+      if (auto list = reader.stringList(e.value, fp, 0, 64, {}, 1024)) {
+        for (std::size_t i = 0; i < list->size(); ++i)
+          if (!isScopeGlob((*list)[i]))
+            reader.error(e.value[i], indexPath(fp, i),
+                         "'" + (*list)[i] + "' is not a path inside the workspace",
+                         "write a relative path or glob without '..', e.g. src/** or docs/");
+        step.writable = *list;
+      }
+    }
+  }
+  bool hasRun = find(*entries, "run").IsDefined();
+  bool hasUses = find(*entries, "uses").IsDefined();
+  if (hasRun == hasUses)
+    reader.error(n, p, hasRun ? "has both 'run' and 'uses'" : "has neither 'run' nor 'uses'",
+                 "give exactly one: run: [command, args…] or uses: builtin/<name>");
+  if (!step.writable.empty() && step.role != Role::Author)
+    reader.error(find(*entries, "writable"), childPath(p, "writable"),
+                 "only an author step has a writable scope",
+                 "set role: author, or remove 'writable'");
+  return step;
+}
+
+}  // namespace
+
+void readStages(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
+                const std::string& homeDir, std::vector<Stage>& out) {
+  std::set<std::string> stageNames;
+  reader.sequence(node, path, 1, 32, [&](const YAML::Node& n, const std::string& p) {
+    Stage stage;
+    stage.location = reader.locate(n, p);
+    auto entries = reader.mapping(n, p, {"name", "on", "needs", "steps"}, {"name", "on", "steps"});
+    if (!entries) return;
+    for (const MapEntry& e : *entries) {
+      std::string fp = childPath(p, e.key);
+      if (e.key == "name") {
+        if (auto s = reader.name(e.value, fp)) {
+          if (stageNames.contains(*s))
+            reader.error(e.value, fp, "stage '" + *s + "' is defined twice", "stage names must be unique");
+          stage.name = *s;
+        }
+      } else if (e.key == "on") {
+        if (auto list = reader.stringList(e.value, fp, 1, 32, {}, 80)) {
+          for (std::size_t i = 0; i < list->size(); ++i)
+            checkEvent(reader, e.value[i], indexPath(fp, i), (*list)[i]);
+          stage.on = *list;
+        }
+      } else if (e.key == "needs") {
+        if (auto list = reader.stringList(e.value, fp, 0, 32, {}, 63)) {
+          for (std::size_t i = 0; i < list->size(); ++i)
+            if (!stageNames.contains((*list)[i]))
+              reader.error(e.value[i], indexPath(fp, i),
+                           "'" + (*list)[i] + "' is not an earlier stage",
+                           "a stage can only need stages listed before it");
+          stage.needs = *list;
+        }
+      } else if (e.key == "steps") {
+        std::set<std::string> stepNames;
+        reader.sequence(e.value, fp, 1, 32, [&](const YAML::Node& sn, const std::string& sp) {
+          Step step = readStep(reader, sn, sp, homeDir);
+          if (!step.name.empty() && !stepNames.insert(step.name).second)
+            reader.error(sn, sp, "step '" + step.name + "' is defined twice in this stage",
+                         "step names must be unique within a stage");
+          stage.steps.push_back(std::move(step));
+        });
+      }
+    }
+    if (!stage.name.empty()) stageNames.insert(stage.name);
+    out.push_back(std::move(stage));
+  });
+}
+
+}  // namespace lw

@@ -1,0 +1,157 @@
+#include "policy/taskpack_loader.h"
+
+#include <algorithm>
+#include <exception>
+
+#include "core/file_io.h"
+#include "policy/sandbox_spec_reader.h"
+#include "policy/stage_reader.h"
+#include "policy/tuning_reader.h"
+#include "policy/yaml_document.h"
+#include "policy/yaml_schema.h"
+
+namespace lw {
+namespace {
+
+void readPublication(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
+                     Publication& out) {
+  auto entries =
+      reader.mapping(node, path, {"review", "checks", "summary", "failOn", "maxInlineComments"});
+  if (!entries) return;
+  for (const MapEntry& e : *entries) {
+    std::string p = childPath(path, e.key);
+    if (e.key == "review") {
+      if (auto s = reader.oneOf(e.value, p, {"comment", "request-changes", "none"}))
+        out.review = *s == "comment"           ? ReviewMode::Comment
+                     : *s == "request-changes" ? ReviewMode::RequestChanges
+                                               : ReviewMode::None;
+    } else if (e.key == "checks") {
+      if (auto b = reader.boolean(e.value, p)) out.checks = *b;
+    } else if (e.key == "summary") {
+      if (auto b = reader.boolean(e.value, p)) out.summary = *b;
+    } else if (e.key == "failOn") {
+      if (auto s = reader.oneOf(e.value, p, {"error", "warning", "never"}))
+        out.failOn = *s == "error" ? FailOn::Error : *s == "warning" ? FailOn::Warning : FailOn::Never;
+    } else if (e.key == "maxInlineComments") {
+      if (auto v = reader.integer(e.value, p, 0, 1000)) out.maxInlineComments = static_cast<int>(*v);
+    }
+  }
+}
+
+void readSpec(YamlSchemaReader& reader, const YAML::Node& node, const std::string& homeDir,
+              Taskpack& tp) {
+  auto entries = reader.mapping(node, "spec",
+                                {"sandbox", "isolation", "guardrails", "limits", "maxConcurrency",
+                                 "lanes", "stages", "publication"},
+                                {"stages"});
+  if (!entries) return;
+  for (const MapEntry& e : *entries) {
+    std::string p = childPath("spec", e.key);
+    if (e.key == "sandbox") {
+      tp.sandbox = readSandboxSpec(reader, e.value, p, homeDir);
+    } else if (e.key == "isolation") {
+      tp.isolationLocation = reader.locate(e.value, p);
+      if (auto s = reader.oneOf(e.value, p, {"L1", "L2", "L3"})) tp.isolation = parseIsolation(*s);
+    } else if (e.key == "guardrails") {
+      readGuardrails(reader, e.value, p, tp.guardrails);
+    } else if (e.key == "limits") {
+      readLimits(reader, e.value, p, tp.limits);
+    } else if (e.key == "maxConcurrency") {
+      if (auto v = reader.integer(e.value, p, 1, 64)) tp.maxConcurrency = static_cast<int>(*v);
+    } else if (e.key == "lanes") {
+      readLanes(reader, e.value, p, tp.lanes);
+    } else if (e.key == "stages") {
+      readStages(reader, e.value, p, homeDir, tp.stages);
+    } else if (e.key == "publication") {
+      readPublication(reader, e.value, p, tp.publication);
+    }
+  }
+}
+
+const Lane* laneNamed(const Taskpack& tp, const std::string& name) {
+  for (const Lane& l : tp.lanes)
+    if (l.name == name) return &l;
+  return nullptr;
+}
+
+// References between parts of the document, checked once everything is read.
+void checkReferences(YamlSchemaReader& reader, const Taskpack& tp) {
+  auto diag = [&](const Location& loc, std::string message, std::string hint) {
+    reader.errorAt(loc, std::move(message), std::move(hint));
+  };
+  for (const Lane& lane : tp.lanes) {
+    if (lane.fallbackLane && (!laneNamed(tp, *lane.fallbackLane) || *lane.fallbackLane == lane.name))
+      diag(lane.location, "fallbackLane '" + *lane.fallbackLane + "' is not another lane",
+           "name a different lane defined under spec.lanes");
+  }
+  for (const Stage& stage : tp.stages) {
+    for (const Step& step : stage.steps) {
+      if (step.lane && !laneNamed(tp, *step.lane))
+        diag(step.location, "lane '" + *step.lane + "' is not defined",
+             "define it under spec.lanes, or remove 'lane'");
+      bool usesModel =
+          std::find(step.tools.begin(), step.tools.end(), "model.complete") != step.tools.end();
+      if (usesModel && !step.lane && tp.lanes.size() != 1)
+        diag(step.location, "step uses model.complete but names no lane",
+             "add lane: <name> (needed when spec.lanes does not hold exactly one lane)");
+      if (step.lane && !usesModel)
+        diag(step.location, "step names a lane but is not granted model.complete",
+             "add model.complete to its tools, or remove 'lane'");
+    }
+  }
+}
+
+}  // namespace
+
+Result<Taskpack> parseTaskpack(std::string_view text, const std::string& file,
+                               const TaskpackLoadOptions& options) {
+  std::vector<Diagnostic> diagnostics;
+  Taskpack tp;
+  tp.file = file;
+  try {
+    auto root = parseYamlDocument(text, file, kTaskpackMaxBytes, diagnostics);
+    if (root) {
+      YamlSchemaReader reader(file);
+      auto top = reader.mapping(*root, "", {"apiVersion", "kind", "metadata", "spec"},
+                                {"apiVersion", "kind", "metadata", "spec"});
+      if (top) {
+        for (const MapEntry& e : *top) {
+          if (e.key == "apiVersion") {
+            reader.oneOf(e.value, "apiVersion", {kTaskpackApiVersion});
+          } else if (e.key == "kind") {
+            reader.oneOf(e.value, "kind", {"Taskpack"});
+          } else if (e.key == "metadata") {
+            if (auto meta = reader.mapping(e.value, "metadata", {"name"}, {"name"})) {
+              YAML::Node name = find(*meta, "name");
+              if (name.IsDefined())
+                if (auto s = reader.name(name, "metadata.name")) tp.name = *s;
+            }
+          } else if (e.key == "spec") {
+            readSpec(reader, e.value, options.homeDir, tp);
+          }
+        }
+        checkReferences(reader, tp);
+      }
+      diagnostics = reader.takeDiagnostics();
+    }
+  } catch (const std::exception& e) {
+    // yaml-cpp may throw from node access on malformed trees; never let it escape.
+    diagnostics.push_back({{file, 0, 0, ""}, std::string("cannot be read: ") + e.what(), ""});
+  }
+  if (diagnostics.empty()) return tp;
+  Error error = makeError(ErrorCode::TaskpackInvalid,
+                          file + ": " + std::to_string(diagnostics.size()) +
+                              (diagnostics.size() == 1 ? " problem" : " problems"),
+                          "fix each problem listed; 'loopwright validate' checks the file again",
+                          file);
+  error.diagnostics = std::move(diagnostics);
+  return error;
+}
+
+Result<Taskpack> loadTaskpack(const std::string& path, const TaskpackLoadOptions& options) {
+  auto text = readBoundedFile(path, kTaskpackMaxBytes, ErrorCode::TaskpackInvalid);
+  if (!text) return text.error();
+  return parseTaskpack(*text, path, options);
+}
+
+}  // namespace lw

@@ -1,0 +1,23 @@
+// Reading the numeric tuning of a taskpack: guardrails, limits, lanes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "policy/taskpack.h"
+#include "policy/yaml_schema.h"
+
+namespace lw {
+
+void readGuardrails(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
+                    Guardrails& out);
+// Reads spec.limits (all fields) into `out`.
+void readLimits(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
+                Limits& out);
+// Reads a step's limits: each field optional.
+void readLimitsOverride(YamlSchemaReader& reader, const YAML::Node& node,
+                        const std::string& path, LimitsOverride& out);
+void readLanes(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
+               std::vector<Lane>& out);
+
+}  // namespace lw
