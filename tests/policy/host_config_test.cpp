@@ -1,0 +1,71 @@
+#include <doctest/doctest.h>
+
+#include "policy/host_config_loader.h"
+
+using namespace lw;
+
+namespace {
+const std::string kDigest = std::string(64, 'b');
+}
+
+TEST_CASE("host config: a full config loads") {
+  std::string text = "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
+                     "floor:\n  minIsolation: L2\n  requiredCapabilities: [networkIsolation]\n"
+                     "  allowDirectDedicated: false\n"
+                     "runtimeProfiles:\n  busybox:\n    image: \"busybox@sha256:" + kDigest + "\"\n"
+                     "stateDir: /var/lib/lw\n";
+  auto r = parseHostConfig(text, "host.yaml");
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().diagnostics.front().message));
+  CHECK(r->present);
+  CHECK(r->floor.minIsolation == Isolation::L2);
+  CHECK(r->floor.requiredCapabilities == std::vector{Capability::NetworkIsolation});
+  CHECK_FALSE(r->floor.allowDirectDedicated);
+  CHECK(r->runtimeProfiles.at("busybox").image == "busybox@sha256:" + kDigest);
+  CHECK(r->stateDir == "/var/lib/lw");
+}
+
+TEST_CASE("host config: a tag without a digest is an error with its position") {
+  std::string text = "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
+                     "runtimeProfiles:\n  py:\n    image: python:3.12\n";
+  auto r = parseHostConfig(text, "host.yaml");
+  REQUIRE(!r.ok());
+  CHECK(r.error().code == ErrorCode::HostConfigInvalid);
+  REQUIRE(r.error().diagnostics.size() == 1);
+  CHECK(r.error().diagnostics[0].location.line == 5);
+  CHECK(r.error().diagnostics[0].message == "image 'python:3.12' is not pinned by digest");
+}
+
+TEST_CASE("host config: pinned image references") {
+  CHECK(isPinnedImage("busybox@sha256:" + kDigest));
+  CHECK(isPinnedImage("ghcr.io/org/img:1.2@sha256:" + kDigest));
+  CHECK(isPinnedImage("sha256:" + kDigest));
+  CHECK_FALSE(isPinnedImage("busybox:latest"));
+  CHECK_FALSE(isPinnedImage("busybox@sha256:" + kDigest.substr(1)));
+  CHECK_FALSE(isPinnedImage("busybox@sha256:" + std::string(64, 'G')));
+  CHECK_FALSE(isPinnedImage("xsha256:" + kDigest));
+}
+
+TEST_CASE("host config: missing file means no floor unless it was named") {
+  auto none = loadHostConfig("/nonexistent/host.yaml", false);
+  REQUIRE(none.ok());
+  CHECK_FALSE(none->present);
+  CHECK(none->floor.allowDirectDedicated);
+  auto named = loadHostConfig("/nonexistent/host.yaml", true);
+  REQUIRE(!named.ok());
+  CHECK(named.error().code == ErrorCode::HostConfigInvalid);
+}
+
+TEST_CASE("host config: path from the environment") {
+  CHECK(hostConfigPath(Environment{}) == "/etc/loopwright/host.yaml");
+  Environment env;
+  env.set("LOOPWRIGHT_HOST_CONFIG", "/x/h.yaml");
+  CHECK(hostConfigPath(env) == "/x/h.yaml");
+}
+
+TEST_CASE("host config: every problem at once") {
+  std::string text = "apiVersion: v2\nkind: HostConfig\nfloor: {minIsolation: L4, allowDirect: true}\n"
+                     "stateDir: relative\nextra: 1\n";
+  auto r = parseHostConfig(text, "host.yaml");
+  REQUIRE(!r.ok());
+  CHECK(r.error().diagnostics.size() == 5);
+}
