@@ -51,6 +51,8 @@ struct StepSpec {
   std::optional<int> passFd;                       // one descriptor kept open (the bridge)
   std::optional<std::string> image;                // container image (docker only)
   std::size_t maxOutputBytes = 1 << 20;            // per stream
+  // Optional live copy of the output (see process::SpawnRequest::onOutput).
+  std::function<void(int stream, const char* data, std::size_t size)> onOutput;
 };
 
 class Backend {

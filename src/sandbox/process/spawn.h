@@ -32,6 +32,9 @@ struct SpawnRequest {
   std::vector<ChildSetup> childSetup;        // in order, after fd and session setup
   std::optional<int> stdinFd;                // default /dev/null
   std::size_t maxOutputBytes = 1 << 20;      // per stream; the rest is counted, not kept
+  // Called with each chunk as it is read (1 = stdout, 2 = stderr), besides
+  // the bounded capture: `sandbox exec` passes the step's output through live.
+  std::function<void(int stream, const char* data, std::size_t size)> onOutput;
 };
 
 struct CapturedStream {
@@ -63,8 +66,13 @@ class RunningProcess {
   virtual const CapturedStream& stderrData() const = 0;
 };
 
-// Forks and execs. Fails with SANDBOX_LAUNCH_FAILED when fork/exec or a
-// ChildSetup fails (the child's errno is carried back over a CLOEXEC pipe).
+// Forks a per-step supervisor (a child subreaper that owns the step's whole
+// tree, so parallel steps never kill each other's processes) which forks and
+// execs the command in a new session with no-new-privileges set. Fails with
+// SANDBOX_LAUNCH_FAILED when fork/exec or a ChildSetup fails (the child's
+// errno and the failing step are carried back over a CLOEXEC pipe). When the
+// calling process dies, the supervisor sees its control pipe close and kills
+// the tree. Capabilities are not dropped here: see child_setups.h.
 Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& request);
 
 }  // namespace lw::sandbox::process

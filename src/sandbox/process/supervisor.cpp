@@ -1,0 +1,268 @@
+#include "sandbox/process/supervisor.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+namespace lw::sandbox::process::detail {
+namespace {
+
+void sendMessage(int fd, int kind, int value, int extra) {
+  SupervisorMessage m{kind, value, extra};
+  // MSG_NOSIGNAL: the orchestrator may be gone; that must not kill us.
+  while (::send(fd, &m, sizeof m, MSG_NOSIGNAL) < 0 && errno == EINTR) {
+  }
+}
+
+[[noreturn]] void failChild(int errorPipe, int step, int err) {
+  ChildFailure f{step, err};
+  while (::write(errorPipe, &f, sizeof f) < 0 && errno == EINTR) {
+  }
+  ::_exit(127);
+}
+
+// The orchestrator may ignore or block signals (SIGPIPE is commonly
+// ignored); a step must start with default dispositions and an empty mask.
+void resetSignals() {
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; ++sig) {
+    if (sig == SIGKILL || sig == SIGSTOP) continue;
+    ::sigaction(sig, &dfl, nullptr);
+  }
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+}
+
+// Marks every descriptor from `first` up close-on-exec. close_range needs
+// Linux 5.11; older kernels get the slow loop.
+void cloexecFrom(int first) {
+  if (::syscall(SYS_close_range, static_cast<unsigned>(first), ~0U, CLOSE_RANGE_CLOEXEC) == 0) {
+    return;
+  }
+  struct rlimit rl {};
+  long max = (::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+                 ? static_cast<long>(rl.rlim_cur)
+                 : 65536;
+  for (long fd = first; fd < max; ++fd) ::fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
+}
+
+[[noreturn]] void runStep(const ExecPlan& p, pid_t supervisor) {
+  // Move every source out of the 0..3 range first so that dup2 below cannot
+  // clobber one source with another.
+  int in = ::fcntl(p.stdinFd, F_DUPFD_CLOEXEC, 10);
+  int out = ::fcntl(p.stdoutFd, F_DUPFD_CLOEXEC, 10);
+  int err = ::fcntl(p.stderrFd, F_DUPFD_CLOEXEC, 10);
+  int pass = p.passFd >= 0 ? ::fcntl(p.passFd, F_DUPFD_CLOEXEC, 10) : -1;
+  int errorPipe = ::fcntl(p.errorPipe, F_DUPFD_CLOEXEC, 10);
+  if (errorPipe < 0) ::_exit(127);
+  if (in < 0 || out < 0 || err < 0 || (p.passFd >= 0 && pass < 0)) {
+    failChild(errorPipe, kStepDescriptors, errno);
+  }
+  if (::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0 ||
+      (pass >= 0 && ::dup2(pass, 3) < 0)) {
+    failChild(errorPipe, kStepDescriptors, errno);
+  }
+  cloexecFrom(pass >= 0 ? 4 : 3);
+
+  if (::setsid() < 0) failChild(errorPipe, kStepSession, errno);
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) failChild(errorPipe, kStepDeathSignal, errno);
+  if (::getppid() != supervisor) ::_exit(127);  // the supervisor died before prctl
+  if (p.cwd != nullptr && ::chdir(p.cwd) != 0) failChild(errorPipe, kStepWorkdir, errno);
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+    failChild(errorPipe, kStepNoNewPrivileges, errno);
+  }
+  for (std::size_t i = 0; i < p.setupCount; ++i) {
+    int e = p.setups[i].run ? p.setups[i].run() : 0;
+    if (e != 0) failChild(errorPipe, static_cast<int>(i), e);
+  }
+  ::execve(p.path, p.argv, p.envp);
+  failChild(errorPipe, kStepExec, errno);
+}
+
+bool isZombie(pid_t pid) {
+  char path[64];
+  // Hand-rolled formatting: snprintf is not async-signal-safe.
+  const char prefix[] = "/proc/";
+  std::size_t n = 0;
+  for (const char* c = prefix; *c != '\0'; ++c) path[n++] = *c;
+  char digits[16];
+  int d = 0;
+  for (long v = pid; v > 0; v /= 10) digits[d++] = static_cast<char>('0' + v % 10);
+  while (d > 0) path[n++] = digits[--d];
+  for (const char* c = "/stat"; *c != '\0'; ++c) path[n++] = *c;
+  path[n] = '\0';
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return true;  // gone already
+  char buf[256];
+  ssize_t r = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (r <= 0) return true;
+  // "pid (comm) S ..." — comm may hold ')' so take the last one.
+  ssize_t close = -1;
+  for (ssize_t i = 0; i < r; ++i) {
+    if (buf[i] == ')') close = i;
+  }
+  return close < 0 || close + 2 >= r || buf[close + 2] == 'Z' || buf[close + 2] == 'X';
+}
+
+// Kills and reaps every process re-parented to this subreaper. Returns how
+// many were still running (zombies that exited on their own do not count).
+int killRemainingChildren() {
+  char path[64];
+  {
+    const char prefix[] = "/proc/self/task/";
+    std::size_t n = 0;
+    for (const char* c = prefix; *c != '\0'; ++c) path[n++] = *c;
+    char digits[16];
+    int d = 0;
+    for (long v = ::getpid(); v > 0; v /= 10) digits[d++] = static_cast<char>('0' + v % 10);
+    while (d > 0) path[n++] = digits[--d];
+    for (const char* c = "/children"; *c != '\0'; ++c) path[n++] = *c;
+    path[n] = '\0';
+  }
+  constexpr int kSeenMax = 4096;
+  pid_t seen[kSeenMax];
+  int seenCount = 0;
+  int killed = 0;
+  for (;;) {
+    char buf[4096];
+    ssize_t len = 0;
+    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      len = ::read(fd, buf, sizeof buf);
+      ::close(fd);
+    }
+    int listed = 0;
+    long cur = 0;
+    bool inNumber = false;
+    for (ssize_t i = 0; i <= len; ++i) {
+      if (i < len && buf[i] >= '0' && buf[i] <= '9') {
+        cur = cur * 10 + (buf[i] - '0');
+        inNumber = true;
+        continue;
+      }
+      if (!inNumber) continue;
+      // A number cut off by the buffer end is ignored; the next pass lists it.
+      if (i == len && len == static_cast<ssize_t>(sizeof buf)) break;
+      pid_t child = static_cast<pid_t>(cur);
+      bool known = false;
+      for (int s = 0; s < seenCount; ++s) known = known || seen[s] == child;
+      if (!known) {
+        if (seenCount < kSeenMax) seen[seenCount++] = child;
+        if (!isZombie(child)) ++killed;
+      }
+      ::kill(child, SIGKILL);
+      ++listed;
+      cur = 0;
+      inNumber = false;
+    }
+    int status = 0;
+    if (listed > 0) {
+      ::waitpid(-1, &status, __WALL);
+      continue;
+    }
+    pid_t r = ::waitpid(-1, &status, WNOHANG | __WALL);
+    if (r < 0 && errno == ECHILD) break;
+    if (r == 0) {
+      // A child exists that the list did not show yet (re-parenting races
+      // the read): look again shortly.
+      struct timespec ts {0, 1000000};
+      ::nanosleep(&ts, nullptr);
+    }
+  }
+  return killed;
+}
+
+}  // namespace
+
+const char* stepName(int step) {
+  switch (step) {
+    case kStepDescriptors: return "arranging file descriptors";
+    case kStepSession: return "setsid";
+    case kStepNoNewPrivileges: return "prctl(PR_SET_NO_NEW_PRIVS)";
+    case kStepWorkdir: return "chdir to the working directory";
+    case kStepExec: return "execve";
+    case kStepDeathSignal: return "prctl(PR_SET_PDEATHSIG)";
+    default: return "child setup";
+  }
+}
+
+void runSupervisor(const ExecPlan& p) {
+  resetSignals();
+  struct sigaction ign {};
+  ign.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ign, nullptr);
+  // Orphans anywhere below re-parent to us, so the step cannot hide a
+  // daemon from the cleanup by double-forking.
+  if (::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
+    sendMessage(p.control, kForkFailed, errno, 0);
+    ::_exit(127);
+  }
+  pid_t self = ::getpid();
+  pid_t child = ::fork();
+  if (child < 0) {
+    sendMessage(p.control, kForkFailed, errno, 0);
+    ::_exit(127);
+  }
+  if (child == 0) {
+    struct sigaction dflPipe {};
+    dflPipe.sa_handler = SIG_DFL;
+    ::sigaction(SIGPIPE, &dflPipe, nullptr);
+    ::close(p.control);
+    runStep(p, self);
+  }
+  // Only the control socket is needed from here on; holding other
+  // descriptors (another step's pipes inherited through fork) would keep
+  // their readers from seeing EOF.
+  int control = ::fcntl(p.control, F_DUPFD_CLOEXEC, 3);
+  if (control < 0) control = p.control;
+  for (int fd = 0; fd < 3; ++fd) ::close(fd);
+  ::syscall(SYS_close_range, 3U, static_cast<unsigned>(control - 1), 0U);
+  ::syscall(SYS_close_range, static_cast<unsigned>(control + 1), ~0U, 0U);
+  sendMessage(control, kStarted, child, 0);
+
+  int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, child, 0));
+  int status = 0;
+  bool reaped = false;
+  while (!reaped) {
+    struct pollfd fds[2] = {{control, POLLIN, 0}, {pidfd, POLLIN, 0}};
+    int n = ::poll(fds, pidfd >= 0 ? 2 : 1, pidfd >= 0 ? -1 : 10);
+    if (n < 0 && errno != EINTR) break;
+    if (fds[0].revents != 0) {
+      // A kill request, or EOF because the orchestrator went away.
+      ::kill(child, SIGKILL);
+      ::waitpid(child, &status, __WALL);
+      reaped = true;
+      break;
+    }
+    if (pidfd < 0 || fds[1].revents != 0) {
+      pid_t r = ::waitpid(child, &status, pidfd >= 0 ? __WALL : (WNOHANG | __WALL));
+      reaped = r == child;
+    }
+  }
+  int killed = killRemainingChildren();
+  // Unread data in our receive queue would turn into ECONNRESET on the
+  // orchestrator's side when we exit, losing the report: consume it first.
+  char drain[16];
+  while (::recv(control, drain, sizeof drain, MSG_DONTWAIT) > 0) {
+  }
+  sendMessage(control, kFinished, status, killed);
+  ::_exit(0);
+}
+
+}  // namespace lw::sandbox::process::detail
