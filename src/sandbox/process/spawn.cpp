@@ -229,6 +229,10 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
     return makeError(ErrorCode::SandboxLaunchFailed, "no command to run",
                      "give the step a command");
   }
+  if (req.extraFds.size() > detail::kMaxExtraFds) {
+    return makeError(ErrorCode::SandboxLaunchFailed, "too many descriptors to pass to the child",
+                     "pass at most 4 extra descriptors", req.argv[0]);
+  }
   auto path = resolveExecutable(req.argv[0], req.env);
   if (!path) {
     return makeError(ErrorCode::SandboxLaunchFailed,
@@ -276,6 +280,8 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
   plan.stdoutFd = outW.get();
   plan.stderrFd = errW.get();
   plan.passFd = req.passFd.value_or(-1);
+  plan.extraFds = req.extraFds.data();
+  plan.extraCount = req.extraFds.size();
   plan.errorPipe = failW.get();
   plan.control = supervisorEnd.get();
 

@@ -29,6 +29,8 @@ struct SpawnRequest {
   std::map<std::string, std::string> env;    // the complete environment
   std::string cwd;                           // empty = inherit
   std::optional<int> passFd;                 // kept open in the child as fd 3
+  std::vector<int> extraFds;                 // kept open as fd 4, 5, … (at most 4); for
+                                             // the launcher itself, e.g. bwrap --seccomp 4
   std::vector<ChildSetup> childSetup;        // in order, after fd and session setup
   std::optional<int> stdinFd;                // default /dev/null
   std::size_t maxOutputBytes = 1 << 20;      // per stream; the rest is counted, not kept

@@ -68,6 +68,8 @@ void cloexecFrom(int first) {
   int out = ::fcntl(p.stdoutFd, F_DUPFD_CLOEXEC, 10);
   int err = ::fcntl(p.stderrFd, F_DUPFD_CLOEXEC, 10);
   int pass = p.passFd >= 0 ? ::fcntl(p.passFd, F_DUPFD_CLOEXEC, 10) : -1;
+  int extra[kMaxExtraFds];
+  for (std::size_t i = 0; i < p.extraCount; ++i) extra[i] = ::fcntl(p.extraFds[i], F_DUPFD_CLOEXEC, 10);
   int errorPipe = ::fcntl(p.errorPipe, F_DUPFD_CLOEXEC, 10);
   if (errorPipe < 0) ::_exit(127);
   if (in < 0 || out < 0 || err < 0 || (p.passFd >= 0 && pass < 0)) {
@@ -77,7 +79,14 @@ void cloexecFrom(int first) {
       (pass >= 0 && ::dup2(pass, 3) < 0)) {
     failChild(errorPipe, kStepDescriptors, errno);
   }
-  cloexecFrom(pass >= 0 ? 4 : 3);
+  for (std::size_t i = 0; i < p.extraCount; ++i) {
+    if (extra[i] < 0 || ::dup2(extra[i], 4 + static_cast<int>(i)) < 0) {
+      failChild(errorPipe, kStepDescriptors, errno);
+    }
+  }
+  if (pass < 0) ::close(3);  // no bridge: fd 3 must not be a leftover
+  int firstUnused = p.extraCount > 0 ? 4 + static_cast<int>(p.extraCount) : (pass >= 0 ? 4 : 3);
+  cloexecFrom(firstUnused);
 
   if (::setsid() < 0) failChild(errorPipe, kStepSession, errno);
   if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) failChild(errorPipe, kStepDeathSignal, errno);

@@ -40,6 +40,7 @@ inline constexpr int kStepNoNewPrivileges = -3;
 inline constexpr int kStepWorkdir = -4;
 inline constexpr int kStepExec = -5;
 inline constexpr int kStepDeathSignal = -6;
+inline constexpr std::size_t kMaxExtraFds = 4;
 
 // Everything the child needs, prepared (allocated) by the parent before fork.
 struct ExecPlan {
@@ -53,6 +54,8 @@ struct ExecPlan {
   int stdoutFd = -1;
   int stderrFd = -1;
   int passFd = -1;      // becomes fd 3 when >= 0
+  const int* extraFds = nullptr;  // become fd 4, 5, …
+  std::size_t extraCount = 0;     // at most kMaxExtraFds
   int errorPipe = -1;   // write end, CLOEXEC
   int control = -1;     // supervisor's end of the control socket
 };

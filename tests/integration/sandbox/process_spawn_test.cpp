@@ -93,6 +93,16 @@ TEST_CASE("process spawn: no inherited descriptor but the passed one, which is f
   CHECK(out == "0 1 2 3 4 /dev/zero\n");
 }
 
+TEST_CASE("process spawn: extra descriptors land at 4 and up, fd 3 stays closed without a bridge") {
+  int extra = ::open("/dev/zero", O_RDONLY | O_CLOEXEC);
+  std::string out;
+  SpawnRequest r = shell("test -e /proc/self/fd/3 && echo three; readlink /proc/self/fd/4");
+  r.extraFds = {extra};
+  runToEnd(r, &out);
+  ::close(extra);
+  CHECK(out == "/dev/zero\n");
+}
+
 TEST_CASE("process spawn: new session, no-new-privileges, default signal dispositions") {
   std::string out;
   ::signal(SIGPIPE, SIG_IGN);
