@@ -1,0 +1,89 @@
+#include "sandbox/docker/docker_backend.h"
+
+#include <unistd.h>
+
+#include "sandbox/docker/container_process.h"
+#include "sandbox/docker/curl_unix_transport.h"
+#include "sandbox/docker/endpoint.h"
+#include "sandbox/docker/engine_probe.h"
+#include "sandbox/docker/host_paths.h"
+
+namespace lw::sandbox::docker {
+
+DockerConfig dockerConfigFromEnvironment(const Environment& env) {
+  DockerConfig config;
+  auto socket = dockerSocketPath(env);
+  if (socket)
+    config.socketPath = *socket;
+  else
+    config.endpointError = socket.error();
+  const auto runId = env.get("GITHUB_RUN_ID");
+  if (runId && !runId->empty())
+    config.runLabel = *runId + "-" + env.get("GITHUB_RUN_ATTEMPT").value_or("1");
+  else
+    config.runLabel = "local-" + std::to_string(::getpid());
+  return config;
+}
+
+DockerBackend::DockerBackend(DockerConfig config, std::shared_ptr<HttpTransport> transport)
+    : config_(std::move(config)), transport_(std::move(transport)) {
+  if (!transport_) transport_ = std::make_shared<CurlUnixTransport>(config_.socketPath);
+}
+
+const ProbeReport& DockerBackend::probe() {
+  if (report_) return *report_;
+  EngineFacts facts;
+  facts.socketPath = config_.socketPath;
+  if (config_.endpointError) {
+    facts.unreachableReason = config_.endpointError->message;
+  } else {
+    EngineClient client(transport_, config_.probeTimeout);
+    facts = observeEngine(client, config_.socketPath);
+  }
+  report_ = classifyEngine(facts);
+  return *report_;
+}
+
+Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const StepSpec& spec) {
+  const ProbeReport& report = probe();
+  if (!report.available)
+    return makeError(ErrorCode::SandboxBackendUnavailable, "docker: " + report.unavailableReason,
+                     "start dockerd, or set DOCKER_HOST=unix:///path/to/docker.sock", "docker");
+  if (!spec.image)
+    return makeError(ErrorCode::SandboxLaunchFailed, "docker: no container image for this step",
+                     "docker runs only images pinned by digest in a host runtime profile "
+                     "(runtimeProfiles in the host config) or given with sandbox exec --image",
+                     "docker");
+  auto image = parsePinnedImage(*spec.image);
+  if (!image) return image.error();
+
+  ContainerPlanInput input;
+  input.spec = spec;
+  input.image = *image;
+  // The same identity as the other backends give a step: the orchestrator's.
+  // As root that is uid 0 without any capability (CapDrop ALL).
+  input.user = config_.user.value_or(std::to_string(::getuid()) + ":" + std::to_string(::getgid()));
+  input.runLabel = config_.runLabel;
+  const auto step = spec.env.find("LOOPWRIGHT_STEP");
+  input.stepLabel = step != spec.env.end() ? step->second : "step-" + std::to_string(++launches_);
+  input.limits = config_.limits;
+  input.facts = observePaths(pathsToObserve(spec));
+  auto plan = planContainer(input);
+  if (!plan) return plan.error();
+
+  auto client = std::make_shared<EngineClient>(transport_, config_.callTimeout);
+  auto id = client->create(plan->body);
+  if (!id) return id.error();
+  // Owned from here on: any failure below removes the container.
+  auto container = std::make_unique<ContainerProcess>(client, *id, spec.maxOutputBytes,
+                                                      config_.killGrace);
+  container->planNotes = plan->notes;
+  if (auto st = container->start(); !st) return st.error();
+  return std::unique_ptr<process::RunningProcess>(std::move(container));
+}
+
+std::unique_ptr<Backend> makeDockerBackend(const Environment& env) {
+  return std::make_unique<DockerBackend>(dockerConfigFromEnvironment(env));
+}
+
+}  // namespace lw::sandbox::docker

@@ -1,0 +1,57 @@
+// The docker backend: one container per step through the Docker Engine API
+// on a local unix socket. It runs only images pinned by digest (a host
+// runtime profile, DESIGN.md §5, or `sandbox exec --image`), never pulls,
+// and removes every container it created.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/environment.h"
+#include "sandbox/backend.h"
+#include "sandbox/docker/container_plan.h"
+#include "sandbox/docker/http_transport.h"
+
+namespace lw::sandbox::docker {
+
+struct DockerConfig {
+  std::string socketPath = "/var/run/docker.sock";
+  std::optional<Error> endpointError;  // DOCKER_HOST unusable: probes unavailable
+  ContainerLimits limits;
+  std::string runLabel;                // dev.loopwright.run on every container
+  std::optional<std::string> user;     // "uid:gid"; default: this process's ids
+  std::chrono::milliseconds probeTimeout{3000};
+  std::chrono::milliseconds callTimeout{30000};
+  std::chrono::milliseconds killGrace{10000};  // wait after a kill at the deadline
+};
+
+// DOCKER_HOST for the socket; the run label from GITHUB_RUN_ID and
+// GITHUB_RUN_ATTEMPT, else "local-<pid>".
+DockerConfig dockerConfigFromEnvironment(const Environment& env);
+
+class DockerBackend final : public Backend {
+ public:
+  // `transport` defaults to libcurl on config.socketPath.
+  explicit DockerBackend(DockerConfig config, std::shared_ptr<HttpTransport> transport = nullptr);
+
+  BackendId id() const override { return BackendId::Docker; }
+  const ProbeReport& probe() override;
+  // Needs spec.image (pinned). The step's label is spec.env's
+  // LOOPWRIGHT_STEP when set. Fails with SANDBOX_BACKEND_UNAVAILABLE when the
+  // engine is unreachable, SANDBOX_LAUNCH_FAILED otherwise.
+  Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override;
+
+ private:
+  DockerConfig config_;
+  std::shared_ptr<HttpTransport> transport_;
+  std::optional<ProbeReport> report_;
+  std::atomic<int> launches_{0};
+};
+
+// The registry's factory: configured from the environment.
+std::unique_ptr<Backend> makeDockerBackend(const Environment& env);
+
+}  // namespace lw::sandbox::docker

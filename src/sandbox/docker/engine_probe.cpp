@@ -1,0 +1,115 @@
+#include "sandbox/docker/engine_probe.h"
+
+#include <map>
+
+namespace lw::sandbox::docker {
+namespace {
+
+// "name=seccomp,profile=default" -> {name: seccomp, profile: default}
+std::map<std::string, std::string> parseOption(const std::string& option) {
+  std::map<std::string, std::string> out;
+  std::size_t start = 0;
+  while (start <= option.size()) {
+    const std::size_t comma = std::min(option.find(',', start), option.size());
+    const std::string part = option.substr(start, comma - start);
+    const std::size_t eq = part.find('=');
+    if (eq != std::string::npos) out[part.substr(0, eq)] = part.substr(eq + 1);
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string stringField(const boost::json::object& o, const char* key) {
+  const auto* v = o.if_contains(key);
+  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
+}
+
+}  // namespace
+
+ProbeReport classifyEngine(const EngineFacts& facts) {
+  ProbeReport report;
+  report.backend = BackendId::Docker;
+  if (!facts.reachable) {
+    report.available = false;
+    report.unavailableReason = facts.unreachableReason +
+                               " (note: whoever can use a rootful Docker socket is root on that host)";
+    for (Capability c : kAllCapabilities) report.capabilities[c] = {Support::Absent, "no Docker engine"};
+    for (NetworkMode m : kAllNetworkModes) report.networkModes[m] = {Support::Absent, "no Docker engine"};
+    return report;
+  }
+  bool rootless = false;
+  std::string seccompProfile;
+  for (const auto& option : facts.securityOptions) {
+    auto fields = parseOption(option);
+    if (fields["name"] == "rootless") rootless = true;
+    if (fields["name"] == "seccomp") seccompProfile = fields.count("profile") ? fields["profile"] : "default";
+  }
+  report.available = true;
+  report.version = "docker " + facts.version + " (API " + facts.apiVersion + ", " +
+                   (rootless ? "rootless" : "rootful: access to its socket is root-equivalent") + ")";
+
+  using C = Capability;
+  report.capabilities[C::FilesystemReadContainment] = {
+      Support::Enforced, "the container sees its image and the step's bound trees only; "
+                         "denied paths inside them are masked"};
+  report.capabilities[C::FilesystemWriteContainment] = {
+      Support::Enforced, "read-only root filesystem; only the writable scope and the out dir are "
+                         "bound writable, /tmp is a private tmpfs"};
+  report.capabilities[C::ProtectedPathReadOnlyMask] = {
+      Support::Enforced, "protected paths are re-bound read-only over writable binds; a mount "
+                         "point cannot be renamed, replaced or hard-linked across"};
+  report.capabilities[C::NetworkIsolation] = {Support::Enforced,
+                                              "NetworkMode none: the container's own network namespace"};
+  report.capabilities[C::ProcessTreeCleanup] = {
+      Support::Enforced, "the container's pid namespace dies with it; the container is removed "
+                         "when the step returns"};
+  if (seccompProfile.empty())
+    report.capabilities[C::SyscallFiltering] = {Support::Absent,
+                                                "the engine reports no seccomp support"};
+  else if (seccompProfile == "unconfined")
+    report.capabilities[C::SyscallFiltering] = {Support::Absent,
+                                                "the engine's default seccomp profile is unconfined"};
+  else
+    report.capabilities[C::SyscallFiltering] = {
+        Support::Enforced, "the engine's seccomp profile '" + seccompProfile + "'"};
+
+  report.networkModes[NetworkMode::None] = {Support::Enforced,
+                                            "NetworkMode none: only the container's own loopback"};
+  report.networkModes[NetworkMode::LoopbackOnly] = {
+      Support::Enforced, "NetworkMode none: the container's own loopback, not the host's"};
+  if (facts.hasBridgeNetwork)
+    report.networkModes[NetworkMode::AllowOutbound] = {
+        Support::Partial, "bridge network: services on the host's bridge address and cloud "
+                          "metadata addresses stay reachable"};
+  else
+    report.networkModes[NetworkMode::AllowOutbound] = {
+        Support::Absent, "the engine has no bridge network (dockerd --bridge=none)"};
+  return report;
+}
+
+EngineFacts observeEngine(EngineClient& client, const std::string& socketPath) {
+  EngineFacts facts;
+  facts.socketPath = socketPath;
+  auto fail = [&](const Error& e) {
+    facts.reachable = false;
+    facts.unreachableReason = e.message;
+    return facts;
+  };
+  if (auto st = client.ping(); !st) return fail(st.error());
+  auto version = client.version();
+  if (!version) return fail(version.error());
+  auto info = client.info();
+  if (!info) return fail(info.error());
+  auto bridge = client.hasNetwork("bridge");
+  if (!bridge) return fail(bridge.error());
+  facts.reachable = true;
+  facts.version = stringField(*version, "Version");
+  facts.apiVersion = stringField(*version, "ApiVersion");
+  if (const auto* opts = info->if_contains("SecurityOptions"); opts != nullptr && opts->is_array())
+    for (const auto& o : opts->as_array())
+      if (o.is_string()) facts.securityOptions.emplace_back(o.as_string());
+  facts.hasBridgeNetwork = *bridge;
+  return facts;
+}
+
+}  // namespace lw::sandbox::docker

@@ -1,0 +1,32 @@
+// What the docker backend gives on this host, from the engine itself
+// (GET /_ping, /version, /info, /networks/bridge) rather than a table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sandbox/backend.h"
+#include "sandbox/docker/engine_client.h"
+
+namespace lw::sandbox::docker {
+
+struct EngineFacts {
+  std::string socketPath;
+  bool reachable = false;
+  std::string unreachableReason;
+  std::string version;     // Engine "Version", e.g. "20.10.24+dfsg1"
+  std::string apiVersion;  // "1.41"
+  std::vector<std::string> securityOptions;  // /info SecurityOptions, "name=seccomp,profile=default"
+  bool hasBridgeNetwork = false;
+};
+
+// Pure: the report for these facts. Only what the engine shows is claimed
+// enforced: syscall filtering only with a seccomp profile other than
+// unconfined, allow-outbound only partially (the bridge reaches the host's
+// own addresses and cloud metadata).
+ProbeReport classifyEngine(const EngineFacts& facts);
+
+// Asks the engine; never fails (an unreachable engine is a fact).
+EngineFacts observeEngine(EngineClient& client, const std::string& socketPath);
+
+}  // namespace lw::sandbox::docker

@@ -1,0 +1,160 @@
+#include <doctest/doctest.h>
+
+#include "sandbox/docker/container_plan.h"
+#include "sandbox/docker_golden.h"
+
+using namespace lw::sandbox;
+using namespace lw::sandbox::docker;
+using lw::ErrorCode;
+using lw::NetworkMode;
+
+namespace {
+
+const std::string kImageId = "sha256:0a709705be1a8ae76f7092d34a0b5fe8140d13b0dea666a492e7e5d708f06f5a";
+
+PathFact dir(const std::string& real) { return {PathKind::Directory, false, real}; }
+PathFact file(const std::string& real) { return {PathKind::File, false, real}; }
+PathFact link(PathKind kind, const std::string& real) { return {kind, true, real}; }
+
+ContainerPlanInput baseInput() {
+  ContainerPlanInput in;
+  in.spec.argv = {"./.loopwright/agents/security.sh", "--format", "json"};
+  in.spec.workspace = "/work/repo";
+  in.spec.outDir = "/var/lib/loopwright/runs/7/security/out";
+  in.spec.protectedPaths = {".github", ".loopwright/policies", "AGENTS.md", "CLAUDE.md"};
+  in.spec.deniedReadPaths = {"/root/.ssh", "/root/.aws", "secrets", ".env"};
+  in.spec.env = {{"PATH", "/usr/bin:/bin"},
+                 {"HOME", "/tmp"},
+                 {"LOOPWRIGHT_OUT", "/var/lib/loopwright/runs/7/security/out"}};
+  in.image = parsePinnedImage(kImageId).value();
+  in.user = "1000:1000";
+  in.runLabel = "4242-1";
+  in.stepLabel = "review/security";
+  in.facts = {
+      {"/work/repo", dir("/work/repo")},
+      {"/var/lib/loopwright/runs/7/security/out", dir("/var/lib/loopwright/runs/7/security/out")},
+      {"/work/repo/.github", dir("/work/repo/.github")},
+      {"/work/repo/AGENTS.md", file("/work/repo/AGENTS.md")},
+      {"/work/repo/secrets", dir("/work/repo/secrets")},
+      {"/work/repo/.env", file("/work/repo/.env")},
+      {"/root/.ssh", dir("/root/.ssh")},
+  };
+  return in;
+}
+
+}  // namespace
+
+TEST_CASE("docker plan: a reviewer gets no network, a read-only workspace and masked secrets") {
+  auto plan = planContainer(baseInput());
+  REQUIRE(plan.ok());
+  lw::test::checkGoldenJson("docker/plan_reviewer_none.json", plan->body);
+  // Read-only workspace: protected paths need no re-bind, and say nothing.
+  CHECK(plan->notes.empty());
+}
+
+TEST_CASE("docker plan: an author's protected paths are re-bound read-only after the writable binds") {
+  ContainerPlanInput in = baseInput();
+  in.spec.workspaceWritable = true;
+  in.spec.network = NetworkMode::LoopbackOnly;
+  in.spec.workdir = "src";
+  in.spec.writablePaths = {"/work/cache", "src"};  // src is inside the writable workspace already
+  in.spec.maxOutputBytes = 4096;
+  in.facts["/work/cache"] = dir("/srv/cache");  // a symlinked tree named by the orchestrator
+  in.facts["/work/repo/CLAUDE.md"] = link(PathKind::File, "/work/repo/AGENTS.md");
+  in.limits = {512 << 20, 64, 16 << 20};
+  auto plan = planContainer(in);
+  REQUIRE(plan.ok());
+  lw::test::checkGoldenJson("docker/plan_author_loopback.json", plan->body);
+  CHECK(plan->notes == std::vector<std::string>{
+                           "protected path /work/repo/.loopwright/policies does not exist: creating "
+                           "it is left to verify",
+                           "protected path /work/repo/CLAUDE.md is reached through a symlink: not "
+                           "re-bound, left to verify"});
+}
+
+TEST_CASE("docker plan: allow-outbound is the bridge network, everything else stays closed") {
+  ContainerPlanInput in = baseInput();
+  in.spec.network = NetworkMode::AllowOutbound;
+  in.spec.argv = {"/bin/true"};
+  in.spec.protectedPaths.clear();
+  in.spec.deniedReadPaths.clear();
+  in.spec.env.clear();
+  auto plan = planContainer(in);
+  REQUIRE(plan.ok());
+  lw::test::checkGoldenJson("docker/plan_allow_outbound.json", plan->body);
+}
+
+TEST_CASE("docker plan: a symlink planted in the workspace never becomes a bind source") {
+  ContainerPlanInput in = baseInput();
+  in.spec.workspaceWritable = true;
+  // .github -> /etc: binding it would show (and for a writable path, open) the host's /etc.
+  in.facts["/work/repo/.github"] = link(PathKind::Directory, "/etc");
+  // secrets reached through an intermediate symlink.
+  in.facts["/work/repo/secrets"] = dir("/home/runner/.ssh");
+  auto plan = planContainer(in);
+  REQUIRE(plan.ok());
+  const std::string body = boost::json::serialize(plan->body);
+  CHECK(body.find("\"/etc\"") == std::string::npos);
+  CHECK(body.find("/home/runner/.ssh") == std::string::npos);
+  CHECK(plan->notes.size() == 4);
+
+  in.spec.writablePaths = {"build"};
+  in.spec.workspaceWritable = false;
+  in.facts["/work/repo/build"] = link(PathKind::Directory, "/etc");
+  auto refused = planContainer(in);
+  REQUIRE(!refused.ok());
+  CHECK(refused.error().code == ErrorCode::SandboxLaunchFailed);
+  CHECK(refused.error().message == "writable path /work/repo/build is reached through a symlink");
+}
+
+TEST_CASE("docker plan: specs that cannot be carried out faithfully are refused") {
+  struct Case {
+    const char* name;
+    void (*mutate)(ContainerPlanInput&);
+    std::string message;
+  };
+  const Case cases[] = {
+      {"no command", [](ContainerPlanInput& in) { in.spec.argv.clear(); }, "the step has no command"},
+      {"relative workspace", [](ContainerPlanInput& in) { in.spec.workspace = "repo"; },
+       "workspace 'repo' is not an absolute path"},
+      {"workspace is /", [](ContainerPlanInput& in) { in.spec.workspace = "/"; }, "the workspace cannot be /"},
+      {"descriptor to pass", [](ContainerPlanInput& in) { in.spec.passFd = 7; },
+       "the docker backend cannot hand a descriptor to a container"},
+      {"workspace missing", [](ContainerPlanInput& in) { in.facts.erase("/work/repo"); },
+       "workspace /work/repo is not a directory on this host"},
+      {"out dir missing", [](ContainerPlanInput& in) { in.facts.erase("/var/lib/loopwright/runs/7/security/out"); },
+       "out dir /var/lib/loopwright/runs/7/security/out is not a directory on this host"},
+      {"no out dir", [](ContainerPlanInput& in) { in.spec.outDir.clear(); },
+       "out dir /work/repo is not a directory on this host"},
+      {"writable inside protected",
+       [](ContainerPlanInput& in) {
+         in.spec.writablePaths = {".github/workflows"};
+         in.facts["/work/repo/.github/workflows"] = dir("/work/repo/.github/workflows");
+       },
+       "writable path /work/repo/.github/workflows lies inside the protected path /work/repo/.github"},
+      {"workspace inside denied", [](ContainerPlanInput& in) { in.spec.deniedReadPaths = {"/work"}; },
+       "/work/repo lies inside the denied path /work"},
+      {"bad env name", [](ContainerPlanInput& in) { in.spec.env["A=B"] = "1"; },
+       "environment variable name 'A=B' is invalid"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    ContainerPlanInput in = baseInput();
+    c.mutate(in);
+    auto plan = planContainer(in);
+    REQUIRE(!plan.ok());
+    CHECK(plan.error().code == ErrorCode::SandboxLaunchFailed);
+    CHECK(plan.error().message == c.message);
+    CHECK(!plan.error().hint.empty());
+  }
+}
+
+TEST_CASE("docker plan: paths the step names are found whether relative or absolute") {
+  StepSpec spec;
+  spec.workspace = "/w/";
+  spec.outDir = "/o";
+  spec.writablePaths = {"a/../b"};
+  spec.protectedPaths = {".github/"};
+  spec.deniedReadPaths = {"/root/.ssh"};
+  CHECK(pathsToObserve(spec) == std::vector<std::filesystem::path>{"/w", "/o", "/w/b", "/w/.github", "/root/.ssh"});
+}
