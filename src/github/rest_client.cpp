@@ -94,9 +94,9 @@ Result<json::array> RestClient::getAll(const std::string& path, const std::strin
 }
 
 Result<HttpResponse> RestClient::send(const std::string& method, const std::string& path,
-                                      const json::value& body) {
+                                      const json::value& body, const LandedProbe* landed) {
   return execute(method, path, body.is_null() ? std::string() : json::serialize(body), kJsonMedia,
-                 nullptr);
+                 landed);
 }
 
 Result<HttpResponse> RestClient::post(const std::string& path, const json::value& body,

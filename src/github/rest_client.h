@@ -65,9 +65,10 @@ class RestClient {
   // with PUBLICATION_FAILED on any non-2xx page.
   Result<boost::json::array> getAll(const std::string& path, const std::string& arrayKey = "");
 
-  // PATCH, PUT or DELETE: idempotent, retried under the rules.
+  // PATCH, PUT or DELETE, retried under the rules. A PATCH that appends
+  // (check-run annotations) passes `landed` like a POST.
   Result<HttpResponse> send(const std::string& method, const std::string& path,
-                            const boost::json::value& body);
+                            const boost::json::value& body, const LandedProbe* landed = nullptr);
 
   // POST, retried only when `landed` says the earlier try did not land.
   Result<HttpResponse> post(const std::string& path, const boost::json::value& body,

@@ -1,0 +1,52 @@
+// The channels the Publisher drives, one file each; internal to src/github.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "github/diff.h"
+#include "github/publisher.h"
+
+namespace lw::github {
+
+struct PublishContext {
+  RestClient& api;
+  Outbox& outbox;
+  OutboxEntry& entry;
+  std::string ownLogin;
+  DiffSource* diffSource;
+  std::ostream& log;
+  std::optional<DiffIndex> diff;           // set by the review channel when known
+  std::set<std::string> carried;           // fingerprints now visible on GitHub
+  std::string repoPath() const {
+    return "/repos/" + entry.request.repo.owner + "/" + entry.request.repo.name;
+  }
+};
+
+// Percent-encodes everything but unreserved characters (RFC 3986), for
+// path segments and query values.
+std::string urlEncode(const std::string& s);
+
+// The login whose comments are ours: GET /user, else the fallback.
+std::string ownLogin(RestClient& api, const std::string& fallback);
+
+// Maps a final response to a channel state (2xx Posted, 403/404 refusals
+// PermissionDenied, anything else Failed) with a detail text.
+ChannelOutcome outcomeOf(const std::string& channel, const Result<HttpResponse>& r, const std::string& what);
+
+// Six hex digits derived from the name: the same label, the same colour.
+std::string labelColour(const std::string& name);
+// The sticky comment: marker, labels, completeness, duplicates, step comments.
+std::string triageCommentBody(const PublicationRequest& request);
+
+ChannelOutcome publishReview(PublishContext& ctx);
+std::vector<ChannelOutcome> publishChecks(PublishContext& ctx);
+std::vector<ChannelOutcome> publishTriage(PublishContext& ctx);
+
+// Renders the step summary; bounded by kMaxStepSummaryBytes minus `used`.
+std::string renderStepSummary(const PublicationRequest& request, const PublicationOutcome& outcome,
+                              const std::string& outboxFile, std::size_t used);
+
+}  // namespace lw::github

@@ -1,0 +1,179 @@
+#include "github/publisher.h"
+
+#include <filesystem>
+#include <ostream>
+
+#include <boost/json.hpp>
+
+#include "github/actions_files.h"
+#include "github/channels.h"
+#include "github/fallback.h"
+#include "github/fingerprint.h"
+#include "github/workflow_commands.h"
+
+namespace lw::github {
+
+namespace json = boost::json;
+
+std::string_view toString(ChannelState s) {
+  switch (s) {
+    case ChannelState::Posted: return "posted";
+    case ChannelState::AlreadyPosted: return "already posted";
+    case ChannelState::Skipped: return "skipped";
+    case ChannelState::PermissionDenied: return "permission denied";
+    case ChannelState::Failed: return "failed";
+  }
+  return "failed";
+}
+
+std::string urlEncode(const std::string& s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string ownLogin(RestClient& api, const std::string& fallback) {
+  // GET /user answers 403 to installation tokens (GITHUB_TOKEN); their
+  // comments are authored by the Actions bot.
+  auto r = api.get("/user");
+  if (r && r->status == 200) {
+    json::value v = jsonBody(*r);
+    if (v.is_object())
+      if (auto* l = v.as_object().if_contains("login"); l && l->is_string()) return std::string(l->get_string());
+  }
+  return fallback;
+}
+
+ChannelOutcome outcomeOf(const std::string& channel, const Result<HttpResponse>& r, const std::string& what) {
+  if (!r) return {channel, ChannelState::Failed, what + ": " + r.error().message};
+  if (r->status / 100 == 2) return {channel, ChannelState::Posted, ""};
+  Failure f = classify(&r.value());
+  ChannelState s = f == Failure::Permission ? ChannelState::PermissionDenied : ChannelState::Failed;
+  return {channel, s, what + ": " + describe(*r)};
+}
+
+Publisher::Publisher(RestClient& api, Outbox& outbox, PublisherConfig config, std::ostream& log,
+                     DiffSource* diffSource)
+    : api_(api), outbox_(outbox), config_(std::move(config)), log_(log), diffSource_(diffSource) {}
+
+Result<PublicationOutcome> Publisher::publish(const PublicationRequest& request) {
+  // Recorded before anything is sent: from here on nothing can be lost.
+  auto entry = outbox_.enqueue(request);
+  if (!entry) return std::move(entry).error();
+  return run(*entry);
+}
+
+Result<std::vector<PublicationOutcome>> Publisher::resumeAll() {
+  auto entries = outbox_.pending();
+  if (!entries) return std::move(entries).error();
+  std::vector<PublicationOutcome> out;
+  std::optional<Error> firstError;
+  for (OutboxEntry& e : *entries) {
+    log_ << "loopwright: resuming publication " << e.request.id << " (attempt " << e.attempts + 1 << ")\n";
+    auto r = run(e);
+    if (!r) {
+      if (!firstError) firstError = std::move(r).error();
+    } else {
+      out.push_back(std::move(r).value());
+    }
+  }
+  if (firstError) return *firstError;
+  return out;
+}
+
+Result<PublicationOutcome> Publisher::run(OutboxEntry& entry) {
+  const PublicationRequest& req = entry.request;
+  ++entry.attempts;
+  Status saved = outbox_.save(entry);
+  if (!saved) return std::move(saved).error();
+
+  PublishContext ctx{api_, outbox_, entry, ownLogin(api_, config_.fallbackLogin), diffSource_, log_, {}, {}};
+  PublicationOutcome outcome;
+  outcome.id = req.id;
+  if (req.isPullRequest) outcome.channels.push_back(publishReview(ctx));
+  for (auto& c : publishChecks(ctx)) outcome.channels.push_back(std::move(c));
+  for (auto& c : publishTriage(ctx)) outcome.channels.push_back(std::move(c));
+
+  bool failed = false;
+  for (const ChannelOutcome& c : outcome.channels) {
+    outcome.permissionDenied = outcome.permissionDenied || c.state == ChannelState::PermissionDenied;
+    failed = failed || c.state == ChannelState::Failed;
+  }
+  outcome.complete = !failed && !outcome.permissionDenied;
+
+  // Whatever no channel carried is printed as annotations, the best first.
+  std::vector<FallbackItem> items;
+  for (const Finding& f : allFindings(req)) {
+    if (ctx.carried.count(fingerprint(f))) continue;
+    bool inDiff = ctx.diff && !f.path.empty() && ctx.diff->commentable(f.path, f.line);
+    items.push_back({f, inDiff});
+  }
+  if (!items.empty()) {
+    FallbackPlan plan = planFallback(items);
+    printFallback(log_, plan);
+    outcome.annotations = plan.annotations;
+    outcome.summaryOnly = plan.rest;
+  }
+  for (const ChannelOutcome& c : outcome.channels) {
+    if (c.state == ChannelState::PermissionDenied || c.state == ChannelState::Failed) {
+      log_ << "::warning title=loopwright publication::" << c.channel << " " << toString(c.state) << ": "
+           << c.detail << " (results are in the annotations and the step summary)\n";
+    }
+  }
+  for (const StepRow& s : req.steps) {
+    if (!s.blocked) continue;
+    // The BLOCKER text comes from a step: it must not run workflow commands.
+    log_ << "loopwright: step " << s.stage << "/" << s.step << " was blocked:\n";
+    echoUntrusted(log_, s.blocker);
+  }
+
+  const std::string keptAt = failed ? entry.file : outbox_.donePath(entry);
+  if (!config_.stepSummaryPath.empty() && req.options.summary) {
+    std::error_code ec;
+    std::size_t used = 0;
+    if (auto size = std::filesystem::file_size(config_.stepSummaryPath, ec); !ec) used = size;
+    Status s = appendStepSummary(config_.stepSummaryPath, renderStepSummary(req, outcome, keptAt, used));
+    if (!s) log_ << "loopwright: " << s.error().message << "\n";
+  }
+  if (!config_.outputPath.empty()) {
+    std::size_t errors = 0, total = 0;
+    for (const Finding& f : allFindings(req)) {
+      ++total;
+      if (f.severity == Severity::Error) ++errors;
+    }
+    Status s = appendOutputs(config_.outputPath, {{"conclusion", req.conclusion},
+                                                  {"findings", std::to_string(total)},
+                                                  {"errors", std::to_string(errors)},
+                                                  {"published", outcome.complete ? "true" : "false"},
+                                                  {"outbox", keptAt}});
+    if (!s) log_ << "loopwright: " << s.error().message << "\n";
+  }
+
+  if (failed) {
+    std::string what;
+    for (const ChannelOutcome& c : outcome.channels)
+      if (c.state == ChannelState::Failed) what += (what.empty() ? "" : "; ") + c.channel + ": " + c.detail;
+    entry.lastError = what;
+    Status s2 = outbox_.save(entry);
+    if (!s2) log_ << "loopwright: " << s2.error().message << "\n";
+    return makeError(ErrorCode::PublicationFailed, "publication " + req.id + " did not finish: " + what,
+                     "the results are kept in " + entry.file + "; run `loopwright publish --resume` to finish it",
+                     entry.file);
+  }
+  // Refusals are final for this token: retrying cannot help, and the
+  // findings are already in annotations and the summary.
+  Status done = outbox_.complete(entry);
+  if (!done) log_ << "loopwright: " << done.error().message << "\n";
+  return outcome;
+}
+
+}  // namespace lw::github

@@ -1,0 +1,82 @@
+// Publication of one run to GitHub: the PR review, a check run per stage,
+// triage labels and the sticky comment, then the step summary and outputs.
+// Each channel's progress is saved in the outbox as it lands; a write GitHub
+// refuses (403/404, e.g. a fork's read-only token) or that keeps failing
+// leaves its findings as workflow-command annotations and in the step
+// summary. Nothing is dropped silently.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "github/outbox.h"
+#include "github/publication.h"
+#include "github/rest_client.h"
+
+namespace lw::github {
+
+// The unified diff of a pull request from the local clone (libgit2), for
+// when the API refuses a large diff with 406. The integrator provides it.
+class DiffSource {
+ public:
+  virtual ~DiffSource() = default;
+  virtual Result<std::string> unifiedDiff(const PublicationRequest& request) = 0;
+};
+
+enum class ChannelState { Posted, AlreadyPosted, Skipped, PermissionDenied, Failed };
+std::string_view toString(ChannelState s);
+
+struct ChannelOutcome {
+  std::string channel;  // "review", "check: review", "labels", "comment"
+  ChannelState state = ChannelState::Skipped;
+  std::string detail;
+};
+
+struct PublicationOutcome {
+  std::string id;
+  std::vector<ChannelOutcome> channels;
+  std::vector<Finding> annotations;   // printed as workflow-command annotations
+  std::vector<Finding> summaryOnly;   // over the annotation limits: only in the summary
+  bool complete = false;              // every channel posted or already there
+  bool permissionDenied = false;      // some channel was refused 403/404
+};
+
+struct PublisherConfig {
+  std::string stepSummaryPath;  // GITHUB_STEP_SUMMARY; empty: none
+  std::string outputPath;       // GITHUB_OUTPUT; empty: none
+  // Whose comments count as ours when GET /user is refused (an installation
+  // token such as GITHUB_TOKEN): the Actions bot.
+  std::string fallbackLogin = "github-actions[bot]";
+};
+
+class Publisher {
+ public:
+  // `log` receives workflow commands and progress lines (the step's stdout).
+  Publisher(RestClient& api, Outbox& outbox, PublisherConfig config, std::ostream& log,
+            DiffSource* diffSource = nullptr);
+
+  // Writes the request to the outbox, then publishes it. Returns the outcome
+  // when every finding is on GitHub or, after a permission refusal, in
+  // annotations and the summary (the outbox entry is then finished). Fails
+  // with PUBLICATION_FAILED when a channel kept failing: the entry stays
+  // pending for --resume, and the summary and annotations were written.
+  Result<PublicationOutcome> publish(const PublicationRequest& request);
+
+  // Publishes every pending outbox entry; fails on the first entry that
+  // fails, after trying all of them.
+  Result<std::vector<PublicationOutcome>> resumeAll();
+
+ private:
+  Result<PublicationOutcome> run(OutboxEntry& entry);
+
+  RestClient& api_;
+  Outbox& outbox_;
+  PublisherConfig config_;
+  std::ostream& log_;
+  DiffSource* diffSource_;
+};
+
+}  // namespace lw::github

@@ -1,0 +1,100 @@
+// The Markdown appended to GITHUB_STEP_SUMMARY: the step table, what each
+// channel did, and every finding, so that whatever GitHub refused is still
+// on the run page. Bounded by GitHub's 1 MiB per step.
+#include <boost/json.hpp>
+
+#include "github/actions_files.h"
+#include "github/channels.h"
+#include "github/check_plan.h"
+
+namespace lw::github {
+
+namespace {
+
+// A table cell: one line, pipes escaped, so step text cannot break the table.
+std::string cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += "<br>";
+    else if (c != '\r') out += c;
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+std::string duration(std::int64_t ms) {
+  if (ms < 1000) return std::to_string(ms) + " ms";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", static_cast<double>(ms) / 1000.0);
+  return buf;
+}
+
+}  // namespace
+
+std::string renderStepSummary(const PublicationRequest& req, const PublicationOutcome& outcome,
+                              const std::string& outboxFile, std::size_t used) {
+  std::string md = "## loopwright: " + (req.conclusion.empty() ? std::string("results") : req.conclusion) + "\n\n";
+  md += req.repo.fullName() + (req.isPullRequest ? " pull request #" : " issue #") + std::to_string(req.number);
+  if (!req.headSha.empty()) md += " at `" + req.headSha.substr(0, 12) + "`";
+  md += "\n\n";
+
+  if (!req.steps.empty()) {
+    md += "| stage | step | backend | capabilities | duration | exit | guardrail events | status |\n"
+          "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    for (const StepRow& s : req.steps) {
+      md += "| " + cell(s.stage) + " | " + cell(s.step) + " | " + cell(s.backend) + " | " +
+            cell(join(s.capabilities, ", ")) + " | " + duration(s.durationMs) + " | " + std::to_string(s.exitCode) +
+            " | " + cell(join(s.guardrailEvents, "; ")) + " | " +
+            (s.blocked ? "blocked: " + cell(s.blocker) : std::string("ok")) + " |\n";
+    }
+    md += "\n";
+  }
+
+  if (!outcome.channels.empty()) {
+    md += "| publication | result | detail |\n| --- | --- | --- |\n";
+    for (const ChannelOutcome& c : outcome.channels)
+      md += "| " + cell(c.channel) + " | " + std::string(toString(c.state)) + " | " + cell(c.detail) + " |\n";
+    md += "\n";
+  }
+  if (!outcome.annotations.empty() || !outcome.summaryOnly.empty()) {
+    md += "**" + std::to_string(outcome.annotations.size() + outcome.summaryOnly.size()) +
+          " finding(s) could not be posted to GitHub**: " + std::to_string(outcome.annotations.size()) +
+          " are shown as annotations, all are in the table below.\n\n";
+  }
+  if (!outcome.complete) md += "The publication is kept in `" + outboxFile + "` for `loopwright publish --resume`.\n\n";
+
+  for (const TriageResult& t : req.triage) {
+    md += "### Triage (" + cell(t.step) + ")\n\n";
+    if (!t.labels.empty()) md += "Labels: " + cell(join(t.labels, ", ")) + "\n\n";
+    for (const auto& d : t.duplicates) md += "- possible duplicate of #" + std::to_string(d.number) + ": " + cell(d.reason) + "\n";
+    if (!t.duplicates.empty()) md += "\n";
+  }
+
+  std::vector<Finding> findings = allFindings(req);
+  md += "### Findings (" + std::to_string(findings.size()) + ")\n\n";
+  if (findings.empty()) return md;
+  md += "| severity | where | rule | step | message |\n| --- | --- | --- | --- | --- |\n";
+  const std::string note = "\n_The step summary is limited to 1 MiB; the remaining findings are in " + outboxFile + "._\n";
+  std::size_t budget = kMaxStepSummaryBytes > used + note.size() + 64 ? kMaxStepSummaryBytes - used - note.size() - 64 : 0;
+  std::size_t shown = 0;
+  for (const Finding& f : findings) {
+    std::string where = f.path.empty() ? "(whole change)" : f.path + (f.line > 0 ? ":" + std::to_string(f.line) : "");
+    std::string row = "| " + std::string(toString(f.severity)) + " | `" + cell(where) + "` | `" + cell(f.ruleId) +
+                      "` | " + cell(f.step) + " | " + cell(f.message) + " |\n";
+    if (md.size() + row.size() > budget) break;
+    md += row;
+    ++shown;
+  }
+  if (shown < findings.size())
+    md += "\n_" + std::to_string(findings.size() - shown) + " more finding(s) did not fit: the step summary is "
+          "limited to 1 MiB; all are in `" + outboxFile + "`._\n";
+  return md;
+}
+
+}  // namespace lw::github
