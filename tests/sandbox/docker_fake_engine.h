@@ -24,6 +24,11 @@ class FakeEngine final : public sandbox::docker::HttpTransport {
     std::lock_guard lock(mutex_);
     routes_[key].push_back(Response{status, std::move(body), timedOut});
   }
+  // Forgets the answers queued so far for `key`.
+  void clear(const std::string& key) {
+    std::lock_guard lock(mutex_);
+    routes_.erase(key);
+  }
   // Every exchange fails as if the socket were missing.
   void unreachable() { unreachable_ = true; }
 
