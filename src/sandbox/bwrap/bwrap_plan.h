@@ -1,0 +1,73 @@
+// The pure bubblewrap planner: a step and the facts of this host (what kind
+// of thing each path is) in, the bwrap argv out. No system call happens
+// here, so the containment order is tested as data on any machine.
+//
+// Order of the view (later mounts cover earlier ones):
+//   1. system dirs read-only, fresh /proc, /dev, /tmp
+//   2. the workspace (read-write only for the author role), writable paths, the out dir
+//   3. parents of protected symlinks re-bound read-only (the entry itself
+//      cannot carry a mount), then the writable paths below them again
+//   4. ancestors of protected paths inside writable trees bound onto
+//      themselves, so that they are mount points and cannot be renamed away
+//   5. protected paths read-only; a missing one gets a read-only empty
+//      directory at its first missing component, so the step cannot create it
+//   6. masks: deniedReadPaths and host secrets in /etc
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "sandbox/backend.h"
+
+namespace lw::sandbox::bwrap {
+
+enum class PathKind { Missing, Directory, File, Symlink, Other };
+
+struct PathInfo {
+  PathKind kind = PathKind::Missing;
+  std::string linkTarget;  // for a symlink
+};
+
+// lstat() of a host path; tests pass a table.
+using PathLookup = std::function<PathInfo(const std::filesystem::path&)>;
+
+// System directories bound read-only when they exist (a symlink such as
+// /bin -> usr/bin is recreated as the same symlink).
+inline constexpr const char* kSystemDirs[] = {"/usr",   "/bin",   "/sbin",  "/lib",
+                                              "/lib32", "/lib64", "/libx32", "/etc"};
+
+// Host secrets inside the read-only system view, masked when present.
+inline constexpr const char* kSystemSecrets[] = {
+    "/etc/shadow",  "/etc/gshadow", "/etc/shadow-",   "/etc/gshadow-",
+    "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh",     "/etc/security/opasswd",
+    "/etc/loopwright"};
+
+struct BwrapOptions {
+  std::string bwrapPath = "/usr/bin/bwrap";
+  std::optional<int> seccompFd;  // the descriptor number bwrap will see
+  std::filesystem::path emptyDir;  // an empty directory, source of placeholder mounts
+};
+
+struct BwrapPlan {
+  std::vector<std::string> argv;  // bwrap, its options, "--", the step's argv
+  // Mount points bwrap creates on the host for missing protected paths;
+  // the launcher removes them (if still empty) after the step.
+  std::vector<std::filesystem::path> placeholders;
+  // Where the view is stricter than asked, and why (for reports).
+  std::vector<std::string> notes;
+};
+
+// Fails with SANDBOX_LAUNCH_FAILED when the step cannot be planned safely:
+// a relative or missing workspace, a missing writable path, a denied path
+// that is a symlink inside the view.
+Result<BwrapPlan> planBwrap(const StepSpec& spec, const BwrapOptions& options,
+                            const PathLookup& lookup);
+
+// The real lookup: lstat() and readlink().
+PathInfo lstatPath(const std::filesystem::path& path);
+
+}  // namespace lw::sandbox::bwrap

@@ -1,0 +1,231 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sandbox/bwrap/bwrap_plan.h"
+
+using namespace lw::sandbox;
+using namespace lw::sandbox::bwrap;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct FakeHost {
+  std::map<std::string, PathInfo> paths = {
+      {"/usr", {PathKind::Directory, {}}},     {"/bin", {PathKind::Symlink, "usr/bin"}},
+      {"/lib", {PathKind::Symlink, "usr/lib"}}, {"/lib64", {PathKind::Symlink, "usr/lib64"}},
+      {"/etc", {PathKind::Directory, {}}},     {"/etc/shadow", {PathKind::File, {}}},
+      {"/ws", {PathKind::Directory, {}}},      {"/out", {PathKind::Directory, {}}},
+  };
+  PathLookup lookup() {
+    return [this](const fs::path& p) {
+      auto it = paths.find(p.string());
+      return it == paths.end() ? PathInfo{} : it->second;
+    };
+  }
+  void dir(const std::string& p) { paths[p] = {PathKind::Directory, {}}; }
+  void file(const std::string& p) { paths[p] = {PathKind::File, {}}; }
+  void link(const std::string& p, const std::string& t) { paths[p] = {PathKind::Symlink, t}; }
+};
+
+StepSpec step() {
+  StepSpec s;
+  s.argv = {"/bin/true"};
+  s.workspace = "/ws";
+  s.outDir = "/out";
+  return s;
+}
+
+BwrapOptions options() {
+  BwrapOptions o;
+  o.bwrapPath = "bwrap";
+  o.emptyDir = "/run/lw-empty";
+  return o;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+// The options after the fixed prefix (system view) and before --chdir.
+std::string mounts(const BwrapPlan& p) {
+  auto begin = std::find(p.argv.begin(), p.argv.end(), "/tmp");
+  auto end = std::find(p.argv.begin(), p.argv.end(), "--chdir");
+  return joined(std::vector<std::string>(begin + 1, end));
+}
+
+std::size_t indexOf(const BwrapPlan& p, const std::string& a, const std::string& b) {
+  for (std::size_t i = 0; i + 1 < p.argv.size(); ++i) {
+    if (p.argv[i] == a && p.argv[i + 1] == b) return i;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("bwrap plan: golden argv of a reviewer step with network none and seccomp") {
+  FakeHost host;
+  BwrapOptions o = options();
+  o.seccompFd = 4;
+  auto plan = planBwrap(step(), o, host.lookup());
+  REQUIRE(plan.ok());
+  CHECK(joined(plan->argv) ==
+        "bwrap --unshare-all --unshare-user --disable-userns --die-with-parent --new-session "
+        "--cap-drop ALL --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib "
+        "--symlink usr/lib64 /lib64 --ro-bind /etc /etc --proc /proc --dev /dev --tmpfs /tmp "
+        "--ro-bind /ws /ws --bind /out /out --ro-bind /dev/null /etc/shadow --chdir /ws "
+        "--seccomp 4 -- /bin/true");
+  CHECK(plan->placeholders.empty());
+}
+
+TEST_CASE("bwrap plan: network modes") {
+  FakeHost host;
+  StepSpec s = step();
+  SUBCASE("none and loopback-only keep the private network namespace") {
+    s.network = lw::NetworkMode::LoopbackOnly;
+    auto plan = planBwrap(s, options(), host.lookup());
+    CHECK(std::count(plan->argv.begin(), plan->argv.end(), "--share-net") == 0);
+  }
+  SUBCASE("allow-outbound shares the host network") {
+    s.network = lw::NetworkMode::AllowOutbound;
+    auto plan = planBwrap(s, options(), host.lookup());
+    CHECK(std::count(plan->argv.begin(), plan->argv.end(), "--share-net") == 1);
+  }
+}
+
+TEST_CASE("bwrap plan: protected path re-bound read-only after writable binds") {
+  FakeHost host;
+  host.dir("/ws/.github");
+  host.file("/ws/AGENTS.md");
+  host.dir("/ws/src");
+  StepSpec s = step();
+  s.workspaceWritable = true;
+  s.writablePaths = {"src"};
+  s.protectedPaths = {".github", "AGENTS.md"};
+  auto plan = planBwrap(s, options(), host.lookup());
+  REQUIRE(plan.ok());
+  CHECK(mounts(*plan) ==
+        "--bind /ws /ws --bind /ws/src /ws/src --bind /out /out --ro-bind /ws/.github /ws/.github "
+        "--ro-bind /ws/AGENTS.md /ws/AGENTS.md --ro-bind /dev/null /etc/shadow");
+}
+
+TEST_CASE("bwrap plan: a read-only workspace needs no protective mounts") {
+  FakeHost host;
+  host.dir("/ws/.github");
+  StepSpec s = step();
+  s.protectedPaths = {".github", "CLAUDE.md"};
+  auto plan = planBwrap(s, options(), host.lookup());
+  REQUIRE(plan.ok());
+  CHECK(mounts(*plan) == "--ro-bind /ws /ws --bind /out /out --ro-bind /dev/null /etc/shadow");
+}
+
+TEST_CASE("bwrap plan: writable ancestors of a protected path are pinned so they cannot be renamed") {
+  FakeHost host;
+  host.dir("/ws/.loopwright");
+  host.dir("/ws/.loopwright/policies");
+  StepSpec s = step();
+  s.workspaceWritable = true;
+  s.protectedPaths = {".loopwright/policies"};
+  auto plan = planBwrap(s, options(), host.lookup());
+  REQUIRE(plan.ok());
+  std::size_t pin = indexOf(*plan, "--bind", "/ws/.loopwright");
+  std::size_t ro = indexOf(*plan, "--ro-bind", "/ws/.loopwright/policies");
+  REQUIRE(pin != std::string::npos);
+  REQUIRE(ro != std::string::npos);
+  CHECK(pin < ro);
+}
+
+TEST_CASE("bwrap plan: a missing protected path gets a read-only placeholder at its first missing component") {
+  FakeHost host;
+  StepSpec s = step();
+  s.workspaceWritable = true;
+  s.protectedPaths = {".loopwright/policies", "AGENTS.md"};
+  auto plan = planBwrap(s, options(), host.lookup());
+  REQUIRE(plan.ok());
+  CHECK(indexOf(*plan, "/run/lw-empty", "/ws/.loopwright") != std::string::npos);
+  CHECK(indexOf(*plan, "/run/lw-empty", "/ws/AGENTS.md") != std::string::npos);
+  CHECK(plan->placeholders == std::vector<fs::path>{"/ws/.loopwright", "/ws/AGENTS.md"});
+}
+
+TEST_CASE("bwrap plan: a protected symlink makes its directory read-only, writable paths below stay writable") {
+  FakeHost host;
+  host.link("/ws/.github", "/elsewhere");
+  host.dir("/ws/src");
+  StepSpec s = step();
+  s.workspaceWritable = true;
+  s.writablePaths = {"/ws/src"};
+  s.protectedPaths = {".github"};
+  auto plan = planBwrap(s, options(), host.lookup());
+  REQUIRE(plan.ok());
+  CHECK(mounts(*plan) ==
+        "--bind /ws /ws --bind /ws/src /ws/src --bind /out /out --ro-bind /ws /ws "
+        "--bind /ws/src /ws/src --ro-bind /dev/null /etc/shadow");
+  REQUIRE(plan->notes.size() == 1);
+  CHECK(plan->notes[0] ==
+        "protected path /ws/.github goes through the symlink /ws/.github: /ws is read-only for this step");
+}
+
+TEST_CASE("bwrap plan: a symlinked parent of a protected path is handled like the path itself") {
+  FakeHost host;
+  host.dir("/ws/sub");
+  host.link("/ws/sub/.loopwright", "../x");
+  StepSpec s = step();
+  s.workspaceWritable = true;
+  s.protectedPaths = {"sub/.loopwright/policies"};
+  auto plan = planBwrap(s, options(), host.lookup());
+  REQUIRE(plan.ok());
+  CHECK(indexOf(*plan, "--ro-bind", "/ws/sub") != std::string::npos);
+  CHECK(plan->placeholders.empty());
+}
+
+TEST_CASE("bwrap plan: writable paths inside a protected path stay read-only") {
+  FakeHost host;
+  host.dir("/ws/.github");
+  host.dir("/ws/.github/workflows");
+  StepSpec s = step();
+  s.writablePaths = {".github/workflows"};
+  s.protectedPaths = {".github"};
+  auto plan = planBwrap(s, options(), host.lookup());
+  REQUIRE(plan.ok());
+  CHECK(indexOf(*plan, "--ro-bind", "/ws/.github") > indexOf(*plan, "--bind", "/ws/.github/workflows"));
+}
+
+TEST_CASE("bwrap plan: denied read paths are masked only where the view shows them") {
+  FakeHost host;
+  host.dir("/ws/.ssh");
+  host.file("/ws/.netrc");
+  StepSpec s = step();
+  s.deniedReadPaths = {"/ws/.ssh", "/ws/.netrc", "/root/.aws", "/ws/.kube"};
+  auto plan = planBwrap(s, options(), host.lookup());
+  REQUIRE(plan.ok());
+  std::string m = mounts(*plan);
+  CHECK(m.find("--tmpfs /ws/.ssh --remount-ro /ws/.ssh") != std::string::npos);
+  CHECK(m.find("--ro-bind /dev/null /ws/.netrc") != std::string::npos);
+  CHECK(m.find("/root/.aws") == std::string::npos);
+  CHECK(m.find(".kube") == std::string::npos);
+}
+
+TEST_CASE("bwrap plan: refusals") {
+  FakeHost host;
+  StepSpec s = step();
+  SUBCASE("relative workspace") {
+    s.workspace = "ws";
+    CHECK(planBwrap(s, options(), host.lookup()).error().message == "workspace ws is not an absolute path");
+  }
+  SUBCASE("missing writable path") {
+    s.writablePaths = {"gone"};
+    auto plan = planBwrap(s, options(), host.lookup());
+    CHECK(plan.error().code == lw::ErrorCode::SandboxLaunchFailed);
+    CHECK(plan.error().subject == "/ws/gone");
+  }
+  SUBCASE("denied path that is a symlink in the view") {
+    host.link("/ws/.aws", "/root/.aws");
+    s.deniedReadPaths = {"/ws/.aws"};
+    CHECK(planBwrap(s, options(), host.lookup()).error().hint == "deny the symlink's target (/root/.aws) instead");
+  }
+}
