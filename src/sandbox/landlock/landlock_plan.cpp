@@ -1,0 +1,124 @@
+#include "sandbox/landlock/landlock_plan.h"
+
+#include <algorithm>
+#include <map>
+
+namespace lw::sandbox::landlock {
+namespace {
+
+Error insufficient(std::string message, std::string hint) {
+  return makeError(ErrorCode::SandboxCapabilityInsufficient, "linux-landlock: " + message,
+                   std::move(hint), "linux-landlock");
+}
+
+// True when `inner` is `outer` or lies beneath it (component-wise).
+bool within(const std::string& inner, const std::string& outer) {
+  if (outer == "/") return true;
+  return inner == outer ||
+         (inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 &&
+          inner[outer.size()] == '/');
+}
+
+Status checkKernel(const StepSpec& spec, const HostFacts& f) {
+  if (f.abi < 3)
+    return insufficient("Landlock ABI " + std::to_string(f.abi) +
+                            " cannot stop truncate(2) on read-only files",
+                        "Linux 6.2 or newer (Landlock ABI 3) is needed");
+  if (!f.namespaces && f.abi < 6)
+    return insufficient("without a pid namespace or Landlock ABI 6 scoping, the step could "
+                        "signal host processes of the same user",
+                        "allow unprivileged user namespaces or use Linux 6.12 or newer");
+  if (spec.network == NetworkMode::LoopbackOnly && !f.namespaces)
+    return insufficient("loopback-only needs a private network namespace (user namespaces "
+                        "are not available here); the host's loopback would be reachable",
+                        "allow unprivileged user namespaces, or use linux-bwrap");
+  if (spec.network == NetworkMode::AllowOutbound)
+    return insufficient("allow-outbound would leave the host's loopback services reachable: "
+                        "Landlock filters TCP by port, not by address, and not UDP",
+                        "use linux-bwrap or docker for allow-outbound steps");
+  return Ok{};
+}
+
+}  // namespace
+
+const std::vector<std::string>& systemReadPaths() {
+  static const std::vector<std::string> paths = {
+      "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
+      "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/host.conf",
+      "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
+      "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
+      "/etc/timezone", "/etc/ssl", "/etc/ca-certificates", "/etc/pki", "/etc/alternatives",
+      "/etc/os-release", "/etc/debian_version", "/etc/mime.types", "/etc/locale.alias",
+      "/etc/gitconfig", "/etc/magic", "/etc/terminfo", "/etc/inputrc",
+      "/proc", "/sys/devices/system/cpu"};
+  return paths;
+}
+
+const std::vector<std::string>& systemDevicePaths() {
+  static const std::vector<std::string> paths = {"/dev/null", "/dev/zero", "/dev/full",
+                                                 "/dev/random", "/dev/urandom"};
+  return paths;
+}
+
+Result<Plan> plan(const StepSpec& spec, const HostFacts& f, const PathResolver& resolve) {
+  if (f.abi < 1)
+    return makeError(ErrorCode::SandboxBackendUnavailable,
+                     "linux-landlock: Landlock is not enabled in this kernel",
+                     "boot with lsm=...,landlock or use linux-bwrap", "linux-landlock");
+  if (Status st = checkKernel(spec, f); !st) return st.error();
+  if (spec.workspace.empty() || spec.outDir.empty())
+    return makeError(ErrorCode::Internal, "linux-landlock: step without workspace or out dir",
+                     {}, "linux-landlock");
+
+  Plan p;
+  p.abi = f.abi;
+  const std::uint64_t all = fsRightsOf(f.abi);
+  p.handled.handledAccessFs = all;
+  p.handled.scoped = scopesOf(f.abi);
+  // In a private network namespace everything is the step's own; otherwise
+  // (mode none without namespaces) every TCP port stays closed.
+  p.handled.handledAccessNet = (spec.network == NetworkMode::None) ? netRightsOf(f.abi) : 0;
+  p.networkNamespace = spec.network == NetworkMode::LoopbackOnly;
+  p.pidNamespace = f.abi < 6;
+  p.userNamespace = p.networkNamespace || p.pidNamespace;
+  // A path-named unix socket anywhere readable is reachable under Landlock
+  // (connect() is not a Landlock right): no new unix sockets at all.
+  p.seccomp = seccomp::Options{spec.network, true};
+
+  std::map<std::string, PathRule> rules;
+  auto grant = [&](const std::string& raw, std::uint64_t access, bool required) {
+    std::string path = resolve(raw);
+    PathRule& r = rules[path];
+    r.path = path;
+    r.access |= access;
+    r.required = r.required || required;
+  };
+  for (const std::string& s : systemReadPaths()) grant(s, kFsReadRights, false);
+  for (const std::string& s : systemDevicePaths())
+    grant(s, kFsReadFile | kFsWriteFile | (all & kFsTruncate), false);
+  grant(spec.workspace.string(), spec.workspaceWritable ? all : kFsReadRights, true);
+  grant(spec.outDir.string(), all, true);
+  for (const auto& w : spec.writablePaths) grant(w.string(), all, true);
+
+  for (const auto& d : spec.deniedReadPaths) {
+    std::string denied = resolve(d.string());
+    for (const auto& [path, rule] : rules) {
+      if (within(denied, path) || within(path, denied))
+        return insufficient("denied path " + denied + " overlaps the granted path " + path +
+                                "; Landlock cannot take a right away beneath a granted path",
+                            "move the denied path out of the workspace, or use linux-bwrap");
+    }
+  }
+  for (const auto& prot : spec.protectedPaths) {
+    std::string path = resolve(prot.string());
+    for (const auto& [root, rule] : rules)
+      if ((rule.access & kFsWriteFile) && within(path, root)) {
+        p.notEnforced.push_back("protected path " + path + " is writable inside " + root);
+        break;
+      }
+  }
+  for (auto& [path, rule] : rules) p.paths.push_back(std::move(rule));
+  return p;
+}
+
+}  // namespace lw::sandbox::landlock

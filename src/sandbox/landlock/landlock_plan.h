@@ -1,0 +1,64 @@
+// The linux-landlock plan: StepSpec + what this host offers -> the Landlock
+// ruleset, the namespaces to enter and the seccomp options. Pure (paths are
+// canonicalized by the caller-supplied resolver), table-tested without root.
+// Fails closed: a policy the kernel cannot enforce is an error, never a
+// weaker sandbox.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "sandbox/backend.h"
+#include "sandbox/landlock/landlock_abi.h"
+#include "sandbox/seccomp/seccomp_policy.h"
+
+namespace lw::sandbox::landlock {
+
+// Observed on this host by the probe.
+struct HostFacts {
+  int abi = 0;              // Landlock ABI, 0 = none
+  bool namespaces = false;  // a user namespace (with net, pid, IPC) can be entered
+};
+
+struct PathRule {
+  std::string path;           // canonical host path
+  std::uint64_t access = 0;   // on a non-directory only access & kFsFileRights apply
+  bool required = false;      // workspace / out dir / writable paths must exist
+};
+
+struct Plan {
+  int abi = 0;
+  RulesetAttr handled;             // rights Landlock denies unless a rule grants them
+  std::vector<PathRule> paths;     // sorted by path, one rule per path
+  // New namespaces only where Landlock and seccomp cannot do the job: each
+  // one costs a millisecond or more per step (a network namespace ~2 ms).
+  bool userNamespace = false;      // with IPC; implied by the two below
+  bool networkNamespace = false;   // loopback-only: a private lo, brought up
+  bool pidNamespace = false;       // ABI < 6: signals cannot be scoped otherwise
+  seccomp::Options seccomp;
+  // What the plan leaves unenforced that a caller may need to know (protected
+  // paths inside writable roots: Landlock only adds rights, never removes).
+  std::vector<std::string> notEnforced;
+};
+
+// Canonical absolute form of a path (symlinks resolved where they exist).
+using PathResolver = std::function<std::string(const std::string&)>;
+
+// Paths every step may read and execute: loader, libraries, tools and the
+// handful of /etc files they need (not all of /etc: root inside the sandbox
+// is still the owner of /etc/shadow).
+const std::vector<std::string>& systemReadPaths();
+// Device files granted read/write (no ioctl).
+const std::vector<std::string>& systemDevicePaths();
+
+// Fails with SANDBOX_BACKEND_UNAVAILABLE without Landlock, and with
+// SANDBOX_CAPABILITY_INSUFFICIENT when the kernel or the host cannot enforce
+// what the spec needs (truncate control before ABI 3; signals to host
+// processes without ABI 6 scoping or a pid namespace; loopback-only without
+// namespaces; allow-outbound at all; a denied path overlapping a granted one).
+Result<Plan> plan(const StepSpec& spec, const HostFacts& facts, const PathResolver& resolve);
+
+}  // namespace lw::sandbox::landlock

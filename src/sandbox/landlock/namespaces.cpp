@@ -1,0 +1,102 @@
+#include "sandbox/landlock/namespaces.h"
+
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace lw::sandbox::landlock {
+namespace {
+
+int writeFile(const char* path, const char* text) noexcept {
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  std::size_t len = std::strlen(text);
+  ssize_t n = write(fd, text, len);
+  int err = n == static_cast<ssize_t>(len) ? 0 : (n < 0 ? errno : EIO);
+  close(fd);
+  return err;
+}
+
+int bringLoopbackUp() noexcept {
+  int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return errno;
+  ifreq req{};
+  std::memcpy(req.ifr_name, "lo", 3);
+  int err = 0;
+  if (ioctl(s, SIOCGIFFLAGS, &req) != 0) {
+    err = errno;
+  } else {
+    req.ifr_flags = static_cast<short>(req.ifr_flags | IFF_UP);
+    if (ioctl(s, SIOCSIFFLAGS, &req) != 0) err = errno;
+  }
+  close(s);
+  return err;
+}
+
+[[noreturn]] void exitLike(int status) noexcept {
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    rlimit noCore{0, 0};
+    setrlimit(RLIMIT_CORE, &noCore);
+    signal(sig, SIG_DFL);
+    kill(getpid(), sig);
+  }
+  _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+}
+
+int forkStep() noexcept {
+  pid_t step = fork();
+  if (step < 0) return errno;
+  if (step == 0) return prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == 0 ? 0 : errno;
+  // Our copy of spawn()'s error pipe would hide the step's exec from the
+  // orchestrator; nothing else is needed here either.
+  syscall(SYS_close_range, 0u, ~0u, 0u);
+  int status = 0;
+  while (waitpid(step, &status, 0) < 0)
+    if (errno != EINTR) _exit(127);
+  exitLike(status);
+}
+
+}  // namespace
+
+PreparedNamespaces::PreparedNamespaces(uid_t uid, gid_t gid, Which which) : which_(which) {
+  std::snprintf(uidMap_, sizeof uidMap_, "%u %u 1\n", uid, uid);
+  std::snprintf(gidMap_, sizeof gidMap_, "%u %u 1\n", gid, gid);
+}
+
+int PreparedNamespaces::enter() const noexcept {
+  int flags = CLONE_NEWUSER | CLONE_NEWIPC | (which_.network ? CLONE_NEWNET : 0) |
+              (which_.pid ? CLONE_NEWPID : 0);
+  if (unshare(flags) != 0) return errno;
+  // setgroups must be denied before an unprivileged gid_map write
+  // (user_namespaces(7)); supplementary groups are kept, unmapped.
+  if (int e = writeFile("/proc/self/setgroups", "deny"); e != 0) return e;
+  if (int e = writeFile("/proc/self/gid_map", gidMap_); e != 0) return e;
+  if (int e = writeFile("/proc/self/uid_map", uidMap_); e != 0) return e;
+  if (which_.network) return bringLoopbackUp();
+  return 0;
+}
+
+process::ChildSetup enterNamespaces(uid_t uid, gid_t gid, PreparedNamespaces::Which which) {
+  auto ns = std::make_shared<const PreparedNamespaces>(uid, gid, which);
+  return process::ChildSetup{"entering user namespaces", [ns] { return ns->enter(); }};
+}
+
+process::ChildSetup stepAsPidNamespaceInit() {
+  return process::ChildSetup{"forking into the pid namespace", &forkStep};
+}
+
+}  // namespace lw::sandbox::landlock

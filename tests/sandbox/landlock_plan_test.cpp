@@ -1,0 +1,189 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "sandbox/landlock/landlock_plan.h"
+
+using namespace lw::sandbox;
+using namespace lw::sandbox::landlock;
+using lw::ErrorCode;
+using lw::NetworkMode;
+
+namespace {
+
+std::string identity(const std::string& p) { return p; }
+
+StepSpec reviewer() {
+  StepSpec s;
+  s.argv = {"/bin/true"};
+  s.workspace = "/w/repo";
+  s.outDir = "/w/out";
+  s.protectedPaths = {"/w/repo/.github", "/w/repo/AGENTS.md"};
+  s.deniedReadPaths = {"/home/u/.ssh", "/home/u/.aws"};
+  return s;
+}
+
+const PathRule* ruleFor(const Plan& p, const std::string& path) {
+  auto it = std::find_if(p.paths.begin(), p.paths.end(),
+                         [&](const PathRule& r) { return r.path == path; });
+  return it == p.paths.end() ? nullptr : &*it;
+}
+
+Plan mustPlan(const StepSpec& s, HostFacts f) {
+  auto p = plan(s, f, identity);
+  REQUIRE_MESSAGE(p.ok(), (p.ok() ? std::string() : p.error().message));
+  return std::move(p).value();
+}
+
+}  // namespace
+
+TEST_CASE("landlock abi: rights grow with the ABI") {
+  CHECK(fsRightsOf(0) == 0);
+  CHECK(fsRightsOf(1) == 0x1FFF);
+  CHECK(fsRightsOf(2) == 0x3FFF);
+  CHECK(fsRightsOf(3) == 0x7FFF);
+  CHECK(fsRightsOf(4) == 0x7FFF);
+  CHECK(fsRightsOf(5) == 0xFFFF);
+  CHECK(fsRightsOf(7) == 0xFFFF);
+  CHECK(netRightsOf(3) == 0);
+  CHECK(netRightsOf(4) == (kNetBindTcp | kNetConnectTcp));
+  CHECK(scopesOf(5) == 0);
+  CHECK(scopesOf(6) == (kScopeAbstractUnixSocket | kScopeSignal));
+  CHECK(sizeof(PathBeneathAttr) == 12);  // the kernel's packed struct
+  CHECK(sizeof(RulesetAttr) == 24);
+  CHECK(sizeof(NetPortAttr) == 16);
+}
+
+TEST_CASE("landlock plan: reviewer step at ABI 7 — read-only workspace, writable out dir") {
+  Plan p = mustPlan(reviewer(), {7, true});
+  CHECK(p.handled.handledAccessFs == fsRightsOf(7));
+  CHECK(p.handled.handledAccessNet == (kNetBindTcp | kNetConnectTcp));
+  CHECK(p.handled.scoped == (kScopeAbstractUnixSocket | kScopeSignal));
+  const PathRule* ws = ruleFor(p, "/w/repo");
+  REQUIRE(ws != nullptr);
+  CHECK(ws->access == kFsReadRights);
+  CHECK(ws->required);
+  const PathRule* out = ruleFor(p, "/w/out");
+  REQUIRE(out != nullptr);
+  CHECK(out->access == fsRightsOf(7));
+  const PathRule* usr = ruleFor(p, "/usr");
+  REQUIRE(usr != nullptr);
+  CHECK(usr->access == kFsReadRights);
+  CHECK_FALSE(usr->required);
+  const PathRule* null = ruleFor(p, "/dev/null");
+  REQUIRE(null != nullptr);
+  CHECK(null->access == (kFsReadFile | kFsWriteFile | kFsTruncate));
+  CHECK(ruleFor(p, "/etc") == nullptr);  // only listed /etc files, not /etc/shadow
+  CHECK(ruleFor(p, "/etc/passwd") != nullptr);
+  CHECK(ruleFor(p, "/home/u/.ssh") == nullptr);
+  CHECK(ruleFor(p, "/tmp") == nullptr);
+  CHECK(p.notEnforced.empty());  // protected paths are inside a read-only tree
+  CHECK_FALSE(p.userNamespace);  // ABI 7, mode none: Landlock + seccomp suffice
+  CHECK(p.seccomp.network == NetworkMode::None);
+  CHECK(p.seccomp.denyNewUnixSockets);
+  CHECK(std::is_sorted(p.paths.begin(), p.paths.end(),
+                       [](const PathRule& a, const PathRule& b) { return a.path < b.path; }));
+}
+
+TEST_CASE("landlock plan: author step — protected paths inside the writable workspace reported") {
+  StepSpec s = reviewer();
+  s.workspaceWritable = true;
+  s.writablePaths = {"/w/cache"};
+  Plan p = mustPlan(s, {7, true});
+  CHECK(ruleFor(p, "/w/repo")->access == fsRightsOf(7));
+  CHECK(ruleFor(p, "/w/cache")->access == fsRightsOf(7));
+  CHECK(ruleFor(p, "/w/cache")->required);
+  REQUIRE(p.notEnforced.size() == 2);
+  CHECK(p.notEnforced[0] == "protected path /w/repo/.github is writable inside /w/repo");
+}
+
+TEST_CASE("landlock plan: rights never exceed what the ABI handles") {
+  for (int abi : {3, 4, 5, 6, 7}) {
+    CAPTURE(abi);
+    StepSpec s = reviewer();
+    s.workspaceWritable = true;
+    Plan p = mustPlan(s, {abi, true});
+    for (const PathRule& r : p.paths) CHECK((r.access & ~p.handled.handledAccessFs) == 0);
+    CHECK(p.handled.handledAccessNet == netRightsOf(abi));
+    CHECK(p.handled.scoped == scopesOf(abi));
+    CHECK(p.pidNamespace == (abi < 6));
+  }
+}
+
+TEST_CASE("landlock plan: namespaces only where needed") {
+  StepSpec s = reviewer();
+  SUBCASE("loopback-only gets a private network namespace, TCP not handled by Landlock") {
+    s.network = NetworkMode::LoopbackOnly;
+    Plan p = mustPlan(s, {7, true});
+    CHECK(p.userNamespace);
+    CHECK(p.networkNamespace);
+    CHECK_FALSE(p.pidNamespace);
+    CHECK(p.handled.handledAccessNet == 0);
+    CHECK(p.seccomp.network == NetworkMode::LoopbackOnly);
+  }
+  SUBCASE("ABI 5: pid namespace for signal containment") {
+    Plan p = mustPlan(s, {5, true});
+    CHECK(p.userNamespace);
+    CHECK(p.pidNamespace);
+    CHECK_FALSE(p.networkNamespace);
+  }
+}
+
+TEST_CASE("landlock plan: fails closed") {
+  struct Case {
+    const char* name;
+    HostFacts facts;
+    NetworkMode mode;
+    ErrorCode code;
+    const char* fragment;
+  };
+  const Case cases[] = {
+      {"no landlock", {0, true}, NetworkMode::None, ErrorCode::SandboxBackendUnavailable, "not enabled"},
+      {"ABI 2 lacks truncate", {2, true}, NetworkMode::None, ErrorCode::SandboxCapabilityInsufficient, "truncate"},
+      {"ABI 5 without namespaces", {5, false}, NetworkMode::None, ErrorCode::SandboxCapabilityInsufficient, "signal"},
+      {"loopback without namespaces", {7, false}, NetworkMode::LoopbackOnly, ErrorCode::SandboxCapabilityInsufficient, "loopback-only"},
+      {"allow-outbound", {7, true}, NetworkMode::AllowOutbound, ErrorCode::SandboxCapabilityInsufficient, "by port"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    StepSpec s = reviewer();
+    s.network = c.mode;
+    auto p = plan(s, c.facts, identity);
+    REQUIRE_FALSE(p.ok());
+    CHECK(p.error().code == c.code);
+    CHECK(p.error().message.find(c.fragment) != std::string::npos);
+  }
+}
+
+TEST_CASE("landlock plan: a denied path overlapping a granted one is refused") {
+  for (const char* denied : {"/w/repo/secrets", "/w/repo", "/w", "/usr/share/keys", "/etc/ssl/private"}) {
+    CAPTURE(denied);
+    StepSpec s = reviewer();
+    s.deniedReadPaths.push_back(denied);
+    auto p = plan(s, {7, true}, identity);
+    REQUIRE_FALSE(p.ok());
+    CHECK(p.error().code == ErrorCode::SandboxCapabilityInsufficient);
+  }
+  StepSpec s = reviewer();
+  s.deniedReadPaths = {"/w/repository-other", "/usrx", "/etc/shadow"};  // prefixes, not parents
+  CHECK(plan(s, {7, true}, identity).ok());
+}
+
+TEST_CASE("landlock plan: paths go through the resolver and merge") {
+  StepSpec s = reviewer();
+  s.workspace = "/link/repo";
+  s.writablePaths = {"/w/out"};  // the same as the out dir
+  auto resolve = [](const std::string& p) {
+    if (p.rfind("/link/", 0) == 0) return "/w/" + p.substr(6);
+    if (p == "/lib") return std::string("/usr/lib");
+    return p;
+  };
+  auto p = plan(s, {7, true}, resolve);
+  REQUIRE(p.ok());
+  CHECK(ruleFor(*p, "/w/repo") != nullptr);
+  CHECK(ruleFor(*p, "/link/repo") == nullptr);
+  CHECK(ruleFor(*p, "/lib") == nullptr);
+  CHECK(ruleFor(*p, "/usr/lib")->access == kFsReadRights);
+  CHECK(std::count_if(p->paths.begin(), p->paths.end(),
+                      [](const PathRule& r) { return r.path == "/w/out"; }) == 1);
+}

@@ -1,0 +1,76 @@
+#include <doctest/doctest.h>
+
+#include "sandbox/landlock/landlock_probe.h"
+
+using namespace lw::sandbox;
+using namespace lw::sandbox::landlock;
+using lw::Capability;
+using lw::NetworkMode;
+
+namespace {
+Observation full(int abi) {
+  Observation o;
+  o.abi = abi;
+  o.landlockRestricts = o.namespaces = o.pidNamespaceInit = o.seccompFilters = o.subreaper = true;
+  return o;
+}
+}  // namespace
+
+TEST_CASE("landlock probe: ABI 7 with namespaces") {
+  ProbeReport r = classify(full(7));
+  CHECK(r.available);
+  CHECK(r.backend == lw::BackendId::LinuxLandlock);
+  CHECK(r.version == "landlock ABI 7");
+  CHECK(r.capabilities[Capability::FilesystemReadContainment].support == Support::Enforced);
+  CHECK(r.capabilities[Capability::FilesystemWriteContainment].support == Support::Enforced);
+  CHECK(r.capabilities[Capability::ProtectedPathReadOnlyMask].support == Support::Partial);
+  CHECK(r.capabilities[Capability::SyscallFiltering].support == Support::Enforced);
+  CHECK(r.capabilities[Capability::ProcessTreeCleanup].support == Support::Enforced);
+  CHECK(r.networkModes[NetworkMode::None].support == Support::Enforced);
+  CHECK(r.networkModes[NetworkMode::LoopbackOnly].support == Support::Enforced);
+  CHECK(r.networkModes[NetworkMode::AllowOutbound].support == Support::Partial);
+  CHECK(r.capabilities.size() == lw::kAllCapabilities.size());
+  CHECK(r.networkModes.size() == lw::kAllNetworkModes.size());
+}
+
+TEST_CASE("landlock probe: without user namespaces loopback-only is partial") {
+  Observation o = full(7);
+  o.namespaces = false;
+  ProbeReport r = classify(o);
+  CHECK(r.available);
+  CHECK(r.networkModes[NetworkMode::LoopbackOnly].support == Support::Partial);
+  CHECK(r.networkModes[NetworkMode::None].support == Support::Enforced);
+}
+
+TEST_CASE("landlock probe: unavailable, with the reason, everything absent") {
+  struct Case {
+    const char* name;
+    Observation o;
+    const char* fragment;
+  };
+  Observation noLandlock = full(0);
+  noLandlock.landlockRestricts = false;
+  Observation noSeccomp = full(7);
+  noSeccomp.seccompFilters = false;
+  Observation abi5NoNs = full(5);
+  abi5NoNs.namespaces = false;
+  Observation failed = full(7);
+  failed.failure = "fork: out of memory";
+  Observation noReaper = full(7);
+  noReaper.subreaper = false;
+  const Case cases[] = {{"no landlock", noLandlock, "not enabled"},
+                        {"ABI 2", full(2), "truncate"},
+                        {"no seccomp", noSeccomp, "seccomp"},
+                        {"ABI 5 without namespaces", abi5NoNs, "scope signals"},
+                        {"probe failed", failed, "out of memory"},
+                        {"no subreaper", noReaper, "subreaper"}};
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    ProbeReport r = classify(c.o);
+    CHECK_FALSE(r.available);
+    CHECK(r.unavailableReason.find(c.fragment) != std::string::npos);
+    for (auto& [cap, st] : r.capabilities) CHECK(st.support == Support::Absent);
+    for (auto& [mode, st] : r.networkModes) CHECK(st.support == Support::Absent);
+  }
+  CHECK(classify(full(5)).available);  // ABI 5 with a pid namespace is fine
+}
