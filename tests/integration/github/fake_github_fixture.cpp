@@ -1,0 +1,3 @@
+// The fake GitHub server is compiled into this test binary: lw_test_support
+// links neither Boost.Beast's threads nor Boost.JSON's users of it.
+#include "support/fake_github.cpp"  // NOLINT(bugprone-suspicious-include)

@@ -1,0 +1,98 @@
+// A local fake of the GitHub REST API for the publication tests: an HTTP
+// server on 127.0.0.1 (ephemeral port, its own threads, Boost.Beast) that
+// implements the endpoints loopwright uses, keeps their state, records every
+// request, enforces GitHub's documented limits (50 annotations per request,
+// 65,535-character check summaries, review comments only on diff lines,
+// one pending review per user) and plays scripted failures (rate limits,
+// 5xx, 406, 403, hangs).
+#pragma once
+
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/json/array.hpp>
+#include <boost/json/value.hpp>
+
+namespace lw::test {
+
+class FakeGithub {
+ public:
+  static constexpr const char* kOwner = "octo";
+  static constexpr const char* kRepo = "hello";
+  static constexpr const char* kToken = "test-token";
+  static constexpr const char* kLogin = "loopwright-bot";
+
+  FakeGithub();
+  ~FakeGithub();
+  FakeGithub(const FakeGithub&) = delete;
+  FakeGithub& operator=(const FakeGithub&) = delete;
+
+  // "http://127.0.0.1:<port>": what GITHUB_API_URL is set to.
+  std::string url() const;
+
+  void addPull(int number, const std::string& headSha, const std::string& diff);
+  // Every write answers 403 "Resource not accessible by integration" (a fork
+  // pull request's read-only GITHUB_TOKEN).
+  void setReadOnly(bool readOnly);
+  // GET /user answers 403 as for an installation token; the writer is then
+  // "github-actions[bot]".
+  void setInstallationToken(bool installation);
+
+  struct Script {
+    std::string method;        // "" = any
+    std::string pathContains;  // matched against the path without the query
+    int times = 1;             // how many requests it answers
+    int status = 500;
+    std::map<std::string, std::string> headers;
+    std::string body = "{\"message\":\"scripted failure\"}";
+    bool hang = false;  // read the request, never answer until released
+    // When true the request is carried out first and only its answer is
+    // replaced: the write landed but the client sees a failure.
+    bool afterEffect = false;
+  };
+  void script(Script s);
+  // Lets hung requests go (their connections are closed without an answer).
+  void releaseHangs();
+  // Number of requests currently hung.
+  int hanging() const;
+
+  struct Request {
+    std::string method;
+    std::string target;  // path and query
+    std::string path;
+    std::map<std::string, std::string> headers;  // lower-case names
+    std::string body;
+    int status = 0;  // what was answered; 0 for a hang
+  };
+  std::vector<Request> requests() const;
+  // Requests whose method matches ("" any) and path contains `pathContains`.
+  std::size_t count(const std::string& method, const std::string& pathContains) const;
+  void clearRequests();
+
+  // Seeding and inspecting state (as JSON, the shape GitHub returns).
+  void addReviewComment(int pull, const std::string& login, const std::string& body, const std::string& path, int line);
+  void addIssueComment(int issue, const std::string& login, const std::string& body);
+  boost::json::array reviews(int pull) const;
+  boost::json::array reviewComments(int pull) const;
+  boost::json::array checkRuns() const;
+  boost::json::array annotations(std::int64_t checkRunId) const;
+  boost::json::array issueComments(int issue) const;
+  std::vector<std::string> issueLabels(int issue) const;
+  std::map<std::string, std::string> repoLabels() const;  // name -> colour
+
+  struct State;
+
+ private:
+  void acceptLoop();
+  void serve(void* socket);
+
+  std::unique_ptr<State> state_;
+  std::thread acceptor_;
+};
+
+}  // namespace lw::test
