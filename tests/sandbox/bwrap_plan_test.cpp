@@ -42,7 +42,6 @@ StepSpec step() {
 BwrapOptions options() {
   BwrapOptions o;
   o.bwrapPath = "bwrap";
-  o.emptyDir = "/run/lw-empty";
   return o;
 }
 
@@ -147,8 +146,9 @@ TEST_CASE("bwrap plan: a missing protected path gets a read-only placeholder at 
   s.protectedPaths = {".loopwright/policies", "AGENTS.md"};
   auto plan = planBwrap(s, options(), host.lookup());
   REQUIRE(plan.ok());
-  CHECK(indexOf(*plan, "/run/lw-empty", "/ws/.loopwright") != std::string::npos);
-  CHECK(indexOf(*plan, "/run/lw-empty", "/ws/AGENTS.md") != std::string::npos);
+  CHECK(mounts(*plan) ==
+        "--bind /ws /ws --bind /out /out --tmpfs /ws/.loopwright --remount-ro /ws/.loopwright "
+        "--tmpfs /ws/AGENTS.md --remount-ro /ws/AGENTS.md --ro-bind /dev/null /etc/shadow");
   CHECK(plan->placeholders == std::vector<fs::path>{"/ws/.loopwright", "/ws/AGENTS.md"});
 }
 

@@ -269,7 +269,9 @@ Result<BwrapPlan> Planner::run() {
       case Protect::Rebind: bind(m.writable, m.path, m.path); break;
       case Protect::SymlinkParent:
       case Protect::ReadOnly: bind(false, m.path, m.path); break;
-      case Protect::Placeholder: bind(false, options_.emptyDir, m.path); break;
+      case Protect::Placeholder:
+        argv_.insert(argv_.end(), {"--tmpfs", m.path.string(), "--remount-ro", m.path.string()});
+        break;
     }
   }
 

@@ -9,8 +9,8 @@
 //      cannot carry a mount), then the writable paths below them again
 //   4. ancestors of protected paths inside writable trees bound onto
 //      themselves, so that they are mount points and cannot be renamed away
-//   5. protected paths read-only; a missing one gets a read-only empty
-//      directory at its first missing component, so the step cannot create it
+//   5. protected paths read-only; a missing one gets a read-only empty tmpfs
+//      at its first missing component, so the step cannot create it
 //   6. masks: deniedReadPaths and host secrets in /etc
 #pragma once
 
@@ -49,7 +49,6 @@ inline constexpr const char* kSystemSecrets[] = {
 struct BwrapOptions {
   std::string bwrapPath = "/usr/bin/bwrap";
   std::optional<int> seccompFd;  // the descriptor number bwrap will see
-  std::filesystem::path emptyDir;  // an empty directory, source of placeholder mounts
 };
 
 struct BwrapPlan {

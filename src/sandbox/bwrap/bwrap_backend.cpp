@@ -1,0 +1,205 @@
+#include "sandbox/bwrap/bwrap_backend.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "sandbox/bwrap/bwrap_plan.h"
+#include "sandbox/bwrap/bwrap_probe.h"
+#include "sandbox/bwrap/probe_cache.h"
+
+namespace lw::sandbox::bwrap {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Removes the placeholder mount points bwrap created on the host for missing
+// protected paths, once the step is over (only if still empty directories).
+class BwrapProcess final : public process::RunningProcess {
+ public:
+  BwrapProcess(std::unique_ptr<process::RunningProcess> inner, std::vector<fs::path> placeholders)
+      : inner_(std::move(inner)), placeholders_(std::move(placeholders)) {}
+  ~BwrapProcess() override {
+    inner_.reset();
+    cleanUp();
+  }
+  int pid() const override { return inner_->pid(); }
+  process::ExitInfo wait(std::optional<std::chrono::steady_clock::time_point> d) override {
+    process::ExitInfo info = inner_->wait(d);
+    cleanUp();
+    return info;
+  }
+  void kill() override {
+    inner_->kill();
+    cleanUp();
+  }
+  const process::CapturedStream& stdoutData() const override { return inner_->stdoutData(); }
+  const process::CapturedStream& stderrData() const override { return inner_->stderrData(); }
+
+ private:
+  void cleanUp() {
+    for (const fs::path& p : placeholders_) ::rmdir(p.c_str());
+    placeholders_.clear();
+  }
+  std::unique_ptr<process::RunningProcess> inner_;
+  std::vector<fs::path> placeholders_;
+};
+
+std::string firstLine(const std::string& s) {
+  std::string line = s.substr(0, s.find('\n'));
+  return line.empty() ? "no message" : line;
+}
+
+std::optional<std::string> findOnPath(const std::string& name, const Environment& env) {
+  std::string path = env.get("PATH").value_or("/usr/local/bin:/usr/bin:/bin");
+  std::stringstream in(path + ":/usr/bin");
+  for (std::string dir; std::getline(in, dir, ':');) {
+    if (dir.empty() || dir[0] != '/') continue;
+    std::string candidate = dir + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
+void writeFile(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+}  // namespace
+
+BwrapConfig bwrapConfigFor(const Environment& env) {
+  BwrapConfig c;
+  c.bwrapPath = findOnPath("bwrap", env).value_or("");
+  if (auto dir = probeCacheDir(env)) {
+    c.cacheFile = *dir / ("linux-bwrap-probe-" + std::to_string(::getuid()) + ".json");
+  }
+  return c;
+}
+
+Result<const seccomp::BpfProgram*> BwrapBackend::filterFor(const StepSpec& spec) {
+  // With --share-net the abstract unix namespace is the host's: refuse new
+  // unix sockets there (the bridge arrives already connected).
+  bool denyUnix = spec.network == NetworkMode::AllowOutbound;
+  auto key = std::make_pair(spec.network, denyUnix);
+  auto it = filters_.find(key);
+  if (it != filters_.end()) return &it->second;
+  seccomp::Options o;
+  o.network = spec.network;
+  o.denyNewUnixSockets = denyUnix;
+  auto program = seccomp::compile(seccomp::buildPolicy(o));
+  if (!program) return std::move(program).error();
+  return &filters_.emplace(key, std::move(program).value()).first->second;
+}
+
+Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const StepSpec& spec) {
+  if (config_.bwrapPath.empty()) {
+    return makeError(ErrorCode::SandboxLaunchFailed, "bubblewrap (bwrap) is not installed",
+                     "install the bubblewrap package", "linux-bwrap");
+  }
+  auto filter = filterFor(spec);
+  if (!filter) return std::move(filter).error();
+  auto memfd = (*filter)->toSealedMemfd();
+  if (!memfd) return std::move(memfd).error();
+  int seccompFd = *memfd;
+
+  BwrapOptions options;
+  options.bwrapPath = config_.bwrapPath;
+  options.seccompFd = 4;  // extraFds[0] lands at 4
+  auto plan = planBwrap(spec, options, &lstatPath);
+  if (!plan) {
+    ::close(seccompFd);
+    return std::move(plan).error();
+  }
+  process::SpawnRequest req;
+  req.argv = plan->argv;
+  req.env = spec.env;
+  req.passFd = spec.passFd;
+  req.extraFds = {seccompFd};
+  req.maxOutputBytes = spec.maxOutputBytes;
+  req.onOutput = spec.onOutput;
+  // Capabilities are not dropped before bwrap: as root it needs them to
+  // write the uid map of its user namespace. --cap-drop ALL empties every set
+  // of the step (checked by the probe and the escape suite).
+  auto proc = process::spawn(req);
+  ::close(seccompFd);
+  if (!proc) {
+    for (const fs::path& p : plan->placeholders) ::rmdir(p.c_str());
+    return std::move(proc).error();
+  }
+  return std::unique_ptr<process::RunningProcess>(
+      std::make_unique<BwrapProcess>(std::move(proc).value(), plan->placeholders));
+}
+
+ProbeReport BwrapBackend::runProbe() {
+  ProbeObservation obs;
+  obs.bwrapFound = !config_.bwrapPath.empty();
+  if (!obs.bwrapFound) return interpretProbe(obs);
+
+  process::SpawnRequest version;
+  version.argv = {config_.bwrapPath, "--version"};
+  if (auto v = process::spawn(version)) {
+    (*v)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(5));
+    obs.version = firstLine((*v)->stdoutData().data);
+  }
+  seccomp::Options so;
+  auto compiled = seccomp::compile(seccomp::buildPolicy(so));
+  obs.seccompCompiled = compiled.ok();
+  if (!compiled) obs.seccompError = compiled.error().message;
+
+  char tmpl[] = "/tmp/lw-bwrap-probe-XXXXXX";
+  if (::mkdtemp(tmpl) == nullptr) {
+    obs.failure = "cannot create a scratch directory in /tmp";
+    return interpretProbe(obs);
+  }
+  fs::path scratch = tmpl;
+  fs::path ws = scratch / "ws";
+  fs::create_directories(ws);
+  fs::create_directories(scratch / "out");
+  writeFile(scratch / "secret", "secret\n");
+  writeFile(ws / "prot", "protected\n");
+  writeFile(ws / "denied", "secret\n");
+
+  StepSpec spec;
+  spec.argv = {"/bin/sh", "-c", probeScript(scratch.string(), ws.string())};
+  spec.workspace = ws;
+  spec.workspaceWritable = true;
+  spec.protectedPaths = {ws / "prot"};
+  spec.deniedReadPaths = {ws / "denied"};
+  spec.outDir = scratch / "out";
+  spec.network = NetworkMode::None;
+  spec.env = {{"PATH", "/usr/bin:/bin"}};
+  auto proc = launch(spec);
+  if (!proc) {
+    obs.failure = proc.error().message;
+  } else {
+    process::ExitInfo info =
+        (*proc)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(20));
+    if (info.status() == 0) {
+      obs.ran = true;
+      std::istringstream out((*proc)->stdoutData().data);
+      for (std::string t; out >> t;) obs.tokens.insert(t);
+    } else {
+      obs.failure = firstLine((*proc)->stderrData().data) + " (exit status " +
+                    std::to_string(info.status()) + ")";
+    }
+  }
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+  return interpretProbe(obs);
+}
+
+const ProbeReport& BwrapBackend::probe() {
+  if (report_) return *report_;
+  std::string key = config_.bwrapPath.empty() ? "" : probeCacheKey(config_.bwrapPath);
+  if (config_.readCache && config_.cacheFile && !key.empty()) {
+    if (auto cached = loadCachedProbe(*config_.cacheFile, key)) {
+      report_ = std::move(*cached);
+      return *report_;
+    }
+  }
+  report_ = runProbe();
+  if (config_.cacheFile && !key.empty()) storeCachedProbe(*config_.cacheFile, key, *report_);
+  return *report_;
+}
+
+}  // namespace lw::sandbox::bwrap

@@ -1,0 +1,44 @@
+// linux-bwrap: each step in a bubblewrap sandbox built by bwrap_plan.h, with
+// the seccomp filter of sandbox/seccomp passed as --seccomp 4.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/environment.h"
+#include "sandbox/backend.h"
+#include "sandbox/seccomp/seccomp_filter.h"
+
+namespace lw::sandbox::bwrap {
+
+struct BwrapConfig {
+  std::string bwrapPath;  // absolute; empty when bwrap is not installed
+  std::optional<std::filesystem::path> cacheFile;  // the probe cache; nullopt: none
+  bool readCache = true;  // false: always probe afresh (and refresh the cache)
+};
+
+// Finds bwrap on the PATH of `env` (then /usr/bin) and the cache file.
+BwrapConfig bwrapConfigFor(const Environment& env);
+
+class BwrapBackend final : public Backend {
+ public:
+  explicit BwrapBackend(BwrapConfig config) : config_(std::move(config)) {}
+
+  BackendId id() const override { return BackendId::LinuxBwrap; }
+  // One bwrap run with the production flags, or the cached answer of one
+  // (see probe_cache.h); cached in this object too.
+  const ProbeReport& probe() override;
+  Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override;
+
+ private:
+  ProbeReport runProbe();
+  Result<const seccomp::BpfProgram*> filterFor(const StepSpec& spec);
+
+  BwrapConfig config_;
+  std::optional<ProbeReport> report_;
+  std::map<std::pair<NetworkMode, bool>, seccomp::BpfProgram> filters_;
+};
+
+}  // namespace lw::sandbox::bwrap

@@ -1,0 +1,85 @@
+#include "sandbox/bwrap/probe_cache.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include <boost/json.hpp>
+
+#include "core/version.h"
+#include "sandbox/probe_report_json.h"
+
+namespace lw::sandbox::bwrap {
+
+namespace json = boost::json;
+
+std::optional<std::filesystem::path> probeCacheDir(const Environment& env) {
+  if (auto x = env.get("XDG_CACHE_HOME"); x && !x->empty() && (*x)[0] == '/') {
+    return std::filesystem::path(*x) / "loopwright";
+  }
+  if (auto h = env.get("HOME"); h && !h->empty() && (*h)[0] == '/') {
+    return std::filesystem::path(*h) / ".cache" / "loopwright";
+  }
+  return std::nullopt;
+}
+
+std::string probeCacheKey(const std::string& bwrapPath) {
+  struct stat st {};
+  if (::stat(bwrapPath.c_str(), &st) != 0) return {};
+  struct utsname u {};
+  ::uname(&u);
+  std::string maxUserNs;
+  std::ifstream("/proc/sys/user/max_user_namespaces") >> maxUserNs;
+  std::ostringstream key;
+  key << "bwrap-probe-v1|" << kVersion << "|" << bwrapPath << "|" << st.st_dev << ":" << st.st_ino
+      << ":" << st.st_size << ":" << st.st_mtim.tv_sec << "." << st.st_mtim.tv_nsec << "|"
+      << u.release << " " << u.version << "|uid " << ::getuid() << "|userns " << maxUserNs;
+  return key.str();
+}
+
+std::optional<ProbeReport> loadCachedProbe(const std::filesystem::path& file,
+                                           const std::string& key) {
+  std::ifstream in(file);
+  if (!in) return std::nullopt;
+  std::stringstream buf;
+  buf << in.rdbuf();
+  boost::system::error_code ec;
+  json::value v = json::parse(buf.str(), ec);
+  if (ec || !v.is_object()) return std::nullopt;
+  const json::object& o = v.get_object();
+  const json::value* k = o.if_contains("key");
+  const json::value* t = o.if_contains("probedAt");
+  const json::value* r = o.if_contains("report");
+  if (k == nullptr || !k->is_string() || k->get_string() != key || t == nullptr ||
+      !t->is_int64() || r == nullptr) {
+    return std::nullopt;
+  }
+  std::int64_t age = static_cast<std::int64_t>(std::time(nullptr)) - t->get_int64();
+  if (age < 0 || age > kProbeCacheMaxAge.count()) return std::nullopt;
+  return probeReportFromJson(*r);
+}
+
+void storeCachedProbe(const std::filesystem::path& file, const std::string& key,
+                      const ProbeReport& report) {
+  std::error_code ec;
+  std::filesystem::create_directories(file.parent_path(), ec);
+  if (ec) return;
+  ::chmod(file.parent_path().c_str(), 0700);
+  json::object o{{"key", key},
+                 {"probedAt", static_cast<std::int64_t>(std::time(nullptr))},
+                 {"report", toJson(report)}};
+  std::string text = json::serialize(o);
+  std::string tmp = file.string() + ".tmp." + std::to_string(::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return;
+  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  if (!ok || ::rename(tmp.c_str(), file.c_str()) != 0) ::unlink(tmp.c_str());
+}
+
+}  // namespace lw::sandbox::bwrap

@@ -1,0 +1,28 @@
+// The backends of this build, constructed for this host: the single list
+// negotiation and `sandbox backends` iterate. Constructing one probes
+// nothing; Backend::probe() does, lazily.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/environment.h"
+#include "sandbox/backend.h"
+
+namespace lw::sandbox {
+
+struct RegistryOptions {
+  // Ignore on-disk probe caches (`sandbox backends` shows a fresh observation).
+  bool freshProbes = false;
+};
+
+// One backend per BackendId, in kAllBackends order. A backend this platform
+// cannot have (macos-seatbelt on Linux) is present and reports itself
+// unavailable with the reason.
+std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env,
+                                                   const RegistryOptions& options = {});
+
+// A backend that can never run here, with the reason (for probes and errors).
+std::unique_ptr<Backend> makeUnavailableBackend(BackendId id, std::string reason);
+
+}  // namespace lw::sandbox
