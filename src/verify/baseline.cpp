@@ -1,0 +1,354 @@
+#include "verify/baseline.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "verify/content_store.h"
+#include "verify/libgit2.h"
+
+namespace lw::verify {
+namespace {
+
+namespace fs = std::filesystem;
+
+enum Tag : std::uint8_t { kPlain = 0, kIgnoredDir = 1, kObjectsDir = 2 };
+
+std::string realPath(const std::string& p) {
+  std::error_code ec;
+  fs::path r = fs::canonical(p, ec);
+  std::string s = ec ? p : r.string();
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+
+bool isInside(const std::string& path, const std::string& dir) {
+  return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
+                         path[dir.size()] == '/');
+}
+
+std::int64_t indexNs(const git_index_time& t) {
+  return static_cast<std::int64_t>(t.seconds) * 1000000000 + t.nanoseconds;
+}
+
+// git's stat cache test (read-cache.c ie_match_stat), strict: every field.
+bool statMatchesIndex(const git_index_entry& e, const FsStat& st, std::int64_t indexMtimeNs) {
+  if (st.type != FileType::File) return false;
+  std::uint32_t mode = (st.perm & 0100) != 0 ? 0100755 : 0100644;
+  if (e.mode != mode || e.file_size != static_cast<std::uint32_t>(st.size)) return false;
+  if (indexNs(e.mtime) != st.mtimeNs || indexNs(e.ctime) != st.ctimeNs) return false;
+  if (e.ino != static_cast<std::uint32_t>(st.ino)) return false;
+  if (GIT_INDEX_ENTRY_STAGE(&e) != 0) return false;
+  if ((e.flags_extended & (GIT_INDEX_ENTRY_SKIP_WORKTREE | GIT_INDEX_ENTRY_INTENT_TO_ADD)) != 0)
+    return false;
+  // Racily clean: written in the same tick as the index, content unknown.
+  return indexNs(e.mtime) < indexMtimeNs;
+}
+
+std::string defaultStorePath() {
+  std::error_code ec;
+  fs::path dir = fs::temp_directory_path(ec);
+  if (ec) dir = "/tmp";
+  std::string templ = (dir / "loopwright-baseline-XXXXXX").string();
+  int fd = mkstemp(templ.data());
+  if (fd >= 0) close(fd);
+  return templ;
+}
+
+class Taker {
+ public:
+  Taker(Baseline& b, git_repository* repo, git_index* index, ContentStore& store)
+      : b_(b), repo_(repo), index_(index), store_(store) {}
+
+  Status walkWorkTree() {
+    struct stat s {};
+    std::string indexFile = std::string(git_repository_path(repo_)) + "index";
+    indexMtimeNs_ = stat(indexFile.c_str(), &s) == 0
+                        ? static_cast<std::int64_t>(s.st_mtim.tv_sec) * 1000000000 + s.st_mtim.tv_nsec
+                        : 0;
+    return walkTree(b_.workTree, kPlain,
+                    [&](const std::string& rel, const FsStat& st, int dirFd, const char* name,
+                        std::uint8_t tag) -> std::uint8_t {
+                      if (rel == ".git") return kSkipDir;
+                      return visitWorkTree(rel, st, dirFd, name, tag);
+                    });
+  }
+
+  Status walkGit(Area area, const std::string& root) {
+    return walkTree(root, kPlain,
+                    [&](const std::string& rel, const FsStat& st, int dirFd, const char* name,
+                        std::uint8_t tag) -> std::uint8_t {
+                      // Objects are content-addressed and only ever added; a
+                      // commit made by a step is caught by its ref, not here.
+                      if (tag == kObjectsDir && std::string_view(name) != "info") return kSkipDir;
+                      if (area == Area::GitDir && b_.storePath.starts_with(b_.gitDir + "/") &&
+                          b_.gitDir + "/" + rel == b_.storePath)
+                        return kSkipDir;
+                      BaselineEntry e = entry(area, Origin::Git, rel, st);
+                      if (st.type == FileType::File) captureAlways(e, dirFd, name);
+                      push(std::move(e));
+                      if (st.type == FileType::Dir && std::string_view(name) == "objects")
+                        return kObjectsDir;
+                      return kPlain;
+                    });
+  }
+
+  Status status() const { return status_; }
+
+ private:
+  std::uint8_t visitWorkTree(const std::string& rel, const FsStat& st, int dirFd,
+                             const char* name, std::uint8_t tag) {
+    Origin origin = Origin::Untracked;
+    const git_index_entry* ie = nullptr;
+    if (tag == kIgnoredDir) {
+      origin = Origin::Ignored;
+    } else if (st.type == FileType::Dir) {
+      std::size_t pos = 0;
+      std::string prefix = rel + "/";
+      if (git_index_find_prefix(&pos, index_, prefix.c_str()) == 0) {
+        origin = Origin::Tracked;
+      } else if (isIgnored(rel)) {
+        origin = Origin::Ignored;
+      }
+    } else {
+      ie = git_index_get_bypath(index_, rel.c_str(), 0);
+      if (ie != nullptr) {
+        origin = Origin::Tracked;
+      } else if (isIgnored(rel)) {
+        origin = Origin::Ignored;
+      }
+    }
+    BaselineEntry e = entry(Area::WorkTree, origin, rel, st);
+    if (st.type == FileType::File) {
+      if (ie != nullptr && !e.racy && statMatchesIndex(*ie, st, indexMtimeNs_)) {
+        e.source = ContentSource::Blob;
+        e.blobId = oidHex(ie->id);
+      } else if (origin == Origin::Ignored) {
+        captureIgnored(e, dirFd, name);
+      } else {
+        captureAlways(e, dirFd, name);
+      }
+    } else if (st.type == FileType::Other) {
+      ++b_.notRestorable;
+    }
+    push(std::move(e));
+    if (st.type != FileType::Dir) return kPlain;
+    // A gitlink (submodule) is another repository: its files are budgeted
+    // like ignored ones rather than captured unconditionally.
+    if (origin == Origin::Ignored) return kIgnoredDir;
+    const git_index_entry* gl = git_index_get_bypath(index_, rel.c_str(), 0);
+    return gl != nullptr && gl->mode == GIT_FILEMODE_COMMIT ? kIgnoredDir : kPlain;
+  }
+
+  bool isIgnored(const std::string& rel) {
+    int ignored = 0;
+    if (git_ignore_path_is_ignored(&ignored, repo_, rel.c_str()) != 0) return false;
+    return ignored != 0;
+  }
+
+  BaselineEntry entry(Area area, Origin origin, const std::string& rel, const FsStat& st) {
+    BaselineEntry e;
+    e.area = area;
+    e.origin = origin;
+    e.path = rel;
+    e.stat = st;
+    e.racy = st.type != FileType::Dir && st.ctimeNs >= b_.takenAtNs - b_.options.racyWindowNs;
+    return e;
+  }
+
+  void captureAlways(BaselineEntry& e, int dirFd, const char* name) {
+    if (e.stat.size > b_.options.maxFileBytes) {
+      ++b_.notRestorable;
+      return;
+    }
+    capture(e, dirFd, name);
+  }
+
+  void captureIgnored(BaselineEntry& e, int dirFd, const char* name) {
+    if (e.stat.size > b_.options.maxFileBytes ||
+        b_.ignoredCapturedFiles + 1 > b_.options.ignoredBudgetFiles ||
+        b_.ignoredCapturedBytes + e.stat.size > b_.options.ignoredBudgetBytes) {
+      ++b_.notRestorable;
+      return;
+    }
+    if (capture(e, dirFd, name)) {
+      ++b_.ignoredCapturedFiles;
+      b_.ignoredCapturedBytes += e.storeSize;
+    }
+  }
+
+  bool capture(BaselineEntry& e, int dirFd, const char* name) {
+    auto bytes = readFileAt(dirFd, name);
+    if (!bytes) {
+      fail(bytes.error());
+      return false;
+    }
+    auto span = store_.append(*bytes);
+    if (!span) {
+      fail(span.error());
+      return false;
+    }
+    e.source = ContentSource::Store;
+    e.storeOffset = span->offset;
+    e.storeSize = span->size;
+    // The size we read is the truth; a file growing during the walk is racy.
+    if (span->size != e.stat.size) e.racy = true;
+    return true;
+  }
+
+  void push(BaselineEntry e) { b_.entries.push_back(std::move(e)); }
+  void fail(Error e) {
+    if (status_.ok()) status_ = std::move(e);
+  }
+
+  Baseline& b_;
+  git_repository* repo_;
+  git_index* index_;
+  ContentStore& store_;
+  std::int64_t indexMtimeNs_ = 0;
+  Status status_ = Ok{};
+};
+
+}  // namespace
+
+std::string_view toString(Area a) {
+  switch (a) {
+    case Area::WorkTree: return "worktree";
+    case Area::GitDir: return "git";
+    case Area::HooksPath: return "hooks-path";
+  }
+  return "worktree";
+}
+
+std::string_view toString(Origin o) {
+  switch (o) {
+    case Origin::Tracked: return "tracked";
+    case Origin::Untracked: return "untracked";
+    case Origin::Ignored: return "ignored";
+    case Origin::Git: return "git";
+  }
+  return "tracked";
+}
+
+const std::string& Baseline::rootOf(Area a) const {
+  switch (a) {
+    case Area::WorkTree: return workTree;
+    case Area::GitDir: return gitDir;
+    case Area::HooksPath: return hooksPath;
+  }
+  return workTree;
+}
+
+const BaselineEntry* Baseline::find(Area area, std::string_view path) const {
+  std::string key(1, static_cast<char>('0' + static_cast<int>(area)));
+  key.append(path);
+  auto it = index_.find(key);
+  return it == index_.end() ? nullptr : &entries[it->second];
+}
+
+void Baseline::reindex() {
+  index_.clear();
+  index_.reserve(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    std::string key(1, static_cast<char>('0' + static_cast<int>(entries[i].area)));
+    key.append(entries[i].path);
+    index_.emplace(std::move(key), i);
+  }
+}
+
+Result<std::vector<RefState>> readRefs(const std::string& repoDir) {
+  auto repo = openRepository(repoDir);
+  if (!repo) return repo.error();
+  std::vector<RefState> refs;
+  auto describe = [](git_reference* r) -> std::string {
+    if (git_reference_type(r) == GIT_REFERENCE_SYMBOLIC)
+      return std::string("ref: ") + git_reference_symbolic_target(r);
+    const git_oid* id = git_reference_target(r);
+    return id != nullptr ? oidHex(*id) : "";
+  };
+  git_reference* head = nullptr;
+  if (git_reference_lookup(&head, repo->get(), "HEAD") == 0) {
+    GitPtr<git_reference> owned(head);
+    refs.push_back({"HEAD", describe(head)});
+  } else {
+    refs.push_back({"HEAD", "(unreadable)"});
+  }
+  git_reference_iterator* it = nullptr;
+  if (git_reference_iterator_new(&it, repo->get()) != 0)
+    return gitError(ErrorCode::IoError, "cannot list refs", repoDir);
+  GitPtr<git_reference_iterator> ownedIt(it);
+  git_reference* ref = nullptr;
+  int rc = 0;
+  while ((rc = git_reference_next(&ref, it)) == 0) {
+    GitPtr<git_reference> owned(ref);
+    refs.push_back({git_reference_name(ref), describe(ref)});
+  }
+  if (rc != GIT_ITEROVER) return gitError(ErrorCode::IoError, "cannot list refs", repoDir);
+  std::sort(refs.begin() + 1, refs.end(),
+            [](const RefState& a, const RefState& b) { return a.name < b.name; });
+  return refs;
+}
+
+Result<Baseline> takeBaseline(const std::string& repoDir, const BaselineOptions& options) {
+  auto repo = openRepository(repoDir);
+  if (!repo) return repo.error();
+  Baseline b;
+  b.repoDir = repoDir;
+  b.options = options;
+  b.takenAtNs = realtimeNs();
+  const char* wd = git_repository_workdir(repo->get());
+  b.workTree = realPath(wd != nullptr ? wd : repoDir);
+  b.gitDir = realPath(git_repository_commondir(repo->get()));
+  b.storePath = options.storePath.empty() ? defaultStorePath() : options.storePath;
+
+  git_config* cfg = nullptr;
+  if (git_repository_config_snapshot(&cfg, repo->get()) == 0) {
+    GitPtr<git_config> owned(cfg);
+    git_buf buf = GIT_BUF_INIT;
+    if (git_config_get_path(&buf, cfg, "core.hooksPath") == 0) {
+      std::string hp = buf.ptr;
+      git_buf_dispose(&buf);
+      if (!hp.empty() && hp[0] != '/') hp = b.workTree + "/" + hp;
+      hp = realPath(hp);
+      if (isInside(hp, b.workTree) && hp != b.workTree) {
+        b.hooksPathInWorkTree = hp.substr(b.workTree.size() + 1);
+      } else if (!isInside(hp, b.gitDir) && !isInside(hp, b.workTree)) {
+        b.hooksPath = hp;
+      }
+    }
+  }
+
+  auto refs = readRefs(repoDir);
+  if (!refs) return refs.error();
+  b.refs = std::move(*refs);
+
+  git_index* rawIndex = nullptr;
+  if (git_repository_index(&rawIndex, repo->get()) != 0)
+    return gitError(ErrorCode::IoError, "cannot read the index", repoDir);
+  GitPtr<git_index> index(rawIndex);
+
+  auto store = ContentStore::create(b.storePath);
+  if (!store) return store.error();
+  Taker taker(b, repo->get(), index.get(), *store);
+  for (auto st : {taker.walkGit(Area::GitDir, b.gitDir), taker.walkWorkTree()})
+    if (!st) return st.error();
+  if (!b.hooksPath.empty()) {
+    struct stat s {};
+    if (stat(b.hooksPath.c_str(), &s) == 0 && S_ISDIR(s.st_mode)) {
+      auto st = taker.walkGit(Area::HooksPath, b.hooksPath);
+      if (!st) return st.error();
+    }
+  }
+  if (!taker.status()) return taker.status().error();
+  if (auto st = store->flush(); !st) return st.error();
+  std::sort(b.entries.begin(), b.entries.end(), [](const BaselineEntry& x, const BaselineEntry& y) {
+    return x.area != y.area ? x.area < y.area : x.path < y.path;
+  });
+  b.reindex();
+  return b;
+}
+
+}  // namespace lw::verify

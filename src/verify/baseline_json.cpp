@@ -1,0 +1,158 @@
+#include "verify/baseline_json.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <boost/json.hpp>
+
+namespace lw::verify {
+namespace {
+
+namespace json = boost::json;
+constexpr int kFormat = 1;
+
+json::object entryJson(const BaselineEntry& e) {
+  json::object o;
+  o["a"] = static_cast<int>(e.area);
+  o["o"] = static_cast<int>(e.origin);
+  o["p"] = e.path;
+  o["t"] = static_cast<int>(e.stat.type);
+  o["m"] = e.stat.perm;
+  o["s"] = e.stat.size;
+  o["mt"] = e.stat.mtimeNs;
+  o["ct"] = e.stat.ctimeNs;
+  o["i"] = e.stat.ino;
+  if (!e.stat.linkTarget.empty()) o["l"] = e.stat.linkTarget;
+  o["c"] = static_cast<int>(e.source);
+  if (e.source == ContentSource::Blob) o["b"] = e.blobId;
+  if (e.source == ContentSource::Store) {
+    o["so"] = e.storeOffset;
+    o["sn"] = e.storeSize;
+  }
+  if (e.racy) o["r"] = true;
+  return o;
+}
+
+template <class T>
+T num(const json::object& o, const char* key, T def = 0) {
+  const json::value* v = o.if_contains(key);
+  if (v == nullptr) return def;
+  return json::value_to<T>(*v);
+}
+
+std::string str(const json::object& o, const char* key) {
+  const json::value* v = o.if_contains(key);
+  return v != nullptr ? std::string(v->as_string()) : std::string();
+}
+
+Error invalid(const std::string& file, const std::string& why) {
+  return makeError(ErrorCode::IoError, "baseline '" + file + "' is invalid: " + why,
+                   "take a new one with 'loopwright verify snapshot'", file);
+}
+
+}  // namespace
+
+Status saveBaseline(const Baseline& b, const std::string& file) {
+  json::object o;
+  o["format"] = kFormat;
+  o["repoDir"] = b.repoDir;
+  o["workTree"] = b.workTree;
+  o["gitDir"] = b.gitDir;
+  o["hooksPath"] = b.hooksPath;
+  o["hooksPathInWorkTree"] = b.hooksPathInWorkTree;
+  o["storePath"] = b.storePath;
+  o["takenAtNs"] = b.takenAtNs;
+  o["options"] = {{"ignoredBudgetBytes", b.options.ignoredBudgetBytes},
+                  {"ignoredBudgetFiles", b.options.ignoredBudgetFiles},
+                  {"maxFileBytes", b.options.maxFileBytes},
+                  {"racyWindowNs", b.options.racyWindowNs}};
+  o["ignoredCapturedBytes"] = b.ignoredCapturedBytes;
+  o["ignoredCapturedFiles"] = b.ignoredCapturedFiles;
+  o["notRestorable"] = b.notRestorable;
+  json::array refs;
+  for (const RefState& r : b.refs) refs.push_back({{"name", r.name}, {"target", r.target}});
+  o["refs"] = std::move(refs);
+  json::array entries;
+  entries.reserve(b.entries.size());
+  for (const BaselineEntry& e : b.entries) entries.push_back(entryJson(e));
+  o["entries"] = std::move(entries);
+  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return makeError(ErrorCode::IoError, "cannot write baseline '" + file + "'", "", file);
+  std::string text = json::serialize(o);
+  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ok = ::close(fd) == 0 && ok;
+  if (!ok) return makeError(ErrorCode::IoError, "cannot write baseline '" + file + "'", "", file);
+  return Ok{};
+}
+
+Result<Baseline> loadBaseline(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return makeError(ErrorCode::IoError, "cannot read baseline '" + file + "'",
+                            "pass the FILE written by 'loopwright verify snapshot --out FILE'", file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  Baseline b;
+  try {
+    json::value v = json::parse(ss.str());
+    const json::object& o = v.as_object();
+    if (num<int>(o, "format") != kFormat) return invalid(file, "unknown format");
+    b.repoDir = str(o, "repoDir");
+    b.workTree = str(o, "workTree");
+    b.gitDir = str(o, "gitDir");
+    b.hooksPath = str(o, "hooksPath");
+    b.hooksPathInWorkTree = str(o, "hooksPathInWorkTree");
+    b.storePath = str(o, "storePath");
+    b.takenAtNs = num<std::int64_t>(o, "takenAtNs");
+    const json::object& opt = o.at("options").as_object();
+    b.options.ignoredBudgetBytes = num<std::uint64_t>(opt, "ignoredBudgetBytes");
+    b.options.ignoredBudgetFiles = num<std::uint64_t>(opt, "ignoredBudgetFiles");
+    b.options.maxFileBytes = num<std::uint64_t>(opt, "maxFileBytes");
+    b.options.racyWindowNs = num<std::int64_t>(opt, "racyWindowNs");
+    b.options.storePath = b.storePath;
+    b.ignoredCapturedBytes = num<std::uint64_t>(o, "ignoredCapturedBytes");
+    b.ignoredCapturedFiles = num<std::uint64_t>(o, "ignoredCapturedFiles");
+    b.notRestorable = num<std::uint64_t>(o, "notRestorable");
+    for (const json::value& r : o.at("refs").as_array())
+      b.refs.push_back({str(r.as_object(), "name"), str(r.as_object(), "target")});
+    const json::array& entries = o.at("entries").as_array();
+    b.entries.reserve(entries.size());
+    for (const json::value& ev : entries) {
+      const json::object& e = ev.as_object();
+      BaselineEntry x;
+      int area = num<int>(e, "a"), origin = num<int>(e, "o"), type = num<int>(e, "t"),
+          source = num<int>(e, "c");
+      if (area < 0 || area > 2 || origin < 0 || origin > 3 || type < 0 || type > 3 || source < 0 ||
+          source > 2)
+        return invalid(file, "entry '" + str(e, "p") + "' has an unknown area, origin, type or source");
+      x.area = static_cast<Area>(area);
+      x.origin = static_cast<Origin>(origin);
+      x.source = static_cast<ContentSource>(source);
+      x.path = str(e, "p");
+      x.stat.type = static_cast<FileType>(type);
+      x.stat.perm = num<std::uint32_t>(e, "m");
+      x.stat.size = num<std::uint64_t>(e, "s");
+      x.stat.mtimeNs = num<std::int64_t>(e, "mt");
+      x.stat.ctimeNs = num<std::int64_t>(e, "ct");
+      x.stat.ino = num<std::uint64_t>(e, "i");
+      x.stat.linkTarget = str(e, "l");
+      x.blobId = str(e, "b");
+      x.storeOffset = num<std::uint64_t>(e, "so");
+      x.storeSize = num<std::uint64_t>(e, "sn");
+      x.racy = e.if_contains("r") != nullptr && e.at("r").as_bool();
+      if (x.path.empty() || x.path.starts_with("/") || ("/" + x.path + "/").find("/../") != std::string::npos)
+        return invalid(file, "entry path '" + x.path + "' is not a plain relative path");
+      b.entries.push_back(std::move(x));
+    }
+  } catch (const std::exception& ex) {
+    return invalid(file, ex.what());
+  }
+  if (b.workTree.empty() || b.gitDir.empty() || b.storePath.empty())
+    return invalid(file, "workTree, gitDir and storePath are required");
+  b.reindex();
+  return b;
+}
+
+}  // namespace lw::verify

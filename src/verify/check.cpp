@@ -1,0 +1,215 @@
+#include "verify/check.h"
+
+#include <fcntl.h>
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+
+#include "verify/diff.h"
+#include "verify/path_policy.h"
+#include "verify/path_resolve.h"
+#include "verify/quarantine.h"
+#include "verify/restore.h"
+
+namespace lw::verify {
+namespace {
+
+void violate(Change& c, ErrorCode code, std::string reason) {
+  c.violation = code;
+  c.reason = std::move(reason);
+}
+
+bool isRefChange(const Change& c) {
+  return c.kind == ChangeKind::RefAdded || c.kind == ChangeKind::RefDeleted ||
+         c.kind == ChangeKind::RefMoved || c.kind == ChangeKind::Head;
+}
+
+bool mentionsFetchContent(const Change& c) {
+  auto now = readFileAt(AT_FDCWD, c.resolved.c_str());
+  return now && now->find("FetchContent") != std::string::npos;
+}
+
+// A directory on the way to a writable glob ("src" for "src/gen/**").
+bool isAncestorOfScope(const std::string& rel, const std::vector<std::string>& globs) {
+  for (const std::string& g : globs)
+    if (g.starts_with(rel + "/")) return true;
+  return false;
+}
+
+void applyAuthorPolicy(const Baseline& b, const CheckPolicy& p, Change& c) {
+  constexpr ErrorCode kPath = ErrorCode::PathPolicyViolation;
+  if (isRefChange(c)) return;
+  if (c.area != Area::WorkTree || c.category == Category::Hook) {
+    if (c.category == Category::Config || c.category == Category::Hook ||
+        c.category == Category::Info)
+      violate(c, kPath, "git configuration, hooks and info/ are never writable by a step");
+    return;
+  }
+  if (isProtectedPath(c.path, p.protectedGlobs))
+    return violate(c, kPath, "protected path");
+  bool deleted = c.kind == ChangeKind::Deleted;
+  if (!isWritablePath(c.path, p.writableGlobs) &&
+      !(c.isDir && !deleted && isAncestorOfScope(c.path, p.writableGlobs)))
+    return violate(c, kPath, "outside the step's writable scope");
+  if (!c.linkTarget.empty()) {
+    std::string dir = c.resolved.substr(0, c.resolved.rfind('/'));
+    auto target = resolvePath(b.workTree, dir, c.linkTarget);
+    if (!target) return violate(c, kPath, target.error().message);
+    if (!target->inside)
+      return violate(c, kPath, "symlink points outside the workspace: " + target->absolute);
+    if (isProtectedPath(target->relative, p.protectedGlobs))
+      return violate(c, kPath, "symlink into a protected path: " + target->relative);
+  }
+}
+
+void markDependency(Change& c, std::vector<Finding>& findings, const std::string& step) {
+  if (c.area != Area::WorkTree || c.isDir) return;
+  DependencyKind k = dependencyKindOf(c.path);
+  if (k == DependencyKind::None) return;
+  if (k == DependencyKind::CMakeMaybe && !mentionsFetchContent(c)) return;
+  c.dependency = true;
+  Finding f;
+  f.step = step;
+  f.ruleId = "verify/dependency-change";
+  f.severity = Severity::Warning;
+  f.message = "Dependency manifest or lock file " + std::string(toString(c.kind)) + ": `" +
+              c.path + "`. Review the dependency change before merging.";
+  f.path = c.kind == ChangeKind::Deleted ? "" : c.path;
+  findings.push_back(std::move(f));
+}
+
+void checkDeclared(const Baseline& b, const CheckPolicy& p, CheckReport& r) {
+  constexpr ErrorCode kPath = ErrorCode::PathPolicyViolation;
+  for (const std::string& given : p.declaredPaths) {
+    Change c;
+    c.path = c.given = given;
+    auto res = resolvePath(b.workTree, p.cwd.empty() ? b.repoDir : p.cwd, given);
+    if (!res) {
+      violate(c, kPath, res.error().message);
+    } else {
+      c.resolved = res->absolute;
+      c.path = res->relative;
+      if (!res->inside) {
+        violate(c, kPath, "outside the workspace");
+      } else if (isProtectedPath(res->relative, p.protectedGlobs)) {
+        violate(c, kPath, "protected path");
+      } else if (!isWritablePath(res->relative, p.writableGlobs)) {
+        violate(c, kPath, "outside the step's writable scope");
+      }
+    }
+    c.path = given;
+    if (c.violation) r.declared.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
+Result<CheckReport> check(const Baseline& b, const CheckPolicy& p) {
+  auto diff = diffAgainstBaseline(b);
+  if (!diff) return diff.error();
+  CheckReport r;
+  r.changes = std::move(diff->changes);
+  r.notes = std::move(diff->notes);
+  bool readOnly = p.role != Role::Author;
+  for (Change& c : r.changes) {
+    markDependency(c, r.findings, p.stepName);
+    if (c.benign) continue;
+    if (readOnly) {
+      violate(c, ErrorCode::ReadOnlyViolation,
+              "a " + std::string(toString(p.role)) + " step may not change the repository");
+    } else {
+      applyAuthorPolicy(b, p, c);
+    }
+  }
+  if (!readOnly) checkDeclared(b, p, r);
+  std::vector<bool> selected;
+  for (const std::vector<Change>* list : {&r.changes, &r.declared})
+    for (const Change& c : *list) {
+      if (!c.violation) continue;
+      if (!r.violation) r.violation = c.violation;
+      ++r.violations;
+    }
+  for (const Change& c : r.changes) selected.push_back(readOnly || c.violation.has_value());
+  if (!p.restore || r.violations == 0) return r;
+
+  std::vector<Change> kept;
+  for (std::size_t i = 0; i < r.changes.size(); ++i)
+    if (selected[i]) kept.push_back(r.changes[i]);
+  auto commit = kept.empty() ? Result<std::string>(std::string())
+                             : writeQuarantineCommit(b, kept, p.runId, p.stepName);
+  if (!commit) r.notes.push_back("quarantine: " + commit.error().message);
+  r.restoreFailures = restoreChanges(b, r.changes, selected);
+  r.restored = r.restoreFailures.empty();
+  if (commit && !commit->empty()) {
+    std::string ref = quarantineRefName(p.runId, p.stepName);
+    if (auto st = writeQuarantineRef(b, ref, *commit); st) {
+      r.quarantineRef = ref;
+      r.quarantineCommit = *commit;
+    } else {
+      r.notes.push_back("quarantine: " + st.error().message);
+    }
+  }
+  return r;
+}
+
+boost::json::value toJson(const CheckReport& r, const Baseline& b) {
+  boost::json::object o;
+  o["ok"] = r.ok();
+  o["violation"] = r.violation ? boost::json::value(codeName(*r.violation)) : nullptr;
+  o["violations"] = r.violations;
+  o["repository"] = b.workTree;
+  auto changeJson = [](const Change& c) {
+    boost::json::object j;
+    j["path"] = c.path;
+    j["kind"] = toString(c.kind);
+    j["category"] = toString(c.category);
+    j["area"] = toString(c.area);
+    j["given"] = c.given;
+    j["resolved"] = c.resolved;
+    if (!c.detail.empty()) j["detail"] = c.detail;
+    j["violation"] = c.violation ? boost::json::value(codeName(*c.violation)) : nullptr;
+    if (!c.reason.empty()) j["reason"] = c.reason;
+    j["restorable"] = c.restorable;
+    j["restored"] = c.restored;
+    j["dependency"] = c.dependency;
+    if (c.benign) j["benign"] = true;
+    return j;
+  };
+  boost::json::array changes, declared, failures, notes;
+  for (const Change& c : r.changes) changes.push_back(changeJson(c));
+  for (const Change& c : r.declared) declared.push_back(changeJson(c));
+  for (const auto& f : r.restoreFailures) failures.push_back(boost::json::string(f));
+  for (const auto& n : r.notes) notes.push_back(boost::json::string(n));
+  o["changes"] = std::move(changes);
+  o["declared"] = std::move(declared);
+  if (!r.quarantineRef.empty()) {
+    o["quarantine"] = {{"ref", r.quarantineRef}, {"commit", r.quarantineCommit}};
+  } else {
+    o["quarantine"] = nullptr;
+  }
+  o["restored"] = r.restored;
+  o["restoreFailures"] = std::move(failures);
+  o["notes"] = std::move(notes);
+  return o;
+}
+
+Error toError(const CheckReport& r) {
+  const Change* first = nullptr;
+  for (const std::vector<Change>* list : {&r.changes, &r.declared})
+    for (const Change& c : *list)
+      if (c.violation && first == nullptr) first = &c;
+  std::string msg = std::to_string(r.violations) + " violation" + (r.violations == 1 ? "" : "s");
+  if (first != nullptr)
+    msg += "; first: " + std::string(toString(first->kind)) + " '" + first->given + "'" +
+           (first->resolved.empty() || first->resolved == first->given
+                ? ""
+                : " (resolved: " + first->resolved + ")") +
+           ": " + first->reason;
+  std::string hint;
+  if (!r.quarantineRef.empty()) hint = "the changes are kept under " + r.quarantineRef + "; ";
+  hint += r.restored ? "the repository was restored to the baseline"
+                     : "the repository was not (fully) restored";
+  return makeError(r.violation.value_or(ErrorCode::Internal), msg, hint);
+}
+
+}  // namespace lw::verify

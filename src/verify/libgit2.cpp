@@ -1,0 +1,68 @@
+#include "verify/libgit2.h"
+
+#include <mutex>
+
+namespace lw::verify {
+
+void ensureLibGit2() {
+  static std::once_flag once;
+  std::call_once(once, [] { git_libgit2_init(); });
+}
+
+Error gitError(ErrorCode code, const std::string& what, const std::string& subject) {
+  const git_error* last = git_error_last();
+  std::string detail = last != nullptr && last->message != nullptr ? last->message : "unknown";
+  return makeError(code, what + ": " + detail, "", subject);
+}
+
+Result<GitPtr<git_repository>> openRepository(const std::string& dir) {
+  ensureLibGit2();
+  git_repository* repo = nullptr;
+  if (git_repository_open_ext(&repo, dir.c_str(), 0, nullptr) != 0) {
+    Error e = gitError(ErrorCode::IoError, "cannot open a git repository at '" + dir + "'", dir);
+    e.hint = "pass --repo the working tree of a git repository";
+    return e;
+  }
+  GitPtr<git_repository> owned(repo);
+  if (git_repository_is_bare(repo) != 0)
+    return makeError(ErrorCode::IoError, "'" + dir + "' is a bare repository",
+                     "verification needs a working tree", dir);
+  return owned;
+}
+
+std::string oidHex(const git_oid& oid) {
+  char buf[kOidHexSize + 1];
+  git_oid_tostr(buf, sizeof buf, &oid);
+  return buf;
+}
+
+bool parseOid(const std::string& hex, git_oid& out) {
+  return hex.size() == kOidHexSize && git_oid_fromstrn(&out, hex.data(), hex.size()) == 0;
+}
+
+}  // namespace lw::verify
+
+namespace lw::verify {
+
+Result<std::string> blobAsWorkTree(git_repository* repo, const std::string& blobHex,
+                                   const std::string& path) {
+  git_oid id;
+  if (!parseOid(blobHex, id))
+    return makeError(ErrorCode::IoError, "invalid blob id '" + blobHex + "'", "", path);
+  git_blob* raw = nullptr;
+  if (git_blob_lookup(&raw, repo, &id) != 0)
+    return gitError(ErrorCode::IoError, "cannot read blob " + blobHex, path);
+  GitPtr<git_blob> blob(raw);
+  git_blob_filter_options opts = GIT_BLOB_FILTER_OPTIONS_INIT;
+  opts.flags = 0;  // no binary sniffing: a checkout filters binaries too when told to
+  git_buf out = GIT_BUF_INIT;
+  if (git_blob_filter(&out, blob.get(), path.c_str(), &opts) != 0) {
+    git_buf_dispose(&out);
+    return gitError(ErrorCode::IoError, "cannot filter blob " + blobHex, path);
+  }
+  std::string bytes(out.ptr != nullptr ? out.ptr : "", out.size);
+  git_buf_dispose(&out);
+  return bytes;
+}
+
+}  // namespace lw::verify

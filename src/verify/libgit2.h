@@ -1,0 +1,57 @@
+// The one place that talks to libgit2's C API directly: a process-wide init
+// guard, owning handles, and the translation of libgit2 errors into lw::Error.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <git2.h>
+
+#include "core/result.h"
+
+namespace lw::verify {
+
+// Initialises libgit2 once for the process (git_libgit2_init is reference
+// counted; we never shut it down because handles may outlive any one caller).
+void ensureLibGit2();
+
+// An Error carrying `what` and libgit2's last error text (git_error_last).
+Error gitError(ErrorCode code, const std::string& what, const std::string& subject = {});
+
+struct GitDeleter {
+  void operator()(git_repository* p) const { git_repository_free(p); }
+  void operator()(git_index* p) const { git_index_free(p); }
+  void operator()(git_reference* p) const { git_reference_free(p); }
+  void operator()(git_reference_iterator* p) const { git_reference_iterator_free(p); }
+  void operator()(git_object* p) const { git_object_free(p); }
+  void operator()(git_blob* p) const { git_blob_free(p); }
+  void operator()(git_config* p) const { git_config_free(p); }
+  void operator()(git_signature* p) const { git_signature_free(p); }
+  void operator()(git_tree* p) const { git_tree_free(p); }
+};
+template <class T>
+using GitPtr = std::unique_ptr<T, GitDeleter>;
+
+// Opens the repository whose working tree is (or contains) `dir`. Fails with
+// IO_ERROR naming `dir` when it is not a non-bare git repository.
+Result<GitPtr<git_repository>> openRepository(const std::string& dir);
+
+// SHA-1 object ids (the only kind both libgit2 1.5 and 1.7 read by default).
+inline constexpr std::size_t kOidHexSize = 40;
+
+// Hex of an object id.
+std::string oidHex(const git_oid& oid);
+// Parses a full hex object id; false when it is not one.
+bool parseOid(const std::string& hex, git_oid& out);
+
+}  // namespace lw::verify
+
+namespace lw::verify {
+
+// The bytes a checkout writes for blob `blobHex` at `path` (the repository's
+// attributes and libgit2's built-in filters applied). Fails with IO_ERROR
+// when the blob is missing.
+Result<std::string> blobAsWorkTree(git_repository* repo, const std::string& blobHex,
+                                   const std::string& path);
+
+}  // namespace lw::verify

@@ -1,0 +1,118 @@
+#include "verify/quarantine.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "verify/libgit2.h"
+
+namespace lw::verify {
+namespace {
+
+// A step can write a file of any size; what is kept of it is bounded.
+constexpr std::uint64_t kMaxQuarantineBlob = 16ull << 20;
+
+std::string sanitize(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '-' || ch == '_' || ch == '.';
+    out.push_back(ok ? ch : '_');
+  }
+  while (out.find("..") != std::string::npos) out.replace(out.find(".."), 2, "_.");
+  if (out.empty() || out[0] == '.') out.insert(out.begin(), '_');
+  if (out.ends_with(".lock") || out.back() == '.') out.push_back('_');
+  return out.substr(0, 100);
+}
+
+Status addBlob(git_repository* repo, git_index* index, const std::string& path,
+               const std::string& bytes, std::uint32_t mode) {
+  git_oid id;
+  if (git_blob_create_from_buffer(&id, repo, bytes.data(), bytes.size()) != 0)
+    return gitError(ErrorCode::IoError, "cannot write quarantine blob", path);
+  git_index_entry e;
+  std::memset(&e, 0, sizeof e);
+  e.mode = mode;
+  e.id = id;
+  e.path = path.c_str();
+  if (git_index_add(index, &e) != 0)
+    return gitError(ErrorCode::IoError, "cannot add to quarantine tree", path);
+  return Ok{};
+}
+
+}  // namespace
+
+std::string quarantineRefName(const std::string& runId, const std::string& step) {
+  return "refs/loopwright/quarantine/" + sanitize(runId.empty() ? "run" : runId) + "/" +
+         sanitize(step.empty() ? "step" : step);
+}
+
+Result<std::string> writeQuarantineCommit(const Baseline& b, const std::vector<Change>& changes,
+                                          const std::string& runId, const std::string& step) {
+  auto repo = openRepository(b.workTree);
+  if (!repo) return repo.error();
+  git_index* raw = nullptr;
+  if (git_index_new(&raw) != 0) return gitError(ErrorCode::IoError, "cannot create an index");
+  GitPtr<git_index> index(raw);
+  std::string list;
+  for (const Change& c : changes) {
+    list += std::string(toString(c.kind)) + "\t" + std::string(toString(c.category)) + "\t" +
+            std::string(toString(c.area)) + ":" + c.path +
+            (c.detail.empty() ? "" : "\t" + c.detail) + "\n";
+    if (c.resolved.empty() || c.kind == ChangeKind::Deleted) continue;
+    auto st = statNoFollow(AT_FDCWD, c.resolved.c_str());
+    if (!st || !st->has_value()) continue;
+    const FsStat& fs = **st;
+    std::string treePath = std::string(toString(c.area)) + "/" + c.path;
+    Status added = Ok{};
+    if (fs.type == FileType::Symlink) {
+      added = addBlob(repo->get(), index.get(), treePath, fs.linkTarget, GIT_FILEMODE_LINK);
+    } else if (fs.type == FileType::File) {
+      std::string bytes;
+      if (fs.size > kMaxQuarantineBlob) {
+        bytes = "loopwright: not kept, " + std::to_string(fs.size) + " bytes\n";
+      } else {
+        auto r = readFileAt(AT_FDCWD, c.resolved.c_str());
+        bytes = r ? std::move(*r) : "loopwright: unreadable: " + r.error().message + "\n";
+      }
+      added = addBlob(repo->get(), index.get(), treePath, bytes,
+                      (fs.perm & 0100) != 0 ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB);
+    }
+    if (!added) return added.error();
+  }
+  if (auto st = addBlob(repo->get(), index.get(), "CHANGES", list, GIT_FILEMODE_BLOB); !st)
+    return st.error();
+  git_oid treeId;
+  if (git_index_write_tree_to(&treeId, index.get(), repo->get()) != 0)
+    return gitError(ErrorCode::IoError, "cannot write quarantine tree");
+  git_tree* tree = nullptr;
+  if (git_tree_lookup(&tree, repo->get(), &treeId) != 0)
+    return gitError(ErrorCode::IoError, "cannot read quarantine tree");
+  GitPtr<git_tree> ownedTree(tree);
+  git_signature* sig = nullptr;
+  if (git_signature_now(&sig, "loopwright", "loopwright@localhost") != 0)
+    return gitError(ErrorCode::Internal, "cannot make a signature");
+  GitPtr<git_signature> ownedSig(sig);
+  std::string message = "loopwright quarantine: run " + runId + ", step " + step + "\n\n" + list;
+  git_oid commitId;
+  if (git_commit_create(&commitId, repo->get(), nullptr, sig, sig, nullptr, message.c_str(), tree,
+                        0, nullptr) != 0)
+    return gitError(ErrorCode::IoError, "cannot write quarantine commit");
+  return oidHex(commitId);
+}
+
+Status writeQuarantineRef(const Baseline& b, const std::string& refName,
+                          const std::string& commitId) {
+  auto repo = openRepository(b.workTree);
+  if (!repo) return repo.error();
+  git_oid id;
+  if (!parseOid(commitId, id)) return makeError(ErrorCode::Internal, "bad commit id " + commitId);
+  git_reference* ref = nullptr;
+  if (git_reference_create(&ref, repo->get(), refName.c_str(), &id, 1, "loopwright quarantine") != 0)
+    return gitError(ErrorCode::IoError, "cannot write " + refName);
+  git_reference_free(ref);
+  return Ok{};
+}
+
+}  // namespace lw::verify

@@ -1,0 +1,21 @@
+// Puts changed paths back as the baseline recorded them. Every operation is
+// relative to a directory descriptor opened component by component without
+// following symlinks, so a symlink planted by the step cannot redirect a
+// restore outside the repository. Irreversible: added paths are deleted.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "verify/baseline.h"
+#include "verify/change.h"
+
+namespace lw::verify {
+
+// Restores every change with `selected[i]` true (all when `selected` is
+// empty); sets Change::restored on those that were. Returns what failed, one
+// line each (empty: everything selected and restorable was restored).
+std::vector<std::string> restoreChanges(const Baseline& baseline, std::vector<Change>& changes,
+                                        const std::vector<bool>& selected = {});
+
+}  // namespace lw::verify
