@@ -1,0 +1,122 @@
+#include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+
+#include "sandbox/negotiate.h"
+
+using namespace lw;
+using namespace lw::sandbox;
+
+namespace {
+
+ProbeReport report(BackendId id, bool available = true) {
+  ProbeReport r;
+  r.backend = id;
+  r.available = available;
+  if (!available) r.unavailableReason = "no bwrap here";
+  for (Capability c : kAllCapabilities) r.capabilities[c] = {available ? Support::Enforced : Support::Absent, "x"};
+  for (NetworkMode m : kAllNetworkModes) r.networkModes[m] = {available ? Support::Enforced : Support::Absent, "x"};
+  return r;
+}
+
+struct Host {
+  std::map<BackendId, ProbeReport> reports;
+  std::vector<BackendId> probed;
+  ProbeFor probeFor() {
+    return [this](BackendId id) -> const ProbeReport* {
+      probed.push_back(id);
+      auto it = reports.find(id);
+      return it == reports.end() ? nullptr : &it->second;
+    };
+  }
+};
+
+NegotiationRequest request(std::vector<BackendId> order) {
+  NegotiationRequest r;
+  r.policy.preferredBackends = std::move(order);
+  r.policy.requiredCapabilities = {Capability::FilesystemWriteContainment, Capability::SyscallFiltering};
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("negotiate: the first backend enforcing everything wins and later ones are not probed") {
+  Host h;
+  h.reports[BackendId::LinuxBwrap] = report(BackendId::LinuxBwrap);
+  h.reports[BackendId::LinuxLandlock] = report(BackendId::LinuxLandlock);
+  auto r = negotiate(request({BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock}), h.probeFor());
+  REQUIRE(r.ok());
+  CHECK((r->backend == BackendId::LinuxBwrap));
+  CHECK(r->enforced.size() == kAllCapabilities.size());
+  CHECK((h.probed == std::vector<BackendId>{BackendId::MacosSeatbelt, BackendId::LinuxBwrap}));
+  REQUIRE(r->refused.size() == 1);
+  CHECK(r->refused[0].reason == "not built into this loopwright");
+}
+
+TEST_CASE("negotiate: partial counts as missing, for capabilities and the network mode") {
+  Host h;
+  ProbeReport bwrap = report(BackendId::LinuxBwrap);
+  bwrap.networkModes[NetworkMode::AllowOutbound] = {Support::Partial, "host loopback reachable"};
+  ProbeReport landlock = report(BackendId::LinuxLandlock);
+  landlock.capabilities[Capability::SyscallFiltering] = {Support::Partial, "old kernel"};
+  h.reports = {{BackendId::LinuxBwrap, bwrap}, {BackendId::LinuxLandlock, landlock}};
+  NegotiationRequest req = request({BackendId::LinuxBwrap, BackendId::LinuxLandlock});
+  req.policy.networkMode = NetworkMode::AllowOutbound;
+  auto r = negotiate(req, h.probeFor());
+  REQUIRE(!r.ok());
+  CHECK(r.error().code == ErrorCode::SandboxCapabilityInsufficient);
+  REQUIRE(r.error().diagnostics.size() == 2);
+  CHECK(r.error().diagnostics[0].message ==
+        "linux-bwrap: network mode allow-outbound is partial (host loopback reachable)");
+  CHECK(r.error().diagnostics[1].message == "linux-landlock: syscallFiltering is partial (old kernel)");
+  CHECK(r.error().diagnostics[1].location.path == "preferredBackends[1]");
+}
+
+TEST_CASE("negotiate: nothing runs here is SANDBOX_BACKEND_UNAVAILABLE naming each backend") {
+  Host h;
+  h.reports[BackendId::LinuxBwrap] = report(BackendId::LinuxBwrap, false);
+  auto r = negotiate(request({BackendId::LinuxBwrap, BackendId::MacosSeatbelt}), h.probeFor());
+  REQUIRE(!r.ok());
+  CHECK(r.error().code == ErrorCode::SandboxBackendUnavailable);
+  REQUIRE(r.error().diagnostics.size() == 2);
+  CHECK(r.error().diagnostics[0].message == "linux-bwrap: unavailable: no bwrap here");
+  CHECK(r.error().diagnostics[1].message == "macos-seatbelt: not built into this loopwright");
+}
+
+TEST_CASE("negotiate: policy refusals come before any probe") {
+  Host h;
+  for (BackendId id : kAllBackends) h.reports[id] = report(id);
+  SUBCASE("direct-dedicated needs the override") {
+    auto r = negotiate(request({BackendId::DirectDedicated}), h.probeFor());
+    REQUIRE(!r.ok());
+    CHECK(h.probed.empty());
+    NegotiationRequest req = request({BackendId::DirectDedicated});
+    req.policy.allowDedicatedDirectOverride = true;
+    CHECK(negotiate(req, h.probeFor()).ok());
+  }
+  SUBCASE("docker needs a runtime profile or an explicit image") {
+    auto r = negotiate(request({BackendId::Docker}), h.probeFor());
+    REQUIRE(!r.ok());
+    CHECK(r.error().diagnostics[0].message ==
+          "docker: docker runs only a runtime profile pinned by the host admin or an explicit --image");
+    NegotiationRequest req = request({BackendId::Docker});
+    req.explicitImage = true;
+    CHECK(negotiate(req, h.probeFor()).ok());
+  }
+  SUBCASE("minIsolation refuses lower levels") {
+    NegotiationRequest req = request({BackendId::LinuxBwrap});
+    req.policy.minIsolation = Isolation::L2;
+    auto r = negotiate(req, h.probeFor());
+    REQUIRE(!r.ok());
+    CHECK(r.error().diagnostics[0].message ==
+          "linux-bwrap: provides isolation L1, the policy requires at least L2");
+  }
+}
+
+TEST_CASE("negotiate: an empty list fails closed") {
+  Host h;
+  auto r = negotiate(NegotiationRequest{}, h.probeFor());
+  REQUIRE(!r.ok());
+  CHECK(r.error().code == ErrorCode::SandboxBackendUnavailable);
+}
