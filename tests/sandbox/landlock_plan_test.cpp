@@ -55,7 +55,7 @@ TEST_CASE("landlock abi: rights grow with the ABI") {
 }
 
 TEST_CASE("landlock plan: reviewer step at ABI 7 — read-only workspace, writable out dir") {
-  Plan p = mustPlan(reviewer(), {7, true});
+  Plan p = mustPlan(reviewer(), {7, true, true});
   CHECK(p.handled.handledAccessFs == fsRightsOf(7));
   CHECK(p.handled.handledAccessNet == (kNetBindTcp | kNetConnectTcp));
   CHECK(p.handled.scoped == (kScopeAbstractUnixSocket | kScopeSignal));
@@ -78,7 +78,7 @@ TEST_CASE("landlock plan: reviewer step at ABI 7 — read-only workspace, writab
   CHECK(ruleFor(p, "/home/u/.ssh") == nullptr);
   CHECK(ruleFor(p, "/tmp") == nullptr);
   CHECK(p.notEnforced.empty());  // protected paths are inside a read-only tree
-  CHECK_FALSE(p.userNamespace);  // ABI 7, mode none: Landlock + seccomp suffice
+  CHECK_FALSE(p.userNamespace);  // ABI 7, mode none, root: Landlock + seccomp suffice
   CHECK(p.seccomp.network == NetworkMode::None);
   CHECK(p.seccomp.denyNewUnixSockets);
   CHECK(std::is_sorted(p.paths.begin(), p.paths.end(),
@@ -112,6 +112,11 @@ TEST_CASE("landlock plan: rights never exceed what the ABI handles") {
 
 TEST_CASE("landlock plan: namespaces only where needed") {
   StepSpec s = reviewer();
+  SUBCASE("unprivileged: a user namespace so that the bounding set can be emptied") {
+    CHECK(mustPlan(s, {7, true, false}).userNamespace);
+    CHECK_FALSE(mustPlan(s, {7, true, true}).userNamespace);
+    CHECK_FALSE(mustPlan(s, {7, false, false}).userNamespace);
+  }
   SUBCASE("loopback-only gets a private network namespace, TCP not handled by Landlock") {
     s.network = NetworkMode::LoopbackOnly;
     Plan p = mustPlan(s, {7, true});

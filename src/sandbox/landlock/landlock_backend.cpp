@@ -1,6 +1,8 @@
 #include "sandbox/landlock/landlock_backend.h"
 
+#include <linux/capability.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -29,6 +31,13 @@ std::string canonical(const std::string& raw) {
 Error launchFailed(std::string message, std::string hint = {}) {
   return makeError(ErrorCode::SandboxLaunchFailed, "linux-landlock: " + std::move(message),
                    std::move(hint), "linux-landlock");
+}
+
+bool holdsSetpcap() {
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2]{};
+  if (syscall(SYS_capget, &header, data) != 0) return false;
+  return (data[CAP_TO_INDEX(CAP_SETPCAP)].effective & CAP_TO_MASK(CAP_SETPCAP)) != 0;
 }
 
 process::ChildSetup installSeccomp(std::shared_ptr<const seccomp::BpfProgram> program) {
@@ -69,7 +78,8 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
   if (!report.available)
     return makeError(ErrorCode::SandboxBackendUnavailable,
                      "linux-landlock: " + report.unavailableReason, {}, "linux-landlock");
-  HostFacts facts{observation_.abi, observation_.namespaces && observation_.pidNamespaceInit};
+  HostFacts facts{observation_.abi, observation_.namespaces && observation_.pidNamespaceInit,
+                  holdsSetpcap()};
   auto planned = plan(spec, facts, canonical);
   if (!planned) return std::move(planned).error();
   for (const PathRule& rule : planned->paths) {

@@ -80,7 +80,8 @@ Result<Plan> plan(const StepSpec& spec, const HostFacts& f, const PathResolver& 
   p.handled.handledAccessNet = (spec.network == NetworkMode::None) ? netRightsOf(f.abi) : 0;
   p.networkNamespace = spec.network == NetworkMode::LoopbackOnly;
   p.pidNamespace = f.abi < 6;
-  p.userNamespace = p.networkNamespace || p.pidNamespace;
+  p.userNamespace =
+      p.networkNamespace || p.pidNamespace || (f.namespaces && !f.holdsSetpcap);
   // A path-named unix socket anywhere readable is reachable under Landlock
   // (connect() is not a Landlock right): no new unix sockets at all.
   p.seccomp = seccomp::Options{spec.network, true};

@@ -21,6 +21,9 @@ namespace lw::sandbox::landlock {
 struct HostFacts {
   int abi = 0;              // Landlock ABI, 0 = none
   bool namespaces = false;  // a user namespace (with net, pid, IPC) can be entered
+  // The orchestrator holds CAP_SETPCAP (root): the step can empty its own
+  // capability bounding set. Without it, a user namespace is what allows that.
+  bool holdsSetpcap = false;
 };
 
 struct PathRule {
@@ -35,7 +38,8 @@ struct Plan {
   std::vector<PathRule> paths;     // sorted by path, one rule per path
   // New namespaces only where Landlock and seccomp cannot do the job: each
   // one costs a millisecond or more per step (a network namespace ~2 ms).
-  bool userNamespace = false;      // with IPC; implied by the two below
+  bool userNamespace = false;      // with IPC; implied by the two below, and used
+                                   // unprivileged to empty the bounding set
   bool networkNamespace = false;   // loopback-only: a private lo, brought up
   bool pidNamespace = false;       // ABI < 6: signals cannot be scoped otherwise
   seccomp::Options seccomp;
