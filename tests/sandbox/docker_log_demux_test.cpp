@@ -53,3 +53,13 @@ TEST_CASE("docker logs: a broken stream is reported, not guessed at") {
     CHECK(!d.complete());
   }
 }
+
+TEST_CASE("docker logs: the live copy sees every byte, also past the bound") {
+  std::string seen;
+  LogDemuxer d(2, [&](int stream, const char* data, std::size_t n) {
+    seen += std::to_string(stream) + ":" + std::string(data, n) + ";";
+  });
+  d.feed(logFrame(1, "abc") + logFrame(2, "de"));
+  CHECK(seen == "1:abc;2:de;");
+  CHECK(d.out().data == "ab");
+}

@@ -8,11 +8,13 @@ using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
 ContainerProcess::ContainerProcess(std::shared_ptr<EngineClient> client, std::string id,
-                                   std::size_t maxOutputBytes, milliseconds killGrace)
+                                   std::size_t maxOutputBytes, milliseconds killGrace,
+                                   LogDemuxer::OnData onOutput)
     : client_(std::move(client)),
       id_(std::move(id)),
       maxOutputBytes_(maxOutputBytes),
       killGrace_(killGrace),
+      onOutput_(std::move(onOutput)),
       started_(steady_clock::now()) {}
 
 ContainerProcess::~ContainerProcess() {
@@ -73,7 +75,7 @@ process::ExitInfo ContainerProcess::wait(std::optional<steady_clock::time_point>
   }
   info.duration = std::chrono::duration_cast<milliseconds>(steady_clock::now() - started_);
 
-  LogDemuxer demux(maxOutputBytes_);
+  LogDemuxer demux(maxOutputBytes_, onOutput_);
   if (auto st = client_->logs(id_, demux); !st) engineErrors_.push_back(st.error().message);
   else if (!demux.complete())
     engineErrors_.push_back("Docker engine: the log stream ended inside a frame or was malformed");

@@ -21,8 +21,11 @@ namespace lw::sandbox::docker {
 class ContainerProcess final : public process::RunningProcess {
  public:
   // Takes ownership of container `id` (created, maybe not yet started).
+  // `onOutput` gets the step's output once it has ended (the logs are read
+  // after the exit, not followed live).
   ContainerProcess(std::shared_ptr<EngineClient> client, std::string id,
-                   std::size_t maxOutputBytes, std::chrono::milliseconds killGrace);
+                   std::size_t maxOutputBytes, std::chrono::milliseconds killGrace,
+                   LogDemuxer::OnData onOutput = {});
   ~ContainerProcess() override;
   ContainerProcess(const ContainerProcess&) = delete;
   ContainerProcess& operator=(const ContainerProcess&) = delete;
@@ -54,6 +57,7 @@ class ContainerProcess final : public process::RunningProcess {
   std::string id_;
   std::size_t maxOutputBytes_;
   std::chrono::milliseconds killGrace_;
+  LogDemuxer::OnData onOutput_;
   int pid_ = -1;
   std::chrono::steady_clock::time_point started_;
   std::atomic<bool> killed_{false};

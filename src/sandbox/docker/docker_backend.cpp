@@ -76,7 +76,7 @@ Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const Ste
   if (!id) return id.error();
   // Owned from here on: any failure below removes the container.
   auto container = std::make_unique<ContainerProcess>(client, *id, spec.maxOutputBytes,
-                                                      config_.killGrace);
+                                                      config_.killGrace, spec.onOutput);
   container->planNotes = plan->notes;
   if (auto st = container->start(); !st) return st.error();
   return std::unique_ptr<process::RunningProcess>(std::move(container));

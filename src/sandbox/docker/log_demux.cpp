@@ -6,6 +6,7 @@ namespace lw::sandbox::docker {
 
 void LogDemuxer::take(std::string_view bytes) {
   current_->totalBytes += bytes.size();
+  if (onData_) onData_(current_ == &err_ ? 2 : 1, bytes.data(), bytes.size());
   const std::size_t room = max_ > current_->data.size() ? max_ - current_->data.size() : 0;
   current_->data.append(bytes.substr(0, std::min(room, bytes.size())));
 }

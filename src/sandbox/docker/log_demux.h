@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 
 #include "sandbox/process/spawn.h"
@@ -15,7 +16,10 @@ namespace lw::sandbox::docker {
 
 class LogDemuxer {
  public:
-  explicit LogDemuxer(std::size_t maxBytesPerStream) : max_(maxBytesPerStream) {}
+  // `onData` (optional) sees every payload byte, unbounded: 1 = stdout, 2 = stderr.
+  using OnData = std::function<void(int stream, const char* data, std::size_t size)>;
+  explicit LogDemuxer(std::size_t maxBytesPerStream, OnData onData = {})
+      : max_(maxBytesPerStream), onData_(std::move(onData)) {}
 
   // Consumes the next piece of the stream. After a malformed header the
   // rest is ignored (malformed() tells).
@@ -32,6 +36,7 @@ class LogDemuxer {
   void take(std::string_view bytes);
 
   std::size_t max_;
+  OnData onData_;
   std::array<unsigned char, 8> header_{};
   std::size_t headerFill_ = 0;
   std::uint32_t frameLeft_ = 0;
