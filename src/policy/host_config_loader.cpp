@@ -85,14 +85,15 @@ Result<HostConfig> parseHostConfig(std::string_view text, const std::string& fil
             continue;
           }
           for (auto it = e.value.begin(); it != e.value.end(); ++it) {
-            std::string name = it->first.IsScalar() ? it->first.Scalar() : "";
+            YAML::Node key = it->first, value = it->second;  // copies: the iterator's pair is a temporary
+            std::string name = key.IsScalar() ? key.Scalar() : "";
             std::string p = childPath("runtimeProfiles", name);
-            if (!reader.name(it->first, p)) continue;
+            if (!reader.name(key, p)) continue;
             if (config.runtimeProfiles.contains(name)) {
-              reader.error(it->first, p, "profile '" + name + "' is defined twice");
+              reader.error(key, p, "profile '" + name + "' is defined twice");
               continue;
             }
-            auto fields = reader.mapping(it->second, p, {"image", "extraReadOnlyPaths"}, {"image"});
+            auto fields = reader.mapping(value, p, {"image", "extraReadOnlyPaths"}, {"image"});
             if (!fields) continue;
             RuntimeProfile profile;
             profile.name = name;

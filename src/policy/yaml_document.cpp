@@ -63,6 +63,30 @@ std::size_t firstTooDeep(std::string_view text, int limit) {
   return std::string_view::npos;
 }
 
+// The offset of a document marker ("---" or "..." at column 0) that follows
+// content, or npos. At column 0 such a marker always ends a document in YAML,
+// even inside a block scalar, so a text scan is exact.
+std::size_t secondDocumentMarker(std::string_view text) {
+  bool content = false;
+  std::size_t lineStart = 0;
+  while (lineStart < text.size()) {
+    std::size_t end = text.find('\n', lineStart);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(lineStart, end - lineStart);
+    bool marker = (line.starts_with("---") || line.starts_with("...")) &&
+                  (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
+    if (marker && (content || line.starts_with("..."))) return lineStart;
+    std::size_t first = line.find_first_not_of(" \t\r");
+    if (!marker && first != std::string_view::npos && line[first] != '#' && line[first] != '%')
+      content = true;
+    if (marker && line.size() > 4 && line.find_first_not_of(" \t\r", 4) != std::string_view::npos &&
+        line[line.find_first_not_of(" \t\r", 4)] != '#')
+      content = true;  // "--- value" starts the document's content on the marker line
+    lineStart = end + 1;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 std::optional<YAML::Node> parseYamlDocument(std::string_view text, const std::string& file,
@@ -92,18 +116,19 @@ std::optional<YAML::Node> parseYamlDocument(std::string_view text, const std::st
     return std::nullopt;
   }
   try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(std::string(text));
-    if (docs.size() > 1) {
-      diagnostics.push_back({{file, docs[1].Mark().line + 1, docs[1].Mark().column + 1, ""},
-                             "holds more than one YAML document",
-                             "remove the '---' separator and the second document"});
+    if (auto second = secondDocumentMarker(text); second != std::string_view::npos) {
+      diagnostics.push_back(at(file, text, second, "holds more than one YAML document",
+                               "remove this separator and what follows it"));
       return std::nullopt;
     }
-    if (docs.empty() || docs[0].IsNull()) {
+    // YAML::Load, not LoadAll: yaml-cpp 0.7's LoadAll can loop forever on
+    // malformed trailing input (found by the fuzz harness).
+    YAML::Node root = YAML::Load(std::string(text));
+    if (!root.IsDefined() || root.IsNull()) {
       diagnostics.push_back({{file, 1, 1, ""}, "is empty", "start from examples/"});
       return std::nullopt;
     }
-    return docs[0];
+    return root;
   } catch (const YAML::Exception& e) {
     Location loc{file, 0, 0, ""};
     if (!e.mark.is_null()) {

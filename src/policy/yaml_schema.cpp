@@ -87,7 +87,9 @@ std::optional<std::vector<MapEntry>> YamlSchemaReader::mapping(
   std::vector<MapEntry> entries;
   std::set<std::string> seen;
   for (auto it = node.begin(); it != node.end(); ++it) {
-    const YAML::Node& key = it->first;
+    // Copies: yaml-cpp's iterator hands out a temporary proxy pair.
+    YAML::Node key = it->first;
+    YAML::Node value = it->second;
     if (!key.IsScalar()) {
       error(key, path, "a key must be a plain word, not " + kindOf(key));
       continue;
@@ -104,7 +106,7 @@ std::optional<std::vector<MapEntry>> YamlSchemaReader::mapping(
             guess ? "did you mean '" + *guess + "'?" : "known keys: " + joinQuoted(known));
       continue;
     }
-    entries.push_back({k, key, it->second});
+    entries.push_back({k, key, value});
   }
   for (std::string_view r : required) {
     if (!seen.contains(std::string(r)))

@@ -270,13 +270,19 @@ TEST_CASE("taskpack loader: hostile input is TASKPACK_INVALID, never a crash or 
   SUBCASE("empty and scalar documents") {
     CHECK(problems("").size() == 1);
     CHECK(problems("just a string").size() == 1);
-    CHECK(problems("---\na: 1\n---\nb: 2\n").size() == 1);
+    CHECK(problems("---\na: 1\n---\nb: 2\n") ==
+          std::vector<std::string>{"3:1 : holds more than one YAML document"});
   }
   SUBCASE("duplicate keys") {
     auto p = problems(withSpec("  isolation: L1\n  isolation: L2\n" + kStage));
     REQUIRE(p.size() == 1);
     CHECK(p[0].find("key 'isolation' appears twice") != std::string::npos);
   }
+}
+
+TEST_CASE("taskpack loader: a leading document marker and comments are fine") {
+  CHECK(problems("# comment\n---\n" + withSpec(kStage)).empty());
+  CHECK(problems("--- # start\n" + withSpec(kStage) + "# trailing\n").empty());
 }
 
 TEST_CASE("taskpack loader: loadTaskpack reads files and bounds their size") {
