@@ -155,24 +155,30 @@ const DiffFile* DiffIndex::file(const std::string& newPath) const {
   return nullptr;
 }
 
+// A path may appear in more than one section (concatenated diffs): every
+// section's hunks count.
 bool DiffIndex::commentable(const std::string& path, int line) const {
-  const DiffFile* f = file(path);
-  if (!f || line <= 0) return false;
-  for (const DiffHunk& h : f->hunks)
-    if (h.containsNew(line)) return true;
+  if (path.empty() || line <= 0) return false;
+  for (const DiffFile& f : files_) {
+    if (f.newPath != path) continue;
+    for (const DiffHunk& h : f.hunks)
+      if (h.containsNew(line)) return true;
+  }
   return false;
 }
 
 std::optional<CommentPlacement> DiffIndex::place(const std::string& path, int first,
                                                  int last) const {
-  const DiffFile* f = file(path);
-  if (!f || first <= 0) return std::nullopt;
+  if (path.empty() || first <= 0) return std::nullopt;
   if (last < first) last = first;
-  for (const DiffHunk& h : f->hunks) {
-    if (!h.containsNew(first)) continue;
-    if (last == first) return CommentPlacement{0, first, false};
-    if (h.containsNew(last)) return CommentPlacement{first, last, false};
-    return CommentPlacement{0, first, true};
+  for (const DiffFile& f : files_) {
+    if (f.newPath != path) continue;
+    for (const DiffHunk& h : f.hunks) {
+      if (!h.containsNew(first)) continue;
+      if (last == first) return CommentPlacement{0, first, false};
+      if (h.containsNew(last)) return CommentPlacement{first, last, false};
+      return CommentPlacement{0, first, true};
+    }
   }
   return std::nullopt;
 }

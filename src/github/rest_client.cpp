@@ -134,6 +134,7 @@ Result<HttpResponse> RestClient::execute(const std::string& method, const std::s
       return res;
     }
     RetryDecision d = decideRetry(response, attempt, clock_.now(), config_.retry);
+    if (!response) d.reason += " (" + res.error().message + ")";
     if (response && classify(response) == Failure::PrimaryRateLimit)
       notBefore_ = clock_.now() + d.wait;
     if (!d.retry) {

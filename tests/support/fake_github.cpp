@@ -454,6 +454,10 @@ void FakeGithub::serve(void* raw) {
         if (s.times <= 0) continue;
         if (!s.method.empty() && s.method != rec.method) continue;
         if (rec.path.find(s.pathContains) == std::string::npos) continue;
+        if (s.skip > 0) {
+          --s.skip;
+          continue;
+        }
         --s.times;
         hit = &s;
         break;

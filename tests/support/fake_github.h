@@ -46,6 +46,7 @@ class FakeGithub {
   struct Script {
     std::string method;        // "" = any
     std::string pathContains;  // matched against the path without the query
+    int skip = 0;              // matching requests let through before it applies
     int times = 1;             // how many requests it answers
     int status = 500;
     std::map<std::string, std::string> headers;
