@@ -10,39 +10,36 @@ char fold(char c, bool ci) {
   return ci ? static_cast<char>(std::tolower(static_cast<unsigned char>(c))) : c;
 }
 
-// Classic backtracking matcher over bytes; '**' handled as "any, slashes too".
+// Recursive matcher; globs come from taskpacks and are short, and each
+// '*' stays within one component, so the backtracking is bounded in practice.
 bool match(std::string_view g, std::string_view p, bool ci) {
-  std::size_t gi = 0, pi = 0;
-  std::size_t starG = std::string_view::npos, starP = 0;
-  bool starCrossesSlash = false;
-  while (pi < p.size()) {
-    if (gi < g.size() && g[gi] == '*') {
-      bool dbl = gi + 1 < g.size() && g[gi + 1] == '*';
-      gi += dbl ? 2 : 1;
-      // "**/" may match zero components.
-      if (dbl && gi < g.size() && g[gi] == '/') {
-        if (match(g.substr(gi + 1), p.substr(pi), ci)) return true;
+  while (!g.empty()) {
+    if (g.starts_with("**")) {
+      std::string_view rest = g.substr(2);
+      if (rest.starts_with("/")) {  // "**/": zero or more whole components
+        rest.remove_prefix(1);
+        if (match(rest, p, ci)) return true;
+        for (std::size_t k = 0; k < p.size(); ++k)
+          if (p[k] == '/' && match(rest, p.substr(k + 1), ci)) return true;
+        return false;
       }
-      starG = gi;
-      starP = pi;
-      starCrossesSlash = dbl;
-      continue;
+      for (std::size_t k = 0; k <= p.size(); ++k)
+        if (match(rest, p.substr(k), ci)) return true;
+      return false;
     }
-    if (gi < g.size() && (g[gi] == '?' ? p[pi] != '/' : fold(g[gi], ci) == fold(p[pi], ci))) {
-      ++gi;
-      ++pi;
-      continue;
+    if (g[0] == '*') {
+      for (std::size_t k = 0; k <= p.size(); ++k) {
+        if (k > 0 && p[k - 1] == '/') break;
+        if (match(g.substr(1), p.substr(k), ci)) return true;
+      }
+      return false;
     }
-    if (starG != std::string_view::npos && (starCrossesSlash || p[starP] != '/')) {
-      ++starP;
-      pi = starP;
-      gi = starG;
-      continue;
-    }
-    return false;
+    if (p.empty()) return false;
+    if (g[0] == '?' ? p[0] == '/' : fold(g[0], ci) != fold(p[0], ci)) return false;
+    g.remove_prefix(1);
+    p.remove_prefix(1);
   }
-  while (gi < g.size() && g[gi] == '*') ++gi;
-  return gi == g.size();
+  return p.empty();
 }
 
 std::string_view baseName(std::string_view rel) {

@@ -1,0 +1,114 @@
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <boost/json.hpp>
+
+#include "verify/json_schema.h"
+#include "verify/outputs.h"
+
+using namespace lw::verify;
+namespace json = boost::json;
+
+namespace {
+std::string readSource(const std::string& rel) {
+  std::ifstream in(std::string(LOOPWRIGHT_SOURCE_DIR) + "/" + rel);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST_CASE("verify outputs: the compiled-in schemas are the files in schemas/") {
+  CHECK(json::parse(findingsSchemaText()) == json::parse(readSource("schemas/findings.schema.json")));
+  CHECK(json::parse(triageSchemaText()) == json::parse(readSource("schemas/triage.schema.json")));
+}
+
+TEST_CASE("verify outputs: valid findings become Finding values") {
+  auto r = parseFindings(R"({"findings":[
+      {"ruleId":"security/sqli","severity":"error","message":"m","path":"src/a.c","line":3,"endLine":4,"suggestion":"x"},
+      {"ruleId":"docs/missing","severity":"notice","message":"whole change"}]})",
+                         "security");
+  REQUIRE(r.ok());
+  REQUIRE(r->size() == 2);
+  CHECK((*r)[0].step == "security");
+  CHECK((*r)[0].severity == lw::Severity::Error);
+  CHECK((*r)[0].endLine == 4);
+  CHECK((*r)[0].suggestion == std::optional<std::string>("x"));
+  CHECK((*r)[1].path.empty());
+}
+
+TEST_CASE("verify outputs: invalid findings are refused with the path of the first error") {
+  struct Row {
+    const char* text;
+    const char* message;
+  };
+  const Row rows[] = {
+      {R"({"findings":[{"ruleId":"r","severity":"fatal","message":"m"}]})",
+       "findings.json: $.findings[0].severity: must be one of \"error\", \"warning\", \"notice\""},
+      {R"({"findings":[{"ruleId":"r","severity":"error"}]})",
+       "findings.json: $.findings[0]: missing required property 'message'"},
+      {R"({"findings":[],"extra":1})", "findings.json: $.extra: unknown property 'extra'"},
+      {R"({"findings":[{"ruleId":"r","severity":"error","message":"m","path":"a","line":0}]})",
+       "findings.json: $.findings[0].line: must be at least 1"},
+      {R"({"findings":[{"ruleId":"r","severity":"error","message":"m","path":"a","line":"3"}]})",
+       "findings.json: $.findings[0].line: must be integer, not string"},
+      {R"({"findings":[{"ruleId":"","severity":"error","message":"m"}]})",
+       "findings.json: $.findings[0].ruleId: must be at least 1 characters"},
+      {R"({"findings":[{"ruleId":"r","severity":"error","message":"m","path":"../etc/passwd"}]})",
+       "findings.json: $.findings[0].path: must be a plain repository-relative path"},
+      {R"({"findings":[{"ruleId":"r","severity":"error","message":"m","path":"a","line":5,"endLine":4}]})",
+       "findings.json: $.findings[0].endLine: must not be before line"},
+      {R"({"findings":[)", "findings.json: $: not JSON: "},
+  };
+  for (const Row& row : rows) {
+    std::string text = row.text;
+    CAPTURE(text);
+    auto r = parseFindings(row.text, "s");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == lw::ErrorCode::OutputInvalid);
+    std::string message = r.error().message;
+    CAPTURE(message);
+    CHECK(message.starts_with(row.message));
+  }
+}
+
+TEST_CASE("verify outputs: bounds on array sizes and string lengths") {
+  std::string many = R"({"findings":[)";
+  for (int i = 0; i < 1001; ++i)
+    many += std::string(i ? "," : "") + R"({"ruleId":"r","severity":"notice","message":"m"})";
+  many += "]}";
+  auto r = parseFindings(many, "s");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message == "findings.json: $.findings: must have at most 1000 items");
+  std::string label(51, 'x');
+  auto t = parseTriage(R"({"labels":[")" + label + R"("],"duplicates":[]})", "t");
+  REQUIRE_FALSE(t.ok());
+  CHECK(t.error().message == "triage.json: $.labels[0]: must be at most 50 characters");
+  // Lengths count characters, not bytes: 50 two-byte characters fit.
+  std::string wide;
+  for (int i = 0; i < 50; ++i) wide += "é";
+  CHECK(parseTriage(R"({"labels":[")" + wide + R"("],"duplicates":[]})", "t").ok());
+}
+
+TEST_CASE("verify outputs: triage results") {
+  auto t = parseTriage(
+      R"({"labels":["bug"],"duplicates":[{"number":12,"reason":"same crash"}],"complete":false,"comment":"hi"})",
+      "triage");
+  REQUIRE(t.ok());
+  CHECK(t->labels == std::vector<std::string>{"bug"});
+  REQUIRE(t->duplicates.size() == 1);
+  CHECK(t->duplicates[0].number == 12);
+  CHECK(t->complete == std::optional<bool>(false));
+  CHECK_FALSE(t->reproducible.has_value());
+  auto bad = parseTriage(R"({"labels":[],"duplicates":[{"number":0,"reason":"x"}]})", "triage");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().location->path == "$.duplicates[0].number");
+}
+
+TEST_CASE("verify json schema: an unsupported keyword is refused, not ignored") {
+  auto err = validateJson(json::parse(R"({"type":"string","pattern":"^a"})"), json::value("b"));
+  REQUIRE(err.has_value());
+  CHECK(err->message == "unsupported schema keyword 'pattern'");
+}
