@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "sandbox/landlock/landlock_backend.h"
 #include "sandbox/landlock/landlock_probe.h"
 
 using namespace lw::sandbox;
@@ -73,4 +74,21 @@ TEST_CASE("landlock probe: unavailable, with the reason, everything absent") {
     for (auto& [mode, st] : r.networkModes) CHECK(st.support == Support::Absent);
   }
   CHECK(classify(full(5)).available);  // ABI 5 with a pid namespace is fine
+}
+
+TEST_CASE("landlock probe: launch facts recovered from a (cached) report match the observation") {
+  for (bool ns : {false, true}) {
+    for (int abi : {3, 5, 6, 7}) {
+      CAPTURE(ns);
+      CAPTURE(abi);
+      Observation o = full(abi);
+      o.namespaces = o.pidNamespaceInit = ns;
+      ProbeReport r = classify(o);
+      if (!r.available) continue;  // ABI < 6 without namespaces
+      HostFacts f = hostFactsFrom(r, abi, true);
+      CHECK(f.abi == abi);
+      CHECK(f.namespaces == ns);
+      CHECK(f.holdsSetpcap);
+    }
+  }
 }

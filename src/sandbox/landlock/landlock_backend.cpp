@@ -2,13 +2,18 @@
 
 #include <linux/capability.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
+#include "core/version.h"
+#include "sandbox/bwrap/probe_cache.h"
 #include "sandbox/landlock/landlock_plan.h"
 #include "sandbox/landlock/landlock_ruleset.h"
 #include "sandbox/landlock/namespaces.h"
@@ -58,19 +63,62 @@ Result<std::shared_ptr<const seccomp::BpfProgram>> LandlockBackend::filterFor(
   return program;
 }
 
+LandlockConfig landlockConfigFor(const Environment& env) {
+  LandlockConfig c;
+  if (auto dir = bwrap::probeCacheDir(env))
+    c.cacheFile = *dir / ("linux-landlock-probe-" + std::to_string(getuid()) + ".json");
+  return c;
+}
+
+std::string landlockProbeCacheKey() {
+  utsname u{};
+  uname(&u);
+  std::string maxUserNs, unprivClone;
+  std::ifstream("/proc/sys/user/max_user_namespaces") >> maxUserNs;
+  std::ifstream("/proc/sys/kernel/unprivileged_userns_clone") >> unprivClone;
+  std::ostringstream key;
+  key << "landlock-probe-v1|" << kVersion << "|" << u.release << " " << u.version << "|uid "
+      << getuid() << " euid " << geteuid() << "|userns " << maxUserNs << "/" << unprivClone
+      << "|abi " << queryAbi();
+  return key.str();
+}
+
+HostFacts hostFactsFrom(const ProbeReport& report, int abi, bool setpcap) {
+  // classify() marks loopback-only enforced exactly when the user, network
+  // and pid namespaces were observed working.
+  auto it = report.networkModes.find(NetworkMode::LoopbackOnly);
+  bool ns = it != report.networkModes.end() && it->second.support == Support::Enforced;
+  return HostFacts{abi, ns, setpcap};
+}
+
 const ProbeReport& LandlockBackend::probe() {
   std::lock_guard lock(mu_);
   if (report_) return *report_;
-  auto filter = filterFor({NetworkMode::None, true});
-  if (!filter) {
-    Observation o;
-    o.failure = filter.error().message;
-    observation_ = o;
-  } else {
-    observation_ = observeHost(**filter);
+  std::string key = landlockProbeCacheKey();
+  if (config_.readCache && config_.cacheFile) {
+    if (auto cached = bwrap::loadCachedProbe(*config_.cacheFile, key)) {
+      report_ = std::move(*cached);
+      return *report_;
+    }
   }
-  report_ = classify(observation_);
+  auto filter = filterFor({NetworkMode::None, true});
+  Observation observed;
+  if (!filter) observed.failure = filter.error().message;
+  else observed = observeHost(**filter);
+  report_ = classify(observed);
+  if (config_.cacheFile && observed.failure.empty())
+    bwrap::storeCachedProbe(*config_.cacheFile, key, *report_);
   return *report_;
+}
+
+std::string LandlockBackend::resolve(const std::string& path) {
+  std::lock_guard lock(mu_);
+  if (systemPaths_.empty()) {
+    for (const auto* list : {&systemReadPaths(), &systemDevicePaths()})
+      for (const std::string& p : *list) systemPaths_[p] = canonical(p);
+  }
+  if (auto it = systemPaths_.find(path); it != systemPaths_.end()) return it->second;
+  return canonical(path);
 }
 
 Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const StepSpec& spec) {
@@ -78,9 +126,8 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
   if (!report.available)
     return makeError(ErrorCode::SandboxBackendUnavailable,
                      "linux-landlock: " + report.unavailableReason, {}, "linux-landlock");
-  HostFacts facts{observation_.abi, observation_.namespaces && observation_.pidNamespaceInit,
-                  holdsSetpcap()};
-  auto planned = plan(spec, facts, canonical);
+  HostFacts facts = hostFactsFrom(report, queryAbi(), holdsSetpcap());
+  auto planned = plan(spec, facts, [this](const std::string& p) { return resolve(p); });
   if (!planned) return std::move(planned).error();
   for (const PathRule& rule : planned->paths) {
     struct stat st {};
@@ -115,5 +162,11 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
 }
 
 std::unique_ptr<Backend> makeLandlockBackend() { return std::make_unique<LandlockBackend>(); }
+
+std::unique_ptr<Backend> makeLandlockBackend(const Environment& env, bool readCache) {
+  LandlockConfig config = landlockConfigFor(env);
+  config.readCache = readCache;
+  return std::make_unique<LandlockBackend>(std::move(config));
+}
 
 }  // namespace lw::sandbox::landlock

@@ -4,19 +4,43 @@
 // do the job (loopback-only networking; signal scoping before ABI 6).
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
+
+#include "core/environment.h"
 
 #include "sandbox/backend.h"
+#include "sandbox/landlock/landlock_plan.h"
 #include "sandbox/landlock/landlock_probe.h"
 #include "sandbox/seccomp/seccomp_filter.h"
 
 namespace lw::sandbox::landlock {
 
+struct LandlockConfig {
+  // Where the probe answer is kept between runs (`sandbox exec` must not pay
+  // a namespace probe per call). A stale "enforced" cannot weaken a step:
+  // every mechanism fails the launch closed if the kernel refuses it.
+  std::optional<std::filesystem::path> cacheFile;
+  bool readCache = true;
+};
+
+// The config for this environment: the cache under $XDG_CACHE_HOME or $HOME.
+LandlockConfig landlockConfigFor(const Environment& env);
+
+// The probe cache key: what the answer depends on (kernel, user, user
+// namespace limits, Landlock ABI, loopwright's version).
+std::string landlockProbeCacheKey();
+
+// What launch() needs to know from a report, fresh or cached. Pure.
+HostFacts hostFactsFrom(const ProbeReport& report, int abi, bool holdsSetpcap);
+
 class LandlockBackend : public Backend {
  public:
+  explicit LandlockBackend(LandlockConfig config = {}) : config_(std::move(config)) {}
   BackendId id() const override { return BackendId::LinuxLandlock; }
   const ProbeReport& probe() override;
   // Fails with SANDBOX_BACKEND_UNAVAILABLE when the probe said so, with
@@ -28,12 +52,16 @@ class LandlockBackend : public Backend {
  private:
   Result<std::shared_ptr<const seccomp::BpfProgram>> filterFor(const seccomp::Options& o);
 
+  std::string resolve(const std::string& path);
+
+  LandlockConfig config_;
   std::mutex mu_;
   std::optional<ProbeReport> report_;
-  Observation observation_;
+  std::map<std::string, std::string> systemPaths_;  // canonical forms, computed once
   std::map<std::pair<NetworkMode, bool>, std::shared_ptr<const seccomp::BpfProgram>> filters_;
 };
 
-std::unique_ptr<Backend> makeLandlockBackend();
+std::unique_ptr<Backend> makeLandlockBackend();  // no probe cache
+std::unique_ptr<Backend> makeLandlockBackend(const Environment& env, bool readCache);
 
 }  // namespace lw::sandbox::landlock
