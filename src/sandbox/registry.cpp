@@ -41,7 +41,7 @@ std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env,
   bwrap::BwrapConfig bwrapConfig = bwrap::bwrapConfigFor(env);
   bwrapConfig.readCache = !options.freshProbes;
   all.push_back(std::make_unique<bwrap::BwrapBackend>(std::move(bwrapConfig)));
-  all.push_back(landlock::makeLandlockBackend());
+  all.push_back(landlock::makeLandlockBackend(env, !options.freshProbes));
   all.push_back(docker::makeDockerBackend(env));
   all.push_back(direct::makeDirectBackend());
   return all;
