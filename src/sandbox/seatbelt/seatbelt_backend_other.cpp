@@ -1,0 +1,16 @@
+#include "sandbox/seatbelt/seatbelt_backend.h"
+
+#if !defined(__APPLE__)
+
+#include "sandbox/registry.h"
+
+namespace lw::sandbox::seatbelt {
+
+std::unique_ptr<Backend> makeSeatbeltBackend(const Environment&) {
+  return makeUnavailableBackend(BackendId::MacosSeatbelt,
+                                "macos-seatbelt needs macOS's sandbox-exec (this host is not macOS)");
+}
+
+}  // namespace lw::sandbox::seatbelt
+
+#endif
