@@ -4,6 +4,7 @@
 #include "sandbox/direct/direct_backend.h"
 #include "sandbox/docker/docker_backend.h"
 #include "sandbox/landlock/landlock_backend.h"
+#include "sandbox/seatbelt/seatbelt_backend.h"
 
 namespace lw::sandbox {
 namespace {
@@ -36,8 +37,7 @@ std::unique_ptr<Backend> makeUnavailableBackend(BackendId id, std::string reason
 std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env,
                                                    const RegistryOptions& options) {
   std::vector<std::unique_ptr<Backend>> all;
-  all.push_back(makeUnavailableBackend(BackendId::MacosSeatbelt,
-                                       "macos-seatbelt runs on macOS only (sandbox-exec)"));
+  all.push_back(seatbelt::makeSeatbeltBackend(env));
   bwrap::BwrapConfig bwrapConfig = bwrap::bwrapConfigFor(env);
   bwrapConfig.readCache = !options.freshProbes;
   all.push_back(std::make_unique<bwrap::BwrapBackend>(std::move(bwrapConfig)));
