@@ -7,6 +7,9 @@ std::vector<Command> allCommands() {
   return {
       validateCommand(),
       explainCommand(),
+      sandboxBackendsCommand(),
+      sandboxExecCommand(),
+      publishCommand(),
   };
 }
 

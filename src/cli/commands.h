@@ -7,5 +7,8 @@ namespace lw::cli {
 
 Command validateCommand();
 Command explainCommand();
+Command sandboxBackendsCommand();
+Command sandboxExecCommand();
+Command publishCommand();
 
 }  // namespace lw::cli

@@ -1,0 +1,246 @@
+// `loopwright sandbox backends` (what each backend enforces here, observed)
+// and `loopwright sandbox exec` (one command under a negotiated sandbox).
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#include <boost/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/report.h"
+#include "core/error_json.h"
+#include "policy/effective_policy.h"
+#include "sandbox/negotiate.h"
+#include "sandbox/probe_report_json.h"
+#include "sandbox/registry.h"
+#include "sandbox/step_env.h"
+
+namespace lw::cli {
+namespace {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+using sandbox::Backend;
+
+constexpr BackendId kDefaultOrder[] = {BackendId::MacosSeatbelt, BackendId::LinuxBwrap,
+                                       BackendId::LinuxLandlock};
+
+void printStatus(std::ostream& out, const std::string& what, const sandbox::SupportStatus& s) {
+  out << "  " << what;
+  for (std::size_t n = what.size(); n < 30; ++n) out << ' ';
+  std::string st(sandbox::toString(s.support));
+  out << st << std::string(st.size() < 10 ? 10 - st.size() : 1, ' ') << s.reason << "\n";
+}
+
+int runBackends(const Args&, Io& io) {
+  sandbox::RegistryOptions options;
+  options.freshProbes = true;
+  auto backends = sandbox::makeBackends(io.env, options);
+  json::array all;
+  for (auto& b : backends) {
+    const sandbox::ProbeReport& r = b->probe();
+    if (io.json) {
+      all.push_back(sandbox::toJson(r));
+      continue;
+    }
+    io.out << toString(r.backend) << ": "
+           << (r.available ? "available" : "unavailable: " + r.unavailableReason)
+           << (r.version.empty() ? "" : " (" + r.version + ")") << "\n";
+    if (!r.available) continue;
+    for (const auto& [c, s] : r.capabilities) printStatus(io.out, std::string(toString(c)), s);
+    for (const auto& [m, s] : r.networkModes)
+      printStatus(io.out, "network " + std::string(toString(m)), s);
+  }
+  if (io.json) printJson(io.out, json::object{{"backends", std::move(all)}});
+  return kExitOk;
+}
+
+Error usage(std::string message, std::string hint = {}) {
+  return makeError(ErrorCode::UsageError, std::move(message), std::move(hint));
+}
+
+fs::path absolute(const std::string& p, const fs::path& base) {
+  fs::path path(p);
+  return (path.is_absolute() ? path : base / path).lexically_normal();
+}
+
+// The policy of `sandbox exec`, from its flags (DESIGN.md §4 built-ins included).
+Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environment& env,
+                                                    const fs::path& cwd) {
+  sandbox::NegotiationRequest req;
+  EffectiveSandbox& p = req.policy;
+  for (const std::string& b : a.values("backend")) {
+    auto id = parseBackendId(b);
+    if (!id) return usage("unknown backend '" + b + "'", "see 'loopwright sandbox backends'");
+    p.preferredBackends.push_back(*id);
+  }
+  if (p.preferredBackends.empty()) p.preferredBackends.assign(std::begin(kDefaultOrder), std::end(kDefaultOrder));
+  if (auto n = a.value("network")) {
+    auto m = parseNetworkMode(*n);
+    if (!m) return usage("unknown network mode '" + *n + "'", "use none, loopback-only or allow-outbound");
+    p.networkMode = *m;
+  }
+  for (const std::string& c : a.values("require")) {
+    auto cap = parseCapability(c);
+    if (!cap) return usage("unknown capability '" + c + "'");
+    p.requiredCapabilities.push_back(*cap);
+  }
+  for (const std::string& d : a.values("deny-read")) p.deniedReadPaths.push_back(absolute(d, cwd));
+  if (auto home = env.get("HOME"); home && !home->empty() && (*home)[0] == '/') {
+    for (std::string_view d : kBuiltinDeniedReadPaths)
+      p.deniedReadPaths.push_back(fs::path(*home) / std::string(d.substr(2)));
+  }
+  for (const std::string& q : a.values("protect")) p.protectedPaths.push_back(q);
+  for (std::string_view q : kBuiltinProtectedPaths) p.protectedPaths.emplace_back(q);
+  req.explicitImage = a.value("image").has_value();
+  return req;
+}
+
+void writeReport(const std::optional<std::string>& file, const json::object& report, Io& io) {
+  if (!file) return;
+  std::ofstream out(*file);
+  out << json::serialize(report) << "\n";
+  if (!out) io.err << "loopwright: warning: could not write the report to " << *file << "\n";
+}
+
+int runExec(const Args& a, Io& io) {
+  const fs::path cwd = fs::current_path();
+  auto req = policyFromFlags(a, io.env, cwd);
+  if (!req) return reportError(io, req.error());
+  std::optional<double> timeout;
+  if (auto t = a.value("timeout")) {
+    char* end = nullptr;
+    double v = std::strtod(t->c_str(), &end);
+    if (end == t->c_str() || *end != '\0' || !(v > 0) || !std::isfinite(v))
+      return reportError(io, usage("--timeout needs a positive number of seconds, got '" + *t + "'"));
+    timeout = v;
+  }
+  std::error_code ec;
+  fs::path workspace = fs::canonical(a.value("workspace").value_or(cwd.string()), ec);
+  if (ec || !fs::is_directory(workspace))
+    return reportError(io, usage("workspace " + a.value("workspace").value_or(cwd.string()) +
+                                 " is not an existing directory"));
+
+  auto backends = sandbox::makeBackends(io.env);
+  auto find = [&](BackendId id) -> Backend* {
+    for (auto& b : backends)
+      if (b->id() == id) return b.get();
+    return nullptr;
+  };
+  auto chosen = sandbox::negotiate(*req, [&](BackendId id) -> const sandbox::ProbeReport* {
+    Backend* b = find(id);
+    return b ? &b->probe() : nullptr;
+  });
+  json::object report;
+  json::array refused;
+  const auto& refusals = chosen ? chosen->refused : std::vector<sandbox::Refusal>{};
+  for (const auto& r : refusals)
+    refused.push_back({{"backend", std::string(toString(r.backend))}, {"reason", r.reason}});
+  if (!chosen) {
+    report = {{"outcome", "negotiation-failed"}, {"error", toJson(chosen.error())}};
+    writeReport(a.value("report"), report, io);
+    return reportError(io, chosen.error());
+  }
+
+  sandbox::StepSpec spec;
+  spec.argv = a.command();
+  spec.workspace = workspace;
+  for (const std::string& w : a.values("writable")) {
+    fs::path p = absolute(w, cwd);
+    if (p == workspace) spec.workspaceWritable = true;
+    else spec.writablePaths.push_back(p);
+  }
+  for (const std::string& q : req->policy.protectedPaths) spec.protectedPaths.push_back(absolute(q, workspace));
+  for (const std::string& d : req->policy.deniedReadPaths) spec.deniedReadPaths.push_back(d);
+  spec.network = req->policy.networkMode;
+  spec.env = sandbox::stepEnvironment(io.env, {});
+  spec.image = a.value("image");
+  spec.onOutput = [&io](int stream, const char* data, std::size_t n) {
+    std::ostream& o = stream == 1 ? io.out : io.err;
+    o.write(data, static_cast<std::streamsize>(n));
+    o.flush();
+  };
+
+  Backend* backend = find(chosen->backend);
+  auto started = std::chrono::steady_clock::now();
+  auto proc = backend->launch(spec);
+  if (!proc) {
+    report = {{"outcome", "launch-failed"},
+              {"backend", std::string(toString(chosen->backend))},
+              {"error", toJson(proc.error())}};
+    writeReport(a.value("report"), report, io);
+    return reportError(io, proc.error());
+  }
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (timeout)
+    deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                             std::chrono::duration<double>(*timeout));
+  sandbox::process::ExitInfo info = (*proc)->wait(deadline);
+
+  json::array enforced;
+  for (Capability c : chosen->enforced) enforced.push_back(json::string(toString(c)));
+  report = {{"outcome", info.timedOut ? "timed-out" : "exited"},
+            {"backend", std::string(toString(chosen->backend))},
+            {"networkMode", std::string(toString(spec.network))},
+            {"capabilitiesEnforced", std::move(enforced)},
+            {"refused", std::move(refused)},
+            {"durationMs", info.duration.count()},
+            {"exitStatus", info.status()},
+            {"signal", info.signal},
+            {"timedOut", info.timedOut},
+            {"descendantsKilled", info.descendantsKilled},
+            {"anyDescendantKilled", info.descendantsKilled > 0},
+            {"stdoutBytes", (*proc)->stdoutData().totalBytes},
+            {"stderrBytes", (*proc)->stderrData().totalBytes}};
+  writeReport(a.value("report"), report, io);
+  if (io.json) printJson(io.out, report);
+  return info.status();
+}
+
+}  // namespace
+
+Command sandboxBackendsCommand() {
+  Command c;
+  c.name = "sandbox backends";
+  c.summary = "what each sandbox backend enforces on this host, observed by a probe";
+  c.usage = "[--json]";
+  c.description =
+      "Probes every backend now (no cache) and prints, per capability and network mode,\n"
+      "enforced, partial or absent with the reason. Negotiation accepts only enforced.";
+  c.run = runBackends;
+  return c;
+}
+
+Command sandboxExecCommand() {
+  Command c;
+  c.name = "sandbox exec";
+  c.summary = "run one command under a negotiated sandbox";
+  c.usage = "[options] -- CMD [ARGS...]";
+  c.description =
+      "Negotiates a backend (the --backend order; default macos-seatbelt, linux-bwrap,\n"
+      "linux-landlock), runs CMD in it with the workspace read-only unless listed with\n"
+      "--writable, and exits with CMD's status: 3 when no backend qualifies, 124 on timeout.\n"
+      "CMD's stdout and stderr are passed through.";
+  c.options = {
+      {"backend", "B", "a backend to try, in order", true},
+      {"network", "MODE", "none (default), loopback-only or allow-outbound"},
+      {"require", "CAP", "a capability the backend must enforce", true},
+      {"deny-read", "PATH", "a path the command must not read (host credentials always are)", true},
+      {"workspace", "DIR", "the workspace (default: the current directory)"},
+      {"writable", "PATH", "a path the command may write (the workspace itself too)", true},
+      {"protect", "PATH", "a workspace path that stays read-only (.github etc. always do)", true},
+      {"image", "REF", "a container image pinned by digest (docker)"},
+      {"timeout", "SECONDS", "kill the whole tree after this long (exit 124)"},
+      {"report", "FILE", "write a JSON report: backend, capabilities, duration, kills"},
+  };
+  c.takesCommand = true;
+  c.run = runExec;
+  return c;
+}
+
+}  // namespace lw::cli
