@@ -1,0 +1,103 @@
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include <boost/json.hpp>
+#include <doctest/doctest.h>
+
+#include "harness.h"
+
+extern char** environ;
+
+using namespace lw;
+using namespace lw::github;
+using namespace lw::test;
+namespace json = boost::json;
+
+namespace {
+
+// Starts the real binary with a clean environment pointing at the fake.
+pid_t spawnLoopwright(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+  std::vector<std::string> argv{LOOPWRIGHT_BIN};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> a, e;
+  for (auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+  a.push_back(nullptr);
+  for (auto& s : env) e.push_back(const_cast<char*>(s.c_str()));
+  e.push_back(nullptr);
+  pid_t pid = 0;
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  int rc = posix_spawn(&pid, LOOPWRIGHT_BIN, &fa, nullptr, a.data(), e.data());
+  posix_spawn_file_actions_destroy(&fa);
+  REQUIRE(rc == 0);
+  return pid;
+}
+
+int waitExit(pid_t pid) {
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+TEST_CASE("resume: a publication killed mid-way is finished by `publish --resume` without duplicates") {
+  Harness h;
+  std::vector<Finding> findings;
+  for (int i = 0; i < 120; ++i) findings.push_back(finding(Severity::Warning, "lib/f" + std::to_string(i) + ".c", 3, "w"));
+  findings.push_back(finding(Severity::Error, "src/app.c", 2, "inline one"));
+  PublicationRequest request = prRequest({StageResult{"lint", findings}}, "killed-run");
+  std::string requestFile = h.state / "request.json";
+  {
+    std::ofstream out(requestFile);
+    out << json::serialize(toJson(request));
+  }
+  std::vector<std::string> env{"GITHUB_API_URL=" + h.gh.url(), std::string("GITHUB_TOKEN=") + FakeGithub::kToken,
+                               "PATH=/usr/bin:/bin"};
+  // The second annotation PATCH never gets an answer: the process is killed there.
+  h.gh.script({.method = "PATCH", .pathContains = "/check-runs/", .skip = 1, .times = 1, .status = 0, .headers = {},
+               .body = {}, .hang = true});
+  pid_t pid = spawnLoopwright({"publish", "--request", requestFile, "--state-dir", h.state.path}, env);
+  for (int i = 0; i < 400 && h.gh.hanging() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  REQUIRE(h.gh.hanging() == 1);
+  REQUIRE(kill(pid, SIGKILL) == 0);
+  CHECK(waitExit(pid) == 128 + SIGKILL);
+  h.gh.releaseHangs();
+
+  // What the killed process left: the review posted, the check run half done.
+  auto pending = h.outbox.pending();
+  REQUIRE(pending.ok());
+  REQUIRE(pending->size() == 1);
+  CHECK((*pending)[0].progress.reviewDone);
+  CHECK((*pending)[0].progress.checks.at("lint").id != 0);
+  CHECK_FALSE((*pending)[0].progress.checks.at("lint").done);
+  REQUIRE(h.gh.checkRuns().size() == 1);
+  std::int64_t runId = h.gh.checkRuns()[0].at("id").as_int64();
+  CHECK(h.gh.annotations(runId).size() == 50);
+
+  pid = spawnLoopwright({"publish", "--resume", "--state-dir", h.state.path}, env);
+  CHECK(waitExit(pid) == 0);
+  CHECK(h.gh.reviews(7).size() == 1);
+  CHECK(h.gh.reviewComments(7).size() == 1);
+  REQUIRE(h.gh.checkRuns().size() == 1);
+  CHECK(h.gh.checkRuns()[0].at("status") == "completed");
+  CHECK(h.gh.annotations(runId).size() == 121);
+  CHECK(h.outbox.pending()->empty());
+
+  // Once more: nothing pending, nothing written.
+  h.gh.clearRequests();
+  pid = spawnLoopwright({"publish", "--resume", "--state-dir", h.state.path}, env);
+  CHECK(waitExit(pid) == 0);
+  CHECK(h.writes() == 0);
+}
+
+TEST_CASE("resume: publish without --resume or --request is a usage error") {
+  pid_t pid = spawnLoopwright({"publish"}, {"PATH=/usr/bin:/bin"});
+  CHECK(waitExit(pid) == 2);
+}
