@@ -124,8 +124,6 @@ TEST_CASE("docker plan: specs that cannot be carried out faithfully are refused"
        "workspace /work/repo is not a directory on this host"},
       {"out dir missing", [](ContainerPlanInput& in) { in.facts.erase("/var/lib/loopwright/runs/7/security/out"); },
        "out dir /var/lib/loopwright/runs/7/security/out is not a directory on this host"},
-      {"no out dir", [](ContainerPlanInput& in) { in.spec.outDir.clear(); },
-       "out dir /work/repo is not a directory on this host"},
       {"writable inside protected",
        [](ContainerPlanInput& in) {
          in.spec.writablePaths = {".github/workflows"};
@@ -157,4 +155,30 @@ TEST_CASE("docker plan: paths the step names are found whether relative or absol
   spec.protectedPaths = {".github/"};
   spec.deniedReadPaths = {"/root/.ssh"};
   CHECK(pathsToObserve(spec) == std::vector<std::filesystem::path>{"/w", "/o", "/w/b", "/w/.github", "/root/.ssh"});
+}
+
+TEST_CASE("docker plan: the workspace itself listed as writable makes its bind writable") {
+  ContainerPlanInput in = baseInput();
+  in.spec.writablePaths = {"/work/repo/", "."};
+  auto plan = planContainer(in);
+  REQUIRE(plan.ok());
+  const auto& mounts = plan->body.at("HostConfig").at("Mounts").as_array();
+  int workspaceBinds = 0;
+  for (const auto& m : mounts)
+    if (m.at("Target") == "/work/repo") {
+      ++workspaceBinds;
+      CHECK(m.at("ReadOnly") == false);
+    }
+  CHECK(workspaceBinds == 1);
+  // Now writable, so the protected paths are re-bound read-only.
+  CHECK(boost::json::serialize(plan->body).find(R"("Target":"/work/repo/AGENTS.md")") != std::string::npos);
+}
+
+TEST_CASE("docker plan: without an out dir (sandbox exec) nothing else is bound writable") {
+  ContainerPlanInput in = baseInput();
+  in.spec.outDir.clear();
+  auto plan = planContainer(in);
+  REQUIRE(plan.ok());
+  for (const auto& m : plan->body.at("HostConfig").at("Mounts").as_array())
+    if (m.at("Type") == "bind") CHECK(m.at("ReadOnly") == true);
 }

@@ -76,6 +76,14 @@ TEST_CASE("seatbelt profile: allow-outbound keeps the host's loopback out; odd p
   checkGoldenText("outbound_quoted.sb", *profile);
 }
 
+TEST_CASE("seatbelt profile: without an out dir or writable scope nothing is writable") {
+  StepSpec spec = reviewer();
+  spec.outDir.clear();
+  auto profile = sbplProfile(SbplInput{spec});
+  REQUIRE(profile.ok());
+  CHECK(profile->find("(allow file-write* (subpath") == std::string::npos);
+}
+
 TEST_CASE("seatbelt profile: string literals escape quote and backslash only") {
   CHECK(sbplQuote("/a/b") == "\"/a/b\"");
   CHECK(sbplQuote("a\"b") == "\"a\\\"b\"");
@@ -94,7 +102,6 @@ TEST_CASE("seatbelt profile: paths it cannot name faithfully are refused") {
       {"relative workspace", [](StepSpec& s) { s.workspace = "repo"; }, "workspace 'repo' is not an absolute path"},
       {"newline in a path", [](StepSpec& s) { s.deniedReadPaths = {"/Users/dev/a\nb"}; },
        "path '/Users/dev/a\nb' holds a control character"},
-      {"no out dir", [](StepSpec& s) { s.outDir.clear(); }, "the step has no out dir"},
       {"relative bridge", [](StepSpec& s) { s.env["LOOPWRIGHT_BRIDGE"] = "bridge.sock"; },
        "bridge socket 'bridge.sock' is not an absolute path"},
   };

@@ -37,7 +37,9 @@ PathFact factOf(const PathFacts& facts, const fs::path& p) {
 // host, so a symlink planted in the workspace would otherwise bind whatever
 // it points to (~/.ssh, /etc) into the container.
 bool reachedDirectly(const PathFact& fact, const Tree& tree, const fs::path& p) {
-  return !fact.isSymlink && fact.real == (tree.source / p.lexically_relative(tree.target)).lexically_normal();
+  const fs::path rel = p.lexically_relative(tree.target);
+  const fs::path expected = rel == "." ? tree.source : (tree.source / rel).lexically_normal();
+  return !fact.isSymlink && fact.real == expected;
 }
 
 json::object bindMount(const fs::path& source, const fs::path& target, bool readOnly) {
@@ -89,6 +91,10 @@ Result<std::vector<Tree>> boundTrees(const ContainerPlanInput& in, const fs::pat
     const fs::path p = anchoredPath(ws, raw);
     const PathFact fact = factOf(in.facts, p);
     if (in.spec.workspaceWritable && isWithin(p, ws)) continue;
+    if (p == ws) {  // the whole workspace is the writable scope
+      trees.front().writable = true;
+      continue;
+    }
     if (fact.kind == PathKind::Missing) {
       notes.push_back("writable path " + p.string() + " does not exist: not bound");
       continue;
@@ -101,9 +107,10 @@ Result<std::vector<Tree>> boundTrees(const ContainerPlanInput& in, const fs::pat
     trees.push_back({p, fact.real, true});
   }
 
+  if (in.spec.outDir.empty()) return trees;  // `sandbox exec` has none
   const fs::path out = anchoredPath(ws, in.spec.outDir);
   const PathFact outFact = factOf(in.facts, out);
-  if (in.spec.outDir.empty() || outFact.kind != PathKind::Directory)
+  if (outFact.kind != PathKind::Directory)
     return planError("out dir " + out.string() + " is not a directory on this host",
                      "the orchestrator creates LOOPWRIGHT_OUT before launching the step", out);
   trees.push_back({out, outFact.real, true});

@@ -13,7 +13,8 @@ fs::path anchoredPath(const fs::path& workspace, const fs::path& p) {
 
 std::vector<fs::path> pathsToObserve(const StepSpec& spec) {
   const fs::path ws = anchoredPath("/", spec.workspace);
-  std::vector<fs::path> out{ws, anchoredPath(ws, spec.outDir)};
+  std::vector<fs::path> out{ws};
+  if (!spec.outDir.empty()) out.push_back(anchoredPath(ws, spec.outDir));
   for (const auto& p : spec.writablePaths) out.push_back(anchoredPath(ws, p));
   for (const auto& p : spec.protectedPaths) out.push_back(anchoredPath(ws, p));
   for (const auto& p : spec.deniedReadPaths) out.push_back(anchoredPath(ws, p));

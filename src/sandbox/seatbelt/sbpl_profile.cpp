@@ -57,16 +57,13 @@ std::string sbplQuote(const std::string& s) {
 Result<std::string> sbplProfile(const SbplInput& in) {
   const StepSpec& spec = in.spec;
   if (auto st = checkPath("workspace", spec.workspace); !st) return st.error();
-  if (spec.outDir.empty())
-    return makeError(ErrorCode::SandboxLaunchFailed, "the step has no out dir",
-                     "the orchestrator creates LOOPWRIGHT_OUT before launching the step", "seatbelt");
   const fs::path ws = anchored("/", spec.workspace);
-  const fs::path out = anchored(ws, spec.outDir);
 
   std::vector<fs::path> system;
   for (const auto& s : in.systemReadPaths) system.push_back(anchored("/", s));
   std::vector<fs::path> readable{ws};
-  std::vector<fs::path> writable{out};
+  std::vector<fs::path> writable;
+  if (!spec.outDir.empty()) writable.push_back(anchored(ws, spec.outDir));  // none for `sandbox exec`
   if (spec.workspaceWritable) writable.push_back(ws);
   for (const auto& p : spec.writablePaths) writable.push_back(anchored(ws, p));
   for (const auto& w : writable)
@@ -110,7 +107,7 @@ Result<std::string> sbplProfile(const SbplInput& in) {
   t += "(allow file-read*" + filters("subpath", system) + ")\n";
   t += "\n; The step's trees.\n";
   t += "(allow file-read*" + filters("subpath", readable) + ")\n";
-  t += "(allow file-write*" + filters("subpath", writable) + ")\n";
+  if (!writable.empty()) t += "(allow file-write*" + filters("subpath", writable) + ")\n";
 
   t += "\n; Network: " + std::string(toString(spec.network)) + ".\n";
   t += "(deny network*)\n";
@@ -153,7 +150,7 @@ StepSpec canonicalSpec(const StepSpec& spec) {
   };
   const fs::path ws = resolve(anchored("/", spec.workspace));
   out.workspace = ws;
-  out.outDir = resolve(anchored(ws, spec.outDir));
+  if (!spec.outDir.empty()) out.outDir = resolve(anchored(ws, spec.outDir));
   if (!spec.workdir.empty()) out.workdir = resolve(anchored(ws, spec.workdir));
   for (auto& p : out.writablePaths) p = resolve(anchored(ws, p));
   // A protected or denied path that is itself a symlink is named twice: the
