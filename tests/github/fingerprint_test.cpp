@@ -1,0 +1,44 @@
+#include <doctest/doctest.h>
+
+#include "github/fingerprint.h"
+
+using namespace lw;
+using namespace lw::github;
+
+TEST_CASE("fingerprint: stable, 16 hex digits, sensitive to every field") {
+  Finding a;
+  a.step = "s";
+  a.ruleId = "r";
+  a.path = "p";
+  a.line = 3;
+  a.message = "m";
+  std::string fp = fingerprint(a);
+  CHECK(fp.size() == 16);
+  CHECK(fp == fingerprint(a));
+  CHECK(fp.find_first_not_of("0123456789abcdef") == std::string::npos);
+  Finding b = a;
+  b.step = "s2";
+  CHECK(fingerprint(b) != fp);
+  b = a;
+  b.line = 4;
+  CHECK(fingerprint(b) != fp);
+  b = a;
+  b.message = "m ";
+  CHECK(fingerprint(b) != fp);
+  // Field boundaries matter: ("ab","c") differs from ("a","bc").
+  Finding c = a, d = a;
+  c.step = "ab";
+  c.ruleId = "c";
+  d.step = "a";
+  d.ruleId = "bc";
+  CHECK(fingerprint(c) != fingerprint(d));
+}
+
+TEST_CASE("fingerprint: markers are found in bodies, malformed ones ignored") {
+  std::string body = "x " + findingMarker("0123456789abcdef") + " y <!-- loopwright:finding:XYZ --> " +
+                     findingMarker("fedcba9876543210");
+  CHECK(findingMarkersIn(body) == std::vector<std::string>{"0123456789abcdef", "fedcba9876543210"});
+  CHECK_FALSE(hasResolvedMarker(body));
+  CHECK(hasResolvedMarker(resolvedMarker("0123456789abcdef")));
+  CHECK(reviewMarker("sha", "id") == "<!-- loopwright:review:sha:id -->");
+}
