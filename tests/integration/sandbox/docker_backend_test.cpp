@@ -297,15 +297,19 @@ TEST_CASE("docker containment: writes, protected paths, denied reads, network an
   const std::string ws = s.ws.string();
   const HostListener listener;
   REQUIRE(listener.port > 0);
+  fs::create_symlink("/etc/evil", s.ws / "to-etc");
+  fs::create_symlink(s.root / "outside", s.ws / "to-outside");
+  Scratch::write(s.root / "host.sock", "");  // stands for a host socket outside the view
   // Each probe prints "name:blocked" or "name:ESCAPED".
   const std::string script =
       "t() { n=$1; shift; if \"$@\" >/dev/null 2>&1; then echo \"$n:ESCAPED\"; else echo \"$n:blocked\"; fi; }\n"
       "t write-rootfs touch /etc/owned\n"
       "t read-outside-workspace cat " + s.root.string() + "/outside\n"
-      // Lands in the container's private /tmp if anywhere; the host file is checked below.
-      "echo x > " + s.root.string() + "/outside 2>/dev/null\n"
       "t write-readonly-workspace touch " + ws + "/new\n"
       "t read-denied-file cat " + ws + "/secrets/token\n"
+      "t write-through-symlink sh -c 'echo x > " + ws + "/to-etc'\n"
+      "t read-through-symlink cat " + ws + "/to-outside\n"
+      "t host-socket-visible test -e " + s.root.string() + "/host.sock\n"
       "t list-denied-dir sh -c 'ls -A " + ws + "/secrets | grep -q .'\n"
       "t mount mount -t tmpfs none /tmp\n"
       "t nested-userns unshare -U true\n"
@@ -315,7 +319,9 @@ TEST_CASE("docker containment: writes, protected paths, denied reads, network an
       "t udp-out sh -c 'echo x | nc -u -w1 192.0.2.1 53'\n"
       "t tcp-out nc -w1 192.0.2.1 80\n"
       "t tcp-host-loopback sh -c 'echo hi | nc -w1 127.0.0.1 " + std::to_string(listener.port) + "'\n"
-      "t see-host-processes sh -c 'test $(ls -d /proc/[0-9]* | wc -l) -gt 20'\n";
+      "t see-host-processes sh -c 'test $(ls -d /proc/[0-9]* | wc -l) -gt 20'\n"
+      // Last: lands in the container's private /tmp if anywhere; the host file is checked below.
+      "echo x > " + s.root.string() + "/outside 2>/dev/null\n";
   const Ran r = run(backend, shellStep(s, h, script));
   CAPTURE(r.out);
   CAPTURE(r.err);
