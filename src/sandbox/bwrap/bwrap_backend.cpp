@@ -77,9 +77,11 @@ BwrapConfig bwrapConfigFor(const Environment& env) {
 }
 
 Result<const seccomp::BpfProgram*> BwrapBackend::filterFor(const StepSpec& spec) {
-  // With --share-net the abstract unix namespace is the host's: refuse new
-  // unix sockets there (the bridge arrives already connected).
-  bool denyUnix = spec.network == NetworkMode::AllowOutbound;
+  // New unix sockets are refused in every mode: a path-named socket the
+  // host created inside the workspace is reachable across namespaces, and
+  // with --share-net so is the host's abstract namespace. The bridge arrives
+  // already connected; socketpair() stays available.
+  bool denyUnix = true;
   auto key = std::make_pair(spec.network, denyUnix);
   auto it = filters_.find(key);
   if (it != filters_.end()) return &it->second;

@@ -1,0 +1,62 @@
+// Runs hostile programs (hostile_fixture.cpp) through `loopwright sandbox
+// exec`, as root and as the unprivileged user `lwtest` (created when missing
+// and running as root), on every backend of escape_backends.h available here.
+#pragma once
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lw::escape {
+
+struct Runner {
+  std::string backend;
+  std::optional<uid_t> uid;  // set: run loopwright as this (unprivileged) user
+  gid_t gid = 0;
+  std::string label() const { return backend + (uid ? " as lwtest" : " as root"); }
+};
+
+// Every (backend, user) pair this host can run; prints [SKIPPED] lines (or
+// fails under CI=true) for the ones it cannot.
+std::vector<Runner> runners();
+
+// One case's scratch: `ws` (the workspace, read-only unless flags say
+// otherwise, holding the hostile binary as ws/hostile), `ws/w` (passed as
+// --writable), and `outside` (a host directory not in the view).
+struct CaseDirs {
+  std::filesystem::path root;
+  std::filesystem::path ws;
+  std::filesystem::path writable;
+  std::filesystem::path outside;
+  ~CaseDirs();
+};
+std::unique_ptr<CaseDirs> makeCase(const Runner& r);
+
+struct ExecResult {
+  int status = -1;  // loopwright's exit status
+  std::string out;
+  std::string err;
+  std::string describe() const { return "status " + std::to_string(status) + "\nstdout: " + out + "\nstderr: " + err; }
+};
+
+struct ExecOptions {
+  std::string network = "none";
+  std::vector<std::string> flags;  // extra `sandbox exec` flags
+  int inheritFd = -1;              // left open (not CLOEXEC) for loopwright
+  bool background = false;         // start and return at once (pid in `pid`)
+};
+
+// `loopwright sandbox exec --backend B --network N --workspace ws --writable
+// ws/w FLAGS -- ws/hostile --lw-hostile ATTACK…`, run by fork/exec (not by
+// loopwright's own spawn, so the test never cleans up on loopwright's behalf).
+ExecResult sandboxExec(const Runner& r, const CaseDirs& c, const std::vector<std::string>& attack,
+                       const ExecOptions& o = {}, pid_t* pid = nullptr);
+
+// Waits for a background sandboxExec started with o.background.
+ExecResult finish(pid_t pid, const CaseDirs& c);
+
+}  // namespace lw::escape

@@ -1,0 +1,185 @@
+#include "escape/escape_harness.h"
+
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+
+#include <boost/json.hpp>
+
+#include "escape/escape_backends.h"
+#include "support/host_requirement.h"
+
+namespace lw::escape {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Suite {
+  fs::path root;    // /tmp/lw-escape-XXXXXX, 0755
+  fs::path binary;  // a copy of this test binary, 0755
+  std::optional<passwd> lwtest;
+  std::string lwtestName = "lwtest";
+};
+
+// The unprivileged user the suite runs as. Created here (as root) when
+// missing: scripts need nothing else.
+std::optional<passwd> ensureLwtest() {
+  if (::getuid() != 0) return std::nullopt;
+  if (::getpwnam("lwtest") == nullptr) {
+    int rc = std::system("useradd --system --no-create-home --shell /usr/sbin/nologin lwtest >/dev/null 2>&1");
+    (void)rc;
+  }
+  passwd* p = ::getpwnam("lwtest");
+  if (p == nullptr) return std::nullopt;
+  return *p;
+}
+
+Suite& suite() {
+  static Suite s = [] {
+    Suite v;
+    char t[] = "/tmp/lw-escape-XXXXXX";
+    v.root = ::mkdtemp(t);
+    ::chmod(v.root.c_str(), 0755);
+    v.binary = v.root / "hostile";
+    fs::copy_file("/proc/self/exe", v.binary);
+    ::chmod(v.binary.c_str(), 0755);
+    v.lwtest = ensureLwtest();
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(suite().root, ec);
+    });
+    return v;
+  }();
+  return s;
+}
+
+// Whether `backend` runs here, from `loopwright sandbox backends --json`.
+std::string unavailableReason(const std::string& backend, std::optional<uid_t> uid, gid_t gid) {
+  fs::path out = suite().root / ("backends-" + std::to_string(uid.value_or(0)) + ".json");
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    if (uid && (::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0 || ::setuid(*uid) != 0)) ::_exit(99);
+    std::string home = "HOME=" + (suite().root / ("home-" + std::to_string(uid.value_or(0)))).string();
+    char* envp[] = {const_cast<char*>("PATH=/usr/local/bin:/usr/bin:/bin"), home.data(), nullptr};
+    ::execle(LOOPWRIGHT_BIN, LOOPWRIGHT_BIN, "sandbox", "backends", "--json", nullptr, envp);
+    ::_exit(127);
+  }
+  ::waitpid(pid, nullptr, 0);
+  std::ifstream in(out);
+  std::stringstream s;
+  s << in.rdbuf();
+  boost::system::error_code ec;
+  auto v = boost::json::parse(s.str(), ec);
+  if (ec) return "sandbox backends --json printed no JSON: " + s.str();
+  for (const auto& b : v.at("backends").as_array()) {
+    if (b.at("backend").as_string() != backend) continue;
+    if (b.at("available").as_bool()) return {};
+    return std::string(b.at("unavailableReason").as_string());
+  }
+  return "backend not listed by sandbox backends";
+}
+
+std::string readAll(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+std::vector<Runner> runners() {
+  std::vector<Runner> out;
+  for (std::string_view b : kEscapeBackends) {
+    std::vector<Runner> users = {Runner{std::string(b), std::nullopt, 0}};
+    if (suite().lwtest) users.push_back(Runner{std::string(b), suite().lwtest->pw_uid, suite().lwtest->pw_gid});
+    else test::requireHost(false, "no unprivileged user lwtest (run the suite as root to create it)");
+    for (const Runner& r : users) {
+      fs::path home = suite().root / ("home-" + std::to_string(r.uid.value_or(0)));
+      fs::create_directories(home);
+      if (r.uid) (void)!::chown(home.c_str(), *r.uid, r.gid);
+      std::string why = unavailableReason(r.backend, r.uid, r.gid);
+      if (why.empty()) out.push_back(r);
+      else test::requireHost(false, r.label() + " unavailable: " + why);
+    }
+  }
+  return out;
+}
+
+CaseDirs::~CaseDirs() {
+  std::error_code ec;
+  fs::remove_all(root, ec);
+}
+
+std::unique_ptr<CaseDirs> makeCase(const Runner& r) {
+  static int n = 0;
+  auto c = std::make_unique<CaseDirs>();
+  c->root = suite().root / ("case-" + std::to_string(++n));
+  c->ws = c->root / "ws";
+  c->writable = c->ws / "w";
+  c->outside = c->root / "outside";
+  fs::create_directories(c->writable);
+  fs::create_directories(c->outside);
+  fs::create_hard_link(suite().binary, c->ws / "hostile");
+  for (const fs::path& p : {c->root, c->ws, c->writable, c->outside}) {
+    ::chmod(p.c_str(), 0755);
+    if (r.uid) (void)!::chown(p.c_str(), *r.uid, r.gid);
+  }
+  return c;
+}
+
+ExecResult sandboxExec(const Runner& r, const CaseDirs& c, const std::vector<std::string>& attack,
+                       const ExecOptions& o, pid_t* pidOut) {
+  std::vector<std::string> argv = {LOOPWRIGHT_BIN, "sandbox", "exec", "--backend", r.backend,
+                                   "--network", o.network, "--workspace", c.ws.string(),
+                                   "--writable", c.writable.string()};
+  argv.insert(argv.end(), o.flags.begin(), o.flags.end());
+  argv.insert(argv.end(), {"--", (c.ws / "hostile").string(), "--lw-hostile"});
+  argv.insert(argv.end(), attack.begin(), attack.end());
+  std::vector<char*> args;
+  for (auto& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  std::string home = "HOME=" + (suite().root / ("home-" + std::to_string(r.uid.value_or(0)))).string();
+  std::vector<char*> envp = {const_cast<char*>("PATH=/usr/local/bin:/usr/bin:/bin"), home.data(), nullptr};
+  fs::path out = c.root / "stdout", err = c.root / "stderr";
+
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int fo = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fe = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fo, 1);
+    ::dup2(fe, 2);
+    if (o.inheritFd >= 0) ::fcntl(o.inheritFd, F_SETFD, 0);
+    if (r.uid && (::setgroups(0, nullptr) != 0 || ::setgid(r.gid) != 0 || ::setuid(*r.uid) != 0)) ::_exit(99);
+    ::execve(argv[0].c_str(), args.data(), envp.data());
+    ::_exit(127);
+  }
+  if (o.background) {
+    if (pidOut) *pidOut = pid;
+    return {};
+  }
+  return finish(pid, c);
+}
+
+ExecResult finish(pid_t pid, const CaseDirs& c) {
+  int st = 0;
+  ::waitpid(pid, &st, 0);
+  ExecResult res;
+  res.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  res.out = readAll(c.root / "stdout");
+  res.err = readAll(c.root / "stderr");
+  return res;
+}
+
+}  // namespace lw::escape

@@ -1,0 +1,310 @@
+// The hostile programs of the escape suite. The suite copies its own binary
+// into the sandbox's workspace and runs it as `<bin> --lw-hostile ATTACK
+// ARGS…`; this static initializer sees that before doctest's main() and runs
+// the attack instead (the test CMake builds one binary per folder, so the
+// attacks ride in it). Exit status: 0 the attempt was blocked, 1 it
+// succeeded (an escape), 2 the attack could not be set up.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+#include <linux/netlink.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+int blocked(const std::string& what, int err) {
+  std::printf("blocked: %s: %s\n", what.c_str(), std::strerror(err));
+  return 0;
+}
+int escaped(const std::string& what) {
+  std::printf("ESCAPED: %s\n", what.c_str());
+  return 1;
+}
+
+int tryWrite(const std::string& path) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return blocked("open " + path, errno);
+  ssize_t n = ::write(fd, "pwned\n", 6);
+  int e = errno;
+  ::close(fd);
+  return n == 6 ? escaped("wrote " + path) : blocked("write " + path, e);
+}
+
+int writeEach(const std::vector<std::string>& paths) {
+  int rc = 0;
+  for (const auto& p : paths) rc |= tryWrite(p);
+  return rc;
+}
+
+int symlinkWrite(const std::string& dir, const std::string& target) {
+  std::string link = dir + "/link-" + std::to_string(::getpid());
+  if (::symlink(target.c_str(), link.c_str()) != 0) return blocked("symlink", errno);
+  return tryWrite(link);
+}
+
+int renameParent(const std::string& parent, const std::string& child, const std::string& moved) {
+  if (::rename(parent.c_str(), moved.c_str()) != 0) return blocked("rename " + parent, errno);
+  ::mkdir(parent.c_str(), 0755);
+  ::mkdir((parent + "/" + child).c_str(), 0755);
+  int rc = tryWrite(parent + "/" + child + "/evil");
+  return rc == 0 ? escaped("renamed the parent of a protected path: " + parent) : rc;
+}
+
+int hardlink(const std::string& file, const std::string& link) {
+  if (::link(file.c_str(), link.c_str()) != 0) return blocked("link " + file, errno);
+  return tryWrite(link) == 1 ? 1 : escaped("hardlinked a protected file (" + link + ")");
+}
+
+int symlinkSwap(const std::string& dir, const std::string& prot) {
+  std::string tmp = dir + "/swap";
+  ::symlink("/tmp", tmp.c_str());
+  if (::rename(tmp.c_str(), prot.c_str()) == 0) return escaped("replaced " + prot + " by a symlink");
+  int e = errno;
+  std::string viaLink = dir + "/via";
+  ::symlink(prot.c_str(), viaLink.c_str());
+  int rc = tryWrite(viaLink + "/evil");
+  return rc != 0 ? rc : blocked("rename over " + prot, e);
+}
+
+int readSecret(const std::string& path, const std::string& secret) {
+  std::ifstream in(path);
+  if (!in) return blocked("open " + path, errno);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str().find(secret) != std::string::npos ? escaped("read " + path)
+                                                    : blocked("read " + path + " (masked)", 0);
+}
+
+int inheritedFds() {
+  int rc = 0;
+  for (int fd = 3; fd < 1024; ++fd) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) continue;
+    std::printf("open descriptor %d (mode %o)\n", fd, st.st_mode);
+    if (::write(fd, "pwned\n", 6) == 6) rc = escaped("wrote through inherited fd " + std::to_string(fd));
+  }
+  return rc == 0 ? blocked("no inherited descriptor", EBADF) : rc;
+}
+
+int connectUnix(const std::string& path, bool abstract) {
+  int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  if (s < 0) return blocked("socket(AF_UNIX)", errno);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::size_t off = abstract ? 1 : 0;
+  std::memcpy(a.sun_path + off, path.data(), std::min(path.size(), sizeof a.sun_path - 1 - off));
+  socklen_t len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + off + path.size());
+  if (::connect(s, reinterpret_cast<sockaddr*>(&a), len) != 0) return blocked("connect " + path, errno);
+  return escaped(std::string("connected to the host's ") + (abstract ? "abstract" : "unix") + " socket " + path);
+}
+
+int connectTcp(int port) {
+  int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (s < 0) return blocked("socket(AF_INET)", errno);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return blocked("connect 127.0.0.1", errno);
+  return escaped("connected to the host's 127.0.0.1:" + std::to_string(port));
+}
+
+int udpOut(int hostPort) {
+  int s = ::socket(AF_INET, SOCK_DGRAM, 0);
+  if (s < 0) return blocked("socket(AF_INET, SOCK_DGRAM)", errno);
+  int rc = 0;
+  for (const char* ip : {"127.0.0.1", "8.8.8.8"}) {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<uint16_t>(std::strcmp(ip, "8.8.8.8") == 0 ? 53 : hostPort));
+    ::inet_pton(AF_INET, ip, &a.sin_addr);
+    // Sending to our own loopback is not an escape; the host's listener
+    // decides that. A route out is.
+    if (::sendto(s, "pwned", 5, 0, reinterpret_cast<sockaddr*>(&a), sizeof a) == 5 &&
+        std::strcmp(ip, "8.8.8.8") == 0) {
+      rc = escaped("sent UDP to 8.8.8.8");
+    }
+  }
+  return rc == 0 ? blocked("udp out", ENETUNREACH) : rc;
+}
+
+int rawSockets() {
+  struct Try { int family, type, proto; const char* name; };
+  int rc = 0;
+  for (Try t : {Try{AF_INET, SOCK_RAW, IPPROTO_ICMP, "raw icmp"}, Try{AF_INET6, SOCK_RAW, IPPROTO_ICMPV6, "raw icmpv6"},
+                Try{AF_NETLINK, SOCK_RAW, NETLINK_ROUTE, "netlink route"}, Try{AF_PACKET, SOCK_RAW, 0, "packet"}}) {
+    int s = ::socket(t.family, t.type, t.proto);
+    if (s >= 0) rc = escaped(std::string("opened a ") + t.name + " socket");
+    else blocked(t.name, errno);
+  }
+  return rc;
+}
+
+int tiocsti() {
+  int rc = 0;
+  std::vector<int> fds = {0, 1, 2};
+  int tty = ::open("/dev/tty", O_RDWR);
+  if (tty >= 0) fds.push_back(tty);
+  char c = 'x';
+  for (int fd : fds) {
+    for (unsigned long cmd : {static_cast<unsigned long>(TIOCSTI), static_cast<unsigned long>(TIOCSTI) | (1UL << 32)}) {
+      if (::syscall(SYS_ioctl, fd, cmd, &c) == 0) rc = escaped("TIOCSTI on fd " + std::to_string(fd));
+    }
+  }
+  return rc == 0 ? blocked("TIOCSTI", EPERM) : rc;
+}
+
+int hostProcess(int pid) {
+  int rc = 0;
+  if (::ptrace(PTRACE_ATTACH, pid, nullptr, nullptr) == 0) rc = escaped("ptrace-attached " + std::to_string(pid));
+  if (::kill(pid, SIGKILL) == 0) rc = escaped("signalled " + std::to_string(pid));
+  ::kill(-1, SIGKILL);  // everything we may signal: only the sandbox, if contained
+  return rc == 0 ? blocked("ptrace/kill", ESRCH) : rc;
+}
+
+int environOf(const std::string& secret) {
+  for (int pid = 1; pid < 1 << 22; ++pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/environ");
+    if (!in) continue;
+    std::stringstream s;
+    s << in.rdbuf();
+    if (s.str().find(secret) != std::string::npos) return escaped("read the environ of pid " + std::to_string(pid));
+    if (pid > 4096) break;
+  }
+  return blocked("another process's environ", ENOENT);
+}
+
+int mountAttack(const std::string& ws) {
+  int rc = 0;
+  if (::mount("tmpfs", "/tmp", "tmpfs", 0, nullptr) == 0) rc = escaped("mounted a tmpfs");
+  if (::mount(nullptr, ws.c_str(), nullptr, MS_REMOUNT | MS_BIND, nullptr) == 0) rc = escaped("remounted the workspace read-write");
+  if (::umount2(ws.c_str(), MNT_DETACH) == 0) rc = escaped("unmounted the workspace");
+  return rc == 0 ? blocked("mount/remount/umount", EPERM) : rc;
+}
+
+int nestedUserns() {
+  if (::unshare(CLONE_NEWUSER) == 0) return escaped("unshare(CLONE_NEWUSER)");
+  int e = errno;
+  long pid = ::syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
+  if (pid == 0) ::_exit(0);
+  if (pid > 0) {
+    ::waitpid(static_cast<pid_t>(pid), nullptr, 0);
+    return escaped("clone(CLONE_NEWUSER)");
+  }
+  return blocked("nested user namespace", e);
+}
+
+// Double-forks a setsid daemon that appends to `beat` every 20 ms, then exits.
+int daemonize(const std::string& beat, bool parentWaits) {
+  pid_t p = ::fork();
+  if (p == 0) {
+    ::setsid();
+    if (::fork() != 0) ::_exit(0);
+    for (;;) {
+      int fd = ::open(beat.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      if (fd >= 0) { (void)!::write(fd, ".", 1); ::close(fd); }
+      ::usleep(20000);
+    }
+  }
+  ::waitpid(p, nullptr, 0);
+  // Return only once the daemon is seen running.
+  for (int i = 0; i < 200; ++i) {
+    struct stat st {};
+    if (::stat(beat.c_str(), &st) == 0 && st.st_size > 0) break;
+    ::usleep(10000);
+  }
+  if (parentWaits) ::pause();
+  return blocked("daemon started", 0);
+}
+
+int loopbackRoundTrip() {
+  int srv = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (srv < 0) return 2;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (::bind(srv, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(srv, 1) != 0 ||
+      ::getsockname(srv, reinterpret_cast<sockaddr*>(&a), &len) != 0) return 2;
+  int c = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (::connect(c, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return 2;
+  int s = ::accept(srv, nullptr, nullptr);
+  char buf[4] = {};
+  if (::write(c, "ping", 4) != 4 || ::read(s, buf, 4) != 4 || std::memcmp(buf, "ping", 4) != 0) return 2;
+  std::printf("loopback round trip ok\n");
+  return 0;
+}
+
+int runAttack(const std::vector<std::string>& a) {
+  const std::string& what = a.at(0);
+  if (what == "write") return writeEach({a.begin() + 1, a.end()});
+  if (what == "symlink-write") return symlinkWrite(a.at(1), a.at(2));
+  if (what == "rename-parent") return renameParent(a.at(1), a.at(2), a.at(3));
+  if (what == "hardlink") return hardlink(a.at(1), a.at(2));
+  if (what == "symlink-swap") return symlinkSwap(a.at(1), a.at(2));
+  if (what == "read") return readSecret(a.at(1), a.at(2));
+  if (what == "inherited-fds") return inheritedFds();
+  if (what == "unix") return connectUnix(a.at(1), false);
+  if (what == "abstract") return connectUnix(a.at(1), true);
+  if (what == "tcp") return connectTcp(std::stoi(a.at(1)));
+  if (what == "udp") return udpOut(std::stoi(a.at(1)));
+  if (what == "raw") return rawSockets();
+  if (what == "tiocsti") return tiocsti();
+  if (what == "host-process") return hostProcess(std::stoi(a.at(1)));
+  if (what == "environ") return environOf(a.at(1));
+  if (what == "mount") return mountAttack(a.at(1));
+  if (what == "userns") return nestedUserns();
+  if (what == "daemon") return daemonize(a.at(1), a.size() > 2);
+  if (what == "loopback") return loopbackRoundTrip();
+  // Positive cases: 0 when the allowed thing works.
+  if (what == "cat") {
+    std::ifstream in(a.at(1));
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str().find(a.at(2)) != std::string::npos ? 0 : 2;
+  }
+  if (what == "touch") {
+    std::ofstream(a.at(1)) << "ok\n";
+    return std::ifstream(a.at(1)) ? 0 : 2;
+  }
+  std::printf("unknown attack %s\n", what.c_str());
+  return 2;
+}
+
+int maybeRunHostile() {
+  std::ifstream in("/proc/self/cmdline");
+  std::vector<std::string> args;
+  for (std::string arg; std::getline(in, arg, '\0');) args.push_back(arg);
+  if (args.size() < 3 || args[1] != "--lw-hostile") return 0;
+  int rc = 2;
+  try {
+    rc = runAttack({args.begin() + 2, args.end()});
+  } catch (const std::exception& e) {
+    std::printf("attack failed to set up: %s\n", e.what());
+  }
+  std::fflush(stdout);
+  ::_exit(rc);
+}
+
+[[maybe_unused]] const int kHostileHook = maybeRunHostile();
+
+}  // namespace
