@@ -1,0 +1,139 @@
+// Baseline + check (reviewer, nothing changed) against
+// `git status --porcelain --untracked-files=all --ignored` on a generated
+// repository: 100k tracked files in nested directories plus an ignored
+// directory of 20k small files (within the default capture budget).
+//
+// usage: bench_verify [--files N] [--ignored N] [--runs N] [--dir DIR] [--keep]
+// Prints the median of each and their ratio; exits 1 when the ratio is over
+// --max-ratio (default 1.5).
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "verify/baseline.h"
+#include "verify/check.h"
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 == 1 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+int run(const std::string& cmd) {
+  int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+}
+
+void generate(const std::string& dir, int files, int ignored) {
+  fs::create_directories(dir);
+  // 100 top directories x 10 subdirectories x N files: nested like a real tree.
+  int perLeaf = std::max(1, files / 1000);
+  int made = 0;
+  for (int a = 0; a < 100 && made < files; ++a)
+    for (int b = 0; b < 10 && made < files; ++b) {
+      std::string d = dir + "/src" + std::to_string(a) + "/mod" + std::to_string(b);
+      fs::create_directories(d);
+      for (int c = 0; c < perLeaf && made < files; ++c, ++made)
+        std::ofstream(d + "/file" + std::to_string(c) + ".txt")
+            << "file " << a << "/" << b << "/" << c << "\n";
+    }
+  std::ofstream(dir + "/.gitignore") << "build/\n";
+  for (int i = 0; i < ignored; ++i) {
+    std::string d = dir + "/build/obj" + std::to_string(i / 1000);
+    if (i % 1000 == 0) fs::create_directories(d);
+    std::ofstream(d + "/o" + std::to_string(i) + ".o") << "obj " << i << "\n";
+  }
+  std::string q = "'" + dir + "'";
+  if (run("cd " + q + " && git init -q . && git add -A && git -c user.name=b -c user.email=b@x "
+          "commit -qm bench && git status --porcelain >/dev/null") != 0)
+    throw std::runtime_error("git setup failed");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int files = 100000, ignored = 20000, runs = 5;
+  double maxRatio = 1.5;
+  std::string dir;
+  bool keep = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--files") files = std::stoi(next());
+    else if (a == "--ignored") ignored = std::stoi(next());
+    else if (a == "--runs") runs = std::stoi(next());
+    else if (a == "--dir") dir = next();
+    else if (a == "--max-ratio") maxRatio = std::stod(next());
+    else if (a == "--keep") keep = true;
+    else {
+      std::cerr << "usage: bench_verify [--files N] [--ignored N] [--runs N] [--dir DIR] [--keep] [--max-ratio R]\n";
+      return 2;
+    }
+  }
+  std::string root = (fs::temp_directory_path() / "lw-bench-verify").string();
+  if (dir.empty()) dir = root + "/repo";
+  bool fresh = !fs::exists(dir + "/.git");
+  if (fresh) {
+    std::cerr << "generating " << files << " tracked + " << ignored << " ignored files in " << dir << "\n";
+    generate(dir, files, ignored);
+  }
+  std::string store = root + "/store";
+  fs::create_directories(root);
+
+  std::string status = "cd '" + dir + "' && git status --porcelain --untracked-files=all --ignored >/dev/null";
+  std::vector<double> gitMs, baseMs, checkMs, totalMs;
+  lw::verify::BaselineOptions opts;
+  opts.storePath = store;
+  for (int r = 0; r < runs + 1; ++r) {  // the first round warms the caches
+    auto t0 = Clock::now();
+    if (run(status) != 0) return 70;
+    auto t1 = Clock::now();
+    auto baseline = lw::verify::takeBaseline(dir, opts);
+    auto t2 = Clock::now();
+    if (!baseline) {
+      std::cerr << "baseline failed: " << baseline.error().message << "\n";
+      return 70;
+    }
+    lw::verify::CheckPolicy policy;
+    auto report = lw::verify::check(*baseline, policy);
+    auto t3 = Clock::now();
+    if (!report || !report->ok()) {
+      std::cerr << "check failed or found changes in an untouched repository\n";
+      if (report)
+        for (const auto& c : report->changes) std::cerr << "  " << c.path << "\n";
+      return 70;
+    }
+    if (r == 0) {
+      std::cerr << "entries " << baseline->entries.size() << ", ignored captured "
+                << baseline->ignoredCapturedFiles << " files / " << baseline->ignoredCapturedBytes
+                << " bytes, not restorable " << baseline->notRestorable << "\n";
+      continue;
+    }
+    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    gitMs.push_back(ms(t0, t1));
+    baseMs.push_back(ms(t1, t2));
+    checkMs.push_back(ms(t2, t3));
+    totalMs.push_back(ms(t1, t3));
+  }
+  double g = median(gitMs), b = median(baseMs), c = median(checkMs), t = median(totalMs);
+  std::printf("files: %d tracked, %d ignored; runs: %d (medians)\n", files, ignored, runs);
+  std::printf("git status --porcelain --untracked-files=all --ignored: %8.1f ms\n", g);
+  std::printf("loopwright baseline:                                  %8.1f ms\n", b);
+  std::printf("loopwright check:                                     %8.1f ms\n", c);
+  std::printf("baseline + check:                                     %8.1f ms\n", t);
+  std::printf("ratio (baseline + check) / git status:                %8.2f (limit %.2f)\n", t / g, maxRatio);
+  if (!keep && fresh) fs::remove_all(root);
+  return t / g <= maxRatio ? 0 : 1;
+}
