@@ -10,6 +10,7 @@ std::vector<Command> allCommands() {
       sandboxBackendsCommand(),
       sandboxExecCommand(),
       publishCommand(),
+      verifySnapshotCommand(), verifyCheckCommand(),
   };
 }
 

@@ -10,5 +10,6 @@ Command explainCommand();
 Command sandboxBackendsCommand();
 Command sandboxExecCommand();
 Command publishCommand();
+Command verifySnapshotCommand(); Command verifyCheckCommand();
 
 }  // namespace lw::cli
