@@ -1,5 +1,7 @@
 #include "cli/policy_context.h"
 
+#include <filesystem>
+
 #include "core/file_io.h"
 #include "policy/host_config_loader.h"
 #include "policy/taskpack_loader.h"
@@ -9,8 +11,8 @@ namespace lw::cli {
 std::string taskpackPathFrom(const Args& args) {
   if (auto p = args.value("taskpack")) return *p;
   if (!args.positionals().empty()) return args.positionals().front();
-  std::string repo = args.value("repo").value_or(".");
-  return repo + "/" + std::string(kDefaultTaskpackPath);
+  std::filesystem::path repo = args.value("repo").value_or(".");
+  return (repo / kDefaultTaskpackPath).lexically_normal().string();
 }
 
 Result<Taskpack> loadTaskpackFrom(const Args& args) {
