@@ -199,7 +199,11 @@ struct FakeGithub::State {
       auto p = pulls.find(std::stoi(m[1]));
       if (p == pulls.end()) return message(404, "Not Found");
       if (accept == "application/vnd.github.diff") return {200, {{"content-type", "text/plain"}}, p->second.diff};
-      return jsonReply(200, json::object{{"number", p->first}, {"head", json::object{{"sha", p->second.headSha}}}});
+      std::string full = std::string(kOwner) + "/" + kRepo;
+      return jsonReply(200, json::object{
+          {"number", p->first},
+          {"head", json::object{{"sha", p->second.headSha}, {"repo", json::object{{"full_name", full}}}}},
+          {"base", json::object{{"sha", "b" + p->second.headSha.substr(1)}, {"repo", json::object{{"full_name", full}}}}}});
     }
     if (is(R"(/pulls/(\d+)/comments)") && method == "GET") return page(reviewComments[std::stoi(m[1])], q, path);
     if (is(R"(/pulls/(\d+)/reviews)") && method == "GET") return page(reviews[std::stoi(m[1])], q, path);

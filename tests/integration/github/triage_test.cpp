@@ -3,6 +3,7 @@
 
 #include "github/channels.h"
 #include "github/fingerprint.h"
+#include "github/pulls.h"
 #include "harness.h"
 
 using namespace lw;
@@ -76,4 +77,15 @@ TEST_CASE("triage: a read-only token leaves the triage in the step summary") {
   CHECK(summary.find("Labels: bug, needs-repro") != std::string::npos);
   CHECK(summary.find("possible duplicate of #3: same stack trace") != std::string::npos);
   CHECK(h.log.str().find("::warning title=loopwright publication::labels permission denied") != std::string::npos);
+}
+
+TEST_CASE("pulls: an issue_comment on a PR learns the head commit from the API") {
+  Harness h;
+  auto info = fetchPull(*h.client, {FakeGithub::kOwner, FakeGithub::kRepo}, 7);
+  REQUIRE_MESSAGE(info.ok(), info.error().message);
+  CHECK(info->headSha == kHeadSha);
+  CHECK_FALSE(info->fromFork);
+  auto missing = fetchPull(*h.client, {FakeGithub::kOwner, FakeGithub::kRepo}, 99);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().message == "GET /repos/octo/hello/pulls/99: HTTP 404 (Not Found)");
 }
