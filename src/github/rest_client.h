@@ -1,9 +1,11 @@
 // The GitHub REST client: base URL (GITHUB_API_URL, so GitHub Enterprise
 // Server works), the standard headers and API version, pagination through
 // `Link`, and the retry rules of rate_limit.h applied with an injected clock
-// and sleeper. Writes are serialized and paced (GitHub asks for at least one
-// second between writes); a POST, which is not idempotent, is retried only
-// after asking the caller whether the previous try landed after all.
+// and sleeper. Writes are serialized and paced (GitHub asks for requests one
+// at a time and at least one second between writes); a POST, which is not
+// idempotent, is retried only after asking the caller whether the previous
+// try landed after all. Meant for one thread: GitHub's guidance is serial
+// requests, and the rate-limit state it keeps is not shared.
 #pragma once
 
 #include <chrono>
