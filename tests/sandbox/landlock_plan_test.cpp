@@ -192,3 +192,13 @@ TEST_CASE("landlock plan: paths go through the resolver and merge") {
   CHECK(std::count_if(p->paths.begin(), p->paths.end(),
                       [](const PathRule& r) { return r.path == "/w/out"; }) == 1);
 }
+
+TEST_CASE("landlock plan: no out dir (sandbox exec) is fine, no workspace is not") {
+  StepSpec s = reviewer();
+  s.outDir.clear();
+  Plan p = mustPlan(s, {7, true, true});
+  CHECK(ruleFor(p, "/w/out") == nullptr);
+  CHECK(ruleFor(p, "") == nullptr);
+  s.workspace.clear();
+  CHECK_FALSE(plan(s, {7, true, true}, identity).ok());
+}

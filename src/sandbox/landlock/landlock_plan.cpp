@@ -66,9 +66,9 @@ Result<Plan> plan(const StepSpec& spec, const HostFacts& f, const PathResolver& 
                      "linux-landlock: Landlock is not enabled in this kernel",
                      "boot with lsm=...,landlock or use linux-bwrap", "linux-landlock");
   if (Status st = checkKernel(spec, f); !st) return st.error();
-  if (spec.workspace.empty() || spec.outDir.empty())
-    return makeError(ErrorCode::Internal, "linux-landlock: step without workspace or out dir",
-                     {}, "linux-landlock");
+  if (spec.workspace.empty())
+    return makeError(ErrorCode::Internal, "linux-landlock: step without a workspace", {},
+                     "linux-landlock");
 
   Plan p;
   p.abi = f.abi;
@@ -98,7 +98,7 @@ Result<Plan> plan(const StepSpec& spec, const HostFacts& f, const PathResolver& 
   for (const std::string& s : systemDevicePaths())
     grant(s, kFsReadFile | kFsWriteFile | (all & kFsTruncate), false);
   grant(spec.workspace.string(), spec.workspaceWritable ? all : kFsReadRights, true);
-  grant(spec.outDir.string(), all, true);
+  if (!spec.outDir.empty()) grant(spec.outDir.string(), all, true);  // none for `sandbox exec`
   for (const auto& w : spec.writablePaths) grant(w.string(), all, true);
 
   for (const auto& d : spec.deniedReadPaths) {

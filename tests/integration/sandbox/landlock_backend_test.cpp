@@ -272,3 +272,37 @@ TEST_CASE("landlock backend: a missing workspace is a launch error naming it [in
   CHECK(p.error().code == lw::ErrorCode::SandboxLaunchFailed);
   CHECK(p.error().message.find("missing") != std::string::npos);
 }
+
+TEST_CASE("landlock backend: mount, nested user namespaces, ptrace and TIOCSTI refused [integration]") {
+  LW_REQUIRE_HOST(available(), "linux-landlock unavailable: " + backend().probe().unavailableReason);
+  LW_REQUIRE_HOST(hasPython(), "/usr/bin/python3 is needed for raw system calls");
+  Dirs d;
+  const std::string host = std::to_string(getpid());
+  // Each prints the errno it got; the sandbox must answer EPERM (1), where
+  // the unconfined call would succeed or fail differently (ENOTTY, ENOENT…).
+  struct Case {
+    const char* name;
+    std::string code;
+  };
+  const Case cases[] = {
+      {"unshare(CLONE_NEWUSER)", "libc.unshare(0x10000000)"},
+      {"clone(CLONE_NEWUSER)", "libc.syscall(L(56), L(0x10000000 | 17), L(0), L(0), L(0), L(0))"},
+      {"mount tmpfs", "libc.mount(b\"none\", os.environ[\"OUT\"].encode(), b\"tmpfs\", 0, None)"},
+      {"remount / read-write", "libc.mount(None, b\"/\", None, 0x20 | 0x1000, None)"},
+      {"ptrace attach to the orchestrator", "libc.ptrace(16, " + host + ", 0, 0)"},
+      {"TIOCSTI", "libc.ioctl(0, 0x5412, ctypes.c_char_p(b\"x\"))"},
+      {"TIOCSTI with high bits", "libc.syscall(L(16), L(0), L(0x5412 | (1 << 32)), ctypes.c_char_p(b\"x\"))"},
+  };
+  for (const Case& c : cases) {
+    std::string name = c.name;
+    CAPTURE(name);
+    Run r = sh(d, "/usr/bin/python3 -c 'import ctypes, os\n"
+                  "libc = ctypes.CDLL(None, use_errno=True)\n"
+                  "L = ctypes.c_ulong\n"
+                  "rc = " + c.code + "\n"
+                  "print(ctypes.get_errno() if rc == -1 else \"succeeded\")'");
+    CAPTURE(r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == "1\n");
+  }
+}
