@@ -46,6 +46,8 @@ class ReviewChannel {
   ChannelOutcome run() {
     if (!req_.isPullRequest || req_.options.review == ReviewMode::None)
       return {"review", ChannelState::Skipped, !req_.isPullRequest ? "not a pull request" : "review: none"};
+    if (req_.headSha.empty())
+      return {"review", ChannelState::Failed, "no head commit: an issue_comment event needs fetchPull() first"};
     std::vector<Finding> findings = allFindings(req_);
 
     if (auto denied = loadDiff()) return *denied;
