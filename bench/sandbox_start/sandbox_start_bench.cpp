@@ -1,0 +1,150 @@
+// Median start-to-exit of /bin/true: bare, raw bwrap with the flags
+// loopwright uses (planned by the same planner, same seccomp filter on fd 4),
+// and `loopwright sandbox exec --backend B` for every backend that runs here,
+// interleaved round by round so that load hits all alike; printed as ratios.
+// Usage: bench_sandbox_start [RUNS] [--check]  (--check: exit 1 when
+// linux-bwrap costs more than 1.2x raw bwrap).
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "policy/effective_policy.h"
+#include "sandbox/bwrap/bwrap_backend.h"
+#include "sandbox/bwrap/bwrap_plan.h"
+#include "sandbox/seccomp/seccomp_filter.h"
+#include "sandbox/step_env.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+struct Variant {
+  std::string name;
+  std::vector<std::string> argv;
+  int seccompFd = -1;  // moved to fd 4 in the child
+  std::vector<double> ms;
+  bool failed = false;
+};
+
+// fork/exec/wait, the same for every variant. Returns the exit status.
+int runOnce(const Variant& v, const std::vector<std::string>& env, double* ms) {
+  std::vector<char*> args, envp;
+  for (const auto& a : v.argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  // bwrap reads the filter from the current offset of a shared description.
+  if (v.seccompFd >= 0) ::lseek(v.seccompFd, 0, SEEK_SET);
+  auto start = Clock::now();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    if (v.seccompFd >= 0) ::dup2(v.seccompFd, 4);
+    ::execve(args[0], args.data(), envp.data());
+    ::_exit(127);
+  }
+  int st = 0;
+  ::waitpid(pid, &st, 0);
+  *ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = 30;
+  bool check = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--check") check = true;
+    else runs = std::max(1, std::atoi(argv[i]));
+  }
+  char tmpl[] = "/tmp/lw-bench-XXXXXX";
+  fs::path ws = ::mkdtemp(tmpl);
+  const char* homeVar = std::getenv("HOME");
+  std::string home = homeVar ? homeVar : "/root";
+  std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home};
+
+  // The StepSpec `sandbox exec --workspace ws -- /bin/true` builds.
+  lw::sandbox::StepSpec spec;
+  spec.argv = {"/bin/true"};
+  spec.workspace = ws;
+  for (std::string_view p : lw::kBuiltinProtectedPaths) spec.protectedPaths.push_back(ws / std::string(p));
+  for (std::string_view d : lw::kBuiltinDeniedReadPaths) spec.deniedReadPaths.push_back(fs::path(home) / std::string(d.substr(2)));
+  auto config = lw::sandbox::bwrap::bwrapConfigFor(lw::Environment::fromProcess());
+  if (config.bwrapPath.empty()) {
+    std::fprintf(stderr, "bench_sandbox_start: bwrap is not installed\n");
+    return 2;
+  }
+  lw::sandbox::seccomp::Options so;
+  so.denyNewUnixSockets = true;
+  auto filter = lw::sandbox::seccomp::compile(lw::sandbox::seccomp::buildPolicy(so));
+  auto memfd = filter ? filter->toSealedMemfd() : lw::Result<int>(filter.error());
+  lw::sandbox::bwrap::BwrapOptions bo;
+  bo.bwrapPath = config.bwrapPath;
+  bo.seccompFd = 4;
+  auto plan = lw::sandbox::bwrap::planBwrap(spec, bo, &lw::sandbox::bwrap::lstatPath);
+  if (!memfd || !plan) {
+    std::fprintf(stderr, "bench_sandbox_start: cannot plan raw bwrap\n");
+    return 2;
+  }
+
+  std::vector<Variant> variants;
+  variants.push_back({"bare exec", {"/bin/true"}, -1, {}, false});
+  variants.push_back({"raw bwrap (same flags)", plan->argv, *memfd, {}, false});
+  for (const char* b : {"linux-bwrap", "linux-landlock", "docker", "direct-dedicated"}) {
+    variants.push_back({std::string("loopwright ") + b,
+                        {LOOPWRIGHT_BIN, "sandbox", "exec", "--backend", b, "--workspace", ws.string(), "--", "/bin/true"},
+                        -1, {}, false});
+  }
+  // One warm-up round: fills the probe cache, pages in the binaries, and
+  // drops backends that cannot run /bin/true here.
+  for (Variant& v : variants) {
+    double ms = 0;
+    v.failed = runOnce(v, env, &ms) != 0;
+  }
+  for (int r = 0; r < runs; ++r) {
+    for (Variant& v : variants) {
+      if (v.failed) continue;
+      double ms = 0;
+      if (runOnce(v, env, &ms) == 0) v.ms.push_back(ms);
+    }
+  }
+  double bare = median(variants[0].ms), raw = median(variants[1].ms);
+  std::printf("sandbox_start: median of %d runs, start to exit of /bin/true\n", runs);
+  std::printf("  %-30s %9s %12s %12s\n", "variant", "median", "vs bare", "vs raw bwrap");
+  double bwrapRatio = 0;
+  for (const Variant& v : variants) {
+    if (v.failed || v.ms.empty()) {
+      std::printf("  %-30s %9s\n", v.name.c_str(), "(cannot run here)");
+      continue;
+    }
+    double m = median(v.ms);
+    std::printf("  %-30s %7.2f ms %11.2fx %11.2fx\n", v.name.c_str(), m, m / bare, m / raw);
+    if (v.name == "loopwright linux-bwrap") bwrapRatio = m / raw;
+  }
+  std::error_code ec;
+  fs::remove_all(ws, ec);
+  if (check && !(bwrapRatio > 0 && bwrapRatio <= 1.2)) {
+    std::printf("FAIL: loopwright linux-bwrap costs %.2fx raw bwrap (limit 1.2x)\n", bwrapRatio);
+    return 1;
+  }
+  return 0;
+}
