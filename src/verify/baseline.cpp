@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 
 #include "verify/content_store.h"
 #include "verify/libgit2.h"
@@ -58,64 +59,121 @@ std::string defaultStorePath() {
   return templ;
 }
 
+// The index as a sorted path table, safe to search from several threads
+// (libgit2's own lookups may sort lazily, which is not).
+class IndexTable {
+ public:
+  explicit IndexTable(git_index* index) {
+    std::size_t n = git_index_entrycount(index);
+    rows_.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const git_index_entry* e = git_index_get_byindex(index, i);
+      rows_.push_back({e->path, e});
+    }
+    std::sort(rows_.begin(), rows_.end(), [](const Row& a, const Row& b) { return a.path < b.path; });
+  }
+  // The stage-0 entry at `path`; `tracked` is set when any stage is there.
+  const git_index_entry* find(std::string_view path, bool& tracked) const {
+    auto it = std::lower_bound(rows_.begin(), rows_.end(), path,
+                               [](const Row& r, std::string_view p) { return r.path < p; });
+    tracked = false;
+    for (; it != rows_.end() && it->path == path; ++it) {
+      tracked = true;
+      if (GIT_INDEX_ENTRY_STAGE(it->entry) == 0) return it->entry;
+    }
+    return nullptr;
+  }
+  bool hasUnder(const std::string& dir) const {
+    std::string prefix = dir + "/";
+    auto it = std::lower_bound(rows_.begin(), rows_.end(), std::string_view(prefix),
+                               [](const Row& r, std::string_view p) { return r.path < p; });
+    return it != rows_.end() && it->path.starts_with(prefix);
+  }
+
+ private:
+  struct Row {
+    std::string_view path;
+    const git_index_entry* entry;
+  };
+  std::vector<Row> rows_;
+};
+
 class Taker {
  public:
   Taker(Baseline& b, git_repository* repo, git_index* index, ContentStore& store)
-      : b_(b), repo_(repo), index_(index), store_(store) {}
-
-  Status walkWorkTree() {
+      : b_(b), repo_(repo), table_(index), store_(store) {
     struct stat s {};
     std::string indexFile = std::string(git_repository_path(repo_)) + "index";
-    indexMtimeNs_ = stat(indexFile.c_str(), &s) == 0
-                        ? static_cast<std::int64_t>(s.st_mtim.tv_sec) * 1000000000 + s.st_mtim.tv_nsec
-                        : 0;
-    return walkTree(b_.workTree, kPlain,
-                    [&](const std::string& rel, const FsStat& st, int dirFd, const char* name,
-                        std::uint8_t tag) -> std::uint8_t {
-                      if (rel == ".git") return kSkipDir;
-                      return visitWorkTree(rel, st, dirFd, name, tag);
-                    });
+    if (stat(indexFile.c_str(), &s) == 0)
+      indexMtimeNs_ = static_cast<std::int64_t>(s.st_mtim.tv_sec) * 1000000000 + s.st_mtim.tv_nsec;
   }
 
-  Status walkGit(Area area, const std::string& root) {
-    return walkTree(root, kPlain,
-                    [&](const std::string& rel, const FsStat& st, int dirFd, const char* name,
-                        std::uint8_t tag) -> std::uint8_t {
-                      // Objects are content-addressed and only ever added; a
-                      // commit made by a step is caught by its ref, not here.
-                      if (tag == kObjectsDir && std::string_view(name) != "info") return kSkipDir;
-                      if (area == Area::GitDir && b_.storePath.starts_with(b_.gitDir + "/") &&
-                          b_.gitDir + "/" + rel == b_.storePath)
-                        return kSkipDir;
-                      BaselineEntry e = entry(area, Origin::Git, rel, st);
-                      if (st.type == FileType::File) captureAlways(e, dirFd, name);
-                      push(std::move(e));
-                      if (st.type == FileType::Dir && std::string_view(name) == "objects")
-                        return kObjectsDir;
-                      return kPlain;
-                    });
+  Status walk(Area area, const std::string& root) {
+    return walkTreeParallel(root, kPlain, b_.options.threads,
+                            [&](int dirFd, const std::string& relDir, std::uint8_t tag,
+                                std::vector<WalkChild>& children) {
+                              visitDir(area, dirFd, relDir, tag, children);
+                            });
   }
 
-  Status status() const { return status_; }
+  Status status() {
+    std::lock_guard lock(mu_);
+    return status_;
+  }
 
  private:
-  std::uint8_t visitWorkTree(const std::string& rel, const FsStat& st, int dirFd,
-                             const char* name, std::uint8_t tag) {
+  void visitDir(Area area, int dirFd, const std::string& relDir, std::uint8_t tag,
+                std::vector<WalkChild>& children) {
+    std::vector<BaselineEntry> group;
+    group.reserve(children.size());
+    std::string rel;
+    for (WalkChild& c : children) {
+      rel = relDir.empty() ? c.name : relDir + "/" + c.name;
+      if (area == Area::WorkTree) {
+        if (rel == ".git") {
+          c.tag = kSkipDir;
+          continue;
+        }
+        c.tag = visitWorkTree(group, rel, c, dirFd, tag);
+      } else {
+        // Objects are content-addressed and only ever added; a commit made
+        // by a step is caught by its ref, not here.
+        if ((tag == kObjectsDir && c.name != "info") || (area == Area::GitDir && b_.gitDir + "/" + rel == b_.storePath)) {
+          c.tag = kSkipDir;
+          continue;
+        }
+        BaselineEntry e = entry(area, Origin::Git, rel, c.st);
+        if (c.st.type == FileType::File) captureAlways(e, dirFd, c.name.c_str());
+        group.push_back(std::move(e));
+        c.tag = c.st.type == FileType::Dir && c.name == "objects" ? kObjectsDir : kPlain;
+      }
+    }
+    std::sort(group.begin(), group.end(), [](const BaselineEntry& x, const BaselineEntry& y) {
+      return nameOf(x.path) < nameOf(y.path);
+    });
+    std::lock_guard lock(mu_);
+    for (BaselineEntry& e : group) b_.entries.push_back(std::move(e));
+  }
+
+  std::uint8_t visitWorkTree(std::vector<BaselineEntry>& group, const std::string& rel,
+                             const WalkChild& c, int dirFd, std::uint8_t tag) {
+    const FsStat& st = c.st;
     Origin origin = Origin::Untracked;
     const git_index_entry* ie = nullptr;
     if (tag == kIgnoredDir) {
       origin = Origin::Ignored;
     } else if (st.type == FileType::Dir) {
-      std::size_t pos = 0;
-      std::string prefix = rel + "/";
-      if (git_index_find_prefix(&pos, index_, prefix.c_str()) == 0) {
+      bool tracked = false;
+      ie = table_.find(rel, tracked);  // a gitlink (submodule) is an entry
+      if (tracked || table_.hasUnder(rel)) {
         origin = Origin::Tracked;
       } else if (isIgnored(rel)) {
         origin = Origin::Ignored;
       }
     } else {
-      ie = git_index_get_bypath(index_, rel.c_str(), 0);
-      if (ie != nullptr) {
+      bool tracked = false;
+      ie = table_.find(rel, tracked);
+      if (tracked) {
         origin = Origin::Tracked;
       } else if (isIgnored(rel)) {
         origin = Origin::Ignored;
@@ -127,23 +185,24 @@ class Taker {
         e.source = ContentSource::Blob;
         e.blobId = oidHex(ie->id);
       } else if (origin == Origin::Ignored) {
-        captureIgnored(e, dirFd, name);
+        captureIgnored(e, dirFd, c.name.c_str());
       } else {
-        captureAlways(e, dirFd, name);
+        captureAlways(e, dirFd, c.name.c_str());
       }
     } else if (st.type == FileType::Other) {
-      ++b_.notRestorable;
+      countNotRestorable();
     }
-    push(std::move(e));
+    group.push_back(std::move(e));
     if (st.type != FileType::Dir) return kPlain;
     // A gitlink (submodule) is another repository: its files are budgeted
     // like ignored ones rather than captured unconditionally.
     if (origin == Origin::Ignored) return kIgnoredDir;
-    const git_index_entry* gl = git_index_get_bypath(index_, rel.c_str(), 0);
-    return gl != nullptr && gl->mode == GIT_FILEMODE_COMMIT ? kIgnoredDir : kPlain;
+    return ie != nullptr && ie->mode == GIT_FILEMODE_COMMIT ? kIgnoredDir : kPlain;
   }
 
   bool isIgnored(const std::string& rel) {
+    // libgit2's attribute cache is not safe to share between threads.
+    std::lock_guard lock(ignoreMu_);
     int ignored = 0;
     if (git_ignore_path_is_ignored(&ignored, repo_, rel.c_str()) != 0) return false;
     return ignored != 0;
@@ -159,34 +218,43 @@ class Taker {
     return e;
   }
 
+  void countNotRestorable() {
+    std::lock_guard lock(mu_);
+    ++b_.notRestorable;
+  }
+
   void captureAlways(BaselineEntry& e, int dirFd, const char* name) {
-    if (e.stat.size > b_.options.maxFileBytes) {
-      ++b_.notRestorable;
-      return;
-    }
+    if (e.stat.size > b_.options.maxFileBytes) return countNotRestorable();
     capture(e, dirFd, name);
   }
 
   void captureIgnored(BaselineEntry& e, int dirFd, const char* name) {
-    if (e.stat.size > b_.options.maxFileBytes ||
-        b_.ignoredCapturedFiles + 1 > b_.options.ignoredBudgetFiles ||
-        b_.ignoredCapturedBytes + e.stat.size > b_.options.ignoredBudgetBytes) {
-      ++b_.notRestorable;
-      return;
-    }
-    if (capture(e, dirFd, name)) {
+    {
+      std::lock_guard lock(mu_);
+      if (e.stat.size > b_.options.maxFileBytes ||
+          b_.ignoredCapturedFiles + 1 > b_.options.ignoredBudgetFiles ||
+          b_.ignoredCapturedBytes + e.stat.size > b_.options.ignoredBudgetBytes) {
+        ++b_.notRestorable;
+        return;
+      }
+      // Reserve before reading so that parallel captures respect the budget.
       ++b_.ignoredCapturedFiles;
-      b_.ignoredCapturedBytes += e.storeSize;
+      b_.ignoredCapturedBytes += e.stat.size;
     }
+    capture(e, dirFd, name);
   }
 
   bool capture(BaselineEntry& e, int dirFd, const char* name) {
-    auto bytes = readFileAt(dirFd, name);
+    auto bytes = readFileAt(dirFd, name, e.stat.size);
     if (!bytes) {
       fail(bytes.error());
       return false;
     }
-    auto span = store_.append(*bytes);
+    Result<StoreSpan> span = StoreSpan{};
+    {
+      std::lock_guard lock(storeMu_);
+      span = store_.append(*bytes);
+    }
     if (!span) {
       fail(span.error());
       return false;
@@ -199,16 +267,17 @@ class Taker {
     return true;
   }
 
-  void push(BaselineEntry e) { b_.entries.push_back(std::move(e)); }
   void fail(Error e) {
+    std::lock_guard lock(mu_);
     if (status_.ok()) status_ = std::move(e);
   }
 
   Baseline& b_;
   git_repository* repo_;
-  git_index* index_;
+  IndexTable table_;
   ContentStore& store_;
   std::int64_t indexMtimeNs_ = 0;
+  std::mutex mu_, ignoreMu_, storeMu_;
   Status status_ = Ok{};
 };
 
@@ -242,21 +311,53 @@ const std::string& Baseline::rootOf(Area a) const {
   return workTree;
 }
 
-const BaselineEntry* Baseline::find(Area area, std::string_view path) const {
-  std::string key(1, static_cast<char>('0' + static_cast<int>(area)));
-  key.append(path);
-  auto it = index_.find(key);
-  return it == index_.end() ? nullptr : &entries[it->second];
+std::string_view nameOf(std::string_view path) {
+  auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-void Baseline::reindex() {
-  index_.clear();
-  index_.reserve(entries.size());
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    std::string key(1, static_cast<char>('0' + static_cast<int>(entries[i].area)));
-    key.append(entries[i].path);
-    index_.emplace(std::move(key), i);
+std::string_view parentOf(std::string_view path) {
+  auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+}
+
+namespace {
+std::string groupKey(Area area, std::string_view dir) {
+  std::string key(1, static_cast<char>('0' + static_cast<int>(area)));
+  key.append(dir);
+  return key;
+}
+}  // namespace
+
+std::span<const BaselineEntry> Baseline::childrenOf(Area area, std::string_view dir) const {
+  auto it = groups_.find(groupKey(area, dir));
+  if (it == groups_.end()) return {};
+  return {entries.data() + it->second.begin, it->second.count};
+}
+
+const BaselineEntry* Baseline::find(Area area, std::string_view path) const {
+  auto group = childrenOf(area, parentOf(path));
+  std::string_view name = nameOf(path);
+  auto it = std::lower_bound(group.begin(), group.end(), name,
+                             [](const BaselineEntry& e, std::string_view n) { return nameOf(e.path) < n; });
+  return it != group.end() && nameOf(it->path) == name ? &*it : nullptr;
+}
+
+bool Baseline::reindex() {
+  groups_.clear();
+  std::size_t i = 0;
+  while (i < entries.size()) {
+    Area area = entries[i].area;
+    std::string_view dir = parentOf(entries[i].path);
+    std::size_t j = i + 1;
+    while (j < entries.size() && entries[j].area == area && parentOf(entries[j].path) == dir) {
+      if (!(nameOf(entries[j - 1].path) < nameOf(entries[j].path))) return false;
+      ++j;
+    }
+    if (!groups_.emplace(groupKey(area, dir), Group{i, j - i}).second) return false;
+    i = j;
   }
+  return true;
 }
 
 Result<std::vector<RefState>> readRefs(const std::string& repoDir) {
@@ -333,21 +434,18 @@ Result<Baseline> takeBaseline(const std::string& repoDir, const BaselineOptions&
   auto store = ContentStore::create(b.storePath);
   if (!store) return store.error();
   Taker taker(b, repo->get(), index.get(), *store);
-  for (auto st : {taker.walkGit(Area::GitDir, b.gitDir), taker.walkWorkTree()})
+  for (auto st : {taker.walk(Area::GitDir, b.gitDir), taker.walk(Area::WorkTree, b.workTree)})
     if (!st) return st.error();
   if (!b.hooksPath.empty()) {
     struct stat s {};
     if (stat(b.hooksPath.c_str(), &s) == 0 && S_ISDIR(s.st_mode)) {
-      auto st = taker.walkGit(Area::HooksPath, b.hooksPath);
+      auto st = taker.walk(Area::HooksPath, b.hooksPath);
       if (!st) return st.error();
     }
   }
-  if (!taker.status()) return taker.status().error();
+  if (auto st = taker.status(); !st) return st.error();
   if (auto st = store->flush(); !st) return st.error();
-  std::sort(b.entries.begin(), b.entries.end(), [](const BaselineEntry& x, const BaselineEntry& y) {
-    return x.area != y.area ? x.area < y.area : x.path < y.path;
-  });
-  b.reindex();
+  if (!b.reindex()) return makeError(ErrorCode::Internal, "baseline entries are not grouped by directory");
   return b;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -65,6 +66,8 @@ struct BaselineOptions {
   // A file changed this close to the baseline may be changed again without
   // its ctime moving (coarse clock): the check compares its content instead.
   std::int64_t racyWindowNs = 2'000'000'000;
+  // Threads walking the tree (0: the hardware's, at most 8).
+  unsigned threads = 0;
   // Where captured bytes go; must be outside the workspace. Empty: a new file
   // in the system temporary directory.
   std::string storePath;
@@ -77,7 +80,9 @@ struct Baseline {
   std::string hooksPath;  // real path of core.hooksPath if outside workTree and gitDir
   std::string hooksPathInWorkTree;  // relative path when core.hooksPath is inside the work tree
   std::vector<RefState> refs;       // HEAD first, then by name
-  std::vector<BaselineEntry> entries;  // sorted by (area, path)
+  // Grouped by directory (area and parent path), sorted by name within a
+  // group; the groups themselves in no particular order.
+  std::vector<BaselineEntry> entries;
   std::string storePath;
   std::int64_t takenAtNs = 0;
   BaselineOptions options;
@@ -89,12 +94,24 @@ struct Baseline {
   const std::string& rootOf(Area a) const;
   // Looks an entry up; nullptr when the baseline has none at that path.
   const BaselineEntry* find(Area area, std::string_view path) const;
-  // Rebuilds the lookup table (after entries change, e.g. on load).
-  void reindex();
+  // The entries directly inside directory `dir` ("" for the area root).
+  std::span<const BaselineEntry> childrenOf(Area area, std::string_view dir) const;
+  // Rebuilds the directory table from `entries`. False when they are not
+  // grouped by directory and sorted by name within each group.
+  bool reindex();
 
  private:
-  std::unordered_map<std::string, std::size_t> index_;
+  struct Group {
+    std::size_t begin = 0;
+    std::size_t count = 0;
+  };
+  std::unordered_map<std::string, Group> groups_;
 };
+
+// The name part of an entry's path (after the last '/').
+std::string_view nameOf(std::string_view path);
+// The parent directory part ("" at the top).
+std::string_view parentOf(std::string_view path);
 
 // Takes a baseline of the repository whose working tree is `repoDir`. Fails
 // with IO_ERROR when it is not a git working tree or something is unreadable.

@@ -151,7 +151,7 @@ Result<Baseline> loadBaseline(const std::string& file) {
   }
   if (b.workTree.empty() || b.gitDir.empty() || b.storePath.empty())
     return invalid(file, "workTree, gitDir and storePath are required");
-  b.reindex();
+  if (!b.reindex()) return invalid(file, "entries are not grouped by directory and sorted by name");
   return b;
 }
 

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
+#include <span>
 
 #include "verify/content_store.h"
 #include "verify/libgit2.h"
@@ -27,17 +29,11 @@ class Differ {
       return makeError(ErrorCode::IoError, "'" + root + "' is gone or not a directory",
                        "the repository was moved or replaced during the step", root);
     }
-    return walkTree(root, 0,
-                    [&](const std::string& rel, const FsStat& st, int dirFd, const char* name,
-                        std::uint8_t tag) -> std::uint8_t {
-                      if (area == Area::WorkTree && rel == ".git") return kSkipDir;
-                      if (area != Area::WorkTree) {
-                        if (tag == 2 && std::string_view(name) != "info") return kSkipDir;
-                        if (b_.gitDir + "/" + rel == b_.storePath) return kSkipDir;
-                      }
-                      visit(area, rel, st, dirFd, name);
-                      return area != Area::WorkTree && std::string_view(name) == "objects" ? 2 : 0;
-                    });
+    return walkTreeParallel(root, 0, b_.options.threads,
+                            [&](int dirFd, const std::string& relDir, std::uint8_t tag,
+                                std::vector<WalkChild>& children) {
+                              visitDir(area, dirFd, relDir, tag, children);
+                            });
   }
 
   void collectDeleted() {
@@ -53,17 +49,44 @@ class Differ {
   }
 
   std::vector<Change> take() { return std::move(changes_); }
+
+  void visitDir(Area area, int dirFd, const std::string& relDir, std::uint8_t tag,
+                std::vector<WalkChild>& children) {
+    std::span<const BaselineEntry> group = b_.childrenOf(area, relDir);
+    std::vector<Change> local;
+    std::string rel;
+    for (WalkChild& c : children) {
+      rel = relDir.empty() ? c.name : relDir + "/" + c.name;
+      if (area == Area::WorkTree && rel == ".git") {
+        c.tag = kSkipDir;
+        continue;
+      }
+      if (area != Area::WorkTree &&
+          ((tag == 2 && c.name != "info") || b_.gitDir + "/" + rel == b_.storePath)) {
+        c.tag = kSkipDir;
+        continue;
+      }
+      c.tag = area != Area::WorkTree && c.name == "objects" ? 2 : 0;
+      auto it = std::lower_bound(group.begin(), group.end(), std::string_view(c.name),
+                                 [](const BaselineEntry& e, std::string_view n) { return nameOf(e.path) < n; });
+      const BaselineEntry* base = it != group.end() && nameOf(it->path) == c.name ? &*it : nullptr;
+      visit(area, rel, c.st, dirFd, c.name.c_str(), base, local);
+    }
+    if (local.empty()) return;
+    std::lock_guard lock(mu_);
+    for (Change& ch : local) changes_.push_back(std::move(ch));
+  }
   std::vector<std::string>& notes() { return notes_; }
 
  private:
-  void visit(Area area, const std::string& rel, const FsStat& st, int dirFd, const char* name) {
-    const BaselineEntry* base = b_.find(area, rel);
+  void visit(Area area, const std::string& rel, const FsStat& st, int dirFd, const char* name,
+             const BaselineEntry* base, std::vector<Change>& out) {
     if (base == nullptr) {
       Change c = make(area, rel, ChangeKind::Added);
       c.isDir = st.type == FileType::Dir;
       c.linkTarget = st.linkTarget;
       if (st.type == FileType::Symlink) c.detail = "-> " + st.linkTarget;
-      changes_.push_back(std::move(c));
+      out.push_back(std::move(c));
       return;
     }
     seen_[static_cast<std::size_t>(base - b_.entries.data())] = 1;
@@ -76,7 +99,7 @@ class Differ {
       c.restorable = hasContent;
       c.isDir = was.type == FileType::Dir || st.type == FileType::Dir;
       c.linkTarget = st.linkTarget;
-      changes_.push_back(std::move(c));
+      out.push_back(std::move(c));
       return;
     }
     switch (st.type) {
@@ -85,21 +108,21 @@ class Differ {
           Change c = make(area, rel, ChangeKind::Symlink);
           c.detail = was.linkTarget + " -> " + st.linkTarget;
           c.linkTarget = st.linkTarget;
-          changes_.push_back(std::move(c));
+          out.push_back(std::move(c));
         }
         return;
       case FileType::Dir:
         if (was.perm != st.perm) {
           Change c = make(area, rel, ChangeKind::Mode);
           c.isDir = true;
-          changes_.push_back(std::move(c));
+          out.push_back(std::move(c));
         }
         return;
       case FileType::Other:
         if (was.statDiffers(st) || was.perm != st.perm) {
           Change c = make(area, rel, ChangeKind::Modified);
           c.restorable = false;
-          changes_.push_back(std::move(c));
+          out.push_back(std::move(c));
         }
         return;
       case FileType::File:
@@ -122,13 +145,15 @@ class Differ {
         c.benign = true;
         c.detail = "stat cache refreshed only";
       }
-      changes_.push_back(std::move(c));
+      out.push_back(std::move(c));
     } else if (was.perm != st.perm) {
-      changes_.push_back(make(area, rel, ChangeKind::Mode));
+      out.push_back(make(area, rel, ChangeKind::Mode));
     }
   }
 
   Result<std::string> baselineBytes(const BaselineEntry& e) {
+    // The store and the repository handle are shared by the walk's threads.
+    std::lock_guard lock(readMu_);
     if (e.source == ContentSource::Store) {
       if (store_ == nullptr) return makeError(ErrorCode::IoError, "baseline store unavailable");
       return store_->read({e.storeOffset, e.storeSize});
@@ -138,9 +163,12 @@ class Differ {
   }
 
   bool sameContent(const BaselineEntry& e, int dirFd, const char* name) {
-    auto now = readFileAt(dirFd, name);
+    auto now = readFileAt(dirFd, name, e.stat.size);
     auto was = baselineBytes(e);
-    if (!was) notes_.push_back(e.path + ": cannot read the baseline copy: " + was.error().message);
+    if (!was) {
+      std::lock_guard lock(mu_);
+      notes_.push_back(e.path + ": cannot read the baseline copy: " + was.error().message);
+    }
     return now && was && *now == *was;
   }
 
@@ -197,6 +225,7 @@ class Differ {
   std::vector<char> seen_;
   std::vector<Change> changes_;
   std::vector<std::string> notes_;
+  std::mutex mu_, readMu_;
 };
 
 void diffRefs(const Baseline& b, const std::vector<RefState>& now, std::vector<Change>& out) {

@@ -8,7 +8,11 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <algorithm>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 namespace lw::verify {
 namespace {
@@ -44,43 +48,112 @@ struct DirCloser {
   void operator()(DIR* d) const { closedir(d); }
 };
 
-Status walkDir(int dirFd, const std::string& relDir, const std::string& display,
-               std::uint8_t tag, const WalkVisitor& visit) {
-  std::unique_ptr<DIR, DirCloser> dir(fdopendir(dirFd));
-  if (!dir) {
-    int err = errno;
-    close(dirFd);
-    return ioError("cannot list directory", display, err);
+class ParallelWalk {
+ public:
+  ParallelWalk(std::string root, const DirVisitor& visit) : root_(std::move(root)), visit_(visit) {}
+
+  Status run(int rootFd, std::uint8_t rootTag, unsigned threads) {
+    queue_.push_back({rootFd, "", rootTag});
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < threads; ++i) pool.emplace_back([this] { work(); });
+    work();
+    for (std::thread& t : pool) t.join();
+    for (Task& t : queue_) ::close(t.fd);  // left over after an error
+    return error_ ? Status(*error_) : Status(Ok{});
   }
-  std::string rel;
-  while (true) {
-    errno = 0;
-    dirent* ent = readdir(dir.get());
-    if (ent == nullptr) {
-      if (errno != 0) return ioError("cannot list directory", display, errno);
-      break;
+
+ private:
+  struct Task {
+    int fd;
+    std::string rel;
+    std::uint8_t tag;
+  };
+  // Queued directories each hold a descriptor: past this, a worker descends
+  // itself (depth first) instead of queueing, so descriptors stay bounded.
+  static constexpr std::size_t kMaxQueued = 64;
+
+  void work() {
+    std::unique_lock lock(mu_);
+    while (true) {
+      cv_.wait(lock, [&] { return !queue_.empty() || busy_ == 0 || error_; });
+      if (error_ || (queue_.empty() && busy_ == 0)) {
+        cv_.notify_all();
+        return;
+      }
+      Task t = std::move(queue_.back());
+      queue_.pop_back();
+      ++busy_;
+      lock.unlock();
+      process(std::move(t));
+      lock.lock();
+      --busy_;
+      if (queue_.empty() && busy_ == 0) cv_.notify_all();
     }
-    const char* name = ent->d_name;
-    if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
-    rel.assign(relDir);
-    if (!rel.empty()) rel.push_back('/');
-    rel.append(name);
-    auto st = statNoFollow(dirfd(dir.get()), name);
-    if (!st) return st.error();
-    if (!st->has_value()) continue;  // vanished meanwhile
-    const FsStat& fs = **st;
-    std::uint8_t childTag = visit(rel, fs, dirfd(dir.get()), name, tag);
-    if (fs.type != FileType::Dir || childTag == kSkipDir) continue;
-    int fd = openat(dirfd(dir.get()), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
-      if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP) continue;
-      return ioError("cannot open directory", display + "/" + name, errno);
-    }
-    auto status = walkDir(fd, rel, display + "/" + name, childTag, visit);
-    if (!status) return status;
   }
-  return Ok{};
-}
+
+  void fail(Error e) {
+    std::lock_guard lock(mu_);
+    if (!error_) error_ = std::move(e);
+    cv_.notify_all();
+  }
+
+  void process(Task t) {
+    std::string display = t.rel.empty() ? root_ : root_ + "/" + t.rel;
+    std::unique_ptr<DIR, DirCloser> dir(fdopendir(t.fd));
+    if (!dir) {
+      int err = errno;
+      ::close(t.fd);
+      return fail(ioError("cannot list directory", display, err));
+    }
+    int fd = dirfd(dir.get());
+    std::vector<WalkChild> children;
+    while (true) {
+      errno = 0;
+      dirent* ent = readdir(dir.get());
+      if (ent == nullptr) {
+        if (errno != 0) return fail(ioError("cannot list directory", display, errno));
+        break;
+      }
+      const char* name = ent->d_name;
+      if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
+      auto st = statNoFollow(fd, name);
+      if (!st) return fail(st.error());
+      if (!st->has_value()) continue;  // vanished meanwhile
+      children.push_back({name, std::move(**st), 0});
+    }
+    visit_(fd, t.rel, t.tag, children);
+    for (WalkChild& c : children) {
+      if (c.st.type != FileType::Dir || c.tag == kSkipDir) continue;
+      int sub = openat(fd, c.name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub < 0) {
+        if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP) continue;
+        return fail(ioError("cannot open directory", display + "/" + c.name, errno));
+      }
+      Task next{sub, t.rel.empty() ? c.name : t.rel + "/" + c.name, c.tag};
+      {
+        std::lock_guard lock(mu_);
+        if (error_) {
+          ::close(sub);
+          return;
+        }
+        if (queue_.size() < kMaxQueued) {
+          queue_.push_back(std::move(next));
+          cv_.notify_one();
+          continue;
+        }
+      }
+      process(std::move(next));
+    }
+  }
+
+  std::string root_;
+  const DirVisitor& visit_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Task> queue_;
+  int busy_ = 0;
+  std::optional<Error> error_;
+};
 
 }  // namespace
 
@@ -114,19 +187,31 @@ Result<std::optional<FsStat>> statNoFollow(int dirFd, const char* name) {
   return std::optional<FsStat>(std::move(f));
 }
 
-Status walkTree(const std::string& root, std::uint8_t rootTag, const WalkVisitor& visit) {
+Status walkTreeParallel(const std::string& root, std::uint8_t rootTag, unsigned threads,
+                        const DirVisitor& visit) {
   int fd = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return ioError("cannot open directory", root, errno);
-  return walkDir(fd, "", root, rootTag, visit);
+  if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  ParallelWalk walk(root, visit);
+  return walk.run(fd, rootTag, threads);
 }
 
-Result<std::string> readFileAt(int dirFd, const char* name) {
+Result<std::string> readFileAt(int dirFd, const char* name, std::uint64_t expectedSize) {
   int fd = openat(dirFd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
   if (fd < 0 && errno == EPERM) fd = openat(dirFd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return ioError("cannot open", name, errno);
   std::string out;
-  struct stat s {};
-  if (fstat(fd, &s) == 0 && s.st_size > 0) out.reserve(static_cast<std::size_t>(s.st_size));
+  if (expectedSize > 0 && expectedSize < (1u << 20)) {
+    // One read of size+1: a short count means end of file, no second call.
+    out.resize(expectedSize + 1);
+    ssize_t n = read(fd, out.data(), out.size());
+    if (n >= 0 && static_cast<std::uint64_t>(n) <= expectedSize) {
+      out.resize(static_cast<std::size_t>(n));
+      close(fd);
+      return out;
+    }
+    out.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  }
   char buf[65536];
   while (true) {
     ssize_t n = read(fd, buf, sizeof buf);

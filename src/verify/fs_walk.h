@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.h"
 
@@ -36,26 +37,35 @@ struct FsStat {
   }
 };
 
-// Called for every entry below the root (not the root itself) with its path
-// relative to the root ('/'-separated), the descriptor of its directory and
-// its name there. `tag` is what the parent directory's call returned (the
-// root's tag for top-level entries); for a directory, return the tag its
-// children get, or kSkipDir to not descend.
+// One entry of a directory as the walk saw it. For a directory, the visitor
+// sets `tag`: what that directory's own visit receives, or kSkipDir to not
+// descend into it.
 inline constexpr std::uint8_t kSkipDir = 255;
-using WalkVisitor = std::function<std::uint8_t(const std::string& rel, const FsStat& st,
-                                               int dirFd, const char* name, std::uint8_t tag)>;
+struct WalkChild {
+  std::string name;
+  FsStat st;
+  std::uint8_t tag = 0;
+};
 
-// Walks `root` without following symlinks. Entries that vanish during the walk
-// are skipped; an unreadable directory fails with IO_ERROR naming it.
-Status walkTree(const std::string& root, std::uint8_t rootTag, const WalkVisitor& visit);
+// Called once per directory (the root too, with relDir "") with all of its
+// entries, from several threads at once: it must be thread-safe. `dirFd` is
+// the directory, open for the duration of the call.
+using DirVisitor = std::function<void(int dirFd, const std::string& relDir, std::uint8_t tag,
+                                      std::vector<WalkChild>& children)>;
+
+// Walks `root` without following symlinks, directories in parallel on
+// `threads` threads (0: the hardware's, at most 8). Entries that vanish during
+// the walk are skipped; an unreadable directory fails with IO_ERROR naming it.
+Status walkTreeParallel(const std::string& root, std::uint8_t rootTag, unsigned threads,
+                        const DirVisitor& visit);
 
 // lstat (and readlink) of one entry relative to dirFd; nullopt when it does
 // not exist; IO_ERROR for anything else.
 Result<std::optional<FsStat>> statNoFollow(int dirFd, const char* name);
 
 // Reads a whole regular file relative to dirFd without following a symlink
-// in its last component.
-Result<std::string> readFileAt(int dirFd, const char* name);
+// in its last component. `expectedSize` (from a stat) saves a read call.
+Result<std::string> readFileAt(int dirFd, const char* name, std::uint64_t expectedSize = 0);
 
 // Current CLOCK_REALTIME in nanoseconds (the clock file timestamps use).
 std::int64_t realtimeNs();
