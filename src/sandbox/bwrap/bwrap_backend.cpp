@@ -144,6 +144,7 @@ ProbeReport BwrapBackend::runProbe() {
     obs.version = firstLine((*v)->stdoutData().data);
   }
   seccomp::Options so;
+  so.denyNewUnixSockets = true;  // as filterFor() builds it
   auto compiled = seccomp::compile(seccomp::buildPolicy(so));
   obs.seccompCompiled = compiled.ok();
   if (!compiled) obs.seccompError = compiled.error().message;

@@ -87,7 +87,7 @@ ProbeReport interpretProbe(const ProbeObservation& o) {
   bool filtered = base && o.seccompCompiled && has(o, {"S1"});
   if (netns && filtered) {
     r.networkModes[NetworkMode::None] = {
-        Support::Enforced, "private network namespace; seccomp refuses new non-unix sockets"};
+        Support::Enforced, "private network namespace; seccomp refuses every new socket"};
   } else if (netns) {
     r.networkModes[NetworkMode::None] = {
         Support::Partial,
@@ -97,13 +97,13 @@ ProbeReport interpretProbe(const ProbeObservation& o) {
     r.networkModes[NetworkMode::None] = {Support::Absent, "no private network namespace"};
   }
   r.networkModes[NetworkMode::LoopbackOnly] = enforcedIf(
-      netns && has(o, {"N2"}), "private network namespace with its own loopback up",
+      netns && has(o, {"N2"}), "private network namespace with its own loopback up; new unix sockets refused",
       netns ? "loopback was not up in the private network namespace"
             : "no private network namespace");
   r.networkModes[NetworkMode::AllowOutbound] = {
       Support::Partial,
       "--share-net shares the host's network namespace: the host's loopback services stay "
-      "reachable (new unix sockets are refused by seccomp)"};
+      "reachable"};
   return r;
 }
 

@@ -36,7 +36,7 @@ std::string probeCacheKey(const std::string& bwrapPath) {
   std::string maxUserNs;
   std::ifstream("/proc/sys/user/max_user_namespaces") >> maxUserNs;
   std::ostringstream key;
-  key << "bwrap-probe-v1|" << kVersion << "|" << bwrapPath << "|" << st.st_dev << ":" << st.st_ino
+  key << "bwrap-probe-v2|" << kVersion << "|" << bwrapPath << "|" << st.st_dev << ":" << st.st_ino
       << ":" << st.st_size << ":" << st.st_mtim.tv_sec << "." << st.st_mtim.tv_nsec << "|"
       << u.release << " " << u.version << "|uid " << ::getuid() << "|userns " << maxUserNs;
   return key.str();
