@@ -160,7 +160,7 @@ TEST_CASE("landlock plan: fails closed") {
   }
 }
 
-TEST_CASE("landlock plan: a denied path overlapping a granted one is refused") {
+TEST_CASE("landlock plan: a denied path overlapping a granted one is refused without a lister") {
   for (const char* denied : {"/w/repo/secrets", "/w/repo", "/w", "/usr/share/keys", "/etc/ssl/private"}) {
     CAPTURE(denied);
     StepSpec s = reviewer();
@@ -201,4 +201,51 @@ TEST_CASE("landlock plan: no out dir (sandbox exec) is fine, no workspace is not
   CHECK(ruleFor(p, "") == nullptr);
   s.workspace.clear();
   CHECK_FALSE(plan(s, {7, true, true}, identity).ok());
+}
+
+namespace {
+// A fake tree: /w/repo/{a.txt, creds/{key, pub}, src/{x.c}, secret.txt}.
+std::optional<std::vector<std::string>> fakeList(const std::string& dir) {
+  if (dir == "/w/repo") return std::vector<std::string>{"a.txt", "creds", "secret.txt", "src"};
+  if (dir == "/w/repo/creds") return std::vector<std::string>{"key", "pub"};
+  if (dir == "/w/repo/src") return std::vector<std::string>{"x.c"};
+  return std::nullopt;
+}
+}  // namespace
+
+TEST_CASE("landlock plan: a denied path inside the read-only workspace is carved out") {
+  StepSpec s = reviewer();
+  s.deniedReadPaths = {"/w/repo/secret.txt", "/w/repo/creds/key"};
+  auto p = plan(s, {7, true, true}, identity, fakeList);
+  REQUIRE_MESSAGE(p.ok(), (p.ok() ? std::string() : p.error().message));
+  CHECK(ruleFor(*p, "/w/repo") == nullptr);
+  CHECK(ruleFor(*p, "/w/repo/secret.txt") == nullptr);
+  CHECK(ruleFor(*p, "/w/repo/creds") == nullptr);
+  CHECK(ruleFor(*p, "/w/repo/creds/key") == nullptr);
+  for (const char* granted : {"/w/repo/a.txt", "/w/repo/src", "/w/repo/creds/pub"}) {
+    CAPTURE(granted);
+    REQUIRE(ruleFor(*p, granted) != nullptr);
+    CHECK(ruleFor(*p, granted)->access == kFsReadRights);
+  }
+}
+
+TEST_CASE("landlock plan: carving out still refuses what it cannot do") {
+  SUBCASE("inside a writable workspace") {
+    StepSpec s = reviewer();
+    s.workspaceWritable = true;
+    s.deniedReadPaths = {"/w/repo/secret.txt"};
+    auto p = plan(s, {7, true, true}, identity, fakeList);
+    REQUIRE_FALSE(p.ok());
+    CHECK(p.error().message.find("writable") != std::string::npos);
+  }
+  SUBCASE("a directory on the way cannot be listed") {
+    StepSpec s = reviewer();
+    s.deniedReadPaths = {"/w/repo/a.txt/x"};  // a.txt is not listable
+    CHECK_FALSE(plan(s, {7, true, true}, identity, fakeList).ok());
+  }
+  SUBCASE("a denied path holding the workspace") {
+    StepSpec s = reviewer();
+    s.deniedReadPaths = {"/w"};
+    CHECK_FALSE(plan(s, {7, true, true}, identity, fakeList).ok());
+  }
 }

@@ -33,6 +33,17 @@ std::string canonical(const std::string& raw) {
   return s;
 }
 
+std::optional<std::vector<std::string>> listNonSymlinks(const std::string& dir) {
+  std::error_code ec;
+  std::vector<std::string> names;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code typeEc;
+    if (!it->is_symlink(typeEc) && !typeEc) names.push_back(it->path().filename().string());
+  }
+  if (ec) return std::nullopt;
+  return names;
+}
+
 Error launchFailed(std::string message, std::string hint = {}) {
   return makeError(ErrorCode::SandboxLaunchFailed, "linux-landlock: " + std::move(message),
                    std::move(hint), "linux-landlock");
@@ -127,7 +138,8 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
     return makeError(ErrorCode::SandboxBackendUnavailable,
                      "linux-landlock: " + report.unavailableReason, {}, "linux-landlock");
   HostFacts facts = hostFactsFrom(report, queryAbi(), holdsSetpcap());
-  auto planned = plan(spec, facts, [this](const std::string& p) { return resolve(p); });
+  auto planned =
+      plan(spec, facts, [this](const std::string& p) { return resolve(p); }, listNonSymlinks);
   if (!planned) return std::move(planned).error();
   for (const PathRule& rule : planned->paths) {
     struct stat st {};

@@ -39,6 +39,68 @@ Status checkKernel(const StepSpec& spec, const HostFacts& f) {
   return Ok{};
 }
 
+using Rules = std::map<std::string, PathRule>;
+
+void merge(Rules& into, const std::string& path, std::uint64_t access, bool required) {
+  PathRule& r = into[path];
+  r.path = path;
+  r.access |= access;
+  r.required = r.required || required;
+}
+
+// Grants `access` on everything beneath `dir` except the denied paths, by
+// granting each sibling along the way instead of `dir` itself (Landlock can
+// only add rights beneath a path, never take them away).
+Status explode(const std::string& dir, std::uint64_t access,
+               const std::vector<std::string>& denied, const DirLister& list, Rules& out) {
+  auto names = list(dir);
+  if (!names)
+    return insufficient("cannot list " + dir + " to leave a denied path out of it",
+                        "make the directory readable, or use linux-bwrap");
+  for (const std::string& name : *names) {
+    std::string child = dir == "/" ? "/" + name : dir + "/" + name;
+    bool isDenied = false, holdsDenied = false;
+    for (const std::string& d : denied) {
+      isDenied = isDenied || within(child, d);
+      holdsDenied = holdsDenied || within(d, child);
+    }
+    if (isDenied) continue;
+    if (holdsDenied) {
+      if (Status st = explode(child, access, denied, list, out); !st) return st;
+    } else {
+      merge(out, child, access, false);
+    }
+  }
+  return Ok{};
+}
+
+Result<Rules> carveOutDenied(Rules rules, const std::vector<std::string>& denied,
+                             const DirLister& list) {
+  Rules out;
+  for (const auto& [path, rule] : rules) {
+    std::vector<std::string> beneath;
+    for (const std::string& d : denied) {
+      if (within(path, d))
+        return insufficient("the granted path " + path + " lies inside the denied path " + d,
+                            "deny a narrower path");
+      if (within(d, path)) beneath.push_back(d);
+    }
+    if (beneath.empty()) {
+      merge(out, path, rule.access, rule.required);
+      continue;
+    }
+    // Writable trees are refused: carving them up would stop the step from
+    // creating entries beside the denied path, and new entries could not be
+    // covered at all.
+    if ((rule.access & ~kFsReadRights) != 0 || !list)
+      return insufficient("denied path " + beneath.front() + " lies inside the writable path " +
+                              path + "; Landlock cannot take a right away beneath a granted path",
+                          "move the denied path out of the writable tree, or use linux-bwrap");
+    if (Status st = explode(path, rule.access, beneath, list, out); !st) return st.error();
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& systemReadPaths() {
@@ -60,7 +122,8 @@ const std::vector<std::string>& systemDevicePaths() {
   return paths;
 }
 
-Result<Plan> plan(const StepSpec& spec, const HostFacts& f, const PathResolver& resolve) {
+Result<Plan> plan(const StepSpec& spec, const HostFacts& f, const PathResolver& resolve,
+                  const DirLister& list) {
   if (f.abi < 1)
     return makeError(ErrorCode::SandboxBackendUnavailable,
                      "linux-landlock: Landlock is not enabled in this kernel",
@@ -101,15 +164,12 @@ Result<Plan> plan(const StepSpec& spec, const HostFacts& f, const PathResolver& 
   if (!spec.outDir.empty()) grant(spec.outDir.string(), all, true);  // none for `sandbox exec`
   for (const auto& w : spec.writablePaths) grant(w.string(), all, true);
 
-  for (const auto& d : spec.deniedReadPaths) {
-    std::string denied = resolve(d.string());
-    for (const auto& [path, rule] : rules) {
-      if (within(denied, path) || within(path, denied))
-        return insufficient("denied path " + denied + " overlaps the granted path " + path +
-                                "; Landlock cannot take a right away beneath a granted path",
-                            "move the denied path out of the workspace, or use linux-bwrap");
-    }
-  }
+  std::vector<std::string> denied;
+  for (const auto& d : spec.deniedReadPaths) denied.push_back(resolve(d.string()));
+  auto carved = carveOutDenied(std::move(rules), denied, list);
+  if (!carved) return std::move(carved).error();
+  rules = std::move(carved).value();
+
   for (const auto& prot : spec.protectedPaths) {
     std::string path = resolve(prot.string());
     for (const auto& [root, rule] : rules)

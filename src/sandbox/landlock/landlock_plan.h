@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,9 @@ struct Plan {
 
 // Canonical absolute form of a path (symlinks resolved where they exist).
 using PathResolver = std::function<std::string(const std::string&)>;
+// The entries of a directory that are not symlinks (a symlink granted by
+// path would grant its target), or nullopt when it cannot be listed.
+using DirLister = std::function<std::optional<std::vector<std::string>>(const std::string&)>;
 
 // Paths every step may read and execute: loader, libraries, tools and the
 // handful of /etc files they need (not all of /etc: root inside the sandbox
@@ -62,7 +66,11 @@ const std::vector<std::string>& systemDevicePaths();
 // SANDBOX_CAPABILITY_INSUFFICIENT when the kernel or the host cannot enforce
 // what the spec needs (truncate control before ABI 3; signals to host
 // processes without ABI 6 scoping or a pid namespace; loopback-only without
-// namespaces; allow-outbound at all; a denied path overlapping a granted one).
-Result<Plan> plan(const StepSpec& spec, const HostFacts& facts, const PathResolver& resolve);
+// namespaces; allow-outbound at all; a denied path inside a writable tree or
+// containing a granted one). A denied path inside a read-only tree is left
+// out by granting its siblings one by one (`list` reads the directories on
+// the way); without `list` that is refused too.
+Result<Plan> plan(const StepSpec& spec, const HostFacts& facts, const PathResolver& resolve,
+                  const DirLister& list = nullptr);
 
 }  // namespace lw::sandbox::landlock

@@ -16,7 +16,9 @@ int PreparedRuleset::apply() const noexcept {
   if (ruleset < 0) return errno;
   int err = 0;
   for (const PathRule& rule : plan_.paths) {
-    int fd = open(rule.path.c_str(), O_PATH | O_CLOEXEC);
+    // Paths are canonical: a symlink here was swapped in after planning, and
+    // following it would grant its target.
+    int fd = open(rule.path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
       err = errno;
       if (!rule.required && (err == ENOENT || err == ENOTDIR || err == EACCES)) {
@@ -30,6 +32,7 @@ int PreparedRuleset::apply() const noexcept {
     if (fstat(fd, &st) != 0) {
       err = errno;
     } else {
+      if (S_ISLNK(st.st_mode)) access = 0;
       if (!S_ISDIR(st.st_mode)) access &= kFsFileRights;
       PathBeneathAttr beneath{access, fd};
       if (access != 0 && addRule(ruleset, kRulePathBeneath, &beneath, 0) != 0) err = errno;
