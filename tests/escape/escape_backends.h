@@ -8,6 +8,6 @@
 
 namespace lw::escape {
 
-inline constexpr std::array<std::string_view, 1> kEscapeBackends = {"linux-bwrap"};
+inline constexpr std::array<std::string_view, 2> kEscapeBackends = {"linux-bwrap", "linux-landlock"};
 
 }  // namespace lw::escape
