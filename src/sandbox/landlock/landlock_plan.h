@@ -69,7 +69,8 @@ const std::vector<std::string>& systemDevicePaths();
 // namespaces; allow-outbound at all; a denied path inside a writable tree or
 // containing a granted one). A denied path inside a read-only tree is left
 // out by granting its siblings one by one (`list` reads the directories on
-// the way); without `list` that is refused too.
+// the way; those directories themselves become unlistable, and entries
+// created in them later unreadable); without `list` that is refused too.
 Result<Plan> plan(const StepSpec& spec, const HostFacts& facts, const PathResolver& resolve,
                   const DirLister& list = nullptr);
 
