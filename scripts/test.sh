@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib/deps.sh
 
 lw_ensure_packages "${LW_BUILD_PACKAGES[@]}" "${LW_TEST_PACKAGES[@]}"
+lw_ensure_fuzz_runtime
 
 build_dir="${LOOPWRIGHT_BUILD_DIR:-build/test}"
 jobs="$(nproc)"

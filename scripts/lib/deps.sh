@@ -2,15 +2,24 @@
 # Installs the Debian packages loopwright needs to build and test, only those
 # missing, so that the scripts are idempotent on a fresh Debian 12 machine.
 
+# Debian 12's default Boost is 1.74; loopwright needs >= 1.81 (Boost.JSON,
+# Process v2), which bookworm ships under versioned names. Newer releases
+# (Ubuntu 24.04: 1.83) have it as the default.
+if grep -q '^VERSION_CODENAME=bookworm' /etc/os-release 2>/dev/null; then
+  LW_BOOST_PACKAGES=(libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev)
+else
+  LW_BOOST_PACKAGES=(libboost-dev libboost-json-dev libboost-filesystem-dev)
+fi
 LW_BUILD_PACKAGES=(
   build-essential cmake ninja-build pkg-config git ca-certificates
-  libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev
+  "${LW_BOOST_PACKAGES[@]}"
   libyaml-cpp-dev libcurl4-openssl-dev libgit2-dev libseccomp-dev libcap-dev
   doctest-dev bubblewrap
 )
-# Test-only tools: clang + compiler-rt for the fuzz harness, iproute2 for
-# loopback in network namespaces, procps for process assertions.
-LW_TEST_PACKAGES=(clang libclang-rt-14-dev iproute2 procps python3)
+# Test-only tools: clang for the fuzz harness (its compiler-rt is added by
+# lw_ensure_fuzz_runtime), iproute2 for network namespaces, procps for
+# process assertions.
+LW_TEST_PACKAGES=(clang iproute2 procps python3)
 
 lw_sudo() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -30,4 +39,12 @@ lw_ensure_packages() {
     lw_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       "${missing[@]}" >/dev/null
   fi
+}
+
+# libFuzzer ships in compiler-rt, packaged per clang major version.
+lw_ensure_fuzz_runtime() {
+  command -v clang++ >/dev/null 2>&1 || return 0
+  local major
+  major="$(clang++ --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)"
+  [ -n "$major" ] && lw_ensure_packages "libclang-rt-${major}-dev"
 }

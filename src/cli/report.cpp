@@ -18,7 +18,8 @@ int reportError(Io& io, const Error& error) {
   if (error.location && error.location->known()) io.err << error.location->toString() << ": ";
   io.err << error.message << "\n";
   for (const Diagnostic& d : error.diagnostics) {
-    io.err << "  " << d.location.toString() << ": ";
+    io.err << "  ";
+    if (!d.location.toString().empty()) io.err << d.location.toString() << ": ";
     if (!d.location.path.empty()) io.err << d.location.path << ": ";
     io.err << d.message << "\n";
     if (!d.hint.empty()) io.err << "    hint: " << d.hint << "\n";

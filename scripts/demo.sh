@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds loopwright (Release), and runs the main job
+# on the example in examples/review: validate the taskpack, then show the
+# effective policy of every step, locally and as a GitHub Actions run would.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/deps.sh
+source scripts/lib/deps.sh
+
+lw_ensure_packages "${LW_BUILD_PACKAGES[@]}"
+
+build_dir="${LOOPWRIGHT_BUILD_DIR:-build/release}"
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOPWRIGHT_TESTS=OFF >/dev/null
+cmake --build "$build_dir" -j"$(nproc)" --target loopwright
+lw="$build_dir/loopwright"
+example=examples/review
+
+section() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+section "loopwright validate $example/.loopwright/taskpack.yaml"
+"$lw" validate --repo "$example"
+
+section "loopwright explain --event-name pull_request.opened (this machine, no GITHUB_ACTIONS)"
+env -u GITHUB_ACTIONS "$lw" explain --repo "$example" --event-name pull_request.opened
+
+section "the same taskpack without spec.sandbox, as GitHub Actions would run it"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/.loopwright"
+sed '/^  sandbox:/,/^    deniedReadPaths:/d' "$example/.loopwright/taskpack.yaml" >"$tmp/.loopwright/taskpack.yaml"
+GITHUB_ACTIONS=true "$lw" explain --repo "$tmp" --json | python3 -c '
+import json, sys
+for s in json.load(sys.stdin)["steps"]:
+    sb = s["sandbox"]
+    print("%s/%s: backends=%s network=%s required=%s" % (s["stage"], s["step"],
+          sb["preferredBackends"], sb["networkMode"], sb["requiredCapabilities"]))'
+
+section "a taskpack with mistakes: every problem at once, exit 2"
+cat >"$tmp/bad.yaml" <<'YAML'
+apiVersion: loopwright.dev/v1alpha1
+kind: Taskpack
+metadata: {name: Bad_Name}
+spec:
+  sandbox: {networkmode: none, preferredBackends: [linux-bwrap, linux-bwrap]}
+  isolation: L9
+  stages:
+    - name: review
+      on: [pull_request.opened]
+      steps: [{name: a, run: [x], role: superuser}]
+YAML
+set +e
+"$lw" validate "$tmp/bad.yaml"
+echo "exit status: $?"
+set -e
+
+if "$lw" --help | grep -q '^  sandbox backends'; then
+  section "loopwright sandbox backends (observed on this host)"
+  "$lw" sandbox backends || true
+fi
