@@ -31,6 +31,7 @@ DockerBackend::DockerBackend(DockerConfig config, std::shared_ptr<HttpTransport>
 }
 
 const ProbeReport& DockerBackend::probe() {
+  std::lock_guard lock(probeMutex_);
   if (report_) return *report_;
   EngineFacts facts;
   facts.socketPath = config_.socketPath;

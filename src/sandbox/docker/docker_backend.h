@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -47,6 +48,7 @@ class DockerBackend final : public Backend {
  private:
   DockerConfig config_;
   std::shared_ptr<HttpTransport> transport_;
+  std::mutex probeMutex_;  // steps of a stage launch in parallel
   std::optional<ProbeReport> report_;
   std::atomic<int> launches_{0};
 };
