@@ -66,13 +66,15 @@ TEST_CASE("escape: protected paths stay read-only directly, after renaming the p
       for (auto& e : fs::recursive_directory_iterator(c->ws)) (void)!::lchown(e.path().c_str(), *r.uid, r.gid);
     }
     ExecOptions o;
-    o.flags = {"--writable", c->ws.string()};
-    checkBlocked(sandboxExec(r, *c, {"write", (c->ws / ".github/workflows/ci.yml").string(),
-                                     (c->ws / ".github/new.yml").string(), (c->ws / "AGENTS.md").string()}, o));
-    checkBlocked(sandboxExec(r, *c, {"rename-parent", (c->ws / ".loopwright").string(), "policies",
-                                     (c->ws / "moved").string()}, o));
-    checkBlocked(sandboxExec(r, *c, {"hardlink", (c->ws / "AGENTS.md").string(), (c->writable / "agents").string()}, o));
-    checkBlocked(sandboxExec(r, *c, {"symlink-swap", c->writable.string(), (c->ws / ".github").string()}, o));
+    // Landlock cannot take write access back inside a writable tree: it must
+    // be refused at negotiation when the mask is required, never run unmasked.
+    o.flags = {"--writable", c->ws.string(), "--require", "protectedPathReadOnlyMask"};
+    checkBlockedOrRefused(r, sandboxExec(r, *c, {"write", (c->ws / ".github/workflows/ci.yml").string(),
+                                     (c->ws / ".github/new.yml").string(), (c->ws / "AGENTS.md").string()}, o), {"linux-landlock"});
+    checkBlockedOrRefused(r, sandboxExec(r, *c, {"rename-parent", (c->ws / ".loopwright").string(), "policies",
+                                     (c->ws / "moved").string()}, o), {"linux-landlock"});
+    checkBlockedOrRefused(r, sandboxExec(r, *c, {"hardlink", (c->ws / "AGENTS.md").string(), (c->writable / "agents").string()}, o), {"linux-landlock"});
+    checkBlockedOrRefused(r, sandboxExec(r, *c, {"symlink-swap", c->writable.string(), (c->ws / ".github").string()}, o), {"linux-landlock"});
     CHECK(slurp(c->ws / ".github/workflows/ci.yml") == "original\n");
     CHECK(!fs::exists(c->ws / ".github/new.yml"));
     CHECK(slurp(c->ws / ".loopwright/policies/p.yaml") == "policy\n");
@@ -87,9 +89,11 @@ TEST_CASE("escape: protected paths that do not exist yet cannot be created") {
     CAPTURE(r.label());
     auto c = makeCase(r);
     ExecOptions o;
-    o.flags = {"--writable", c->ws.string()};
-    checkBlocked(sandboxExec(r, *c, {"write", (c->ws / "CLAUDE.md").string(),
-                                     (c->ws / ".loopwright/policies/new.yaml").string()}, o));
+    // Landlock cannot take write access back inside a writable tree: it must
+    // be refused at negotiation when the mask is required, never run unmasked.
+    o.flags = {"--writable", c->ws.string(), "--require", "protectedPathReadOnlyMask"};
+    checkBlockedOrRefused(r, sandboxExec(r, *c, {"write", (c->ws / "CLAUDE.md").string(),
+                                     (c->ws / ".loopwright/policies/new.yaml").string()}, o), {"linux-landlock"});
     CHECK(!fs::exists(c->ws / "CLAUDE.md"));
     CHECK(!fs::exists(c->ws / ".loopwright"));
   }
