@@ -21,7 +21,8 @@ fuzz_status=0
 if command -v clang++ >/dev/null 2>&1; then
   fuzz_dir="${build_dir}-fuzz"
   CXX=clang++ cmake -S . -B "$fuzz_dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-    -DLOOPWRIGHT_FUZZ=ON -DLOOPWRIGHT_TESTS=OFF >/dev/null
+    -DLOOPWRIGHT_FUZZ=ON -DLOOPWRIGHT_TESTS=OFF \
+    -DLOOPWRIGHT_FUZZ_SECONDS="${LOOPWRIGHT_FUZZ_SECONDS:-60}" >/dev/null
   cmake --build "$fuzz_dir" -j"$jobs" --target fuzz_taskpack fuzz_host_config
 else
   echo "[SKIPPED] fuzz harness: clang++ is not installed" >&2
