@@ -44,6 +44,9 @@ struct StepSpec {
   std::vector<std::filesystem::path> writablePaths;  // extra writable trees (author scope)
   std::vector<std::filesystem::path> protectedPaths;  // read-only even inside writable trees
   std::vector<std::filesystem::path> deniedReadPaths; // unreadable (masked)
+  // Extra host paths visible read-only at the same path (the event file, the
+  // loopwright binary for `bridge stdio`); never writable.
+  std::vector<std::filesystem::path> readOnlyPaths;
   std::filesystem::path outDir;                    // LOOPWRIGHT_OUT: always writable
   std::filesystem::path workdir;                   // cwd inside; empty = workspace
   NetworkMode network = NetworkMode::None;

@@ -229,3 +229,20 @@ TEST_CASE("bwrap plan: refusals") {
     CHECK(planBwrap(s, options(), host.lookup()).error().hint == "deny the symlink's target (/root/.aws) instead");
   }
 }
+
+TEST_CASE("bwrap plan: extra read-only paths are bound read-only before the workspace") {
+  FakeHost host;
+  host.file("/opt/lw/loopwright");
+  host.file("/run/lw/event.json");
+  StepSpec s = step();
+  s.readOnlyPaths = {"/opt/lw/loopwright", "/run/lw/event.json"};
+  auto p = planBwrap(s, options(), host.lookup());
+  REQUIRE(p.ok());
+  CHECK(mounts(*p).rfind("--ro-bind /opt/lw/loopwright /opt/lw/loopwright --ro-bind "
+                         "/run/lw/event.json /run/lw/event.json --ro-bind /ws /ws",
+                         0) == 0);
+  s.readOnlyPaths = {"/missing"};
+  auto missing = planBwrap(s, options(), host.lookup());
+  REQUIRE(!missing.ok());
+  CHECK(missing.error().message == "read-only path /missing does not exist or is a symlink");
+}

@@ -240,6 +240,14 @@ Result<BwrapPlan> Planner::run() {
   }
   argv_.insert(argv_.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
 
+  for (const fs::path& r : spec_.readOnlyPaths) {
+    const fs::path p = normal(r);
+    if (lookup_(p).kind != PathKind::Directory && lookup_(p).kind != PathKind::File)
+      return planError("read-only path " + p.string() + " does not exist or is a symlink",
+                       "name an existing file or directory by its real path", p);
+    bind(false, p, p);
+    user_.push_back({p, false});
+  }
   bind(spec_.workspaceWritable, ws, ws);
   user_.push_back({ws, spec_.workspaceWritable});
   std::vector<fs::path> writables;

@@ -126,6 +126,11 @@ Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
   if (!spec.workspace.is_absolute())
     return planError("workspace '" + spec.workspace.string() + "' is not an absolute path",
                      "pass an absolute path", spec.workspace);
+  // Host binaries and files do not run in another root file system; the
+  // image brings its own tools.
+  if (!spec.readOnlyPaths.empty())
+    return planError("the docker backend does not bind extra host paths into the container",
+                     "put what the step needs into the pinned image", spec.readOnlyPaths.front());
   if (spec.passFd)
     return planError("the docker backend cannot hand a descriptor to a container",
                      "give the bridge as a unix socket path inside LOOPWRIGHT_OUT instead of fd:N",

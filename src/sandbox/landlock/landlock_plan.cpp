@@ -163,6 +163,7 @@ Result<Plan> plan(const StepSpec& spec, const HostFacts& f, const PathResolver& 
   grant(spec.workspace.string(), spec.workspaceWritable ? all : kFsReadRights, true);
   if (!spec.outDir.empty()) grant(spec.outDir.string(), all, true);  // none for `sandbox exec`
   for (const auto& w : spec.writablePaths) grant(w.string(), all, true);
+  for (const auto& r : spec.readOnlyPaths) grant(r.string(), kFsReadRights, true);
 
   std::vector<std::string> denied;
   for (const auto& d : spec.deniedReadPaths) denied.push_back(resolve(d.string()));

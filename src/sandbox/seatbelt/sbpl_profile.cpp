@@ -62,6 +62,7 @@ Result<std::string> sbplProfile(const SbplInput& in) {
   std::vector<fs::path> system;
   for (const auto& s : in.systemReadPaths) system.push_back(anchored("/", s));
   std::vector<fs::path> readable{ws};
+  for (const auto& p : spec.readOnlyPaths) readable.push_back(anchored("/", p));
   std::vector<fs::path> writable;
   if (!spec.outDir.empty()) writable.push_back(anchored(ws, spec.outDir));  // none for `sandbox exec`
   if (spec.workspaceWritable) writable.push_back(ws);
