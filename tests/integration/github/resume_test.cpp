@@ -21,7 +21,8 @@ namespace json = boost::json;
 namespace {
 
 // Starts the real binary with a clean environment pointing at the fake.
-pid_t spawnLoopwright(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+pid_t spawnLoopwright(const std::vector<std::string>& args, const std::vector<std::string>& env,
+                      const std::string& stderrFile = "/dev/null") {
   std::vector<std::string> argv{LOOPWRIGHT_BIN};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<char*> a, e;
@@ -33,6 +34,7 @@ pid_t spawnLoopwright(const std::vector<std::string>& args, const std::vector<st
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, stderrFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   int rc = posix_spawn(&pid, LOOPWRIGHT_BIN, &fa, nullptr, a.data(), e.data());
   posix_spawn_file_actions_destroy(&fa);
   REQUIRE(rc == 0);
@@ -98,6 +100,10 @@ TEST_CASE("resume: a publication killed mid-way is finished by `publish --resume
 }
 
 TEST_CASE("resume: publish without --resume or --request is a usage error") {
-  pid_t pid = spawnLoopwright({"publish"}, {"PATH=/usr/bin:/bin"});
+  TempDir dir;
+  pid_t pid = spawnLoopwright({"publish"}, {"PATH=/usr/bin:/bin"}, dir / "stderr");
   CHECK(waitExit(pid) == 2);
+  CHECK(readFile(dir / "stderr") ==
+        "loopwright: error[USAGE_ERROR]: give exactly one of --resume and --request FILE\n"
+        "hint: loopwright publish --resume [--state-dir DIR]\n");
 }
