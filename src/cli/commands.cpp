@@ -11,6 +11,7 @@ std::vector<Command> allCommands() {
       sandboxExecCommand(),
       publishCommand(),
       verifySnapshotCommand(), verifyCheckCommand(),
+      bridgeStdioCommand(),
   };
 }
 

@@ -11,5 +11,6 @@ Command sandboxBackendsCommand();
 Command sandboxExecCommand();
 Command publishCommand();
 Command verifySnapshotCommand(); Command verifyCheckCommand();
+Command bridgeStdioCommand();
 
 }  // namespace lw::cli

@@ -1,0 +1,264 @@
+#include "bridge/session.h"
+
+#include <algorithm>
+#include <exception>
+
+#include <boost/json/serialize.hpp>
+
+#include "bridge/jsonrpc.h"
+#include "core/version.h"
+#include "guard/canonical_json.h"
+#include "verify/json_schema.h"
+
+namespace lw::bridge {
+
+namespace json = boost::json;
+
+std::vector<std::string> grantsFor(const Step& step) {
+  std::vector<std::string> g{"findings.report", "github.event"};
+  if (step.lane) g.push_back("model.complete");
+  for (const std::string& t : step.tools)
+    if (std::find(g.begin(), g.end(), t) == g.end()) g.push_back(t);
+  return g;
+}
+
+std::string_view toString(CallOutcome o) {
+  switch (o) {
+    case CallOutcome::Ok: return "ok";
+    case CallOutcome::ToolError: return "tool-error";
+    case CallOutcome::NotGranted: return "not-granted";
+    case CallOutcome::Invalid: return "invalid";
+    case CallOutcome::Refused: return "refused";
+  }
+  return "unknown";
+}
+
+namespace {
+
+bool isGuardrailCode(ErrorCode c) {
+  return c == ErrorCode::LoopDetected || c == ErrorCode::BudgetExceeded || c == ErrorCode::BreakerOpen;
+}
+
+RpcError guardrailError(const json::value& id, ErrorCode code, const std::string& message,
+                        const std::string& subject) {
+  json::object data{{"code", codeName(code)}};
+  if (!subject.empty()) data["subject"] = subject;
+  return RpcError{id, code == ErrorCode::BreakerOpen ? kBreakerOpen : kGuardrailStop,
+                  std::string(codeName(code)) + ": " + message, std::move(data)};
+}
+
+json::object toolResult(const ToolOutput& out) {
+  json::object r;
+  std::string text = out.text.empty() ? json::serialize(out.structured) : out.text;
+  r["content"] = json::array{json::object{{"type", "text"}, {"text", std::move(text)}}};
+  if (out.structured.is_object()) r["structuredContent"] = out.structured;
+  r["isError"] = false;
+  return r;
+}
+
+json::object toolErrorResult(const Error& e) {
+  std::string text = "error[" + std::string(codeName(e.code)) + "]: " + e.message;
+  if (!e.hint.empty()) text += "\nhint: " + e.hint;
+  json::object r;
+  r["content"] = json::array{json::object{{"type", "text"}, {"text", std::move(text)}}};
+  r["isError"] = true;
+  return r;
+}
+
+std::string negotiatedVersion(const json::value& params) {
+  if (params.is_object())
+    if (const json::value* v = params.as_object().if_contains("protocolVersion"); v && v->is_string())
+      for (std::string_view known : kProtocolVersions)
+        if (v->get_string() == known) return std::string(known);
+  return std::string(std::end(kProtocolVersions)[-1]);
+}
+
+}  // namespace
+
+Session::Session(SessionOptions options, const ToolRegistry& tools, guard::BudgetMeter& budget,
+                 const guard::Clock& clock)
+    : options_(std::move(options)), tools_(tools), budget_(budget), clock_(clock),
+      loop_(options_.loop, clock) {}
+
+std::string Session::tooLarge(std::size_t bytesSoFar) {
+  return errorLine(RpcError{nullptr, kMessageTooLarge,
+                            "message of " + std::to_string(bytesSoFar) + "+ bytes is larger than " +
+                                std::to_string(kMaxMessageBytes) + " bytes",
+                            json::object{{"code", "MESSAGE_TOO_LARGE"},
+                                         {"limit", kMaxMessageBytes}}});
+}
+
+std::optional<std::string> Session::handle(std::string_view line) {
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return std::nullopt;
+  try {
+    auto parsed = parseMessage(line);
+    if (auto* err = std::get_if<RpcError>(&parsed)) return errorLine(*err);
+    RpcRequest& req = std::get<RpcRequest>(parsed);
+    if (!req.id) return std::nullopt;  // notifications/initialized, cancelled, …: nothing owed
+    const json::value& id = *req.id;
+    if (req.method == "initialize") {
+      json::object r;
+      r["protocolVersion"] = negotiatedVersion(req.params);
+      r["capabilities"] = json::object{{"tools", json::object{{"listChanged", false}}}};
+      r["serverInfo"] = json::object{{"name", "loopwright-bridge"}, {"version", kVersion}};
+      r["instructions"] = "Tools of loopwright step '" + options_.step +
+                          "'. Report findings with findings.report.";
+      return resultLine(id, std::move(r));
+    }
+    if (req.method == "ping") return resultLine(id, json::object{});
+    if (req.method == "tools/list") {
+      json::array list;
+      for (const Tool* t : tools_.granted(options_.grants))
+        list.push_back(json::object{
+            {"name", t->name}, {"description", t->description}, {"inputSchema", t->inputSchema}});
+      return resultLine(id, json::object{{"tools", std::move(list)}});
+    }
+    if (req.method == "tools/call") return callTool(id, req.params);
+    return errorLine(RpcError{id, kMethodNotFound, "Method not found: " + req.method, nullptr});
+  } catch (const std::exception& e) {
+    // Allocation failures and the like: the step gets an answer, the bridge lives on.
+    return errorLine(RpcError{nullptr, kInternalError, std::string("Internal error: ") + e.what(), nullptr});
+  }
+}
+
+std::string Session::callTool(const json::value& id, const json::value& params) {
+  const guard::TimePoint start = clock_.now();
+  const json::object* p = params.if_object();
+  const json::value* nameV = p ? p->if_contains("name") : nullptr;
+  if (nameV == nullptr || !nameV->is_string())
+    return errorLine(RpcError{id, kInvalidParams, "Invalid params: tools/call needs a string 'name'", nullptr});
+  const std::string name(nameV->get_string());
+  json::object args;
+  if (const json::value* a = p->if_contains("arguments"); a && !a->is_null()) {
+    if (!a->is_object())
+      return errorLine(RpcError{id, kInvalidParams, "Invalid params: 'arguments' must be an object", nullptr});
+    args = a->get_object();
+  }
+  const std::string canonical = guard::canonicalJson(args);
+  CallRecord rec;
+  rec.tool = name;
+  rec.argsDigest = guard::fingerprint(canonical);
+  const Tool* tool = tools_.find(name);
+  const bool granted =
+      tool != nullptr && std::find(options_.grants.begin(), options_.grants.end(), name) != options_.grants.end();
+
+  // Guardrails first: a step looping on a refused tool is looping all the same.
+  std::optional<guard::Event> stop;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopped_) {
+      guard::Event s = *stopped_;
+      rec.outcome = CallOutcome::Refused;
+      rec.detail = "the step was already stopped";
+      records_.push_back(rec);
+      return errorLine(guardrailError(id, s.code, "the step was stopped: " + s.message, s.subject));
+    }
+    auto addBudget = [&](std::optional<guard::Event> e) {
+      if (e && !stop) stop = e;
+      if (e) rec.events.push_back(*e);
+    };
+    addBudget(budget_.chargeToolCall());
+    if (granted && tool->modelCall) addBudget(budget_.chargeModelCall());
+    if (granted && tool->chargesOutput) addBudget(budget_.chargeOutputBytes(static_cast<std::int64_t>(canonical.size())));
+    guard::LoopDecision loop = loop_.record(name, canonical);
+    for (auto& e : loop.events) {
+      if (e.kind == guard::EventKind::Stop && !stop) stop = e;
+      rec.events.push_back(std::move(e));
+    }
+  }
+  auto elapsed = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start);
+  };
+  if (stop) {
+    rec.outcome = CallOutcome::Refused;
+    rec.detail = stop->message;
+    finish(std::move(rec), stop);
+    return errorLine(guardrailError(id, stop->code, stop->message, stop->subject));
+  }
+  if (!granted) {
+    std::string msg, hint;
+    if (tool == nullptr) {
+      msg = "unknown tool '" + name + "'";
+      hint = "tools/list shows the tools this step may call";
+    } else {
+      msg = "tool '" + name + "' is not granted to step '" + options_.step + "'";
+      hint = "grant it in the taskpack: tools: [" + name + "] on this step";
+    }
+    rec.outcome = CallOutcome::NotGranted;
+    rec.detail = msg;
+    finish(std::move(rec), std::nullopt);
+    return errorLine(RpcError{id, kToolNotGranted, msg + "; missing grant: " + name,
+                              json::object{{"code", "TOOL_NOT_GRANTED"}, {"tool", name},
+                                           {"missingGrant", name}, {"hint", hint}}});
+  }
+  if (auto bad = verify::validateJson(tool->inputSchema, args)) {
+    std::string path = bad->path;
+    if (path.rfind("$", 0) == 0) path = "arguments" + path.substr(1);
+    rec.outcome = CallOutcome::Invalid;
+    rec.detail = path + ": " + bad->message;
+    finish(std::move(rec), std::nullopt);
+    return errorLine(RpcError{id, kInvalidParams, "Invalid params for " + name + ": " + path + ": " + bad->message,
+                              json::object{{"path", path}}});
+  }
+
+  ToolContext ctx;
+  ctx.step = options_.step;
+  Result<ToolOutput> out = makeError(ErrorCode::Internal, "the tool did not run");
+  try {
+    out = tool->handler(args, ctx);
+  } catch (const std::exception& e) {
+    out = makeError(ErrorCode::Internal, name + " failed: " + e.what());
+  }
+  for (auto& e : ctx.events) rec.events.push_back(std::move(e));
+  if (ctx.stop) rec.events.push_back(*ctx.stop);
+  rec.duration = elapsed();
+  std::string line;
+  if (ctx.stop) {
+    rec.outcome = CallOutcome::Refused;
+    rec.detail = ctx.stop->message;
+    line = errorLine(guardrailError(id, ctx.stop->code, ctx.stop->message, ctx.stop->subject));
+  } else if (!out) {
+    const Error& e = out.error();
+    rec.detail = e.message;
+    if (isGuardrailCode(e.code)) {
+      rec.outcome = CallOutcome::Refused;
+      line = errorLine(guardrailError(id, e.code, e.message, e.subject));
+    } else {
+      rec.outcome = CallOutcome::ToolError;
+      line = resultLine(id, toolErrorResult(e));
+    }
+  } else {
+    rec.outcome = CallOutcome::Ok;
+    line = resultLine(id, toolResult(*out));
+  }
+  finish(std::move(rec), ctx.stop);
+  return line;
+}
+
+void Session::finish(CallRecord record, const std::optional<guard::Event>& stop) {
+  std::vector<guard::Event> events = record.events;
+  bool firstStop = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    records_.push_back(std::move(record));
+    if (stop && !stopped_) {
+      stopped_ = stop;
+      firstStop = true;
+    }
+  }
+  if (options_.onEvent)
+    for (const auto& e : events) options_.onEvent(e);
+  if (firstStop && options_.onStop) options_.onStop(*stop);
+}
+
+std::vector<CallRecord> Session::records() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return records_;
+}
+
+std::optional<guard::Event> Session::stopped() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stopped_;
+}
+
+}  // namespace lw::bridge
