@@ -1,0 +1,179 @@
+#include "pipeline/run_record.h"
+
+#include <sstream>
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+
+namespace lw::pipeline {
+namespace {
+
+boost::json::array strings(const std::vector<std::string>& items) {
+  boost::json::array a;
+  for (const auto& s : items) a.emplace_back(s);
+  return a;
+}
+
+boost::json::object findingJson(const Finding& f) {
+  boost::json::object o;
+  o["step"] = f.step;
+  o["ruleId"] = f.ruleId;
+  o["severity"] = toString(f.severity);
+  o["message"] = f.message;
+  if (!f.path.empty()) o["path"] = f.path;
+  if (f.line > 0) o["line"] = f.line;
+  if (f.endLine > 0) o["endLine"] = f.endLine;
+  if (f.suggestion) o["suggestion"] = *f.suggestion;
+  return o;
+}
+
+bool failsAt(Severity s, FailOn failOn) {
+  if (failOn == FailOn::Never) return false;
+  if (failOn == FailOn::Warning) return s != Severity::Notice;
+  return s == Severity::Error;
+}
+
+}  // namespace
+
+std::string_view toString(StepOutcome o) {
+  switch (o) {
+    case StepOutcome::Passed: return "passed";
+    case StepOutcome::Failed: return "failed";
+    case StepOutcome::Blocked: return "blocked";
+    case StepOutcome::Quarantined: return "quarantined";
+    case StepOutcome::Refused: return "refused";
+    case StepOutcome::Skipped: return "skipped";
+    case StepOutcome::Error: return "error";
+  }
+  return "error";
+}
+
+int exitCodeOf(const RunRecord& run, FailOn failOn) {
+  bool verification = false, guardrail = false, refused = false, failed = false;
+  for (const StageRecord& stage : run.stages)
+    for (const StepRecord& s : stage.steps) {
+      verification |= s.outcome == StepOutcome::Quarantined;
+      guardrail |= s.outcome == StepOutcome::Blocked;
+      refused |= s.outcome == StepOutcome::Refused;
+      failed |= s.outcome == StepOutcome::Failed || s.outcome == StepOutcome::Error;
+      for (const Finding& f : s.findings) failed |= failsAt(f.severity, failOn);
+    }
+  if (verification) return 5;
+  if (guardrail) return 4;
+  if (refused) return 3;
+  return failed ? 1 : 0;
+}
+
+boost::json::value toJson(const StepRecord& s) {
+  boost::json::object o;
+  o["stage"] = s.stage;
+  o["step"] = s.step;
+  o["role"] = toString(s.role);
+  o["outcome"] = toString(s.outcome);
+  o["backend"] = s.backend.empty() ? boost::json::value(nullptr) : boost::json::value(s.backend);
+  o["capabilitiesEnforced"] = strings(s.enforced);
+  o["backendsRefused"] = strings(s.refusals);
+  o["networkMode"] = s.networkMode;
+  o["exitStatus"] = s.exitStatus;
+  o["timedOut"] = s.timedOut;
+  o["descendantsKilled"] = s.descendantsKilled;
+  o["durationMs"] = s.durationMs;
+  boost::json::array events;
+  for (const GuardrailEvent& e : s.guardrails)
+    events.push_back({{"kind", e.kind}, {"code", e.code}, {"message", e.message}, {"atMs", e.atMs}});
+  o["guardrailEvents"] = std::move(events);
+  o["toolCalls"] = s.toolCalls;
+  o["modelCalls"] = s.modelCalls;
+  boost::json::object v;
+  v["result"] = s.verification;
+  if (!s.violationCode.empty()) v["violation"] = s.violationCode;
+  if (!s.quarantineRef.empty()) v["quarantineRef"] = s.quarantineRef;
+  v["report"] = s.verificationReport;
+  o["verification"] = std::move(v);
+  o["outputsAccepted"] = s.outputsAccepted;
+  boost::json::array findings;
+  for (const Finding& f : s.findings) findings.push_back(findingJson(f));
+  o["findings"] = std::move(findings);
+  if (s.triage) {
+    boost::json::array dups;
+    for (const auto& d : s.triage->duplicates) dups.push_back({{"number", d.number}, {"reason", d.reason}});
+    boost::json::object t;
+    t["labels"] = strings(s.triage->labels);
+    t["duplicates"] = std::move(dups);
+    t["complete"] = s.triage->complete ? boost::json::value(*s.triage->complete) : nullptr;
+    t["reproducible"] = s.triage->reproducible ? boost::json::value(*s.triage->reproducible) : nullptr;
+    t["comment"] = s.triage->comment;
+    o["triage"] = std::move(t);
+  } else {
+    o["triage"] = nullptr;
+  }
+  o["secretsMasked"] = s.secretsMasked;
+  o["blocker"] = s.blocker.empty() ? boost::json::value(nullptr) : boost::json::value(s.blocker);
+  o["message"] = s.message;
+  o["outDir"] = s.outDir;
+  o["logs"] = {{"stdout", s.stdoutPath}, {"stderr", s.stderrPath},
+               {"stdoutTruncated", s.stdoutTruncated}, {"stderrTruncated", s.stderrTruncated}};
+  return o;
+}
+
+boost::json::value toJson(const RunRecord& run) {
+  boost::json::object o;
+  o["schemaVersion"] = 1;
+  o["runId"] = run.runId;
+  o["taskpack"] = run.taskpack;
+  o["event"] = {{"name", run.eventName}, {"action", run.eventAction}};
+  o["repo"] = run.repo;
+  o["startedAt"] = run.startedAt;
+  o["durationMs"] = run.durationMs;
+  boost::json::array stages;
+  for (const StageRecord& st : run.stages) {
+    boost::json::array steps;
+    for (const StepRecord& s : st.steps) steps.push_back(toJson(s));
+    stages.push_back({{"name", st.name}, {"ran", st.ran}, {"skippedBecause", st.skippedBecause},
+                      {"steps", std::move(steps)}});
+  }
+  o["stages"] = std::move(stages);
+  o["stagesNotSelected"] = strings(run.skippedStages);
+  return o;
+}
+
+std::string humanSummary(const RunRecord& run) {
+  std::ostringstream out;
+  out << "loopwright run " << run.runId << " — " << run.eventName
+      << (run.eventAction.empty() ? "" : "." + run.eventAction) << " on " << run.repo << " ("
+      << run.durationMs << " ms)\n";
+  for (const StageRecord& st : run.stages) {
+    out << "\nstage " << st.name;
+    if (!st.ran) {
+      out << ": skipped (" << st.skippedBecause << ")\n";
+      continue;
+    }
+    out << "\n";
+    for (const StepRecord& s : st.steps) {
+      out << "  " << s.step << ": " << toString(s.outcome);
+      if (!s.backend.empty()) out << " on " << s.backend;
+      out << ", exit " << s.exitStatus << ", " << s.durationMs << " ms, verification "
+          << s.verification << ", " << s.findings.size()
+          << (s.findings.size() == 1 ? " finding" : " findings");
+      if (s.toolCalls > 0) out << ", " << s.toolCalls << " tool calls";
+      out << "\n";
+      for (const GuardrailEvent& e : s.guardrails)
+        out << "    guardrail " << e.kind << " " << e.code << ": " << e.message << "\n";
+      for (const Finding& f : s.findings) {
+        out << "    " << toString(f.severity) << " " << f.ruleId;
+        if (!f.path.empty()) out << " " << f.path << (f.line > 0 ? ":" + std::to_string(f.line) : "");
+        out << ": " << f.message.substr(0, 200) << "\n";
+      }
+      if (!s.blocker.empty()) out << "    " << s.blocker << "\n";
+      else if (!s.message.empty() && s.outcome != StepOutcome::Passed) out << "    " << s.message << "\n";
+    }
+  }
+  if (!run.skippedStages.empty()) {
+    out << "\nnot selected by this event:";
+    for (const auto& s : run.skippedStages) out << " " << s;
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace lw::pipeline

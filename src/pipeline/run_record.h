@@ -1,0 +1,99 @@
+// What a run did, step by step: the run record written as run.json and the
+// human summary. Everything a reviewer needs to trust (or distrust) a result
+// is here: backend, capabilities enforced, guardrail events, verification.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/json/value.hpp>
+
+#include "core/finding.h"
+#include "policy/taskpack.h"
+#include "policy/vocabulary.h"
+
+namespace lw::pipeline {
+
+enum class StepOutcome {
+  Passed,       // exited 0, verified, outputs accepted
+  Failed,       // exited non-zero (outputs still verified and kept)
+  Blocked,      // stopped by a guardrail or its wall time: BLOCKER
+  Quarantined,  // verification found a violation; changes quarantined
+  Refused,      // no backend could give the policy: fail closed
+  Skipped,      // its stage did not run
+  Error,        // loopwright could not run it (launch, I/O)
+};
+std::string_view toString(StepOutcome o);
+
+struct GuardrailEvent {
+  std::string kind;     // warn | suspicious | stop | open | close | escalate
+  std::string code;     // LOOP_DETECTED, BUDGET_EXCEEDED, BREAKER_OPEN, …
+  std::string message;
+  std::int64_t atMs = 0;  // since the step started
+};
+
+struct StepRecord {
+  std::string stage;
+  std::string step;
+  Role role = Role::Reviewer;
+  StepOutcome outcome = StepOutcome::Error;
+  std::string backend;                    // empty when refused
+  std::vector<std::string> enforced;      // capabilities the backend enforced here
+  std::vector<std::string> refusals;      // "<backend>: <why>" for those tried first
+  std::string networkMode;
+  int exitStatus = -1;
+  bool timedOut = false;
+  int descendantsKilled = 0;
+  std::int64_t durationMs = 0;
+  std::vector<GuardrailEvent> guardrails;
+  std::int64_t toolCalls = 0;
+  std::int64_t modelCalls = 0;
+  // Verification: "passed", "violation", "not-run" (with why in `message`).
+  std::string verification = "not-run";
+  std::string violationCode;
+  std::string quarantineRef;
+  boost::json::value verificationReport;  // verify::toJson(CheckReport) or null
+  std::vector<Finding> findings;          // accepted only after verification
+  std::optional<TriageResult> triage;
+  bool outputsAccepted = false;
+  std::size_t secretsMasked = 0;
+  std::string blocker;   // the BLOCKER: line when blocked, quarantined or refused
+  std::string message;   // what went wrong, for Error/Refused/Failed
+  std::string outDir;    // LOOPWRIGHT_OUT as kept after the run
+  std::string stdoutPath, stderrPath;
+  bool stdoutTruncated = false, stderrTruncated = false;
+};
+
+struct StageRecord {
+  std::string name;
+  bool ran = false;
+  std::string skippedBecause;
+  std::vector<StepRecord> steps;
+};
+
+struct RunRecord {
+  std::string runId;
+  std::string taskpack;
+  std::string eventName;
+  std::string eventAction;
+  std::string repo;
+  std::string startedAt;  // UTC, ISO 8601
+  std::int64_t durationMs = 0;
+  std::vector<StageRecord> stages;
+  std::vector<std::string> skippedStages;  // not selected by the event
+};
+
+// 0 success; 1 findings at the fail level or a failed step; 3 a step refused
+// by negotiation; 4 a guardrail stop; 5 a verification violation. The most
+// severe wins in the order 5, 4, 3, 1.
+int exitCodeOf(const RunRecord& run, FailOn failOn);
+
+boost::json::value toJson(const StepRecord& step);
+boost::json::value toJson(const RunRecord& run);
+
+// A few lines per step for the terminal.
+std::string humanSummary(const RunRecord& run);
+
+}  // namespace lw::pipeline

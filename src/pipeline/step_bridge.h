@@ -1,0 +1,38 @@
+// The bridge of one step as the pipeline sees it: the descriptor the step
+// gets as LOOPWRIGHT_BRIDGE=fd:3, and afterwards what happened on it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/finding.h"
+#include "core/result.h"
+#include "guard/event.h"
+#include "pipeline/run_record.h"
+
+namespace lw::pipeline {
+
+struct BridgeOutcome {
+  std::vector<Finding> findings;         // reported through findings.report (not yet accepted)
+  std::vector<GuardrailEvent> events;    // warnings and stops, in order
+  std::optional<guard::Event> stop;      // the guardrail stop that ended the step
+  std::int64_t toolCalls = 0;
+  std::int64_t modelCalls = 0;
+  std::vector<std::string> callLog;      // "tool outcome ms" per call, for the step's log
+};
+
+class StepBridge {
+ public:
+  virtual ~StepBridge() = default;
+  // The step's end of the connection; valid until closeStepEnd().
+  virtual int stepFd() const = 0;
+  // After launch: the orchestrator keeps only its own end.
+  virtual void closeStepEnd() = 0;
+  // After the step ended: stops serving and reports.
+  virtual BridgeOutcome finish() = 0;
+};
+
+}  // namespace lw::pipeline
