@@ -1,0 +1,126 @@
+#include "host/qualification.h"
+
+#include <algorithm>
+
+namespace lw::host {
+namespace {
+
+using sandbox::Support;
+using sandbox::SupportStatus;
+
+int rank(Support s) { return s == Support::Enforced ? 2 : (s == Support::Partial ? 1 : 0); }
+
+SupportStatus weaker(const SupportStatus& claimed, const SupportStatus& observed) {
+  if (rank(observed.support) < rank(claimed.support)) return {observed.support, "observed: " + observed.reason};
+  if (rank(claimed.support) < rank(observed.support)) return {claimed.support, "claimed: " + claimed.reason};
+  return {claimed.support, observed.support == Support::Enforced ? claimed.reason + "; canary blocked"
+                                                                 : claimed.reason};
+}
+
+SupportStatus statusOf(const std::vector<const CanaryRecord*>& records) {
+  if (records.empty()) return {Support::Absent, "not observed (no canary ran for it)"};
+  SupportStatus s{Support::Enforced, ""};
+  for (const CanaryRecord* r : records) {
+    if (r->ran && r->held) {
+      if (s.support == Support::Enforced) s.reason += (s.reason.empty() ? "" : "; ") + r->evidence;
+      continue;
+    }
+    Support cost = r->ran ? r->failureCost : Support::Absent;
+    std::string why = (r->ran ? "" : "canary could not run: ") + r->attempt + ": " + r->evidence;
+    if (rank(cost) < rank(s.support)) s = {cost, why};
+    else if (cost == s.support) s.reason += "; " + why;
+  }
+  return s;
+}
+
+std::string joined(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
+  return out;
+}
+
+}  // namespace
+
+void observeFromCanaries(BackendQualification& q) {
+  for (Capability c : kAllCapabilities) {
+    std::vector<const CanaryRecord*> mine;
+    for (const CanaryRecord& r : q.canaries)
+      // The networkIsolation claim is the default mode's: its canaries are "network none".
+      if (r.target == "all" || r.target == toString(c) || (c == Capability::NetworkIsolation && r.target == "network none"))
+        mine.push_back(&r);
+    q.observed[c] = statusOf(mine);
+  }
+  for (NetworkMode m : kAllNetworkModes) {
+    std::vector<const CanaryRecord*> mine;
+    for (const CanaryRecord& r : q.canaries)
+      if (r.target == "all" || r.target == "network " + std::string(toString(m))) mine.push_back(&r);
+    q.observedNetwork[m] = statusOf(mine);
+  }
+}
+
+void settle(BackendQualification& q) {
+  for (Capability c : kAllCapabilities) {
+    SupportStatus claimed = q.claimed.capabilities.count(c) ? q.claimed.capabilities.at(c)
+                                                            : SupportStatus{Support::Absent, "not claimed"};
+    SupportStatus observed = q.observed.count(c) ? q.observed.at(c)
+                                                 : SupportStatus{Support::Absent, "not observed"};
+    q.result[c] = q.claimed.available ? weaker(claimed, observed)
+                                      : SupportStatus{Support::Absent, q.claimed.unavailableReason};
+  }
+  for (NetworkMode m : kAllNetworkModes) {
+    SupportStatus claimed = q.claimed.networkModes.count(m) ? q.claimed.networkModes.at(m)
+                                                            : SupportStatus{Support::Absent, "not claimed"};
+    SupportStatus observed = q.observedNetwork.count(m) ? q.observedNetwork.at(m)
+                                                        : SupportStatus{Support::Absent, "not observed"};
+    q.resultNetwork[m] = q.claimed.available ? weaker(claimed, observed)
+                                             : SupportStatus{Support::Absent, q.claimed.unavailableReason};
+  }
+}
+
+FloorVerdict evaluateFloor(const HostConfig& host, const PlatformFacts& platform,
+                           const std::vector<BackendQualification>& backends) {
+  FloorVerdict v;
+  const Floor& floor = host.floor;
+  if (!platform.supported) v.missing.push_back("platform: " + platform.unsupportedReason);
+  std::vector<std::string> why;
+  for (const BackendQualification& b : backends) {
+    const BackendId id = b.claimed.backend;
+    const std::string name(toString(id));
+    if (!b.claimed.available) {
+      why.push_back(name + ": unavailable (" + b.claimed.unavailableReason + ")");
+      continue;
+    }
+    if (id == BackendId::DirectDedicated && !floor.allowDirectDedicated) {
+      why.push_back(name + ": forbidden by the floor (allowDirectDedicated: false)");
+      continue;
+    }
+    if (id == BackendId::Docker && host.runtimeProfiles.empty()) {
+      why.push_back(name + ": no runtime profile pins an image (the only way steps reach docker)");
+      continue;
+    }
+    if (floor.minIsolation && static_cast<int>(isolationOf(id)) < static_cast<int>(*floor.minIsolation)) {
+      why.push_back(name + ": isolation " + std::string(toString(isolationOf(id))) + " is below the floor's " +
+                    std::string(toString(*floor.minIsolation)));
+      continue;
+    }
+    std::vector<std::string> lacks;
+    for (Capability c : floor.requiredCapabilities) {
+      auto it = b.result.find(c);
+      if (it == b.result.end() || it->second.support != sandbox::Support::Enforced)
+        lacks.push_back(std::string(toString(c)) + " (" +
+                        (it == b.result.end() ? "not observed" : std::string(sandbox::toString(it->second.support)) +
+                                                                     ": " + it->second.reason) +
+                        ")");
+    }
+    if (lacks.empty()) v.satisfiedBy.push_back(id);
+    else why.push_back(name + " does not enforce " + joined(lacks, ", "));
+  }
+  if (v.satisfiedBy.empty())
+    v.missing.push_back("no backend meets the floor" +
+                        (host.present ? " of " + host.file : std::string(" (no host config)")) + ": " +
+                        joined(why, "; "));
+  v.satisfied = v.missing.empty();
+  return v;
+}
+
+}  // namespace lw::host

@@ -1,0 +1,160 @@
+#include "host/qualify.h"
+
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+
+#include "core/version.h"
+#include "host/canary_runner.h"
+#include "host/qualification_report.h"
+#include "host/sha256.h"
+#include "sandbox/bwrap/bwrap_backend.h"
+#include "sandbox/docker/curl_unix_transport.h"
+#include "sandbox/docker/docker_backend.h"
+#include "sandbox/docker/engine_probe.h"
+#include "sandbox/registry.h"
+
+namespace lw::host {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::int64_t msSince(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+}
+
+bool wanted(const QualifyOptions& o, BackendId id) {
+  if (o.backends.empty()) return true;
+  for (BackendId b : o.backends)
+    if (b == id) return true;
+  return false;
+}
+
+sandbox::docker::EngineFacts engineFacts(const Environment& env) {
+  sandbox::docker::DockerConfig config = sandbox::docker::dockerConfigFromEnvironment(env);
+  if (config.endpointError) {
+    sandbox::docker::EngineFacts f;
+    f.socketPath = config.socketPath;
+    f.unreachableReason = config.endpointError->message;
+    return f;
+  }
+  auto transport = std::make_shared<sandbox::docker::CurlUnixTransport>(config.socketPath, std::chrono::milliseconds(1000));
+  sandbox::docker::EngineClient client(transport, std::chrono::milliseconds(2000));
+  return sandbox::docker::observeEngine(client, config.socketPath);
+}
+
+std::vector<std::string> dockerNotes(const sandbox::docker::EngineFacts& f) {
+  if (!f.reachable) return {};
+  bool rootless = false;
+  for (const std::string& o : f.securityOptions) rootless = rootless || o.find("rootless") != std::string::npos;
+  if (rootless)
+    return {"rootless engine: access to " + f.socketPath + " gives the engine's user's privileges, not root's"};
+  return {"rootful engine: whoever can use " + f.socketPath +
+          " is root-equivalent on this host (it can start a privileged container); keep the socket "
+          "out of every step's view"};
+}
+
+}  // namespace
+
+FingerprintInputs currentFingerprint(const Environment& env, const HostConfig& host,
+                                     const std::string& hostConfigText, const QualifyOptions& o) {
+  FingerprintInputs in;
+  struct utsname u {};
+  if (::uname(&u) == 0) in.kernel = std::string(u.release) + " " + u.version;
+  in.uid = ::getuid();
+  in.loopwrightVersion = kVersion;
+  struct stat st {};
+  if (::stat(o.binary.c_str(), &st) == 0)
+    in.loopwrightBinary = std::to_string(st.st_size) + "@" + std::to_string(st.st_mtim.tv_sec) + "." +
+                          std::to_string(st.st_mtim.tv_nsec);
+  if (wanted(o, BackendId::LinuxBwrap)) {
+    std::string bwrap = sandbox::bwrap::bwrapConfigFor(env).bwrapPath;
+    in.backendBinaries["bwrap"] = bwrap.empty() ? "missing" : bwrap + " " + sha256File(bwrap).value_or("unreadable");
+  }
+  in.hostConfigHash = host.present ? sha256Hex(hostConfigText) : "";
+  for (BackendId b : o.backends) in.options += std::string(toString(b)) + ",";
+  in.options += "|image=" + o.image.value_or("") + "|runner=" + o.runnerDir;
+  UsernsSysctls s = readUsernsSysctls();
+  in.userns = std::to_string(s.apparmorRestrictUnprivilegedUserns.value_or(-1)) + "," +
+              std::to_string(s.unprivilegedUsernsClone.value_or(-1)) + "," +
+              std::to_string(s.maxUserNamespaces.value_or(-1));
+  if (wanted(o, BackendId::Docker)) {
+    sandbox::docker::EngineFacts f = engineFacts(env);
+    in.dockerEngine = f.socketPath + " " + (f.reachable ? f.version + " api " + f.apiVersion : "unreachable");
+  }
+  (void)host;
+  return in;
+}
+
+Qualification qualifyFresh(const Environment& env, const HostConfig& host, const QualifyOptions& o) {
+  const auto started = Clock::now();
+  Qualification q;
+  q.loopwrightVersion = kVersion;
+  q.hostConfigFile = host.present ? host.file : "";
+  q.facts = observeHost(env, findRunnerDir(env, o.runnerDir));
+  q.qualifiedAt = std::time(nullptr);
+
+  sandbox::RegistryOptions ro;
+  ro.freshProbes = true;
+  CanaryHost ch;
+  ch.binary = o.binary;
+  ch.env = env;
+  ch.tempRoot = o.tempRoot;
+  ch.image = o.image;
+  if (!ch.image && !host.runtimeProfiles.empty()) ch.image = host.runtimeProfiles.begin()->second.image;
+  for (auto& backend : sandbox::makeBackends(env, ro)) {
+    if (!wanted(o, backend->id())) continue;
+    const auto t = Clock::now();
+    BackendQualification b;
+    b.claimed = backend->probe();
+    if (backend->id() == BackendId::Docker) b.notes = dockerNotes(engineFacts(env));
+    if (b.claimed.available) runCanaries(*backend, ch, b);
+    if (backend->id() == BackendId::LinuxBwrap && !b.claimed.available && !b.userns) {
+      UsernsDiagnosis d = diagnoseUserns(b.claimed.unavailableReason, q.facts.userns);
+      if (d.blocked) b.userns = d;
+    }
+    observeFromCanaries(b);
+    settle(b);
+    b.durationMs = msSince(t);
+    q.backends.push_back(std::move(b));
+  }
+  q.verdict = evaluateFloor(host, q.facts.platform, q.backends);
+  q.durationMs = msSince(started);
+  return q;
+}
+
+QualifyResult qualify(const Environment& env, const HostConfig& host, const std::string& hostConfigText,
+                      const QualifyOptions& o) {
+  QualifyResult r;
+  const std::string fingerprint = fingerprintOf(currentFingerprint(env, host, hostConfigText, o));
+  const std::string file = cacheFile(host.stateDir, ::getuid());
+  const std::int64_t now = std::time(nullptr);
+  if (!o.fresh) {
+    if (auto cached = loadCachedQualification(file, fingerprint, now)) {
+      r.report = std::move(*cached);
+      r.report["fromCache"] = true;
+      // Cheap facts that the fingerprint does not cover (free disk, hooks) are re-observed.
+      r.report["host"] = toJson(observeHost(env, findRunnerDir(env, o.runnerDir)));
+      r.satisfied = floorSatisfied(r.report);
+      r.cacheNote = "from the cache " + file;
+      return r;
+    }
+  }
+  Qualification q = qualifyFresh(env, host, o);
+  q.fingerprint = fingerprint;
+  r.report = toJson(q);
+  r.satisfied = q.verdict.satisfied;
+  if (!r.satisfied) {
+    r.cacheNote = "not cached: a failed qualification is never cached";
+  } else if (auto st = storeCachedQualification(file, fingerprint, r.report, now); !st) {
+    r.cacheNote = "not cached: " + st.error().message;
+  } else {
+    r.cacheNote = "cached in " + file;
+  }
+  return r;
+}
+
+}  // namespace lw::host
