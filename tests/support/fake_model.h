@@ -1,0 +1,58 @@
+// A local fake of a model provider for the lane and breaker tests: an HTTP
+// server on 127.0.0.1 (ephemeral port, its own threads, Boost.Beast) that
+// answers OpenAI chat completions (…/chat/completions) and Anthropic
+// messages (…/messages) with a valid completion, records every request, and
+// fails on command: any status and body, an empty body, a delay (for client
+// timeouts), or a connection closed without an answer.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace lw::test {
+
+class FakeModel {
+ public:
+  FakeModel();
+  ~FakeModel();
+  FakeModel(const FakeModel&) = delete;
+  FakeModel& operator=(const FakeModel&) = delete;
+
+  // "http://127.0.0.1:<port>/v1": a lane's baseUrl.
+  std::string url() const;
+
+  struct Reply {
+    int status = 200;
+    std::string body;          // empty: a valid completion for the path's API
+    bool emptyBody = false;    // answer with no body at all
+    std::chrono::milliseconds delay{0};  // before answering
+    bool closeWithoutAnswer = false;
+  };
+  // The next `times` requests get `reply` (scripts queue in order); after
+  // them, the default valid completion.
+  void script(Reply reply, int times = 1);
+
+  struct Request {
+    std::string method;
+    std::string path;
+    std::map<std::string, std::string> headers;  // lower-case names
+    std::string body;
+  };
+  std::vector<Request> requests() const;
+  std::size_t count() const;
+
+  struct State;
+
+ private:
+  void acceptLoop();
+  void serve(void* socket);
+
+  std::unique_ptr<State> state_;
+  std::thread acceptor_;
+};
+
+}  // namespace lw::test
