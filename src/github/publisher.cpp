@@ -125,8 +125,10 @@ Result<PublicationOutcome> Publisher::run(OutboxEntry& entry) {
   }
   for (const ChannelOutcome& c : outcome.channels) {
     if (c.state == ChannelState::PermissionDenied || c.state == ChannelState::Failed) {
-      log_ << "::warning title=loopwright publication::" << c.channel << " " << toString(c.state) << ": "
-           << c.detail << " (results are in the annotations and the step summary)\n";
+      // A plain line, not a ::warning: the runner shows 10 warnings a step and
+      // those slots belong to findings.
+      log_ << "loopwright: " << c.channel << ": " << toString(c.state) << ": " << c.detail
+           << " (results are in the annotations and the step summary)\n";
     }
   }
   for (const StepRow& s : req.steps) {

@@ -76,7 +76,7 @@ TEST_CASE("triage: a read-only token leaves the triage in the step summary") {
   std::string summary = readFile(h.publisherConfig.stepSummaryPath);
   CHECK(summary.find("Labels: bug, needs-repro") != std::string::npos);
   CHECK(summary.find("possible duplicate of #3: same stack trace") != std::string::npos);
-  CHECK(h.log.str().find("::warning title=loopwright publication::labels permission denied") != std::string::npos);
+  CHECK(h.log.str().find("loopwright: labels: permission denied") != std::string::npos);
 }
 
 TEST_CASE("pulls: an issue_comment on a PR learns the head commit from the API") {
