@@ -1,5 +1,6 @@
 #include "github/publisher.h"
 
+#include <cctype>
 #include <filesystem>
 #include <ostream>
 

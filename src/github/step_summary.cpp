@@ -1,6 +1,8 @@
 // The Markdown appended to GITHUB_STEP_SUMMARY: the step table, what each
 // channel did, and every finding, so that whatever GitHub refused is still
 // on the run page. Bounded by GitHub's 1 MiB per step.
+#include <cstdio>
+
 #include <boost/json.hpp>
 
 #include "github/actions_files.h"

@@ -2,6 +2,7 @@
 #include "support/fake_github_state.h"
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 
 #include <boost/asio.hpp>
