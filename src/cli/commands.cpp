@@ -7,11 +7,14 @@ std::vector<Command> allCommands() {
   return {
       validateCommand(),
       explainCommand(),
+      runCommand(),
       sandboxBackendsCommand(),
       sandboxExecCommand(),
       publishCommand(),
       verifySnapshotCommand(), verifyCheckCommand(),
       bridgeStdioCommand(),
+      qualifyCommand(),
+      runnerJobStartedCommand(), runnerJobCompletedCommand(), runnerInstallHooksCommand(),
   };
 }
 

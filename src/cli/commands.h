@@ -7,10 +7,13 @@ namespace lw::cli {
 
 Command validateCommand();
 Command explainCommand();
+Command runCommand();
 Command sandboxBackendsCommand();
 Command sandboxExecCommand();
 Command publishCommand();
 Command verifySnapshotCommand(); Command verifyCheckCommand();
 Command bridgeStdioCommand();
+Command qualifyCommand();
+Command runnerJobStartedCommand(); Command runnerJobCompletedCommand(); Command runnerInstallHooksCommand();
 
 }  // namespace lw::cli

@@ -1,0 +1,3 @@
+def greet(name):
+    # TODO: validate the name
+    return "Hello, " + name   

@@ -1,0 +1,103 @@
+#include "pipeline/run_setup.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+
+#include <boost/json/parse.hpp>
+
+#include "core/file_io.h"
+#include "github/event.h"
+
+namespace lw::pipeline {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kMaxEventBytes = 25u << 20;  // GitHub caps webhook payloads at 25 MB
+
+bool isWithin(const fs::path& p, const fs::path& root) {
+  auto rel = p.lexically_relative(root);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+}  // namespace
+
+Result<EventInput> loadEventInput(const std::optional<std::string>& nameFlag,
+                                  const std::optional<std::string>& pathFlag,
+                                  const Environment& env) {
+  EventInput in;
+  std::optional<std::string> name = nameFlag, path = pathFlag;
+  if (!name && env.isTrue("GITHUB_ACTIONS")) {
+    name = env.get("GITHUB_EVENT_NAME");
+    if (!path) path = env.get("GITHUB_EVENT_PATH");
+  }
+  if (!name || name->empty())
+    return makeError(ErrorCode::UsageError, "no event to run on",
+                     "give --event-name (e.g. pull_request.opened or workflow_dispatch), or run "
+                     "under GitHub Actions");
+  in.name = name->substr(0, name->find('.'));
+  if (auto dot = name->find('.'); dot != std::string::npos) in.action = name->substr(dot + 1);
+  in.payloadText = "{}";
+  in.source = "(none)";
+  if (path) {
+    auto text = readBoundedFile(*path, kMaxEventBytes, ErrorCode::EventInvalid);
+    if (!text) return text.error();
+    auto event = github::parseEvent(in.name, *text, *path);
+    if (!event) return event.error();
+    if (in.action.empty()) in.action = event->action;
+    in.baseSha = event->baseSha;
+    in.payloadText = std::move(*text);
+    in.source = *path;
+  }
+  boost::system::error_code ec;
+  in.payload = boost::json::parse(in.payloadText, ec);
+  if (ec) return makeError(ErrorCode::EventInvalid, "the event payload is not JSON", "", in.source);
+  return in;
+}
+
+std::string makeRunId(const Environment& env) {
+  auto id = env.get("GITHUB_RUN_ID");
+  if (id && !id->empty()) return *id + "-" + env.get("GITHUB_RUN_ATTEMPT").value_or("1");
+  std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", std::gmtime(&now));
+  return std::string(buf) + "-" + std::to_string(::getpid());
+}
+
+Result<fs::path> prepareOutDir(const std::optional<std::string>& outFlag, const fs::path& repo,
+                               const std::string& runId, const Environment& env) {
+  fs::path out;
+  if (outFlag) out = *outFlag;
+  else if (auto t = env.get("RUNNER_TEMP"); t && !t->empty()) out = fs::path(*t) / "loopwright" / runId;
+  else out = fs::path("/tmp/loopwright") / runId;
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec)
+    return makeError(ErrorCode::UsageError, "cannot create " + out.string() + ": " + ec.message(),
+                     "give --out a directory you can write");
+  fs::path real = fs::canonical(out, ec);
+  if (ec) return makeError(ErrorCode::UsageError, "cannot resolve " + out.string(), "");
+  if (isWithin(real, repo) || real == repo)
+    return makeError(ErrorCode::UsageError,
+                     "--out " + out.string() + " is inside the repository " + repo.string(),
+                     "put the run's output outside the working tree, e.g. --out /tmp/lw-out");
+  ::chmod(real.c_str(), 0700);
+  return real;
+}
+
+std::vector<std::string> secretValues(const Environment& env) {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : env.all()) {
+    bool secretName = name.find("TOKEN") != std::string::npos ||
+                      name.find("SECRET") != std::string::npos ||
+                      name.find("PASSWORD") != std::string::npos ||
+                      name.ends_with("_KEY") || name.find("API_KEY") != std::string::npos;
+    if (secretName && value.size() >= 8) out.push_back(value);
+  }
+  return out;
+}
+
+}  // namespace lw::pipeline

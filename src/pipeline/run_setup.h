@@ -1,0 +1,50 @@
+// Everything `loopwright run` settles before the first step: the event, the
+// taskpack (from the base commit for pull requests), the output directory,
+// the run id and the secrets to mask. Thin shells over values, so tests can
+// drive them without the process environment.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/json/value.hpp>
+
+#include "core/environment.h"
+#include "core/result.h"
+
+namespace lw::pipeline {
+
+struct EventInput {
+  std::string name;     // "pull_request"
+  std::string action;   // "opened"; empty when none
+  std::string baseSha;  // pull requests: where the trusted taskpack is read from
+  std::string payloadText;
+  boost::json::value payload;
+  std::string source;   // the file it came from, or "(none)"
+};
+
+// From --event-name N[.action] and --event-path F, or under GITHUB_ACTIONS=true
+// from GITHUB_EVENT_NAME / GITHUB_EVENT_PATH. Without a payload the event is
+// `{}` (local runs); with one, its action and base SHA are read from it and it
+// must be a valid webhook payload (EVENT_INVALID otherwise).
+Result<EventInput> loadEventInput(const std::optional<std::string>& nameFlag,
+                                  const std::optional<std::string>& pathFlag,
+                                  const Environment& env);
+
+// GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT under Actions, else a UTC timestamp and pid.
+std::string makeRunId(const Environment& env);
+
+// The run's output directory: --out, else $RUNNER_TEMP/loopwright/<run>, else
+// /tmp/loopwright/<run>. Refused (USAGE_ERROR) when inside the repository:
+// the verification of every step would see the run's own files.
+Result<std::filesystem::path> prepareOutDir(const std::optional<std::string>& outFlag,
+                                            const std::filesystem::path& repo,
+                                            const std::string& runId, const Environment& env);
+
+// Values never to publish: the environment's tokens, keys and passwords
+// (by name), at least 8 characters long.
+std::vector<std::string> secretValues(const Environment& env);
+
+}  // namespace lw::pipeline
