@@ -15,6 +15,7 @@
 
 #include "host/canary_plan.h"
 #include "host/canary_program.h"
+#include "host/job_cleanup.h"
 #include "policy/effective_policy.h"
 #include "sandbox/step_env.h"
 
@@ -221,6 +222,7 @@ void runCanaries(sandbox::Backend& backend, const CanaryHost& host, BackendQuali
   fs::create_directories(root / "ws" / "w", ec);
   fs::create_directories(root / "out", ec);
   fs::create_directories(root / "outside", ec);
+  std::ofstream(root / ".lw-owner") << scratchOwnerLine(sandbox::jobMarker(host.env).value_or(""));
   std::ofstream(root / "secret") << layout.secret << "\n";
   std::ofstream(root / "ws" / "denied") << layout.secret << "\n";
   if (!shell && !placeBinary(host.binary, layout.binary)) {

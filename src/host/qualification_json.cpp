@@ -114,4 +114,18 @@ bool floorSatisfied(const json::object& report) {
   return s != nullptr && s->is_bool() && s->get_bool();
 }
 
+Error floorError(const json::object& report) {
+  std::vector<Diagnostic> missing;
+  if (const auto* f = report.if_contains("floor"); f && f->is_object())
+    if (const auto* m = f->get_object().if_contains("missing"); m && m->is_array())
+      for (const auto& v : m->get_array())
+        if (v.is_string()) missing.push_back({Location{}, std::string(v.get_string()), ""});
+  Error e = makeError(ErrorCode::SandboxCapabilityInsufficient,
+                      "this host does not meet the floor: " +
+                          (missing.empty() ? std::string("see the report") : missing.front().message),
+                      "README, 'Runner admins: qualifying a host', lists the fixes", "qualify");
+  if (missing.size() > 1) e.diagnostics = std::move(missing);
+  return e;
+}
+
 }  // namespace lw::host

@@ -8,6 +8,7 @@
 
 #include <boost/json/object.hpp>
 
+#include "core/error.h"
 #include "host/qualification.h"
 
 namespace lw::host {
@@ -25,5 +26,8 @@ bool floorSatisfied(const boost::json::object& report);
 std::string renderTable(const boost::json::object& report);
 
 std::string renderMarkdown(const boost::json::object& report);
+
+// SANDBOX_CAPABILITY_INSUFFICIENT (exit 3) naming the report's floor.missing.
+Error floorError(const boost::json::object& report);
 
 }  // namespace lw::host

@@ -6,8 +6,11 @@
 
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 
+#include "core/file_io.h"
 #include "core/version.h"
+#include "policy/host_config_loader.h"
 #include "host/canary_runner.h"
 #include "host/qualification_report.h"
 #include "host/sha256.h"
@@ -155,6 +158,26 @@ QualifyResult qualify(const Environment& env, const HostConfig& host, const std:
     r.cacheNote = "cached in " + file;
   }
   return r;
+}
+
+Result<QualifyResult> qualifyThisHost(const Environment& env, const QualifyOptions& options) {
+  const bool named = env.get("LOOPWRIGHT_HOST_CONFIG").has_value();
+  auto hostConfig = loadHostConfig(hostConfigPath(env), named);
+  if (!hostConfig) return hostConfig.error();
+  std::string text;
+  if (hostConfig->present) {
+    auto t = readBoundedFile(hostConfig->file, kHostConfigMaxBytes, ErrorCode::HostConfigInvalid);
+    if (!t) return t.error();
+    text = std::move(t).value();
+  }
+  QualifyOptions o = options;
+  if (auto tmp = env.get("TMPDIR"); tmp && !tmp->empty() && (*tmp)[0] == '/') o.tempRoot = *tmp;
+  return qualify(env, *hostConfig, text, o);
+}
+
+std::string thisBinary() {
+  std::error_code ec;
+  return std::filesystem::read_symlink("/proc/self/exe", ec).string();
 }
 
 }  // namespace lw::host

@@ -10,6 +10,7 @@
 #include <boost/json/object.hpp>
 
 #include "core/environment.h"
+#include "core/result.h"
 #include "host/qualification.h"
 #include "host/qualify_cache.h"
 #include "policy/host_config.h"
@@ -42,5 +43,13 @@ Qualification qualifyFresh(const Environment& env, const HostConfig& host, const
 // else a fresh qualification, stored when it satisfies the floor.
 QualifyResult qualify(const Environment& env, const HostConfig& host, const std::string& hostConfigText,
                       const QualifyOptions& options);
+
+// Loads the host config ($LOOPWRIGHT_HOST_CONFIG, which must exist, or
+// /etc/loopwright/host.yaml, which may be absent) and its text, then
+// qualify(). Fails with HOST_CONFIG_INVALID for a bad host config.
+Result<QualifyResult> qualifyThisHost(const Environment& env, const QualifyOptions& options);
+
+// The running binary (/proc/self/exe), for QualifyOptions::binary.
+std::string thisBinary();
 
 }  // namespace lw::host
