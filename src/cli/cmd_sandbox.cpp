@@ -12,9 +12,11 @@
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/policy_context.h"
 #include "cli/report.h"
 #include "core/error_json.h"
 #include "policy/effective_policy.h"
+#include "policy/resolve.h"
 #include "sandbox/negotiate.h"
 #include "sandbox/probe_report_json.h"
 #include "sandbox/registry.h"
@@ -98,6 +100,18 @@ Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environ
   for (const std::string& q : a.values("protect")) p.protectedPaths.push_back(q);
   for (std::string_view q : kBuiltinProtectedPaths) p.protectedPaths.emplace_back(q);
   req.explicitImage = a.value("image").has_value();
+  // The admin's floor binds an ad-hoc command as it binds a taskpack step
+  // (DESIGN.md §5): the flags are an explicit policy, checked by resolveAdHoc.
+  auto host = loadHostConfigFrom(env);
+  if (!host) return host.error();
+  SandboxSpec flags;
+  if (!a.values("backend").empty()) flags.preferredBackends = p.preferredBackends;
+  if (a.value("network")) flags.networkMode = p.networkMode;
+  if (!a.values("require").empty()) flags.requiredCapabilities = p.requiredCapabilities;
+  auto floor = resolveAdHoc(flags, *host, resolveContextFrom(env));
+  if (!floor) return floor.error();
+  p.minIsolation = floor->minIsolation;
+  p.allowDedicatedDirectOverride = floor->allowDedicatedDirectOverride;
   return req;
 }
 
