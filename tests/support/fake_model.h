@@ -31,6 +31,28 @@ class FakeModel {
     bool emptyBody = false;    // answer with no body at all
     std::chrono::milliseconds delay{0};  // before answering
     bool closeWithoutAnswer = false;
+
+    static Reply withStatus(int status, std::string body = "") {
+      Reply r;
+      r.status = status;
+      r.body = std::move(body);
+      return r;
+    }
+    static Reply delayed(std::chrono::milliseconds d) {
+      Reply r;
+      r.delay = d;
+      return r;
+    }
+    static Reply empty() {
+      Reply r;
+      r.emptyBody = true;
+      return r;
+    }
+    static Reply closed() {
+      Reply r;
+      r.closeWithoutAnswer = true;
+      return r;
+    }
   };
   // The next `times` requests get `reply` (scripts queue in order); after
   // them, the default valid completion.
