@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds loopwright (Release), and runs the main job
-# on the example in examples/review: validate the taskpack, then show the
-# effective policy of every step, locally and as a GitHub Actions run would.
+# on the example in examples/review: validate the taskpack, show the effective
+# policy of every step, then run the pipeline on a pull_request.opened event
+# (a lint step, a step using its bridge, a looping step the guardrails stop).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/deps.sh
@@ -34,6 +35,23 @@ for s in json.load(sys.stdin)["steps"]:
     sb = s["sandbox"]
     print("%s/%s: backends=%s network=%s required=%s" % (s["stage"], s["step"],
           sb["preferredBackends"], sb["networkMode"], sb["requiredCapabilities"]))'
+
+section "loopwright run: the review pipeline on a pull_request.opened event"
+examples/review/make-repo.sh "$tmp/repo"
+set +e
+"$lw" run --repo "$tmp/repo" --event-name pull_request --event-path "$tmp/repo.event.json" \
+  --out "$tmp/out"
+status=$?
+set -e
+echo "exit status: $status (4: a step was stopped by a guardrail, as the looper is meant to be)"
+echo "run.json steps:"
+python3 -c '
+import json, sys
+run = json.load(open(sys.argv[1]))
+for stage in run["stages"]:
+    for s in stage["steps"]:
+        print("  %-12s %-8s backend=%s findings=%d toolCalls=%d blocker=%s" % (s["step"], s["outcome"],
+              s["backend"], len(s["findings"]), s["toolCalls"], "yes" if s["blocker"] else "no"))' "$tmp/out/run.json"
 
 section "a taskpack with mistakes: every problem at once, exit 2"
 cat >"$tmp/bad.yaml" <<'YAML'
