@@ -16,7 +16,13 @@
 #include "cli/policy_context.h"
 #include "cli/report.h"
 #include "core/file_io.h"
+#include "github/curl_transport.h"
+#include "github/outbox.h"
+#include "github/publisher.h"
+#include "github/rest_client.h"
 #include "pipeline/bridge_adapter.h"
+#include "pipeline/git_diff_source.h"
+#include "pipeline/publication_builder.h"
 #include "pipeline/plan.h"
 #include "pipeline/run.h"
 #include "pipeline/run_setup.h"
@@ -36,6 +42,34 @@ std::string isoNow() {
   return buf;
 }
 
+// Publishes the run: first whatever an earlier run left in the outbox, then
+// this one. Returns 0, or the publication error's exit status.
+int publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& event,
+               const Taskpack& taskpack, const HostConfig& host, const fs::path& repo, Io& io) {
+  std::ostream& log = io.json ? io.err : io.out;
+  github::CurlTransport transport;
+  github::SystemClock clock;
+  github::ThreadSleeper sleeper;
+  github::RestClient api(transport, clock, sleeper, github::restConfigFromEnvironment(io.env), &log);
+  github::Outbox outbox(pipeline::stateDirFor(host.present, host.stateDir, io.env));
+  github::PublisherConfig config;
+  config.stepSummaryPath = io.env.get("GITHUB_STEP_SUMMARY").value_or("");
+  config.outputPath = io.env.get("GITHUB_OUTPUT").value_or("");
+  pipeline::GitDiffSource diffs(repo.string(), event.baseSha);
+  github::Publisher publisher(api, outbox, config, log, &diffs);
+  if (auto earlier = publisher.resumeAll(); !earlier) {
+    Io errIo{io.err, io.err, io.env, false};
+    reportError(errIo, earlier.error());
+  }
+  auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
+  auto outcome = publisher.publish(request);
+  if (!outcome) {
+    Io errIo{io.err, io.err, io.env, false};
+    return reportError(errIo, outcome.error());
+  }
+  return 0;
+}
+
 // The taskpack to trust: --taskpack when given; for pull requests the base
 // commit's; otherwise the working tree's.
 Result<Taskpack> loadTrustedTaskpack(const Args& args, const fs::path& repo,
@@ -53,11 +87,14 @@ Result<Taskpack> loadTrustedTaskpack(const Args& args, const fs::path& repo,
 
 int runMain(const Args& args, Io& io) {
   std::string publish = args.value("publish").value_or("none");
-  if (publish != "none")
-    return reportError(io, makeError(ErrorCode::UsageError, "--publish " + publish + " is not supported",
-                                     "use --publish none; publication to GitHub is `loopwright publish`"));
+  if (publish != "none" && publish != "github")
+    return reportError(io, makeError(ErrorCode::UsageError, "--publish " + publish + " is not a mode",
+                                     "use --publish none or --publish github"));
   auto event = pipeline::loadEventInput(args.value("event-name"), args.value("event-path"), io.env);
   if (!event) return reportError(io, event.error());
+  if (publish == "github" && !event->typed)
+    return reportError(io, makeError(ErrorCode::UsageError, "--publish github needs the event payload",
+                                     "give --event-path (under Actions GITHUB_EVENT_PATH is used)"));
 
   std::error_code ec;
   fs::path repo = fs::canonical(args.value("repo").value_or("."), ec);
@@ -115,7 +152,12 @@ int runMain(const Args& args, Io& io) {
   } else {
     io.out << "\n" << pipeline::humanSummary(record) << "\nrun record: " << runJson.string() << "\n";
   }
-  return pipeline::exitCodeOf(record, taskpack->publication.failOn);
+  int status = pipeline::exitCodeOf(record, taskpack->publication.failOn);
+  if (publish == "github") {
+    int published = publishRun(record, *event, *taskpack, *host, repo, io);
+    if (published != 0 && status == 0) status = published;
+  }
+  return status;
 }
 
 }  // namespace
@@ -124,7 +166,7 @@ Command runCommand() {
   Command c;
   c.name = "run";
   c.summary = "run the taskpack's pipeline on an event, each step sandboxed and verified";
-  c.usage = "[--taskpack P] [--event-name N --event-path F] [--repo DIR] [--out DIR] [--publish none]";
+  c.usage = "[--taskpack P] [--event-name N --event-path F] [--repo DIR] [--out DIR] [--publish none|github]";
   c.description =
       "Selects the stages whose `on:` matches the event, runs their steps (concurrently\n"
       "where they cannot write the working tree), verifies each with libgit2 and writes\n"
@@ -136,7 +178,7 @@ Command runCommand() {
                {"event-path", "F", "the webhook payload (JSON)"},
                {"repo", "DIR", "the repository checkout (default .)"},
                {"out", "DIR", "where run.json, logs and outputs go (outside the repository)"},
-               {"publish", "MODE", "none (default)"}};
+               {"publish", "MODE", "none (default) or github: review, checks, summary, outputs"}};
   c.run = runMain;
   return c;
 }

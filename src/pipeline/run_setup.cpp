@@ -49,6 +49,7 @@ Result<EventInput> loadEventInput(const std::optional<std::string>& nameFlag,
     if (!event) return event.error();
     if (in.action.empty()) in.action = event->action;
     in.baseSha = event->baseSha;
+    in.typed = *event;
     in.payloadText = std::move(*text);
     in.source = *path;
   }
@@ -86,6 +87,14 @@ Result<fs::path> prepareOutDir(const std::optional<std::string>& outFlag, const 
                      "put the run's output outside the working tree, e.g. --out /tmp/lw-out");
   ::chmod(real.c_str(), 0700);
   return real;
+}
+
+std::string stateDirFor(bool hostConfigPresent, const std::string& hostStateDir,
+                        const Environment& env) {
+  if (hostConfigPresent) return hostStateDir;
+  if (auto t = env.get("RUNNER_TEMP"); t && !t->empty()) return *t + "/loopwright-state";
+  if (::access(fs::path(hostStateDir).parent_path().c_str(), W_OK) == 0) return hostStateDir;
+  return env.get("HOME").value_or("/tmp") + "/.local/state/loopwright";
 }
 
 std::vector<std::string> secretValues(const Environment& env) {

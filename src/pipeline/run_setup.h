@@ -13,6 +13,7 @@
 
 #include "core/environment.h"
 #include "core/result.h"
+#include "github/event.h"
 
 namespace lw::pipeline {
 
@@ -23,6 +24,7 @@ struct EventInput {
   std::string payloadText;
   boost::json::value payload;
   std::string source;   // the file it came from, or "(none)"
+  std::optional<github::GithubEvent> typed;  // set when a payload was given
 };
 
 // From --event-name N[.action] and --event-path F, or under GITHUB_ACTIONS=true
@@ -46,5 +48,11 @@ Result<std::filesystem::path> prepareOutDir(const std::optional<std::string>& ou
 // Values never to publish: the environment's tokens, keys and passwords
 // (by name), at least 8 characters long.
 std::vector<std::string> secretValues(const Environment& env);
+
+// Where the outbox lives: the host config's stateDir when a host config
+// exists; else $RUNNER_TEMP/loopwright-state under Actions; else the
+// built-in default when writable, else ~/.local/state/loopwright.
+std::string stateDirFor(bool hostConfigPresent, const std::string& hostStateDir,
+                        const Environment& env);
 
 }  // namespace lw::pipeline

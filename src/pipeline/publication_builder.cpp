@@ -1,0 +1,45 @@
+#include "pipeline/publication_builder.h"
+
+namespace lw::pipeline {
+
+github::PublicationRequest toPublicationRequest(const RunRecord& run,
+                                                const github::GithubEvent& event,
+                                                const Publication& options) {
+  github::PublicationRequest req;
+  req.id = run.runId;
+  req.repo = event.repository;
+  req.number = event.number;
+  req.isPullRequest = event.isPullRequest;
+  req.headSha = event.headSha;
+  req.options = options;
+  bool failed = false;
+  for (const StageRecord& stage : run.stages) {
+    if (!stage.ran) continue;
+    github::StageResult result{stage.name, {}};
+    for (const StepRecord& s : stage.steps) {
+      result.findings.insert(result.findings.end(), s.findings.begin(), s.findings.end());
+      if (s.triage) req.triage.push_back(*s.triage);
+      github::StepRow row;
+      row.stage = s.stage;
+      row.step = s.step;
+      row.backend = s.backend.empty() ? "(none)" : s.backend;
+      row.capabilities = s.enforced;
+      row.durationMs = s.durationMs;
+      row.exitCode = s.exitStatus;
+      for (const GuardrailEvent& e : s.guardrails)
+        row.guardrailEvents.push_back(e.kind + " " + e.code + ": " + e.message);
+      row.blocked = !s.blocker.empty();
+      row.blocker = s.blocker.empty() && s.outcome != StepOutcome::Passed
+                        ? std::string(toString(s.outcome)) + ": " + s.message
+                        : s.blocker;
+      failed |= s.outcome != StepOutcome::Passed && s.outcome != StepOutcome::Skipped;
+      req.steps.push_back(std::move(row));
+    }
+    for (const Finding& f : result.findings) failed |= github::failsAt(f.severity, options.failOn);
+    req.stages.push_back(std::move(result));
+  }
+  req.conclusion = failed ? "failure" : "success";
+  return req;
+}
+
+}  // namespace lw::pipeline

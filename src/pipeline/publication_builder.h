@@ -1,0 +1,19 @@
+// The run record as GitHub publication wants it: findings per stage (each
+// stage its own check run), triage results, the step table, a conclusion.
+// Pure.
+#pragma once
+
+#include <string>
+
+#include "github/event.h"
+#include "github/publication.h"
+#include "pipeline/run_record.h"
+#include "policy/taskpack.h"
+
+namespace lw::pipeline {
+
+github::PublicationRequest toPublicationRequest(const RunRecord& run,
+                                                const github::GithubEvent& event,
+                                                const Publication& options);
+
+}  // namespace lw::pipeline
