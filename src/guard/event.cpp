@@ -45,4 +45,27 @@ std::string blockerLine(std::string_view what, std::string_view lastSafeState,
   return s;
 }
 
+std::string blockerFor(const Event& stop, std::string_view step, std::string_view keptAt) {
+  std::string what = "step '" + std::string(step) + "' stopped by " + std::string(codeName(stop.code)) +
+                     ": " + stop.message;
+  std::string kept = "the step's output and logs are kept in " + std::string(keptAt) +
+                     "; nothing of it was published";
+  std::string next;
+  switch (stop.code) {
+    case ErrorCode::LoopDetected:
+      next = "read the step's log for the repeated call, fix the agent's prompt or its tools, then rerun";
+      break;
+    case ErrorCode::BudgetExceeded:
+      next = "narrow the step, or raise spec.limits (or the step's limits) if the work needs it, then rerun";
+      break;
+    case ErrorCode::BreakerOpen:
+      next = "check the model provider and the lane's baseUrl and apiKeyEnv, then rerun; an idempotent "
+             "step with a fallbackLane is rerouted instead";
+      break;
+    default:
+      next = "read the step's log, then rerun";
+  }
+  return blockerLine(what, kept, next);
+}
+
 }  // namespace lw::guard

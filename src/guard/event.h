@@ -36,4 +36,9 @@ std::string describe(const Event& e);
 std::string blockerLine(std::string_view what, std::string_view lastSafeState,
                         std::string_view nextAction);
 
+// The BLOCKER line for a step stopped by `stop` (a Stop event), whose output
+// and logs are kept at `keptAt`: what stopped it with its code, and the next
+// action that code calls for.
+std::string blockerFor(const Event& stop, std::string_view step, std::string_view keptAt);
+
 }  // namespace lw::guard
