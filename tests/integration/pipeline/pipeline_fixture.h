@@ -1,0 +1,77 @@
+// Helpers for the `loopwright run` end-to-end tests: scratch directories,
+// generated repositories with taskpacks, and reading run.json.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include <boost/json.hpp>
+
+#include "support/host_requirement.h"
+#include "support/run_cli.h"
+
+namespace lw::test {
+
+namespace fs = std::filesystem;
+
+struct Scratch {
+  fs::path root;
+  Scratch() {
+    char tmpl[] = "/tmp/lw-pipeline-XXXXXX";
+    root = ::mkdtemp(tmpl);
+  }
+  ~Scratch() { fs::remove_all(root); }
+};
+
+inline void writeFile(const fs::path& p, const std::string& content, bool executable = false) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << content;
+  if (executable) fs::permissions(p, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read);
+}
+
+inline std::string readFile(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs a shell command, returning its exit status.
+inline int sh(const std::string& command) { return std::system(command.c_str()); }
+
+// A git repository at `dir` whose only commit holds `files`.
+inline void makeRepo(const fs::path& dir, const std::map<std::string, std::string>& files) {
+  for (const auto& [name, content] : files)
+    writeFile(dir / name, content, name.ends_with(".sh"));
+  sh("cd '" + dir.string() + "' && git init -q -b main && git add -A && "
+     "git -c user.name=t -c user.email=t@invalid commit -qm base");
+}
+
+inline std::string taskpack(const std::string& stages, const std::string& specExtra = "") {
+  return "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n" +
+         specExtra + "  stages:\n" + stages;
+}
+
+inline boost::json::value runJson(const fs::path& out) {
+  return boost::json::parse(readFile(out / "run.json"));
+}
+
+// The step record `step` of the first stage that has it.
+inline boost::json::object stepOf(const boost::json::value& run, const std::string& step) {
+  for (const auto& stage : run.at("stages").as_array())
+    for (const auto& s : stage.at("steps").as_array())
+      if (s.at("step").as_string() == step) return s.as_object();
+  return {};
+}
+
+inline std::map<std::string, std::string> hostEnv(const fs::path& scratch) {
+  // No host floor, and no credentials of this machine leak into the test.
+  writeFile(scratch / "host.yaml", "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n");
+  return {{"LOOPWRIGHT_HOST_CONFIG", (scratch / "host.yaml").string()}};
+}
+
+}  // namespace lw::test
