@@ -1,0 +1,80 @@
+#include <doctest/doctest.h>
+
+#include "integration/pipeline/pipeline_fixture.h"
+#include "support/fake_github.h"
+
+using namespace lw::test;
+
+namespace {
+
+const std::string kExampleDir = std::string(LOOPWRIGHT_SOURCE_DIR) + "/examples/review";
+
+std::string capture(const std::string& command) {
+  std::string out;
+  FILE* p = ::popen(command.c_str(), "r");
+  char buf[4096];
+  for (std::size_t n; p && (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  if (p) ::pclose(p);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("run --publish github: one review on the diff lines, a check run, summary and outputs; a re-run posts nothing new") {
+  LW_REQUIRE_HOST(sh("bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1") == 0,
+                  "bubblewrap cannot create namespaces here");
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  REQUIRE(sh(kExampleDir + "/make-repo.sh " + repo.string()) == 0);
+  // The same pull request, as the fake GitHub's octo/hello#1.
+  std::string event = readFile(s.root / "repo.event.json");
+  for (auto [from, to] : {std::pair{"example/review", "octo/hello"}, {"\"login\": \"example\"", "\"login\": \"octo\""},
+                          {"\"name\": \"review\"", "\"name\": \"hello\""}})
+    for (auto at = event.find(from); at != std::string::npos; at = event.find(from, at + 1))
+      event.replace(at, std::string(from).size(), to);
+  writeFile(s.root / "event.json", event);
+  std::string head = capture("git -C '" + repo.string() + "' rev-parse HEAD");
+  head.pop_back();
+  std::string diff = capture("git -C '" + repo.string() + "' diff HEAD~1 HEAD");
+
+  FakeGithub github;
+  github.addPull(1, head, diff);
+  auto env = hostEnv(s.root);
+  env["GITHUB_API_URL"] = github.url();
+  env["GITHUB_TOKEN"] = FakeGithub::kToken;
+  env["GITHUB_STEP_SUMMARY"] = (s.root / "summary.md").string();
+  env["GITHUB_OUTPUT"] = (s.root / "output.txt").string();
+  env["RUNNER_TEMP"] = (s.root / "runner-temp").string();
+  fs::create_directories(s.root / "runner-temp");
+  auto run = [&](const std::string& out) {
+    return runCli({"run", "--repo", repo.string(), "--event-name", "pull_request", "--event-path",
+                   (s.root / "event.json").string(), "--out", (s.root / out).string(), "--publish",
+                   "github"},
+                  env);
+  };
+
+  auto first = run("out1");
+  INFO(first.out << first.err);
+  CHECK(first.status == 4);  // the looper is stopped by design
+  auto reviews = github.reviews(1);
+  REQUIRE(reviews.size() == 1);
+  CHECK(reviews[0].at("commit_id").as_string() == head);
+  auto comments = github.reviewComments(1);
+  REQUIRE(comments.size() == 2);
+  for (const auto& c : comments) CHECK(c.at("path").as_string() == "src/greet.py");
+  CHECK(github.checkRuns().size() == 1);
+  std::string summary = readFile(s.root / "summary.md");
+  CHECK(summary.find("looper") != std::string::npos);
+  CHECK(summary.find("linux-bwrap") != std::string::npos);
+  CHECK(summary.find("BLOCKER") != std::string::npos);
+  CHECK(!readFile(s.root / "output.txt").empty());
+
+  github.clearRequests();
+  auto second = run("out2");
+  INFO(second.out << second.err);
+  CHECK(github.reviews(1).size() == 1);
+  CHECK(github.reviewComments(1).size() == 2);
+  CHECK(github.count("POST", "/reviews") == 0);
+  CHECK(github.count("POST", "/comments") == 0);
+  CHECK(github.checkRuns().size() == 1);
+}
