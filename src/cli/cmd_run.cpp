@@ -16,6 +16,7 @@
 #include "cli/policy_context.h"
 #include "cli/report.h"
 #include "core/file_io.h"
+#include "github/actions_files.h"
 #include "github/curl_transport.h"
 #include "github/outbox.h"
 #include "github/publisher.h"
@@ -76,13 +77,16 @@ Result<Taskpack> loadTrustedTaskpack(const Args& args, const fs::path& repo,
                                      const pipeline::EventInput& event) {
   TaskpackLoadOptions options{currentUserHome()};
   if (args.value("taskpack")) return loadTaskpack(*args.value("taskpack"), options);
+  std::string relative = args.value("taskpack-path").value_or(std::string(kDefaultTaskpackPath));
+  if (relative.empty() || relative.front() == '/' || relative.find("..") != std::string::npos)
+    return makeError(ErrorCode::UsageError, "--taskpack-path '" + relative + "' is not inside the repository",
+                     "give a repository-relative path such as .loopwright/taskpack.yaml");
   if (pipeline::isPullRequestEvent(event.name) && !event.baseSha.empty()) {
-    auto text = pipeline::readTaskpackAtCommit(repo.string(), event.baseSha,
-                                               std::string(kDefaultTaskpackPath));
+    auto text = pipeline::readTaskpackAtCommit(repo.string(), event.baseSha, relative);
     if (!text) return text.error();
     return parseTaskpack(text->text, text->source, options);
   }
-  return loadTaskpack((repo / kDefaultTaskpackPath).string(), options);
+  return loadTaskpack((repo / relative).string(), options);
 }
 
 int runMain(const Args& args, Io& io) {
@@ -153,6 +157,21 @@ int runMain(const Args& args, Io& io) {
     io.out << "\n" << pipeline::humanSummary(record) << "\nrun record: " << runJson.string() << "\n";
   }
   int status = pipeline::exitCodeOf(record, taskpack->publication.failOn);
+  if (auto outputPath = io.env.get("GITHUB_OUTPUT"); outputPath && !outputPath->empty()) {
+    std::size_t findings = 0;
+    std::string blocked;
+    for (const auto& stage : record.stages)
+      for (const auto& s : stage.steps) {
+        findings += s.findings.size();
+        if (!s.blocker.empty()) blocked += (blocked.empty() ? "" : ",") + stage.name + "/" + s.step;
+      }
+    auto written = github::appendOutputs(
+        *outputPath, {{"conclusion", status == 0 ? "success" : "failure"},
+                      {"findings-count", std::to_string(findings)},
+                      {"run-json", runJson.string()},
+                      {"blocked-steps", blocked}});
+    if (!written) io.err << "loopwright: " << written.error().message << "\n";
+  }
   if (publish == "github") {
     int published = publishRun(record, *event, *taskpack, *host, repo, io);
     if (published != 0 && status == 0) status = published;
@@ -173,7 +192,8 @@ Command runCommand() {
       "run.json to --out (default $RUNNER_TEMP/loopwright/<run> or /tmp/loopwright/<run>).\n"
       "Under GITHUB_ACTIONS=true the event comes from GITHUB_EVENT_NAME/GITHUB_EVENT_PATH.\n"
       "For pull_request events the taskpack is read from the base commit.";
-  c.options = {{"taskpack", "P", "the taskpack file (default: the trusted one, see above)"},
+  c.options = {{"taskpack", "P", "a taskpack file to use as is (local runs; skips the base-commit rule)"},
+               {"taskpack-path", "REL", "the taskpack's path in the repository (default .loopwright/taskpack.yaml)"},
                {"event-name", "N", "EVENT or EVENT.ACTION (pull_request.opened, workflow_dispatch)"},
                {"event-path", "F", "the webhook payload (JSON)"},
                {"repo", "DIR", "the repository checkout (default .)"},

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+
 #include "integration/pipeline/pipeline_fixture.h"
 #include "support/fake_github.h"
 
@@ -77,4 +79,44 @@ TEST_CASE("run --publish github: one review on the diff lines, a check run, summ
   CHECK(github.count("POST", "/reviews") == 0);
   CHECK(github.count("POST", "/comments") == 0);
   CHECK(github.checkRuns().size() == 1);
+}
+
+TEST_CASE("action: the entrypoint with a recorded event and GITHUB_* variables publishes once and sets the outputs") {
+  LW_REQUIRE_HOST(sh("bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1") == 0,
+                  "bubblewrap cannot create namespaces here");
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  REQUIRE(sh(kExampleDir + "/make-repo.sh " + repo.string()) == 0);
+  std::string event = readFile(s.root / "repo.event.json");
+  for (auto [from, to] : {std::pair{"example/review", "octo/hello"}, {"\"login\": \"example\"", "\"login\": \"octo\""},
+                          {"\"name\": \"review\"", "\"name\": \"hello\""}})
+    for (auto at = event.find(from); at != std::string::npos; at = event.find(from, at + 1))
+      event.replace(at, std::string(from).size(), to);
+  writeFile(s.root / "event.json", event);
+  std::string head = capture("git -C '" + repo.string() + "' rev-parse HEAD");
+  head.pop_back();
+  FakeGithub github;
+  github.addPull(1, head, capture("git -C '" + repo.string() + "' diff HEAD~1 HEAD"));
+  fs::create_directories(s.root / "runner-temp");
+  std::string env = "env -i PATH=/usr/bin:/bin HOME=/root GITHUB_ACTIONS=true CI=true"
+                    " GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH=" + (s.root / "event.json").string() +
+                    " GITHUB_WORKSPACE=" + repo.string() + " GITHUB_API_URL=" + github.url() +
+                    " GITHUB_TOKEN=" + FakeGithub::kToken + " GITHUB_RUN_ID=77 GITHUB_RUN_ATTEMPT=1" +
+                    " RUNNER_TEMP=" + (s.root / "runner-temp").string() +
+                    " GITHUB_OUTPUT=" + (s.root / "output.txt").string() +
+                    " GITHUB_STEP_SUMMARY=" + (s.root / "summary.md").string() +
+                    " LOOPWRIGHT_HOST_CONFIG=" + hostEnv(s.root).begin()->second +
+                    " LOOPWRIGHT_BIN=" LOOPWRIGHT_BIN " LW_PUBLISH=github LW_FAIL_ON=error";
+  int status = sh(env + " bash " LOOPWRIGHT_SOURCE_DIR "/dist/entrypoint.sh >" + (s.root / "log").string() + " 2>&1");
+  INFO(readFile(s.root / "log"));
+  CHECK(WEXITSTATUS(status) == 4);
+  CHECK(github.reviews(1).size() == 1);
+  CHECK(github.reviewComments(1).size() == 2);
+  CHECK(github.checkRuns().size() == 1);
+  std::string outputs = readFile(s.root / "output.txt");
+  CHECK(outputs.find("findings-count<<") != std::string::npos);
+  CHECK(outputs.find("blocked-steps<<") != std::string::npos);
+  CHECK(outputs.find("review/looper") != std::string::npos);
+  CHECK(outputs.find("run-json<<") != std::string::npos);
+  CHECK(fs::exists(s.root / "runner-temp/loopwright/77-1/run.json"));
 }
