@@ -28,6 +28,20 @@ else
   echo "[SKIPPED] fuzz harness: clang++ is not installed" >&2
 fi
 
+# A private Docker engine (own socket, no network, local busybox image) for
+# the docker backend's tests; stopped again whatever the tests do.
+if scripts/docker-test-env.sh start; then
+  trap 'scripts/docker-test-env.sh stop || true' EXIT
+  eval "$(scripts/docker-test-env.sh env)"
+else
+  echo "[SKIPPED] docker tests: the private Docker engine did not start" >&2
+fi
+
+# Node.js runs the official MCP SDK client against `loopwright bridge stdio`.
+if ! command -v node >/dev/null 2>&1; then
+  lw_ensure_packages nodejs npm
+fi
+
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" "$@" || status=$?
 if [ -n "${fuzz_dir:-}" ]; then
