@@ -20,6 +20,21 @@ std::string capture(const std::string& command) {
   return out;
 }
 
+// Rewrites the example's event as the fake GitHub's octo/hello#1 into
+// root/event.json; returns the pull request's head SHA.
+std::string asFakePullRequest(const fs::path& root, const fs::path& repo) {
+  std::string event = readFile(root / "repo.event.json");
+  for (auto [from, to] : {std::pair{"example/review", "octo/hello"},
+                          {"\"login\": \"example\"", "\"login\": \"octo\""},
+                          {"\"name\": \"review\"", "\"name\": \"hello\""}})
+    for (auto at = event.find(from); at != std::string::npos; at = event.find(from, at + 1))
+      event.replace(at, std::string(from).size(), to);
+  writeFile(root / "event.json", event);
+  std::string head = capture("git -C '" + repo.string() + "' rev-parse HEAD");
+  head.pop_back();
+  return head;
+}
+
 }  // namespace
 
 TEST_CASE("run --publish github: one review on the diff lines, a check run, summary and outputs; a re-run posts nothing new") {
@@ -28,15 +43,7 @@ TEST_CASE("run --publish github: one review on the diff lines, a check run, summ
   Scratch s;
   fs::path repo = s.root / "repo";
   REQUIRE(sh(kExampleDir + "/make-repo.sh " + repo.string()) == 0);
-  // The same pull request, as the fake GitHub's octo/hello#1.
-  std::string event = readFile(s.root / "repo.event.json");
-  for (auto [from, to] : {std::pair{"example/review", "octo/hello"}, {"\"login\": \"example\"", "\"login\": \"octo\""},
-                          {"\"name\": \"review\"", "\"name\": \"hello\""}})
-    for (auto at = event.find(from); at != std::string::npos; at = event.find(from, at + 1))
-      event.replace(at, std::string(from).size(), to);
-  writeFile(s.root / "event.json", event);
-  std::string head = capture("git -C '" + repo.string() + "' rev-parse HEAD");
-  head.pop_back();
+  std::string head = asFakePullRequest(s.root, repo);
   std::string diff = capture("git -C '" + repo.string() + "' diff HEAD~1 HEAD");
 
   FakeGithub github;
@@ -87,14 +94,7 @@ TEST_CASE("action: the entrypoint with a recorded event and GITHUB_* variables p
   Scratch s;
   fs::path repo = s.root / "repo";
   REQUIRE(sh(kExampleDir + "/make-repo.sh " + repo.string()) == 0);
-  std::string event = readFile(s.root / "repo.event.json");
-  for (auto [from, to] : {std::pair{"example/review", "octo/hello"}, {"\"login\": \"example\"", "\"login\": \"octo\""},
-                          {"\"name\": \"review\"", "\"name\": \"hello\""}})
-    for (auto at = event.find(from); at != std::string::npos; at = event.find(from, at + 1))
-      event.replace(at, std::string(from).size(), to);
-  writeFile(s.root / "event.json", event);
-  std::string head = capture("git -C '" + repo.string() + "' rev-parse HEAD");
-  head.pop_back();
+  std::string head = asFakePullRequest(s.root, repo);
   FakeGithub github;
   github.addPull(1, head, capture("git -C '" + repo.string() + "' diff HEAD~1 HEAD"));
   fs::create_directories(s.root / "runner-temp");
