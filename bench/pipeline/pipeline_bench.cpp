@@ -1,0 +1,133 @@
+// A stage of 6 trivial steps (/bin/true) on linux-bwrap: `loopwright run`
+// (negotiation, baseline and check of every step, bridge, run record) against
+// the same 6 sandboxes run back to back by raw bwrap with the flags the
+// pipeline's plan gives them, interleaved round by round in one run.
+// Prints the medians, the stage's overhead and the overhead per step.
+// Usage: bench_pipeline [RUNS] [--check]  (--check: exit 1 unless the stage
+// takes less wall time than the 6 raw sandboxes back to back).
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/environment.h"
+#include "policy/effective_policy.h"
+#include "sandbox/bwrap/bwrap_backend.h"
+#include "sandbox/bwrap/bwrap_plan.h"
+#include "sandbox/seccomp/seccomp_filter.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+constexpr int kSteps = 6;
+
+// fork/exec/wait with output to /dev/null; returns the exit status.
+int run(const std::vector<std::string>& argv, int seccompFd = -1) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  if (seccompFd >= 0) ::lseek(seccompFd, 0, SEEK_SET);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    if (seccompFd >= 0) ::dup2(seccompFd, 4);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  int st = 0;
+  ::waitpid(pid, &st, 0);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = argc > 1 && argv[1][0] != '-' ? std::atoi(argv[1]) : 15;
+  bool check = argc > 1 && std::strcmp(argv[argc - 1], "--check") == 0;
+  char tmpl[] = "/tmp/lw-bench-pipeline-XXXXXX";
+  fs::path root = ::mkdtemp(tmpl);
+  fs::path repo = root / "repo";
+  fs::create_directories(repo / ".loopwright");
+  std::string steps;
+  for (int i = 0; i < kSteps; ++i) steps += "        - {name: s" + std::to_string(i) + ", run: [/bin/true]}\n";
+  std::ofstream(repo / ".loopwright/taskpack.yaml")
+      << "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: bench}\nspec:\n"
+         "  sandbox: {preferredBackends: [linux-bwrap]}\n  maxConcurrency: " << kSteps << "\n"
+         "  stages:\n    - name: s\n      on: [workflow_dispatch]\n      steps:\n" << steps;
+  std::ofstream(repo / "README.md") << "bench\n";
+  std::string git = "cd '" + repo.string() + "' && git init -q && git add -A && git -c user.name=b -c user.email=b@invalid commit -qm b";
+  if (std::system(git.c_str()) != 0) return 2;
+  std::ofstream(root / "host.yaml") << "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n";
+  ::setenv("LOOPWRIGHT_HOST_CONFIG", (root / "host.yaml").c_str(), 1);
+
+  // The raw equivalent of one step: the pipeline's StepSpec, planned by the
+  // same planner, with the same seccomp filter.
+  const char* home = std::getenv("HOME");
+  lw::sandbox::StepSpec spec;
+  spec.argv = {"/bin/true"};
+  spec.workspace = repo;
+  fs::create_directories(root / "out");
+  spec.outDir = root / "out";
+  spec.workdir = repo;
+  for (std::string_view p : lw::kBuiltinProtectedPaths) spec.protectedPaths.push_back(repo / std::string(p));
+  for (std::string_view d : lw::kBuiltinDeniedReadPaths)
+    spec.deniedReadPaths.push_back(fs::path(home ? home : "/root") / std::string(d.substr(2)));
+  auto config = lw::sandbox::bwrap::bwrapConfigFor(lw::Environment::fromProcess());
+  lw::sandbox::seccomp::Options so;
+  so.denyNewUnixSockets = true;
+  auto filter = lw::sandbox::seccomp::compile(lw::sandbox::seccomp::buildPolicy(so));
+  auto memfd = filter ? filter->toSealedMemfd() : lw::Result<int>(filter.error());
+  lw::sandbox::bwrap::BwrapOptions bo;
+  bo.bwrapPath = config.bwrapPath;
+  bo.seccompFd = 4;
+  auto plan = lw::sandbox::bwrap::planBwrap(spec, bo, &lw::sandbox::bwrap::lstatPath);
+  if (config.bwrapPath.empty() || !memfd || !plan) {
+    std::fprintf(stderr, "bench_pipeline: cannot plan raw bwrap here\n");
+    return 2;
+  }
+
+  std::vector<std::string> lw = {LOOPWRIGHT_BIN, "run", "--repo", repo.string(), "--event-name",
+                                 "workflow_dispatch", "--out", (root / "run").string()};
+  std::vector<double> stage, raw;
+  for (int r = 0; r < runs; ++r) {
+    auto t0 = Clock::now();
+    if (run(lw) != 0) {
+      std::fprintf(stderr, "bench_pipeline: loopwright run failed\n");
+      return 2;
+    }
+    stage.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    fs::remove_all(root / "run");
+    t0 = Clock::now();
+    for (int i = 0; i < kSteps; ++i)
+      if (run(plan->argv, *memfd) != 0) {
+        std::fprintf(stderr, "bench_pipeline: raw bwrap failed\n");
+        return 2;
+      }
+    raw.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+  }
+  double s = median(stage), b = median(raw);
+  std::printf("stage of %d /bin/true steps on linux-bwrap, median of %d runs\n", kSteps, runs);
+  std::printf("  raw bwrap, %d back to back     %8.1f ms  (%.1f ms per sandbox)\n", kSteps, b, b / kSteps);
+  std::printf("  loopwright run (whole stage)   %8.1f ms  ratio %.2fx\n", s, s / b);
+  std::printf("  orchestration overhead         %8.1f ms for the stage, %.1f ms per step\n", s - b,
+              (s - b) / kSteps);
+  fs::remove_all(root);
+  return check && s >= b ? 1 : 0;
+}
