@@ -215,6 +215,7 @@ TEST_CASE("docker backend: launch needs a pinned image and removes the container
   engine->on("POST /containers/" + kId + "/start", 500, R"({"message":"OCI runtime create failed"})");
   DockerConfig config;
   config.user = "1000:1000";
+  config.reapOrphans = false;  // the fake engine has no socket to reap through
   DockerBackend backend(config, engine);
 
   StepSpec spec;

@@ -35,8 +35,10 @@ void ContainerProcess::removeNow() {
   // because a container left behind is the one outcome this class exists to prevent.
   for (int attempt = 0; attempt < 2 && !removed_; ++attempt) {
     auto st = client_->remove(id_);
-    if (st)
+    if (st) {
       removed_ = true;
+      if (reaper_) reaper_->containerRemoved();
+    }
     else if (attempt == 1)
       engineErrors_.push_back(st.error().message);
   }

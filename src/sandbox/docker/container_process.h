@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sandbox/docker/engine_client.h"
+#include "sandbox/docker/orphan_reaper.h"
 #include "sandbox/process/spawn.h"
 
 namespace lw::sandbox::docker {
@@ -29,6 +30,10 @@ class ContainerProcess final : public process::RunningProcess {
   ~ContainerProcess() override;
   ContainerProcess(const ContainerProcess&) = delete;
   ContainerProcess& operator=(const ContainerProcess&) = delete;
+
+  // Hands the container to a watchdog too, for when this process dies
+  // without unwinding.
+  void guardAgainstOrphaning(OrphanReaper reaper) { reaper_.emplace(std::move(reaper)); }
 
   // POST start, then inspects the host pid. Fails with SANDBOX_LAUNCH_FAILED.
   Status start();
@@ -67,6 +72,7 @@ class ContainerProcess final : public process::RunningProcess {
   process::CapturedStream out_;
   process::CapturedStream err_;
   std::vector<std::string> engineErrors_;
+  std::optional<OrphanReaper> reaper_;  // destroyed after removeNow() ran
 };
 
 }  // namespace lw::sandbox::docker

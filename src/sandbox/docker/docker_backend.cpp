@@ -2,13 +2,34 @@
 
 #include <unistd.h>
 
+#include <cctype>
+#include <random>
+
 #include "sandbox/docker/container_process.h"
 #include "sandbox/docker/curl_unix_transport.h"
 #include "sandbox/docker/endpoint.h"
 #include "sandbox/docker/engine_probe.h"
 #include "sandbox/docker/host_paths.h"
+#include "sandbox/docker/orphan_reaper.h"
 
 namespace lw::sandbox::docker {
+namespace {
+
+// A name unique on the engine: [a-zA-Z0-9][a-zA-Z0-9_.-]* as Docker wants.
+std::string containerName(const std::string& run, const std::string& step) {
+  std::string name = "lw-" + run + "-" + step + "-";
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') c = '_';
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::random_device random;
+  for (int i = 0; i < 4; ++i) {
+    const unsigned v = random();
+    for (int j = 0; j < 4; ++j) name += kHex[(v >> (4 * j)) & 15];
+  }
+  return name;
+}
+
+}  // namespace
 
 DockerConfig dockerConfigFromEnvironment(const Environment& env) {
   DockerConfig config;
@@ -72,13 +93,26 @@ Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const Ste
   auto plan = planContainer(input);
   if (!plan) return plan.error();
 
+  // Named before it exists, so that the watchdog can remove it whenever this
+  // process dies, even halfway through the create request.
+  const std::string name = containerName(config_.runLabel, input.stepLabel);
+  std::optional<OrphanReaper> reaper;
+  if (config_.reapOrphans) {
+    auto watching = OrphanReaper::watch(config_.socketPath, name);
+    if (!watching) return watching.error();
+    reaper.emplace(std::move(watching).value());
+  }
   auto client = std::make_shared<EngineClient>(transport_, config_.callTimeout);
-  auto id = client->create(plan->body);
-  if (!id) return id.error();
+  auto id = client->create(plan->body, name);
+  if (!id) {
+    if (reaper) reaper->containerRemoved();  // nothing was created
+    return id.error();
+  }
   // Owned from here on: any failure below removes the container.
   auto container = std::make_unique<ContainerProcess>(client, *id, spec.maxOutputBytes,
                                                       config_.killGrace, spec.onOutput);
   container->planNotes = plan->notes;
+  if (reaper) container->guardAgainstOrphaning(std::move(*reaper));
   if (auto st = container->start(); !st) return st.error();
   return std::unique_ptr<process::RunningProcess>(std::move(container));
 }

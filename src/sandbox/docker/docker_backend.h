@@ -27,6 +27,9 @@ struct DockerConfig {
   std::chrono::milliseconds probeTimeout{3000};
   std::chrono::milliseconds callTimeout{30000};
   std::chrono::milliseconds killGrace{10000};  // wait after a kill at the deadline
+  // A watchdog process per container removes it if this process dies
+  // without unwinding (orphan_reaper.h).
+  bool reapOrphans = true;
 };
 
 // DOCKER_HOST for the socket; the run label from GITHUB_RUN_ID and

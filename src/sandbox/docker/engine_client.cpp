@@ -111,8 +111,9 @@ Result<bool> EngineClient::hasNetwork(const std::string& name) {
   return true;
 }
 
-Result<std::string> EngineClient::create(const json::object& body) {
-  auto r = call("POST", "/containers/create", json::serialize(body));
+Result<std::string> EngineClient::create(const json::object& body, const std::string& name) {
+  auto r = call("POST", "/containers/create" + (name.empty() ? "" : "?name=" + escapeQuery(name)),
+                json::serialize(body));
   if (!r) return r.error();
   if (r->status == 404)
     return engineError("POST /containers/create", *r,

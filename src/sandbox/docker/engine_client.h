@@ -36,9 +36,9 @@ class EngineClient {
   Result<boost::json::object> info();
   // GET /networks/{name}: whether the engine has that network.
   Result<bool> hasNetwork(const std::string& name);
-  // POST /containers/create -> the new container's ID. A missing image is
-  // reported with a hint that loopwright never pulls.
-  Result<std::string> create(const boost::json::object& body);
+  // POST /containers/create?name=NAME -> the new container's ID. A missing
+  // image is reported with a hint that loopwright never pulls.
+  Result<std::string> create(const boost::json::object& body, const std::string& name = {});
   // POST /containers/{id}/start.
   Status start(const std::string& id);
   // GET /containers/{id}/json -> State.Pid (the host pid of its init).

@@ -5,8 +5,11 @@
 #include <doctest/doctest.h>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -361,4 +364,39 @@ TEST_CASE("docker containment: an author cannot touch protected paths by any rou
   CHECK(fs::is_directory(s.ws / ".github"));
   CHECK(!fs::exists(s.ws / ".github" / "evil.yml"));
   CHECK(Scratch::read(s.ws / "src.txt") == "written\n");
+}
+
+TEST_CASE("docker run: an orchestrator killed without unwinding leaves no container behind" *
+          doctest::test_suite("docker")) {
+  const DockerHost h = dockerHost();
+  LW_REQUIRE_HOST(h.ready, h.reason);
+  for (int sig : {SIGKILL, SIGINT}) {
+    CAPTURE(sig);
+    Scratch s;
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      const int devnull = ::open("/dev/null", O_WRONLY);
+      ::dup2(devnull, 1);
+      ::dup2(devnull, 2);
+      ::execl(LOOPWRIGHT_BIN, LOOPWRIGHT_BIN, "sandbox", "exec", "--backend", "docker", "--image",
+              h.image.c_str(), "--workspace", s.ws.c_str(), "--", "/bin/sleep", "600",
+              static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    // loopwright labels its containers with its own pid when not in Actions.
+    const std::string run = "local-" + std::to_string(child);
+    auto deadline = std::chrono::steady_clock::now() + 30s;
+    while (containersOfRun(h, run) == 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(100ms);
+    REQUIRE(containersOfRun(h, run) == 1);
+    ::kill(child, sig);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    CHECK(WIFSIGNALED(status));
+    deadline = std::chrono::steady_clock::now() + 30s;
+    while (containersOfRun(h, run) != 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(100ms);
+    CHECK(containersOfRun(h, run) == 0);
+  }
 }
