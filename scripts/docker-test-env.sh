@@ -7,6 +7,9 @@
 # Usage: scripts/docker-test-env.sh start   # install if missing, start, import the image
 #        scripts/docker-test-env.sh env     # print the exports the tests read
 #        scripts/docker-test-env.sh stop    # stop the daemon (by its pidfile)
+#        scripts/docker-test-env.sh runtime-image BINARY
+#                                           # an image where BINARY's shared libraries
+#                                           # exist; prints its ID (sha256:…)
 #
 # The tests read DOCKER_HOST and LOOPWRIGHT_TEST_DOCKER_IMAGE (a local image
 # ID, sha256:<64 hex>): eval "$(scripts/docker-test-env.sh env)".
@@ -125,6 +128,40 @@ ensure_image() {
 
 image_id() { docker_cli image inspect --format '{{.Id}}' "$image_tag"; }
 
+# An image in which a host-built, dynamically linked program runs: the busybox
+# root plus the program's shared libraries (its ldd closure) at their host
+# paths. The escape suite's hostile programs are such a binary. Tagged by a
+# hash of the library list, so it is built once per set of libraries.
+cmd_runtime_image() {
+  local binary="$1" libs hash tag root tarball
+  if [ -z "$binary" ] || [ ! -x "$binary" ]; then
+    say "runtime-image needs an executable (got '${binary}')"
+    exit 2
+  fi
+  pinging || { say "no engine on $socket: run '$0 start' first"; exit 1; }
+  libs="$(ldd "$binary" | awk '/=> \// {print $3} /^[ \t]*\/.*ld-linux/ {print $1}' | sort -u)"
+  hash="$(printf '%s\n' "$libs" | xargs -r sha256sum | sha256sum | cut -c1-16)"
+  tag="loopwright-test/runtime:$hash"
+  if ! docker_cli image inspect "$tag" >/dev/null 2>&1; then
+    root="$(mktemp -d)"
+    tarball="$(mktemp --suffix=.tar)"
+    build_rootfs_tar "$tarball"
+    tar -C "$root" -xf "$tarball"
+    local lib
+    for lib in $libs; do
+      mkdir -p "$root$(dirname "$lib")"
+      cp -L "$lib" "$root$lib"
+    done
+    # Debian's /lib and /lib64 are symlinks into /usr: keep the loader's path.
+    [ -e /lib64 ] && [ ! -e "$root/lib64" ] && ln -s usr/lib64 "$root/lib64" 2>/dev/null || true
+    tar -C "$root" --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -cf "$tarball" .
+    docker_cli import "$tarball" "$tag" >/dev/null
+    rm -rf "$root" "$tarball"
+    say "imported $tag ($(printf '%s\n' "$libs" | wc -l) libraries)"
+  fi
+  docker_cli image inspect --format '{{.Id}}' "$tag"
+}
+
 cmd_start() {
   lw_ensure_packages docker.io busybox-static file
   lw_sudo mkdir -p "$run_dir"
@@ -162,8 +199,9 @@ case "${1:-}" in
   start) cmd_start ;;
   stop) stop_daemon; say "stopped" ;;
   env) cmd_env ;;
+  runtime-image) cmd_runtime_image "${2:-}" ;;
   *)
-    echo "usage: $0 start|stop|env" >&2
+    echo "usage: $0 start|stop|env|runtime-image BINARY" >&2
     exit 2
     ;;
 esac
