@@ -13,7 +13,6 @@
 
 namespace lw::pipeline {
 
-class LaneSet;  // the run's lanes; defined in bridge_adapter.cpp
 
 // Builds the lanes of `taskpack` (API keys read from `env` when a lane is
 // used; a missing key fails only the steps that call that lane). The
