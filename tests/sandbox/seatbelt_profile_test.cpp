@@ -127,7 +127,9 @@ TEST_CASE("seatbelt canonical spec: paths resolved as the kernel sees them, syml
   spec.workspace = root / "ws";
   spec.outDir = "out";
   spec.protectedPaths = {".github", "CLAUDE.md", "missing/file"};
+  spec.readOnlyPaths = {root / "ws" / "AGENTS.md"};
   const StepSpec c = canonicalSpec(spec);
+  CHECK(c.readOnlyPaths == std::vector<fs::path>{root / "real" / "AGENTS.md"});
   CHECK(c.workspace == root / "real");
   CHECK(c.outDir == root / "real" / "out");
   CHECK(c.protectedPaths == std::vector<fs::path>{root / "real" / ".github", root / "real" / "CLAUDE.md",

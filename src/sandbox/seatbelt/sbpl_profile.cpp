@@ -154,6 +154,7 @@ StepSpec canonicalSpec(const StepSpec& spec) {
   if (!spec.outDir.empty()) out.outDir = resolve(anchored(ws, spec.outDir));
   if (!spec.workdir.empty()) out.workdir = resolve(anchored(ws, spec.workdir));
   for (auto& p : out.writablePaths) p = resolve(anchored(ws, p));
+  for (auto& p : out.readOnlyPaths) p = resolve(anchored("/", p));
   // A protected or denied path that is itself a symlink is named twice: the
   // link (which could otherwise be replaced) and what it leads to.
   for (auto* list : {&out.protectedPaths, &out.deniedReadPaths}) {
