@@ -10,6 +10,8 @@ if grep -q '^VERSION_CODENAME=bookworm' /etc/os-release 2>/dev/null; then
 else
   LW_BOOST_PACKAGES=(libboost-dev libboost-json-dev libboost-filesystem-dev)
 fi
+# The package arrays are read by the scripts that source this file.
+# shellcheck disable=SC2034
 LW_BUILD_PACKAGES=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   "${LW_BOOST_PACKAGES[@]}"
@@ -19,6 +21,7 @@ LW_BUILD_PACKAGES=(
 # Test-only tools: clang for the fuzz harness (its compiler-rt is added by
 # lw_ensure_fuzz_runtime), iproute2 for network namespaces, procps for
 # process assertions.
+# shellcheck disable=SC2034
 LW_TEST_PACKAGES=(clang iproute2 procps python3)
 
 lw_sudo() {
