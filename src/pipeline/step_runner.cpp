@@ -105,6 +105,10 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
         "use a host that enforces it");
     return finishRecord(StepOutcome::Refused, why);
   }
+  if (backend == nullptr)
+    return finishRecord(StepOutcome::Error, "negotiated backend " +
+                                                std::string(toString(negotiated->backend)) +
+                                                " is not in this build's registry");
   rec.backend = std::string(toString(negotiated->backend));
   for (Capability c : negotiated->enforced) rec.enforced.emplace_back(toString(c));
   for (const auto& r : negotiated->refused)
