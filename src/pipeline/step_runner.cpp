@@ -128,9 +128,12 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
 
   std::atomic<pid_t> stepPid{0};
   std::atomic<bool> running{false};
+  std::atomic<bool> stopRequested{false};
   auto onStop = [&](const guard::Event&) {
     // The step ends now: killing its main process makes the supervisor take
-    // down every descendant. Only while it runs, so no recycled pid is hit.
+    // down every descendant. Only while it runs, so no recycled pid is hit;
+    // a stop that comes before `running` is seen by the launcher below.
+    stopRequested = true;
     if (running.load()) ::kill(stepPid.load(), SIGKILL);
   };
   auto bridge = makeBridge(planned, ctx, onStop);
@@ -166,6 +169,7 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   }
   stepPid = (*process)->pid();
   running = true;
+  if (stopRequested.load()) ::kill(stepPid.load(), SIGKILL);
   auto exit = (*process)->wait(started + std::chrono::milliseconds(policy.limits.wallTimeMs));
   running = false;
   BridgeOutcome bridged = (*bridge)->finish();
