@@ -60,14 +60,15 @@ class PipelineBridge final : public StepBridge {
     bridge_ = std::make_unique<bridge::StepBridge>(std::move(options), lanes.clock);
   }
 
-  Status start() {
+  Status start(const std::string& socketPath) {
+    if (!socketPath.empty()) return bridge_->listen(socketPath);
     auto pair = bridge::makeBridgeSocketPair();
     if (!pair) return pair.error();
     stepEnd_ = std::move(pair->second);
     return bridge_->serve(std::move(pair->first));
   }
 
-  int stepFd() const override { return stepEnd_.get(); }
+  int stepFd() const override { return stepEnd_ ? stepEnd_.get() : -1; }
   void closeStepEnd() override { stepEnd_.reset(); }
 
   BridgeOutcome finish() override {
@@ -105,10 +106,10 @@ class PipelineBridge final : public StepBridge {
 BridgeFactory makeBridgeFactory(const Taskpack& taskpack, const Environment& env) {
   auto lanes = std::make_shared<RunLanes>(taskpack, env);
   return [lanes](const PlannedStep& step, const RunContext& ctx,
-                 std::function<void(const guard::Event&)> onStop)
+                 std::function<void(const guard::Event&)> onStop, const std::string& socketPath)
              -> Result<std::unique_ptr<StepBridge>> {
     auto b = std::make_unique<PipelineBridge>(step, ctx, *lanes, std::move(onStop));
-    if (auto s = b->start(); !s) return s.error();
+    if (auto s = b->start(socketPath); !s) return s.error();
     return std::unique_ptr<StepBridge>(std::move(b));
   };
 }

@@ -27,7 +27,7 @@ struct BridgeOutcome {
 class StepBridge {
  public:
   virtual ~StepBridge() = default;
-  // The step's end of the connection; valid until closeStepEnd().
+  // The step's end of the connection (fd form); -1 in the path form.
   virtual int stepFd() const = 0;
   // After launch: the orchestrator keeps only its own end.
   virtual void closeStepEnd() = 0;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <map>
 
 #include "core/file_io.h"
 #include "guard/event.h"
@@ -136,7 +137,21 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
     stopRequested = true;
     if (running.load()) ::kill(stepPid.load(), SIGKILL);
   };
-  auto bridge = makeBridge(planned, ctx, onStop);
+  // A container cannot be handed a descriptor, nor see host files outside
+  // its binds: it gets its bridge as a socket in its out dir (private to
+  // this user) and a copy of the event there, and runs the host admin's
+  // pinned image.
+  const bool container = negotiated->backend == BackendId::Docker;
+  std::string socketPath;
+  fs::path eventFile = ctx.eventFile;
+  if (container) {
+    ::chmod(outDir.c_str(), 0700);
+    socketPath = (outDir / "bridge.sock").string();
+    eventFile = outDir / "event.json";
+    fs::copy_file(ctx.eventFile, eventFile, fs::copy_options::overwrite_existing, ec);
+    if (ec) return finishRecord(StepOutcome::Error, "cannot copy the event: " + ec.message());
+  }
+  auto bridge = makeBridge(planned, ctx, onStop, socketPath);
   if (!bridge) return finishRecord(StepOutcome::Error, "bridge: " + bridge.error().message);
 
   sandbox::StepSpec spec;
@@ -149,17 +164,22 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   spec.outDir = outDir;
   spec.workdir = ctx.repo;
   spec.network = policy.sandbox.networkMode;
-  spec.readOnlyPaths = {ctx.eventFile, ctx.selfExe};
-  spec.passFd = (*bridge)->stepFd();
+  if (container) {
+    spec.image = policy.sandbox.runtimeProfile ? policy.sandbox.runtimeProfile->image : "";
+  } else {
+    spec.readOnlyPaths = {ctx.eventFile, ctx.selfExe};
+    spec.passFd = (*bridge)->stepFd();
+  }
   spec.maxOutputBytes = static_cast<std::size_t>(policy.limits.maxOutputBytes);
-  spec.env = sandbox::stepEnvironment(
-      *ctx.env, {{"LOOPWRIGHT_OUT", outDir.string()},
-                 {"LOOPWRIGHT_EVENT", ctx.eventFile.string()},
-                 {"LOOPWRIGHT_BRIDGE", "fd:3"},
-                 {"LOOPWRIGHT_BIN", ctx.selfExe.string()},
-                 {"LOOPWRIGHT_STEP", stepLabel(planned)},
-                 {"LOOPWRIGHT_RUN_ID", ctx.runId},
-                 {"HOME", outDir.string()}});
+  std::map<std::string, std::string> stepVars = {
+      {"LOOPWRIGHT_OUT", outDir.string()},
+      {"LOOPWRIGHT_EVENT", eventFile.string()},
+      {"LOOPWRIGHT_BRIDGE", container ? socketPath : "fd:3"},
+      {"LOOPWRIGHT_STEP", stepLabel(planned)},
+      {"LOOPWRIGHT_RUN_ID", ctx.runId},
+      {"HOME", outDir.string()}};
+  if (!container) stepVars["LOOPWRIGHT_BIN"] = ctx.selfExe.string();  // not in the image
+  spec.env = sandbox::stepEnvironment(*ctx.env, stepVars);
 
   auto process = backend->launch(spec);
   (*bridge)->closeStepEnd();

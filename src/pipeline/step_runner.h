@@ -34,9 +34,12 @@ struct RunContext {
 };
 
 // Creates the bridge of one step; `onStop` is called (on the bridge's
-// thread) when a guardrail stops the step.
+// thread) when a guardrail stops the step. With `socketPath` the bridge
+// listens there (for backends that cannot be handed a descriptor: docker);
+// otherwise it serves one end of a socket pair.
 using BridgeFactory = std::function<Result<std::unique_ptr<StepBridge>>(
-    const PlannedStep& step, const RunContext& ctx, std::function<void(const guard::Event&)> onStop)>;
+    const PlannedStep& step, const RunContext& ctx, std::function<void(const guard::Event&)> onStop,
+    const std::string& socketPath)>;
 
 // `negotiated` is this step's negotiation, done before any step started;
 // `backend` the winner (null when negotiation failed).

@@ -222,3 +222,30 @@ TEST_CASE("run: killing loopwright run mid-stage leaves no step process behind")
     CHECK(gone);
   }
 }
+
+TEST_CASE("run: a docker step runs the host admin's pinned image, with its bridge as a socket and the event copied") {
+  const char* image = std::getenv("LOOPWRIGHT_TEST_DOCKER_IMAGE");
+  const char* dockerHost = std::getenv("DOCKER_HOST");
+  LW_REQUIRE_HOST(image != nullptr && dockerHost != nullptr,
+                  "no test Docker engine (scripts/docker-test-env.sh start; eval its env)");
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  makeRepo(repo, {{".loopwright/taskpack.yaml",
+                   taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+                            "        - name: boxed\n"
+                            "          run: [sh, -c, 'test -S \"$LOOPWRIGHT_BRIDGE\" && grep -q . \"$LOOPWRIGHT_EVENT\" && "
+                            "echo \"{\\\"findings\\\":[{\\\"ruleId\\\":\\\"x/y\\\",\\\"severity\\\":\\\"notice\\\",\\\"message\\\":\\\"m\\\"}]}\" "
+                            "> \"$LOOPWRIGHT_OUT/findings.json\"']\n",
+                            "  sandbox: {preferredBackends: [docker], runtimeProfile: busybox}\n")}});
+  writeFile(s.root / "host.yaml", std::string("apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
+                                              "runtimeProfiles:\n  busybox: {image: \"") + image + "\"}\n");
+  auto r = runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
+                   (s.root / "out").string()},
+                  {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()}, {"DOCKER_HOST", dockerHost}});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  auto step = stepOf(runJson(s.root / "out"), "boxed");
+  CHECK(step.at("backend").as_string() == "docker");
+  CHECK(step.at("outcome").as_string() == "passed");
+  CHECK(step.at("findings").as_array().size() == 1);
+}
