@@ -136,6 +136,7 @@ int runMain(const Args& args, Io& io) {
   auto backends = sandbox::makeBackends(io.env);
   auto bridges = pipeline::makeBridgeFactory(*taskpack, io.env);
   auto started = std::chrono::steady_clock::now();
+  std::string startedAt = isoNow();
   std::ostream& progress = io.json ? io.err : io.out;
   pipeline::RunRecord record = pipeline::runPlan(plan, backends, ctx, bridges, progress);
   record.runId = runId;
@@ -143,7 +144,7 @@ int runMain(const Args& args, Io& io) {
   record.eventName = event->name;
   record.eventAction = event->action;
   record.repo = repo.string();
-  record.startedAt = isoNow();
+  record.startedAt = startedAt;
   record.durationMs = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now() - started).count();
 
