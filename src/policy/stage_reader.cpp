@@ -77,11 +77,15 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
         bool valid = !rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) {
           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
         });
+        bool known = std::find(kBuiltinSteps.begin(), kBuiltinSteps.end(), rest) != kBuiltinSteps.end();
         if (!valid)
           reader.error(e.value, fp, "'" + *s + "' is not a built-in step",
                        "write uses: builtin/<name>, or run: [command, args…]");
-        else
-          step.uses = *s;
+        else if (!known)
+          reader.error(e.value, fp, "'" + *s + "' is not a built-in step of this version",
+                       kBuiltinSteps.empty() ? "this version ships no built-in steps; use run: [command, args…]"
+                                             : "see the README for the built-in steps");
+        step.uses = *s;
       }
     } else if (e.key == "role") {
       if (auto s = reader.oneOf(e.value, fp, {"triage", "reviewer", "author"}))

@@ -39,7 +39,7 @@ spec:
           sandbox: {networkMode: loopback-only}
           limits: {wallTimeMs: 600000}
         - name: fix
-          uses: builtin/autofix
+          run: [./.loopwright/agents/fix.sh]
           role: author
           writable: [src/**, docs/]
   publication: {review: comment, checks: true, summary: true, failOn: error}
@@ -88,7 +88,7 @@ TEST_CASE("taskpack loader: a complete valid taskpack loads with every field") {
   CHECK(sec.location.column == 11);
   const Step& fix = tp.stages[0].steps[1];
   CHECK(fix.role == Role::Author);
-  CHECK(fix.uses == std::optional<std::string>("builtin/autofix"));
+  CHECK(fix.run == std::vector<std::string>{"./.loopwright/agents/fix.sh"});
   CHECK(fix.writable == std::vector<std::string>{"src/**", "docs/"});
 }
 
@@ -173,8 +173,14 @@ TEST_CASE("taskpack loader: bounds of every list and number") {
 TEST_CASE("taskpack loader: steps, stages and references") {
   SUBCASE("run and uses both") {
     auto p = problems(withSpec("  stages:\n    - name: s\n      on: [issues]\n      steps:\n        - {name: a, run: [x], uses: builtin/x}\n"));
+    REQUIRE(p.size() == 2);
+    CHECK(p[0].find("'builtin/x' is not a built-in step of this version") != std::string::npos);
+    CHECK(p[1] == "9:11 spec.stages[0].steps[0]: has both 'run' and 'uses'");
+  }
+  SUBCASE("a built-in step this version does not ship") {
+    auto p = problems(withSpec("  stages:\n    - name: s\n      on: [issues]\n      steps:\n        - {name: a, uses: builtin/autofix}\n"));
     REQUIRE(p.size() == 1);
-    CHECK(p[0] == "9:11 spec.stages[0].steps[0]: has both 'run' and 'uses'");
+    CHECK(p[0] == "9:27 spec.stages[0].steps[0].uses: 'builtin/autofix' is not a built-in step of this version");
   }
   SUBCASE("neither run nor uses") {
     auto p = problems(withSpec("  stages:\n    - name: s\n      on: [issues]\n      steps:\n        - {name: a}\n"));
