@@ -7,46 +7,16 @@
 #include <boost/json/parse.hpp>
 
 #include "support/run_cli.h"
+#include "support/temp_dir.h"
 
 using lw::test::runCli;
+using lw::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string kExample = std::string(LOOPWRIGHT_SOURCE_DIR) + "/examples/review/.loopwright/taskpack.yaml";
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/lw-cli-XXXXXX";
-    path = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& content) const {
-    fs::path p = path / name;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p) << content;
-    return p.string();
-  }
-};
-
-const char* kFiveMistakes = R"(apiVersion: loopwright.dev/v1alpha1
-kind: Taskpack
-metadata:
-  name: Bad_Name
-spec:
-  sandbox:
-    networkmode: none
-    preferredBackends: [linux-bwrap, linux-bwrap]
-  isolation: L9
-  stages:
-    - name: review
-      on: [pull_request.opened]
-      steps:
-        - name: a
-          run: [x]
-          role: superuser
-)";
 
 const char* kNoSandbox = R"(apiVersion: loopwright.dev/v1alpha1
 kind: Taskpack
@@ -101,8 +71,7 @@ TEST_CASE("cli: validate accepts the example and reports all five mistakes of a 
   CHECK(ok.status == 0);
   CHECK(ok.out.find("valid taskpack 'pr-review'") != std::string::npos);
 
-  TempDir dir;
-  std::string bad = dir.write("bad.yaml", kFiveMistakes);
+  const std::string bad = std::string(LOOPWRIGHT_SOURCE_DIR) + "/tests/data/taskpacks/five-mistakes.yaml";
   auto r = runCli({"validate", bad});
   CHECK(r.status == 2);
   CHECK(r.err.find("error[TASKPACK_INVALID]: " + bad + ": 5 problems") != std::string::npos);
@@ -123,8 +92,8 @@ TEST_CASE("cli: validate accepts the example and reports all five mistakes of a 
 TEST_CASE("cli: validate finds .loopwright/taskpack.yaml under --repo, and says when it is missing") {
   TempDir dir;
   dir.write(".loopwright/taskpack.yaml", kNoSandbox);
-  CHECK(runCli({"validate", "--repo", dir.path.string()}).status == 0);
-  CHECK(runCli({"validate"}, {}, dir.path.string()).status == 0);
+  CHECK(runCli({"validate", "--repo", dir.root.string()}).status == 0);
+  CHECK(runCli({"validate"}, {}, dir.root.string()).status == 0);
   auto missing = runCli({"validate", "--repo", "/nonexistent"});
   CHECK(missing.status == 2);
   CHECK(missing.err.find("cannot open /nonexistent/.loopwright/taskpack.yaml") != std::string::npos);

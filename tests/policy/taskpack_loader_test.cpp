@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "policy/taskpack_loader.h"
@@ -106,23 +108,8 @@ TEST_CASE("taskpack loader: defaults when optional fields are omitted") {
 }
 
 TEST_CASE("taskpack loader: five different mistakes are all reported with line:column") {
-  std::string text = R"(apiVersion: loopwright.dev/v1alpha1
-kind: Taskpack
-metadata:
-  name: Bad_Name
-spec:
-  sandbox:
-    networkmode: none
-    preferredBackends: [linux-bwrap, linux-bwrap]
-  isolation: L9
-  stages:
-    - name: review
-      on: [pull_request.opened]
-      steps:
-        - name: a
-          run: [x]
-          role: superuser
-)";
+  std::ifstream in(std::string(LOOPWRIGHT_SOURCE_DIR) + "/tests/data/taskpacks/five-mistakes.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto p = problems(text);
   REQUIRE(p.size() == 5);
   CHECK(p[0] == "4:9 metadata.name: 'Bad_Name' is not a valid name");

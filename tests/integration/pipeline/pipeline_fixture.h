@@ -13,19 +13,13 @@
 
 #include "support/host_requirement.h"
 #include "support/run_cli.h"
+#include "support/temp_dir.h"
 
 namespace lw::test {
 
 namespace fs = std::filesystem;
 
-struct Scratch {
-  fs::path root;
-  Scratch() {
-    char tmpl[] = "/tmp/lw-pipeline-XXXXXX";
-    root = ::mkdtemp(tmpl);
-  }
-  ~Scratch() { fs::remove_all(root); }
-};
+using Scratch = TempDir;
 
 inline void writeFile(const fs::path& p, const std::string& content, bool executable = false) {
   fs::create_directories(p.parent_path());
@@ -72,6 +66,20 @@ inline std::map<std::string, std::string> hostEnv(const fs::path& scratch) {
   // No host floor, and no credentials of this machine leak into the test.
   writeFile(scratch / "host.yaml", "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n");
   return {{"LOOPWRIGHT_HOST_CONFIG", (scratch / "host.yaml").string()}};
+}
+
+}  // namespace lw::test
+
+namespace lw::test {
+
+// `loopwright run` of `repo` on a workflow_dispatch event, its run.json in
+// scratch/out, with no host floor unless `env` names a host config.
+inline CliRun runDispatch(const TempDir& scratch, const fs::path& repo,
+                          std::map<std::string, std::string> env = {}) {
+  if (!env.contains("LOOPWRIGHT_HOST_CONFIG")) env.merge(hostEnv(scratch.root));
+  return runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
+                 (scratch.root / "out").string()},
+                env);
 }
 
 }  // namespace lw::test

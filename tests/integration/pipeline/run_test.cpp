@@ -83,9 +83,7 @@ TEST_CASE("run: a reviewer that writes is quarantined and the working tree resto
                             "        - {name: sneaky, run: [sh, -c, 'echo pwned > README && echo x >> kept.txt']}\n",
                             "  sandbox: {preferredBackends: [direct-dedicated], networkMode: allow-outbound}\n")},
                   {"kept.txt", "original\n"}});
-  auto r = runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
-                   (s.root / "out").string()},
-                  hostEnv(s.root));
+  auto r = runDispatch(s, repo);
   INFO(r.out << r.err);
   CHECK(r.status == 5);
   auto step = stepOf(runJson(s.root / "out"), "sneaky");
@@ -111,9 +109,7 @@ TEST_CASE("run: steps of a stage run in parallel and share nothing of their out 
                    taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n" + steps,
                             "  sandbox: {preferredBackends: [linux-bwrap]}\n  maxConcurrency: 3\n")}});
   auto t0 = std::chrono::steady_clock::now();
-  auto r = runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
-                   (s.root / "out").string()},
-                  hostEnv(s.root));
+  auto r = runDispatch(s, repo);
   auto elapsed = std::chrono::steady_clock::now() - t0;
   INFO(r.out << r.err);
   CHECK(r.status == 0);
@@ -130,9 +126,7 @@ TEST_CASE("run: a step past its wall time is killed with its tree and yields a B
                    taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
                             "        - {name: slow, run: [sh, -c, 'sleep 4242.5 & sleep 4242.5'], limits: {wallTimeMs: 1000}}\n",
                             "  sandbox: {preferredBackends: [direct-dedicated], networkMode: allow-outbound}\n")}});
-  auto r = runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
-                   (s.root / "out").string()},
-                  hostEnv(s.root));
+  auto r = runDispatch(s, repo);
   INFO(r.out << r.err);
   CHECK(r.status == 4);
   auto step = stepOf(runJson(s.root / "out"), "slow");
@@ -149,9 +143,7 @@ TEST_CASE("run: no backend gives the policy: the step is refused, fail closed, e
                    taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
                             "        - {name: mac, run: [true]}\n",
                             "  sandbox: {preferredBackends: [macos-seatbelt]}\n")}});
-  auto r = runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
-                   (s.root / "out").string()},
-                  hostEnv(s.root));
+  auto r = runDispatch(s, repo);
   CHECK(r.status == 3);
   auto step = stepOf(runJson(s.root / "out"), "mac");
   CHECK(step.at("outcome").as_string() == "refused");
@@ -170,9 +162,7 @@ TEST_CASE("run: a stage whose needs failed is skipped; stages the event does not
                             "    - name: other\n      on: [issues]\n      steps:\n"
                             "        - {name: x, run: [true]}\n",
                             "  sandbox: {preferredBackends: [direct-dedicated], networkMode: allow-outbound}\n")}});
-  auto r = runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
-                   (s.root / "out").string()},
-                  hostEnv(s.root));
+  auto r = runDispatch(s, repo);
   CHECK(r.status == 1);
   auto run = runJson(s.root / "out");
   CHECK(stepOf(run, "fails").at("outcome").as_string() == "failed");
@@ -237,11 +227,10 @@ TEST_CASE("run: a docker step runs the host admin's pinned image, with its bridg
                             "echo \"{\\\"findings\\\":[{\\\"ruleId\\\":\\\"x/y\\\",\\\"severity\\\":\\\"notice\\\",\\\"message\\\":\\\"m\\\"}]}\" "
                             "> \"$LOOPWRIGHT_OUT/findings.json\"']\n",
                             "  sandbox: {preferredBackends: [docker], runtimeProfile: busybox}\n")}});
-  writeFile(s.root / "host.yaml", std::string("apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
+  writeFile(s.root / "profiles.yaml", std::string("apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
                                               "runtimeProfiles:\n  busybox: {image: \"") + image + "\"}\n");
-  auto r = runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
-                   (s.root / "out").string()},
-                  {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()}, {"DOCKER_HOST", dockerHost}});
+  auto r = runDispatch(s, repo, {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "profiles.yaml").string()},
+                                  {"DOCKER_HOST", dockerHost}});
   INFO(r.out << r.err);
   CHECK(r.status == 0);
   auto step = stepOf(runJson(s.root / "out"), "boxed");
