@@ -19,11 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "core/environment.h"
+#include "common/bench_support.h"
 #include "policy/effective_policy.h"
-#include "sandbox/bwrap/bwrap_backend.h"
-#include "sandbox/bwrap/bwrap_plan.h"
-#include "sandbox/seccomp/seccomp_filter.h"
 
 namespace {
 
@@ -31,30 +28,13 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 constexpr int kSteps = 6;
 
-// fork/exec/wait with output to /dev/null; returns the exit status.
+// Runs argv quietly in this process's environment; returns its exit status.
 int run(const std::vector<std::string>& argv, int seccompFd = -1) {
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  if (seccompFd >= 0) ::lseek(seccompFd, 0, SEEK_SET);
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, 1);
-    ::dup2(null, 2);
-    if (seccompFd >= 0) ::dup2(seccompFd, 4);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
-  int st = 0;
-  ::waitpid(pid, &st, 0);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  double ms = 0;
+  return lw::bench::runQuiet(argv, {}, seccompFd, &ms);
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using lw::bench::median;
 
 }  // namespace
 
@@ -89,23 +69,15 @@ int main(int argc, char** argv) {
   for (std::string_view p : lw::kBuiltinProtectedPaths) spec.protectedPaths.push_back(repo / std::string(p));
   for (std::string_view d : lw::kBuiltinDeniedReadPaths)
     spec.deniedReadPaths.push_back(fs::path(home ? home : "/root") / std::string(d.substr(2)));
-  auto config = lw::sandbox::bwrap::bwrapConfigFor(lw::Environment::fromProcess());
-  lw::sandbox::seccomp::Options so;
-  so.denyNewUnixSockets = true;
-  auto filter = lw::sandbox::seccomp::compile(lw::sandbox::seccomp::buildPolicy(so));
-  auto memfd = filter ? filter->toSealedMemfd() : lw::Result<int>(filter.error());
-  lw::sandbox::bwrap::BwrapOptions bo;
-  bo.bwrapPath = config.bwrapPath;
-  bo.seccompFd = 4;
-  auto plan = lw::sandbox::bwrap::planBwrap(spec, bo, &lw::sandbox::bwrap::lstatPath);
-  if (config.bwrapPath.empty() || !memfd || !plan) {
+  auto raw = lw::bench::planRawBwrap(spec);
+  if (!raw) {
     std::fprintf(stderr, "bench_pipeline: cannot plan raw bwrap here\n");
     return 2;
   }
 
   std::vector<std::string> lw = {LOOPWRIGHT_BIN, "run", "--repo", repo.string(), "--event-name",
                                  "workflow_dispatch", "--out", (root / "run").string()};
-  std::vector<double> stage, raw;
+  std::vector<double> stage, rawMs;
   for (int r = 0; r < runs; ++r) {
     auto t0 = Clock::now();
     if (run(lw) != 0) {
@@ -116,13 +88,13 @@ int main(int argc, char** argv) {
     fs::remove_all(root / "run");
     t0 = Clock::now();
     for (int i = 0; i < kSteps; ++i)
-      if (run(plan->argv, *memfd) != 0) {
+      if (run(raw->argv, raw->seccompFd) != 0) {
         std::fprintf(stderr, "bench_pipeline: raw bwrap failed\n");
         return 2;
       }
-    raw.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    rawMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
   }
-  double s = median(stage), b = median(raw);
+  double s = median(stage), b = median(rawMs);
   std::printf("stage of %d /bin/true steps on linux-bwrap, median of %d runs\n", kSteps, runs);
   std::printf("  raw bwrap, %d back to back     %8.1f ms  (%.1f ms per sandbox)\n", kSteps, b, b / kSteps);
   std::printf("  loopwright run (whole stage)   %8.1f ms  ratio %.2fx\n", s, s / b);

@@ -18,9 +18,7 @@
 #include <vector>
 
 #include "policy/effective_policy.h"
-#include "sandbox/bwrap/bwrap_backend.h"
-#include "sandbox/bwrap/bwrap_plan.h"
-#include "sandbox/seccomp/seccomp_filter.h"
+#include "common/bench_support.h"
 #include "sandbox/step_env.h"
 
 namespace {
@@ -36,35 +34,12 @@ struct Variant {
   bool failed = false;
 };
 
-// fork/exec/wait, the same for every variant. Returns the exit status.
+// The same timed fork/exec for every variant.
 int runOnce(const Variant& v, const std::vector<std::string>& env, double* ms) {
-  std::vector<char*> args, envp;
-  for (const auto& a : v.argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-  // bwrap reads the filter from the current offset of a shared description.
-  if (v.seccompFd >= 0) ::lseek(v.seccompFd, 0, SEEK_SET);
-  auto start = Clock::now();
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, 1);
-    ::dup2(null, 2);
-    if (v.seccompFd >= 0) ::dup2(v.seccompFd, 4);
-    ::execve(args[0], args.data(), envp.data());
-    ::_exit(127);
-  }
-  int st = 0;
-  ::waitpid(pid, &st, 0);
-  *ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return lw::bench::runQuiet(v.argv, env, v.seccompFd, ms);
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using lw::bench::median;
 
 }  // namespace
 
@@ -88,27 +63,15 @@ int main(int argc, char** argv) {
   spec.workspace = ws;
   for (std::string_view p : lw::kBuiltinProtectedPaths) spec.protectedPaths.push_back(ws / std::string(p));
   for (std::string_view d : lw::kBuiltinDeniedReadPaths) spec.deniedReadPaths.push_back(fs::path(home) / std::string(d.substr(2)));
-  auto config = lw::sandbox::bwrap::bwrapConfigFor(lw::Environment::fromProcess());
-  if (config.bwrapPath.empty()) {
-    std::fprintf(stderr, "bench_sandbox_start: bwrap is not installed\n");
-    return 2;
-  }
-  lw::sandbox::seccomp::Options so;
-  so.denyNewUnixSockets = true;
-  auto filter = lw::sandbox::seccomp::compile(lw::sandbox::seccomp::buildPolicy(so));
-  auto memfd = filter ? filter->toSealedMemfd() : lw::Result<int>(filter.error());
-  lw::sandbox::bwrap::BwrapOptions bo;
-  bo.bwrapPath = config.bwrapPath;
-  bo.seccompFd = 4;
-  auto plan = lw::sandbox::bwrap::planBwrap(spec, bo, &lw::sandbox::bwrap::lstatPath);
-  if (!memfd || !plan) {
-    std::fprintf(stderr, "bench_sandbox_start: cannot plan raw bwrap\n");
+  auto raw = lw::bench::planRawBwrap(spec);
+  if (!raw) {
+    std::fprintf(stderr, "bench_sandbox_start: bwrap is missing or the raw plan failed\n");
     return 2;
   }
 
   std::vector<Variant> variants;
   variants.push_back({"bare exec", {"/bin/true"}, -1, {}, false});
-  variants.push_back({"raw bwrap (same flags)", plan->argv, *memfd, {}, false});
+  variants.push_back({"raw bwrap (same flags)", raw->argv, raw->seccompFd, {}, false});
   for (const char* b : {"linux-bwrap", "linux-landlock", "docker", "direct-dedicated"}) {
     variants.push_back({std::string("loopwright ") + b,
                         {LOOPWRIGHT_BIN, "sandbox", "exec", "--backend", b, "--workspace", ws.string(), "--", "/bin/true"},
@@ -127,7 +90,7 @@ int main(int argc, char** argv) {
       if (runOnce(v, env, &ms) == 0) v.ms.push_back(ms);
     }
   }
-  double bare = median(variants[0].ms), raw = median(variants[1].ms);
+  double bare = median(variants[0].ms), rawMs = median(variants[1].ms);
   std::printf("sandbox_start: median of %d runs, start to exit of /bin/true\n", runs);
   std::printf("  %-30s %9s %12s %12s\n", "variant", "median", "vs bare", "vs raw bwrap");
   double bwrapRatio = 0;
@@ -137,8 +100,8 @@ int main(int argc, char** argv) {
       continue;
     }
     double m = median(v.ms);
-    std::printf("  %-30s %7.2f ms %11.2fx %11.2fx\n", v.name.c_str(), m, m / bare, m / raw);
-    if (v.name == "loopwright linux-bwrap") bwrapRatio = m / raw;
+    std::printf("  %-30s %7.2f ms %11.2fx %11.2fx\n", v.name.c_str(), m, m / bare, m / rawMs);
+    if (v.name == "loopwright linux-bwrap") bwrapRatio = m / rawMs;
   }
   std::error_code ec;
   fs::remove_all(ws, ec);

@@ -1,0 +1,80 @@
+// What the benchmarks share: a quiet timed fork/exec, the median, and the
+// raw bubblewrap command loopwright would run for a step (same planner, same
+// seccomp filter on fd 4), so "raw bwrap" is measured with exactly our flags.
+#pragma once
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/environment.h"
+#include "sandbox/bwrap/bwrap_backend.h"
+#include "sandbox/bwrap/bwrap_plan.h"
+#include "sandbox/seccomp/seccomp_filter.h"
+
+namespace lw::bench {
+
+// Runs argv with stdout/stderr to /dev/null, `seccompFd` (if any) as fd 4,
+// and `env` (empty: this process's environment); returns the exit status
+// and sets *ms to the start-to-exit time.
+inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                    int seccompFd, double* ms) {
+  std::vector<char*> args, envp;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  // bwrap reads the filter from the current offset of a shared description.
+  if (seccompFd >= 0) ::lseek(seccompFd, 0, SEEK_SET);
+  auto start = std::chrono::steady_clock::now();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    if (seccompFd >= 0) ::dup2(seccompFd, 4);
+    if (env.empty()) ::execv(args[0], args.data());
+    else ::execve(args[0], args.data(), envp.data());
+    ::_exit(127);
+  }
+  int st = 0;
+  ::waitpid(pid, &st, 0);
+  *ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+struct RawBwrap {
+  std::vector<std::string> argv;
+  int seccompFd = -1;
+};
+
+// The bwrap command the linux-bwrap backend builds for `spec`, or nullopt
+// when bwrap is missing or the plan fails.
+inline std::optional<RawBwrap> planRawBwrap(const sandbox::StepSpec& spec) {
+  auto config = sandbox::bwrap::bwrapConfigFor(Environment::fromProcess());
+  if (config.bwrapPath.empty()) return std::nullopt;
+  sandbox::seccomp::Options so;
+  so.denyNewUnixSockets = true;
+  auto filter = sandbox::seccomp::compile(sandbox::seccomp::buildPolicy(so));
+  if (!filter) return std::nullopt;
+  auto memfd = filter->toSealedMemfd();
+  sandbox::bwrap::BwrapOptions bo;
+  bo.bwrapPath = config.bwrapPath;
+  bo.seccompFd = 4;
+  auto plan = sandbox::bwrap::planBwrap(spec, bo, &sandbox::bwrap::lstatPath);
+  if (!memfd || !plan) return std::nullopt;
+  return RawBwrap{plan->argv, *memfd};
+}
+
+}  // namespace lw::bench
