@@ -131,7 +131,7 @@ int runMain(const Args& args, Io& io) {
   ctx.event = event->payload;
   ctx.selfExe = fs::read_symlink("/proc/self/exe", ec);
   ctx.env = &io.env;
-  ctx.secrets = pipeline::secretValues(io.env);
+  ctx.secrets = std::make_shared<const verify::SecretScanner>(pipeline::secretValues(io.env));
 
   auto backends = sandbox::makeBackends(io.env);
   auto bridges = pipeline::makeBridgeFactory(*taskpack, io.env);

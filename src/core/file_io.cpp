@@ -55,7 +55,7 @@ Result<std::string> readBoundedFile(const std::string& path, std::size_t maxByte
   return content;
 }
 
-Status writeFileAtomic(const std::string& path, std::string_view content) {
+Status writeFileAtomic(const std::string& path, std::string_view content, bool sync) {
   std::string tmp = path + ".tmp." + std::to_string(::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0)
@@ -74,7 +74,7 @@ Status writeFileAtomic(const std::string& path, std::string_view content) {
     }
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
+  if ((sync && ::fsync(fd) != 0) || ::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
     return makeError(ErrorCode::IoError, "cannot write " + path + ": " + std::strerror(err), "",

@@ -16,8 +16,10 @@ Result<std::string> readBoundedFile(const std::string& path, std::size_t maxByte
                                     ErrorCode code);
 
 // Writes to a temporary file beside `path` and renames it over `path`, so a
-// reader never sees half a file. Fails with IO_ERROR.
-Status writeFileAtomic(const std::string& path, std::string_view content);
+// reader never sees half a file. With `sync` the data is on disk before the
+// rename (records that must survive a crash); without it, only atomicity
+// (per-step logs, written on the hot path). Fails with IO_ERROR.
+Status writeFileAtomic(const std::string& path, std::string_view content, bool sync = true);
 
 // The 1-based line and column of a byte offset in text.
 std::pair<int, int> lineColumnAt(std::string_view text, std::size_t offset);

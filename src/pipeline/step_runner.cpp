@@ -32,7 +32,7 @@ std::string stepLabel(const PlannedStep& s) { return s.policy.stage + "/" + s.po
 std::vector<verify::SecretHit> writeMaskedLog(const verify::SecretScanner& scanner,
                                               const std::string& text, const fs::path& path) {
   auto scan = scanner.scanAndMask(text);
-  (void)writeFileAtomic(path.string(), scan.masked);
+  (void)writeFileAtomic(path.string(), scan.masked, /*sync=*/false);
   return scan.hits;
 }
 
@@ -202,7 +202,7 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   rec.modelCalls = bridged.modelCalls;
 
   // Logs, masked before they are written anywhere.
-  verify::SecretScanner scanner(ctx.secrets);
+  const verify::SecretScanner& scanner = *ctx.secrets;
   std::vector<Finding> leaks;
   for (const auto& [data, path, truncated] :
        {std::tuple{&(*process)->stdoutData(), rec.stdoutPath, &rec.stdoutTruncated},

@@ -19,6 +19,7 @@
 #include "pipeline/step_bridge.h"
 #include "sandbox/backend.h"
 #include "sandbox/negotiate.h"
+#include "verify/secret_scanner.h"
 
 namespace lw::pipeline {
 
@@ -30,7 +31,9 @@ struct RunContext {
   boost::json::value event;         // the payload, for github.event
   std::filesystem::path selfExe;    // this binary, visible read-only (bridge stdio)
   const Environment* env = nullptr;
-  std::vector<std::string> secrets;  // exact values never to publish
+  // Masks secrets (token shapes and the run's exact values) in logs and
+  // outputs; built once per run, shared by the steps (scanning is const).
+  std::shared_ptr<const verify::SecretScanner> secrets;
 };
 
 // Creates the bridge of one step; `onStop` is called (on the bridge's
