@@ -66,15 +66,15 @@ TEST_CASE("escape: protected paths stay read-only directly, after renaming the p
       for (auto& e : fs::recursive_directory_iterator(c->ws)) (void)!::lchown(e.path().c_str(), *r.uid, r.gid);
     }
     ExecOptions o;
-    // Landlock cannot take write access back inside a writable tree: it must
-    // be refused at negotiation when the mask is required, never run unmasked.
+    // A backend that cannot take write access back inside a writable tree
+    // (Landlock) must be refused at negotiation, never run unmasked.
     o.flags = {"--writable", c->ws.string(), "--require", "protectedPathReadOnlyMask"};
     checkBlockedOrRefused(r, sandboxExec(r, *c, {"write", (c->ws / ".github/workflows/ci.yml").string(),
-                                     (c->ws / ".github/new.yml").string(), (c->ws / "AGENTS.md").string()}, o), {"linux-landlock"});
+                                     (c->ws / ".github/new.yml").string(), (c->ws / "AGENTS.md").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
     checkBlockedOrRefused(r, sandboxExec(r, *c, {"rename-parent", (c->ws / ".loopwright").string(), "policies",
-                                     (c->ws / "moved").string()}, o), {"linux-landlock"});
-    checkBlockedOrRefused(r, sandboxExec(r, *c, {"hardlink", (c->ws / "AGENTS.md").string(), (c->writable / "agents").string()}, o), {"linux-landlock"});
-    checkBlockedOrRefused(r, sandboxExec(r, *c, {"symlink-swap", c->writable.string(), (c->ws / ".github").string()}, o), {"linux-landlock"});
+                                     (c->ws / "moved").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
+    checkBlockedOrRefused(r, sandboxExec(r, *c, {"hardlink", (c->ws / "AGENTS.md").string(), (c->writable / "agents").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
+    checkBlockedOrRefused(r, sandboxExec(r, *c, {"symlink-swap", c->writable.string(), (c->ws / ".github").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
     CHECK(slurp(c->ws / ".github/workflows/ci.yml") == "original\n");
     CHECK(!fs::exists(c->ws / ".github/new.yml"));
     CHECK(slurp(c->ws / ".loopwright/policies/p.yaml") == "policy\n");
@@ -89,11 +89,11 @@ TEST_CASE("escape: protected paths that do not exist yet cannot be created") {
     CAPTURE(r.label());
     auto c = makeCase(r);
     ExecOptions o;
-    // Landlock cannot take write access back inside a writable tree: it must
-    // be refused at negotiation when the mask is required, never run unmasked.
+    // A backend that cannot take write access back inside a writable tree
+    // (Landlock) must be refused at negotiation, never run unmasked.
     o.flags = {"--writable", c->ws.string(), "--require", "protectedPathReadOnlyMask"};
     checkBlockedOrRefused(r, sandboxExec(r, *c, {"write", (c->ws / "CLAUDE.md").string(),
-                                     (c->ws / ".loopwright/policies/new.yaml").string()}, o), {"linux-landlock"});
+                                     (c->ws / ".loopwright/policies/new.yaml").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
     CHECK(!fs::exists(c->ws / "CLAUDE.md"));
     CHECK(!fs::exists(c->ws / ".loopwright"));
   }
