@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <memory>
-#include <mutex>
 
-#include <curl/curl.h>
+#include "core/libcurl.h"
 
 namespace lw::bridge {
 
@@ -26,66 +25,49 @@ std::size_t onBody(char* data, std::size_t size, std::size_t n, void* user) {
   return size * n;
 }
 
-struct EasyDeleter {
-  void operator()(CURL* c) const { curl_easy_cleanup(c); }
-};
-struct ListDeleter {
-  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
-};
-
 }  // namespace
 
-CurlLaneHttp::CurlLaneHttp() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
+CurlLaneHttp::CurlLaneHttp() = default;
 
 LaneHttpOutcome CurlLaneHttp::post(const LaneHttpRequest& request) {
   LaneHttpOutcome out;
-  std::unique_ptr<CURL, EasyDeleter> curl(curl_easy_init());
+  auto curl = lw::curl::newEasy();
   if (!curl) {
-    out.error = "libcurl could not create a handle";
+    out.error = curl.error().message;
     return out;
   }
-  std::unique_ptr<curl_slist, ListDeleter> list;
-  for (const auto& [name, value] : request.headers) {
-    std::string line = name + ": " + value;
-    curl_slist* next = curl_slist_append(list.get(), line.c_str());
-    if (!next) {
-      out.error = "out of memory building headers";
-      return out;
-    }
-    list.release();
-    list.reset(next);
+  const lw::curl::Api& api = *curl->get_deleter().api;
+  auto list = lw::curl::headerList(api, request.headers);
+  if (!list) {
+    out.error = list.error().message;
+    return out;
   }
-  // Without this libcurl waits for a "100 Continue" some servers never send.
-  list.reset(curl_slist_append(list.release(), "Expect:"));
   Sink sink{&out.body, request.maxResponseBytes};
-  CURL* c = curl.get();
-  curl_easy_setopt(c, CURLOPT_URL, request.url.c_str());
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(c, CURLOPT_POST, 1L);
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, list.get());
-  curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.c_str());
-  curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+  CURL* c = curl->get();
+  api.easySetopt(c, CURLOPT_URL, request.url.c_str());
+  api.easySetopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  api.easySetopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+  api.easySetopt(c, CURLOPT_POST, 1L);
+  api.easySetopt(c, CURLOPT_HTTPHEADER, list->get());
+  api.easySetopt(c, CURLOPT_POSTFIELDS, request.body.c_str());
+  api.easySetopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+  api.easySetopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
+  api.easySetopt(c, CURLOPT_CONNECTTIMEOUT_MS,
                    static_cast<long>(std::min<long long>(request.timeout.count(), 10000)));
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);  // threads: no SIGALRM for DNS timeouts
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, onBody);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
-  CURLcode rc = curl_easy_perform(c);
+  api.easySetopt(c, CURLOPT_NOSIGNAL, 1L);  // threads: no SIGALRM for DNS timeouts
+  api.easySetopt(c, CURLOPT_WRITEFUNCTION, onBody);
+  api.easySetopt(c, CURLOPT_WRITEDATA, &sink);
+  CURLcode rc = api.easyPerform(c);
   if (rc != CURLE_OK) {
     out.timedOut = rc == CURLE_OPERATION_TIMEDOUT;
     out.tooLarge = sink.tooLarge;
     out.error = sink.tooLarge ? "response larger than " + std::to_string(request.maxResponseBytes) + " bytes"
-                              : curl_easy_strerror(rc);
+                              : api.easyStrerror(rc);
     out.body.clear();
     return out;
   }
   long status = 0;
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+  api.easyGetinfo(c, CURLINFO_RESPONSE_CODE, &status);
   out.status = static_cast<int>(status);
   return out;
 }

@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/policy_context.h"
 #include "cli/report.h"
+#include "core/executables.h"
 #include "core/file_io.h"
 #include "github/actions_files.h"
 #include "github/curl_transport.h"
@@ -129,7 +130,10 @@ int runMain(const Args& args, Io& io) {
     return reportError(io, s.error());
   ::chmod(ctx.eventFile.c_str(), 0444);
   ctx.event = event->payload;
-  ctx.selfExe = fs::read_symlink("/proc/self/exe", ec);
+  // Steps run `$LOOPWRIGHT_BIN bridge stdio`: the lean front when it is
+  // installed beside this engine, else this very executable.
+  ctx.selfExe = siblingExecutable(kFrontExecutable);
+  if (!fs::exists(ctx.selfExe, ec)) ctx.selfExe = runningExecutable();
   ctx.env = &io.env;
   ctx.secrets = std::make_shared<const verify::SecretScanner>(pipeline::secretValues(io.env));
 

@@ -34,4 +34,7 @@ struct Command {
 // Every subcommand, in the order `loopwright --help` lists them.
 std::vector<Command> allCommands();
 
+// The subcommands the `loopwright` executable runs itself (see core/executables.h).
+std::vector<Command> hotPathCommands();
+
 }  // namespace lw::cli

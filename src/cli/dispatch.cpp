@@ -55,6 +55,19 @@ void printCommandHelp(std::ostream& out, const Command& c) {
 
 }  // namespace
 
+const Command* findCommand(const std::vector<std::string>& argv, const std::vector<Command>& commands) {
+  const Command* best = nullptr;
+  std::size_t bestWords = 0;
+  for (const Command& c : commands) {
+    auto words = wordsOf(c.name);
+    if (words.size() > bestWords && startsWithWords(argv, words)) {
+      best = &c;
+      bestWords = words.size();
+    }
+  }
+  return best;
+}
+
 int dispatch(const std::vector<std::string>& argv, const std::vector<Command>& commands,
              std::ostream& out, std::ostream& err, const Environment& env) {
   Io io{out, err, env, false};
@@ -67,15 +80,7 @@ int dispatch(const std::vector<std::string>& argv, const std::vector<Command>& c
     return kExitOk;
   }
 
-  const Command* best = nullptr;
-  std::size_t bestWords = 0;
-  for (const Command& c : commands) {
-    auto words = wordsOf(c.name);
-    if (words.size() > bestWords && startsWithWords(argv, words)) {
-      best = &c;
-      bestWords = words.size();
-    }
-  }
+  const Command* best = findCommand(argv, commands);
   if (best == nullptr) {
     bool isGroup = std::any_of(commands.begin(), commands.end(), [&](const Command& c) {
       return c.name.starts_with(argv[0] + " ");
@@ -90,7 +95,8 @@ int dispatch(const std::vector<std::string>& argv, const std::vector<Command>& c
                                      "run 'loopwright --help' for the commands"));
   }
 
-  std::vector<std::string> rest(argv.begin() + static_cast<long>(bestWords), argv.end());
+  std::vector<std::string> rest(argv.begin() + static_cast<long>(wordsOf(best->name).size()),
+                                argv.end());
   std::vector<OptionSpec> specs = best->options;
   specs.push_back({"json", "", "print machine-readable JSON"});
   specs.push_back({"help", "", "show this help"});

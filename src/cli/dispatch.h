@@ -9,6 +9,9 @@
 
 namespace lw::cli {
 
+// The command whose words begin argv (the longest such name), or null.
+const Command* findCommand(const std::vector<std::string>& argv, const std::vector<Command>& commands);
+
 // argv excludes the program name. Returns the process exit status.
 int dispatch(const std::vector<std::string>& argv, const std::vector<Command>& commands,
              std::ostream& out, std::ostream& err, const Environment& env);

@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
-#include <mutex>
 
-#include <curl/curl.h>
+#include "core/libcurl.h"
 
 namespace lw::github {
 
@@ -37,65 +36,47 @@ std::size_t onHeader(char* data, std::size_t size, std::size_t n, void* user) {
   return size * n;
 }
 
-struct EasyDeleter {
-  void operator()(CURL* c) const { curl_easy_cleanup(c); }
-};
-struct ListDeleter {
-  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
-};
-
 }  // namespace
 
-CurlTransport::CurlTransport() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
+CurlTransport::CurlTransport() = default;
 
 Result<HttpResponse> CurlTransport::send(const HttpRequest& request) {
-  std::unique_ptr<CURL, EasyDeleter> curl(curl_easy_init());
-  if (!curl) return makeError(ErrorCode::PublicationFailed, "libcurl could not create a handle");
+  auto curl = lw::curl::newEasy();
+  if (!curl) return std::move(curl).error();
+  const lw::curl::Api& api = *curl->get_deleter().api;
+  auto list = lw::curl::headerList(api, request.headers);
+  if (!list) return std::move(list).error();
   HttpResponse response;
-  std::unique_ptr<curl_slist, ListDeleter> list;
-  for (const auto& [name, value] : request.headers) {
-    std::string line = name + ": " + value;
-    curl_slist* next = curl_slist_append(list.get(), line.c_str());
-    if (!next) return makeError(ErrorCode::PublicationFailed, "out of memory building headers");
-    list.release();
-    list.reset(next);
-  }
-  // Without this, libcurl sends "Expect: 100-continue" for large bodies and
-  // waits a second for an answer some servers never give.
-  list.reset(curl_slist_append(list.release(), "Expect:"));
-  CURL* c = curl.get();
-  curl_easy_setopt(c, CURLOPT_URL, request.url.c_str());
-  curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, request.method.c_str());
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, list.get());
+  CURL* c = curl->get();
+  api.easySetopt(c, CURLOPT_URL, request.url.c_str());
+  api.easySetopt(c, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  api.easySetopt(c, CURLOPT_HTTPHEADER, list->get());
   if (request.method == "GET") {
-    curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+    api.easySetopt(c, CURLOPT_HTTPGET, 1L);
   } else if (!request.body.empty() || request.method != "DELETE") {
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.c_str());
-    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+    api.easySetopt(c, CURLOPT_POSTFIELDS, request.body.c_str());
+    api.easySetopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
   }
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
-  curl_easy_setopt(c, CURLOPT_UNRESTRICTED_AUTH, 0L);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+  api.easySetopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+  api.easySetopt(c, CURLOPT_MAXREDIRS, 5L);
+  api.easySetopt(c, CURLOPT_UNRESTRICTED_AUTH, 0L);
+  api.easySetopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
+  api.easySetopt(c, CURLOPT_CONNECTTIMEOUT_MS,
                    static_cast<long>(std::min<long long>(request.timeout.count(), 10000)));
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, onBody);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &response.body);
-  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, onHeader);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, &response.headers);
-  CURLcode rc = curl_easy_perform(c);
+  api.easySetopt(c, CURLOPT_NOSIGNAL, 1L);
+  api.easySetopt(c, CURLOPT_WRITEFUNCTION, onBody);
+  api.easySetopt(c, CURLOPT_WRITEDATA, &response.body);
+  api.easySetopt(c, CURLOPT_HEADERFUNCTION, onHeader);
+  api.easySetopt(c, CURLOPT_HEADERDATA, &response.headers);
+  CURLcode rc = api.easyPerform(c);
   if (rc != CURLE_OK) {
     return makeError(ErrorCode::PublicationFailed,
-                     request.method + " " + request.url + ": " + curl_easy_strerror(rc),
+                     request.method + " " + request.url + ": " + api.easyStrerror(rc),
                      rc == CURLE_OPERATION_TIMEDOUT ? "GitHub did not answer in time"
                                                     : "check GITHUB_API_URL and the network");
   }
   long status = 0;
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+  api.easyGetinfo(c, CURLINFO_RESPONSE_CODE, &status);
   response.status = static_cast<int>(status);
   return response;
 }

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "core/executables.h"
 #include "core/file_io.h"
 #include "core/version.h"
 #include "policy/host_config_loader.h"
@@ -175,9 +176,6 @@ Result<QualifyResult> qualifyThisHost(const Environment& env, const QualifyOptio
   return qualify(env, *hostConfig, text, o);
 }
 
-std::string thisBinary() {
-  std::error_code ec;
-  return std::filesystem::read_symlink("/proc/self/exe", ec).string();
-}
+std::string thisBinary() { return runningExecutable().string(); }
 
 }  // namespace lw::host

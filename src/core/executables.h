@@ -1,0 +1,21 @@
+// An installation is two executables in one directory. `loopwright` runs the
+// commands every sandboxed step pays for (`sandbox exec`, `bridge stdio`) with
+// few libraries loaded, and hands every other command to `loopwright-engine`,
+// which links everything (libgit2 costs ~3 ms of dynamic linking per start).
+#pragma once
+
+#include <filesystem>
+#include <string_view>
+
+namespace lw {
+
+inline constexpr std::string_view kFrontExecutable = "loopwright";
+inline constexpr std::string_view kEngineExecutable = "loopwright-engine";
+
+// The running executable (/proc/self/exe); empty when it cannot be read.
+std::filesystem::path runningExecutable();
+
+// `name` in the running executable's directory; empty when that is unknown.
+std::filesystem::path siblingExecutable(std::string_view name);
+
+}  // namespace lw
