@@ -31,6 +31,7 @@
 #include "pipeline/taskpack_source.h"
 #include "policy/taskpack_loader.h"
 #include "sandbox/registry.h"
+#include "verify/libgit2.h"
 
 namespace lw::cli {
 namespace fs = std::filesystem;
@@ -91,6 +92,9 @@ Result<Taskpack> loadTrustedTaskpack(const Args& args, const fs::path& repo,
 }
 
 int runMain(const Args& args, Io& io) {
+  // libgit2's init parses the system CA bundle (~4 ms with mbedTLS); the
+  // first baseline needs it, so it overlaps with loading and planning.
+  std::jthread libgit2Init([] { verify::ensureLibGit2(); });
   std::string publish = args.value("publish").value_or("none");
   if (publish != "none" && publish != "github")
     return reportError(io, makeError(ErrorCode::UsageError, "--publish " + publish + " is not a mode",
