@@ -80,18 +80,26 @@ RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Back
     }
 
     record.steps.resize(stage.steps.size());
-    auto runOne = [&](std::size_t i) {
+    // Stores of captured bytes stay outside every sandbox view: the out root
+    // is not bound, only each step's out dir.
+    const std::filesystem::path stageDir = ctx.outRoot / "steps" / stage.name;
+    std::error_code ec;
+    std::filesystem::create_directories(stageDir, ec);
+    StepBaseline groupBaseline(ctx.repo, stageDir / "baseline.store");
+    auto runOne = [&](std::size_t i, StepBaseline& baseline) {
       const PlannedStep& s = stage.steps[i];
       say("  " + s.policy.step + ": started");
       sandbox::Backend* backend =
           negotiated[i] ? backendFor(backends, negotiated[i]->backend) : nullptr;
-      record.steps[i] = runStep(s, negotiated[i], backend, ctx, makeBridge);
+      record.steps[i] = runStep(s, negotiated[i], backend, baseline, ctx, makeBridge);
       const StepRecord& r = record.steps[i];
       say("  " + s.policy.step + ": " + std::string(toString(r.outcome)) +
           (r.backend.empty() ? "" : " on " + r.backend) + " (" + std::to_string(r.durationMs) + " ms)");
     };
 
-    // Steps that keep to their own out dir run side by side; the others alone.
+    // Steps that keep to their own out dir run side by side, verified against
+    // one baseline; the others alone, each against its own (an author's
+    // accepted changes are the next step's starting point).
     std::vector<std::size_t> parallel, alone;
     for (std::size_t i = 0; i < stage.steps.size(); ++i) (shared[i] ? parallel : alone).push_back(i);
     std::atomic<std::size_t> next{0};
@@ -99,10 +107,13 @@ RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Back
     const std::size_t width = std::min<std::size_t>(static_cast<std::size_t>(plan.maxConcurrency), parallel.size());
     for (std::size_t w = 0; w < width; ++w)
       workers.emplace_back([&] {
-        for (std::size_t k; (k = next.fetch_add(1)) < parallel.size();) runOne(parallel[k]);
+        for (std::size_t k; (k = next.fetch_add(1)) < parallel.size();) runOne(parallel[k], groupBaseline);
       });
     for (auto& t : workers) t.join();
-    for (std::size_t i : alone) runOne(i);
+    for (std::size_t i : alone) {
+      StepBaseline own(ctx.repo, stageDir / (stage.steps[i].policy.step + ".baseline.store"));
+      runOne(i, own);
+    }
     run.stages.push_back(std::move(record));
   }
   run.skippedStages = plan.skippedStages;

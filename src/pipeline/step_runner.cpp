@@ -66,7 +66,7 @@ std::vector<fs::path> writableRoots(const fs::path& repo, const std::vector<std:
 }
 
 StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>& negotiated,
-                   sandbox::Backend* backend, const RunContext& ctx,
+                   sandbox::Backend* backend, StepBaseline& baselines, const RunContext& ctx,
                    const BridgeFactory& makeBridge) {
   const EffectiveStep& policy = planned.policy;
   const Step& step = *planned.step;
@@ -120,11 +120,9 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
                         "'" + step.uses.value_or("") +
                             "' is not a built-in step of this loopwright version; use run: [...]");
 
-  // Baseline before anything of the step can run; its store stays outside
-  // every sandbox view (the out root is not bound, only each step's out dir).
-  verify::BaselineOptions baselineOptions;
-  baselineOptions.storePath = (stepDir / "baseline.store").string();
-  auto baseline = verify::takeBaseline(ctx.repo.string(), baselineOptions);
+  // Baseline before anything of the step can run (taken now, or already by
+  // the group of steps this one runs beside).
+  const auto& baseline = baselines.get();
   if (!baseline) return finishRecord(StepOutcome::Error, "baseline: " + baseline.error().message);
 
   std::atomic<pid_t> stepPid{0};
@@ -224,9 +222,7 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   checkPolicy.runId = ctx.runId;
   checkPolicy.stepName = policy.stage + "-" + policy.step;
   checkPolicy.restore = true;
-  auto report = verify::check(*baseline, checkPolicy);
-  std::error_code rmEc;
-  fs::remove(baselineOptions.storePath, rmEc);
+  auto report = baselines.check(checkPolicy);
   if (!report) {
     rec.verification = "not-run";
     return finishRecord(StepOutcome::Error, "verification: " + report.error().message);

@@ -16,6 +16,7 @@
 #include "core/result.h"
 #include "pipeline/plan.h"
 #include "pipeline/run_record.h"
+#include "pipeline/step_baseline.h"
 #include "pipeline/step_bridge.h"
 #include "sandbox/backend.h"
 #include "sandbox/negotiate.h"
@@ -45,9 +46,10 @@ using BridgeFactory = std::function<Result<std::unique_ptr<StepBridge>>(
     const std::string& socketPath)>;
 
 // `negotiated` is this step's negotiation, done before any step started;
-// `backend` the winner (null when negotiation failed).
+// `backend` the winner (null when negotiation failed); `baseline` the one it
+// is verified against (shared by the steps that run beside it).
 StepRecord runStep(const PlannedStep& step, const Result<sandbox::Negotiated>& negotiated,
-                   sandbox::Backend* backend, const RunContext& ctx,
+                   sandbox::Backend* backend, StepBaseline& baseline, const RunContext& ctx,
                    const BridgeFactory& makeBridge);
 
 // Directories an author step's writable globs name, for the sandbox's
