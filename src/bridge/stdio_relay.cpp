@@ -72,6 +72,18 @@ Result<UniqueFd> connectBridge(const Environment& env) {
   return s;
 }
 
+namespace {
+
+// The bridge going away (the step is being stopped) ends the relay cleanly
+// however the kernel reports it: EOF, ECONNRESET when it closed with our
+// request unread, or EPIPE on our next write.
+Status bridgeFailure(const std::string& what) {
+  if (errno == ECONNRESET || errno == EPIPE) return Ok{};
+  return ioError(what);
+}
+
+}  // namespace
+
 Status relayStdio(int in, int out, int sock) {
   std::string line;           // the stdin line being read, up to the message limit
   bool oversize = false;      // the current stdin line passed the limit: streamed through
@@ -93,7 +105,7 @@ Status relayStdio(int in, int out, int sock) {
     if (fds[0].revents != 0) {
       ssize_t n = ::recv(sock, buf.data(), buf.size(), 0);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return ioError("read from the bridge");
+      if (n < 0) return bridgeFailure("read from the bridge");
       if (n == 0) return Ok{};  // the bridge ended (the step is being stopped)
       std::string_view got(buf.data(), static_cast<std::size_t>(n));
       for (char c : got) owed -= c == '\n';
@@ -105,7 +117,7 @@ Status relayStdio(int in, int out, int sock) {
       if (n < 0) return ioError("read from stdin");
       if (n == 0) {
         inOpen = false;
-        if ((!line.empty() || oversize) && !sendLine(line)) return ioError("write to the bridge");
+        if ((!line.empty() || oversize) && !sendLine(line)) return bridgeFailure("write to the bridge");
         line.clear();
         continue;
       }
@@ -117,16 +129,16 @@ Status relayStdio(int in, int out, int sock) {
           // Too large to be read whole by the bridge, which answers it once.
           oversize = true;
           ++owed;
-          if (!writeAll(sock, line)) return ioError("write to the bridge");
+          if (!writeAll(sock, line)) return bridgeFailure("write to the bridge");
           line.clear();
         }
         if (oversize) {
-          if (!writeAll(sock, part)) return ioError("write to the bridge");
+          if (!writeAll(sock, part)) return bridgeFailure("write to the bridge");
         } else {
           line.append(part);
         }
         if (nl == std::string_view::npos) break;
-        if (!sendLine(line)) return ioError("write to the bridge");
+        if (!sendLine(line)) return bridgeFailure("write to the bridge");
         line.clear();
         got.remove_prefix(nl + 1);
       }

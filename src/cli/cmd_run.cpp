@@ -130,7 +130,9 @@ int runMain(const Args& args, Io& io) {
   ctx.repo = repo;
   ctx.outRoot = *out;
   ctx.eventFile = *out / "event.json";
-  if (auto s = writeFileAtomic(ctx.eventFile.string(), event->payloadText); !s)
+  // A scratch copy for the steps: nothing to keep if the machine goes down,
+  // so no fsync (it costs 0.5-4 ms on ext4, before any step can start).
+  if (auto s = writeFileAtomic(ctx.eventFile.string(), event->payloadText, /*sync=*/false); !s)
     return reportError(io, s.error());
   ::chmod(ctx.eventFile.c_str(), 0444);
   ctx.event = event->payload;

@@ -9,6 +9,7 @@
 #include "sandbox/bwrap/bwrap_plan.h"
 #include "sandbox/bwrap/bwrap_probe.h"
 #include "sandbox/bwrap/probe_cache.h"
+#include "sandbox/process/unsupervised_spawn.h"
 
 namespace lw::sandbox::bwrap {
 namespace {
@@ -121,8 +122,10 @@ Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const Step
   req.onOutput = spec.onOutput;
   // Capabilities are not dropped before bwrap: as root it needs them to
   // write the uid map of its user namespace. --cap-drop ALL empties every set
-  // of the step (checked by the probe and the escape suite).
-  auto proc = process::spawn(req);
+  // of the step (checked by the probe and the escape suite). No supervisor:
+  // the step's pid namespace dies with its first process, and
+  // --die-with-parent kills bwrap (so the namespace) if we die.
+  auto proc = process::spawnSelfCleaningLauncher(req);
   ::close(seccompFd);
   if (!proc) {
     for (const fs::path& p : plan->placeholders) ::rmdir(p.c_str());

@@ -11,6 +11,8 @@
 #include <cstring>
 
 #include "sandbox/process/capture.h"
+#include "sandbox/process/executable.h"
+#include "sandbox/process/fd.h"
 #include "sandbox/process/supervisor.h"
 
 namespace lw::sandbox::process {
@@ -21,67 +23,6 @@ using Clock = std::chrono::steady_clock;
 Error launchError(const std::string& what, int err, const std::string& subject) {
   return makeError(ErrorCode::SandboxLaunchFailed,
                    what + " failed: " + std::strerror(err), "", subject);
-}
-
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  Fd(Fd&& o) noexcept : fd_(o.release()) {}
-  Fd& operator=(Fd&& o) noexcept {
-    reset(o.release());
-    return *this;
-  }
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  int release() {
-    int f = fd_;
-    fd_ = -1;
-    return f;
-  }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-  explicit operator bool() const { return fd_ >= 0; }
-
- private:
-  int fd_ = -1;
-};
-
-bool makePipe(Fd& r, Fd& w) {
-  int p[2];
-  if (::pipe2(p, O_CLOEXEC) != 0) return false;
-  r.reset(p[0]);
-  w.reset(p[1]);
-  return true;
-}
-
-bool isExecutableFile(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
-}
-
-// argv[0] without a slash is looked up in the PATH the step will get (not
-// ours): the step's environment decides what it runs.
-std::optional<std::string> resolveExecutable(const std::string& name,
-                                             const std::map<std::string, std::string>& env) {
-  if (name.find('/') != std::string::npos) return name;
-  auto it = env.find("PATH");
-  std::string path = it != env.end() ? it->second : "/usr/local/bin:/usr/bin:/bin";
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    std::size_t end = path.find(':', start);
-    if (end == std::string::npos) end = path.size();
-    std::string dir = path.substr(start, end - start);
-    if (dir.empty()) dir = ".";
-    std::string candidate = dir + "/" + name;
-    if (isExecutableFile(candidate)) return candidate;
-    start = end + 1;
-  }
-  return std::nullopt;
 }
 
 bool readMessage(int fd, detail::SupervisorMessage& m) {
@@ -131,23 +72,6 @@ class SupervisedProcess final : public RunningProcess {
     killRequested_ = true;
     char k = 'k';
     ::send(control_.get(), &k, 1, MSG_NOSIGNAL);
-  }
-
-  // Reads whatever is ready; closes a stream at EOF.
-  void pump(Fd& fd, BoundedCapture& cap) {
-    char buf[65536];
-    for (;;) {
-      ssize_t r = ::read(fd.get(), buf, sizeof buf);
-      if (r > 0) {
-        cap.append(buf, static_cast<std::size_t>(r));
-        if (static_cast<std::size_t>(r) < sizeof buf) return;
-        continue;
-      }
-      if (r < 0 && errno == EINTR) continue;
-      if (r < 0 && errno == EAGAIN) return;
-      fd.reset();
-      return;
-    }
   }
 
   void run(std::optional<Clock::time_point> deadline) {

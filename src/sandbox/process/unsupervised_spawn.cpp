@@ -1,0 +1,226 @@
+#include "sandbox/process/unsupervised_spawn.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "sandbox/process/capture.h"
+#include "sandbox/process/executable.h"
+#include "sandbox/process/fd.h"
+
+namespace lw::sandbox::process {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Error launchError(const std::string& what, int err, const std::string& subject) {
+  return makeError(ErrorCode::SandboxLaunchFailed, what + " failed: " + std::strerror(err), "",
+                   subject);
+}
+
+class LauncherProcess final : public RunningProcess {
+ public:
+  LauncherProcess(pid_t pid, Fd pidfd, Fd out, Fd err, const SpawnRequest& req,
+                  Clock::time_point started)
+      : pid_(pid),
+        pidfd_(std::move(pidfd)),
+        out_(std::move(out)),
+        err_(std::move(err)),
+        outCapture_(req.maxOutputBytes, 1, req.onOutput),
+        errCapture_(req.maxOutputBytes, 2, req.onOutput),
+        started_(started) {}
+
+  ~LauncherProcess() override {
+    if (!reaped_) kill();
+  }
+
+  int pid() const override { return pid_; }
+
+  ExitInfo wait(std::optional<Clock::time_point> deadline) override {
+    run(deadline);
+    return info_;
+  }
+
+  void kill() override {
+    if (!reaped_) ::kill(pid_, SIGKILL);  // not reaped: the pid is still ours
+    run(std::nullopt);
+  }
+
+  const CapturedStream& stdoutData() const override { return outCapture_.stream(); }
+  const CapturedStream& stderrData() const override { return errCapture_.stream(); }
+
+ private:
+  void reap() {
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    reaped_ = true;
+    if (WIFEXITED(status)) info_.exitCode = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) info_.signal = WTERMSIG(status);
+    info_.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_);
+  }
+
+  void run(std::optional<Clock::time_point> deadline) {
+    if (done_) return;
+    // After the launcher is gone its namespace is too, so EOF comes at once;
+    // the grace only guards against a descriptor leaked outside it.
+    std::optional<Clock::time_point> drainUntil;
+    while (!reaped_ || out_ || err_) {
+      Clock::time_point now = Clock::now();
+      if (reaped_ && now >= *drainUntil) break;
+      if (!reaped_ && deadline && now >= *deadline && !info_.timedOut) {
+        info_.timedOut = true;
+        ::kill(pid_, SIGKILL);
+      }
+      auto until = reaped_ ? drainUntil : (info_.timedOut ? std::nullopt : deadline);
+      int timeout = -1;
+      if (until) {
+        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(*until - now).count();
+        timeout = static_cast<int>(std::max<long long>(0, ms) + 1);
+      }
+      struct pollfd fds[3];
+      int n = 0, outIdx = -1, errIdx = -1, exitIdx = -1;
+      if (out_) { outIdx = n; fds[n++] = {out_.get(), POLLIN, 0}; }
+      if (err_) { errIdx = n; fds[n++] = {err_.get(), POLLIN, 0}; }
+      if (!reaped_) { exitIdx = n; fds[n++] = {pidfd_.get(), POLLIN, 0}; }
+      int r = ::poll(fds, static_cast<nfds_t>(n), timeout);
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        break;
+      }
+      if (outIdx >= 0 && fds[outIdx].revents != 0) pump(out_, outCapture_);
+      if (errIdx >= 0 && fds[errIdx].revents != 0) pump(err_, errCapture_);
+      if (exitIdx >= 0 && fds[exitIdx].revents != 0) {
+        reap();
+        drainUntil = Clock::now() + std::chrono::seconds(2);
+      }
+    }
+    if (!reaped_) {
+      ::kill(pid_, SIGKILL);
+      reap();
+    }
+    out_.reset();
+    err_.reset();
+    pidfd_.reset();
+    done_ = true;
+  }
+
+  pid_t pid_;
+  Fd pidfd_;
+  Fd out_;
+  Fd err_;
+  BoundedCapture outCapture_;
+  BoundedCapture errCapture_;
+  Clock::time_point started_;
+  ExitInfo info_;
+  bool reaped_ = false;
+  bool done_ = false;
+};
+
+// posix_spawn's attributes and file actions, destroyed on every path.
+struct SpawnAttributes {
+  posix_spawnattr_t attr;
+  posix_spawn_file_actions_t actions;
+  SpawnAttributes() {
+    posix_spawnattr_init(&attr);
+    posix_spawn_file_actions_init(&actions);
+  }
+  ~SpawnAttributes() {
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+  }
+};
+
+}  // namespace
+
+Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnRequest& req) {
+  const Clock::time_point started = Clock::now();
+  if (req.argv.empty())
+    return makeError(ErrorCode::SandboxLaunchFailed, "no command to run", "give the step a command");
+  if (!req.childSetup.empty())
+    return makeError(ErrorCode::Internal, "a self-cleaning launcher takes no child setup steps", {},
+                     req.argv[0]);
+  auto path = resolveExecutable(req.argv[0], req.env);
+  if (!path)
+    return makeError(ErrorCode::SandboxLaunchFailed,
+                     "command '" + req.argv[0] + "' not found in the step's PATH",
+                     "use an absolute path or set PATH in the step's environment", req.argv[0]);
+
+  std::vector<std::string> argvStore(req.argv);
+  std::vector<char*> argvPtrs;
+  for (auto& a : argvStore) argvPtrs.push_back(a.data());
+  argvPtrs.push_back(nullptr);
+  std::vector<std::string> envStore;
+  for (const auto& [k, v] : req.env) envStore.push_back(k + "=" + v);
+  std::vector<char*> envPtrs;
+  for (auto& e : envStore) envPtrs.push_back(e.data());
+  envPtrs.push_back(nullptr);
+
+  Fd outR, outW, errR, errW;
+  if (!makePipe(outR, outW) || !makePipe(errR, errW)) return launchError("pipe", errno, req.argv[0]);
+  Fd devNull;
+  if (!req.stdinFd) {
+    devNull.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    if (!devNull) return launchError("open /dev/null", errno, req.argv[0]);
+  }
+  // The child's fds: 0-2, the bridge at 3, the launcher's own from 4 (the
+  // same layout as spawn()). Sources are first moved above every target so
+  // that no dup2 overwrites a source another still needs; they are
+  // close-on-exec here and closed in the child by closefrom.
+  std::vector<std::pair<int, int>> layout = {
+      {req.stdinFd.value_or(devNull.get()), 0}, {outW.get(), 1}, {errW.get(), 2}};
+  if (req.passFd) layout.push_back({*req.passFd, 3});
+  for (std::size_t i = 0; i < req.extraFds.size(); ++i)
+    layout.push_back({req.extraFds[i], 4 + static_cast<int>(i)});
+  const int firstFree = req.extraFds.empty() ? (req.passFd ? 4 : 3)
+                                             : 4 + static_cast<int>(req.extraFds.size());
+  std::vector<Fd> lifted;
+  SpawnAttributes s;
+  for (const auto& [source, target] : layout) {
+    lifted.emplace_back(::fcntl(source, F_DUPFD_CLOEXEC, firstFree + 16));
+    if (!lifted.back()) return launchError("arranging file descriptors", errno, req.argv[0]);
+    posix_spawn_file_actions_adddup2(&s.actions, lifted.back().get(), target);
+  }
+  if (!req.passFd && !req.extraFds.empty())
+    posix_spawn_file_actions_addclose(&s.actions, 3);  // no leftover between 2 and 4
+  posix_spawn_file_actions_addclosefrom_np(&s.actions, firstFree);
+  if (!req.cwd.empty()) posix_spawn_file_actions_addchdir_np(&s.actions, req.cwd.c_str());
+  sigset_t all, none;
+  sigfillset(&all);
+  sigemptyset(&none);
+  // glibc's sigfillset leaves out its two internal signals (32 and 33), and
+  // its posix_spawn then sets exactly those to SIG_IGN in the child, which
+  // exec keeps: the step would start with them ignored. Their bits are set
+  // by hand (sigaddset refuses them).
+  auto* words = reinterpret_cast<unsigned long*>(&all);
+  constexpr unsigned kBits = 8 * sizeof(unsigned long);
+  for (unsigned sig : {32u, 33u}) words[(sig - 1) / kBits] |= 1UL << ((sig - 1) % kBits);
+  posix_spawnattr_setsigdefault(&s.attr, &all);
+  posix_spawnattr_setsigmask(&s.attr, &none);
+  posix_spawnattr_setflags(&s.attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+
+  pid_t pid = -1;
+  int rc = ::posix_spawn(&pid, path->c_str(), &s.actions, &s.attr, argvPtrs.data(), envPtrs.data());
+  if (rc != 0) return launchError("execve " + *path, rc, req.argv[0]);
+  Fd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
+  if (!pidfd) {
+    int e = errno;
+    ::kill(pid, SIGKILL);
+    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    return launchError("pidfd_open", e, req.argv[0]);
+  }
+  for (Fd* f : {&outR, &errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
+  return std::unique_ptr<RunningProcess>(std::make_unique<LauncherProcess>(
+      pid, std::move(pidfd), std::move(outR), std::move(errR), req, started));
+}
+
+}  // namespace lw::sandbox::process
