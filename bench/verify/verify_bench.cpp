@@ -56,7 +56,10 @@ void generate(const std::string& dir, int files, int ignored) {
     std::ofstream(d + "/o" + std::to_string(i) + ".o") << "obj " << i << "\n";
   }
   std::string q = "'" + dir + "'";
-  if (run("cd " + q + " && git init -q . && git add -A && git -c user.name=b -c user.email=b@x "
+  // No automatic gc: after a commit of 100k loose objects git would start
+  // one in the background, and it rewrites .git while the check runs.
+  if (run("cd " + q + " && git init -q . && git config gc.auto 0 && git config maintenance.auto false"
+          " && git add -A && git -c user.name=b -c user.email=b@x "
           "commit -qm bench && git status --porcelain >/dev/null") != 0)
     throw std::runtime_error("git setup failed");
 }
