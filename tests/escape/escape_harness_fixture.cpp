@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 struct Suite {
   fs::path root;    // /tmp/lw-escape-XXXXXX, 0755
-  fs::path binary;  // a copy of this test binary, 0755
+  fs::path binary;  // a copy of the static hostile program, 0755
   std::optional<passwd> lwtest;
   std::string lwtestName = "lwtest";
 };
@@ -50,7 +50,7 @@ Suite& suite() {
     v.root = ::mkdtemp(t);
     ::chmod(v.root.c_str(), 0755);
     v.binary = v.root / "hostile";
-    fs::copy_file("/proc/self/exe", v.binary);
+    fs::copy_file(LW_HOSTILE_BIN, v.binary);
     ::chmod(v.binary.c_str(), 0755);
     v.lwtest = ensureLwtest();
     std::atexit([] {
@@ -62,6 +62,19 @@ Suite& suite() {
   return s;
 }
 
+// loopwright's environment: PATH and a HOME of the user's own.
+std::vector<std::string> loopwrightEnv(std::optional<uid_t> uid) {
+  return {"PATH=/usr/local/bin:/usr/bin:/bin",
+          "HOME=" + (suite().root / ("home-" + std::to_string(uid.value_or(0)))).string()};
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (auto& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
 // Whether `backend` runs here, from `loopwright sandbox backends --json`.
 std::string unavailableReason(const std::string& backend, std::optional<uid_t> uid, gid_t gid) {
   fs::path out = suite().root / ("backends-" + std::to_string(uid.value_or(0)) + ".json");
@@ -70,9 +83,8 @@ std::string unavailableReason(const std::string& backend, std::optional<uid_t> u
     int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(fd, 1);
     if (uid && (::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0 || ::setuid(*uid) != 0)) ::_exit(99);
-    std::string home = "HOME=" + (suite().root / ("home-" + std::to_string(uid.value_or(0)))).string();
-    char* envp[] = {const_cast<char*>("PATH=/usr/local/bin:/usr/bin:/bin"), home.data(), nullptr};
-    ::execle(LOOPWRIGHT_BIN, LOOPWRIGHT_BIN, "sandbox", "backends", "--json", nullptr, envp);
+    std::vector<std::string> env = loopwrightEnv(uid);
+    ::execle(LOOPWRIGHT_BIN, LOOPWRIGHT_BIN, "sandbox", "backends", "--json", nullptr, pointers(env).data());
     ::_exit(127);
   }
   ::waitpid(pid, nullptr, 0);
@@ -147,11 +159,9 @@ ExecResult sandboxExec(const Runner& r, const CaseDirs& c, const std::vector<std
   argv.insert(argv.end(), o.flags.begin(), o.flags.end());
   argv.insert(argv.end(), {"--", (c.ws / "hostile").string(), "--lw-hostile"});
   argv.insert(argv.end(), attack.begin(), attack.end());
-  std::vector<char*> args;
-  for (auto& a : argv) args.push_back(a.data());
-  args.push_back(nullptr);
-  std::string home = "HOME=" + (suite().root / ("home-" + std::to_string(r.uid.value_or(0)))).string();
-  std::vector<char*> envp = {const_cast<char*>("PATH=/usr/local/bin:/usr/bin:/bin"), home.data(), nullptr};
+  std::vector<char*> args = pointers(argv);
+  std::vector<std::string> env = loopwrightEnv(r.uid);
+  std::vector<char*> envp = pointers(env);
   fs::path out = c.root / "stdout", err = c.root / "stderr";
 
   pid_t pid = ::fork();

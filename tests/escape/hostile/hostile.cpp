@@ -1,9 +1,9 @@
-// The hostile programs of the escape suite. The suite copies its own binary
-// into the sandbox's workspace and runs it as `<bin> --lw-hostile ATTACK
-// ARGS…`; this static initializer sees that before doctest's main() and runs
-// the attack instead (the test CMake builds one binary per folder, so the
-// attacks ride in it). Exit status: 0 the attempt was blocked, 1 it
-// succeeded (an escape), 2 the attack could not be set up.
+// The hostile programs of the escape suite, one static executable: the suite
+// links it into each case's workspace and runs it in the sandbox as
+// `hostile --lw-hostile ATTACK ARGS…`. Linked statically so that it runs in a
+// container image without a C library as on the host. Exit status: 0 the
+// attempt was blocked, 1 it succeeded (an escape), 2 the attack could not be
+// set up.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -290,21 +290,19 @@ int runAttack(const std::vector<std::string>& a) {
   return 2;
 }
 
-int maybeRunHostile() {
-  std::ifstream in("/proc/self/cmdline");
-  std::vector<std::string> args;
-  for (std::string arg; std::getline(in, arg, '\0');) args.push_back(arg);
-  if (args.size() < 3 || args[1] != "--lw-hostile") return 0;
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3 || std::string(argv[1]) != "--lw-hostile") {
+    std::printf("usage: hostile --lw-hostile ATTACK [ARGS...]\n");
+    return 2;
+  }
   int rc = 2;
   try {
-    rc = runAttack({args.begin() + 2, args.end()});
+    rc = runAttack({argv + 2, argv + argc});
   } catch (const std::exception& e) {
     std::printf("attack failed to set up: %s\n", e.what());
   }
   std::fflush(stdout);
-  ::_exit(rc);
+  return rc;
 }
-
-[[maybe_unused]] const int kHostileHook = maybeRunHostile();
-
-}  // namespace
