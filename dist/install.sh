@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Puts the loopwright binary at $RUNNER_TEMP/loopwright-bin/loopwright:
-# a prebuilt binary from dist/bin/<os>-<arch>/ when its SHA-256 matches
-# dist/SHA256SUMS, otherwise a build from source (installing the Ubuntu
-# packages), reusing $LOOPWRIGHT_BUILD_DIR when actions/cache restored it.
+# Puts loopwright's executables in $RUNNER_TEMP/loopwright-bin/ (loopwright,
+# loopwright-engine and loopwright-container-init, which must stay side by
+# side): the prebuilt ones from dist/bin/<os>-<arch>/ when every SHA-256
+# matches dist/SHA256SUMS, otherwise a build from source (installing the
+# Ubuntu packages), reusing $LOOPWRIGHT_BUILD_DIR when actions/cache restored it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -16,16 +17,21 @@ case "$(uname -m)" in
   aarch64 | arm64) arch=arm64 ;;
   *) arch="$(uname -m)" ;;
 esac
-prebuilt="$here/bin/$os-$arch/loopwright"
-if [ -f "$prebuilt" ] && [ -f "$here/SHA256SUMS" ]; then
-  want="$(awk -v f="bin/$os-$arch/loopwright" '$2 == f { print $1 }' "$here/SHA256SUMS")"
-  have="$(sha256sum "$prebuilt" | awk '{ print $1 }')"
-  if [ -n "$want" ] && [ "$want" = "$have" ]; then
-    install -m 0755 "$prebuilt" "$dest/loopwright"
-    echo "loopwright $version: prebuilt $os-$arch binary (sha256 $have)"
+executables="loopwright loopwright-engine loopwright-container-init"
+prebuilt="$here/bin/$os-$arch"
+if [ -f "$prebuilt/loopwright" ] && [ -f "$here/SHA256SUMS" ]; then
+  verified=yes
+  for exe in $executables; do
+    want="$(awk -v f="bin/$os-$arch/$exe" '$2 == f { print $1 }' "$here/SHA256SUMS")"
+    have="$(sha256sum "$prebuilt/$exe" 2>/dev/null | awk '{ print $1 }')"
+    if [ -z "$want" ] || [ "$want" != "$have" ]; then verified=no; fi
+  done
+  if [ "$verified" = yes ]; then
+    for exe in $executables; do install -m 0755 "$prebuilt/$exe" "$dest/$exe"; done
+    echo "loopwright $version: prebuilt $os-$arch executables"
     exit 0
   fi
-  echo "::warning title=loopwright::prebuilt binary checksum mismatch; building from source"
+  echo "::warning title=loopwright::prebuilt executables fail their checksums; building from source"
 fi
 
 # shellcheck source=scripts/lib/deps.sh
@@ -34,5 +40,5 @@ lw_ensure_packages "${LW_BUILD_PACKAGES[@]}"
 build="${LOOPWRIGHT_BUILD_DIR:-$root/build/action}"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOPWRIGHT_TESTS=OFF >/dev/null
 cmake --build "$build" --target loopwright -j"$(nproc)"
-install -m 0755 "$build/loopwright" "$dest/loopwright"
+for exe in $executables; do install -m 0755 "$build/$exe" "$dest/$exe"; done
 echo "loopwright $version: built from source"

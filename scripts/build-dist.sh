@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the release binary for this machine's OS/arch into
-# dist/bin/<os>-<arch>/loopwright and records its SHA-256 in dist/SHA256SUMS,
-# which dist/install.sh checks before using it.
+# Builds the release executables for this machine's OS/arch into
+# dist/bin/<os>-<arch>/ (loopwright, loopwright-engine it hands most commands
+# to, and loopwright-container-init for docker steps) and records their
+# SHA-256 in dist/SHA256SUMS, which dist/install.sh checks before using them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/deps.sh
@@ -13,10 +14,12 @@ build=build/dist
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOPWRIGHT_TESTS=OFF >/dev/null
 cmake --build "$build" --target loopwright -j"$(nproc)"
 mkdir -p "dist/bin/$os-$arch"
-install -m 0755 -s "$build/loopwright" "dist/bin/$os-$arch/loopwright"
 touch dist/SHA256SUMS
-grep -v " bin/$os-$arch/loopwright\$" dist/SHA256SUMS >dist/SHA256SUMS.new || true
-(cd dist && sha256sum "bin/$os-$arch/loopwright") >>dist/SHA256SUMS.new
+grep -v " bin/$os-$arch/" dist/SHA256SUMS >dist/SHA256SUMS.new || true
+for exe in loopwright loopwright-engine loopwright-container-init; do
+  install -m 0755 -s "$build/$exe" "dist/bin/$os-$arch/$exe"
+  (cd dist && sha256sum "bin/$os-$arch/$exe") >>dist/SHA256SUMS.new
+done
 sort -k2 dist/SHA256SUMS.new >dist/SHA256SUMS
 rm dist/SHA256SUMS.new
-echo "dist/bin/$os-$arch/loopwright: $(cat VERSION)"
+echo "dist/bin/$os-$arch: loopwright $(cat VERSION)"

@@ -148,9 +148,7 @@ std::string Session::callTool(const json::value& id, const json::value& params) 
     std::lock_guard<std::mutex> lock(mu_);
     if (stopped_) {
       guard::Event s = *stopped_;
-      rec.outcome = CallOutcome::Refused;
-      rec.detail = "the step was already stopped";
-      records_.push_back(rec);
+      ++refusedAfterStop_;
       return errorLine(guardrailError(id, s.code, "the step was stopped: " + s.message, s.subject));
     }
     auto addBudget = [&](std::optional<guard::Event> e) {
@@ -249,6 +247,11 @@ void Session::finish(CallRecord record, const std::optional<guard::Event>& stop)
   if (options_.onEvent)
     for (const auto& e : events) options_.onEvent(e);
   if (firstStop && options_.onStop) options_.onStop(*stop);
+}
+
+std::size_t Session::refusedAfterStop() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return refusedAfterStop_;
 }
 
 std::vector<CallRecord> Session::records() const {

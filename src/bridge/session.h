@@ -70,7 +70,12 @@ class Session {
   // The answer owed for a line longer than kMaxMessageBytes (not read whole).
   std::string tooLarge(std::size_t bytesSoFar);
 
+  // The calls the guardrails saw, up to and including the one that stopped
+  // the step.
   std::vector<CallRecord> records() const;
+  // Calls made after the stop (refused, while the kill lands): how many
+  // depends on timing, so they are counted here, not recorded as calls.
+  std::size_t refusedAfterStop() const;
   // The stop that ended the step, if any.
   std::optional<guard::Event> stopped() const;
 
@@ -86,6 +91,7 @@ class Session {
   mutable std::mutex mu_;
   guard::LoopDetector loop_;
   std::vector<CallRecord> records_;
+  std::size_t refusedAfterStop_ = 0;
   std::optional<guard::Event> stopped_;
 };
 

@@ -48,6 +48,7 @@ class StepBridge {
 
   std::vector<Finding> findings() const { return findings_.snapshot(); }
   std::vector<CallRecord> records() const { return session_->records(); }
+  std::size_t refusedAfterStop() const { return session_->refusedAfterStop(); }
   std::optional<guard::Event> stopped() const { return session_->stopped(); }
   guard::BudgetMeter& budget() { return budget_; }
   Session& session() { return *session_; }

@@ -86,6 +86,8 @@ class PipelineBridge final : public StepBridge {
       out.callLog.push_back(r.tool + " " + std::string(bridge::toString(r.outcome)) + " " +
                             std::to_string(r.duration.count()) + " ms");
     }
+    if (std::size_t late = bridge_->refusedAfterStop(); late > 0)
+      out.callLog.push_back(std::to_string(late) + " more calls refused after the stop");
     return out;
   }
 

@@ -136,8 +136,9 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
     if (running.load()) ::kill(stepPid.load(), SIGKILL);
   };
   // A container cannot be handed a descriptor, nor see host files outside
-  // its binds: it gets its bridge as a socket in its out dir (private to
-  // this user) and a copy of the event there, and runs the host admin's
+  // its binds: its bridge listens on a socket in its out dir (private to
+  // this user), which the container's init connects to fd 3 before the step
+  // starts; it gets a copy of the event there and runs the host admin's
   // pinned image.
   const bool container = negotiated->backend == BackendId::Docker;
   std::string socketPath;

@@ -121,6 +121,9 @@ TEST_CASE("session: the same call five times stops the step with LOOP_DETECTED")
     CHECK(later.at("error").at("data").at("code") == "LOOP_DETECTED");
     CHECK(later.at("error").at("message").as_string().starts_with("LOOP_DETECTED: the step was stopped: "));
     CHECK(h.stops.size() == 1);
+    // Counted apart: how many arrive before the kill lands is timing.
+    CHECK(h.session->records().size() == 5);
+    CHECK(h.session->refusedAfterStop() == 1);
   }
   SUBCASE("tools/list still answers") { CHECK(h.request("tools/list").as_object().contains("result")); }
 }

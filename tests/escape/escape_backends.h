@@ -8,11 +8,6 @@
 
 namespace lw::escape {
 
-// docker is not listed yet: run against the local engine with a static
-// hostile program it escapes four ways (a netlink socket under the engine's
-// default seccomp profile, a host unix socket planted in the workspace, a
-// protected path that does not exist yet, a protected path's renamed
-// parent); see the open sandbox-runtime issue.
-inline constexpr std::array<std::string_view, 2> kEscapeBackends = {"linux-bwrap", "linux-landlock"};
+inline constexpr std::array<std::string_view, 3> kEscapeBackends = {"linux-bwrap", "linux-landlock", "docker"};
 
 }  // namespace lw::escape

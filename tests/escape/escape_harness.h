@@ -17,6 +17,7 @@ struct Runner {
   std::string backend;
   std::optional<uid_t> uid;  // set: run loopwright as this (unprivileged) user
   gid_t gid = 0;
+  std::vector<std::string> flags;  // `sandbox exec` flags this backend needs (docker: --image)
   std::string label() const { return backend + (uid ? " as lwtest" : " as root"); }
 };
 

@@ -62,10 +62,13 @@ Suite& suite() {
   return s;
 }
 
-// loopwright's environment: PATH and a HOME of the user's own.
+// loopwright's environment: PATH, a HOME of the user's own, and the private
+// Docker engine the test scripts start (DOCKER_HOST), when there is one.
 std::vector<std::string> loopwrightEnv(std::optional<uid_t> uid) {
-  return {"PATH=/usr/local/bin:/usr/bin:/bin",
-          "HOME=" + (suite().root / ("home-" + std::to_string(uid.value_or(0)))).string()};
+  std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin",
+                                  "HOME=" + (suite().root / ("home-" + std::to_string(uid.value_or(0)))).string()};
+  if (const char* docker = std::getenv("DOCKER_HOST")) env.push_back(std::string("DOCKER_HOST=") + docker);
+  return env;
 }
 
 std::vector<char*> pointers(std::vector<std::string>& strings) {
@@ -114,9 +117,21 @@ std::string readAll(const fs::path& p) {
 std::vector<Runner> runners() {
   std::vector<Runner> out;
   for (std::string_view b : kEscapeBackends) {
-    std::vector<Runner> users = {Runner{std::string(b), std::nullopt, 0}};
-    if (suite().lwtest) users.push_back(Runner{std::string(b), suite().lwtest->pw_uid, suite().lwtest->pw_gid});
-    else test::requireHost(false, "no unprivileged user lwtest (run the suite as root to create it)");
+    std::vector<Runner> users = {Runner{std::string(b), std::nullopt, 0, {}}};
+    if (b == "docker") {
+      // The engine's socket is root's (whoever may use it is root-equivalent),
+      // so docker runs as root only, with the local test image.
+      const char* image = std::getenv("LOOPWRIGHT_TEST_DOCKER_IMAGE");
+      if (image == nullptr || std::getenv("DOCKER_HOST") == nullptr) {
+        test::requireHost(false, "docker: no private engine and test image (scripts/docker-test-env.sh start)");
+        continue;
+      }
+      users.front().flags = {"--image", image};
+    } else if (suite().lwtest) {
+      users.push_back(Runner{std::string(b), suite().lwtest->pw_uid, suite().lwtest->pw_gid, {}});
+    } else {
+      test::requireHost(false, "no unprivileged user lwtest (run the suite as root to create it)");
+    }
     for (const Runner& r : users) {
       fs::path home = suite().root / ("home-" + std::to_string(r.uid.value_or(0)));
       fs::create_directories(home);
@@ -156,6 +171,7 @@ ExecResult sandboxExec(const Runner& r, const CaseDirs& c, const std::vector<std
   std::vector<std::string> argv = {LOOPWRIGHT_BIN, "sandbox", "exec", "--backend", r.backend,
                                    "--network", o.network, "--workspace", c.ws.string(),
                                    "--writable", c.writable.string()};
+  argv.insert(argv.end(), r.flags.begin(), r.flags.end());
   argv.insert(argv.end(), o.flags.begin(), o.flags.end());
   argv.insert(argv.end(), {"--", (c.ws / "hostile").string(), "--lw-hostile"});
   argv.insert(argv.end(), attack.begin(), attack.end());

@@ -18,6 +18,8 @@ PathFact link(PathKind kind, const std::string& real) { return {kind, true, real
 
 ContainerPlanInput baseInput() {
   ContainerPlanInput in;
+  in.initBinary = "/usr/lib/loopwright/loopwright-container-init";
+  in.filterFile = "/tmp/lw-docker-Ab12Cd/seccomp.bpf";
   in.spec.argv = {"./.loopwright/agents/security.sh", "--format", "json"};
   in.spec.workspace = "/work/repo";
   in.spec.outDir = "/var/lib/loopwright/runs/7/security/out";
@@ -115,6 +117,8 @@ TEST_CASE("docker plan: specs that cannot be carried out faithfully are refused"
   };
   const Case cases[] = {
       {"no command", [](ContainerPlanInput& in) { in.spec.argv.clear(); }, "the step has no command"},
+      {"no container init", [](ContainerPlanInput& in) { in.initBinary.clear(); },
+       "no container init or seccomp filter to bind in"},
       {"relative workspace", [](ContainerPlanInput& in) { in.spec.workspace = "repo"; },
        "workspace 'repo' is not an absolute path"},
       {"workspace is /", [](ContainerPlanInput& in) { in.spec.workspace = "/"; }, "the workspace cannot be /"},

@@ -121,6 +121,9 @@ Result<std::vector<Tree>> boundTrees(const ContainerPlanInput& in, const fs::pat
 
 Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
   const StepSpec& spec = in.spec;
+  if (in.initBinary.empty() || in.filterFile.empty())
+    return planError("no container init or seccomp filter to bind in",
+                     "install loopwright-container-init beside loopwright", "docker");
   if (spec.argv.empty() || spec.argv.front().empty())
     return planError("the step has no command", "give the program to run", {});
   if (!spec.workspace.is_absolute())
@@ -149,6 +152,9 @@ Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
     if (!targets.insert(t.target).second) continue;
     mounts.push_back(bindMount(t.source, t.target, !t.writable));
   }
+  // The init connects the bridge and installs the filter, then execs the step.
+  for (auto [source, target] : {std::pair{in.initBinary, kInitTarget}, std::pair{in.filterFile, kFilterTarget}})
+    if (targets.insert(fs::path(target)).second) mounts.push_back(bindMount(source, fs::path(target), true));
   // The root filesystem is read-only; programs still expect a writable /tmp.
   if (targets.insert("/tmp").second)
     mounts.push_back(tmpfsMount("/tmp", false, in.limits.tmpBytes, 01777));
@@ -201,9 +207,9 @@ Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
     mounts.push_back(bindMount(fact.real, p, true));
   }
 
-  json::array entrypoint{json::string(spec.argv.front())};
+  json::array entrypoint{json::string(kInitTarget), json::string(kFilterTarget), "--"};
+  for (const std::string& a : spec.argv) entrypoint.push_back(json::string(a));
   json::array cmd;
-  for (std::size_t i = 1; i < spec.argv.size(); ++i) cmd.push_back(json::string(spec.argv[i]));
   json::array env;
   for (const auto& [k, v] : spec.env) {
     if (k.empty() || k.find('=') != std::string::npos)

@@ -26,8 +26,17 @@ struct ContainerLimits {
   std::int64_t tmpBytes = std::int64_t{256} << 20;   // the private /tmp
 };
 
+// Where the container init (loopwright-container-init) and the filter it
+// installs are seen inside the container.
+inline constexpr std::string_view kInitTarget = "/.loopwright/init";
+inline constexpr std::string_view kFilterTarget = "/.loopwright/seccomp.bpf";
+
 struct ContainerPlanInput {
   StepSpec spec;
+  // Host paths of loopwright-container-init and of the compiled seccomp
+  // filter, both bound read-only: the step runs as the init's argument.
+  std::string initBinary;
+  std::string filterFile;
   PinnedImage image;
   std::string user;  // "uid:gid" inside the container
   std::string runLabel;
@@ -44,7 +53,7 @@ struct ContainerPlan {
 };
 
 // Fails with SANDBOX_LAUNCH_FAILED when the spec cannot be carried out
-// faithfully: no argv, relative or missing workspace/out dir, a descriptor to
+// faithfully: no container init or filter, no argv, relative or missing workspace/out dir, a descriptor to
 // pass (a container cannot inherit one), a writable path reached through a
 // symlink, a writable path inside a protected one, a bound tree inside a
 // denied path.

@@ -1,9 +1,14 @@
 #include "sandbox/docker/docker_backend.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <random>
+
+#include "core/executables.h"
 
 #include "sandbox/docker/container_process.h"
 #include "sandbox/docker/curl_unix_transport.h"
@@ -29,6 +34,52 @@ std::string containerName(const std::string& run, const std::string& step) {
   return name;
 }
 
+// A private directory holding the compiled filter for one container; gone
+// with this object (the running container keeps its bind of the file).
+class FilterFile {
+ public:
+  static Result<FilterFile> write(const seccomp::BpfProgram& program) {
+    char dir[] = "/tmp/lw-docker-XXXXXX";
+    if (::mkdtemp(dir) == nullptr) return failure("mkdtemp /tmp/lw-docker-XXXXXX", errno);
+    FilterFile f(dir);
+    const std::string path = f.path();
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+    if (fd < 0) return failure("create " + path, errno);
+    const auto& code = program.instructions();
+    const auto* bytes = reinterpret_cast<const char*>(code.data());
+    std::size_t left = code.size() * sizeof(code[0]);
+    while (left > 0) {
+      ssize_t n = ::write(fd, bytes, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        int e = errno;
+        ::close(fd);
+        return failure("write " + path, e);
+      }
+      bytes += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    return f;
+  }
+  FilterFile(FilterFile&& o) noexcept : dir_(std::move(o.dir_)) { o.dir_.clear(); }
+  FilterFile(const FilterFile&) = delete;
+  ~FilterFile() {
+    if (dir_.empty()) return;
+    ::unlink(path().c_str());
+    ::rmdir(dir_.c_str());
+  }
+  std::string path() const { return dir_ + "/seccomp.bpf"; }
+
+ private:
+  explicit FilterFile(std::string dir) : dir_(std::move(dir)) {}
+  static Error failure(const std::string& what, int err) {
+    return makeError(ErrorCode::SandboxLaunchFailed, "docker: " + what + ": " + std::strerror(err), {},
+                     "docker");
+  }
+  std::string dir_;
+};
+
 }  // namespace
 
 DockerConfig dockerConfigFromEnvironment(const Environment& env) {
@@ -43,6 +94,7 @@ DockerConfig dockerConfigFromEnvironment(const Environment& env) {
     config.runLabel = *runId + "-" + env.get("GITHUB_RUN_ATTEMPT").value_or("1");
   else
     config.runLabel = "local-" + std::to_string(::getpid());
+  config.initBinary = siblingExecutable("loopwright-container-init");
   return config;
 }
 
@@ -62,8 +114,27 @@ const ProbeReport& DockerBackend::probe() {
     EngineClient client(transport_, config_.probeTimeout);
     facts = observeEngine(client, config_.socketPath);
   }
+  // Without its container init a step would get neither the bridge as a
+  // descriptor nor loopwright's filter: the backend is not there at all.
+  std::error_code ec;
+  if (facts.reachable && !std::filesystem::is_regular_file(config_.initBinary, ec)) {
+    facts.reachable = false;
+    facts.unreachableReason = "loopwright-container-init is not installed beside loopwright (" +
+                              config_.initBinary.string() + ")";
+  }
   report_ = classifyEngine(facts);
   return *report_;
+}
+
+Result<const seccomp::BpfProgram*> DockerBackend::filterFor(NetworkMode mode) {
+  std::lock_guard lock(filterMutex_);
+  if (auto it = filters_.find(mode); it != filters_.end()) return &it->second;
+  seccomp::Options o;
+  o.network = mode;
+  o.denyNewUnixSockets = true;
+  auto program = seccomp::compile(seccomp::buildPolicy(o));
+  if (!program) return std::move(program).error();
+  return &filters_.emplace(mode, std::move(program).value()).first->second;
 }
 
 Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const StepSpec& spec) {
@@ -79,8 +150,15 @@ Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const Ste
   auto image = parsePinnedImage(*spec.image);
   if (!image) return image.error();
 
+  auto filter = filterFor(spec.network);
+  if (!filter) return filter.error();
+  auto filterFile = FilterFile::write(**filter);
+  if (!filterFile) return filterFile.error();
+
   ContainerPlanInput input;
   input.spec = spec;
+  input.initBinary = config_.initBinary.string();
+  input.filterFile = filterFile->path();
   input.image = *image;
   // The same identity as the other backends give a step: the orchestrator's.
   // As root that is uid 0 without any capability (CapDrop ALL).

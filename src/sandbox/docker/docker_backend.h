@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -15,6 +17,7 @@
 #include "sandbox/backend.h"
 #include "sandbox/docker/container_plan.h"
 #include "sandbox/docker/http_transport.h"
+#include "sandbox/seccomp/seccomp_filter.h"
 
 namespace lw::sandbox::docker {
 
@@ -30,10 +33,14 @@ struct DockerConfig {
   // A watchdog process per container removes it if this process dies
   // without unwinding (orphan_reaper.h).
   bool reapOrphans = true;
+  // loopwright-container-init, bound into every container as its entrypoint
+  // (see src/container_init_main.cpp). Missing: the backend is unavailable.
+  std::filesystem::path initBinary;
 };
 
 // DOCKER_HOST for the socket; the run label from GITHUB_RUN_ID and
-// GITHUB_RUN_ATTEMPT, else "local-<pid>".
+// GITHUB_RUN_ATTEMPT, else "local-<pid>"; the container init beside this
+// executable.
 DockerConfig dockerConfigFromEnvironment(const Environment& env);
 
 class DockerBackend final : public Backend {
@@ -49,11 +56,17 @@ class DockerBackend final : public Backend {
   Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override;
 
  private:
+  // loopwright's filter for `mode`, with new unix sockets refused: the init
+  // connects the bridge before installing it.
+  Result<const seccomp::BpfProgram*> filterFor(NetworkMode mode);
+
   DockerConfig config_;
   std::shared_ptr<HttpTransport> transport_;
   std::mutex probeMutex_;  // steps of a stage launch in parallel
   std::optional<ProbeReport> report_;
   std::atomic<int> launches_{0};
+  std::mutex filterMutex_;
+  std::map<NetworkMode, seccomp::BpfProgram> filters_;  // compiled once per mode
 };
 
 // The registry's factory: configured from the environment.

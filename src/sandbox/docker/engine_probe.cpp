@@ -55,23 +55,27 @@ ProbeReport classifyEngine(const EngineFacts& facts) {
   report.capabilities[C::FilesystemWriteContainment] = {
       Support::Enforced, "read-only root filesystem; only the writable scope and the out dir are "
                          "bound writable, /tmp is a private tmpfs"};
+  // Observed by the escape suite against a local engine: existing protected
+  // paths hold, but nothing masks one that does not exist yet, and renaming
+  // a protected path's parent moves its bind away.
   report.capabilities[C::ProtectedPathReadOnlyMask] = {
-      Support::Enforced, "protected paths are re-bound read-only over writable binds; a mount "
-                         "point cannot be renamed, replaced or hard-linked across"};
-  report.capabilities[C::NetworkIsolation] = {Support::Enforced,
-                                              "NetworkMode none: the container's own network namespace"};
+      Support::Partial, "existing protected paths are re-bound read-only, but one that does not "
+                        "exist yet can be created and renaming its parent moves the bind away"};
+  report.capabilities[C::NetworkIsolation] = {
+      Support::Enforced, "NetworkMode none: the container's own network namespace; no new socket "
+                         "(the bridge arrives connected), so no unix socket in the view is reachable"};
   report.capabilities[C::ProcessTreeCleanup] = {
       Support::Enforced, "the container's pid namespace dies with it; the container is removed "
                          "when the step returns"};
+  // loopwright-container-init installs loopwright's own filter before the
+  // step starts, whatever the engine's profile is (an unconfined one too).
   if (seccompProfile.empty())
     report.capabilities[C::SyscallFiltering] = {Support::Absent,
                                                 "the engine reports no seccomp support"};
-  else if (seccompProfile == "unconfined")
-    report.capabilities[C::SyscallFiltering] = {Support::Absent,
-                                                "the engine's default seccomp profile is unconfined"};
   else
     report.capabilities[C::SyscallFiltering] = {
-        Support::Enforced, "the engine's seccomp profile '" + seccompProfile + "'"};
+        Support::Enforced, "loopwright's filter, installed by its container init, under the "
+                           "engine's seccomp profile '" + seccompProfile + "'"};
 
   report.networkModes[NetworkMode::None] = {Support::Enforced,
                                             "NetworkMode none: only the container's own loopback"};

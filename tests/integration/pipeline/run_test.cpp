@@ -213,7 +213,7 @@ TEST_CASE("run: killing loopwright run mid-stage leaves no step process behind")
   }
 }
 
-TEST_CASE("run: a docker step runs the host admin's pinned image, with its bridge as a socket and the event copied") {
+TEST_CASE("run: a docker step runs the host admin's pinned image, with its bridge connected at fd 3 and the event copied") {
   const char* image = std::getenv("LOOPWRIGHT_TEST_DOCKER_IMAGE");
   const char* dockerHost = std::getenv("DOCKER_HOST");
   LW_REQUIRE_HOST(image != nullptr && dockerHost != nullptr,
@@ -223,7 +223,7 @@ TEST_CASE("run: a docker step runs the host admin's pinned image, with its bridg
   makeRepo(repo, {{".loopwright/taskpack.yaml",
                    taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
                             "        - name: boxed\n"
-                            "          run: [sh, -c, 'test -S \"$LOOPWRIGHT_BRIDGE\" && grep -q . \"$LOOPWRIGHT_EVENT\" && "
+                            "          run: [sh, -c, 'test \"$LOOPWRIGHT_BRIDGE\" = fd:3 && test -S /proc/self/fd/3 && grep -q . \"$LOOPWRIGHT_EVENT\" && "
                             "echo \"{\\\"findings\\\":[{\\\"ruleId\\\":\\\"x/y\\\",\\\"severity\\\":\\\"notice\\\",\\\"message\\\":\\\"m\\\"}]}\" "
                             "> \"$LOOPWRIGHT_OUT/findings.json\"']\n",
                             "  sandbox: {preferredBackends: [docker], runtimeProfile: busybox}\n")}});
