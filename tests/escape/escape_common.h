@@ -5,9 +5,7 @@
 
 #include <doctest/doctest.h>
 
-#include "core/environment.h"
 #include "escape/escape_harness.h"
-#include "sandbox/registry.h"
 
 namespace lw::escape {
 
@@ -19,25 +17,12 @@ inline void checkBlocked(const ExecResult& r) {
   CHECK(r.out.find("blocked") != std::string::npos);
 }
 
-// Whether this host's probe of `backend` reports `capability` enforced —
-// the same observation negotiation uses.
-inline bool enforcedHere(const std::string& backend, Capability capability) {
-  static auto backends = sandbox::makeBackends(Environment::fromProcess());
-  for (auto& b : backends) {
-    if (toString(b->id()) != backend) continue;
-    const auto& caps = b->probe().capabilities;
-    auto it = caps.find(capability);
-    return it != caps.end() && it->second.support == sandbox::Support::Enforced;
-  }
-  return false;
-}
-
 // Either the attack ran and was blocked, or negotiation refused the backend
 // (exit 3, SANDBOX_CAPABILITY_INSUFFICIENT) because the case was run with
 // --require `capability` and the backend's probe honestly reports it as not
 // enforced. A backend that claims it must block the attack: no refusal then.
 inline void checkBlockedOrRefused(const Runner& r, const ExecResult& result, Capability capability) {
-  if (!enforcedHere(r.backend, capability)) {
+  if (!probeEnforces(r, capability)) {
     INFO(result.describe());
     CHECK(result.status == 3);
     CHECK(result.err.find("SANDBOX_CAPABILITY_INSUFFICIENT") != std::string::npos);

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "policy/vocabulary.h"
+
 namespace lw::escape {
 
 struct Runner {
@@ -24,6 +26,10 @@ struct Runner {
 // Every (backend, user) pair this host can run; prints [SKIPPED] lines (or
 // fails under CI=true) for the ones it cannot.
 std::vector<Runner> runners();
+
+// Whether `loopwright sandbox backends --json`, run as the runner's user,
+// reports `capability` enforced: the observation negotiation uses.
+bool probeEnforces(const Runner& r, Capability capability);
 
 // One case's scratch: `ws` (the workspace, read-only unless flags say
 // otherwise, holding the hostile binary as ws/hostile), `ws/w` (passed as

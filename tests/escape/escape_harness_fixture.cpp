@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <sstream>
 
@@ -78,8 +79,13 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   return out;
 }
 
-// Whether `backend` runs here, from `loopwright sandbox backends --json`.
-std::string unavailableReason(const std::string& backend, std::optional<uid_t> uid, gid_t gid) {
+// `loopwright sandbox backends --json` as `uid` sees it (the observation
+// negotiation uses), read once per user.
+const boost::json::value& backendsReport(std::optional<uid_t> uid, gid_t gid) {
+  static std::mutex mu;
+  static std::map<uid_t, boost::json::value> reports;
+  std::lock_guard lock(mu);
+  if (auto it = reports.find(uid.value_or(0)); it != reports.end()) return it->second;
   fs::path out = suite().root / ("backends-" + std::to_string(uid.value_or(0)) + ".json");
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -92,17 +98,30 @@ std::string unavailableReason(const std::string& backend, std::optional<uid_t> u
   }
   ::waitpid(pid, nullptr, 0);
   std::ifstream in(out);
-  std::stringstream s;
-  s << in.rdbuf();
+  std::stringstream text;
+  text << in.rdbuf();
   boost::system::error_code ec;
-  auto v = boost::json::parse(s.str(), ec);
-  if (ec) return "sandbox backends --json printed no JSON: " + s.str();
-  for (const auto& b : v.at("backends").as_array()) {
-    if (b.at("backend").as_string() != backend) continue;
-    if (b.at("available").as_bool()) return {};
-    return std::string(b.at("unavailableReason").as_string());
-  }
-  return "backend not listed by sandbox backends";
+  auto v = boost::json::parse(text.str(), ec);
+  if (ec || !v.is_object() || !v.as_object().contains("backends"))
+    v = boost::json::object{{"error", "sandbox backends --json printed no JSON: " + text.str()}};
+  return reports.emplace(uid.value_or(0), std::move(v)).first->second;
+}
+
+const boost::json::object* backendEntry(const boost::json::value& report, const std::string& backend) {
+  if (!report.as_object().contains("backends")) return nullptr;
+  for (const auto& b : report.at("backends").as_array())
+    if (b.at("backend").as_string() == backend) return &b.as_object();
+  return nullptr;
+}
+
+// Whether `backend` runs here; empty when it does, else why not.
+std::string unavailableReason(const std::string& backend, std::optional<uid_t> uid, gid_t gid) {
+  const auto& report = backendsReport(uid, gid);
+  if (report.as_object().contains("error")) return std::string(report.at("error").as_string());
+  const auto* b = backendEntry(report, backend);
+  if (b == nullptr) return "backend not listed by sandbox backends";
+  if (b->at("available").as_bool()) return {};
+  return std::string(b->at("unavailableReason").as_string());
 }
 
 std::string readAll(const fs::path& p) {
@@ -142,6 +161,14 @@ std::vector<Runner> runners() {
     }
   }
   return out;
+}
+
+bool probeEnforces(const Runner& r, Capability capability) {
+  const auto* b = backendEntry(backendsReport(r.uid, r.gid), r.backend);
+  if (b == nullptr || !b->at("available").as_bool()) return false;
+  const auto& caps = b->at("capabilities").as_object();
+  auto it = caps.find(toString(capability));
+  return it != caps.end() && it->value().at("status").as_string() == "enforced";
 }
 
 CaseDirs::~CaseDirs() {

@@ -20,6 +20,7 @@ ContainerPlanInput baseInput() {
   ContainerPlanInput in;
   in.initBinary = "/usr/lib/loopwright/loopwright-container-init";
   in.filterFile = "/tmp/lw-docker-Ab12Cd/seccomp.bpf";
+  in.emptyDir = "/tmp/lw-docker-Ab12Cd/empty";
   in.spec.argv = {"./.loopwright/agents/security.sh", "--format", "json"};
   in.spec.workspace = "/work/repo";
   in.spec.outDir = "/var/lib/loopwright/runs/7/security/out";
@@ -68,10 +69,27 @@ TEST_CASE("docker plan: an author's protected paths are re-bound read-only after
   REQUIRE(plan.ok());
   lw::test::checkGoldenJson("docker/plan_author_loopback.json", plan->body);
   CHECK(plan->notes == std::vector<std::string>{
-                           "protected path /work/repo/.loopwright/policies does not exist: creating "
-                           "it is left to verify",
                            "protected path /work/repo/CLAUDE.md is reached through a symlink: not "
                            "re-bound, left to verify"});
+  // .loopwright/policies does not exist: its first missing component is
+  // masked by the empty directory, and the engine's mount point removed after.
+  CHECK(plan->placeholders == std::vector<std::filesystem::path>{"/work/repo/.loopwright"});
+}
+
+TEST_CASE("docker plan: the directories above a protected path are pinned, so it cannot be renamed away") {
+  ContainerPlanInput in = baseInput();
+  in.spec.workspaceWritable = true;
+  in.spec.protectedPaths = {".loopwright/policies"};
+  in.facts["/work/repo/.loopwright"] = dir("/work/repo/.loopwright");
+  in.facts["/work/repo/.loopwright/policies"] = dir("/work/repo/.loopwright/policies");
+  auto plan = planContainer(in);
+  REQUIRE(plan.ok());
+  std::vector<std::string> binds;
+  for (const auto& m : plan->body.at("HostConfig").at("Mounts").as_array())
+    if (std::string_view(m.at("Target").as_string()).starts_with("/work/repo/.loopwright"))
+      binds.push_back(std::string(m.at("Target").as_string()) + (m.at("ReadOnly").as_bool() ? " ro" : " rw"));
+  CHECK(binds == std::vector<std::string>{"/work/repo/.loopwright rw", "/work/repo/.loopwright/policies ro"});
+  CHECK(plan->placeholders.empty());
 }
 
 TEST_CASE("docker plan: allow-outbound is the bridge network, everything else stays closed") {
@@ -98,7 +116,7 @@ TEST_CASE("docker plan: a symlink planted in the workspace never becomes a bind 
   const std::string body = boost::json::serialize(plan->body);
   CHECK(body.find("\"/etc\"") == std::string::npos);
   CHECK(body.find("/home/runner/.ssh") == std::string::npos);
-  CHECK(plan->notes.size() == 4);
+  CHECK(plan->notes.size() == 2);  // the .github symlink, the secrets symlink
 
   in.spec.writablePaths = {"build"};
   in.spec.workspaceWritable = false;

@@ -9,6 +9,7 @@
 #include "sandbox/bwrap/bwrap_plan.h"
 #include "sandbox/bwrap/bwrap_probe.h"
 #include "sandbox/bwrap/probe_cache.h"
+#include "sandbox/process/placeholders.h"
 #include "sandbox/process/unsupervised_spawn.h"
 
 namespace lw::sandbox::bwrap {
@@ -16,37 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Removes the placeholder mount points bwrap created on the host for missing
-// protected paths, once the step is over (only if still empty directories).
-class BwrapProcess final : public process::RunningProcess {
- public:
-  BwrapProcess(std::unique_ptr<process::RunningProcess> inner, std::vector<fs::path> placeholders)
-      : inner_(std::move(inner)), placeholders_(std::move(placeholders)) {}
-  ~BwrapProcess() override {
-    inner_.reset();
-    cleanUp();
-  }
-  int pid() const override { return inner_->pid(); }
-  process::ExitInfo wait(std::optional<std::chrono::steady_clock::time_point> d) override {
-    process::ExitInfo info = inner_->wait(d);
-    cleanUp();
-    return info;
-  }
-  void kill() override {
-    inner_->kill();
-    cleanUp();
-  }
-  const process::CapturedStream& stdoutData() const override { return inner_->stdoutData(); }
-  const process::CapturedStream& stderrData() const override { return inner_->stderrData(); }
-
- private:
-  void cleanUp() {
-    for (const fs::path& p : placeholders_) ::rmdir(p.c_str());
-    placeholders_.clear();
-  }
-  std::unique_ptr<process::RunningProcess> inner_;
-  std::vector<fs::path> placeholders_;
-};
 
 std::string firstLine(const std::string& s) {
   std::string line = s.substr(0, s.find('\n'));
@@ -131,8 +101,8 @@ Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const Step
     for (const fs::path& p : plan->placeholders) ::rmdir(p.c_str());
     return std::move(proc).error();
   }
-  return std::unique_ptr<process::RunningProcess>(
-      std::make_unique<BwrapProcess>(std::move(proc).value(), plan->placeholders));
+  // bwrap created mount points on the host for missing protected paths.
+  return process::removingPlaceholdersAfter(std::move(proc).value(), plan->placeholders);
 }
 
 ProbeReport BwrapBackend::runProbe() {

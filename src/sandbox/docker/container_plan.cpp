@@ -183,6 +183,10 @@ Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
       mounts.push_back(bindMount("/dev/null", d, true));
   }
 
+  // Protected paths inside a writable tree, as bubblewrap does it: every
+  // directory between the tree and the path is pinned (bound onto itself, so
+  // a mount point the step cannot rename away), and the path itself, or its
+  // first missing component as an empty placeholder, is bound read-only.
   for (const auto& raw : spec.protectedPaths) {
     const fs::path p = anchoredPath(ws, raw);
     for (const auto& t : *trees)
@@ -192,19 +196,35 @@ Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
                          "protected paths stay read-only; narrow the writable scope", p);
     const Tree* tree = writableTreeOf(*trees, p);
     if (tree == nullptr) continue;  // already read-only or not visible
-    const PathFact fact = factOf(in.facts, p);
-    if (fact.kind == PathKind::Missing) {
-      plan.notes.push_back("protected path " + p.string() +
-                           " does not exist: creating it is left to verify");
-      continue;
+    std::vector<fs::path> chain;    // tree (exclusive) down to p
+    for (fs::path a = p; a != tree->target && isWithin(a, tree->target); a = a.parent_path())
+      chain.insert(chain.begin(), a);
+    for (const fs::path& c : chain) {
+      const PathFact fact = factOf(in.facts, c);
+      if (fact.kind != PathKind::Missing && !reachedDirectly(fact, *tree, c)) {
+        plan.notes.push_back("protected path " + p.string() + " is reached through a symlink" +
+                             (c == p ? "" : " (" + c.string() + ")") + ": not re-bound, left to verify");
+        break;
+      }
+      const bool last = c == p;
+      if (fact.kind == PathKind::Missing) {
+        if (in.emptyDir.empty())
+          return planError("no empty directory to mask the missing protected path " + c.string(),
+                           "the launcher provides one", c);
+        if (targets.insert(c).second) {
+          plan.placeholders.push_back(tree->source / c.lexically_relative(tree->target));
+          mounts.push_back(bindMount(in.emptyDir, c, true));
+        }
+        break;
+      }
+      if (last) {
+        if (targets.insert(c).second) mounts.push_back(bindMount(fact.real, c, true));
+      } else if (fact.kind == PathKind::Directory) {
+        if (targets.insert(c).second) mounts.push_back(bindMount(fact.real, c, false));  // pin
+      } else {
+        break;  // a file where a directory would be: nothing below can exist
+      }
     }
-    if (!reachedDirectly(fact, *tree, p)) {
-      plan.notes.push_back("protected path " + p.string() +
-                           " is reached through a symlink: not re-bound, left to verify");
-      continue;
-    }
-    if (!targets.insert(p).second) continue;
-    mounts.push_back(bindMount(fact.real, p, true));
   }
 
   json::array entrypoint{json::string(kInitTarget), json::string(kFilterTarget), "--"};

@@ -37,6 +37,10 @@ struct ContainerPlanInput {
   // filter, both bound read-only: the step runs as the init's argument.
   std::string initBinary;
   std::string filterFile;
+  // An empty directory on the host: the source bound read-only over a
+  // protected path that does not exist yet (the engine creates the mount
+  // point, which the launcher removes afterwards: ContainerPlan::placeholders).
+  std::string emptyDir;
   PinnedImage image;
   std::string user;  // "uid:gid" inside the container
   std::string runLabel;
@@ -47,6 +51,10 @@ struct ContainerPlanInput {
 
 struct ContainerPlan {
   boost::json::object body;
+  // Mount points the engine creates on the host for protected paths that do
+  // not exist yet (their first missing component, masked by emptyDir so the
+  // step cannot create them); the launcher removes them after the container.
+  std::vector<std::filesystem::path> placeholders;
   // What the plan could not mask and why (a protected path that does not
   // exist yet, one reached through a symlink): left to verify, said aloud.
   std::vector<std::string> notes;

@@ -1,6 +1,7 @@
 #include "sandbox/docker/docker_backend.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -16,6 +17,7 @@
 #include "sandbox/docker/engine_probe.h"
 #include "sandbox/docker/host_paths.h"
 #include "sandbox/docker/orphan_reaper.h"
+#include "sandbox/process/placeholders.h"
 
 namespace lw::sandbox::docker {
 namespace {
@@ -34,15 +36,18 @@ std::string containerName(const std::string& run, const std::string& step) {
   return name;
 }
 
-// A private directory holding the compiled filter for one container; gone
-// with this object (the running container keeps its bind of the file).
-class FilterFile {
+// A private directory with what one container binds from the host besides
+// the step's trees: the compiled filter and an empty directory (to mask
+// missing protected paths). Gone with this object: a started container keeps
+// its binds.
+class LaunchFiles {
  public:
-  static Result<FilterFile> write(const seccomp::BpfProgram& program) {
+  static Result<LaunchFiles> write(const seccomp::BpfProgram& program) {
     char dir[] = "/tmp/lw-docker-XXXXXX";
     if (::mkdtemp(dir) == nullptr) return failure("mkdtemp /tmp/lw-docker-XXXXXX", errno);
-    FilterFile f(dir);
-    const std::string path = f.path();
+    LaunchFiles f(dir);
+    if (::mkdir(f.emptyDir().c_str(), 0555) != 0) return failure("mkdir " + f.emptyDir(), errno);
+    const std::string path = f.filterPath();
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
     if (fd < 0) return failure("create " + path, errno);
     const auto& code = program.instructions();
@@ -62,17 +67,19 @@ class FilterFile {
     ::close(fd);
     return f;
   }
-  FilterFile(FilterFile&& o) noexcept : dir_(std::move(o.dir_)) { o.dir_.clear(); }
-  FilterFile(const FilterFile&) = delete;
-  ~FilterFile() {
+  LaunchFiles(LaunchFiles&& o) noexcept : dir_(std::move(o.dir_)) { o.dir_.clear(); }
+  LaunchFiles(const LaunchFiles&) = delete;
+  ~LaunchFiles() {
     if (dir_.empty()) return;
-    ::unlink(path().c_str());
+    ::unlink(filterPath().c_str());
+    ::rmdir(emptyDir().c_str());
     ::rmdir(dir_.c_str());
   }
-  std::string path() const { return dir_ + "/seccomp.bpf"; }
+  std::string filterPath() const { return dir_ + "/seccomp.bpf"; }
+  std::string emptyDir() const { return dir_ + "/empty"; }
 
  private:
-  explicit FilterFile(std::string dir) : dir_(std::move(dir)) {}
+  explicit LaunchFiles(std::string dir) : dir_(std::move(dir)) {}
   static Error failure(const std::string& what, int err) {
     return makeError(ErrorCode::SandboxLaunchFailed, "docker: " + what + ": " + std::strerror(err), {},
                      "docker");
@@ -152,13 +159,14 @@ Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const Ste
 
   auto filter = filterFor(spec.network);
   if (!filter) return filter.error();
-  auto filterFile = FilterFile::write(**filter);
-  if (!filterFile) return filterFile.error();
+  auto files = LaunchFiles::write(**filter);
+  if (!files) return files.error();
 
   ContainerPlanInput input;
   input.spec = spec;
   input.initBinary = config_.initBinary.string();
-  input.filterFile = filterFile->path();
+  input.filterFile = files->filterPath();
+  input.emptyDir = files->emptyDir();
   input.image = *image;
   // The same identity as the other backends give a step: the orchestrator's.
   // As root that is uid 0 without any capability (CapDrop ALL).
@@ -191,8 +199,12 @@ Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const Ste
                                                       config_.killGrace, spec.onOutput);
   container->planNotes = plan->notes;
   if (reaper) container->guardAgainstOrphaning(std::move(*reaper));
-  if (auto st = container->start(); !st) return st.error();
-  return std::unique_ptr<process::RunningProcess>(std::move(container));
+  auto started = container->start();
+  // The engine creates the placeholders' mount points on the host (in the
+  // writable tree) at start; they go after the container, on failure too.
+  auto running = process::removingPlaceholdersAfter(std::move(container), plan->placeholders);
+  if (!started) return started.error();
+  return running;
 }
 
 std::unique_ptr<Backend> makeDockerBackend(const Environment& env) {

@@ -55,12 +55,10 @@ ProbeReport classifyEngine(const EngineFacts& facts) {
   report.capabilities[C::FilesystemWriteContainment] = {
       Support::Enforced, "read-only root filesystem; only the writable scope and the out dir are "
                          "bound writable, /tmp is a private tmpfs"};
-  // Observed by the escape suite against a local engine: existing protected
-  // paths hold, but nothing masks one that does not exist yet, and renaming
-  // a protected path's parent moves its bind away.
   report.capabilities[C::ProtectedPathReadOnlyMask] = {
-      Support::Partial, "existing protected paths are re-bound read-only, but one that does not "
-                        "exist yet can be created and renaming its parent moves the bind away"};
+      Support::Enforced, "protected paths are re-bound read-only over writable binds, a missing one "
+                         "masked by an empty read-only directory, the directories above pinned as "
+                         "mount points (no rename, replace or hard link across)"};
   report.capabilities[C::NetworkIsolation] = {
       Support::Enforced, "NetworkMode none: the container's own network namespace; no new socket "
                          "(the bridge arrives connected), so no unix socket in the view is reachable"};

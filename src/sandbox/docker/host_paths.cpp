@@ -4,6 +4,11 @@ namespace lw::sandbox::docker {
 
 namespace fs = std::filesystem;
 
+bool isWithinPath(const fs::path& p, const fs::path& root) {
+  const fs::path rel = p.lexically_relative(root);
+  return !rel.empty() && rel != "." && *rel.begin() != "..";
+}
+
 fs::path anchoredPath(const fs::path& workspace, const fs::path& p) {
   fs::path abs = p.is_absolute() ? p : workspace / p;
   abs = abs.lexically_normal();
@@ -16,7 +21,11 @@ std::vector<fs::path> pathsToObserve(const StepSpec& spec) {
   std::vector<fs::path> out{ws};
   if (!spec.outDir.empty()) out.push_back(anchoredPath(ws, spec.outDir));
   for (const auto& p : spec.writablePaths) out.push_back(anchoredPath(ws, p));
-  for (const auto& p : spec.protectedPaths) out.push_back(anchoredPath(ws, p));
+  // A protected path and every directory above it up to the workspace: the
+  // planner pins the ancestors and masks the first missing component.
+  for (const auto& p : spec.protectedPaths)
+    for (fs::path a = anchoredPath(ws, p); a != ws && isWithinPath(a, ws); a = a.parent_path())
+      out.push_back(a);
   for (const auto& p : spec.deniedReadPaths) out.push_back(anchoredPath(ws, p));
   return out;
 }

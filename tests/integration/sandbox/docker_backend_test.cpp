@@ -183,9 +183,7 @@ TEST_CASE("docker engine: the private test engine is probed as it is" * doctest:
   CHECK(r.version.rfind("docker ", 0) == 0);
   for (Capability c : lw::kAllCapabilities) {
     CAPTURE(lw::toString(c));
-    // What the escape suite sees escaped is claimed partial (engine_probe.cpp).
-    CHECK(r.capabilities.at(c).support ==
-          (c == Capability::ProtectedPathReadOnlyMask ? Support::Partial : Support::Enforced));
+    CHECK(r.capabilities.at(c).support == Support::Enforced);
   }
   CHECK(r.networkModes.at(NetworkMode::None).support == Support::Enforced);
   // The test engine runs with --bridge=none: outbound is honestly absent.
