@@ -10,7 +10,6 @@
 #include <random>
 
 #include "core/executables.h"
-
 #include "sandbox/docker/container_process.h"
 #include "sandbox/docker/curl_unix_transport.h"
 #include "sandbox/docker/endpoint.h"
