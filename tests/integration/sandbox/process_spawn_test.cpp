@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "integration/sandbox/spawn_cases.h"
 #include "sandbox/process/child_setups.h"
 #include "sandbox/process/spawn.h"
 
@@ -18,24 +19,13 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const std::map<std::string, std::string> kEnv = {{"PATH", "/usr/bin:/bin"}};
-
-SpawnRequest shell(const std::string& script) {
-  SpawnRequest r;
-  r.argv = {"/bin/sh", "-c", script};
-  r.env = kEnv;
-  return r;
-}
+const auto& kEnv = lw::test::kSpawnEnv;
+using lw::test::alive;
+using lw::test::shell;
 
 ExitInfo runToEnd(const SpawnRequest& r, std::string* out = nullptr) {
-  auto p = spawn(r);
-  REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
-  ExitInfo info = (*p)->wait(std::chrono::steady_clock::now() + 20s);
-  if (out != nullptr) *out = (*p)->stdoutData().data;
-  return info;
+  return lw::test::runToEnd([](const SpawnRequest& q) { return spawn(q); }, r, out);
 }
-
-bool alive(pid_t pid) { return ::kill(pid, 0) == 0 || errno == EPERM; }
 
 }  // namespace
 
