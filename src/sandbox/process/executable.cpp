@@ -31,4 +31,15 @@ std::optional<std::string> resolveExecutable(const std::string& name,
   return std::nullopt;
 }
 
+ExecStrings::ExecStrings(std::vector<std::string> strings) : strings_(std::move(strings)) {
+  for (auto& s : strings_) pointers_.push_back(s.data());
+  pointers_.push_back(nullptr);
+}
+
+ExecStrings ExecStrings::environment(const std::map<std::string, std::string>& env) {
+  std::vector<std::string> vars;
+  for (const auto& [k, v] : env) vars.push_back(k + "=" + v);
+  return ExecStrings(std::move(vars));
+}
+
 }  // namespace lw::sandbox::process

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace lw::sandbox::process {
 
@@ -12,5 +13,19 @@ namespace lw::sandbox::process {
 // not ours: it decides what the step runs), or nullopt.
 std::optional<std::string> resolveExecutable(const std::string& name,
                                              const std::map<std::string, std::string>& env);
+
+// argv or envp for execve: the strings and the null-terminated pointer
+// array into them, allocated before any fork (the child only reads them).
+class ExecStrings {
+ public:
+  explicit ExecStrings(std::vector<std::string> strings);
+  // "NAME=value" for each variable, in the map's order.
+  static ExecStrings environment(const std::map<std::string, std::string>& env);
+  char* const* get() { return pointers_.data(); }
+
+ private:
+  std::vector<std::string> strings_;
+  std::vector<char*> pointers_;
+};
 
 }  // namespace lw::sandbox::process

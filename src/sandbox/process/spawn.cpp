@@ -1,7 +1,6 @@
 #include "sandbox/process/spawn.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -10,9 +9,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include "sandbox/process/capture.h"
 #include "sandbox/process/executable.h"
 #include "sandbox/process/fd.h"
+#include "sandbox/process/piped_process.h"
 #include "sandbox/process/supervisor.h"
 
 namespace lw::sandbox::process {
@@ -34,115 +33,51 @@ bool readMessage(int fd, detail::SupervisorMessage& m) {
   }
 }
 
-class SupervisedProcess final : public RunningProcess {
+// The step's end comes as the supervisor's report on the control socket; a
+// kill is a byte on it (the supervisor kills the whole tree).
+class SupervisedProcess final : public PipedProcess {
  public:
   SupervisedProcess(pid_t supervisor, pid_t pid, Fd control, Fd out, Fd err,
                     const SpawnRequest& req, Clock::time_point started)
-      : supervisor_(supervisor),
+      : PipedProcess(std::move(out), std::move(err), req, started),
+        supervisor_(supervisor),
         pid_(pid),
-        control_(std::move(control)),
-        out_(std::move(out)),
-        err_(std::move(err)),
-        outCapture_(req.maxOutputBytes, 1, req.onOutput),
-        errCapture_(req.maxOutputBytes, 2, req.onOutput),
-        started_(started) {}
-
-  ~SupervisedProcess() override {
-    if (!finished_) kill();
-  }
+        control_(std::move(control)) {}
+  ~SupervisedProcess() override { killIfRunning(); }
 
   int pid() const override { return pid_; }
 
-  ExitInfo wait(std::optional<Clock::time_point> deadline) override {
-    run(deadline);
-    return info_;
-  }
-
-  void kill() override {
-    requestKill();
-    run(std::nullopt);
-  }
-
-  const CapturedStream& stdoutData() const override { return outCapture_.stream(); }
-  const CapturedStream& stderrData() const override { return errCapture_.stream(); }
-
  private:
-  void requestKill() {
-    if (killRequested_ || finished_) return;
-    killRequested_ = true;
+  int endFd() const override { return control_.get(); }
+
+  void collectEnd(ExitInfo& info) override {
+    detail::SupervisorMessage m;
+    if (readMessage(control_.get(), m) && m.kind == detail::kFinished) {
+      info.descendantsKilled = m.extra;
+      if (WIFEXITED(m.value)) info.exitCode = WEXITSTATUS(m.value);
+      if (WIFSIGNALED(m.value)) info.signal = WTERMSIG(m.value);
+    } else {
+      // The supervisor vanished without a report (killed from outside).
+      info.signal = SIGKILL;
+    }
+  }
+
+  void sendKill() override {
     char k = 'k';
     ::send(control_.get(), &k, 1, MSG_NOSIGNAL);
   }
 
-  void run(std::optional<Clock::time_point> deadline) {
-    if (finished_) return;
-    bool gotFinish = false;
-    // After the tree is gone every writer is closed, so EOF comes at once;
-    // the grace only guards against a descriptor leaked outside the tree.
-    std::optional<Clock::time_point> drainUntil;
-    while (true) {
-      if (gotFinish && !out_ && !err_) break;
-      Clock::time_point now = Clock::now();
-      if (gotFinish && drainUntil && now >= *drainUntil) break;
-      if (!gotFinish && deadline && now >= *deadline && !killRequested_) {
-        info_.timedOut = true;
-        requestKill();
-      }
-      int timeout = -1;
-      auto until = gotFinish ? drainUntil : (killRequested_ ? std::nullopt : deadline);
-      if (until) {
-        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(*until - now).count();
-        timeout = static_cast<int>(std::max<long long>(0, ms) + 1);
-      }
-      struct pollfd fds[3];
-      int n = 0;
-      int outIdx = -1, errIdx = -1, ctlIdx = -1;
-      if (out_) { outIdx = n; fds[n++] = {out_.get(), POLLIN, 0}; }
-      if (err_) { errIdx = n; fds[n++] = {err_.get(), POLLIN, 0}; }
-      if (!gotFinish) { ctlIdx = n; fds[n++] = {control_.get(), POLLIN, 0}; }
-      int r = ::poll(fds, static_cast<nfds_t>(n), timeout);
-      if (r < 0) {
-        if (errno == EINTR) continue;
-        break;
-      }
-      if (outIdx >= 0 && fds[outIdx].revents != 0) pump(out_, outCapture_);
-      if (errIdx >= 0 && fds[errIdx].revents != 0) pump(err_, errCapture_);
-      if (ctlIdx >= 0 && fds[ctlIdx].revents != 0) {
-        detail::SupervisorMessage m;
-        if (readMessage(control_.get(), m) && m.kind == detail::kFinished) {
-          info_.descendantsKilled = m.extra;
-          if (WIFEXITED(m.value)) info_.exitCode = WEXITSTATUS(m.value);
-          if (WIFSIGNALED(m.value)) info_.signal = WTERMSIG(m.value);
-        } else {
-          // The supervisor vanished without a report (killed from outside).
-          info_.signal = SIGKILL;
-        }
-        gotFinish = true;
-        info_.duration =
-            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_);
-        drainUntil = Clock::now() + std::chrono::seconds(2);
-      }
-    }
-    out_.reset();
-    err_.reset();
+  // Closing the control socket makes a supervisor still running kill the tree.
+  void release() override {
     control_.reset();
     int st = 0;
     while (::waitpid(supervisor_, &st, 0) < 0 && errno == EINTR) {
     }
-    finished_ = true;
   }
 
   pid_t supervisor_;
   pid_t pid_;
   Fd control_;
-  Fd out_;
-  Fd err_;
-  BoundedCapture outCapture_;
-  BoundedCapture errCapture_;
-  Clock::time_point started_;
-  ExitInfo info_;
-  bool killRequested_ = false;
-  bool finished_ = false;
 };
 
 }  // namespace
@@ -165,15 +100,8 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
   }
 
   // Everything the child touches is allocated before fork.
-  std::vector<std::string> argvStore(req.argv);
-  std::vector<char*> argvPtrs;
-  for (auto& a : argvStore) argvPtrs.push_back(a.data());
-  argvPtrs.push_back(nullptr);
-  std::vector<std::string> envStore;
-  for (const auto& [k, v] : req.env) envStore.push_back(k + "=" + v);
-  std::vector<char*> envPtrs;
-  for (auto& e : envStore) envPtrs.push_back(e.data());
-  envPtrs.push_back(nullptr);
+  ExecStrings argv(req.argv);
+  ExecStrings envp = ExecStrings::environment(req.env);
 
   Fd outR, outW, errR, errW, failR, failW, devNull;
   if (!makePipe(outR, outW) || !makePipe(errR, errW) || !makePipe(failR, failW)) {
@@ -195,8 +123,8 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
 
   detail::ExecPlan plan;
   plan.path = path->c_str();
-  plan.argv = argvPtrs.data();
-  plan.envp = envPtrs.data();
+  plan.argv = argv.get();
+  plan.envp = envp.get();
   plan.cwd = req.cwd.empty() ? nullptr : req.cwd.c_str();
   plan.setups = req.childSetup.data();
   plan.setupCount = req.childSetup.size();

@@ -1,20 +1,18 @@
 #include "sandbox/process/unsupervised_spawn.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
-#include "sandbox/process/capture.h"
 #include "sandbox/process/executable.h"
 #include "sandbox/process/fd.h"
+#include "sandbox/process/piped_process.h"
 
 namespace lw::sandbox::process {
 namespace {
@@ -26,103 +24,49 @@ Error launchError(const std::string& what, int err, const std::string& subject) 
                    subject);
 }
 
-class LauncherProcess final : public RunningProcess {
+// The launcher's end comes on its pidfd; a kill is SIGKILL to the launcher
+// (bubblewrap then takes its pid namespace down with it).
+class LauncherProcess final : public PipedProcess {
  public:
   LauncherProcess(pid_t pid, Fd pidfd, Fd out, Fd err, const SpawnRequest& req,
                   Clock::time_point started)
-      : pid_(pid),
-        pidfd_(std::move(pidfd)),
-        out_(std::move(out)),
-        err_(std::move(err)),
-        outCapture_(req.maxOutputBytes, 1, req.onOutput),
-        errCapture_(req.maxOutputBytes, 2, req.onOutput),
-        started_(started) {}
-
-  ~LauncherProcess() override {
-    if (!reaped_) kill();
-  }
+      : PipedProcess(std::move(out), std::move(err), req, started), pid_(pid), pidfd_(std::move(pidfd)) {}
+  ~LauncherProcess() override { killIfRunning(); }
 
   int pid() const override { return pid_; }
 
-  ExitInfo wait(std::optional<Clock::time_point> deadline) override {
-    run(deadline);
-    return info_;
-  }
-
-  void kill() override {
-    if (!reaped_) ::kill(pid_, SIGKILL);  // not reaped: the pid is still ours
-    run(std::nullopt);
-  }
-
-  const CapturedStream& stdoutData() const override { return outCapture_.stream(); }
-  const CapturedStream& stderrData() const override { return errCapture_.stream(); }
-
  private:
-  void reap() {
-    int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    reaped_ = true;
-    if (WIFEXITED(status)) info_.exitCode = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) info_.signal = WTERMSIG(status);
-    info_.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_);
+  int endFd() const override { return pidfd_.get(); }
+
+  void collectEnd(ExitInfo& info) override {
+    int status = reap();
+    if (WIFEXITED(status)) info.exitCode = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) info.signal = WTERMSIG(status);
   }
 
-  void run(std::optional<Clock::time_point> deadline) {
-    if (done_) return;
-    // After the launcher is gone its namespace is too, so EOF comes at once;
-    // the grace only guards against a descriptor leaked outside it.
-    std::optional<Clock::time_point> drainUntil;
-    while (!reaped_ || out_ || err_) {
-      Clock::time_point now = Clock::now();
-      if (reaped_ && now >= *drainUntil) break;
-      if (!reaped_ && deadline && now >= *deadline && !info_.timedOut) {
-        info_.timedOut = true;
-        ::kill(pid_, SIGKILL);
-      }
-      auto until = reaped_ ? drainUntil : (info_.timedOut ? std::nullopt : deadline);
-      int timeout = -1;
-      if (until) {
-        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(*until - now).count();
-        timeout = static_cast<int>(std::max<long long>(0, ms) + 1);
-      }
-      struct pollfd fds[3];
-      int n = 0, outIdx = -1, errIdx = -1, exitIdx = -1;
-      if (out_) { outIdx = n; fds[n++] = {out_.get(), POLLIN, 0}; }
-      if (err_) { errIdx = n; fds[n++] = {err_.get(), POLLIN, 0}; }
-      if (!reaped_) { exitIdx = n; fds[n++] = {pidfd_.get(), POLLIN, 0}; }
-      int r = ::poll(fds, static_cast<nfds_t>(n), timeout);
-      if (r < 0) {
-        if (errno == EINTR) continue;
-        break;
-      }
-      if (outIdx >= 0 && fds[outIdx].revents != 0) pump(out_, outCapture_);
-      if (errIdx >= 0 && fds[errIdx].revents != 0) pump(err_, errCapture_);
-      if (exitIdx >= 0 && fds[exitIdx].revents != 0) {
-        reap();
-        drainUntil = Clock::now() + std::chrono::seconds(2);
-      }
-    }
+  void sendKill() override {
+    if (!reaped_) ::kill(pid_, SIGKILL);  // not reaped: the pid is still ours
+  }
+
+  void release() override {
     if (!reaped_) {
       ::kill(pid_, SIGKILL);
       reap();
     }
-    out_.reset();
-    err_.reset();
     pidfd_.reset();
-    done_ = true;
+  }
+
+  int reap() {
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    reaped_ = true;
+    return status;
   }
 
   pid_t pid_;
   Fd pidfd_;
-  Fd out_;
-  Fd err_;
-  BoundedCapture outCapture_;
-  BoundedCapture errCapture_;
-  Clock::time_point started_;
-  ExitInfo info_;
   bool reaped_ = false;
-  bool done_ = false;
 };
 
 // posix_spawn's attributes and file actions, destroyed on every path.
@@ -154,15 +98,8 @@ Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnReq
                      "command '" + req.argv[0] + "' not found in the step's PATH",
                      "use an absolute path or set PATH in the step's environment", req.argv[0]);
 
-  std::vector<std::string> argvStore(req.argv);
-  std::vector<char*> argvPtrs;
-  for (auto& a : argvStore) argvPtrs.push_back(a.data());
-  argvPtrs.push_back(nullptr);
-  std::vector<std::string> envStore;
-  for (const auto& [k, v] : req.env) envStore.push_back(k + "=" + v);
-  std::vector<char*> envPtrs;
-  for (auto& e : envStore) envPtrs.push_back(e.data());
-  envPtrs.push_back(nullptr);
+  ExecStrings argv(req.argv);
+  ExecStrings envp = ExecStrings::environment(req.env);
 
   Fd outR, outW, errR, errW;
   if (!makePipe(outR, outW) || !makePipe(errR, errW)) return launchError("pipe", errno, req.argv[0]);
@@ -208,7 +145,7 @@ Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnReq
   posix_spawnattr_setflags(&s.attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
   pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, path->c_str(), &s.actions, &s.attr, argvPtrs.data(), envPtrs.data());
+  int rc = ::posix_spawn(&pid, path->c_str(), &s.actions, &s.attr, argv.get(), envp.get());
   if (rc != 0) return launchError("execve " + *path, rc, req.argv[0]);
   Fd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
   if (!pidfd) {

@@ -1,0 +1,79 @@
+#include "sandbox/process/piped_process.h"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <cerrno>
+
+namespace lw::sandbox::process {
+
+PipedProcess::PipedProcess(Fd out, Fd err, const SpawnRequest& req, Clock::time_point started)
+    : out_(std::move(out)),
+      err_(std::move(err)),
+      outCapture_(req.maxOutputBytes, 1, req.onOutput),
+      errCapture_(req.maxOutputBytes, 2, req.onOutput),
+      started_(started) {}
+
+void PipedProcess::killIfRunning() {
+  if (!finished_) kill();
+}
+
+ExitInfo PipedProcess::wait(std::optional<Clock::time_point> deadline) {
+  run(deadline);
+  return info_;
+}
+
+void PipedProcess::kill() {
+  requestKill();
+  run(std::nullopt);
+}
+
+void PipedProcess::requestKill() {
+  if (killRequested_ || ended_) return;
+  killRequested_ = true;
+  sendKill();
+}
+
+void PipedProcess::run(std::optional<Clock::time_point> deadline) {
+  if (finished_) return;
+  // After the tree is gone every writer is closed, so EOF comes at once;
+  // the grace only guards against a descriptor leaked outside the tree.
+  std::optional<Clock::time_point> drainUntil;
+  while (!ended_ || out_ || err_) {
+    Clock::time_point now = Clock::now();
+    if (ended_ && now >= *drainUntil) break;
+    if (!ended_ && deadline && now >= *deadline && !killRequested_) {
+      info_.timedOut = true;
+      requestKill();
+    }
+    auto until = ended_ ? drainUntil : (killRequested_ ? std::nullopt : deadline);
+    int timeout = -1;
+    if (until) {
+      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(*until - now).count();
+      timeout = static_cast<int>(std::max<long long>(0, ms) + 1);
+    }
+    pollfd fds[3];
+    int n = 0, outIdx = -1, errIdx = -1, endIdx = -1;
+    if (out_) { outIdx = n; fds[n++] = {out_.get(), POLLIN, 0}; }
+    if (err_) { errIdx = n; fds[n++] = {err_.get(), POLLIN, 0}; }
+    if (!ended_) { endIdx = n; fds[n++] = {endFd(), POLLIN, 0}; }
+    if (::poll(fds, static_cast<nfds_t>(n), timeout) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (outIdx >= 0 && fds[outIdx].revents != 0) pump(out_, outCapture_);
+    if (errIdx >= 0 && fds[errIdx].revents != 0) pump(err_, errCapture_);
+    if (endIdx >= 0 && fds[endIdx].revents != 0) {
+      collectEnd(info_);
+      ended_ = true;
+      info_.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_);
+      drainUntil = Clock::now() + std::chrono::seconds(2);
+    }
+  }
+  out_.reset();
+  err_.reset();
+  release();
+  finished_ = true;
+}
+
+}  // namespace lw::sandbox::process
