@@ -1,7 +1,9 @@
-// An installation is two executables in one directory. `loopwright` runs the
-// commands every sandboxed step pays for (`sandbox exec`, `bridge stdio`) with
-// few libraries loaded, and hands every other command to `loopwright-engine`,
-// which links everything (libgit2 costs ~3 ms of dynamic linking per start).
+// An installation is three executables in one directory. `loopwright` runs
+// the commands every sandboxed step pays for (`sandbox exec`, `bridge stdio`)
+// with few libraries loaded, and hands every other command to
+// `loopwright-engine`, which links everything (libgit2 costs ~3 ms of dynamic
+// linking per start). `loopwright-container-init` is the static entrypoint
+// of docker steps.
 #pragma once
 
 #include <filesystem>
@@ -11,6 +13,7 @@ namespace lw {
 
 inline constexpr std::string_view kFrontExecutable = "loopwright";
 inline constexpr std::string_view kEngineExecutable = "loopwright-engine";
+inline constexpr std::string_view kContainerInitExecutable = "loopwright-container-init";
 
 // The running executable (/proc/self/exe); empty when it cannot be read.
 std::filesystem::path runningExecutable();

@@ -100,7 +100,7 @@ DockerConfig dockerConfigFromEnvironment(const Environment& env) {
     config.runLabel = *runId + "-" + env.get("GITHUB_RUN_ATTEMPT").value_or("1");
   else
     config.runLabel = "local-" + std::to_string(::getpid());
-  config.initBinary = siblingExecutable("loopwright-container-init");
+  config.initBinary = siblingExecutable(kContainerInitExecutable);
   return config;
 }
 
