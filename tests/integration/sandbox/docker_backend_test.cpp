@@ -9,10 +9,13 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -217,6 +220,52 @@ TEST_CASE("docker run: exit status, env, workdir and both streams come back; not
   CHECK(r.engineErrors.empty());
   CHECK(Scratch::read(s.out / "findings.json") == "done\n");
   CHECK(containersOfRun(h, config.runLabel) == 0);
+}
+
+// (That no other socket opens after it is the escape suite's: tests/escape.)
+TEST_CASE("docker run: the container init connects the bridge at fd 3 before the step starts" *
+          doctest::test_suite("docker")) {
+  const DockerHost h = dockerHost();
+  LW_REQUIRE_HOST(h.ready, h.reason);
+  Scratch s;
+  DockerBackend backend(configFor(h));
+  // A bridge that answers one line, listening in the out dir as the pipeline's does.
+  const fs::path sock = s.out / "bridge.sock";
+  int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, sock.c_str(), sizeof addr.sun_path - 1);
+  REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  REQUIRE(::listen(listener, 1) == 0);
+  ::chmod(sock.c_str(), 0666);
+  std::thread server([&] {
+    int c = ::accept(listener, nullptr, nullptr);
+    if (c < 0) return;
+    const char hello[] = "bridge\n";
+    (void)!::write(c, hello, sizeof hello - 1);
+    ::close(c);
+  });
+  StepSpec spec = shellStep(s, h, "echo \"$LOOPWRIGHT_BRIDGE\"; head -n 1 <&3");
+  spec.env["LOOPWRIGHT_BRIDGE"] = sock.string();
+  const Ran r = run(backend, spec);
+  server.join();
+  ::close(listener);
+  CHECK(r.exit.exitCode == 0);
+  CHECK(r.out == "fd:3\nbridge\n");
+}
+
+TEST_CASE("docker run: a bridge the container init cannot reach means the step never starts" *
+          doctest::test_suite("docker")) {
+  const DockerHost h = dockerHost();
+  LW_REQUIRE_HOST(h.ready, h.reason);
+  Scratch s;
+  DockerBackend backend(configFor(h));
+  StepSpec spec = shellStep(s, h, "echo started > $LOOPWRIGHT_OUT/started");
+  spec.env["LOOPWRIGHT_BRIDGE"] = (s.out / "no-bridge.sock").string();
+  const Ran r = run(backend, spec);
+  CHECK(r.exit.exitCode == 127);
+  CHECK(r.err.find("loopwright-container-init: " + (s.out / "no-bridge.sock").string()) != std::string::npos);
+  CHECK(!fs::exists(s.out / "started"));
 }
 
 TEST_CASE("docker run: output beyond the bound is counted, not kept" * doctest::test_suite("docker")) {
