@@ -58,23 +58,22 @@ void observeFromCanaries(BackendQualification& q) {
   }
 }
 
+// The weaker of what was claimed and what was observed, for every key.
+template <class Key, class Map, class Keys>
+void settleEach(const BackendQualification& q, const Keys& keys, const Map& claimed, const Map& observed,
+                Map& result) {
+  auto at = [](const Map& m, Key k, const char* missing) {
+    auto it = m.find(k);
+    return it != m.end() ? it->second : SupportStatus{Support::Absent, missing};
+  };
+  for (Key k : keys)
+    result[k] = q.claimed.available ? weaker(at(claimed, k, "not claimed"), at(observed, k, "not observed"))
+                                    : SupportStatus{Support::Absent, q.claimed.unavailableReason};
+}
+
 void settle(BackendQualification& q) {
-  for (Capability c : kAllCapabilities) {
-    SupportStatus claimed = q.claimed.capabilities.count(c) ? q.claimed.capabilities.at(c)
-                                                            : SupportStatus{Support::Absent, "not claimed"};
-    SupportStatus observed = q.observed.count(c) ? q.observed.at(c)
-                                                 : SupportStatus{Support::Absent, "not observed"};
-    q.result[c] = q.claimed.available ? weaker(claimed, observed)
-                                      : SupportStatus{Support::Absent, q.claimed.unavailableReason};
-  }
-  for (NetworkMode m : kAllNetworkModes) {
-    SupportStatus claimed = q.claimed.networkModes.count(m) ? q.claimed.networkModes.at(m)
-                                                            : SupportStatus{Support::Absent, "not claimed"};
-    SupportStatus observed = q.observedNetwork.count(m) ? q.observedNetwork.at(m)
-                                                        : SupportStatus{Support::Absent, "not observed"};
-    q.resultNetwork[m] = q.claimed.available ? weaker(claimed, observed)
-                                             : SupportStatus{Support::Absent, q.claimed.unavailableReason};
-  }
+  settleEach<Capability>(q, kAllCapabilities, q.claimed.capabilities, q.observed, q.result);
+  settleEach<NetworkMode>(q, kAllNetworkModes, q.claimed.networkModes, q.observedNetwork, q.resultNetwork);
 }
 
 FloorVerdict evaluateFloor(const HostConfig& host, const PlatformFacts& platform,

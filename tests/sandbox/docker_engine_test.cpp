@@ -46,6 +46,7 @@ std::shared_ptr<EngineClient> clientOf(std::shared_ptr<FakeEngine> e) {
 TEST_CASE("docker probe: what the engine shows decides what is enforced") {
   EngineFacts f;
   f.reachable = true;
+  f.initInstalled = true;
   f.version = "20.10.24";
   f.apiVersion = "1.41";
   SUBCASE("rootful engine with the default seccomp profile and no bridge") {
@@ -73,6 +74,16 @@ TEST_CASE("docker probe: what the engine shows decides what is enforced") {
     CHECK(r.version == "docker 20.10.24 (API 1.41, rootless)");
     CHECK(r.capabilities.at(Capability::SyscallFiltering).support == Support::Enforced);
     CHECK(r.networkModes.at(NetworkMode::AllowOutbound).support == Support::Partial);
+  }
+  SUBCASE("no container init beside loopwright: unavailable, saying where it was looked for") {
+    f.securityOptions = {"name=seccomp,profile=default"};
+    f.initInstalled = false;
+    f.initBinary = "/opt/lw/loopwright-container-init";
+    const ProbeReport r = classifyEngine(f);
+    CHECK(!r.available);
+    CHECK(r.unavailableReason ==
+          "loopwright-container-init is not installed beside loopwright (/opt/lw/loopwright-container-init)");
+    for (Capability c : lw::kAllCapabilities) CHECK(r.capabilities.at(c).support == Support::Absent);
   }
   SUBCASE("unreachable engine: unavailable, with the reason and the socket warning") {
     EngineFacts down;

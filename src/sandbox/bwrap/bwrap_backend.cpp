@@ -47,29 +47,19 @@ BwrapConfig bwrapConfigFor(const Environment& env) {
   return c;
 }
 
-Result<const seccomp::BpfProgram*> BwrapBackend::filterFor(const StepSpec& spec) {
-  // New unix sockets are refused in every mode: a path-named socket the
-  // host created inside the workspace is reachable across namespaces, and
-  // with --share-net so is the host's abstract namespace. The bridge arrives
-  // already connected; socketpair() stays available.
-  bool denyUnix = true;
-  auto key = std::make_pair(spec.network, denyUnix);
-  auto it = filters_.find(key);
-  if (it != filters_.end()) return &it->second;
-  seccomp::Options o;
-  o.network = spec.network;
-  o.denyNewUnixSockets = denyUnix;
-  auto program = seccomp::compile(seccomp::buildPolicy(o));
-  if (!program) return std::move(program).error();
-  return &filters_.emplace(key, std::move(program).value()).first->second;
-}
-
 Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const StepSpec& spec) {
   if (config_.bwrapPath.empty()) {
     return makeError(ErrorCode::SandboxLaunchFailed, "bubblewrap (bwrap) is not installed",
                      "install the bubblewrap package", "linux-bwrap");
   }
-  auto filter = filterFor(spec);
+  // New unix sockets are refused in every mode: a path-named socket the
+  // host created inside the workspace is reachable across namespaces, and
+  // with --share-net so is the host's abstract namespace. The bridge arrives
+  // already connected; socketpair() stays available.
+  seccomp::Options filterOptions;
+  filterOptions.network = spec.network;
+  filterOptions.denyNewUnixSockets = true;
+  auto filter = filters_.get(filterOptions);
   if (!filter) return std::move(filter).error();
   auto memfd = (*filter)->toSealedMemfd();
   if (!memfd) return std::move(memfd).error();
@@ -117,7 +107,7 @@ ProbeReport BwrapBackend::runProbe() {
     obs.version = firstLine((*v)->stdoutData().data);
   }
   seccomp::Options so;
-  so.denyNewUnixSockets = true;  // as filterFor() builds it
+  so.denyNewUnixSockets = true;  // as launch() builds it
   auto compiled = seccomp::compile(seccomp::buildPolicy(so));
   obs.seccompCompiled = compiled.ok();
   if (!compiled) obs.seccompError = compiled.error().message;

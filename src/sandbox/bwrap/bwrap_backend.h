@@ -34,11 +34,10 @@ class BwrapBackend final : public Backend {
 
  private:
   ProbeReport runProbe();
-  Result<const seccomp::BpfProgram*> filterFor(const StepSpec& spec);
 
   BwrapConfig config_;
   std::optional<ProbeReport> report_;
-  std::map<std::pair<NetworkMode, bool>, seccomp::BpfProgram> filters_;
+  seccomp::FilterCache filters_;
 };
 
 }  // namespace lw::sandbox::bwrap

@@ -197,7 +197,7 @@ Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
     const Tree* tree = writableTreeOf(*trees, p);
     if (tree == nullptr) continue;  // already read-only or not visible
     std::vector<fs::path> chain;    // tree (exclusive) down to p
-    for (fs::path a = p; a != tree->target && isWithin(a, tree->target); a = a.parent_path())
+    for (fs::path a = p; isWithinPath(a, tree->target); a = a.parent_path())
       chain.insert(chain.begin(), a);
     for (const fs::path& c : chain) {
       const PathFact fact = factOf(in.facts, c);

@@ -1,6 +1,5 @@
 #include "sandbox/docker/docker_backend.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +9,7 @@
 #include <random>
 
 #include "core/executables.h"
+#include "core/file_io.h"
 #include "sandbox/docker/container_process.h"
 #include "sandbox/docker/curl_unix_transport.h"
 #include "sandbox/docker/endpoint.h"
@@ -46,24 +46,9 @@ class LaunchFiles {
     if (::mkdtemp(dir) == nullptr) return failure("mkdtemp /tmp/lw-docker-XXXXXX", errno);
     LaunchFiles f(dir);
     if (::mkdir(f.emptyDir().c_str(), 0555) != 0) return failure("mkdir " + f.emptyDir(), errno);
-    const std::string path = f.filterPath();
-    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
-    if (fd < 0) return failure("create " + path, errno);
     const auto& code = program.instructions();
-    const auto* bytes = reinterpret_cast<const char*>(code.data());
-    std::size_t left = code.size() * sizeof(code[0]);
-    while (left > 0) {
-      ssize_t n = ::write(fd, bytes, left);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        int e = errno;
-        ::close(fd);
-        return failure("write " + path, e);
-      }
-      bytes += n;
-      left -= static_cast<std::size_t>(n);
-    }
-    ::close(fd);
+    const std::string_view bytes(reinterpret_cast<const char*>(code.data()), code.size() * sizeof(code[0]));
+    if (auto st = writeFileAtomic(f.filterPath(), bytes, /*sync=*/false); !st) return st.error();
     return f;
   }
   LaunchFiles(LaunchFiles&& o) noexcept : dir_(std::move(o.dir_)) { o.dir_.clear(); }
@@ -120,27 +105,11 @@ const ProbeReport& DockerBackend::probe() {
     EngineClient client(transport_, config_.probeTimeout);
     facts = observeEngine(client, config_.socketPath);
   }
-  // Without its container init a step would get neither the bridge as a
-  // descriptor nor loopwright's filter: the backend is not there at all.
   std::error_code ec;
-  if (facts.reachable && !std::filesystem::is_regular_file(config_.initBinary, ec)) {
-    facts.reachable = false;
-    facts.unreachableReason = "loopwright-container-init is not installed beside loopwright (" +
-                              config_.initBinary.string() + ")";
-  }
+  facts.initBinary = config_.initBinary.string();
+  facts.initInstalled = std::filesystem::is_regular_file(config_.initBinary, ec);
   report_ = classifyEngine(facts);
   return *report_;
-}
-
-Result<const seccomp::BpfProgram*> DockerBackend::filterFor(NetworkMode mode) {
-  std::lock_guard lock(filterMutex_);
-  if (auto it = filters_.find(mode); it != filters_.end()) return &it->second;
-  seccomp::Options o;
-  o.network = mode;
-  o.denyNewUnixSockets = true;
-  auto program = seccomp::compile(seccomp::buildPolicy(o));
-  if (!program) return std::move(program).error();
-  return &filters_.emplace(mode, std::move(program).value()).first->second;
 }
 
 Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const StepSpec& spec) {
@@ -156,7 +125,9 @@ Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const Ste
   auto image = parsePinnedImage(*spec.image);
   if (!image) return image.error();
 
-  auto filter = filterFor(spec.network);
+  // New unix sockets refused: the container init connects the bridge before
+  // it installs the filter.
+  auto filter = filters_.get({spec.network, true});
   if (!filter) return filter.error();
   auto files = LaunchFiles::write(**filter);
   if (!files) return files.error();

@@ -7,7 +7,6 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -56,17 +55,13 @@ class DockerBackend final : public Backend {
   Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override;
 
  private:
-  // loopwright's filter for `mode`, with new unix sockets refused: the init
-  // connects the bridge before installing it.
-  Result<const seccomp::BpfProgram*> filterFor(NetworkMode mode);
 
   DockerConfig config_;
   std::shared_ptr<HttpTransport> transport_;
   std::mutex probeMutex_;  // steps of a stage launch in parallel
   std::optional<ProbeReport> report_;
   std::atomic<int> launches_{0};
-  std::mutex filterMutex_;
-  std::map<NetworkMode, seccomp::BpfProgram> filters_;  // compiled once per mode
+  seccomp::FilterCache filters_;
 };
 
 // The registry's factory: configured from the environment.

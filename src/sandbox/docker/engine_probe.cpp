@@ -37,6 +37,14 @@ ProbeReport classifyEngine(const EngineFacts& facts) {
     for (NetworkMode m : kAllNetworkModes) report.networkModes[m] = {Support::Absent, "no Docker engine"};
     return report;
   }
+  if (!facts.initInstalled) {
+    report.available = false;
+    report.unavailableReason =
+        "loopwright-container-init is not installed beside loopwright (" + facts.initBinary + ")";
+    for (Capability c : kAllCapabilities) report.capabilities[c] = {Support::Absent, report.unavailableReason};
+    for (NetworkMode m : kAllNetworkModes) report.networkModes[m] = {Support::Absent, report.unavailableReason};
+    return report;
+  }
   bool rootless = false;
   std::string seccompProfile;
   for (const auto& option : facts.securityOptions) {

@@ -18,12 +18,16 @@ struct EngineFacts {
   std::string apiVersion;  // "1.41"
   std::vector<std::string> securityOptions;  // /info SecurityOptions, "name=seccomp,profile=default"
   bool hasBridgeNetwork = false;
+  // Where loopwright-container-init should be, and whether it is there:
+  // without it a step gets neither its bridge at fd 3 nor loopwright's filter.
+  std::string initBinary;
+  bool initInstalled = false;
 };
 
-// Pure: the report for these facts. Only what the engine shows is claimed
-// enforced: syscall filtering only with a seccomp profile other than
-// unconfined, allow-outbound only partially (the bridge reaches the host's
-// own addresses and cloud metadata).
+// Pure: the report for these facts. Unavailable without a reachable engine
+// or without the container init. Syscall filtering is loopwright's filter
+// (absent when the engine shows no seccomp support); allow-outbound only
+// partial (the bridge reaches the host's own addresses and cloud metadata).
 ProbeReport classifyEngine(const EngineFacts& facts);
 
 // Asks the engine; never fails (an unreachable engine is a fact).

@@ -24,7 +24,7 @@ std::vector<fs::path> pathsToObserve(const StepSpec& spec) {
   // A protected path and every directory above it up to the workspace: the
   // planner pins the ancestors and masks the first missing component.
   for (const auto& p : spec.protectedPaths)
-    for (fs::path a = anchoredPath(ws, p); a != ws && isWithinPath(a, ws); a = a.parent_path())
+    for (fs::path a = anchoredPath(ws, p); isWithinPath(a, ws); a = a.parent_path())
       out.push_back(a);
   for (const auto& p : spec.deniedReadPaths) out.push_back(anchoredPath(ws, p));
   return out;

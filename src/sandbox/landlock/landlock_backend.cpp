@@ -63,17 +63,6 @@ process::ChildSetup installSeccomp(std::shared_ptr<const seccomp::BpfProgram> pr
 
 }  // namespace
 
-Result<std::shared_ptr<const seccomp::BpfProgram>> LandlockBackend::filterFor(
-    const seccomp::Options& o) {
-  auto key = std::make_pair(o.network, o.denyNewUnixSockets);
-  if (auto it = filters_.find(key); it != filters_.end()) return it->second;
-  auto compiled = seccomp::compile(seccomp::buildPolicy(o));
-  if (!compiled) return std::move(compiled).error();
-  auto program = std::make_shared<const seccomp::BpfProgram>(std::move(compiled).value());
-  filters_[key] = program;
-  return program;
-}
-
 LandlockConfig landlockConfigFor(const Environment& env) {
   LandlockConfig c;
   if (auto dir = bwrap::probeCacheDir(env))
@@ -112,7 +101,7 @@ const ProbeReport& LandlockBackend::probe() {
       return *report_;
     }
   }
-  auto filter = filterFor({NetworkMode::None, true});
+  auto filter = filters_.get({NetworkMode::None, true});
   Observation observed;
   if (!filter) observed.failure = filter.error().message;
   else observed = observeHost(**filter);
@@ -147,13 +136,8 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
       return launchFailed(rule.path + ": " + std::strerror(errno),
                           "the workspace, the out dir and writable paths must exist");
   }
-  std::shared_ptr<const seccomp::BpfProgram> filter;
-  {
-    std::lock_guard lock(mu_);
-    auto f = filterFor(planned->seccomp);
-    if (!f) return std::move(f).error();
-    filter = *f;
-  }
+  auto filter = filters_.get(planned->seccomp);
+  if (!filter) return std::move(filter).error();
 
   process::SpawnRequest req;
   req.argv = spec.argv;
@@ -169,7 +153,7 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
   req.childSetup.push_back(restrictWithLandlock(
       std::make_shared<const PreparedRuleset>(std::move(planned).value())));
   req.childSetup.push_back(process::dropAllCapabilities());
-  req.childSetup.push_back(installSeccomp(filter));
+  req.childSetup.push_back(installSeccomp(*filter));
   return process::spawn(req);
 }
 

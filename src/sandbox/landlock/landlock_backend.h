@@ -50,15 +50,13 @@ class LandlockBackend : public Backend {
   Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override;
 
  private:
-  Result<std::shared_ptr<const seccomp::BpfProgram>> filterFor(const seccomp::Options& o);
-
   std::string resolve(const std::string& path);
 
   LandlockConfig config_;
   std::mutex mu_;
   std::optional<ProbeReport> report_;
   std::map<std::string, std::string> systemPaths_;  // canonical forms, computed once
-  std::map<std::pair<NetworkMode, bool>, std::shared_ptr<const seccomp::BpfProgram>> filters_;
+  seccomp::FilterCache filters_;
 };
 
 std::unique_ptr<Backend> makeLandlockBackend();  // no probe cache

@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
+
 namespace lw::sandbox::process {
 namespace {
 
@@ -29,6 +31,10 @@ std::optional<std::string> resolveExecutable(const std::string& name,
     start = end + 1;
   }
   return std::nullopt;
+}
+
+Error launchError(const std::string& what, int err, const std::string& subject) {
+  return makeError(ErrorCode::SandboxLaunchFailed, what + " failed: " + std::strerror(err), "", subject);
 }
 
 ExecStrings::ExecStrings(std::vector<std::string> strings) : strings_(std::move(strings)) {

@@ -1,10 +1,13 @@
-// Which file a step's argv[0] names.
+// What starting a step's executable needs: which file argv[0] names, argv
+// and envp laid out for execve, and the error every start reports.
 #pragma once
 
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "core/error.h"
 
 namespace lw::sandbox::process {
 
@@ -13,6 +16,9 @@ namespace lw::sandbox::process {
 // not ours: it decides what the step runs), or nullopt.
 std::optional<std::string> resolveExecutable(const std::string& name,
                                              const std::map<std::string, std::string>& env);
+
+// SANDBOX_LAUNCH_FAILED: "`what` failed: strerror(err)", about `subject`.
+Error launchError(const std::string& what, int err, const std::string& subject);
 
 // argv or envp for execve: the strings and the null-terminated pointer
 // array into them, allocated before any fork (the child only reads them).

@@ -19,11 +19,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-Error launchError(const std::string& what, int err, const std::string& subject) {
-  return makeError(ErrorCode::SandboxLaunchFailed,
-                   what + " failed: " + std::strerror(err), "", subject);
-}
-
 bool readMessage(int fd, detail::SupervisorMessage& m) {
   for (;;) {
     ssize_t r = ::recv(fd, &m, sizeof m, 0);

@@ -19,11 +19,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-Error launchError(const std::string& what, int err, const std::string& subject) {
-  return makeError(ErrorCode::SandboxLaunchFailed, what + " failed: " + std::strerror(err), "",
-                   subject);
-}
-
 // The launcher's end comes on its pidfd; a kill is SIGKILL to the launcher
 // (bubblewrap then takes its pid namespace down with it).
 class LauncherProcess final : public PipedProcess {

@@ -132,4 +132,15 @@ Result<BpfProgram> compile(const Policy& policy) {
   return BpfProgram(std::move(code).value());
 }
 
+Result<std::shared_ptr<const BpfProgram>> FilterCache::get(const Options& options) {
+  std::lock_guard lock(mu_);
+  const auto key = std::make_pair(options.network, options.denyNewUnixSockets);
+  if (auto it = compiled_.find(key); it != compiled_.end()) return it->second;
+  auto program = compile(buildPolicy(options));
+  if (!program) return std::move(program).error();
+  auto shared = std::make_shared<const BpfProgram>(std::move(program).value());
+  compiled_.emplace(key, shared);
+  return shared;
+}
+
 }  // namespace lw::sandbox::seccomp

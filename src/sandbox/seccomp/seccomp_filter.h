@@ -5,6 +5,10 @@
 
 #include <linux/filter.h>
 
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
@@ -36,5 +40,17 @@ class BpfProgram {
 // killed. Fails with SANDBOX_LAUNCH_FAILED when libseccomp does not know a
 // denied system call (an old libseccomp: failing closed beats dropping a rule).
 Result<BpfProgram> compile(const Policy& policy);
+
+// The filter of buildPolicy(options), compiled on first use and shared by
+// every later launch. Thread-safe: the steps of a stage launch in parallel.
+// A compile failure is returned, not cached.
+class FilterCache {
+ public:
+  Result<std::shared_ptr<const BpfProgram>> get(const Options& options);
+
+ private:
+  std::mutex mu_;
+  std::map<std::pair<NetworkMode, bool>, std::shared_ptr<const BpfProgram>> compiled_;
+};
 
 }  // namespace lw::sandbox::seccomp
