@@ -1,10 +1,15 @@
 // The baseline a step is verified against. Steps that run side by side share
 // one, taken once before the first of them starts: each starts from the same
 // tree (a check that finds a change restores the tree to the baseline), so
-// one walk of the repository serves them all instead of one per step.
+// one walk of the repository serves them all instead of one per step. Their
+// checks are shared the same way: one walk that starts after several of them
+// ended serves them all when it finds the tree unchanged.
 #pragma once
 
+#include <condition_variable>
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -27,16 +32,37 @@ class StepBaseline {
   // the same result, failure included.
   const Result<verify::Baseline>& get();
 
-  // verify::check against it; one check at a time, since a restore must not
-  // race another check's walk. Requires a successful get().
+  // verify::check against it, for a step that has ended; one walk at a
+  // time, since a restore must not race another check's walk. Read-only
+  // roles that ask while a walk runs are served together by the next one:
+  // a tree found unchanged is a clean report for each; any change, and each
+  // of them checks on its own (the first quarantines and restores, as
+  // without sharing). Requires a successful get().
   Result<verify::CheckReport> check(const verify::CheckPolicy& policy);
 
+  // How many walks check() has taken so far.
+  std::size_t walks();
+
  private:
+  // The steps waiting for the same walk.
+  struct Round {
+    bool started = false, finished = false;
+    std::optional<verify::CheckReport> clean;  // set when the tree was unchanged
+  };
+  Result<verify::CheckReport> checkAlone(const verify::CheckPolicy& policy,
+                                         std::unique_lock<std::mutex>& lock);
+
   std::filesystem::path repo_;
   std::filesystem::path storePath_;
   std::once_flag taken_;
   std::optional<Result<verify::Baseline>> baseline_;
-  std::mutex checkMu_;
+  std::mutex mu_;
+  std::condition_variable idle_;  // notified when a walk ends
+  bool walking_ = false;
+  std::size_t walks_ = 0;
+  // Quarantine refs the checks wrote, left out of the later checks.
+  std::map<std::string, std::string> quarantines_;
+  std::shared_ptr<Round> next_;   // the round the next walk serves
 };
 
 }  // namespace lw::pipeline

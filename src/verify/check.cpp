@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
+
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
@@ -102,12 +104,29 @@ void checkDeclared(const Baseline& b, const CheckPolicy& p, CheckReport& r) {
   }
 }
 
+// Whether `c` is one of the policy's own quarantine refs, unchanged since it
+// was written: the ref itself, its loose file, or a directory made for it.
+bool isOwnQuarantine(const CheckPolicy& p, const Change& c) {
+  if (c.area != Area::GitDir || p.ownQuarantines.empty()) return false;
+  if (c.kind == ChangeKind::RefAdded) {
+    auto it = p.ownQuarantines.find(c.path);
+    return it != p.ownQuarantines.end() && c.detail == "(none) -> " + it->second;
+  }
+  if (c.kind != ChangeKind::Added) return false;
+  if (c.isDir)
+    return std::any_of(p.ownQuarantines.begin(), p.ownQuarantines.end(),
+                       [&](const auto& q) { return q.first.starts_with(c.path + "/"); });
+  // The loose file: whatever it holds shows in the ref's own change above.
+  return p.ownQuarantines.contains(c.path);
+}
+
 }  // namespace
 
 Result<CheckReport> check(const Baseline& b, const CheckPolicy& p) {
   auto diff = diffAgainstBaseline(b);
   if (!diff) return diff.error();
   CheckReport r;
+  std::erase_if(diff->changes, [&](const Change& c) { return isOwnQuarantine(p, c); });
   r.changes = std::move(diff->changes);
   r.notes = std::move(diff->notes);
   bool readOnly = p.role != Role::Author;

@@ -2,6 +2,7 @@
 // the step's role allows, and — when asked — quarantine and restore.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,10 @@ struct CheckPolicy {
   std::vector<std::string> declaredPaths;
   std::string cwd;  // the step's working directory; empty = the repository
   std::string runId, stepName;
+  // Quarantine refs (name -> commit) written by earlier checks against the
+  // same baseline: loopwright's, not the step's, as long as each still
+  // points where it was written.
+  std::map<std::string, std::string> ownQuarantines;
   // Reviewer/triage: quarantine and restore everything when anything changed.
   // Author: quarantine and restore the violating changes only.
   bool restore = false;

@@ -176,3 +176,48 @@ TEST_CASE("verify reviewer: restore never follows a symlink the step planted" *
   CHECK(repo.sh("test -z \"$(ls -A ../outside)\" && test -d dir && ! test -L dir && "
                 "test \"$(cat dir/b.txt)\" = beta") == 0);
 }
+
+TEST_CASE("verify reviewer: a later check against the same baseline leaves out loopwright's own "
+          "quarantine refs, but not one the step moved" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
+  TempRepo repo;
+  BaselineOptions opts;
+  opts.storePath = repo.scratch() + "/store";
+  auto baseline = takeBaseline(repo.dir(), opts);
+  REQUIRE(baseline.ok());
+  REQUIRE(repo.sh("printf 'x\\n' >> a.txt") == 0);
+  CheckPolicy first;
+  first.runId = "run";
+  first.stepName = "one";
+  first.restore = true;
+  auto kept = check(*baseline, first);
+  REQUIRE(kept.ok());
+  REQUIRE_FALSE(kept->quarantineRef.empty());
+
+  CheckPolicy next;
+  next.runId = "run";
+  next.stepName = "two";
+  next.restore = true;
+  SUBCASE("as written: the next step is clean") {
+    next.ownQuarantines = {{kept->quarantineRef, kept->quarantineCommit}};
+    auto report = check(*baseline, next);
+    REQUIRE(report.ok());
+    CHECK(report->ok());
+    CHECK(report->changes.empty());
+  }
+  SUBCASE("not named as its own: the ref is a change like any other") {
+    auto report = check(*baseline, next);
+    REQUIRE(report.ok());
+    CHECK_FALSE(report->ok());
+  }
+  SUBCASE("moved by the next step: detected") {
+    next.ownQuarantines = {{kept->quarantineRef, kept->quarantineCommit}};
+    REQUIRE(repo.sh("git update-ref " + kept->quarantineRef + " HEAD") == 0);
+    auto report = check(*baseline, next);
+    REQUIRE(report.ok());
+    CHECK_FALSE(report->ok());
+    CHECK(std::any_of(report->changes.begin(), report->changes.end(),
+                      [&](const Change& c) { return c.path == kept->quarantineRef; }));
+  }
+}
