@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Puts loopwright's executables in $RUNNER_TEMP/loopwright-bin/ (loopwright,
-# loopwright-engine and loopwright-step-init, which must stay side by
+# loopwright-engine and loopwright-container-init, which must stay side by
 # side): the prebuilt ones from dist/bin/<os>-<arch>/ when every SHA-256
 # matches dist/SHA256SUMS, otherwise a build from source (installing the
 # Ubuntu packages), reusing $LOOPWRIGHT_BUILD_DIR when actions/cache restored it.
@@ -17,7 +17,7 @@ case "$(uname -m)" in
   aarch64 | arm64) arch=arm64 ;;
   *) arch="$(uname -m)" ;;
 esac
-executables="loopwright loopwright-engine loopwright-step-init"
+executables="loopwright loopwright-engine loopwright-container-init"
 prebuilt="$here/bin/$os-$arch"
 if [ -f "$prebuilt/loopwright" ] && [ -f "$here/SHA256SUMS" ]; then
   verified=yes

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release executables for this machine's OS/arch into
 # dist/bin/<os>-<arch>/ (loopwright, loopwright-engine it hands most commands
-# to, and loopwright-step-init, the first process of docker and held steps) and records their
+# to, and loopwright-container-init for docker steps) and records their
 # SHA-256 in dist/SHA256SUMS, which dist/install.sh checks before using them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ cmake --build "$build" --target loopwright -j"$(nproc)"
 mkdir -p "dist/bin/$os-$arch"
 touch dist/SHA256SUMS
 grep -v " bin/$os-$arch/" dist/SHA256SUMS >dist/SHA256SUMS.new || true
-for exe in loopwright loopwright-engine loopwright-step-init; do
+for exe in loopwright loopwright-engine loopwright-container-init; do
   install -m 0755 -s "$build/$exe" "dist/bin/$os-$arch/$exe"
   (cd dist && sha256sum "bin/$os-$arch/$exe") >>dist/SHA256SUMS.new
 done

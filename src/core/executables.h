@@ -2,8 +2,8 @@
 // the commands every sandboxed step pays for (`sandbox exec`, `bridge stdio`)
 // with few libraries loaded, and hands every other command to
 // `loopwright-engine`, which links everything (libgit2 costs ~3 ms of dynamic
-// linking per start). `loopwright-step-init` is the static first process
-// of docker steps, and of bwrap steps whose start is held.
+// linking per start). `loopwright-container-init` is the static entrypoint
+// of docker steps.
 #pragma once
 
 #include <filesystem>
@@ -13,7 +13,7 @@ namespace lw {
 
 inline constexpr std::string_view kFrontExecutable = "loopwright";
 inline constexpr std::string_view kEngineExecutable = "loopwright-engine";
-inline constexpr std::string_view kStepInitExecutable = "loopwright-step-init";
+inline constexpr std::string_view kContainerInitExecutable = "loopwright-container-init";
 
 // The running executable (/proc/self/exe); empty when it cannot be read.
 std::filesystem::path runningExecutable();

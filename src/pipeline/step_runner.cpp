@@ -120,15 +120,10 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
                         "'" + step.uses.value_or("") +
                             "' is not a built-in step of this loopwright version; use run: [...]");
 
-  // The baseline comes before anything of the step can run (taken by this
-  // step, or already by the group of steps it runs beside). A sandbox that
-  // cannot write the repository is built meanwhile, its command held until
-  // the baseline is there: bwrap's set-up and the baseline overlap.
-  const bool holdStart = policy.role != Role::Author && backend->canHoldStart();
-  if (!holdStart) {
-    if (const auto& b = baselines.get(); !b)
-      return finishRecord(StepOutcome::Error, "baseline: " + b.error().message);
-  }
+  // Baseline before anything of the step can run (taken now, or already by
+  // the group of steps this one runs beside).
+  const auto& baseline = baselines.get();
+  if (!baseline) return finishRecord(StepOutcome::Error, "baseline: " + baseline.error().message);
 
   std::atomic<pid_t> stepPid{0};
   std::atomic<bool> running{false};
@@ -185,20 +180,11 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   if (!container) stepVars["LOOPWRIGHT_BIN"] = ctx.selfExe.string();  // not in the image
   spec.env = sandbox::stepEnvironment(*ctx.env, stepVars);
 
-  spec.holdStart = holdStart;
   auto process = backend->launch(spec);
   (*bridge)->closeStepEnd();
   if (!process) {
     (void)(*bridge)->finish();
     return finishRecord(StepOutcome::Error, "launch: " + process.error().message);
-  }
-  if (holdStart) {
-    if (const auto& b = baselines.get(); !b) {
-      (*process)->kill();  // its command never started
-      (void)(*bridge)->finish();
-      return finishRecord(StepOutcome::Error, "baseline: " + b.error().message);
-    }
-    (*process)->resume();
   }
   stepPid = (*process)->pid();
   running = true;
@@ -242,7 +228,7 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
     rec.verification = "not-run";
     return finishRecord(StepOutcome::Error, "verification: " + report.error().message);
   }
-  rec.verificationReport = verify::toJson(*report, baselines.get().value());
+  rec.verificationReport = verify::toJson(*report, *baseline);
   rec.verification = report->ok() ? "passed" : "violation";
 
   // Outputs: files in LOOPWRIGHT_OUT and what came through the bridge.

@@ -11,11 +11,4 @@ std::string_view toString(Support s) {
   return "absent";
 }
 
-Status refuseHeldStart(const StepSpec& spec, BackendId backend) {
-  if (!spec.holdStart) return Ok{};
-  return makeError(ErrorCode::Internal,
-                   std::string(toString(backend)) + " cannot hold a step's start until it is resumed",
-                   "launch it unheld, after the baseline", std::string(toString(backend)));
-}
-
 }  // namespace lw::sandbox

@@ -56,11 +56,6 @@ struct StepSpec {
   std::size_t maxOutputBytes = 1 << 20;            // per stream
   // Optional live copy of the output (see process::SpawnRequest::onOutput).
   std::function<void(int stream, const char* data, std::size_t size)> onOutput;
-  // Set up the sandbox now but start the command only at resume(): the
-  // orchestrator takes the step's baseline while the sandbox is being built.
-  // Only for backends whose canHoldStart() is true; the launcher may already
-  // have created its mount points on the host when the command is held.
-  bool holdStart = false;
 };
 
 class Backend {
@@ -71,12 +66,6 @@ class Backend {
   virtual const ProbeReport& probe() = 0;
   // Starts the step. Fails with SANDBOX_LAUNCH_FAILED naming what failed.
   virtual Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) = 0;
-  // Whether launch() honours StepSpec::holdStart; a backend that does not
-  // refuses a held launch (refuseHeldStart) rather than start it at once.
-  virtual bool canHoldStart() const { return false; }
 };
-
-// The error a backend that cannot hold a start returns for a held launch.
-Status refuseHeldStart(const StepSpec& spec, BackendId backend);
 
 }  // namespace lw::sandbox

@@ -18,7 +18,7 @@ PathFact link(PathKind kind, const std::string& real) { return {kind, true, real
 
 ContainerPlanInput baseInput() {
   ContainerPlanInput in;
-  in.initBinary = "/usr/lib/loopwright/loopwright-step-init";
+  in.initBinary = "/usr/lib/loopwright/loopwright-container-init";
   in.filterFile = "/tmp/lw-docker-Ab12Cd/seccomp.bpf";
   in.emptyDir = "/tmp/lw-docker-Ab12Cd/empty";
   in.spec.argv = {"./.loopwright/agents/security.sh", "--format", "json"};

@@ -78,11 +78,11 @@ TEST_CASE("docker probe: what the engine shows decides what is enforced") {
   SUBCASE("no container init beside loopwright: unavailable, saying where it was looked for") {
     f.securityOptions = {"name=seccomp,profile=default"};
     f.initInstalled = false;
-    f.initBinary = "/opt/lw/loopwright-step-init";
+    f.initBinary = "/opt/lw/loopwright-container-init";
     const ProbeReport r = classifyEngine(f);
     CHECK(!r.available);
     CHECK(r.unavailableReason ==
-          "loopwright-step-init is not installed beside loopwright (/opt/lw/loopwright-step-init)");
+          "loopwright-container-init is not installed beside loopwright (/opt/lw/loopwright-container-init)");
     for (Capability c : lw::kAllCapabilities) CHECK(r.capabilities.at(c).support == Support::Absent);
   }
   SUBCASE("unreachable engine: unavailable, with the reason and the socket warning") {
@@ -100,7 +100,7 @@ TEST_CASE("docker probe: the engine is asked over its API and the answer cached"
   auto engine = std::make_shared<FakeEngine>();
   healthyEngine(*engine, true);
   DockerConfig config;
-  config.initBinary = LOOPWRIGHT_STEP_INIT;
+  config.initBinary = LOOPWRIGHT_CONTAINER_INIT;
   DockerBackend backend(config, engine);
   const ProbeReport& r = backend.probe();
   CHECK(r.available);
@@ -226,7 +226,7 @@ TEST_CASE("docker backend: launch needs a pinned image and removes the container
   engine->clear("POST /containers/" + kId + "/start");
   engine->on("POST /containers/" + kId + "/start", 500, R"({"message":"OCI runtime create failed"})");
   DockerConfig config;
-  config.initBinary = LOOPWRIGHT_STEP_INIT;
+  config.initBinary = LOOPWRIGHT_CONTAINER_INIT;
   config.user = "1000:1000";
   config.reapOrphans = false;  // the fake engine has no socket to reap through
   DockerBackend backend(config, engine);

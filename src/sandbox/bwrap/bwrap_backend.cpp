@@ -1,19 +1,14 @@
 #include "sandbox/bwrap/bwrap_backend.h"
 
-#include <sys/socket.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
-#include "core/executables.h"
 #include "sandbox/bwrap/bwrap_plan.h"
 #include "sandbox/bwrap/bwrap_probe.h"
 #include "sandbox/bwrap/probe_cache.h"
-#include "sandbox/process/executable.h"
-#include "sandbox/process/held_start.h"
 #include "sandbox/process/placeholders.h"
 #include "sandbox/process/unsupervised_spawn.h"
 
@@ -46,9 +41,6 @@ void writeFile(const fs::path& p, const std::string& text) { std::ofstream(p) <<
 BwrapConfig bwrapConfigFor(const Environment& env) {
   BwrapConfig c;
   c.bwrapPath = findOnPath("bwrap", env).value_or("");
-  if (fs::path init = siblingExecutable(kStepInitExecutable);
-      !init.empty() && ::access(init.c_str(), X_OK) == 0)
-    c.stepInit = init;
   if (auto dir = probeCacheDir(env)) {
     c.cacheFile = *dir / ("linux-bwrap-probe-" + std::to_string(::getuid()) + ".json");
   }
@@ -71,39 +63,21 @@ Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const Step
   if (!filter) return std::move(filter).error();
   auto memfd = (*filter)->toSealedMemfd();
   if (!memfd) return std::move(memfd).error();
-
-  process::Fd seccompFd(*memfd);
-  // A held start: bwrap builds the sandbox and execs the step init, which
-  // waits for a byte on fd 5 before it execs the command. Not bwrap's own
-  // --block-fd: until its command runs, bwrap's sandbox does not die with
-  // bwrap, and an end of file there lets the command go on.
-  StepSpec planned = spec;
-  process::Fd gateHere, gateThere;
-  if (spec.holdStart) {
-    if (!canHoldStart())
-      return makeError(ErrorCode::SandboxLaunchFailed, "a held start needs loopwright-step-init beside loopwright",
-                       "reinstall loopwright with all three executables", "linux-bwrap");
-    int sv[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-      return process::launchError("socketpair for the start gate", errno, "linux-bwrap");
-    gateHere.reset(sv[0]);
-    gateThere.reset(sv[1]);
-    planned.argv = {config_.stepInit.string(), "--gate", "5", "--"};
-    planned.argv.insert(planned.argv.end(), spec.argv.begin(), spec.argv.end());
-    planned.readOnlyPaths.push_back(config_.stepInit);
-  }
+  int seccompFd = *memfd;
 
   BwrapOptions options;
   options.bwrapPath = config_.bwrapPath;
   options.seccompFd = 4;  // extraFds[0] lands at 4
-  auto plan = planBwrap(planned, options, &lstatPath);
-  if (!plan) return std::move(plan).error();
+  auto plan = planBwrap(spec, options, &lstatPath);
+  if (!plan) {
+    ::close(seccompFd);
+    return std::move(plan).error();
+  }
   process::SpawnRequest req;
   req.argv = plan->argv;
   req.env = spec.env;
   req.passFd = spec.passFd;
-  req.extraFds = {seccompFd.get()};
-  if (gateThere) req.extraFds.push_back(gateThere.get());  // at 5
+  req.extraFds = {seccompFd};
   req.maxOutputBytes = spec.maxOutputBytes;
   req.onOutput = spec.onOutput;
   // Capabilities are not dropped before bwrap: as root it needs them to
@@ -112,14 +86,13 @@ Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const Step
   // the step's pid namespace dies with its first process, and
   // --die-with-parent kills bwrap (so the namespace) if we die.
   auto proc = process::spawnSelfCleaningLauncher(req);
+  ::close(seccompFd);
   if (!proc) {
     for (const fs::path& p : plan->placeholders) ::rmdir(p.c_str());
     return std::move(proc).error();
   }
-  std::unique_ptr<process::RunningProcess> running = std::move(proc).value();
-  if (gateHere) running = process::holdingStart(std::move(running), std::move(gateHere));
   // bwrap created mount points on the host for missing protected paths.
-  return process::removingPlaceholdersAfter(std::move(running), plan->placeholders);
+  return process::removingPlaceholdersAfter(std::move(proc).value(), plan->placeholders);
 }
 
 ProbeReport BwrapBackend::runProbe() {

@@ -17,13 +17,9 @@ struct BwrapConfig {
   std::string bwrapPath;  // absolute; empty when bwrap is not installed
   std::optional<std::filesystem::path> cacheFile;  // the probe cache; nullopt: none
   bool readCache = true;  // false: always probe afresh (and refresh the cache)
-  // loopwright-step-init, the first process of a held start; empty: none
-  // installed, so no start can be held.
-  std::filesystem::path stepInit;
 };
 
-// Finds bwrap on the PATH of `env` (then /usr/bin), the cache file and the
-// step init installed beside this executable.
+// Finds bwrap on the PATH of `env` (then /usr/bin) and the cache file.
 BwrapConfig bwrapConfigFor(const Environment& env);
 
 class BwrapBackend final : public Backend {
@@ -35,7 +31,6 @@ class BwrapBackend final : public Backend {
   // (see probe_cache.h); cached in this object too.
   const ProbeReport& probe() override;
   Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override;
-  bool canHoldStart() const override { return !config_.stepInit.empty(); }
 
  private:
   ProbeReport runProbe();

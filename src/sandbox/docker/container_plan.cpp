@@ -123,7 +123,7 @@ Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
   const StepSpec& spec = in.spec;
   if (in.initBinary.empty() || in.filterFile.empty())
     return planError("no container init or seccomp filter to bind in",
-                     "install loopwright-step-init beside loopwright", "docker");
+                     "install loopwright-container-init beside loopwright", "docker");
   if (spec.argv.empty() || spec.argv.front().empty())
     return planError("the step has no command", "give the program to run", {});
   if (!spec.workspace.is_absolute())

@@ -26,14 +26,14 @@ struct ContainerLimits {
   std::int64_t tmpBytes = std::int64_t{256} << 20;   // the private /tmp
 };
 
-// Where the container init (loopwright-step-init) and the filter it
+// Where the container init (loopwright-container-init) and the filter it
 // installs are seen inside the container.
 inline constexpr std::string_view kInitTarget = "/.loopwright/init";
 inline constexpr std::string_view kFilterTarget = "/.loopwright/seccomp.bpf";
 
 struct ContainerPlanInput {
   StepSpec spec;
-  // Host paths of loopwright-step-init and of the compiled seccomp
+  // Host paths of loopwright-container-init and of the compiled seccomp
   // filter, both bound read-only: the step runs as the init's argument.
   std::string initBinary;
   std::string filterFile;

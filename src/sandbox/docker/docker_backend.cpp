@@ -85,7 +85,7 @@ DockerConfig dockerConfigFromEnvironment(const Environment& env) {
     config.runLabel = *runId + "-" + env.get("GITHUB_RUN_ATTEMPT").value_or("1");
   else
     config.runLabel = "local-" + std::to_string(::getpid());
-  config.initBinary = siblingExecutable(kStepInitExecutable);
+  config.initBinary = siblingExecutable(kContainerInitExecutable);
   return config;
 }
 
@@ -113,7 +113,6 @@ const ProbeReport& DockerBackend::probe() {
 }
 
 Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const StepSpec& spec) {
-  if (auto held = refuseHeldStart(spec, id()); !held) return std::move(held).error();
   const ProbeReport& report = probe();
   if (!report.available)
     return makeError(ErrorCode::SandboxBackendUnavailable, "docker: " + report.unavailableReason,

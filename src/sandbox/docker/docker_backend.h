@@ -32,8 +32,8 @@ struct DockerConfig {
   // A watchdog process per container removes it if this process dies
   // without unwinding (orphan_reaper.h).
   bool reapOrphans = true;
-  // loopwright-step-init, bound into every container as its entrypoint
-  // (see src/step_init_main.cpp). Missing: the backend is unavailable.
+  // loopwright-container-init, bound into every container as its entrypoint
+  // (see src/container_init_main.cpp). Missing: the backend is unavailable.
   std::filesystem::path initBinary;
 };
 

@@ -40,7 +40,7 @@ ProbeReport classifyEngine(const EngineFacts& facts) {
   if (!facts.initInstalled) {
     report.available = false;
     report.unavailableReason =
-        "loopwright-step-init is not installed beside loopwright (" + facts.initBinary + ")";
+        "loopwright-container-init is not installed beside loopwright (" + facts.initBinary + ")";
     for (Capability c : kAllCapabilities) report.capabilities[c] = {Support::Absent, report.unavailableReason};
     for (NetworkMode m : kAllNetworkModes) report.networkModes[m] = {Support::Absent, report.unavailableReason};
     return report;
@@ -73,7 +73,7 @@ ProbeReport classifyEngine(const EngineFacts& facts) {
   report.capabilities[C::ProcessTreeCleanup] = {
       Support::Enforced, "the container's pid namespace dies with it; the container is removed "
                          "when the step returns"};
-  // loopwright-step-init installs loopwright's own filter before the
+  // loopwright-container-init installs loopwright's own filter before the
   // step starts, whatever the engine's profile is (an unconfined one too).
   if (seccompProfile.empty())
     report.capabilities[C::SyscallFiltering] = {Support::Absent,

@@ -18,7 +18,7 @@ struct EngineFacts {
   std::string apiVersion;  // "1.41"
   std::vector<std::string> securityOptions;  // /info SecurityOptions, "name=seccomp,profile=default"
   bool hasBridgeNetwork = false;
-  // Where loopwright-step-init should be, and whether it is there:
+  // Where loopwright-container-init should be, and whether it is there:
   // without it a step gets neither its bridge at fd 3 nor loopwright's filter.
   std::string initBinary;
   bool initInstalled = false;

@@ -23,7 +23,6 @@ class RemovingPlaceholders final : public RunningProcess {
     inner_->kill();
     cleanUp();
   }
-  void resume() override { inner_->resume(); }
   const CapturedStream& stdoutData() const override { return inner_->stdoutData(); }
   const CapturedStream& stderrData() const override { return inner_->stderrData(); }
 

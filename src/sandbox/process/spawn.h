@@ -64,9 +64,6 @@ class RunningProcess {
   virtual ExitInfo wait(std::optional<std::chrono::steady_clock::time_point> deadline) = 0;
   // Kills the whole tree now; idempotent.
   virtual void kill() = 0;
-  // Lets a held start (sandbox::StepSpec::holdStart) go on to the command;
-  // nothing for a process that was not held.
-  virtual void resume() {}
   virtual const CapturedStream& stdoutData() const = 0;
   virtual const CapturedStream& stderrData() const = 0;
 };

@@ -85,7 +85,6 @@ class SeatbeltBackend final : public Backend {
   }
 
   Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override {
-    if (auto held = refuseHeldStart(spec, id()); !held) return std::move(held).error();
     if (!probe().available)
       return makeError(ErrorCode::SandboxBackendUnavailable, "macos-seatbelt: " + report_->unavailableReason,
                        {}, "macos-seatbelt");

@@ -1,13 +1,11 @@
 #include <doctest/doctest.h>
 
-#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <thread>
 
 #include <boost/json.hpp>
 
@@ -39,7 +37,6 @@ BwrapConfig config(const fs::path& cache = {}) {
   BwrapConfig c = bwrapConfigFor(lw::Environment::fromProcess());
   if (cache.empty()) c.cacheFile.reset();
   else c.cacheFile = cache;
-  c.stepInit = LOOPWRIGHT_STEP_INIT;  // the test binary has none beside it
   return c;
 }
 
@@ -126,70 +123,4 @@ TEST_CASE("bwrap backend: a missing protected path cannot be created and leaves 
   CHECK(!fs::exists(s.dir / "ws" / ".loopwright"));
   CHECK(!fs::exists(s.dir / "ws" / "AGENTS.md"));
   CHECK(fs::exists(s.dir / "ws" / "ok"));
-}
-
-TEST_CASE("bwrap backend: a held start builds the sandbox but runs nothing until resumed") {
-  Scratch s;
-  BwrapBackend b(config());
-  LW_REQUIRE_HOST(b.probe().available, "bwrap unavailable: " + b.probe().unavailableReason);
-  REQUIRE(b.canHoldStart());
-  const fs::path ran = s.dir / "out" / "ran";
-  StepSpec spec = step(s, {"/bin/sh", "-c", "echo yes > " + ran.string()});
-  spec.holdStart = true;
-  auto p = b.launch(spec);
-  REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
-  // Long enough for bwrap (~6 ms) to reach its gate many times over.
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  CHECK_MESSAGE(!fs::exists(ran), "the command ran before resume()");
-  (*p)->resume();
-  auto info = (*p)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(30));
-  CHECK(info.exitCode == 0);
-  CHECK(fs::exists(ran));
-}
-
-TEST_CASE("bwrap backend: without the step init installed no start is held") {
-  Scratch s;
-  BwrapConfig c = config();
-  c.stepInit.clear();
-  BwrapBackend b(c);
-  LW_REQUIRE_HOST(b.probe().available, "bwrap unavailable: " + b.probe().unavailableReason);
-  CHECK_FALSE(b.canHoldStart());
-  const fs::path ran = s.dir / "out" / "ran";
-  StepSpec spec = step(s, {"/bin/sh", "-c", "echo yes > " + ran.string()});
-  spec.holdStart = true;
-  auto p = b.launch(spec);
-  CHECK_FALSE(p.ok());
-  CHECK_FALSE(fs::exists(ran));
-}
-
-TEST_CASE("bwrap backend: a held start that is not resumed never runs its command") {
-  Scratch s;
-  BwrapBackend b(config());
-  LW_REQUIRE_HOST(b.probe().available, "bwrap unavailable: " + b.probe().unavailableReason);
-  const fs::path ran = s.dir / "out" / "ran";
-  StepSpec spec = step(s, {"/bin/sh", "-c", "echo yes > " + ran.string()});
-  spec.holdStart = true;
-  auto launchHeld = [&] {
-    auto p = b.launch(spec);
-    REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // bwrap reaches its gate
-    return std::move(p).value();
-  };
-  SUBCASE("killed") {
-    auto p = launchHeld();
-    p->kill();
-    auto info = p->wait(std::chrono::steady_clock::now() + std::chrono::seconds(30));
-    CHECK(info.signal == SIGKILL);
-  }
-  SUBCASE("waited for without resume()") {
-    auto p = launchHeld();
-    auto info = p->wait(std::chrono::steady_clock::now() + std::chrono::seconds(30));
-    CHECK(info.signal == SIGKILL);
-  }
-  SUBCASE("dropped") {
-    int pid = launchHeld()->pid();
-    CHECK(::kill(pid, 0) != 0);  // reaped, not running
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  CHECK_MESSAGE(!fs::exists(ran), "a held command ran without resume()");
 }

@@ -110,7 +110,7 @@ DockerConfig configFor(const DockerHost& h) {
   DockerConfig c;
   c.socketPath = h.socket;
   c.runLabel = "itest-" + std::to_string(::getpid());
-  c.initBinary = LOOPWRIGHT_STEP_INIT;
+  c.initBinary = LOOPWRIGHT_CONTAINER_INIT;
   return c;
 }
 
@@ -264,7 +264,7 @@ TEST_CASE("docker run: a bridge the container init cannot reach means the step n
   spec.env["LOOPWRIGHT_BRIDGE"] = (s.out / "no-bridge.sock").string();
   const Ran r = run(backend, spec);
   CHECK(r.exit.exitCode == 127);
-  CHECK(r.err.find("loopwright-step-init: " + (s.out / "no-bridge.sock").string()) != std::string::npos);
+  CHECK(r.err.find("loopwright-container-init: " + (s.out / "no-bridge.sock").string()) != std::string::npos);
   CHECK(!fs::exists(s.out / "started"));
 }
 

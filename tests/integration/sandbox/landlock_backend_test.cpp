@@ -97,18 +97,6 @@ TEST_CASE("landlock backend: honest work runs, output comes back [integration]")
   CHECK(run(specFor(d, "exec /bin/true")).status == 0);
 }
 
-TEST_CASE("landlock backend: a held start is refused, not run at once [integration]") {
-  LW_REQUIRE_HOST(available(), "linux-landlock unavailable: " + backend().probe().unavailableReason);
-  Dirs d;
-  StepSpec s = specFor(d, "echo ran > \"$OUT/ran\"");
-  s.holdStart = true;
-  CHECK_FALSE(backend().canHoldStart());
-  auto p = backend().launch(s);
-  REQUIRE_FALSE(p.ok());
-  CHECK(p.error().code == lw::ErrorCode::Internal);
-  CHECK_FALSE(std::filesystem::exists(d.out / "ran"));
-}
-
 TEST_CASE("landlock backend: filesystem escapes are refused [integration]") {
   LW_REQUIRE_HOST(available(), "linux-landlock unavailable: " + backend().probe().unavailableReason);
   Dirs d;

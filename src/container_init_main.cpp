@@ -1,22 +1,15 @@
-// `loopwright-step-init`: the first process of a step where the sandbox
-// itself cannot prepare the start. Static, so it runs in any image and costs
-// no dynamic linking; bound into the view read-only.
+// `loopwright-container-init`: the entrypoint of a docker step, bound into
+// the container read-only and linked statically (the image brings no C
+// library we could rely on). It gives a container step what the other
+// backends give theirs: the bridge as an already-connected descriptor 3 and
+// loopwright's seccomp filter, under which no new socket can be opened. A
+// container cannot be handed a descriptor, so the bridge comes as a socket
+// path; connecting before the filter is what makes every other path-named
+// socket in the view unreachable (DESIGN.md §6).
 //
-// usage: loopwright-step-init FILTER -- CMD [ARGS...]
-//   A docker step: the bridge as an already-connected descriptor 3 and
-//   loopwright's seccomp filter, under which no new socket can be opened. A
-//   container cannot be handed a descriptor, so the bridge comes as a socket
-//   path; connecting before the filter is what makes every other path-named
-//   socket in the view unreachable (DESIGN.md §6).
+// usage: loopwright-container-init FILTER -- CMD [ARGS...]
 //   FILTER  the compiled filter (struct sock_filter[], native byte order)
 //   LOOPWRIGHT_BRIDGE=/path/to/socket  connect it to fd 3, then set fd:3
-//
-// usage: loopwright-step-init --gate FD -- CMD [ARGS...]
-//   A held start (bwrap, already inside its sandbox and filter): CMD runs
-//   only once a byte arrives on FD, while the orchestrator takes the step's
-//   baseline. End of file means the orchestrator let go without a go-ahead
-//   (killed, or gone): the step never starts.
-//
 // Any failure: a line on stderr, exit 127, the step never starts.
 #include <fcntl.h>
 #include <linux/filter.h>
@@ -36,7 +29,7 @@
 namespace {
 
 [[noreturn]] void fail(const char* what, int err) {
-  std::fprintf(stderr, "loopwright-step-init: %s: %s\n", what, std::strerror(err));
+  std::fprintf(stderr, "loopwright-container-init: %s: %s\n", what, std::strerror(err));
   std::exit(127);
 }
 
@@ -78,32 +71,11 @@ void installFilter(const char* path) {
   if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0) fail("seccomp", errno);
 }
 
-// Blocks until the go-ahead byte; anything else ends the step unstarted.
-void awaitGate(const char* fdText) {
-  char* end = nullptr;
-  long fd = std::strtol(fdText, &end, 10);
-  if (end == fdText || *end != '\0' || fd < 3 || fd > 1023) fail("--gate", EBADF);
-  char go = 0;
-  ssize_t n;
-  do {
-    n = ::read(static_cast<int>(fd), &go, 1);
-  } while (n < 0 && errno == EINTR);
-  if (n != 1) fail("the start was not let go", n < 0 ? errno : ECANCELED);
-  ::close(static_cast<int>(fd));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc >= 5 && std::strcmp(argv[1], "--gate") == 0 && std::strcmp(argv[3], "--") == 0) {
-    awaitGate(argv[2]);
-    ::execvp(argv[4], argv + 4);
-    fail(argv[4], errno);
-  }
   if (argc < 4 || std::strcmp(argv[2], "--") != 0) {
-    std::fprintf(stderr,
-                 "usage: loopwright-step-init FILTER -- CMD [ARGS...]\n"
-                 "       loopwright-step-init --gate FD -- CMD [ARGS...]\n");
+    std::fprintf(stderr, "usage: loopwright-container-init FILTER -- CMD [ARGS...]\n");
     return 127;
   }
   connectBridge();
