@@ -64,6 +64,7 @@ RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Back
       continue;
     }
     record.ran = true;
+    const auto stageStarted = std::chrono::steady_clock::now();
     say("stage " + stage.name + ": " + std::to_string(stage.steps.size()) + " steps");
 
     // Provisioning: every step's backend is chosen before any step starts.
@@ -114,6 +115,8 @@ RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Back
       StepBaseline own(ctx.repo, stageDir / (stage.steps[i].policy.step + ".baseline.store"));
       runOne(i, own);
     }
+    record.durationMs = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - stageStarted).count();
     run.stages.push_back(std::move(record));
   }
   run.skippedStages = plan.skippedStages;

@@ -1,5 +1,6 @@
 #include "pipeline/run_record.h"
 
+#include <cmath>
 #include <sstream>
 
 #include <boost/json/array.hpp>
@@ -130,6 +131,7 @@ boost::json::value toJson(const RunRecord& run) {
     boost::json::array steps;
     for (const StepRecord& s : st.steps) steps.push_back(toJson(s));
     stages.push_back({{"name", st.name}, {"ran", st.ran}, {"skippedBecause", st.skippedBecause},
+                      {"durationMs", std::round(st.durationMs * 100) / 100},
                       {"steps", std::move(steps)}});
   }
   o["stages"] = std::move(stages);
@@ -148,7 +150,7 @@ std::string humanSummary(const RunRecord& run) {
       out << ": skipped (" << st.skippedBecause << ")\n";
       continue;
     }
-    out << "\n";
+    out << " (" << static_cast<long long>(std::llround(st.durationMs)) << " ms)\n";
     for (const StepRecord& s : st.steps) {
       out << "  " << s.step << ": " << toString(s.outcome);
       if (!s.backend.empty()) out << " on " << s.backend;

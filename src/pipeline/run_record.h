@@ -70,6 +70,8 @@ struct StageRecord {
   std::string name;
   bool ran = false;
   std::string skippedBecause;
+  // Wall time from the stage's provisioning to its last step's verification.
+  double durationMs = 0;
   std::vector<StepRecord> steps;
 };
 

@@ -117,6 +117,13 @@ TEST_CASE("run: steps of a stage run in parallel and share nothing of their out 
     CHECK(readFile(s.root / "out/steps/s" / n / "out/result.txt") == std::string(n) + "\n");
   // Three one-second steps side by side take well under three seconds.
   CHECK(elapsed < std::chrono::milliseconds(2800));
+  // The record says how long the stage took: at least its longest step,
+  // well under the three steps' sum.
+  auto run = runJson(s.root / "out");
+  double stageMs = run.at("stages").at(0).at("durationMs").to_number<double>();
+  CHECK(stageMs >= 1000);
+  CHECK(stageMs < 2800);
+  CHECK(r.out.find("stage s (") != std::string::npos);
 }
 
 TEST_CASE("run: a step past its wall time is killed with its tree and yields a BLOCKER") {
