@@ -127,6 +127,23 @@ Result<CheckReport> check(const Baseline& b, const CheckPolicy& p) {
   if (!diff) return diff.error();
   CheckReport r;
   std::erase_if(diff->changes, [&](const Change& c) { return isOwnQuarantine(p, c); });
+  if (!p.ownQuarantines.empty()) {
+    // Against the baseline a deleted quarantine ref is no change at all.
+    auto refs = readRefs(b.workTree);
+    if (!refs) return refs.error();
+    for (const auto& [ref, commit] : p.ownQuarantines) {
+      bool present = std::any_of(refs->begin(), refs->end(),
+                                 [&](const RefState& s) { return s.name == ref; });
+      if (present) continue;
+      Change c;
+      c.kind = ChangeKind::RefDeleted;
+      c.category = Category::Ref;
+      c.area = Area::GitDir;
+      c.path = ref;
+      c.detail = commit + " -> (none)";
+      diff->changes.push_back(std::move(c));
+    }
+  }
   r.changes = std::move(diff->changes);
   r.notes = std::move(diff->notes);
   bool readOnly = p.role != Role::Author;
@@ -148,7 +165,12 @@ Result<CheckReport> check(const Baseline& b, const CheckPolicy& p) {
       if (!r.violation) r.violation = c.violation;
       ++r.violations;
     }
-  for (const Change& c : r.changes) selected.push_back(readOnly || c.violation.has_value());
+  // Earlier steps' quarantine refs are put back below, not restored away.
+  auto isOwnRef = [&](const Change& c) {
+    return c.area == Area::GitDir && p.ownQuarantines.contains(c.path);
+  };
+  for (const Change& c : r.changes)
+    selected.push_back((readOnly || c.violation.has_value()) && !isOwnRef(c));
   if (!p.restore || r.violations == 0) return r;
 
   std::vector<Change> kept;
@@ -158,6 +180,15 @@ Result<CheckReport> check(const Baseline& b, const CheckPolicy& p) {
                              : writeQuarantineCommit(b, kept, p.runId, p.stepName);
   if (!commit) r.notes.push_back("quarantine: " + commit.error().message);
   r.restoreFailures = restoreChanges(b, r.changes, selected);
+  // An earlier step's quarantine ref the step moved or deleted is put back
+  // where it was written: it is evidence.
+  for (Change& c : r.changes) {
+    if (!isOwnRef(c)) continue;
+    if (auto st = writeQuarantineRef(b, c.path, p.ownQuarantines.at(c.path)); st)
+      c.restored = true;
+    else
+      r.restoreFailures.push_back(c.path + ": " + st.error().message);
+  }
   r.restored = r.restoreFailures.empty();
   if (commit && !commit->empty()) {
     std::string ref = quarantineRefName(p.runId, p.stepName);

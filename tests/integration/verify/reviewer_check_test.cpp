@@ -219,5 +219,25 @@ TEST_CASE("verify reviewer: a later check against the same baseline leaves out l
     CHECK_FALSE(report->ok());
     CHECK(std::any_of(report->changes.begin(), report->changes.end(),
                       [&](const Change& c) { return c.path == kept->quarantineRef; }));
+    // Put back where it was written, not deleted with the step's changes.
+    CHECK(report->restored);
+    CHECK(report->restoreFailures.empty());
+    auto after = readRefs(repo.dir());
+    REQUIRE(after.ok());
+    CHECK(std::any_of(after->begin(), after->end(), [&](const RefState& r) {
+      return r.name == kept->quarantineRef && r.target == kept->quarantineCommit;
+    }));
+  }
+  SUBCASE("deleted by the next step: detected and put back") {
+    next.ownQuarantines = {{kept->quarantineRef, kept->quarantineCommit}};
+    REQUIRE(repo.sh("git update-ref -d " + kept->quarantineRef) == 0);
+    auto report = check(*baseline, next);
+    REQUIRE(report.ok());
+    CHECK_FALSE(report->ok());
+    auto after = readRefs(repo.dir());
+    REQUIRE(after.ok());
+    CHECK(std::any_of(after->begin(), after->end(), [&](const RefState& r) {
+      return r.name == kept->quarantineRef && r.target == kept->quarantineCommit;
+    }));
   }
 }
