@@ -207,8 +207,10 @@ int runExec(const Args& a, Io& io) {
             {"exitStatus", info.status()},
             {"signal", info.signal},
             {"timedOut", info.timedOut},
-            {"descendantsKilled", info.descendantsKilled},
-            {"anyDescendantKilled", info.descendantsKilled > 0},
+            // null where the step's pid namespace ended the rest: counted
+            // only by loopwright's own subreaper.
+            {"descendantsKilled", info.descendantsKilled ? json::value(*info.descendantsKilled) : nullptr},
+            {"anyDescendantKilled", info.descendantsKilled ? json::value(*info.descendantsKilled > 0) : nullptr},
             {"stdoutBytes", (*proc)->stdoutData().totalBytes},
             {"stderrBytes", (*proc)->stderrData().totalBytes}};
   writeReport(a.value("report"), report, io);

@@ -77,7 +77,7 @@ boost::json::value toJson(const StepRecord& s) {
   o["networkMode"] = s.networkMode;
   o["exitStatus"] = s.exitStatus;
   o["timedOut"] = s.timedOut;
-  o["descendantsKilled"] = s.descendantsKilled;
+  o["descendantsKilled"] = s.descendantsKilled ? boost::json::value(*s.descendantsKilled) : nullptr;
   o["durationMs"] = s.durationMs;
   boost::json::array events;
   for (const GuardrailEvent& e : s.guardrails)

@@ -45,7 +45,7 @@ struct StepRecord {
   std::string networkMode;
   int exitStatus = -1;
   bool timedOut = false;
-  int descendantsKilled = 0;
+  std::optional<int> descendantsKilled;  // see process::ExitInfo
   std::int64_t durationMs = 0;
   std::vector<GuardrailEvent> guardrails;
   std::int64_t toolCalls = 0;

@@ -49,7 +49,10 @@ struct ExitInfo {
   int exitCode = -1;       // valid when signal == 0
   int signal = 0;          // the terminating signal, 0 for a normal exit
   bool timedOut = false;
-  int descendantsKilled = 0;  // processes still alive after the main one ended
+  // Processes still alive after the main one ended, killed by loopwright's
+  // subreaper; nullopt where a pid namespace ends them (bwrap, docker): the
+  // kernel does not say how many there were.
+  std::optional<int> descendantsKilled;
   std::chrono::milliseconds duration{0};
   // The shell convention: exitCode, or 128 + signal; 124 when timed out.
   int status() const { return timedOut ? 124 : (signal != 0 ? 128 + signal : exitCode); }

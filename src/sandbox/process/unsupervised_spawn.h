@@ -15,7 +15,7 @@ namespace lw::sandbox::process {
 // and an empty mask, exactly the environment given, fds 0-2 the null device
 // and two capture pipes, passFd at 3 and extraFds from 4, every other fd
 // closed. The RunningProcess kills the launcher's pid on kill() or at the
-// deadline and reports descendantsKilled = 0 (the kernel kills the rest; it
+// deadline and reports no descendantsKilled (the kernel kills the rest; it
 // is not counted). INTERNAL when `request` has ChildSetup steps (no code of
 // ours runs between fork and exec); SANDBOX_LAUNCH_FAILED when the command
 // is not found or cannot be started. The launcher must not outlive the
