@@ -36,9 +36,7 @@ const Change* violationAt(const CheckReport& r, const std::string& path) {
 TEST_CASE("verify author: writes inside the scope are accepted" * doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
-  BaselineOptions opts;
-  opts.storePath = repo.scratch() + "/store";
-  auto baseline = takeBaseline(repo.dir(), opts);
+  auto baseline = lw::test::baselineOf(repo);
   REQUIRE(baseline.ok());
   REQUIRE(repo.sh("printf 'fixed\\n' > dir/b.txt && mkdir -p docs/new && printf 'd\\n' > docs/new/x.md && "
                   "ln -s ../b.txt dir/sub/ok-link && git add -A && git commit -qm work") == 0);
@@ -107,9 +105,7 @@ TEST_CASE("verify author: declared paths are resolved before the policy applies"
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
   REQUIRE(repo.sh("ln -s ../.github dir/gh && ln -s dir ../cwd-link") == 0);
-  BaselineOptions opts;
-  opts.storePath = repo.scratch() + "/store";
-  auto baseline = takeBaseline(repo.dir(), opts);
+  auto baseline = lw::test::baselineOf(repo);
   REQUIRE(baseline.ok());
   struct Case {
     const char* given;
@@ -146,9 +142,7 @@ TEST_CASE("verify author: declared paths are resolved before the policy applies"
 TEST_CASE("verify author: dependency manifests are reported" * doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
-  BaselineOptions opts;
-  opts.storePath = repo.scratch() + "/store";
-  auto baseline = takeBaseline(repo.dir(), opts);
+  auto baseline = lw::test::baselineOf(repo);
   REQUIRE(baseline.ok());
   REQUIRE(repo.sh("printf '{}' > dir/package.json && printf 'x==1\\n' > dir/requirements-dev.txt && "
                   "printf 'include(FetchContent)\\n' > dir/CMakeLists.txt && "

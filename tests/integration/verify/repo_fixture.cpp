@@ -118,4 +118,10 @@ std::string firstDifference(const std::map<std::string, NodeState>& a,
   return "";
 }
 
+lw::Result<lw::verify::Baseline> baselineOf(const TempRepo& repo) {
+  lw::verify::BaselineOptions options;
+  options.storePath = repo.scratch() + "/store";
+  return lw::verify::takeBaseline(repo.dir(), options);
+}
+
 }  // namespace lw::test

@@ -5,6 +5,9 @@
 #include <map>
 #include <string>
 
+#include "core/result.h"
+#include "verify/baseline.h"
+
 namespace lw::test {
 
 // True when the git CLI is on PATH.
@@ -30,6 +33,10 @@ class TempRepo {
  private:
   std::string root_, dir_, scratch_;
 };
+
+// The baseline of `repo` with default options, its store in the scratch
+// directory.
+lw::Result<lw::verify::Baseline> baselineOf(const TempRepo& repo);
 
 struct NodeState {
   char type = 'f';  // f file, d dir, l symlink

@@ -114,9 +114,7 @@ TEST_CASE("verify reviewer: a reviewer running git status, diff and log changes 
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
   REQUIRE(repo.sh("touch -d 2020-01-01 a.txt dir/b.txt") == 0);  // make the index stat cache stale
-  BaselineOptions opts;
-  opts.storePath = repo.scratch() + "/store";
-  auto baseline = takeBaseline(repo.dir(), opts);
+  auto baseline = lw::test::baselineOf(repo);
   REQUIRE(baseline.ok());
   REQUIRE(repo.sh("git status --porcelain >/dev/null && git diff >/dev/null && git log >/dev/null") == 0);
   CheckPolicy policy;
@@ -161,9 +159,7 @@ TEST_CASE("verify reviewer: restore never follows a symlink the step planted" *
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
-  BaselineOptions opts;
-  opts.storePath = repo.scratch() + "/store";
-  auto baseline = takeBaseline(repo.dir(), opts);
+  auto baseline = lw::test::baselineOf(repo);
   REQUIRE(baseline.ok());
   // dir/ becomes a symlink to a directory outside; restoring dir/b.txt must
   // not write into it.
@@ -182,9 +178,7 @@ TEST_CASE("verify reviewer: a later check against the same baseline leaves out l
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
-  BaselineOptions opts;
-  opts.storePath = repo.scratch() + "/store";
-  auto baseline = takeBaseline(repo.dir(), opts);
+  auto baseline = lw::test::baselineOf(repo);
   REQUIRE(baseline.ok());
   REQUIRE(repo.sh("printf 'x\\n' >> a.txt") == 0);
   CheckPolicy first;
