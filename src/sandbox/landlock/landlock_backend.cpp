@@ -149,7 +149,10 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
   if (planned->userNamespace)
     req.childSetup.push_back(enterNamespaces(
         geteuid(), getegid(), {planned->networkNamespace, planned->pidNamespace}));
-  if (planned->pidNamespace) req.childSetup.push_back(stepAsPidNamespaceInit());
+  if (planned->pidNamespace) {
+    req.childSetup.push_back(stepAsPidNamespaceInit());
+    req.stepIsPidNamespaceInit = true;
+  }
   req.childSetup.push_back(restrictWithLandlock(
       std::make_shared<const PreparedRuleset>(std::move(planned).value())));
   req.childSetup.push_back(process::dropAllCapabilities());

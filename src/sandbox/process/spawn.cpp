@@ -37,7 +37,8 @@ class SupervisedProcess final : public PipedProcess {
       : PipedProcess(std::move(out), std::move(err), req, started),
         supervisor_(supervisor),
         pid_(pid),
-        control_(std::move(control)) {}
+        control_(std::move(control)),
+        countsDescendants_(!req.stepIsPidNamespaceInit) {}
   ~SupervisedProcess() override { killIfRunning(); }
 
   int pid() const override { return pid_; }
@@ -48,7 +49,7 @@ class SupervisedProcess final : public PipedProcess {
   void collectEnd(ExitInfo& info) override {
     detail::SupervisorMessage m;
     if (readMessage(control_.get(), m) && m.kind == detail::kFinished) {
-      info.descendantsKilled = m.extra;
+      if (countsDescendants_) info.descendantsKilled = m.extra;
       if (WIFEXITED(m.value)) info.exitCode = WEXITSTATUS(m.value);
       if (WIFSIGNALED(m.value)) info.signal = WTERMSIG(m.value);
     } else {
@@ -73,6 +74,7 @@ class SupervisedProcess final : public PipedProcess {
   pid_t supervisor_;
   pid_t pid_;
   Fd control_;
+  bool countsDescendants_;
 };
 
 }  // namespace

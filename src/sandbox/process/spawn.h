@@ -32,6 +32,9 @@ struct SpawnRequest {
   std::vector<int> extraFds;                 // kept open as fd 4, 5, … (at most 4); for
                                              // the launcher itself, e.g. bwrap --seccomp 4
   std::vector<ChildSetup> childSetup;        // in order, after fd and session setup
+  // A ChildSetup makes the step pid 1 of its own pid namespace: its orphans
+  // re-parent to it, and the kernel ends them with it, uncounted.
+  bool stepIsPidNamespaceInit = false;
   std::optional<int> stdinFd;                // default /dev/null
   std::size_t maxOutputBytes = 1 << 20;      // per stream; the rest is counted, not kept
   // Called with each chunk as it is read (1 = stdout, 2 = stderr), besides
@@ -50,8 +53,8 @@ struct ExitInfo {
   int signal = 0;          // the terminating signal, 0 for a normal exit
   bool timedOut = false;
   // Processes still alive after the main one ended, killed by loopwright's
-  // subreaper; nullopt where a pid namespace ends them (bwrap, docker): the
-  // kernel does not say how many there were.
+  // subreaper; nullopt where a pid namespace ends them (bwrap, docker,
+  // Landlock below ABI 6): the kernel does not say how many there were.
   std::optional<int> descendantsKilled;
   std::chrono::milliseconds duration{0};
   // The shell convention: exitCode, or 128 + signal; 124 when timed out.

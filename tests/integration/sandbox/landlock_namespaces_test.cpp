@@ -31,6 +31,7 @@ process::SpawnRequest inPidNamespace(const std::string& script) {
   r.env = {{"PATH", "/usr/bin:/bin"}};
   r.childSetup.push_back(landlock::enterNamespaces(geteuid(), getegid(), {false, true}));
   r.childSetup.push_back(landlock::stepAsPidNamespaceInit());
+  r.stepIsPidNamespaceInit = true;
   return r;
 }
 
@@ -78,4 +79,6 @@ TEST_CASE("landlock namespaces: a daemon dies with the namespace's init [integra
   std::string cmd = "cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' ' ' | grep -q 'slee[p] " +
                     marker + "'";
   CHECK(std::system(cmd.c_str()) != 0);  // and is gone now
+  // The kernel ended it with the namespace; no count is claimed.
+  CHECK_FALSE(info.descendantsKilled.has_value());
 }
