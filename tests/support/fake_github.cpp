@@ -5,152 +5,84 @@
 #include <cctype>
 #include <atomic>
 
-#include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <boost/json.hpp>
 
 namespace lw::test {
 
-namespace beast = boost::beast;
-namespace http = beast::http;
-
-FakeGithub::FakeGithub() : state_(std::make_unique<State>()) {
-  tcp::endpoint ep(asio::ip::make_address("127.0.0.1"), 0);
-  state_->acceptor.open(ep.protocol());
-  state_->acceptor.set_option(asio::socket_base::reuse_address(true));
-  state_->acceptor.bind(ep);
-  state_->acceptor.listen();
-  state_->port = state_->acceptor.local_endpoint().port();
-  acceptor_ = std::thread([this] { acceptLoop(); });
+FakeGithub::FakeGithub()
+    : state_(std::make_unique<State>()),
+      server_("fake-github", [this](const LocalHttpServer::Request& r) { return answer(r); },
+              [this] {
+                state_->stopping = true;
+                releaseHangs();
+              }) {
+  state_->port = server_.port();
 }
 
-FakeGithub::~FakeGithub() {
-  state_->stopping = true;
-  releaseHangs();
+FakeGithub::~FakeGithub() = default;
+
+std::string FakeGithub::url() const { return "http://127.0.0.1:" + std::to_string(server_.port()); }
+
+std::optional<LocalHttpServer::Response> FakeGithub::answer(const LocalHttpServer::Request& req) {
+  Request rec;
+  rec.method = req.method;
+  rec.target = req.target;
+  auto qpos = rec.target.find('?');
+  rec.path = rec.target.substr(0, qpos);
+  std::string query = qpos == std::string::npos ? "" : rec.target.substr(qpos + 1);
+  rec.headers = req.headers;
+  rec.body = req.body;
+
+  Reply reply;
+  bool hang = false;
   {
-    // Wake the blocking accept with a connection of our own.
-    boost::system::error_code ec;
-    asio::io_context io;
-    tcp::socket s(io);
-    s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), state_->port), ec);
-  }
-  acceptor_.join();
-  std::vector<std::thread> threads;
-  {
-    std::lock_guard<std::mutex> lock(state_->mu);
-    for (auto& s : state_->sockets) {
-      boost::system::error_code ec;
-      s->shutdown(tcp::socket::shutdown_both, ec);
-    }
-    threads.swap(state_->connections);
-  }
-  for (auto& t : threads) t.join();
-}
-
-std::string FakeGithub::url() const { return "http://127.0.0.1:" + std::to_string(state_->port); }
-
-void FakeGithub::acceptLoop() {
-  for (;;) {
-    auto sock = std::make_shared<tcp::socket>(state_->io);
-    boost::system::error_code ec;
-    state_->acceptor.accept(*sock, ec);
-    if (state_->stopping) return;
-    if (ec) continue;
-    std::lock_guard<std::mutex> lock(state_->mu);
-    state_->sockets.push_back(sock);
-    state_->connections.emplace_back([this, sock] { serve(sock.get()); });
-  }
-}
-
-void FakeGithub::serve(void* raw) {
-  tcp::socket& sock = *static_cast<tcp::socket*>(raw);
-  beast::flat_buffer buffer;
-  for (;;) {
-    http::request<http::string_body> req;
-    boost::system::error_code ec;
-    http::read(sock, buffer, req, ec);
-    if (ec) return;
-
-    Request rec;
-    rec.method = std::string(req.method_string());
-    rec.target = std::string(req.target());
-    auto qpos = rec.target.find('?');
-    rec.path = rec.target.substr(0, qpos);
-    std::string query = qpos == std::string::npos ? "" : rec.target.substr(qpos + 1);
-    for (const auto& f : req) {
-      std::string name(f.name_string());
-      std::transform(name.begin(), name.end(), name.begin(), ::tolower);
-      rec.headers[name] = std::string(f.value());
-    }
-    rec.body = req.body();
-
-    Reply reply;
-    bool hang = false;
-    {
-      std::unique_lock<std::mutex> lock(state_->mu);
-      const Script* hit = nullptr;
-      for (auto& s : state_->scripts) {
-        if (s.times <= 0) continue;
-        if (!s.method.empty() && s.method != rec.method) continue;
-        if (rec.path.find(s.pathContains) == std::string::npos) continue;
-        if (s.skip > 0) {
-          --s.skip;
-          continue;
-        }
-        --s.times;
-        hit = &s;
-        break;
+    std::unique_lock<std::mutex> lock(state_->mu);
+    const Script* hit = nullptr;
+    for (auto& s : state_->scripts) {
+      if (s.times <= 0) continue;
+      if (!s.method.empty() && s.method != rec.method) continue;
+      if (rec.path.find(s.pathContains) == std::string::npos) continue;
+      if (s.skip > 0) {
+        --s.skip;
+        continue;
       }
-      auto routeIt = [&] {
-        if (rec.headers["authorization"] != std::string("Bearer ") + kToken) return message(401, "Bad credentials");
-        if (rec.headers["x-github-api-version"] != "2022-11-28") return message(400, "missing API version");
-        json::value body;
-        if (!rec.body.empty()) {
-          boost::system::error_code jec;
-          body = json::parse(rec.body, jec);
-          if (jec) return message(400, "Problems parsing JSON");
-        }
-        try {
-          return state_->route(rec.method, rec.path, parseQuery(query), rec.headers["accept"], body);
-        } catch (const std::exception& e) {
-          return unprocessable(std::string("Invalid request: ") + e.what());
-        }
-      };
-      if (hit && hit->hang) {
-        hang = true;
-      } else if (hit) {
-        if (hit->afterEffect) (void)routeIt();
-        reply = {hit->status, hit->headers, hit->body};
-      } else {
-        reply = routeIt();
-      }
-      rec.status = hang ? 0 : reply.status;
-      state_->log.push_back(rec);
-      if (hang) {
-        ++state_->hanging;
-        state_->hangCv.wait(lock, [&] { return state_->released || state_->stopping.load(); });
-        --state_->hanging;
-      }
+      --s.times;
+      hit = &s;
+      break;
     }
+    auto routeIt = [&] {
+      if (rec.headers["authorization"] != std::string("Bearer ") + kToken) return message(401, "Bad credentials");
+      if (rec.headers["x-github-api-version"] != "2022-11-28") return message(400, "missing API version");
+      json::value body;
+      if (!rec.body.empty()) {
+        boost::system::error_code jec;
+        body = json::parse(rec.body, jec);
+        if (jec) return message(400, "Problems parsing JSON");
+      }
+      try {
+        return state_->route(rec.method, rec.path, parseQuery(query), rec.headers["accept"], body);
+      } catch (const std::exception& e) {
+        return unprocessable(std::string("Invalid request: ") + e.what());
+      }
+    };
+    if (hit && hit->hang) {
+      hang = true;
+    } else if (hit) {
+      if (hit->afterEffect) (void)routeIt();
+      reply = {hit->status, hit->headers, hit->body};
+    } else {
+      reply = routeIt();
+    }
+    rec.status = hang ? 0 : reply.status;
+    state_->log.push_back(rec);
     if (hang) {
-      boost::system::error_code ignore;
-      sock.shutdown(tcp::socket::shutdown_both, ignore);
-      return;
-    }
-    http::response<http::string_body> res{static_cast<http::status>(reply.status), req.version()};
-    res.set(http::field::server, "fake-github");
-    for (const auto& [k, v] : reply.headers) res.set(k, v);
-    res.body() = reply.body;
-    res.keep_alive(req.keep_alive());
-    res.prepare_payload();
-    http::write(sock, res, ec);
-    if (ec || !req.keep_alive()) {
-      boost::system::error_code ignore;
-      sock.shutdown(tcp::socket::shutdown_send, ignore);
-      return;
+      ++state_->hanging;
+      state_->hangCv.wait(lock, [&] { return state_->released || state_->stopping.load(); });
+      --state_->hanging;
     }
   }
+  if (hang) return std::nullopt;
+  return LocalHttpServer::Response{reply.status, reply.headers, reply.body};
 }
 
 void FakeGithub::addPull(int number, const std::string& headSha, const std::string& diff) {

@@ -1,6 +1,5 @@
 // A local fake of the GitHub REST API for the publication tests: an HTTP
-// server on 127.0.0.1 (ephemeral port, its own threads, Boost.Beast) that
-// implements the endpoints loopwright uses, keeps their state, records every
+// server on 127.0.0.1 (support/local_http_server.h) that implements the endpoints loopwright uses, keeps their state, records every
 // request, enforces GitHub's documented limits (50 annotations per request,
 // 65,535-character check summaries, review comments only on diff lines,
 // one pending review per user) and plays scripted failures (rate limits,
@@ -10,13 +9,15 @@
 #include <condition_variable>
 #include <map>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <boost/json/array.hpp>
 #include <boost/json/value.hpp>
+
+#include "support/local_http_server.h"
 
 namespace lw::test {
 
@@ -89,11 +90,10 @@ class FakeGithub {
   struct State;
 
  private:
-  void acceptLoop();
-  void serve(void* socket);
+  std::optional<LocalHttpServer::Response> answer(const LocalHttpServer::Request& request);
 
   std::unique_ptr<State> state_;
-  std::thread acceptor_;
+  LocalHttpServer server_;  // after state_: it goes first, its handlers use state_
 };
 
 }  // namespace lw::test

@@ -12,19 +12,15 @@
 #include <regex>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include <boost/asio.hpp>
 #include <boost/json.hpp>
 
 #include "support/fake_github.h"
 
 namespace lw::test {
 
-namespace asio = boost::asio;
 namespace json = boost::json;
-using tcp = asio::ip::tcp;
 
 namespace fake_detail {
 
@@ -114,17 +110,13 @@ inline std::int64_t asInt(const json::value* v) {
 using namespace fake_detail;
 
 struct FakeGithub::State {
-  asio::io_context io;
-  tcp::acceptor acceptor{io};
-  unsigned short port = 0;
+  unsigned short port = 0;  // for the Link headers of paged answers
   std::atomic<bool> stopping{false};
 
   mutable std::mutex mu;
   std::condition_variable hangCv;
   bool released = false;
   int hanging = 0;
-  std::vector<std::thread> connections;
-  std::vector<std::shared_ptr<tcp::socket>> sockets;
 
   bool readOnly = false;
   bool installation = false;

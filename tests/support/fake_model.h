@@ -1,6 +1,5 @@
 // A local fake of a model provider for the lane and breaker tests: an HTTP
-// server on 127.0.0.1 (ephemeral port, its own threads, Boost.Beast) that
-// answers OpenAI chat completions (…/chat/completions) and Anthropic
+// server on 127.0.0.1 (support/local_http_server.h) that answers OpenAI chat completions (…/chat/completions) and Anthropic
 // messages (…/messages) with a valid completion, records every request, and
 // fails on command: any status and body, an empty body, a delay (for client
 // timeouts), or a connection closed without an answer.
@@ -9,9 +8,11 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "support/local_http_server.h"
 
 namespace lw::test {
 
@@ -70,11 +71,10 @@ class FakeModel {
   struct State;
 
  private:
-  void acceptLoop();
-  void serve(void* socket);
+  std::optional<LocalHttpServer::Response> answer(const LocalHttpServer::Request& request);
 
   std::unique_ptr<State> state_;
-  std::thread acceptor_;
+  LocalHttpServer server_;  // after state_: it goes first, its handlers use state_
 };
 
 }  // namespace lw::test

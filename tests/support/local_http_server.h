@@ -1,0 +1,52 @@
+// The HTTP side of the fakes of remote services (GitHub, model providers):
+// an HTTP/1.1 server on 127.0.0.1 at an ephemeral port, a thread per
+// connection, Boost.Beast. It parses each request and writes what the
+// handler answers; what the service does is the handler's.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace lw::test {
+
+class LocalHttpServer {
+ public:
+  struct Request {
+    std::string method;
+    std::string target;                          // path and query
+    std::map<std::string, std::string> headers;  // lower-case names
+    std::string body;
+  };
+  struct Response {
+    int status = 200;
+    std::map<std::string, std::string> headers;
+    std::string body;
+  };
+  // nullopt: the connection is closed without an answer. Called on the
+  // connection's thread; it may block until `onStop` releases it.
+  using Handler = std::function<std::optional<Response>(const Request&)>;
+
+  // `serverName` goes in every Server header; `onStop` runs first when the
+  // server goes away, to release handlers that are blocked.
+  LocalHttpServer(std::string serverName, Handler handler, std::function<void()> onStop = {});
+  ~LocalHttpServer();
+  LocalHttpServer(const LocalHttpServer&) = delete;
+  LocalHttpServer& operator=(const LocalHttpServer&) = delete;
+
+  unsigned short port() const;
+
+  struct State;
+
+ private:
+  void acceptLoop();
+  void serve(void* socket);
+
+  std::unique_ptr<State> state_;
+  std::thread acceptor_;
+};
+
+}  // namespace lw::test
