@@ -2,8 +2,8 @@
 // the commands every sandboxed step pays for (`sandbox exec`, `bridge stdio`)
 // with few libraries loaded, and hands every other command to
 // `loopwright-engine`, which links everything (libgit2, even from its
-// archive, brings GSSAPI and libcrypto: ~1 ms of dynamic linking per start). `loopwright-container-init` is the static entrypoint
-// of docker steps.
+// archive, brings GSSAPI and libcrypto: ~1 ms of dynamic linking per start).
+// `loopwright-container-init` is the static entrypoint of docker steps.
 #pragma once
 
 #include <filesystem>
