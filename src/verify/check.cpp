@@ -3,6 +3,7 @@
 #include <fcntl.h>
 
 #include <algorithm>
+#include <set>
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -104,20 +105,41 @@ void checkDeclared(const Baseline& b, const CheckPolicy& p, CheckReport& r) {
   }
 }
 
-// Whether `c` is one of the policy's own quarantine refs, unchanged since it
-// was written: the ref itself, its loose file, or a directory made for it.
-bool isOwnQuarantine(const CheckPolicy& p, const Change& c) {
-  if (c.area != Area::GitDir || p.ownQuarantines.empty()) return false;
-  if (c.kind == ChangeKind::RefAdded) {
-    auto it = p.ownQuarantines.find(c.path);
-    return it != p.ownQuarantines.end() && c.detail == "(none) -> " + it->second;
+// The policy's own quarantine refs (written by earlier checks against this
+// baseline) are loopwright's, not the step's: left out of `changes` while
+// each still points where it was written. One the step moved keeps its ref
+// change; one it deleted, no change at all against the baseline, gets one.
+Status settleOwnQuarantines(const Baseline& b, const CheckPolicy& p, std::vector<Change>& changes) {
+  if (p.ownQuarantines.empty()) return Ok{};
+  auto refs = readRefs(b.workTree);
+  if (!refs) return refs.error();
+  std::set<std::string> intact;
+  for (const auto& [ref, commit] : p.ownQuarantines) {
+    auto it = std::find_if(refs->begin(), refs->end(), [&](const RefState& s) { return s.name == ref; });
+    if (it != refs->end()) {
+      if (it->target == commit) intact.insert(ref);
+      continue;
+    }
+    Change c;
+    c.kind = ChangeKind::RefDeleted;
+    c.category = Category::Ref;
+    c.area = Area::GitDir;
+    c.path = ref;
+    c.detail = commit + " -> (none)";
+    changes.push_back(std::move(c));
   }
-  if (c.kind != ChangeKind::Added) return false;
-  if (c.isDir)
-    return std::any_of(p.ownQuarantines.begin(), p.ownQuarantines.end(),
-                       [&](const auto& q) { return q.first.starts_with(c.path + "/"); });
-  // The loose file: whatever it holds shows in the ref's own change above.
-  return p.ownQuarantines.contains(c.path);
+  std::erase_if(changes, [&](const Change& c) {
+    if (c.area != Area::GitDir) return false;
+    if (c.kind == ChangeKind::RefAdded) return intact.contains(c.path);
+    if (c.kind != ChangeKind::Added) return false;
+    // The directories made for the refs, and their loose files (what a
+    // loose file holds shows in its ref's change).
+    if (c.isDir)
+      return std::any_of(p.ownQuarantines.begin(), p.ownQuarantines.end(),
+                         [&](const auto& q) { return q.first.starts_with(c.path + "/"); });
+    return p.ownQuarantines.contains(c.path);
+  });
+  return Ok{};
 }
 
 }  // namespace
@@ -126,24 +148,7 @@ Result<CheckReport> check(const Baseline& b, const CheckPolicy& p) {
   auto diff = diffAgainstBaseline(b);
   if (!diff) return diff.error();
   CheckReport r;
-  std::erase_if(diff->changes, [&](const Change& c) { return isOwnQuarantine(p, c); });
-  if (!p.ownQuarantines.empty()) {
-    // Against the baseline a deleted quarantine ref is no change at all.
-    auto refs = readRefs(b.workTree);
-    if (!refs) return refs.error();
-    for (const auto& [ref, commit] : p.ownQuarantines) {
-      bool present = std::any_of(refs->begin(), refs->end(),
-                                 [&](const RefState& s) { return s.name == ref; });
-      if (present) continue;
-      Change c;
-      c.kind = ChangeKind::RefDeleted;
-      c.category = Category::Ref;
-      c.area = Area::GitDir;
-      c.path = ref;
-      c.detail = commit + " -> (none)";
-      diff->changes.push_back(std::move(c));
-    }
-  }
+  if (auto st = settleOwnQuarantines(b, p, diff->changes); !st) return st.error();
   r.changes = std::move(diff->changes);
   r.notes = std::move(diff->notes);
   bool readOnly = p.role != Role::Author;
