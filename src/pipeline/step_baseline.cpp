@@ -24,30 +24,24 @@ const Result<verify::Baseline>& StepBaseline::get() {
 Result<verify::CheckReport> StepBaseline::check(const verify::CheckPolicy& policy) {
   std::unique_lock lock(mu_);
   // An author's allowed changes are not a clean tree: it always checks alone.
-  if (policy.role == Role::Author) return checkAlone(policy, lock);
+  if (policy.role == Role::Author) return walk(policy, lock);
   if (!next_) next_ = std::make_shared<Round>();
   std::shared_ptr<Round> round = next_;
   idle_.wait(lock, [&] { return round->started || !walking_; });
   if (!round->started) {
     // This step leads the round: everyone in it ended before this walk.
     round->started = true;
-    walking_ = true;
-    ++walks_;
     next_.reset();
     verify::CheckPolicy detectOnly = policy;
     detectOnly.restore = false;
-    detectOnly.ownQuarantines = quarantines_;
-    lock.unlock();
-    auto report = verify::check(get().value(), detectOnly);
-    lock.lock();
-    if (report && report->changes.empty() && report->ok()) round->clean = std::move(*report);
+    auto report = walk(detectOnly, lock);
+    if (report && report->ok()) round->clean = std::move(*report);
     round->finished = true;
-    walking_ = false;
     idle_.notify_all();
   }
   idle_.wait(lock, [&] { return round->finished; });
   if (round->clean) return *round->clean;
-  return checkAlone(policy, lock);
+  return walk(policy, lock);
 }
 
 std::size_t StepBaseline::walks() {
@@ -55,15 +49,14 @@ std::size_t StepBaseline::walks() {
   return walks_;
 }
 
-Result<verify::CheckReport> StepBaseline::checkAlone(const verify::CheckPolicy& policy,
-                                                     std::unique_lock<std::mutex>& lock) {
+Result<verify::CheckReport> StepBaseline::walk(verify::CheckPolicy policy,
+                                               std::unique_lock<std::mutex>& lock) {
   idle_.wait(lock, [&] { return !walking_; });
   walking_ = true;
   ++walks_;
-  verify::CheckPolicy withOwn = policy;
-  withOwn.ownQuarantines = quarantines_;
+  policy.ownQuarantines = quarantines_;
   lock.unlock();
-  auto report = verify::check(get().value(), withOwn);
+  auto report = verify::check(get().value(), policy);
   lock.lock();
   if (report && !report->quarantineRef.empty())
     quarantines_[report->quarantineRef] = report->quarantineCommit;

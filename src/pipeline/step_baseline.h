@@ -3,7 +3,7 @@
 // tree (a check that finds a change restores the tree to the baseline), so
 // one walk of the repository serves them all instead of one per step. Their
 // checks are shared the same way: one walk that starts after several of them
-// ended serves them all when it finds the tree unchanged.
+// ended serves them all when it finds no violation.
 #pragma once
 
 #include <condition_variable>
@@ -35,9 +35,10 @@ class StepBaseline {
   // verify::check against it, for a step that has ended; one walk at a
   // time, since a restore must not race another check's walk. Read-only
   // roles that ask while a walk runs are served together by the next one:
-  // a tree found unchanged is a clean report for each; any change, and each
-  // of them checks on its own (the first quarantines and restores, as
-  // without sharing). Requires a successful get().
+  // a walk that finds nothing a read-only step may not do is the report for
+  // each; a violation, and each of them checks on its own (the first
+  // quarantines and restores, as without sharing). Requires a successful
+  // get().
   Result<verify::CheckReport> check(const verify::CheckPolicy& policy);
 
   // How many walks check() has taken so far.
@@ -47,10 +48,11 @@ class StepBaseline {
   // The steps waiting for the same walk.
   struct Round {
     bool started = false, finished = false;
-    std::optional<verify::CheckReport> clean;  // set when the tree was unchanged
+    std::optional<verify::CheckReport> clean;  // set when the walk found no violation
   };
-  Result<verify::CheckReport> checkAlone(const verify::CheckPolicy& policy,
-                                         std::unique_lock<std::mutex>& lock);
+  // One walk, after the one in progress, with the quarantine refs earlier
+  // walks wrote left out; `lock` (on mu_) is released while it walks.
+  Result<verify::CheckReport> walk(verify::CheckPolicy policy, std::unique_lock<std::mutex>& lock);
 
   std::filesystem::path repo_;
   std::filesystem::path storePath_;
