@@ -109,14 +109,17 @@ void checkDeclared(const Baseline& b, const CheckPolicy& p, CheckReport& r) {
 // baseline) are loopwright's, not the step's: left out of `changes` while
 // each still points where it was written. One the step moved keeps its ref
 // change; one it deleted, no change at all against the baseline, gets one.
-Status settleOwnQuarantines(const Baseline& b, const CheckPolicy& p, std::vector<Change>& changes) {
+Status settleOwnQuarantines(const CheckPolicy& p, DiffResult& diff) {
   if (p.ownQuarantines.empty()) return Ok{};
-  auto refs = readRefs(b.workTree);
-  if (!refs) return refs.error();
+  if (!diff.refs)
+    return makeError(ErrorCode::IoError, "refs unreadable after the step",
+                     "check that the repository's .git is readable by loopwright");
+  const std::vector<RefState>& refs = *diff.refs;
+  std::vector<Change>& changes = diff.changes;
   std::set<std::string> intact;
   for (const auto& [ref, commit] : p.ownQuarantines) {
-    auto it = std::find_if(refs->begin(), refs->end(), [&](const RefState& s) { return s.name == ref; });
-    if (it != refs->end()) {
+    auto it = std::find_if(refs.begin(), refs.end(), [&](const RefState& s) { return s.name == ref; });
+    if (it != refs.end()) {
       if (it->target == commit) intact.insert(ref);
       continue;
     }
@@ -148,7 +151,7 @@ Result<CheckReport> check(const Baseline& b, const CheckPolicy& p) {
   auto diff = diffAgainstBaseline(b);
   if (!diff) return diff.error();
   CheckReport r;
-  if (auto st = settleOwnQuarantines(b, p, diff->changes); !st) return st.error();
+  if (auto st = settleOwnQuarantines(p, *diff); !st) return st.error();
   r.changes = std::move(diff->changes);
   r.notes = std::move(diff->notes);
   bool readOnly = p.role != Role::Author;

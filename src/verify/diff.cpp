@@ -276,6 +276,7 @@ Result<DiffResult> diffAgainstBaseline(const Baseline& b) {
   auto refs = readRefs(b.workTree);
   if (refs) {
     diffRefs(b, *refs, result.changes);
+    result.refs = std::move(refs).value();
   } else {
     result.notes.push_back("refs unreadable after the step: " + refs.error().message);
   }

@@ -3,6 +3,7 @@
 // the index by meaning rather than bytes, and the refs as libgit2 reads them.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ namespace lw::verify {
 struct DiffResult {
   std::vector<Change> changes;  // file changes by (area, path), then ref changes
   std::vector<std::string> notes;  // what could not be compared, and why
+  std::optional<std::vector<RefState>> refs;  // as read after the step; none when unreadable
 };
 
 // Fails with IO_ERROR only when an area cannot be walked at all.
