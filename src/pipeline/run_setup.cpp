@@ -9,6 +9,7 @@
 #include <boost/json/parse.hpp>
 
 #include "core/file_io.h"
+#include "core/paths.h"
 #include "github/event.h"
 
 namespace lw::pipeline {
@@ -17,11 +18,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kMaxEventBytes = 25u << 20;  // GitHub caps webhook payloads at 25 MB
-
-bool isWithin(const fs::path& p, const fs::path& root) {
-  auto rel = p.lexically_relative(root);
-  return !rel.empty() && *rel.begin() != "..";
-}
 
 }  // namespace
 
@@ -81,7 +77,7 @@ Result<fs::path> prepareOutDir(const std::optional<std::string>& outFlag, const 
                      "give --out a directory you can write");
   fs::path real = fs::canonical(out, ec);
   if (ec) return makeError(ErrorCode::UsageError, "cannot resolve " + out.string(), "");
-  if (isWithin(real, repo) || real == repo)
+  if (isWithinOrSame(real, repo))
     return makeError(ErrorCode::UsageError,
                      "--out " + out.string() + " is inside the repository " + repo.string(),
                      "put the run's output outside the working tree, e.g. --out /tmp/lw-out");

@@ -1,8 +1,10 @@
 #include "sandbox/docker/container_plan.h"
 
+#include <set>
+
 #include <boost/json/array.hpp>
 
-#include <set>
+#include "core/paths.h"
 
 namespace lw::sandbox::docker {
 namespace {
@@ -20,11 +22,6 @@ struct Tree {
 Error planError(std::string message, std::string hint, const fs::path& subject) {
   return makeError(ErrorCode::SandboxLaunchFailed, std::move(message), std::move(hint),
                    subject.string());
-}
-
-bool isWithin(const fs::path& p, const fs::path& root) {
-  const fs::path rel = p.lexically_relative(root);
-  return !rel.empty() && *rel.begin() != "..";
 }
 
 PathFact factOf(const PathFacts& facts, const fs::path& p) {
@@ -63,7 +60,7 @@ json::object tmpfsMount(const fs::path& target, bool readOnly, std::int64_t size
 const Tree* writableTreeOf(const std::vector<Tree>& trees, const fs::path& p) {
   const Tree* best = nullptr;
   for (const auto& t : trees)
-    if (t.writable && isWithin(p, t.target) &&
+    if (t.writable && isWithinOrSame(p, t.target) &&
         (best == nullptr || t.target.string().size() > best->target.string().size()))
       best = &t;
   return best;
@@ -72,7 +69,7 @@ const Tree* writableTreeOf(const std::vector<Tree>& trees, const fs::path& p) {
 const Tree* visibleTreeOf(const std::vector<Tree>& trees, const fs::path& p) {
   const Tree* best = nullptr;
   for (const auto& t : trees)
-    if (isWithin(p, t.target) &&
+    if (isWithinOrSame(p, t.target) &&
         (best == nullptr || t.target.string().size() > best->target.string().size()))
       best = &t;
   return best;
@@ -90,7 +87,7 @@ Result<std::vector<Tree>> boundTrees(const ContainerPlanInput& in, const fs::pat
   for (const auto& raw : in.spec.writablePaths) {
     const fs::path p = anchoredPath(ws, raw);
     const PathFact fact = factOf(in.facts, p);
-    if (in.spec.workspaceWritable && isWithin(p, ws)) continue;
+    if (in.spec.workspaceWritable && isWithinOrSame(p, ws)) continue;
     if (p == ws) {  // the whole workspace is the writable scope
       trees.front().writable = true;
       continue;
@@ -99,7 +96,7 @@ Result<std::vector<Tree>> boundTrees(const ContainerPlanInput& in, const fs::pat
       notes.push_back("writable path " + p.string() + " does not exist: not bound");
       continue;
     }
-    if (isWithin(p, ws) && !reachedDirectly(fact, trees.front(), p))
+    if (isWithinOrSame(p, ws) && !reachedDirectly(fact, trees.front(), p))
       return planError("writable path " + p.string() + " is reached through a symlink",
                        "a writable bind would follow it out of the workspace; remove the symlink "
                        "or name the real path",
@@ -163,7 +160,7 @@ Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
   for (const auto& raw : spec.deniedReadPaths) {
     const fs::path d = anchoredPath(ws, raw);
     for (const auto& t : *trees)
-      if (isWithin(t.target, d))
+      if (isWithinOrSame(t.target, d))
         return planError(t.target.string() + " lies inside the denied path " + d.string(),
                          "the step would read the denied tree; move the workspace or out dir", d);
     const Tree* tree = visibleTreeOf(*trees, d);
@@ -190,14 +187,14 @@ Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
   for (const auto& raw : spec.protectedPaths) {
     const fs::path p = anchoredPath(ws, raw);
     for (const auto& t : *trees)
-      if (t.writable && isWithin(t.target, p))
+      if (t.writable && isWithinOrSame(t.target, p))
         return planError("writable path " + t.target.string() + " lies inside the protected path " +
                              p.string(),
                          "protected paths stay read-only; narrow the writable scope", p);
     const Tree* tree = writableTreeOf(*trees, p);
     if (tree == nullptr) continue;  // already read-only or not visible
     std::vector<fs::path> chain;    // tree (exclusive) down to p
-    for (fs::path a = p; isWithinPath(a, tree->target); a = a.parent_path())
+    for (fs::path a = p; isStrictlyWithin(a, tree->target); a = a.parent_path())
       chain.insert(chain.begin(), a);
     for (const fs::path& c : chain) {
       const PathFact fact = factOf(in.facts, c);

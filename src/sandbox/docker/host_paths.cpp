@@ -1,13 +1,10 @@
 #include "sandbox/docker/host_paths.h"
 
+#include "core/paths.h"
+
 namespace lw::sandbox::docker {
 
 namespace fs = std::filesystem;
-
-bool isWithinPath(const fs::path& p, const fs::path& root) {
-  const fs::path rel = p.lexically_relative(root);
-  return !rel.empty() && rel != "." && *rel.begin() != "..";
-}
 
 fs::path anchoredPath(const fs::path& workspace, const fs::path& p) {
   fs::path abs = p.is_absolute() ? p : workspace / p;
@@ -24,7 +21,7 @@ std::vector<fs::path> pathsToObserve(const StepSpec& spec) {
   // A protected path and every directory above it up to the workspace: the
   // planner pins the ancestors and masks the first missing component.
   for (const auto& p : spec.protectedPaths)
-    for (fs::path a = anchoredPath(ws, p); isWithinPath(a, ws); a = a.parent_path())
+    for (fs::path a = anchoredPath(ws, p); isStrictlyWithin(a, ws); a = a.parent_path())
       out.push_back(a);
   for (const auto& p : spec.deniedReadPaths) out.push_back(anchoredPath(ws, p));
   return out;

@@ -21,9 +21,6 @@ struct PathFact {
 
 using PathFacts = std::map<std::filesystem::path, PathFact>;
 
-// True when `p` lies strictly beneath `root` (lexically).
-bool isWithinPath(const std::filesystem::path& p, const std::filesystem::path& root);
-
 // `p` made absolute against `workspace` when relative, then lexically
 // normalised without a trailing slash (policy paths are workspace-relative).
 std::filesystem::path anchoredPath(const std::filesystem::path& workspace,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "core/paths.h"
+
 namespace lw::sandbox::seatbelt {
 namespace {
 
@@ -12,11 +14,6 @@ fs::path anchored(const fs::path& workspace, const fs::path& p) {
   fs::path abs = (p.is_absolute() ? p : workspace / p).lexically_normal();
   if (abs.has_relative_path() && !abs.has_filename()) abs = abs.parent_path();
   return abs;
-}
-
-bool isWithin(const fs::path& p, const fs::path& root) {
-  const fs::path rel = p.lexically_relative(root);
-  return !rel.empty() && *rel.begin() != "..";
 }
 
 Status checkPath(const std::string& what, const fs::path& p) {
@@ -82,8 +79,8 @@ Result<std::string> sbplProfile(const SbplInput& in) {
   std::set<fs::path> pinned;
   for (const auto& p : protectedPaths)
     for (const auto& root : writable)
-      if (isWithin(p, root) && p != root)
-        for (fs::path a = p.parent_path(); isWithin(a, root); a = a.parent_path()) {
+      if (isStrictlyWithin(p, root))
+        for (fs::path a = p.parent_path(); isWithinOrSame(a, root); a = a.parent_path()) {
           pinned.insert(a);
           if (a == root || a == a.parent_path()) break;
         }
