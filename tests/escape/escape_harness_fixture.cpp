@@ -17,12 +17,14 @@
 #include <boost/json.hpp>
 
 #include "escape/escape_backends.h"
+#include "sandbox/process/executable.h"
 #include "support/host_requirement.h"
 
 namespace lw::escape {
 namespace {
 
 namespace fs = std::filesystem;
+using sandbox::process::ExecStrings;
 
 struct Suite {
   fs::path root;    // /tmp/lw-escape-XXXXXX, 0755
@@ -72,13 +74,6 @@ std::vector<std::string> loopwrightEnv(std::optional<uid_t> uid) {
   return env;
 }
 
-std::vector<char*> pointers(std::vector<std::string>& strings) {
-  std::vector<char*> out;
-  for (auto& s : strings) out.push_back(s.data());
-  out.push_back(nullptr);
-  return out;
-}
-
 // `loopwright sandbox backends --json` as `uid` sees it (the observation
 // negotiation uses), read once per user.
 const boost::json::value& backendsReport(std::optional<uid_t> uid, gid_t gid) {
@@ -87,13 +82,15 @@ const boost::json::value& backendsReport(std::optional<uid_t> uid, gid_t gid) {
   std::lock_guard lock(mu);
   if (auto it = reports.find(uid.value_or(0)); it != reports.end()) return it->second;
   fs::path out = suite().root / ("backends-" + std::to_string(uid.value_or(0)) + ".json");
+  // Built before fork: the child only execs.
+  ExecStrings argv({LOOPWRIGHT_BIN, "sandbox", "backends", "--json"});
+  ExecStrings envp(loopwrightEnv(uid));
   pid_t pid = ::fork();
   if (pid == 0) {
     int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(fd, 1);
     if (uid && (::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0 || ::setuid(*uid) != 0)) ::_exit(99);
-    std::vector<std::string> env = loopwrightEnv(uid);
-    ::execle(LOOPWRIGHT_BIN, LOOPWRIGHT_BIN, "sandbox", "backends", "--json", nullptr, pointers(env).data());
+    ::execve(LOOPWRIGHT_BIN, argv.get(), envp.get());
     ::_exit(127);
   }
   ::waitpid(pid, nullptr, 0);
@@ -202,9 +199,8 @@ ExecResult sandboxExec(const Runner& r, const CaseDirs& c, const std::vector<std
   argv.insert(argv.end(), o.flags.begin(), o.flags.end());
   argv.insert(argv.end(), {"--", (c.ws / "hostile").string(), "--lw-hostile"});
   argv.insert(argv.end(), attack.begin(), attack.end());
-  std::vector<char*> args = pointers(argv);
-  std::vector<std::string> env = loopwrightEnv(r.uid);
-  std::vector<char*> envp = pointers(env);
+  ExecStrings args(argv);
+  ExecStrings envp(loopwrightEnv(r.uid));
   fs::path out = c.root / "stdout", err = c.root / "stderr";
 
   pid_t pid = ::fork();
@@ -215,7 +211,7 @@ ExecResult sandboxExec(const Runner& r, const CaseDirs& c, const std::vector<std
     ::dup2(fe, 2);
     if (o.inheritFd >= 0) ::fcntl(o.inheritFd, F_SETFD, 0);
     if (r.uid && (::setgroups(0, nullptr) != 0 || ::setgid(r.gid) != 0 || ::setuid(*r.uid) != 0)) ::_exit(99);
-    ::execve(argv[0].c_str(), args.data(), envp.data());
+    ::execve(argv[0].c_str(), args.get(), envp.get());
     ::_exit(127);
   }
   if (o.background) {
