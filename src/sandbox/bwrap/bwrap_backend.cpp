@@ -106,9 +106,8 @@ ProbeReport BwrapBackend::runProbe() {
     (*v)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(5));
     obs.version = firstLine((*v)->stdoutData().data);
   }
-  seccomp::Options so;
-  so.denyNewUnixSockets = true;  // as launch() builds it
-  auto compiled = seccomp::compile(seccomp::buildPolicy(so));
+  // The filter launch() will use (the probe's own launch below included).
+  auto compiled = filters_.get({NetworkMode::None, true});
   obs.seccompCompiled = compiled.ok();
   if (!compiled) obs.seccompError = compiled.error().message;
 

@@ -150,7 +150,8 @@ Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
     mounts.push_back(bindMount(t.source, t.target, !t.writable));
   }
   // The init connects the bridge and installs the filter, then execs the step.
-  for (auto [source, target] : {std::pair{in.initBinary, kInitTarget}, std::pair{in.filterFile, kFilterTarget}})
+  for (auto [source, target] :
+       {std::pair{in.initBinary, kInitTarget}, std::pair{in.filterFile, kFilterTarget}})
     if (targets.insert(fs::path(target)).second) mounts.push_back(bindMount(source, fs::path(target), true));
   // The root filesystem is read-only; programs still expect a writable /tmp.
   if (targets.insert("/tmp").second)

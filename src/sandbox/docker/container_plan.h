@@ -61,10 +61,10 @@ struct ContainerPlan {
 };
 
 // Fails with SANDBOX_LAUNCH_FAILED when the spec cannot be carried out
-// faithfully: no container init or filter, no argv, relative or missing workspace/out dir, a descriptor to
-// pass (a container cannot inherit one), a writable path reached through a
-// symlink, a writable path inside a protected one, a bound tree inside a
-// denied path.
+// faithfully: no container init or filter, no argv, relative or missing
+// workspace/out dir, a descriptor to pass (a container cannot inherit one), a
+// writable path reached through a symlink, a writable path inside a protected
+// one, a bound tree inside a denied path.
 Result<ContainerPlan> planContainer(const ContainerPlanInput& input);
 
 }  // namespace lw::sandbox::docker

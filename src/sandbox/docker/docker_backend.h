@@ -55,7 +55,6 @@ class DockerBackend final : public Backend {
   Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override;
 
  private:
-
   DockerConfig config_;
   std::shared_ptr<HttpTransport> transport_;
   std::mutex probeMutex_;  // steps of a stage launch in parallel
