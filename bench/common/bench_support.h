@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,9 +23,10 @@ namespace lw::bench {
 
 // Runs argv with stdout/stderr to /dev/null, `seccompFd` (if any) as fd 4,
 // and `env` (empty: this process's environment); returns the exit status
-// and sets *ms to the start-to-exit time.
+// and sets *ms to the start-to-exit time and *cpuMs (when given) to the CPU
+// time, user + system, of the process and the descendants it waited for.
 inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                    int seccompFd, double* ms) {
+                    int seccompFd, double* ms, double* cpuMs = nullptr) {
   std::vector<char*> args, envp;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -44,8 +46,11 @@ inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std:
     ::_exit(127);
   }
   int st = 0;
-  ::waitpid(pid, &st, 0);
+  rusage ru{};
+  ::wait4(pid, &st, 0, &ru);
   *ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  auto toMs = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3; };
+  if (cpuMs != nullptr) *cpuMs = toMs(ru.ru_utime) + toMs(ru.ru_stime);
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 

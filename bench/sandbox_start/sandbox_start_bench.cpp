@@ -1,7 +1,9 @@
 // Median start-to-exit of /bin/true: bare, raw bwrap with the flags
 // loopwright uses (planned by the same planner, same seccomp filter on fd 4),
 // and `loopwright sandbox exec --backend B` for every backend that runs here,
-// interleaved round by round so that load hits all alike; printed as ratios.
+// interleaved round by round so that load hits all alike; printed as ratios,
+// with the median CPU time (user + system of the whole process tree) beside:
+// on a small shared machine it varies less than the clock.
 // Usage: bench_sandbox_start [RUNS] [--check]  (--check: exit 1 when
 // linux-bwrap costs more than 1.2x raw bwrap).
 #include <fcntl.h>
@@ -30,13 +32,13 @@ struct Variant {
   std::string name;
   std::vector<std::string> argv;
   int seccompFd = -1;  // moved to fd 4 in the child
-  std::vector<double> ms;
+  std::vector<double> ms, cpuMs;
   bool failed = false;
 };
 
 // The same timed fork/exec for every variant.
-int runOnce(const Variant& v, const std::vector<std::string>& env, double* ms) {
-  return lw::bench::runQuiet(v.argv, env, v.seccompFd, ms);
+int runOnce(const Variant& v, const std::vector<std::string>& env, double* ms, double* cpuMs = nullptr) {
+  return lw::bench::runQuiet(v.argv, env, v.seccompFd, ms, cpuMs);
 }
 
 using lw::bench::median;
@@ -70,12 +72,12 @@ int main(int argc, char** argv) {
   }
 
   std::vector<Variant> variants;
-  variants.push_back({"bare exec", {"/bin/true"}, -1, {}, false});
-  variants.push_back({"raw bwrap (same flags)", raw->argv, raw->seccompFd, {}, false});
+  variants.push_back({"bare exec", {"/bin/true"}, -1, {}, {}, false});
+  variants.push_back({"raw bwrap (same flags)", raw->argv, raw->seccompFd, {}, {}, false});
   for (const char* b : {"linux-bwrap", "linux-landlock", "docker", "direct-dedicated"}) {
     variants.push_back({std::string("loopwright ") + b,
                         {LOOPWRIGHT_BIN, "sandbox", "exec", "--backend", b, "--workspace", ws.string(), "--", "/bin/true"},
-                        -1, {}, false});
+                        -1, {}, {}, false});
   }
   // One warm-up round: fills the probe cache, pages in the binaries, and
   // drops backends that cannot run /bin/true here.
@@ -86,13 +88,16 @@ int main(int argc, char** argv) {
   for (int r = 0; r < runs; ++r) {
     for (Variant& v : variants) {
       if (v.failed) continue;
-      double ms = 0;
-      if (runOnce(v, env, &ms) == 0) v.ms.push_back(ms);
+      double ms = 0, cpu = 0;
+      if (runOnce(v, env, &ms, &cpu) == 0) {
+        v.ms.push_back(ms);
+        v.cpuMs.push_back(cpu);
+      }
     }
   }
   double bare = median(variants[0].ms), rawMs = median(variants[1].ms);
   std::printf("sandbox_start: median of %d runs, start to exit of /bin/true\n", runs);
-  std::printf("  %-30s %9s %12s %12s\n", "variant", "median", "vs bare", "vs raw bwrap");
+  std::printf("  %-30s %9s %12s %12s %10s\n", "variant", "median", "vs bare", "vs raw bwrap", "cpu");
   double bwrapRatio = 0;
   for (const Variant& v : variants) {
     if (v.failed || v.ms.empty()) {
@@ -100,7 +105,8 @@ int main(int argc, char** argv) {
       continue;
     }
     double m = median(v.ms);
-    std::printf("  %-30s %7.2f ms %11.2fx %11.2fx\n", v.name.c_str(), m, m / bare, m / rawMs);
+    std::printf("  %-30s %7.2f ms %11.2fx %11.2fx %7.2f ms\n", v.name.c_str(), m, m / bare, m / rawMs,
+                median(v.cpuMs));
     if (v.name == "loopwright linux-bwrap") bwrapRatio = m / rawMs;
   }
   std::error_code ec;
