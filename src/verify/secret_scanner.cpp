@@ -4,6 +4,9 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <optional>
+#include <unordered_set>
 
 #include "verify/secret_encodings.h"
 
@@ -26,35 +29,60 @@ std::size_t spanWhile(std::string_view t, std::size_t i, bool (*pred)(char)) {
 
 bool boundaryBefore(std::string_view t, std::size_t i) { return i == 0 || !isWordChar(t[i - 1]); }
 
-double entropyPerChar(std::string_view s) {
-  std::array<int, 256> counts{};
-  for (unsigned char c : s) ++counts[c];
+using ByteCounts = std::array<std::size_t, 256>;
+
+double entropyPerChar(const ByteCounts& counts, std::size_t total) {
   double h = 0;
-  for (int n : counts) {
+  for (std::size_t n : counts) {
     if (n == 0) continue;
-    double p = static_cast<double>(n) / static_cast<double>(s.size());
+    double p = static_cast<double>(n) / static_cast<double>(total);
     h -= p * std::log2(p);
   }
   return h;
 }
 
+// Every detector below reads each byte of the text a bounded number of times:
+// the text is a step's output, and a step that repeats a prefix ("sk-sk-sk-…")
+// must not make the scan quadratic and stall the run after the step ended.
+
 // prefix + at least `minBody` characters of `body`.
 void prefixed(std::string_view t, std::string_view prefix, std::size_t minBody, bool (*body)(char),
               const char* kind, std::vector<Range>& out) {
-  for (std::size_t at = t.find(prefix); at != std::string_view::npos; at = t.find(prefix, at + 1)) {
-    if (!boundaryBefore(t, at)) continue;
+  std::size_t at = t.find(prefix);
+  while (at != std::string_view::npos) {
+    if (!boundaryBefore(t, at)) {
+      at = t.find(prefix, at + 1);
+      continue;
+    }
     std::size_t end = spanWhile(t, at + prefix.size(), body);
     if (end - at - prefix.size() >= minBody) out.push_back({at, end, kind});
+    // A later occurrence that lies wholly inside this body ends at the same
+    // `end`: covered by this range when it matched, shorter when it did not.
+    at = t.find(prefix, std::max(at + 1, end > prefix.size() ? end - prefix.size() + 1 : 0));
   }
 }
 
+// The next occurrence of `needle` at or after `from`, remembered in `cached`
+// so that a run of BEGIN lines does not search the rest of the text each time.
+std::size_t nextAtOrAfter(std::string_view t, std::string_view needle, std::size_t from,
+                          std::optional<std::size_t>& cached) {
+  if (!cached || (*cached != std::string_view::npos && *cached < from)) cached = t.find(needle, from);
+  return *cached;
+}
+
 void privateKeys(std::string_view t, std::vector<Range>& out) {
-  for (std::size_t at = t.find("-----BEGIN "); at != std::string_view::npos;
-       at = t.find("-----BEGIN ", at + 1)) {
-    std::size_t eol = t.find('\n', at);
-    std::string_view header = t.substr(at, eol == std::string_view::npos ? t.npos : eol - at);
-    if (header.find("PRIVATE KEY-----") == std::string_view::npos) continue;
-    std::size_t end = t.find("-----END ", at);
+  constexpr std::string_view kLabelEnd = "PRIVATE KEY-----";
+  std::optional<std::size_t> eolCache, labelCache, endCache;
+  std::size_t at = t.find("-----BEGIN ");
+  while (at != std::string_view::npos) {
+    // The BEGIN line must hold "PRIVATE KEY-----".
+    std::size_t eol = nextAtOrAfter(t, "\n", at, eolCache);
+    std::size_t label = nextAtOrAfter(t, kLabelEnd, at, labelCache);
+    if (label == std::string_view::npos || (eol != std::string_view::npos && label + kLabelEnd.size() > eol)) {
+      at = t.find("-----BEGIN ", at + 1);
+      continue;
+    }
+    std::size_t end = nextAtOrAfter(t, "-----END ", at, endCache);
     if (end == std::string_view::npos) {
       end = t.size();  // a truncated key is still a key
     } else {
@@ -62,6 +90,9 @@ void privateKeys(std::string_view t, std::vector<Range>& out) {
       end = close == std::string_view::npos ? t.size() : close + 5;
     }
     out.push_back({at, end, "private-key"});
+    // A BEGIN wholly inside this range finds the same END: covered. One that
+    // straddles its end (the closing dashes were its own) is looked at.
+    at = t.find("-----BEGIN ", std::max(at + 1, end >= 10 ? end - 10 : 0));
   }
 }
 
@@ -76,15 +107,23 @@ void awsKeys(std::string_view t, std::vector<Range>& out) {
   }
 }
 
+// header.payload.signature, the header starting with "eyJ" ('{"').
 void jwts(std::string_view t, std::vector<Range>& out) {
-  for (std::size_t at = t.find("eyJ"); at != std::string_view::npos; at = t.find("eyJ", at + 1)) {
-    if (!boundaryBefore(t, at)) continue;
+  std::size_t at = t.find("eyJ");
+  while (at != std::string_view::npos) {
+    if (!boundaryBefore(t, at)) {
+      at = t.find("eyJ", at + 1);
+      continue;
+    }
     std::size_t h = spanWhile(t, at, isB64Url);
-    if (h - at < 10 || h >= t.size() || t[h] != '.') continue;
-    std::size_t p = spanWhile(t, h + 1, isB64Url);
-    if (p - h - 1 < 10 || p >= t.size() || t[p] != '.') continue;
-    std::size_t s = spanWhile(t, p + 1, isB64Url);
-    out.push_back({at, s, "jwt"});
+    if (h - at >= 10 && h < t.size() && t[h] == '.') {
+      std::size_t p = spanWhile(t, h + 1, isB64Url);
+      if (p - h - 1 >= 10 && p < t.size() && t[p] == '.') out.push_back({at, spanWhile(t, p + 1, isB64Url), "jwt"});
+    }
+    // A later "eyJ" in the same run has a shorter header and the same rest:
+    // covered by this one or failing as it did. The next run is looked at on
+    // its own (it may start a token that reaches further than this one).
+    at = t.find("eyJ", h);
   }
 }
 
@@ -92,6 +131,16 @@ void jwts(std::string_view t, std::vector<Range>& out) {
 // looks random enough to be a credential rather than a word.
 void assignments(std::string_view t, std::vector<Range>& out) {
   static constexpr std::array kSuffixes = {"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PWD"};
+  // Where each value ends, found once from the right: a value may hold more
+  // NAME_KEY= assignments, each of which would otherwise scan it again.
+  auto endsValue = [](char c) {
+    return std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'' || c == ',' || c == ';';
+  };
+  std::vector<std::size_t> valueEnd;
+  // Byte counts of [countedFrom, countedTo): assignments nested in one value
+  // share its end, so each later one only takes its head off the counts.
+  ByteCounts counts{};
+  std::size_t countedFrom = 0, countedTo = std::string_view::npos;
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (!isWordChar(t[i]) || (i > 0 && isWordChar(t[i - 1]))) continue;
     std::size_t nameEnd = spanWhile(t, i, isWordChar);
@@ -108,14 +157,25 @@ void assignments(std::string_view t, std::vector<Range>& out) {
     }
     ++j;
     while (j < t.size() && (t[j] == ' ' || t[j] == '"' || t[j] == '\'')) ++j;
-    std::size_t v = j;
-    while (v < t.size() && !std::isspace(static_cast<unsigned char>(t[v])) && t[v] != '"' &&
-           t[v] != '\'' && t[v] != ',' && t[v] != ';')
-      ++v;
+    if (valueEnd.empty()) {
+      valueEnd.resize(t.size() + 1);
+      valueEnd[t.size()] = t.size();
+      for (std::size_t k = t.size(); k-- > 0;) valueEnd[k] = endsValue(t[k]) ? k : valueEnd[k + 1];
+    }
+    std::size_t v = valueEnd[j];
     std::string_view value = t.substr(j, v - j);
     bool reference = value.starts_with("$") || value.starts_with("${{") || value.starts_with("<");
-    if (value.size() >= 12 && !reference && entropyPerChar(value) >= 3.0)
-      out.push_back({j, v, "generic-secret-assignment"});
+    if (value.size() >= 12 && !reference) {
+      if (countedTo != v || countedFrom > j) {
+        counts.fill(0);
+        for (unsigned char c : value) ++counts[c];
+      } else {
+        for (std::size_t k = countedFrom; k < j; ++k) --counts[static_cast<unsigned char>(t[k])];
+      }
+      countedFrom = j;
+      countedTo = v;
+      if (entropyPerChar(counts, value.size()) >= 3.0) out.push_back({j, v, "generic-secret-assignment"});
+    }
     i = nameEnd;
   }
 }
@@ -157,9 +217,17 @@ SecretScanner::SecretScanner(std::vector<std::string> exactSecrets) {
 
 ScanResult SecretScanner::scanAndMask(std::string_view t) const {
   std::vector<Range> ranges;
-  for (const Needle& n : needles_)
-    for (std::size_t at = t.find(n.bytes); at != std::string_view::npos; at = t.find(n.bytes, at + 1))
-      ranges.push_back({at, at + n.bytes.size(), n.kind});
+  for (const Needle& n : needles_) {
+    // Overlapping occurrences ("aaaa" in "aaaaaaa") extend one range.
+    std::size_t first = ranges.size();
+    for (std::size_t at = t.find(n.bytes); at != std::string_view::npos; at = t.find(n.bytes, at + 1)) {
+      if (ranges.size() > first && at < ranges.back().end) {
+        ranges.back().end = at + n.bytes.size();
+      } else {
+        ranges.push_back({at, at + n.bytes.size(), n.kind});
+      }
+    }
+  }
   knownShapes(t, ranges);
   std::stable_sort(ranges.begin(), ranges.end(),
                    [](const Range& a, const Range& b) { return a.start < b.start; });
@@ -172,6 +240,7 @@ ScanResult SecretScanner::scanAndMask(std::string_view t) const {
     }
   }
   ScanResult out;
+  std::unordered_set<std::string_view> unsafeSeen;  // views into t
   std::size_t pos = 0;
   int line = 1;
   std::size_t lineStart = 0;
@@ -190,10 +259,7 @@ ScanResult SecretScanner::scanAndMask(std::string_view t) const {
       std::size_t nl = value.find('\n', a);
       std::string_view piece = value.substr(a, nl == std::string_view::npos ? value.npos : nl - a);
       if (!piece.empty() && piece.back() == '\r') piece.remove_suffix(1);
-      if (!piece.empty() &&
-          std::find(out.valuesToMaskUnsafe.begin(), out.valuesToMaskUnsafe.end(), piece) ==
-              out.valuesToMaskUnsafe.end())
-        out.valuesToMaskUnsafe.emplace_back(piece);
+      if (!piece.empty() && unsafeSeen.insert(piece).second) out.valuesToMaskUnsafe.emplace_back(piece);
       if (nl == std::string_view::npos) break;
       a = nl + 1;
     }
