@@ -23,7 +23,8 @@ if command -v clang++ >/dev/null 2>&1; then
   CXX=clang++ cmake -S . -B "$fuzz_dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
     -DLOOPWRIGHT_FUZZ=ON -DLOOPWRIGHT_TESTS=OFF \
     -DLOOPWRIGHT_FUZZ_SECONDS="${LOOPWRIGHT_FUZZ_SECONDS:-60}" >/dev/null
-  cmake --build "$fuzz_dir" -j"$jobs" --target fuzz_taskpack fuzz_host_config
+  cmake --build "$fuzz_dir" -j"$jobs" --target fuzz_taskpack fuzz_host_config fuzz_step_outputs \
+    fuzz_secret_scanner fuzz_bridge_message
 else
   echo "[SKIPPED] fuzz harness: clang++ is not installed" >&2
 fi
@@ -45,6 +46,6 @@ fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" "$@" || status=$?
 if [ -n "${fuzz_dir:-}" ]; then
-  ctest --test-dir "$fuzz_dir" --output-on-failure -L fuzz || fuzz_status=$?
+  ctest --test-dir "$fuzz_dir" --output-on-failure -j"$jobs" -L fuzz || fuzz_status=$?
 fi
 exit $(( ${status:-0} != 0 ? status : fuzz_status ))

@@ -118,7 +118,7 @@ Status settleOwnQuarantines(const CheckPolicy& p, DiffResult& diff) {
   std::vector<Change>& changes = diff.changes;
   std::set<std::string> intact;
   for (const auto& [ref, commit] : p.ownQuarantines) {
-    auto it = std::find_if(refs.begin(), refs.end(), [&](const RefState& s) { return s.name == ref; });
+    auto it = std::find_if(refs.begin(), refs.end(), [&ref = ref](const RefState& s) { return s.name == ref; });
     if (it != refs.end()) {
       if (it->target == commit) intact.insert(ref);
       continue;

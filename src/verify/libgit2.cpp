@@ -53,7 +53,8 @@ Result<std::string> blobAsWorkTree(git_repository* repo, const std::string& blob
   if (git_blob_lookup(&raw, repo, &id) != 0)
     return gitError(ErrorCode::IoError, "cannot read blob " + blobHex, path);
   GitPtr<git_blob> blob(raw);
-  git_blob_filter_options opts = GIT_BLOB_FILTER_OPTIONS_INIT;
+  git_blob_filter_options opts;
+  git_blob_filter_options_init(&opts, GIT_BLOB_FILTER_OPTIONS_VERSION);
   opts.flags = 0;  // no binary sniffing: a checkout filters binaries too when told to
   git_buf out = GIT_BUF_INIT;
   if (git_blob_filter(&out, blob.get(), path.c_str(), &opts) != 0) {
