@@ -127,7 +127,14 @@ class Taker {
       rel = relDir.empty() ? c.name : relDir + "/" + c.name;
       if (area == Area::WorkTree) {
         if (rel == ".git") {
+          // The git directory is an area of its own. A .git file (a linked
+          // worktree's, a submodule's) or symlink says where that is: it
+          // belongs to the baseline like the config does.
           c.tag = kSkipDir;
+          if (c.st.type == FileType::Dir) continue;
+          BaselineEntry e = entry(Area::WorkTree, Origin::Git, rel, c.st);
+          if (c.st.type == FileType::File) captureAlways(e, dirFd, c.name.c_str());
+          group.push_back(std::move(e));
           continue;
         }
         c.tag = visitWorkTree(group, rel, c, dirFd, tag);
@@ -399,6 +406,12 @@ Result<Baseline> takeBaseline(const std::string& repoDir, const BaselineOptions&
   const char* wd = git_repository_workdir(repo->get());
   b.workTree = realPath(wd != nullptr ? wd : repoDir);
   b.gitDir = realPath(git_repository_commondir(repo->get()));
+  b.repoPath = realPath(git_repository_path(repo->get()));
+  if (!isInside(b.repoPath, b.gitDir))
+    return makeError(ErrorCode::IoError,
+                     "the git directory '" + b.repoPath + "' is outside the common directory '" + b.gitDir + "'",
+                     "verification watches the common git directory; use a standard layout", repoDir);
+  b.indexFile = b.repoPath == b.gitDir ? "index" : b.repoPath.substr(b.gitDir.size() + 1) + "/index";
   b.storePath = options.storePath.empty() ? defaultStorePath() : options.storePath;
 
   git_config* cfg = nullptr;

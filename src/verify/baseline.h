@@ -77,6 +77,12 @@ struct Baseline {
   std::string repoDir;    // as given
   std::string workTree;   // real path, no trailing '/'
   std::string gitDir;     // real path of the common git directory
+  // Real path of the repository's own git directory: gitDir, or for a linked
+  // worktree gitDir/worktrees/<name>. Opened after a step instead of finding
+  // the repository from the work tree again, through a .git link the step
+  // could have rewritten.
+  std::string repoPath;
+  std::string indexFile;  // the index, relative to gitDir ("index", "worktrees/<name>/index")
   std::string hooksPath;  // real path of core.hooksPath if outside workTree and gitDir
   std::string hooksPathInWorkTree;  // relative path when core.hooksPath is inside the work tree
   std::vector<RefState> refs;       // HEAD first, then by name

@@ -12,7 +12,7 @@ namespace lw::verify {
 namespace {
 
 namespace json = boost::json;
-constexpr int kFormat = 1;
+constexpr int kFormat = 2;
 
 json::object entryJson(const BaselineEntry& e) {
   json::object o;
@@ -61,6 +61,8 @@ Status saveBaseline(const Baseline& b, const std::string& file) {
   o["repoDir"] = b.repoDir;
   o["workTree"] = b.workTree;
   o["gitDir"] = b.gitDir;
+  o["repoPath"] = b.repoPath;
+  o["indexFile"] = b.indexFile;
   o["hooksPath"] = b.hooksPath;
   o["hooksPathInWorkTree"] = b.hooksPathInWorkTree;
   o["storePath"] = b.storePath;
@@ -102,6 +104,8 @@ Result<Baseline> loadBaseline(const std::string& file) {
     b.repoDir = str(o, "repoDir");
     b.workTree = str(o, "workTree");
     b.gitDir = str(o, "gitDir");
+    b.repoPath = str(o, "repoPath");
+    b.indexFile = str(o, "indexFile");
     b.hooksPath = str(o, "hooksPath");
     b.hooksPathInWorkTree = str(o, "hooksPathInWorkTree");
     b.storePath = str(o, "storePath");
@@ -149,8 +153,9 @@ Result<Baseline> loadBaseline(const std::string& file) {
   } catch (const std::exception& ex) {
     return invalid(file, ex.what());
   }
-  if (b.workTree.empty() || b.gitDir.empty() || b.storePath.empty())
-    return invalid(file, "workTree, gitDir and storePath are required");
+  if (b.workTree.empty() || b.gitDir.empty() || b.repoPath.empty() || b.indexFile.empty() ||
+      b.storePath.empty())
+    return invalid(file, "workTree, gitDir, repoPath, indexFile and storePath are required");
   if (!b.reindex()) return invalid(file, "entries are not grouped by directory and sorted by name");
   return b;
 }

@@ -33,6 +33,22 @@ std::string_view toString(Category c) {
 }
 
 Category categorizeGitPath(std::string_view rel) {
+  // A linked worktree keeps its own HEAD, index, logs and config.worktree
+  // under worktrees/<name>/, and two files that say where its work tree and
+  // common directory are: redirecting those redirects the repository.
+  if (rel.starts_with("worktrees/")) {
+    std::string_view rest = rel.substr(10);
+    auto slash = rest.find('/');
+    if (slash != std::string_view::npos) {
+      rest = rest.substr(slash + 1);
+      if (rest == "gitdir" || rest == "commondir") return Category::Config;
+      if (rest == "ORIG_HEAD" || rest == "FETCH_HEAD" || rest == "MERGE_HEAD" || rest == "HEAD" ||
+          rest == "index" || rest == "config.worktree" || rest.starts_with("logs/") ||
+          rest.starts_with("refs/"))
+        return categorizeGitPath(rest);
+    }
+    return Category::GitOther;
+  }
   auto under = [&](std::string_view dir) {
     return rel == dir || (rel.size() > dir.size() && rel.starts_with(dir) && rel[dir.size()] == '/');
   };

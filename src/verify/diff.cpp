@@ -58,7 +58,12 @@ class Differ {
     for (WalkChild& c : children) {
       rel = relDir.empty() ? c.name : relDir + "/" + c.name;
       if (area == Area::WorkTree && rel == ".git") {
+        // Never walked into here. A directory the baseline has no entry for
+        // is the git directory (its own area); anything else is compared:
+        // the baseline's .git file, or one the step made.
         c.tag = kSkipDir;
+        const BaselineEntry* base = b_.find(area, rel);
+        if (base != nullptr || c.st.type != FileType::Dir) visit(area, rel, c.st, dirFd, c.name.c_str(), base, local);
         continue;
       }
       if (area != Area::WorkTree &&
@@ -141,7 +146,7 @@ class Differ {
     if (changed) {
       Change c = make(area, rel, ChangeKind::Modified);
       c.restorable = base->source != ContentSource::None;
-      if (area == Area::GitDir && rel == "index" && sameIndex(*base)) {
+      if (area == Area::GitDir && rel == b_.indexFile && sameIndex(*base)) {
         c.benign = true;
         c.detail = "stat cache refreshed only";
       }
@@ -185,7 +190,7 @@ class Differ {
     git_index* a = nullptr;
     git_index* c = nullptr;
     bool same = written && git_index_open(&a, tmp.c_str()) == 0 &&
-                git_index_open(&c, (b_.gitDir + "/index").c_str()) == 0;
+                git_index_open(&c, (b_.gitDir + "/" + b_.indexFile).c_str()) == 0;
     GitPtr<git_index> oa(a), oc(c);
     ::unlink(tmp.c_str());
     if (!same || git_index_entrycount(a) != git_index_entrycount(c)) return false;
@@ -210,6 +215,8 @@ class Differ {
     c.given = area == Area::WorkTree ? b_.repoDir + "/" + rel : c.resolved;
     if (area == Area::GitDir) {
       c.category = categorizeGitPath(rel);
+    } else if (area == Area::WorkTree && rel == ".git") {
+      c.category = Category::Config;  // where the repository is
     } else if (area == Area::HooksPath) {
       c.category = Category::Hook;
     } else if (!b_.hooksPathInWorkTree.empty() &&
@@ -258,7 +265,7 @@ void diffRefs(const Baseline& b, const std::vector<RefState>& now, std::vector<C
 
 Result<DiffResult> diffAgainstBaseline(const Baseline& b) {
   auto store = ContentStore::open(b.storePath);
-  auto repo = openRepository(b.workTree);
+  auto repo = openRepository(b.repoPath);
   DiffResult result;
   if (!store) result.notes.push_back("baseline store: " + store.error().message);
   if (!repo) result.notes.push_back("repository: " + repo.error().message);
@@ -273,7 +280,7 @@ Result<DiffResult> diffAgainstBaseline(const Baseline& b) {
   std::sort(result.changes.begin(), result.changes.end(), [](const Change& x, const Change& y) {
     return x.area != y.area ? x.area < y.area : x.path < y.path;
   });
-  auto refs = readRefs(b.workTree);
+  auto refs = readRefs(b.repoPath);
   if (refs) {
     diffRefs(b, *refs, result.changes);
     result.refs = std::move(refs).value();

@@ -50,7 +50,7 @@ std::string quarantineRefName(const std::string& runId, const std::string& step)
 
 Result<std::string> writeQuarantineCommit(const Baseline& b, const std::vector<Change>& changes,
                                           const std::string& runId, const std::string& step) {
-  auto repo = openRepository(b.workTree);
+  auto repo = openRepository(b.repoPath);
   if (!repo) return repo.error();
   git_index* raw = nullptr;
   if (git_index_new(&raw) != 0) return gitError(ErrorCode::IoError, "cannot create an index");
@@ -104,7 +104,7 @@ Result<std::string> writeQuarantineCommit(const Baseline& b, const std::vector<C
 
 Status writeQuarantineRef(const Baseline& b, const std::string& refName,
                           const std::string& commitId) {
-  auto repo = openRepository(b.workTree);
+  auto repo = openRepository(b.repoPath);
   if (!repo) return repo.error();
   git_oid id;
   if (!parseOid(commitId, id)) return makeError(ErrorCode::Internal, "bad commit id " + commitId);

@@ -215,7 +215,7 @@ class Restorer {
   }
 
   void openRepo() {
-    auto r = openRepository(b_.workTree);
+    auto r = openRepository(b_.repoPath);
     if (r) repo_ = std::move(*r);
   }
 
@@ -282,7 +282,7 @@ std::vector<std::string> restoreChanges(const Baseline& b, std::vector<Change>& 
     }
   }
   // Ref changes are undone by restoring the files that hold them.
-  auto refs = readRefs(b.workTree);
+  auto refs = readRefs(b.repoPath);
   bool refsBack = refs && refs->size() == b.refs.size() &&
                   std::equal(refs->begin(), refs->end(), b.refs.begin(),
                              [](const RefState& x, const RefState& y) {

@@ -81,3 +81,17 @@ TEST_CASE("verify change: .git paths fall in their categories") {
   CHECK(categorizeGitPath("description") == Category::GitOther);
   CHECK(categorizeGitPath("hooksx") == Category::GitOther);
 }
+
+TEST_CASE("verify change: a linked worktree's own git paths fall in the same categories") {
+  CHECK(categorizeGitPath("worktrees/wt/HEAD") == Category::Ref);
+  CHECK(categorizeGitPath("worktrees/wt/index") == Category::Index);
+  CHECK(categorizeGitPath("worktrees/wt/logs/HEAD") == Category::Reflog);
+  CHECK(categorizeGitPath("worktrees/wt/config.worktree") == Category::Config);
+  // Where its work tree and the common directory are: redirecting them is
+  // redirecting the repository.
+  CHECK(categorizeGitPath("worktrees/wt/gitdir") == Category::Config);
+  CHECK(categorizeGitPath("worktrees/wt/commondir") == Category::Config);
+  CHECK(categorizeGitPath("worktrees/wt/locked") == Category::GitOther);
+  CHECK(categorizeGitPath("worktrees/wt/hooks/pre-commit") == Category::GitOther);
+  CHECK(categorizeGitPath("worktrees/wt") == Category::GitOther);
+}
