@@ -186,7 +186,12 @@ Result<CheckReport> check(const Baseline& b, const CheckPolicy& p) {
     if (selected[i]) kept.push_back(r.changes[i]);
   auto commit = kept.empty() ? Result<std::string>(std::string())
                              : writeQuarantineCommit(b, kept, p.runId, p.stepName);
-  if (!commit) r.notes.push_back("quarantine: " + commit.error().message);
+  if (!commit) {
+    // Restoring now would destroy the only copy of what the step did.
+    r.notes.push_back("quarantine: " + commit.error().message);
+    r.restoreFailures.push_back("nothing restored: the changes could not be kept for inspection first");
+    return r;
+  }
   r.restoreFailures = restoreChanges(b, r.changes, selected);
   // An earlier step's quarantine ref the step moved or deleted is put back
   // where it was written: it is evidence.
@@ -204,7 +209,7 @@ Result<CheckReport> check(const Baseline& b, const CheckPolicy& p) {
       r.quarantineRef = ref;
       r.quarantineCommit = *commit;
     } else {
-      r.notes.push_back("quarantine: " + st.error().message);
+      r.notes.push_back("quarantine: " + st.error().message + "; the changes are in commit " + *commit);
     }
   }
   return r;

@@ -56,30 +56,39 @@ Result<std::string> writeQuarantineCommit(const Baseline& b, const std::vector<C
   if (git_index_new(&raw) != 0) return gitError(ErrorCode::IoError, "cannot create an index");
   GitPtr<git_index> index(raw);
   std::string list;
+  std::size_t unrepresentable = 0;
   for (const Change& c : changes) {
     list += std::string(toString(c.kind)) + "\t" + std::string(toString(c.category)) + "\t" +
             std::string(toString(c.area)) + ":" + c.path +
-            (c.detail.empty() ? "" : "\t" + c.detail) + "\n";
-    if (c.resolved.empty() || c.kind == ChangeKind::Deleted) continue;
-    auto st = statNoFollow(AT_FDCWD, c.resolved.c_str());
-    if (!st || !st->has_value()) continue;
-    const FsStat& fs = **st;
-    std::string treePath = std::string(toString(c.area)) + "/" + c.path;
-    Status added = Ok{};
-    if (fs.type == FileType::Symlink) {
-      added = addBlob(repo->get(), index.get(), treePath, fs.linkTarget, GIT_FILEMODE_LINK);
-    } else if (fs.type == FileType::File) {
-      std::string bytes;
-      if (fs.size > kMaxQuarantineBlob) {
-        bytes = "loopwright: not kept, " + std::to_string(fs.size) + " bytes\n";
-      } else {
-        auto r = readFileAt(AT_FDCWD, c.resolved.c_str());
-        bytes = r ? std::move(*r) : "loopwright: unreadable: " + r.error().message + "\n";
+            (c.detail.empty() ? "" : "\t" + c.detail);
+    std::string kept;  // where the bytes are, when not at their own path
+    if (!c.resolved.empty() && c.kind != ChangeKind::Deleted) {
+      auto st = statNoFollow(AT_FDCWD, c.resolved.c_str());
+      if (st && st->has_value() && ((*st)->type == FileType::Symlink || (*st)->type == FileType::File)) {
+        const FsStat& fs = **st;
+        std::string bytes = fs.linkTarget;
+        std::uint32_t mode = GIT_FILEMODE_LINK;
+        if (fs.type == FileType::File) {
+          mode = (fs.perm & 0100) != 0 ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+          if (fs.size > kMaxQuarantineBlob) {
+            bytes = "loopwright: not kept, " + std::to_string(fs.size) + " bytes\n";
+          } else {
+            auto r = readFileAt(AT_FDCWD, c.resolved.c_str());
+            bytes = r ? std::move(*r) : "loopwright: unreadable: " + r.error().message + "\n";
+          }
+        }
+        // A path git refuses in a tree (a ".git" component: the worktree's
+        // .git file, a step's dir/.git/config) is kept under a number, so
+        // that no name a step picks can keep its changes out of the evidence.
+        std::string treePath = std::string(toString(c.area)) + "/" + c.path;
+        if (!addBlob(repo->get(), index.get(), treePath, bytes, mode)) {
+          kept = "unrepresentable/" + std::to_string(++unrepresentable);
+          if (auto added = addBlob(repo->get(), index.get(), kept, bytes, mode); !added)
+            return added.error();
+        }
       }
-      added = addBlob(repo->get(), index.get(), treePath, bytes,
-                      (fs.perm & 0100) != 0 ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB);
     }
-    if (!added) return added.error();
+    list += (kept.empty() ? "" : "\tkept as " + kept) + "\n";
   }
   if (auto st = addBlob(repo->get(), index.get(), "CHANGES", list, GIT_FILEMODE_BLOB); !st)
     return st.error();

@@ -52,6 +52,7 @@ const Case kCases[] = {
     {"symlink replaces directory", "rm -rf dir && ln -s /etc dir", Category::WorkTree},
     {"retarget symlink", "ln -sfn /etc/shadow link-to-b", Category::WorkTree},
     {"fifo", "mkfifo pipe", Category::WorkTree},
+    {"a .git directory further down", "mkdir -p dir/.git && printf '[core]\\n' > dir/.git/config", Category::WorkTree},
 };
 
 bool hasCategory(const CheckReport& r, Category c) {
@@ -234,4 +235,47 @@ TEST_CASE("verify reviewer: a later check against the same baseline leaves out l
       return r.name == kept->quarantineRef && r.target == kept->quarantineCommit;
     }));
   }
+}
+
+TEST_CASE("verify reviewer: files at paths git refuses in a tree are kept all the same" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
+  TempRepo repo;
+  auto baseline = lw::test::baselineOf(repo);
+  REQUIRE(baseline.ok());
+  REQUIRE(repo.sh("mkdir -p dir/.git && printf 'evidence\\n' > dir/.git/config && printf 'plain\\n' > plain.txt") == 0);
+  CheckPolicy policy;
+  policy.runId = "run-1";
+  policy.stepName = "security";
+  policy.restore = true;
+  auto report = check(*baseline, policy);
+  REQUIRE(report.ok());
+  REQUIRE(report->quarantineRef == "refs/loopwright/quarantine/run-1/security");
+  CHECK(report->restored);
+  const std::string ref = report->quarantineRef;
+  CHECK(repo.sh("test \"$(git cat-file -p " + ref + ":unrepresentable/1)\" = evidence") == 0);
+  CHECK(repo.sh("git cat-file -p " + ref + ":CHANGES | grep -q '^added\tworktree\tworktree:dir/.git/config\tkept as unrepresentable/1$'") == 0);
+  CHECK(repo.sh("test \"$(git cat-file -p " + ref + ":worktree/plain.txt)\" = plain") == 0);
+}
+
+TEST_CASE("verify reviewer: what cannot be kept for inspection is not restored away" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
+  TempRepo repo;
+  auto baseline = lw::test::baselineOf(repo);
+  REQUIRE(baseline.ok());
+  // The object database moved out of reach: no quarantine commit can be written.
+  REQUIRE(repo.sh("printf 'x\\n' >> a.txt && mv .git/objects ../objects-away && ln -s /nonexistent-lw .git/objects") == 0);
+  CheckPolicy policy;
+  policy.restore = true;
+  auto report = check(*baseline, policy);
+  REQUIRE(report.ok());
+  CHECK(report->violation == lw::ErrorCode::ReadOnlyViolation);
+  CHECK(report->quarantineRef.empty());
+  CHECK_FALSE(report->restored);
+  REQUIRE_FALSE(report->restoreFailures.empty());
+  CHECK(report->restoreFailures.front().find("nothing restored") != std::string::npos);
+  // The step's change is still there to look at.
+  CHECK(repo.sh("tail -n 1 a.txt | grep -qx x") == 0);
+  CHECK(repo.sh("test -L .git/objects") == 0);
 }

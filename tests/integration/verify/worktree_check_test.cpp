@@ -116,6 +116,9 @@ TEST_CASE("verify worktree: a reviewer redirecting the .git file is caught and u
   CHECK(r->restored);
   CHECK(lw::test::firstDifference(worktreeBefore, lw::test::snapshotBytes(wt.dir)) == "");
   CHECK(wt.sh("test \"$(git rev-parse --git-dir)\" = \"$(cd ../repo && pwd)/.git/worktrees/linked\"") == 0);
+  // What the step wrote there is kept (git refuses ".git" in a tree path).
+  REQUIRE(r->quarantineRef == "refs/loopwright/quarantine/run-1/security");
+  CHECK(wt.sh("git cat-file -p " + r->quarantineRef + ":unrepresentable/1 | grep -q evil-gitdir") == 0);
   // The common directory gained the quarantine ref and nothing else.
   auto commonAfter = lw::test::snapshotBytes(wt.repo.dir());
   std::erase_if(commonAfter, [](const auto& kv) { return kv.first.find("loopwright") != std::string::npos; });
