@@ -16,6 +16,17 @@ sandbox::Backend* backendFor(std::vector<std::unique_ptr<sandbox::Backend>>& bac
   return nullptr;
 }
 
+// Why no further stage can run, or empty: a step left the repository in a
+// state its role does not allow and it could not be put back (or checked).
+std::string repositoryLeftChanged(const std::vector<StageRecord>& done) {
+  for (const StageRecord& stage : done)
+    for (const StepRecord& s : stage.steps)
+      if (!s.repositoryIntact)
+        return "step '" + s.step + "' of stage '" + stage.name + "' left the repository changed and " +
+               (s.verification == "violation" ? "it could not be restored" : "unverified");
+  return {};
+}
+
 // Why a stage cannot run, or empty when its needs passed.
 std::string unmetNeeds(const PlannedStage& stage, const std::vector<StageRecord>& done) {
   for (const std::string& need : stage.needs) {
@@ -48,7 +59,8 @@ RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Back
   for (const PlannedStage& stage : plan.stages) {
     StageRecord record;
     record.name = stage.name;
-    record.skippedBecause = unmetNeeds(stage, run.stages);
+    record.skippedBecause = repositoryLeftChanged(run.stages);
+    if (record.skippedBecause.empty()) record.skippedBecause = unmetNeeds(stage, run.stages);
     if (!record.skippedBecause.empty()) {
       say("stage " + stage.name + ": skipped (" + record.skippedBecause + ")");
       for (const PlannedStep& s : stage.steps) {

@@ -89,6 +89,7 @@ boost::json::value toJson(const StepRecord& s) {
   v["result"] = s.verification;
   if (!s.violationCode.empty()) v["violation"] = s.violationCode;
   if (!s.quarantineRef.empty()) v["quarantineRef"] = s.quarantineRef;
+  v["repositoryIntact"] = s.repositoryIntact;
   v["report"] = s.verificationReport;
   o["verification"] = std::move(v);
   o["outputsAccepted"] = s.outputsAccepted;

@@ -54,6 +54,10 @@ struct StepRecord {
   std::string verification = "not-run";
   std::string violationCode;
   std::string quarantineRef;
+  // False when the step may have left the repository other than its role
+  // allows: a violation that could not be undone, or a check that could not
+  // run. No later stage runs on such a repository.
+  bool repositoryIntact = true;
   boost::json::value verificationReport;  // verify::toJson(CheckReport) or null
   std::vector<Finding> findings;          // accepted only after verification
   std::optional<TriageResult> triage;

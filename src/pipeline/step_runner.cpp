@@ -226,6 +226,7 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   auto report = baselines.check(checkPolicy);
   if (!report) {
     rec.verification = "not-run";
+    rec.repositoryIntact = false;
     return finishRecord(StepOutcome::Error, "verification: " + report.error().message);
   }
   rec.verificationReport = verify::toJson(*report, *baseline);
@@ -264,6 +265,7 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   if (!report->ok()) {
     rec.violationCode = std::string(codeName(*report->violation));
     rec.quarantineRef = report->quarantineRef;
+    rec.repositoryIntact = report->restored;
     Error e = verify::toError(*report);
     rec.blocker = guard::blockerLine(
         "step " + stepLabel(planned) + " changed the repository against its role (" +

@@ -167,7 +167,7 @@ TEST_CASE("session: malformed input gets JSON-RPC errors, never a crash") {
   CHECK(h.send(bytes).at("error").at("code").as_int64() == kParseError);
 }
 
-TEST_CASE("session: handler errors are tool errors; guardrail-coded errors and stops are JSON-RPC errors") {
+TEST_CASE("session: handler errors are tool errors, guardrail-coded errors and stops are JSON-RPC errors") {
   SessionHarness h({"fails", "open", "stops", "throws"});
   auto add = [&](const char* name, std::function<Result<ToolOutput>(ToolContext&)> f) {
     Tool t;

@@ -38,7 +38,7 @@ Environment env() {
 
 }  // namespace
 
-TEST_CASE("lane pool: routes with a fallback only for idempotent steps; a missing key fails its steps only") {
+TEST_CASE("lane pool: routes with a fallback only for idempotent steps, a missing key fails its steps only") {
   guard::ManualClock clock;
   ScriptedLaneHttp http;
   LanePool pool(taskpack(), env(), http, clock);

@@ -97,7 +97,7 @@ TEST_CASE("rest client: pagination follows Link rel=next") {
   CHECK(nextPageUrl("") == "");
 }
 
-TEST_CASE("rest client: writes are paced a second apart; GETs are not") {
+TEST_CASE("rest client: writes are paced a second apart, GETs are not") {
   Fixture f;
   for (int i = 0; i < 4; ++i) f.transport.answers.push_back(ok("{}"));
   RestClient c = f.client();
@@ -154,7 +154,7 @@ TEST_CASE("rest client: rate-limit refusals are retried without asking whether t
   CHECK(f.sleeper.slept.front() == milliseconds(3000));
 }
 
-TEST_CASE("rest client: a final HTTP error is returned as a response; no response at all is an error") {
+TEST_CASE("rest client: a final HTTP error is returned as a response, no response at all is an error") {
   Fixture f;
   f.transport.answers.push_back(HttpResponse{404, {}, R"({"message":"Not Found"})"});
   auto r = f.client().get("/missing");

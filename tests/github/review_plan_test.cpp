@@ -29,7 +29,7 @@ DiffIndex diff() {
 
 }  // namespace
 
-TEST_CASE("review plan: in-diff findings inline up to the limit, errors first; the rest in the body") {
+TEST_CASE("review plan: in-diff findings inline up to the limit, errors first, the rest in the body") {
   DiffIndex d = diff();
   std::vector<Finding> in = {f(Severity::Notice, "a.c", 1, "n1"), f(Severity::Error, "a.c", 2, "e1"),
                              f(Severity::Warning, "a.c", 3, "w1"), f(Severity::Error, "a.c", 10, "outside"),
@@ -47,7 +47,7 @@ TEST_CASE("review plan: in-diff findings inline up to the limit, errors first; t
   CHECK(p.hasNew());
 }
 
-TEST_CASE("review plan: already-posted fingerprints are skipped; our comments no longer reported are resolved") {
+TEST_CASE("review plan: already-posted fingerprints are skipped, our comments no longer reported are resolved") {
   DiffIndex d = diff();
   Finding kept = f(Severity::Error, "a.c", 2, "kept");
   Finding gone = f(Severity::Error, "a.c", 3, "gone");

@@ -75,7 +75,7 @@ TEST_CASE("breaker: successes and non-retriable answers are not failures") {
   CHECK(b.state() == BreakerState::Closed);
 }
 
-TEST_CASE("breaker: after the cooldown exactly one probe; its success closes") {
+TEST_CASE("breaker: after the cooldown exactly one probe, its success closes") {
   ManualClock clock;
   CircuitBreaker b("primary", BreakerGuardrail{}, clock);
   failFive(b, clock);
@@ -189,7 +189,7 @@ TEST_CASE("breaker: the probe flag is released on every path") {
   CHECK(b.acquire().probe());
 }
 
-TEST_CASE("breaker: a permit settles once; late answers of calls from before the opening are ignored") {
+TEST_CASE("breaker: a permit settles once, late answers of calls from before the opening are ignored") {
   ManualClock clock;
   CircuitBreaker b("primary", BreakerGuardrail{}, clock);
   Permit early = b.acquire();

@@ -59,7 +59,7 @@ TEST_CASE("canary plan: every claimed target gets a canary with the step shape i
                                  "/tmp/q/secret", "/tmp/q/ws/denied"});
 }
 
-TEST_CASE("canary plan: targets claimed absent are not attempted; no outbound address, no outbound canary") {
+TEST_CASE("canary plan: targets claimed absent are not attempted, no outbound address, no outbound canary") {
   auto none = planCanaries(claims(Support::Absent), layout(), false);
   CHECK(none.empty());
   CanaryLayout l = layout();

@@ -35,7 +35,7 @@ TEST_CASE("job cleanup: only sandbox scratch names are candidates") {
   CHECK_FALSE(isSandboxScratchName("systemd-private-1"));
 }
 
-TEST_CASE("job marker: from LOOPWRIGHT_JOB, else the runner, run, attempt and job; none outside a job") {
+TEST_CASE("job marker: from LOOPWRIGHT_JOB, else the runner, run, attempt and job, none outside a job") {
   CHECK_FALSE(sandbox::jobMarker(Environment{}));
   Environment gh({{"GITHUB_RUN_ID", "42"}, {"GITHUB_RUN_ATTEMPT", "2"}, {"GITHUB_JOB", "review"},
                   {"RUNNER_NAME", "r1"}});

@@ -53,7 +53,7 @@ TEST_CASE("qualification: enforced only when the claim holds and the canary was 
   CHECK(b.resultNetwork[NetworkMode::AllowOutbound].support == Support::Partial);
 }
 
-TEST_CASE("qualification: a weaker claim wins over a blocked canary; unavailable is absent everywhere") {
+TEST_CASE("qualification: a weaker claim wins over a blocked canary, unavailable is absent everywhere") {
   BackendQualification b = claimedAll(BackendId::LinuxLandlock, Support::Partial);
   b.canaries = {rec("protectedPathReadOnlyMask", true, true)};
   observeFromCanaries(b);
@@ -94,7 +94,7 @@ TEST_CASE("qualification: the floor is met by a backend enforcing every floor ca
                           "enforce protectedPathReadOnlyMask (absent: observed: try: ESCAPED: x)") == 0);
 }
 
-TEST_CASE("qualification: direct-dedicated only where the floor allows it; isolation; platform") {
+TEST_CASE("qualification: direct-dedicated only where the floor allows it, isolation, platform") {
   BackendQualification direct = claimedAll(BackendId::DirectDedicated, Support::Enforced);
   observeFromCanaries(direct);
   settle(direct);

@@ -42,7 +42,7 @@ TEST_CASE("userns diagnosis: Debian's unprivileged_userns_clone=0 and max_user_n
   CHECK(d.cause == "user namespaces are disabled (user.max_user_namespaces=0)");
 }
 
-TEST_CASE("userns diagnosis: refused with no sysctl to blame says so; other failures are not userns") {
+TEST_CASE("userns diagnosis: refused with no sysctl to blame says so, other failures are not userns") {
   UsernsDiagnosis d = diagnoseUserns(kUbuntu2404UidMap, UsernsSysctls{});
   CHECK(d.blocked);
   CHECK(d.cause.find("no sysctl explains it") != std::string::npos);

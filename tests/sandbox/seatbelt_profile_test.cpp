@@ -64,7 +64,7 @@ TEST_CASE("seatbelt profile: an author's protected paths are denied after the wr
   CHECK(allowWrite < profile->find("(deny file-read* file-write* file-link (subpath \"/Users/dev/.ssh\")"));
 }
 
-TEST_CASE("seatbelt profile: allow-outbound keeps the host's loopback out; odd paths are quoted") {
+TEST_CASE("seatbelt profile: allow-outbound keeps the host's loopback out, odd paths are quoted") {
   StepSpec spec;
   spec.argv = {"/bin/true"};
   spec.workspace = "/Users/dev/my \"quoted\" repo\\x";

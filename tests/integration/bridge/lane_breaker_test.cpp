@@ -125,7 +125,7 @@ TEST_CASE("breaker over HTTP: one probe after the cooldown, closed on its succes
   CHECK(rig.call().completion);
 }
 
-TEST_CASE("breaker over HTTP: a failed probe re-opens it; the second open cycle escalates" * doctest::test_suite("integration")) {
+TEST_CASE("breaker over HTTP: a failed probe re-opens it, the second open cycle escalates" * doctest::test_suite("integration")) {
   Rig rig;
   rig.fiveFailures();
   rig.clock.advance(30s);
@@ -141,7 +141,7 @@ TEST_CASE("breaker over HTTP: a failed probe re-opens it; the second open cycle 
   CHECK(rig.call().failure == LaneFailure::BreakerOpen);
 }
 
-TEST_CASE("breaker over HTTP: the probe flag is released after a 401; the next cooldown probes again" * doctest::test_suite("integration")) {
+TEST_CASE("breaker over HTTP: the probe flag is released after a 401, the next cooldown probes again" * doctest::test_suite("integration")) {
   Rig rig;
   rig.fiveFailures();
   rig.clock.advance(30s);

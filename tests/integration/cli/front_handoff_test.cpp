@@ -31,7 +31,7 @@ CliRun runBinary(const std::string& binary, const std::vector<std::string>& args
 
 }  // namespace
 
-TEST_CASE("front: help and every engine command reach loopwright-engine; the hot path stays in loopwright") {
+TEST_CASE("front: help and every engine command reach loopwright-engine, the hot path stays in loopwright") {
   CliRun help = lw::test::runCli({"--help"});
   CHECK(help.status == 0);
   for (const char* command : {"validate", "run", "verify check", "sandbox exec", "bridge stdio", "qualify"})

@@ -147,7 +147,7 @@ class StaleLocalDiff final : public DiffSource {
 
 }  // namespace
 
-TEST_CASE("publish failures: a 406 diff falls back to the local diff; a 422 on one comment keeps the others") {
+TEST_CASE("publish failures: a 406 diff falls back to the local diff, a 422 on one comment keeps the others") {
   Harness h;
   h.gh.script({.method = "GET", .pathContains = "/pulls/7", .times = 1, .status = 406, .headers = {},
                .body = R"j({"message":"Sorry, the diff exceeded the maximum number of lines (20000)"})j"});

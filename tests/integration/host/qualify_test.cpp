@@ -37,7 +37,7 @@ std::string statusOf(const boost::json::object& b, const char* cap) {
 
 }  // namespace
 
-TEST_CASE("qualify: bwrap and landlock with every capability the escape suite observes; seatbelt unsupported here [integration]") {
+TEST_CASE("qualify: bwrap and landlock with every capability the escape suite observes, seatbelt unsupported here [integration]") {
   LW_REQUIRE_HOST(backendRuns(BackendId::LinuxBwrap), "bubblewrap cannot run here");
   LW_REQUIRE_HOST(backendRuns(BackendId::LinuxLandlock), "Landlock is not available here");
   Scratch s;
@@ -122,7 +122,7 @@ TEST_CASE("qualify: docker available with the local engine, unavailable with the
   CHECK(gone->at("unavailableReason").as_string().find("no-engine.sock") != std::string::npos);
 }
 
-TEST_CASE("qualify: a floor this host cannot meet exits 3 naming the capability; one it meets exits 0 [integration]") {
+TEST_CASE("qualify: a floor this host cannot meet exits 3 naming the capability, one it meets exits 0 [integration]") {
   LW_REQUIRE_HOST(backendRuns(BackendId::LinuxLandlock), "Landlock is not available here");
   LW_REQUIRE_HOST(backendRuns(BackendId::LinuxBwrap), "bubblewrap cannot run here");
   Scratch s;
@@ -145,7 +145,7 @@ TEST_CASE("qualify: a floor this host cannot meet exits 3 naming the capability;
   CHECK(met.out.find("satisfied by linux-bwrap") != std::string::npos);
 }
 
-TEST_CASE("qualify: the cached qualification is much faster; a changed bwrap binary invalidates it [integration]") {
+TEST_CASE("qualify: the cached qualification is much faster, a changed bwrap binary invalidates it [integration]") {
   LW_REQUIRE_HOST(backendRuns(BackendId::LinuxBwrap), "bubblewrap cannot run here");
   Scratch s;
   // A private copy of bwrap first on PATH, so the test may change "the" binary.

@@ -37,7 +37,7 @@ std::string asFakePullRequest(const fs::path& root, const fs::path& repo) {
 
 }  // namespace
 
-TEST_CASE("run --publish github: one review on the diff lines, a check run, summary and outputs; a re-run posts nothing new") {
+TEST_CASE("run --publish github: one review on the diff lines, a check run, summary and outputs, a re-run posts nothing new") {
   LW_REQUIRE_HOST(sh("bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1") == 0,
                   "bubblewrap cannot create namespaces here");
   Scratch s;

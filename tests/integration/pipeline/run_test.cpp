@@ -97,6 +97,29 @@ TEST_CASE("run: a reviewer that writes is quarantined and the working tree resto
   CHECK(sh("cd '" + repo.string() + "' && git rev-parse -q --verify '" + ref + "' >/dev/null") == 0);
 }
 
+TEST_CASE("run: a violation that cannot be undone stops the run, no later stage runs on that tree") {
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  makeRepo(repo, {{".loopwright/taskpack.yaml",
+                   taskpack("    - name: first\n      on: [workflow_dispatch]\n      steps:\n"
+                            "        - {name: sneaky, run: [sh, -c, 'rm pipe']}\n"
+                            "    - name: second\n      on: [workflow_dispatch]\n      steps:\n"
+                            "        - {name: later, run: [true]}\n",
+                            "  sandbox: {preferredBackends: [direct-dedicated], networkMode: allow-outbound}\n")}});
+  // A named pipe: detected when it goes, but nothing a restore can recreate.
+  REQUIRE(sh("mkfifo '" + (repo / "pipe").string() + "'") == 0);
+  auto r = runDispatch(s, repo);
+  INFO(r.out << r.err);
+  CHECK(r.status == 5);
+  auto run = runJson(s.root / "out");
+  auto sneaky = stepOf(run, "sneaky");
+  CHECK(sneaky.at("outcome").as_string() == "quarantined");
+  CHECK_FALSE(sneaky.at("verification").at("repositoryIntact").as_bool());
+  CHECK(stepOf(run, "later").at("outcome").as_string() == "skipped");
+  CHECK(run.at("stages").as_array()[1].at("skippedBecause").as_string() ==
+        "step 'sneaky' of stage 'first' left the repository changed and it could not be restored");
+}
+
 TEST_CASE("run: steps of a stage run in parallel and share nothing of their out dirs") {
   LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create namespaces here");
   Scratch s;
@@ -158,7 +181,7 @@ TEST_CASE("run: no backend gives the policy: the step is refused, fail closed, e
   CHECK(step.at("blocker").as_string().rfind("BLOCKER: no sandbox backend", 0) == 0);
 }
 
-TEST_CASE("run: a stage whose needs failed is skipped; stages the event does not select are listed") {
+TEST_CASE("run: a stage whose needs failed is skipped, stages the event does not select are listed") {
   Scratch s;
   fs::path repo = s.root / "repo";
   makeRepo(repo, {{".loopwright/taskpack.yaml",

@@ -202,7 +202,7 @@ TEST_CASE("docker engine: a missing socket probes unavailable with the reason" *
   CHECK(r.unavailableReason.find("/nonexistent/loopwright/docker.sock") != std::string::npos);
 }
 
-TEST_CASE("docker run: exit status, env, workdir and both streams come back; nothing is left" *
+TEST_CASE("docker run: exit status, env, workdir and both streams come back, nothing is left" *
           doctest::test_suite("docker")) {
   const DockerHost h = dockerHost();
   LW_REQUIRE_HOST(h.ready, h.reason);

@@ -142,7 +142,7 @@ TEST_CASE("landlock backend: filesystem escapes are refused [integration]") {
   CHECK(content == "workspace\n");
 }
 
-TEST_CASE("landlock backend: author step writes the workspace; protected path is not masked [integration]") {
+TEST_CASE("landlock backend: author step writes the workspace, protected path is not masked [integration]") {
   LW_REQUIRE_HOST(available(), "linux-landlock unavailable: " + backend().probe().unavailableReason);
   Dirs d;
   StepSpec s = specFor(d, "echo y >> \"$WS/file.txt\" && mkdir \"$WS/sub\" && mv \"$WS/sub\" \"$WS/sub2\"");
