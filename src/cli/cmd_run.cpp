@@ -17,6 +17,7 @@
 #include "cli/report.h"
 #include "core/executables.h"
 #include "core/file_io.h"
+#include "core/json_text.h"
 #include "github/actions_files.h"
 #include "github/curl_transport.h"
 #include "github/outbox.h"
@@ -160,7 +161,7 @@ int runMain(const Args& args, Io& io) {
 
   auto json = pipeline::toJson(record);
   fs::path runJson = *out / "run.json";
-  if (auto s = writeFileAtomic(runJson.string(), boost::json::serialize(json) + "\n"); !s)
+  if (auto s = writeFileAtomic(runJson.string(), toJsonText(json) + "\n"); !s)
     return reportError(io, s.error());
   if (io.json) {
     printJson(io.out, json);

@@ -15,6 +15,7 @@
 #include "cli/policy_context.h"
 #include "cli/report.h"
 #include "core/error_json.h"
+#include "core/json_text.h"
 #include "policy/effective_policy.h"
 #include "policy/resolve.h"
 #include "sandbox/negotiate.h"
@@ -118,7 +119,7 @@ Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environ
 void writeReport(const std::optional<std::string>& file, const json::object& report, Io& io) {
   if (!file) return;
   std::ofstream out(*file);
-  out << json::serialize(report) << "\n";
+  out << toJsonText(report) << "\n";
   if (!out) io.err << "loopwright: warning: could not write the report to " << *file << "\n";
 }
 

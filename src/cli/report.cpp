@@ -6,6 +6,7 @@
 
 #include "cli/exit_codes.h"
 #include "core/error_json.h"
+#include "core/json_text.h"
 
 namespace lw::cli {
 
@@ -29,7 +30,7 @@ int reportError(Io& io, const Error& error) {
 }
 
 void printJson(std::ostream& out, const boost::json::value& value) {
-  out << boost::json::serialize(value) << "\n";
+  out << toJsonText(value) << "\n";
 }
 
 }  // namespace lw::cli

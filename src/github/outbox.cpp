@@ -13,6 +13,8 @@
 
 #include <boost/json.hpp>
 
+#include "core/json_text.h"
+
 #include "github/json_fields.h"
 
 namespace lw::github {
@@ -123,7 +125,7 @@ Status Outbox::save(OutboxEntry& entry) {
                    {"progress", progressJson(entry.progress)},
                    {"attempts", entry.attempts},
                    {"lastError", entry.lastError}};
-  std::string text = json::serialize(doc);
+  std::string text = toJsonText(doc);
   std::string tmp = entry.file + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return ioError("cannot write outbox entry", tmp);

@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 
+#include "core/json_text.h"
 #include "core/version.h"
 
 namespace lw::github {
@@ -95,13 +96,13 @@ Result<json::array> RestClient::getAll(const std::string& path, const std::strin
 
 Result<HttpResponse> RestClient::send(const std::string& method, const std::string& path,
                                       const json::value& body, const LandedProbe* landed) {
-  return execute(method, path, body.is_null() ? std::string() : json::serialize(body), kJsonMedia,
+  return execute(method, path, body.is_null() ? std::string() : toJsonText(body), kJsonMedia,
                  landed);
 }
 
 Result<HttpResponse> RestClient::post(const std::string& path, const json::value& body,
                                       const LandedProbe& landed) {
-  return execute("POST", path, json::serialize(body), kJsonMedia, &landed);
+  return execute("POST", path, toJsonText(body), kJsonMedia, &landed);
 }
 
 Result<HttpResponse> RestClient::execute(const std::string& method, const std::string& path,

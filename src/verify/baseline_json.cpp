@@ -98,7 +98,11 @@ Result<Baseline> loadBaseline(const std::string& file) {
   ss << in.rdbuf();
   Baseline b;
   try {
-    json::value v = json::parse(ss.str());
+    // Paths are a file system's bytes, not always UTF-8: the baseline keeps
+    // them exactly (its writer is Boost.JSON, which writes bytes as they are).
+    json::parse_options options;
+    options.allow_invalid_utf8 = true;
+    json::value v = json::parse(ss.str(), {}, options);
     const json::object& o = v.as_object();
     if (num<int>(o, "format") != kFormat) return invalid(file, "unknown format");
     b.repoDir = str(o, "repoDir");

@@ -3,7 +3,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include <boost/json.hpp>
 
@@ -84,4 +86,30 @@ TEST_CASE("verify cli: author scope from --writable, offending path as given and
   CHECK(found);
   CHECK(runBin("verify check --baseline '" + base + "' --role nobody").status == 2);
   CHECK(runBin("verify check --baseline /nonexistent/b.json").status == 2);
+}
+
+TEST_CASE("verify cli: file names that are not UTF-8 are kept exactly and reported as valid JSON" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
+  TempRepo repo;
+  // A Latin-1 name committed long ago: the baseline must round-trip it.
+  REQUIRE(repo.sh("printf 'x' > \"$(printf 'caf\\351.txt')\" && git add -A && git commit -qm latin1") == 0);
+  auto before = lw::test::snapshotBytes(repo.dir());
+  std::string base = repo.scratch() + "/baseline.json";
+  REQUIRE(runBin("verify snapshot --repo '" + repo.dir() + "' --out '" + base + "'").status == 0);
+  Ran clean = runBin("verify check --baseline '" + base + "' --role reviewer");
+  CHECK(clean.status == 0);
+  CHECK(clean.out == "no changes\n");
+
+  REQUIRE(repo.sh("printf 'y' > \"$(printf 'bad\\377')\" && printf 'z' >> \"$(printf 'caf\\351.txt')\"") == 0);
+  Ran r = runBin("verify check --baseline '" + base + "' --role reviewer --restore --json");
+  CHECK(r.status == 5);
+  boost::json::value report;
+  REQUIRE_NOTHROW(report = boost::json::parse(r.out));  // strict: valid UTF-8 only
+  std::vector<std::string> paths;
+  for (const auto& c : report.at("changes").as_array()) paths.emplace_back(c.at("path").as_string());
+  CHECK(std::find(paths.begin(), paths.end(), "bad\xEF\xBF\xBD") != paths.end());
+  CHECK(std::find(paths.begin(), paths.end(), "caf\xEF\xBF\xBD.txt") != paths.end());
+  CHECK(report.at("restored").as_bool());
+  CHECK(lw::test::firstDifference(before, lw::test::snapshotBytes(repo.dir())) == "");
 }
