@@ -61,11 +61,13 @@ int publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& ev
   config.outputPath = io.env.get("GITHUB_OUTPUT").value_or("");
   pipeline::GitDiffSource diffs(repo.string(), event.baseSha);
   github::Publisher publisher(api, outbox, config, log, &diffs);
-  if (auto earlier = publisher.resumeAll(); !earlier) {
+  auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
+  // What earlier runs of this repository left unfinished; other
+  // repositories' entries in a shared state directory are not this token's.
+  if (auto earlier = publisher.resumeAll(request.repo); !earlier) {
     Io errIo{io.err, io.err, io.env, false};
     reportError(errIo, earlier.error());
   }
-  auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
   auto outcome = publisher.publish(request);
   if (!outcome) {
     Io errIo{io.err, io.err, io.env, false};

@@ -1,6 +1,8 @@
 #include "github/outbox.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -96,10 +98,59 @@ Result<OutboxEntry> load(const std::string& file) {
 
 Outbox::Outbox(std::string stateDir) : dir_((fs::path(stateDir) / "outbox").string()) {}
 
-std::string Outbox::pathFor(const std::string& id) const {
+namespace {
+std::string safeName(const std::string& id) {
   std::string safe;
   for (char c : id) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
-  return (fs::path(dir_) / (safe + ".json")).string();
+  return safe;
+}
+}  // namespace
+
+std::string Outbox::pathFor(const std::string& id) const {
+  return (fs::path(dir_) / (safeName(id) + ".json")).string();
+}
+
+std::string Outbox::claimPathFor(const std::string& id) const {
+  return (fs::path(dir_) / "claims" / (safeName(id) + ".lock")).string();
+}
+
+OutboxClaim::~OutboxClaim() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Result<std::optional<OutboxClaim>> Outbox::claim(const std::string& id) {
+  const std::string path = claimPathFor(id);
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  if (ec) return makeError(ErrorCode::IoError, "cannot create '" + fs::path(path).parent_path().string() + "': " + ec.message(), {}, path);
+  // complete() unlinks the claim file of a finished entry; a file locked
+  // after that is no longer the one at the path, so it is opened again.
+  for (int tries = 0; tries < 8; ++tries) {
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) return ioError("cannot open outbox claim", path);
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      int err = errno;
+      ::close(fd);
+      if (err == EWOULDBLOCK) return std::optional<OutboxClaim>{};
+      errno = err;
+      return ioError("cannot lock outbox claim", path);
+    }
+    struct stat held {}, now {};
+    if (::fstat(fd, &held) == 0 && ::stat(path.c_str(), &now) == 0 && held.st_ino == now.st_ino &&
+        held.st_dev == now.st_dev)
+      return std::optional<OutboxClaim>(OutboxClaim(fd));
+    ::close(fd);
+  }
+  return makeError(ErrorCode::IoError, "cannot claim outbox entry '" + id + "': its claim file keeps changing", {}, path);
+}
+
+Result<std::optional<OutboxEntry>> Outbox::reload(const std::string& id) const {
+  const std::string file = pathFor(id);
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return std::optional<OutboxEntry>{};
+  auto e = load(file);
+  if (!e) return std::move(e).error();
+  return std::optional<OutboxEntry>(std::move(e).value());
 }
 
 Result<OutboxEntry> Outbox::enqueue(const PublicationRequest& request) {
@@ -157,6 +208,8 @@ Status Outbox::complete(const OutboxEntry& entry) {
   fs::create_directories(done, ec);
   if (!ec) fs::rename(entry.file, done / fs::path(entry.file).filename(), ec);
   if (ec) return makeError(ErrorCode::IoError, "cannot move '" + entry.file + "' to done/: " + ec.message(), {}, entry.file);
+  // Called under the entry's claim: nothing is left to claim.
+  fs::remove(claimPathFor(entry.request.id), ec);
   return Ok{};
 }
 

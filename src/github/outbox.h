@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,23 @@ struct OutboxEntry {
   std::string file;  // where it is stored
 };
 
+// A process's exclusive claim on one publication (an flock on its claim
+// file), held while it publishes it: processes that share a state directory
+// (runners on one host) never publish the same entry at once. Released when
+// destroyed, or when the process dies.
+class OutboxClaim {
+ public:
+  OutboxClaim(OutboxClaim&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  OutboxClaim& operator=(OutboxClaim&&) = delete;
+  OutboxClaim(const OutboxClaim&) = delete;
+  ~OutboxClaim();
+
+ private:
+  friend class Outbox;
+  explicit OutboxClaim(int fd) : fd_(fd) {}
+  int fd_;
+};
+
 class Outbox {
  public:
   // Entries live in <stateDir>/outbox/<id>.json; finished ones move to
@@ -54,6 +72,14 @@ class Outbox {
   // Moves a finished entry to done/. Irreversible for resume purposes.
   Status complete(const OutboxEntry& entry);
 
+  // Claims publication `id` for this process; nullopt while another process
+  // holds it. Whoever claims an entry reads it again before acting on it:
+  // the holder before may have finished it. Fails with IO_ERROR.
+  Result<std::optional<OutboxClaim>> claim(const std::string& id);
+
+  // The entry stored for `id` now, or nullopt when none is pending.
+  Result<std::optional<OutboxEntry>> reload(const std::string& id) const;
+
   // Pending entries, oldest id first. An unreadable entry fails the call
   // with PUBLICATION_FAILED naming its file, rather than being skipped.
   Result<std::vector<OutboxEntry>> pending() const;
@@ -62,6 +88,7 @@ class Outbox {
 
  private:
   std::string pathFor(const std::string& id) const;
+  std::string claimPathFor(const std::string& id) const;
   std::string dir_;
 };
 

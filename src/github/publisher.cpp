@@ -70,15 +70,42 @@ Result<PublicationOutcome> Publisher::publish(const PublicationRequest& request)
   // Recorded before anything is sent: from here on nothing can be lost.
   auto entry = outbox_.enqueue(request);
   if (!entry) return std::move(entry).error();
-  return run(*entry);
+  auto claim = outbox_.claim(request.id);
+  if (!claim) return std::move(claim).error();
+  if (!*claim)
+    return makeError(ErrorCode::PublicationFailed,
+                     "publication " + request.id + " is being published by another process",
+                     "run ids are unique per job; look for another loopwright run with this id", entry->file);
+  // Read again under the claim: a process before may have advanced it.
+  auto current = outbox_.reload(request.id);
+  if (!current) return std::move(current).error();
+  if (!*current) return makeError(ErrorCode::PublicationFailed, "publication " + request.id + " was finished meanwhile", "", entry->file);
+  return run(**current);
 }
 
-Result<std::vector<PublicationOutcome>> Publisher::resumeAll() {
+Result<std::vector<PublicationOutcome>> Publisher::resumeAll(const std::optional<RepoRef>& only) {
   auto entries = outbox_.pending();
   if (!entries) return std::move(entries).error();
   std::vector<PublicationOutcome> out;
   std::optional<Error> firstError;
-  for (OutboxEntry& e : *entries) {
+  for (OutboxEntry& listed : *entries) {
+    if (only && (listed.request.repo.owner != only->owner || listed.request.repo.name != only->name)) continue;
+    auto claim = outbox_.claim(listed.request.id);
+    if (!claim) {
+      if (!firstError) firstError = std::move(claim).error();
+      continue;
+    }
+    if (!*claim) {
+      log_ << "loopwright: publication " << listed.request.id << " is being published by another process\n";
+      continue;
+    }
+    auto current = outbox_.reload(listed.request.id);
+    if (!current) {
+      if (!firstError) firstError = std::move(current).error();
+      continue;
+    }
+    if (!*current) continue;  // finished by the process that held it
+    OutboxEntry& e = **current;
     log_ << "loopwright: resuming publication " << e.request.id << " (attempt " << e.attempts + 1 << ")\n";
     auto r = run(e);
     if (!r) {

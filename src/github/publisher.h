@@ -65,9 +65,11 @@ class Publisher {
   // pending for --resume, and the summary and annotations were written.
   Result<PublicationOutcome> publish(const PublicationRequest& request);
 
-  // Publishes every pending outbox entry; fails on the first entry that
-  // fails, after trying all of them.
-  Result<std::vector<PublicationOutcome>> resumeAll();
+  // Publishes every pending outbox entry (of repository `only`, when given:
+  // a job's token is its own repository's); fails on the first entry that
+  // fails, after trying all of them. Entries another process is publishing
+  // are left to it.
+  Result<std::vector<PublicationOutcome>> resumeAll(const std::optional<RepoRef>& only = std::nullopt);
 
  private:
   Result<PublicationOutcome> run(OutboxEntry& entry);

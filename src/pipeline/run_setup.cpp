@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cctype>
 #include <ctime>
 
 #include <boost/json/parse.hpp>
@@ -57,7 +58,15 @@ Result<EventInput> loadEventInput(const std::optional<std::string>& nameFlag,
 
 std::string makeRunId(const Environment& env) {
   auto id = env.get("GITHUB_RUN_ID");
-  if (id && !id->empty()) return *id + "-" + env.get("GITHUB_RUN_ATTEMPT").value_or("1");
+  if (id && !id->empty()) {
+    // The jobs of one workflow run (a matrix's legs too) share its id and
+    // attempt, and on a self-hosted host they may share a state directory:
+    // the job and this process make the publication theirs alone.
+    std::string job;
+    for (char c : env.get("GITHUB_JOB").value_or("")) job += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
+    return *id + "-" + env.get("GITHUB_RUN_ATTEMPT").value_or("1") + (job.empty() ? "" : "-" + job) + "-" +
+           std::to_string(::getpid());
+  }
   std::time_t now = std::time(nullptr);
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", std::gmtime(&now));

@@ -35,7 +35,8 @@ Result<EventInput> loadEventInput(const std::optional<std::string>& nameFlag,
                                   const std::optional<std::string>& pathFlag,
                                   const Environment& env);
 
-// GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT under Actions, else a UTC timestamp and pid.
+// GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT-GITHUB_JOB-pid under Actions, else a UTC
+// timestamp and pid.
 std::string makeRunId(const Environment& env);
 
 // The run's output directory: --out, else $RUNNER_TEMP/loopwright/<run>, else

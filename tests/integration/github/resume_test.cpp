@@ -107,3 +107,53 @@ TEST_CASE("resume: publish without --resume or --request is a usage error") {
         "loopwright: error[USAGE_ERROR]: give exactly one of --resume and --request FILE\n"
         "hint: loopwright publish --resume [--state-dir DIR]\n");
 }
+
+TEST_CASE("resume: a publication another process is publishing is left to it") {
+  Harness h;
+  PublicationRequest request = prRequest({StageResult{"lint", {finding(Severity::Error, "src/app.c", 2, "e")}}}, "busy-run");
+  std::string requestFile = h.state / "request.json";
+  {
+    std::ofstream out(requestFile);
+    out << json::serialize(toJson(request));
+  }
+  std::vector<std::string> env{"GITHUB_API_URL=" + h.gh.url(), std::string("GITHUB_TOKEN=") + FakeGithub::kToken,
+                               "PATH=/usr/bin:/bin"};
+  // The first publisher hangs on its check run, holding its claim.
+  h.gh.script({.method = "POST", .pathContains = "/check-runs", .skip = 0, .times = 1, .status = 0, .headers = {},
+               .body = {}, .hang = true});
+  pid_t first = spawnLoopwright({"publish", "--request", requestFile, "--state-dir", h.state.path}, env);
+  for (int i = 0; i < 400 && h.gh.hanging() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  REQUIRE(h.gh.hanging() == 1);
+  const std::size_t writesBefore = h.writes();
+
+  std::string log = h.state / "resume.log";
+  // --json: the progress lines go to stderr, into the log.
+  pid_t second = spawnLoopwright({"publish", "--resume", "--state-dir", h.state.path, "--json"}, env, log);
+  CHECK(waitExit(second) == 0);
+  CHECK(h.writes() == writesBefore);  // it touched nothing
+  CHECK(readFile(log).find("publication busy-run is being published by another process") != std::string::npos);
+
+  h.gh.releaseHangs();
+  CHECK(waitExit(first) == 0);
+  CHECK(h.gh.reviews(7).size() == 1);
+  CHECK(h.gh.checkRuns().size() == 1);
+  CHECK(h.outbox.pending()->empty());
+}
+
+TEST_CASE("resume: a run resumes only its own repository's publications") {
+  Harness h;
+  PublicationRequest other = prRequest({StageResult{"lint", {finding(Severity::Error, "src/app.c", 2, "e")}}}, "other-run");
+  other.repo = {"someone-else", "their-repo"};
+  REQUIRE(h.outbox.enqueue(other).ok());
+  PublicationRequest mine = prRequest({StageResult{"lint", {finding(Severity::Error, "src/app.c", 2, "e")}}}, "my-earlier-run");
+  REQUIRE(h.outbox.enqueue(mine).ok());
+
+  auto resumed = h.publisher().resumeAll(RepoRef{FakeGithub::kOwner, FakeGithub::kRepo});
+  REQUIRE(resumed.ok());
+  REQUIRE(resumed->size() == 1);
+  CHECK((*resumed)[0].id == "my-earlier-run");
+  auto left = h.outbox.pending();
+  REQUIRE(left.ok());
+  REQUIRE(left->size() == 1);
+  CHECK((*left)[0].request.id == "other-run");
+}

@@ -101,7 +101,7 @@ TEST_CASE("action: the entrypoint with a recorded event and GITHUB_* variables p
   std::string env = "env -i PATH=/usr/bin:/bin HOME=/root GITHUB_ACTIONS=true CI=true"
                     " GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH=" + (s.root / "event.json").string() +
                     " GITHUB_WORKSPACE=" + repo.string() + " GITHUB_API_URL=" + github.url() +
-                    " GITHUB_TOKEN=" + FakeGithub::kToken + " GITHUB_RUN_ID=77 GITHUB_RUN_ATTEMPT=1" +
+                    " GITHUB_TOKEN=" + FakeGithub::kToken + " GITHUB_RUN_ID=77 GITHUB_RUN_ATTEMPT=1 GITHUB_JOB=review" +
                     " RUNNER_TEMP=" + (s.root / "runner-temp").string() +
                     " GITHUB_OUTPUT=" + (s.root / "output.txt").string() +
                     " GITHUB_STEP_SUMMARY=" + (s.root / "summary.md").string() +
@@ -118,5 +118,12 @@ TEST_CASE("action: the entrypoint with a recorded event and GITHUB_* variables p
   CHECK(outputs.find("blocked-steps<<") != std::string::npos);
   CHECK(outputs.find("review/looper") != std::string::npos);
   CHECK(outputs.find("run-json<<") != std::string::npos);
-  CHECK(fs::exists(s.root / "runner-temp/loopwright/77-1/run.json"));
+  // The run is this job's alone: run id, attempt, job and process.
+  int runDirs = 0;
+  for (const auto& d : fs::directory_iterator(s.root / "runner-temp/loopwright")) {
+    ++runDirs;
+    CHECK(d.path().filename().string().rfind("77-1-review-", 0) == 0);
+    CHECK(fs::exists(d.path() / "run.json"));
+  }
+  CHECK(runDirs == 1);
 }
