@@ -22,8 +22,9 @@ std::string repositoryLeftChanged(const std::vector<StageRecord>& done) {
   for (const StageRecord& stage : done)
     for (const StepRecord& s : stage.steps)
       if (!s.repositoryIntact)
-        return "step '" + s.step + "' of stage '" + stage.name + "' left the repository changed and " +
-               (s.verification == "violation" ? "it could not be restored" : "unverified");
+        return "step '" + s.step + "' of stage '" + stage.name + "' " +
+               (s.verification == "violation" ? "changed the repository and the change could not be undone"
+                                              : "could not be verified: the repository may be changed");
   return {};
 }
 

@@ -117,7 +117,7 @@ TEST_CASE("run: a violation that cannot be undone stops the run, no later stage 
   CHECK_FALSE(sneaky.at("verification").at("repositoryIntact").as_bool());
   CHECK(stepOf(run, "later").at("outcome").as_string() == "skipped");
   CHECK(run.at("stages").as_array()[1].at("skippedBecause").as_string() ==
-        "step 'sneaky' of stage 'first' left the repository changed and it could not be restored");
+        "step 'sneaky' of stage 'first' changed the repository and the change could not be undone");
 }
 
 TEST_CASE("run: steps of a stage run in parallel and share nothing of their out dirs") {
