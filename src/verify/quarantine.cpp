@@ -3,7 +3,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <string_view>
 
 #include "verify/libgit2.h"
 
@@ -24,6 +27,36 @@ std::string sanitize(const std::string& s) {
   if (out.empty() || out[0] == '.') out.insert(out.begin(), '_');
   if (out.ends_with(".lock") || out.back() == '.') out.push_back('_');
   return out.substr(0, 100);
+}
+
+// A CHANGES field as git quotes paths (core.quotePath): in double quotes
+// with C escapes when it holds a byte that would break the one-line,
+// tab-separated list (a file name may hold any byte but '/' and NUL).
+std::string quoted(std::string_view s) {
+  bool plain = std::none_of(s.begin(), s.end(), [](char ch) {
+    auto c = static_cast<unsigned char>(ch);
+    return c < 0x20 || c == 0x7f || c == '"' || c == '\\';
+  });
+  if (plain && !s.empty() && s.front() != ' ' && s.back() != ' ') return std::string(s);
+  std::string out = "\"";
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    switch (ch) {
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\%03o", c);
+          out += buf;
+        } else {
+          out.push_back(ch);
+        }
+    }
+  }
+  return out + "\"";
 }
 
 Status addBlob(git_repository* repo, git_index* index, const std::string& path,
@@ -59,8 +92,7 @@ Result<std::string> writeQuarantineCommit(const Baseline& b, const std::vector<C
   std::size_t unrepresentable = 0;
   for (const Change& c : changes) {
     list += std::string(toString(c.kind)) + "\t" + std::string(toString(c.category)) + "\t" +
-            std::string(toString(c.area)) + ":" + c.path +
-            (c.detail.empty() ? "" : "\t" + c.detail);
+            quoted(std::string(toString(c.area)) + ":" + c.path) + (c.detail.empty() ? "" : "\t" + quoted(c.detail));
     std::string kept;  // where the bytes are, when not at their own path
     if (!c.resolved.empty() && c.kind != ChangeKind::Deleted) {
       auto st = statNoFollow(AT_FDCWD, c.resolved.c_str());

@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "integration/verify/repo_fixture.h"
 #include "support/host_requirement.h"
@@ -278,4 +281,32 @@ TEST_CASE("verify reviewer: what cannot be kept for inspection is not restored a
   // The step's change is still there to look at.
   CHECK(repo.sh("tail -n 1 a.txt | grep -qx x") == 0);
   CHECK(repo.sh("test -L .git/objects") == 0);
+}
+
+TEST_CASE("verify reviewer: names with newlines, tabs or quotes keep CHANGES one line per change" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
+  TempRepo repo;
+  auto baseline = lw::test::baselineOf(repo);
+  REQUIRE(baseline.ok());
+  REQUIRE(repo.sh("printf 1 > \"$(printf 'two\\nlines')\" && printf 2 > \"$(printf 'tab\\there')\" && "
+                  "printf 3 > 'say \"hi\"' && printf 4 > plain.txt") == 0);
+  CheckPolicy policy;
+  policy.runId = "run-1";
+  policy.stepName = "security";
+  policy.restore = true;
+  auto report = check(*baseline, policy);
+  REQUIRE(report.ok());
+  REQUIRE_FALSE(report->quarantineRef.empty());
+  const std::string changes = repo.scratch() + "/CHANGES";
+  REQUIRE(repo.sh("git cat-file -p " + report->quarantineRef + ":CHANGES > '" + changes + "'") == 0);
+  std::ifstream in(changes);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  CHECK(lines.size() == report->changes.size());
+  auto has = [&](const std::string& want) { return std::find(lines.begin(), lines.end(), want) != lines.end(); };
+  CHECK(has("added\tworktree\t\"worktree:two\\nlines\""));
+  CHECK(has("added\tworktree\t\"worktree:tab\\there\""));
+  CHECK(has("added\tworktree\t\"worktree:say \\\"hi\\\"\""));
+  CHECK(has("added\tworktree\tworktree:plain.txt"));
 }
