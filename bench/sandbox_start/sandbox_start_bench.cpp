@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "policy/effective_policy.h"
@@ -74,10 +75,16 @@ int main(int argc, char** argv) {
   std::vector<Variant> variants;
   variants.push_back({"bare exec", {"/bin/true"}, -1, {}, {}, false});
   variants.push_back({"raw bwrap (same flags)", raw->argv, raw->seccompFd, {}, {}, false});
+  // Docker runs when an engine and a local image are given, as the tests
+  // give them: eval "$(scripts/docker-test-env.sh env)".
+  const char* dockerHost = std::getenv("DOCKER_HOST");
+  const char* image = std::getenv("LOOPWRIGHT_TEST_DOCKER_IMAGE");
+  if (dockerHost != nullptr) env.push_back(std::string("DOCKER_HOST=") + dockerHost);
   for (const char* b : {"linux-bwrap", "linux-landlock", "docker", "direct-dedicated"}) {
-    variants.push_back({std::string("loopwright ") + b,
-                        {LOOPWRIGHT_BIN, "sandbox", "exec", "--backend", b, "--workspace", ws.string(), "--", "/bin/true"},
-                        -1, {}, {}, false});
+    std::vector<std::string> argv = {LOOPWRIGHT_BIN, "sandbox", "exec", "--backend", b, "--workspace", ws.string()};
+    if (std::string_view(b) == "docker" && image != nullptr) argv.insert(argv.end(), {"--image", image});
+    argv.insert(argv.end(), {"--", "/bin/true"});
+    variants.push_back({std::string("loopwright ") + b, std::move(argv), -1, {}, {}, false});
   }
   // One warm-up round: fills the probe cache, pages in the binaries, and
   // drops backends that cannot run /bin/true here.
