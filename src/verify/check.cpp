@@ -270,8 +270,12 @@ Error toError(const CheckReport& r) {
            ": " + first->reason;
   std::string hint;
   if (!r.quarantineRef.empty()) hint = "the changes are kept under " + r.quarantineRef + "; ";
-  hint += r.restored ? "the repository was restored to the baseline"
-                     : "the repository was not (fully) restored";
+  if (r.restored)
+    hint += "the repository was restored to the baseline";
+  else if (r.restoreFailures.empty())  // no restore was asked for
+    hint += "the changes are still in place; 'verify check --restore' keeps them aside and undoes them";
+  else
+    hint += "the repository was not (fully) restored: " + r.restoreFailures.front();
   return makeError(r.violation.value_or(ErrorCode::Internal), msg, hint);
 }
 

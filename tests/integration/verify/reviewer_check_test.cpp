@@ -310,3 +310,20 @@ TEST_CASE("verify reviewer: names with newlines, tabs or quotes keep CHANGES one
   CHECK(has("added\tworktree\t\"worktree:say \\\"hi\\\"\""));
   CHECK(has("added\tworktree\tworktree:plain.txt"));
 }
+
+TEST_CASE("verify reviewer: the error's hint says whether the repository was put back" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
+  TempRepo repo;
+  auto baseline = lw::test::baselineOf(repo);
+  REQUIRE(baseline.ok());
+  REQUIRE(repo.sh("printf 'x\\n' >> a.txt") == 0);
+  CheckPolicy policy;
+  auto looked = check(*baseline, policy);
+  REQUIRE(looked.ok());
+  CHECK(toError(*looked).hint.find("the changes are still in place") != std::string::npos);
+  policy.restore = true;
+  auto undone = check(*baseline, policy);
+  REQUIRE(undone.ok());
+  CHECK(toError(*undone).hint.find("the repository was restored to the baseline") != std::string::npos);
+}
