@@ -156,6 +156,10 @@ TEST_CASE("docker plan: specs that cannot be carried out faithfully are refused"
        "/work/repo lies inside the denied path /work"},
       {"bad env name", [](ContainerPlanInput& in) { in.spec.env["A=B"] = "1"; },
        "environment variable name 'A=B' is invalid"},
+      {"workspace not UTF-8", [](ContainerPlanInput& in) { in.spec.workspace = "/work/caf\xE9"; },
+       "'/work/caf\xEF\xBF\xBD' is not UTF-8, which the Docker Engine API cannot carry"},
+      {"argument not UTF-8", [](ContainerPlanInput& in) { in.spec.argv.push_back("\xFF"); },
+       "'\xEF\xBF\xBD' is not UTF-8, which the Docker Engine API cannot carry"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);

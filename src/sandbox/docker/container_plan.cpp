@@ -4,6 +4,7 @@
 
 #include <boost/json/array.hpp>
 
+#include "core/json_text.h"
 #include "core/paths.h"
 
 namespace lw::sandbox::docker {
@@ -138,6 +139,18 @@ Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
   const fs::path ws = anchoredPath("/", spec.workspace);
   if (ws == "/")
     return planError("the workspace cannot be /", "use the repository checkout", ws);
+  // The Engine API is JSON and dockerd reads a string that is not UTF-8 as
+  // another one (U+FFFD in place of the bad bytes): it would bind, or create
+  // as root, a path other than the one meant, and run another command.
+  std::vector<std::string> texts = {spec.workspace.string(), spec.outDir.string()};
+  for (const auto* list : {&spec.writablePaths, &spec.protectedPaths, &spec.deniedReadPaths})
+    for (const fs::path& p : *list) texts.push_back(p.string());
+  texts.insert(texts.end(), spec.argv.begin(), spec.argv.end());
+  for (const auto& [name, value] : spec.env) texts.insert(texts.end(), {name, value});
+  for (const std::string& t : texts)
+    if (!isValidUtf8(t))
+      return planError("'" + repairUtf8(t) + "' is not UTF-8, which the Docker Engine API cannot carry",
+                       "rename the path (or pass the argument) in UTF-8, or use a linux-* backend", "docker");
 
   ContainerPlan plan;
   auto trees = boundTrees(in, ws, plan.notes);
