@@ -42,12 +42,9 @@ bool isAncestorOfScope(const std::string& rel, const std::vector<std::string>& g
 void applyAuthorPolicy(const Baseline& b, const CheckPolicy& p, Change& c) {
   constexpr ErrorCode kPath = ErrorCode::PathPolicyViolation;
   if (isRefChange(c)) return;
-  if (c.area != Area::WorkTree || c.category == Category::Hook || c.category == Category::Config) {
-    if (c.category == Category::Config || c.category == Category::Hook ||
-        c.category == Category::Info)
-      violate(c, kPath, "git configuration, hooks and info/ are never writable by a step");
-    return;
-  }
+  if (c.category == Category::Config || c.category == Category::Hook || c.category == Category::Info)
+    return violate(c, kPath, "git configuration, hooks and info/ are never writable by a step");
+  if (c.area != Area::WorkTree) return;  // an author's commits, reflogs, index
   if (isProtectedPath(c.path, p.protectedGlobs))
     return violate(c, kPath, "protected path");
   bool deleted = c.kind == ChangeKind::Deleted;
