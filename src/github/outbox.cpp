@@ -118,11 +118,9 @@ OutboxClaim::~OutboxClaim() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Result<std::optional<OutboxClaim>> Outbox::claim(const std::string& id) {
-  const std::string path = claimPathFor(id);
-  std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
-  if (ec) return makeError(ErrorCode::IoError, "cannot create '" + fs::path(path).parent_path().string() + "': " + ec.message(), {}, path);
+namespace {
+// flock on the claim file at `path`; -1 while another process holds it.
+Result<int> lockClaimFile(const std::string& path) {
   // complete() unlinks the claim file of a finished entry; a file locked
   // after that is no longer the one at the path, so it is opened again.
   for (int tries = 0; tries < 8; ++tries) {
@@ -131,26 +129,36 @@ Result<std::optional<OutboxClaim>> Outbox::claim(const std::string& id) {
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       int err = errno;
       ::close(fd);
-      if (err == EWOULDBLOCK) return std::optional<OutboxClaim>{};
+      if (err == EWOULDBLOCK) return -1;
       errno = err;
       return ioError("cannot lock outbox claim", path);
     }
     struct stat held {}, now {};
     if (::fstat(fd, &held) == 0 && ::stat(path.c_str(), &now) == 0 && held.st_ino == now.st_ino &&
         held.st_dev == now.st_dev)
-      return std::optional<OutboxClaim>(OutboxClaim(fd));
+      return fd;
     ::close(fd);
   }
-  return makeError(ErrorCode::IoError, "cannot claim outbox entry '" + id + "': its claim file keeps changing", {}, path);
+  return makeError(ErrorCode::IoError, "cannot claim outbox entry: its claim file '" + path + "' keeps changing", {}, path);
 }
+}  // namespace
 
-Result<std::optional<OutboxEntry>> Outbox::reload(const std::string& id) const {
-  const std::string file = pathFor(id);
+Result<std::optional<Outbox::Claimed>> Outbox::claim(const std::string& id) {
+  const std::string path = claimPathFor(id);
   std::error_code ec;
-  if (!fs::exists(file, ec)) return std::optional<OutboxEntry>{};
-  auto e = load(file);
-  if (!e) return std::move(e).error();
-  return std::optional<OutboxEntry>(std::move(e).value());
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  if (ec) return makeError(ErrorCode::IoError, "cannot create '" + fs::path(path).parent_path().string() + "': " + ec.message(), {}, path);
+  auto fd = lockClaimFile(path);
+  if (!fd) return std::move(fd).error();
+  if (*fd < 0) return std::optional<Claimed>{};
+  Claimed claimed{OutboxClaim(*fd), std::nullopt};
+  const std::string file = pathFor(id);
+  if (fs::exists(file, ec)) {
+    auto e = load(file);
+    if (!e) return std::move(e).error();
+    claimed.entry = std::move(e).value();
+  }
+  return std::optional<Claimed>(std::move(claimed));
 }
 
 Result<OutboxEntry> Outbox::enqueue(const PublicationRequest& request) {

@@ -72,13 +72,15 @@ class Outbox {
   // Moves a finished entry to done/. Irreversible for resume purposes.
   Status complete(const OutboxEntry& entry);
 
-  // Claims publication `id` for this process; nullopt while another process
-  // holds it. Whoever claims an entry reads it again before acting on it:
-  // the holder before may have finished it. Fails with IO_ERROR.
-  Result<std::optional<OutboxClaim>> claim(const std::string& id);
-
-  // The entry stored for `id` now, or nullopt when none is pending.
-  Result<std::optional<OutboxEntry>> reload(const std::string& id) const;
+  // Publication `id` claimed for this process and read again under the
+  // claim (the holder before may have advanced or finished it).
+  struct Claimed {
+    OutboxClaim claim;
+    std::optional<OutboxEntry> entry;  // nullopt: no longer pending
+  };
+  // nullopt while another process holds the claim. Fails with IO_ERROR, or
+  // PUBLICATION_FAILED for an unreadable entry.
+  Result<std::optional<Claimed>> claim(const std::string& id);
 
   // Pending entries, oldest id first. An unreadable entry fails the call
   // with PUBLICATION_FAILED naming its file, rather than being skipped.

@@ -70,17 +70,15 @@ Result<PublicationOutcome> Publisher::publish(const PublicationRequest& request)
   // Recorded before anything is sent: from here on nothing can be lost.
   auto entry = outbox_.enqueue(request);
   if (!entry) return std::move(entry).error();
-  auto claim = outbox_.claim(request.id);
-  if (!claim) return std::move(claim).error();
-  if (!*claim)
+  auto claimed = outbox_.claim(request.id);
+  if (!claimed) return std::move(claimed).error();
+  if (!*claimed)
     return makeError(ErrorCode::PublicationFailed,
                      "publication " + request.id + " is being published by another process",
                      "run ids are unique per job; look for another loopwright run with this id", entry->file);
-  // Read again under the claim: a process before may have advanced it.
-  auto current = outbox_.reload(request.id);
-  if (!current) return std::move(current).error();
-  if (!*current) return makeError(ErrorCode::PublicationFailed, "publication " + request.id + " was finished meanwhile", "", entry->file);
-  return run(**current);
+  if (!(*claimed)->entry)
+    return makeError(ErrorCode::PublicationFailed, "publication " + request.id + " was finished meanwhile", "", entry->file);
+  return run(*(*claimed)->entry);
 }
 
 Result<std::vector<PublicationOutcome>> Publisher::resumeAll(const std::optional<RepoRef>& only) {
@@ -90,22 +88,17 @@ Result<std::vector<PublicationOutcome>> Publisher::resumeAll(const std::optional
   std::optional<Error> firstError;
   for (OutboxEntry& listed : *entries) {
     if (only && (listed.request.repo.owner != only->owner || listed.request.repo.name != only->name)) continue;
-    auto claim = outbox_.claim(listed.request.id);
-    if (!claim) {
-      if (!firstError) firstError = std::move(claim).error();
+    auto claimed = outbox_.claim(listed.request.id);
+    if (!claimed) {
+      if (!firstError) firstError = std::move(claimed).error();
       continue;
     }
-    if (!*claim) {
+    if (!*claimed) {
       log_ << "loopwright: publication " << listed.request.id << " is being published by another process\n";
       continue;
     }
-    auto current = outbox_.reload(listed.request.id);
-    if (!current) {
-      if (!firstError) firstError = std::move(current).error();
-      continue;
-    }
-    if (!*current) continue;  // finished by the process that held it
-    OutboxEntry& e = **current;
+    if (!(*claimed)->entry) continue;  // finished by the process that held it
+    OutboxEntry& e = *(*claimed)->entry;
     log_ << "loopwright: resuming publication " << e.request.id << " (attempt " << e.attempts + 1 << ")\n";
     auto r = run(e);
     if (!r) {
