@@ -7,17 +7,24 @@
 #include <string_view>
 #include <variant>
 
+#include <boost/json/parse.hpp>
+
 #include "bridge/jsonrpc.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view line(reinterpret_cast<const char*>(data), size);
   auto parsed = lw::bridge::parseMessage(line);
+  // Every answer is JSON the step can read back, echoing the id it sent.
+  auto readsBack = [](const std::string& answer, const boost::json::value& id) {
+    boost::system::error_code ec;
+    boost::json::value v = boost::json::parse(answer, ec);
+    return !ec && v.is_object() && v.as_object().contains("id") && v.as_object().at("id") == id;
+  };
   if (auto* error = std::get_if<lw::bridge::RpcError>(&parsed)) {
     if (error->code >= 0 || error->message.empty()) __builtin_trap();
-    if (lw::bridge::errorLine(*error).find('\n') != std::string::npos) __builtin_trap();
+    if (!readsBack(lw::bridge::errorLine(*error), error->id)) __builtin_trap();
   } else if (const auto& request = std::get<lw::bridge::RpcRequest>(parsed); request.id) {
-    // The answer echoes the step's id: it must stay one line.
-    if (lw::bridge::resultLine(*request.id, nullptr).find('\n') != std::string::npos) __builtin_trap();
+    if (!readsBack(lw::bridge::resultLine(*request.id, nullptr), *request.id)) __builtin_trap();
   }
   (void)lw::bridge::expectsReply(line);
   return 0;

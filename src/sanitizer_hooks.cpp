@@ -19,8 +19,11 @@
 
 extern "C" int __lsan_is_turned_off() {
   std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind("Seccomp:", 0) == 0) return line.find_first_not_of(" \t", 8) != std::string::npos && line[line.find_first_not_of(" \t", 8)] != '0';
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("Seccomp:", 0) != 0) continue;
+    const auto mode = line.find_first_not_of(" \t", 8);  // 0: none, 1: strict, 2: filter
+    return mode != std::string::npos && line[mode] != '0' ? 1 : 0;
+  }
   return 0;
 }
 #endif
