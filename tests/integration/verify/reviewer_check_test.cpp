@@ -58,6 +58,17 @@ const Case kCases[] = {
     {"a .git directory further down", "mkdir -p dir/.git && printf '[core]\\n' > dir/.git/config", Category::WorkTree},
 };
 
+// A reviewer's check that keeps the changes under
+// refs/loopwright/quarantine/run-1/security and restores the repository.
+CheckPolicy quarantiningReviewer() {
+  CheckPolicy policy;
+  policy.role = lw::Role::Reviewer;
+  policy.runId = "run-1";
+  policy.stepName = "security";
+  policy.restore = true;
+  return policy;
+}
+
 bool hasCategory(const CheckReport& r, Category c) {
   return std::any_of(r.changes.begin(), r.changes.end(),
                      [&](const Change& ch) { return ch.category == c; });
@@ -82,11 +93,7 @@ TEST_CASE("verify reviewer: every kind of change is detected, quarantined and re
       if (!baseline.ok()) FAIL(baseline.error().message);
 
       REQUIRE(repo.sh(c.script) == 0);
-      CheckPolicy policy;
-      policy.role = lw::Role::Reviewer;
-      policy.runId = "run-1";
-      policy.stepName = "security";
-      policy.restore = true;
+      CheckPolicy policy = quarantiningReviewer();
       auto report = check(*baseline, policy);
       REQUIRE(report.ok());
       CHECK(report->violation == lw::ErrorCode::ReadOnlyViolation);
@@ -247,10 +254,7 @@ TEST_CASE("verify reviewer: files at paths git refuses in a tree are kept all th
   auto baseline = lw::test::baselineOf(repo);
   REQUIRE(baseline.ok());
   REQUIRE(repo.sh("mkdir -p dir/.git && printf 'evidence\\n' > dir/.git/config && printf 'plain\\n' > plain.txt") == 0);
-  CheckPolicy policy;
-  policy.runId = "run-1";
-  policy.stepName = "security";
-  policy.restore = true;
+  CheckPolicy policy = quarantiningReviewer();
   auto report = check(*baseline, policy);
   REQUIRE(report.ok());
   REQUIRE(report->quarantineRef == "refs/loopwright/quarantine/run-1/security");
@@ -291,10 +295,7 @@ TEST_CASE("verify reviewer: names with newlines, tabs or quotes keep CHANGES one
   REQUIRE(baseline.ok());
   REQUIRE(repo.sh("printf 1 > \"$(printf 'two\\nlines')\" && printf 2 > \"$(printf 'tab\\there')\" && "
                   "printf 3 > 'say \"hi\"' && printf 4 > plain.txt") == 0);
-  CheckPolicy policy;
-  policy.runId = "run-1";
-  policy.stepName = "security";
-  policy.restore = true;
+  CheckPolicy policy = quarantiningReviewer();
   auto report = check(*baseline, policy);
   REQUIRE(report.ok());
   REQUIRE_FALSE(report->quarantineRef.empty());

@@ -90,19 +90,16 @@ TEST_CASE("verify worktree: git status in a linked worktree changes nothing a re
   CHECK(r->ok());
 }
 
-TEST_CASE("verify worktree: a reviewer redirecting the .git file is caught and undone" *
-          doctest::test_suite("integration")) {
-  LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
-  Linked wt;
+namespace {
+
+// The step replaces the worktree's .git file by `script`; the check must
+// name .git (a config change of `kind`) and put the worktree back byte for
+// byte. Returns the report for what else a case looks at.
+CheckReport caughtAndUndone(const Linked& wt, const std::string& script, ChangeKind kind) {
   auto worktreeBefore = lw::test::snapshotBytes(wt.dir);
-  auto commonBefore = lw::test::snapshotBytes(wt.repo.dir());
   auto b = wt.baseline();
   REQUIRE(b.ok());
-  // A copy of the worktree's git directory, the same to every ref and index
-  // comparison: git run later in this worktree would use whatever the step
-  // put there instead.
-  REQUIRE(wt.sh("cp -r \"$(git rev-parse --git-dir)\" ../evil-gitdir && "
-                "printf 'gitdir: %s\\n' \"$(cd .. && pwd)/evil-gitdir\" > .git") == 0);
+  REQUIRE(wt.sh(script) == 0);
   CheckPolicy p = reviewer();
   p.restore = true;
   auto r = check(*b, p);
@@ -110,15 +107,32 @@ TEST_CASE("verify worktree: a reviewer redirecting the .git file is caught and u
   CHECK(r->violation == lw::ErrorCode::ReadOnlyViolation);
   const Change* link = changeAt(*r, ".git");
   REQUIRE(link != nullptr);
-  CHECK(link->kind == ChangeKind::Modified);
+  CHECK(link->kind == kind);
   CHECK(link->category == Category::Config);
   for (const std::string& f : r->restoreFailures) MESSAGE(f);
   CHECK(r->restored);
   CHECK(lw::test::firstDifference(worktreeBefore, lw::test::snapshotBytes(wt.dir)) == "");
+  return *r;
+}
+
+}  // namespace
+
+TEST_CASE("verify worktree: a reviewer redirecting the .git file is caught and undone" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
+  Linked wt;
+  auto commonBefore = lw::test::snapshotBytes(wt.repo.dir());
+  // A copy of the worktree's git directory, the same to every ref and index
+  // comparison: git run later in this worktree would use whatever the step
+  // put there instead.
+  CheckReport r = caughtAndUndone(wt,
+                                  "cp -r \"$(git rev-parse --git-dir)\" ../evil-gitdir && "
+                                  "printf 'gitdir: %s\\n' \"$(cd .. && pwd)/evil-gitdir\" > .git",
+                                  ChangeKind::Modified);
   CHECK(wt.sh("test \"$(git rev-parse --git-dir)\" = \"$(cd ../repo && pwd)/.git/worktrees/linked\"") == 0);
   // What the step wrote there is kept (git refuses ".git" in a tree path).
-  REQUIRE(r->quarantineRef == "refs/loopwright/quarantine/run-1/security");
-  CHECK(wt.sh("git cat-file -p " + r->quarantineRef + ":unrepresentable/1 | grep -q evil-gitdir") == 0);
+  REQUIRE(r.quarantineRef == "refs/loopwright/quarantine/run-1/security");
+  CHECK(wt.sh("git cat-file -p " + r.quarantineRef + ":unrepresentable/1 | grep -q evil-gitdir") == 0);
   // The common directory gained the quarantine ref and nothing else.
   auto commonAfter = lw::test::snapshotBytes(wt.repo.dir());
   std::erase_if(commonAfter, [](const auto& kv) { return kv.first.find("loopwright") != std::string::npos; });
@@ -130,21 +144,8 @@ TEST_CASE("verify worktree: a .git directory put in place of the .git file is ca
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   Linked wt;
-  auto worktreeBefore = lw::test::snapshotBytes(wt.dir);
-  auto b = wt.baseline();
-  REQUIRE(b.ok());
-  REQUIRE(wt.sh("cp -r \"$(git rev-parse --git-dir)\" ../copy && rm .git && mv ../copy .git") == 0);
-  CheckPolicy p = reviewer();
-  p.restore = true;
-  auto r = check(*b, p);
-  REQUIRE(r.ok());
-  const Change* link = changeAt(*r, ".git");
-  REQUIRE(link != nullptr);
-  CHECK(link->kind == ChangeKind::TypeChanged);
-  CHECK(link->category == Category::Config);
-  for (const std::string& f : r->restoreFailures) MESSAGE(f);
-  CHECK(r->restored);
-  CHECK(lw::test::firstDifference(worktreeBefore, lw::test::snapshotBytes(wt.dir)) == "");
+  caughtAndUndone(wt, "cp -r \"$(git rev-parse --git-dir)\" ../copy && rm .git && mv ../copy .git",
+                  ChangeKind::TypeChanged);
 }
 
 TEST_CASE("verify worktree: an author may write anywhere but never the .git file or the worktree's config" *
