@@ -47,6 +47,24 @@ int waitExit(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// The request as `publish --request` reads it, in the state directory.
+std::string writeRequest(const Harness& h, const PublicationRequest& request) {
+  std::string file = h.state / "request.json";
+  std::ofstream(file) << json::serialize(toJson(request));
+  return file;
+}
+
+// A clean environment pointing at the fake.
+std::vector<std::string> publishEnv(const Harness& h) {
+  return {"GITHUB_API_URL=" + h.gh.url(), std::string("GITHUB_TOKEN=") + FakeGithub::kToken, "PATH=/usr/bin:/bin"};
+}
+
+// True once a scripted hang holds exactly one request (20 s at most).
+bool waitForHang(const Harness& h) {
+  for (int i = 0; i < 400 && h.gh.hanging() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  return h.gh.hanging() == 1;
+}
+
 }  // namespace
 
 TEST_CASE("resume: a publication killed mid-way is finished by `publish --resume` without duplicates") {
@@ -55,19 +73,13 @@ TEST_CASE("resume: a publication killed mid-way is finished by `publish --resume
   for (int i = 0; i < 120; ++i) findings.push_back(finding(Severity::Warning, "lib/f" + std::to_string(i) + ".c", 3, "w"));
   findings.push_back(finding(Severity::Error, "src/app.c", 2, "inline one"));
   PublicationRequest request = prRequest({StageResult{"lint", findings}}, "killed-run");
-  std::string requestFile = h.state / "request.json";
-  {
-    std::ofstream out(requestFile);
-    out << json::serialize(toJson(request));
-  }
-  std::vector<std::string> env{"GITHUB_API_URL=" + h.gh.url(), std::string("GITHUB_TOKEN=") + FakeGithub::kToken,
-                               "PATH=/usr/bin:/bin"};
+  const std::string requestFile = writeRequest(h, request);
+  const std::vector<std::string> env = publishEnv(h);
   // The second annotation PATCH never gets an answer: the process is killed there.
   h.gh.script({.method = "PATCH", .pathContains = "/check-runs/", .skip = 1, .times = 1, .status = 0, .headers = {},
                .body = {}, .hang = true});
   pid_t pid = spawnLoopwright({"publish", "--request", requestFile, "--state-dir", h.state.path}, env);
-  for (int i = 0; i < 400 && h.gh.hanging() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  REQUIRE(h.gh.hanging() == 1);
+  REQUIRE(waitForHang(h));
   REQUIRE(kill(pid, SIGKILL) == 0);
   CHECK(waitExit(pid) == 128 + SIGKILL);
   h.gh.releaseHangs();
@@ -111,19 +123,13 @@ TEST_CASE("resume: publish without --resume or --request is a usage error") {
 TEST_CASE("resume: a publication another process is publishing is left to it") {
   Harness h;
   PublicationRequest request = prRequest({StageResult{"lint", {finding(Severity::Error, "src/app.c", 2, "e")}}}, "busy-run");
-  std::string requestFile = h.state / "request.json";
-  {
-    std::ofstream out(requestFile);
-    out << json::serialize(toJson(request));
-  }
-  std::vector<std::string> env{"GITHUB_API_URL=" + h.gh.url(), std::string("GITHUB_TOKEN=") + FakeGithub::kToken,
-                               "PATH=/usr/bin:/bin"};
+  const std::string requestFile = writeRequest(h, request);
+  const std::vector<std::string> env = publishEnv(h);
   // The first publisher hangs on its check run, holding its claim.
   h.gh.script({.method = "POST", .pathContains = "/check-runs", .skip = 0, .times = 1, .status = 0, .headers = {},
                .body = {}, .hang = true});
   pid_t first = spawnLoopwright({"publish", "--request", requestFile, "--state-dir", h.state.path}, env);
-  for (int i = 0; i < 400 && h.gh.hanging() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  REQUIRE(h.gh.hanging() == 1);
+  REQUIRE(waitForHang(h));
   const std::size_t writesBefore = h.writes();
 
   std::string log = h.state / "resume.log";
