@@ -69,6 +69,14 @@ CheckPolicy quarantiningReviewer() {
   return policy;
 }
 
+// The baseline of `repo`, taken before `step` (a shell script) plays the step.
+Baseline baselineThen(const TempRepo& repo, const std::string& step) {
+  auto baseline = lw::test::baselineOf(repo);
+  REQUIRE(baseline.ok());
+  REQUIRE(repo.sh(step) == 0);
+  return std::move(baseline).value();
+}
+
 bool hasCategory(const CheckReport& r, Category c) {
   return std::any_of(r.changes.begin(), r.changes.end(),
                      [&](const Change& ch) { return ch.category == c; });
@@ -125,11 +133,9 @@ TEST_CASE("verify reviewer: a reviewer running git status, diff and log changes 
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
   REQUIRE(repo.sh("touch -d 2020-01-01 a.txt dir/b.txt") == 0);  // make the index stat cache stale
-  auto baseline = lw::test::baselineOf(repo);
-  REQUIRE(baseline.ok());
-  REQUIRE(repo.sh("git status --porcelain >/dev/null && git diff >/dev/null && git log >/dev/null") == 0);
+  const Baseline baseline = baselineThen(repo, "git status --porcelain >/dev/null && git diff >/dev/null && git log >/dev/null");
   CheckPolicy policy;
-  auto report = check(*baseline, policy);
+  auto report = check(baseline, policy);
   REQUIRE(report.ok());
   for (const Change& ch : report->changes) {
     if (!ch.benign) MESSAGE("unexpected: ", ch.path);
@@ -189,14 +195,12 @@ TEST_CASE("verify reviewer: a later check against the same baseline leaves out l
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
-  auto baseline = lw::test::baselineOf(repo);
-  REQUIRE(baseline.ok());
-  REQUIRE(repo.sh("printf 'x\\n' >> a.txt") == 0);
+  const Baseline baseline = baselineThen(repo, "printf 'x\\n' >> a.txt");
   CheckPolicy first;
   first.runId = "run";
   first.stepName = "one";
   first.restore = true;
-  auto kept = check(*baseline, first);
+  auto kept = check(baseline, first);
   REQUIRE(kept.ok());
   REQUIRE_FALSE(kept->quarantineRef.empty());
 
@@ -206,20 +210,20 @@ TEST_CASE("verify reviewer: a later check against the same baseline leaves out l
   next.restore = true;
   SUBCASE("as written: the next step is clean") {
     next.ownQuarantines = {{kept->quarantineRef, kept->quarantineCommit}};
-    auto report = check(*baseline, next);
+    auto report = check(baseline, next);
     REQUIRE(report.ok());
     CHECK(report->ok());
     CHECK(report->changes.empty());
   }
   SUBCASE("not named as its own: the ref is a change like any other") {
-    auto report = check(*baseline, next);
+    auto report = check(baseline, next);
     REQUIRE(report.ok());
     CHECK_FALSE(report->ok());
   }
   SUBCASE("moved by the next step: detected") {
     next.ownQuarantines = {{kept->quarantineRef, kept->quarantineCommit}};
     REQUIRE(repo.sh("git update-ref " + kept->quarantineRef + " HEAD") == 0);
-    auto report = check(*baseline, next);
+    auto report = check(baseline, next);
     REQUIRE(report.ok());
     CHECK_FALSE(report->ok());
     CHECK(std::any_of(report->changes.begin(), report->changes.end(),
@@ -236,7 +240,7 @@ TEST_CASE("verify reviewer: a later check against the same baseline leaves out l
   SUBCASE("deleted by the next step: detected and put back") {
     next.ownQuarantines = {{kept->quarantineRef, kept->quarantineCommit}};
     REQUIRE(repo.sh("git update-ref -d " + kept->quarantineRef) == 0);
-    auto report = check(*baseline, next);
+    auto report = check(baseline, next);
     REQUIRE(report.ok());
     CHECK_FALSE(report->ok());
     auto after = readRefs(repo.dir());
@@ -251,11 +255,9 @@ TEST_CASE("verify reviewer: files at paths git refuses in a tree are kept all th
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
-  auto baseline = lw::test::baselineOf(repo);
-  REQUIRE(baseline.ok());
-  REQUIRE(repo.sh("mkdir -p dir/.git && printf 'evidence\\n' > dir/.git/config && printf 'plain\\n' > plain.txt") == 0);
+  const Baseline baseline = baselineThen(repo, "mkdir -p dir/.git && printf 'evidence\\n' > dir/.git/config && printf 'plain\\n' > plain.txt");
   CheckPolicy policy = quarantiningReviewer();
-  auto report = check(*baseline, policy);
+  auto report = check(baseline, policy);
   REQUIRE(report.ok());
   REQUIRE(report->quarantineRef == "refs/loopwright/quarantine/run-1/security");
   CHECK(report->restored);
@@ -291,12 +293,10 @@ TEST_CASE("verify reviewer: names with newlines, tabs or quotes keep CHANGES one
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
-  auto baseline = lw::test::baselineOf(repo);
-  REQUIRE(baseline.ok());
-  REQUIRE(repo.sh("printf 1 > \"$(printf 'two\\nlines')\" && printf 2 > \"$(printf 'tab\\there')\" && "
-                  "printf 3 > 'say \"hi\"' && printf 4 > plain.txt") == 0);
+  const Baseline baseline = baselineThen(repo, "printf 1 > \"$(printf 'two\\nlines')\" && printf 2 > \"$(printf 'tab\\there')\" && "
+                  "printf 3 > 'say \"hi\"' && printf 4 > plain.txt");
   CheckPolicy policy = quarantiningReviewer();
-  auto report = check(*baseline, policy);
+  auto report = check(baseline, policy);
   REQUIRE(report.ok());
   REQUIRE_FALSE(report->quarantineRef.empty());
   const std::string changes = repo.scratch() + "/CHANGES";
@@ -316,15 +316,13 @@ TEST_CASE("verify reviewer: the error's hint says whether the repository was put
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
-  auto baseline = lw::test::baselineOf(repo);
-  REQUIRE(baseline.ok());
-  REQUIRE(repo.sh("printf 'x\\n' >> a.txt") == 0);
+  const Baseline baseline = baselineThen(repo, "printf 'x\\n' >> a.txt");
   CheckPolicy policy;
-  auto looked = check(*baseline, policy);
+  auto looked = check(baseline, policy);
   REQUIRE(looked.ok());
   CHECK(toError(*looked).hint.find("the changes are still in place") != std::string::npos);
   policy.restore = true;
-  auto undone = check(*baseline, policy);
+  auto undone = check(baseline, policy);
   REQUIRE(undone.ok());
   CHECK(toError(*undone).hint.find("the repository was restored to the baseline") != std::string::npos);
 }
