@@ -293,8 +293,9 @@ TEST_CASE("verify reviewer: names with newlines, tabs or quotes keep CHANGES one
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
-  const Baseline baseline = baselineThen(repo, "printf 1 > \"$(printf 'two\\nlines')\" && printf 2 > \"$(printf 'tab\\there')\" && "
-                  "printf 3 > 'say \"hi\"' && printf 4 > plain.txt");
+  const Baseline baseline =
+      baselineThen(repo, "printf 1 > \"$(printf 'two\\nlines')\" && printf 2 > \"$(printf 'tab\\there')\" && "
+                         "printf 3 > 'say \"hi\"' && printf 4 > plain.txt");
   CheckPolicy policy = quarantiningReviewer();
   auto report = check(baseline, policy);
   REQUIRE(report.ok());
