@@ -40,7 +40,9 @@ inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std:
     int null = ::open("/dev/null", O_WRONLY);
     ::dup2(null, 1);
     ::dup2(null, 2);
-    if (seccompFd >= 0) ::dup2(seccompFd, 4);
+    // dup2 onto itself would keep close-on-exec: clear it instead.
+    if (seccompFd == 4) ::fcntl(4, F_SETFD, 0);
+    else if (seccompFd >= 0) ::dup2(seccompFd, 4);
     if (env.empty()) ::execv(args[0], args.data());
     else ::execve(args[0], args.data(), envp.data());
     ::_exit(127);

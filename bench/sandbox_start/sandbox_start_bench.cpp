@@ -1,5 +1,8 @@
 // Median start-to-exit of /bin/true: bare, raw bwrap with the flags
 // loopwright uses (planned by the same planner, same seccomp filter on fd 4),
+// raw Landlock (raw_landlock.cpp: the same rules and filter applied by a
+// launcher that does nothing else — the floor of linux-landlock, as raw
+// bwrap is the floor of linux-bwrap),
 // and `loopwright sandbox exec --backend B` for every backend that runs here,
 // interleaved round by round so that load hits all alike; printed as ratios,
 // with the median CPU time (user + system of the whole process tree) beside:
@@ -7,6 +10,8 @@
 // Usage: bench_sandbox_start [RUNS] [--check]  (--check: exit 1 when
 // linux-bwrap costs more than 1.2x raw bwrap).
 #include <fcntl.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,6 +27,9 @@
 
 #include "policy/effective_policy.h"
 #include "common/bench_support.h"
+#include "sandbox/landlock/landlock_abi.h"
+#include "sandbox/landlock/landlock_backend.h"
+#include "sandbox/landlock/landlock_plan.h"
 #include "sandbox/step_env.h"
 
 namespace {
@@ -43,6 +51,57 @@ int runOnce(const Variant& v, const std::vector<std::string>& env, double* ms, d
 }
 
 using lw::bench::median;
+
+bool holdsSetpcap() {
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2]{};
+  if (syscall(SYS_capget, &header, data) != 0) return false;
+  return (data[CAP_TO_INDEX(CAP_SETPCAP)].effective & CAP_TO_MASK(CAP_SETPCAP)) != 0;
+}
+
+// raw_landlock's command line for `spec`: the rules and namespaces
+// loopwright's planner gives it on this host, and its seccomp program as a
+// memfd for fd 4. Empty with a reason when the plan cannot be measured so.
+Variant planRawLandlock(const lw::sandbox::StepSpec& spec, std::string& whyNot) {
+  namespace ll = lw::sandbox::landlock;
+  auto backend = ll::makeLandlockBackend(lw::Environment::fromProcess(), true);
+  const auto& report = backend->probe();
+  if (!report.available) {
+    whyNot = report.unavailableReason;
+    return {};
+  }
+  auto resolve = [](const std::string& p) {
+    std::error_code ec;
+    fs::path c = fs::weakly_canonical(p, ec);
+    return ec ? p : c.string();
+  };
+  auto plan = ll::plan(spec, ll::hostFactsFrom(report, ll::queryAbi(), holdsSetpcap()), resolve, nullptr);
+  if (!plan) {
+    whyNot = plan.error().message;
+    return {};
+  }
+  if (plan->pidNamespace) {
+    whyNot = "the plan needs a pid namespace (Landlock ABI < 6), which raw_landlock does not set up";
+    return {};
+  }
+  auto filter = lw::sandbox::seccomp::compile(lw::sandbox::seccomp::buildPolicy(plan->seccomp));
+  auto memfd = filter ? filter->toSealedMemfd() : lw::Result<int>(filter.error());
+  if (!memfd) {
+    whyNot = memfd.error().message;
+    return {};
+  }
+  Variant v{"raw landlock (same rules)", {RAW_LANDLOCK_BIN}, *memfd, {}, {}, false};
+  for (std::uint64_t n : {plan->handled.handledAccessFs, plan->handled.handledAccessNet, plan->handled.scoped})
+    v.argv.push_back(std::to_string(n));
+  v.argv.push_back(plan->userNamespace ? "1" : "0");
+  v.argv.push_back(plan->networkNamespace ? "1" : "0");
+  for (const auto& rule : plan->paths) {
+    v.argv.push_back(std::to_string(rule.access));
+    v.argv.push_back(rule.path);
+  }
+  v.argv.insert(v.argv.end(), {"--", "/bin/true"});
+  return v;
+}
 
 }  // namespace
 
@@ -75,6 +134,9 @@ int main(int argc, char** argv) {
   std::vector<Variant> variants;
   variants.push_back({"bare exec", {"/bin/true"}, -1, {}, {}, false});
   variants.push_back({"raw bwrap (same flags)", raw->argv, raw->seccompFd, {}, {}, false});
+  std::string noRawLandlock;
+  Variant rawLandlock = planRawLandlock(spec, noRawLandlock);
+  if (!rawLandlock.argv.empty()) variants.push_back(std::move(rawLandlock));
   // Docker runs when an engine and a local image are given, as the tests
   // give them: eval "$(scripts/docker-test-env.sh env)".
   const char* dockerHost = std::getenv("DOCKER_HOST");
@@ -105,7 +167,7 @@ int main(int argc, char** argv) {
   double bare = median(variants[0].ms), rawMs = median(variants[1].ms);
   std::printf("sandbox_start: median of %d runs, start to exit of /bin/true\n", runs);
   std::printf("  %-30s %9s %12s %12s %10s\n", "variant", "median", "vs bare", "vs raw bwrap", "cpu");
-  double bwrapRatio = 0;
+  double bwrapRatio = 0, rawLandlockMs = 0, landlockMs = 0;
   for (const Variant& v : variants) {
     if (v.failed || v.ms.empty()) {
       std::printf("  %-30s %9s\n", v.name.c_str(), "(cannot run here)");
@@ -115,7 +177,12 @@ int main(int argc, char** argv) {
     std::printf("  %-30s %7.2f ms %11.2fx %11.2fx %7.2f ms\n", v.name.c_str(), m, m / bare, m / rawMs,
                 median(v.cpuMs));
     if (v.name == "loopwright linux-bwrap") bwrapRatio = m / rawMs;
+    if (v.name == "raw landlock (same rules)") rawLandlockMs = m;
+    if (v.name == "loopwright linux-landlock") landlockMs = m;
   }
+  if (!noRawLandlock.empty()) std::printf("  raw landlock not measured: %s\n", noRawLandlock.c_str());
+  if (rawLandlockMs > 0 && landlockMs > 0)
+    std::printf("  loopwright linux-landlock vs raw landlock: %.2fx\n", landlockMs / rawLandlockMs);
   std::error_code ec;
   fs::remove_all(ws, ec);
   if (check && !(bwrapRatio > 0 && bwrapRatio <= 1.2)) {
