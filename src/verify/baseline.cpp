@@ -7,8 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
-#include <unordered_map>
-#include <unordered_set>
+#include <span>
 
 #include "verify/content_store.h"
 #include "verify/libgit2.h"
@@ -61,37 +60,60 @@ std::string defaultStorePath() {
   return templ;
 }
 
-// The index as hash tables, safe to read from several threads (libgit2's
-// own lookups may sort lazily, which is not): every path with its stage-0
-// entry, and every directory that holds a tracked path. One hash lookup per
-// walked entry instead of a binary search with string compares over 100k.
+// The index in path order, safe to read from several threads (libgit2's own
+// lookups may sort lazily, which is not). A walk looks up every child of a
+// directory in a row: the directory's slice is found once, and each child
+// is a short binary search in memory the previous search just touched —
+// cheaper than a hash table of 100k paths, which misses the cache on every
+// lookup and costs a serial build before the walk can start.
 class IndexTable {
  public:
   explicit IndexTable(git_index* index) {
     std::size_t n = git_index_entrycount(index);
-    paths_.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const git_index_entry* e = git_index_get_byindex(index, i);
-      std::string_view path(e->path);
-      const git_index_entry*& slot = paths_[path];  // null until a stage-0 entry is seen
-      if (GIT_INDEX_ENTRY_STAGE(e) == 0) slot = e;
-      for (auto slash = path.rfind('/'); slash != std::string_view::npos; slash = path.rfind('/')) {
-        path = path.substr(0, slash);
-        if (!dirs_.insert(path).second) break;  // its parents are in already
-      }
+    entries_.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) entries_.push_back(git_index_get_byindex(index, i));
+    // libgit2 orders a case-insensitive index case-insensitively; lookups
+    // here are exact, as git's are on this filesystem.
+    if (!std::is_sorted(entries_.begin(), entries_.end(), byPath))
+      std::stable_sort(entries_.begin(), entries_.end(), byPath);
+  }
+
+  using Slice = std::span<const git_index_entry* const>;
+  Slice all() const { return entries_; }
+
+  // The entries of `in` below `dir` ("" for the root).
+  static Slice under(Slice in, std::string_view dir) {
+    if (dir.empty()) return in;
+    std::string prefix(dir);
+    prefix += '/';
+    auto first = std::lower_bound(in.begin(), in.end(), prefix, pathLess);
+    // '/' + 1 is '0': every path below `dir/` sorts before `dir0`.
+    prefix.back() = '/' + 1;
+    auto last = std::lower_bound(first, in.end(), prefix, pathLess);
+    return in.subspan(static_cast<std::size_t>(first - in.begin()), static_cast<std::size_t>(last - first));
+  }
+
+  // The stage-0 entry at `path` in `slice`; `tracked` is set when any stage is there.
+  static const git_index_entry* find(Slice slice, std::string_view path, bool& tracked) {
+    auto it = std::lower_bound(slice.begin(), slice.end(), path, pathLess);
+    tracked = false;
+    const git_index_entry* stage0 = nullptr;
+    for (; it != slice.end() && std::string_view((*it)->path) == path; ++it) {
+      tracked = true;
+      if (GIT_INDEX_ENTRY_STAGE(*it) == 0) stage0 = *it;
     }
+    return stage0;
   }
-  // The stage-0 entry at `path`; `tracked` is set when any stage is there.
-  const git_index_entry* find(std::string_view path, bool& tracked) const {
-    auto it = paths_.find(path);
-    tracked = it != paths_.end();
-    return tracked ? it->second : nullptr;
-  }
-  bool hasUnder(const std::string& dir) const { return dirs_.contains(dir); }
 
  private:
-  std::unordered_map<std::string_view, const git_index_entry*> paths_;
-  std::unordered_set<std::string_view> dirs_;
+  static bool byPath(const git_index_entry* a, const git_index_entry* b) {
+    return std::string_view(a->path) < std::string_view(b->path);
+  }
+  static bool pathLess(const git_index_entry* e, std::string_view path) {
+    return std::string_view(e->path) < path;
+  }
+
+  std::vector<const git_index_entry*> entries_;
 };
 
 class Taker {
@@ -122,6 +144,9 @@ class Taker {
                 std::vector<WalkChild>& children) {
     std::vector<BaselineEntry> group;
     group.reserve(children.size());
+    // Everything tracked below this directory: where its children are looked up.
+    IndexTable::Slice tracked;
+    if (area == Area::WorkTree && tag != kIgnoredDir) tracked = IndexTable::under(table_.all(), relDir);
     std::string rel;
     for (WalkChild& c : children) {
       rel = relDir.empty() ? c.name : relDir + "/" + c.name;
@@ -137,7 +162,7 @@ class Taker {
           group.push_back(std::move(e));
           continue;
         }
-        c.tag = visitWorkTree(group, rel, c, dirFd, tag);
+        c.tag = visitWorkTree(group, rel, c, dirFd, tag, tracked);
       } else {
         // Objects are content-addressed and only ever added; a commit made
         // by a step is caught by its ref, not here.
@@ -159,7 +184,8 @@ class Taker {
   }
 
   std::uint8_t visitWorkTree(std::vector<BaselineEntry>& group, const std::string& rel,
-                             const WalkChild& c, int dirFd, std::uint8_t tag) {
+                             const WalkChild& c, int dirFd, std::uint8_t tag,
+                             IndexTable::Slice trackedHere) {
     const FsStat& st = c.st;
     Origin origin = Origin::Untracked;
     const git_index_entry* ie = nullptr;
@@ -167,15 +193,15 @@ class Taker {
       origin = Origin::Ignored;
     } else if (st.type == FileType::Dir) {
       bool tracked = false;
-      ie = table_.find(rel, tracked);  // a gitlink (submodule) is an entry
-      if (tracked || table_.hasUnder(rel)) {
+      ie = IndexTable::find(trackedHere, rel, tracked);  // a gitlink (submodule) is an entry
+      if (tracked || !IndexTable::under(trackedHere, rel).empty()) {
         origin = Origin::Tracked;
       } else if (isIgnored(rel)) {
         origin = Origin::Ignored;
       }
     } else {
       bool tracked = false;
-      ie = table_.find(rel, tracked);
+      ie = IndexTable::find(trackedHere, rel, tracked);
       if (tracked) {
         origin = Origin::Tracked;
       } else if (isIgnored(rel)) {
