@@ -3,7 +3,7 @@
 // once before and once after, and the ignored files (which the index does
 // not hold) read once before — with nothing else: no index, no tables, no
 // comparison, no store. Threads share a stack of directories, as many as
-// loopwright's own walk uses.
+// loopwright's own walk uses, and sleep while it is empty.
 #pragma once
 
 #include <dirent.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -39,22 +40,19 @@ class BareWalk {
   explicit BareWalk(const char* readUnder) : readUnder_(readUnder) {}
 
   void work() {
+    std::unique_lock lock(mu_);
     while (true) {
-      std::pair<int, bool> dir;
-      {
-        std::unique_lock lock(mu_);
-        while (stack_.empty() && busy_ > 0) {
-          lock.unlock();
-          std::this_thread::yield();
-          lock.lock();
-        }
-        if (stack_.empty()) return;
-        dir = stack_.back();
-        stack_.pop_back();
-        ++busy_;
+      cv_.wait(lock, [&] { return !stack_.empty() || busy_ == 0; });
+      if (stack_.empty()) {
+        cv_.notify_all();
+        return;
       }
+      std::pair<int, bool> dir = stack_.back();
+      stack_.pop_back();
+      ++busy_;
+      lock.unlock();
       list(dir.first, dir.second);
-      std::lock_guard lock(mu_);
+      lock.lock();
       --busy_;
     }
   }
@@ -73,6 +71,7 @@ class BareWalk {
         bool readSub = read || (readUnder_ != nullptr && std::strcmp(n, readUnder_) == 0);
         std::lock_guard lock(mu_);
         stack_.push_back({sub, readSub});
+        cv_.notify_one();
       } else if (read && S_ISREG(st.st_mode)) {
         int f = ::openat(fd, n, O_RDONLY | O_CLOEXEC | O_NOATIME);
         while (f >= 0 && ::read(f, buf, sizeof buf) > 0) {
@@ -85,6 +84,7 @@ class BareWalk {
 
   const char* readUnder_;
   std::mutex mu_;
+  std::condition_variable cv_;
   std::vector<std::pair<int, bool>> stack_;
   int busy_ = 0;
   std::atomic<long> entries_{0};

@@ -5,11 +5,12 @@
 //
 // usage: bench_verify [--files N] [--ignored N] [--runs N] [--dir DIR] [--keep]
 // Prints the median of each and their ratio; exits 1 when the ratio is over
-// --max-ratio (default 1.5). A third row is the floor of any verification
-// that observes the tree before and after the step (bare_walk.h): two bare
-// stat walks and one read of the ignored files, nothing else. The CPU time of each (user + system, all
+// --max-ratio (default 1.5). The CPU time of each (user + system, all
 // threads) is printed too: on a small, shared machine it varies less than
 // the wall time and shows what a change saved even when the clock hides it.
+// A last row is the floor of any verification that observes the tree before
+// and after a step (bare_walk.h): two bare stat walks and one read of the
+// ignored files, nothing else.
 #include <sys/resource.h>
 #include <sys/stat.h>
 
