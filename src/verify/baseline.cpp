@@ -68,18 +68,27 @@ std::string defaultStorePath() {
 // lookup and costs a serial build before the walk can start.
 class IndexTable {
  public:
+  struct Item {
+    std::string_view path;
+    const git_index_entry* entry;
+  };
+  using Slice = std::span<const Item>;
+
   explicit IndexTable(git_index* index) {
     std::size_t n = git_index_entrycount(index);
-    entries_.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) entries_.push_back(git_index_get_byindex(index, i));
+    items_.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const git_index_entry* e = git_index_get_byindex(index, i);
+      items_.push_back({e->path, e});
+    }
     // libgit2 orders a case-insensitive index case-insensitively; lookups
     // here are exact, as git's are on this filesystem.
-    if (!std::is_sorted(entries_.begin(), entries_.end(), byPath))
-      std::stable_sort(entries_.begin(), entries_.end(), byPath);
+    auto byPath = [](const Item& a, const Item& b) { return a.path < b.path; };
+    if (!std::is_sorted(items_.begin(), items_.end(), byPath))
+      std::stable_sort(items_.begin(), items_.end(), byPath);
   }
 
-  using Slice = std::span<const git_index_entry* const>;
-  Slice all() const { return entries_; }
+  Slice all() const { return items_; }
 
   // The entries of `in` below `dir` ("" for the root).
   static Slice under(Slice in, std::string_view dir) {
@@ -98,22 +107,17 @@ class IndexTable {
     auto it = std::lower_bound(slice.begin(), slice.end(), path, pathLess);
     tracked = false;
     const git_index_entry* stage0 = nullptr;
-    for (; it != slice.end() && std::string_view((*it)->path) == path; ++it) {
+    for (; it != slice.end() && it->path == path; ++it) {
       tracked = true;
-      if (GIT_INDEX_ENTRY_STAGE(*it) == 0) stage0 = *it;
+      if (GIT_INDEX_ENTRY_STAGE(it->entry) == 0) stage0 = it->entry;
     }
     return stage0;
   }
 
  private:
-  static bool byPath(const git_index_entry* a, const git_index_entry* b) {
-    return std::string_view(a->path) < std::string_view(b->path);
-  }
-  static bool pathLess(const git_index_entry* e, std::string_view path) {
-    return std::string_view(e->path) < path;
-  }
+  static bool pathLess(const Item& item, std::string_view path) { return item.path < path; }
 
-  std::vector<const git_index_entry*> entries_;
+  std::vector<Item> items_;  // the paths' lengths taken once, not at every comparison
 };
 
 class Taker {
@@ -147,8 +151,15 @@ class Taker {
     // Everything tracked below this directory: where its children are looked up.
     IndexTable::Slice tracked;
     if (area == Area::WorkTree && tag != kIgnoredDir) tracked = IndexTable::under(table_.all(), relDir);
+    // In name order, so that the group needs no sorting of its (large) entries.
+    std::vector<WalkChild*> byName;
+    byName.reserve(children.size());
+    for (WalkChild& c : children) byName.push_back(&c);
+    std::sort(byName.begin(), byName.end(),
+              [](const WalkChild* x, const WalkChild* y) { return x->name < y->name; });
     std::string rel;
-    for (WalkChild& c : children) {
+    for (WalkChild* child : byName) {
+      WalkChild& c = *child;
       rel = relDir.empty() ? c.name : relDir + "/" + c.name;
       if (area == Area::WorkTree) {
         if (rel == ".git") {
@@ -176,9 +187,6 @@ class Taker {
         c.tag = c.st.type == FileType::Dir && c.name == "objects" ? kObjectsDir : kPlain;
       }
     }
-    std::sort(group.begin(), group.end(), [](const BaselineEntry& x, const BaselineEntry& y) {
-      return nameOf(x.path) < nameOf(y.path);
-    });
     std::lock_guard lock(mu_);
     for (BaselineEntry& e : group) b_.entries.push_back(std::move(e));
   }
