@@ -58,7 +58,11 @@ class BareWalk {
   }
 
   void list(int fd, bool read) {
-    DIR* d = ::fdopendir(fd);
+    DIR* d = fd >= 0 ? ::fdopendir(fd) : nullptr;
+    if (d == nullptr) {
+      if (fd >= 0) ::close(fd);
+      return;
+    }
     char buf[4096];
     while (dirent* e = ::readdir(d)) {
       const char* n = e->d_name;

@@ -81,8 +81,8 @@ class IndexTable {
       const git_index_entry* e = git_index_get_byindex(index, i);
       items_.push_back({e->path, e});
     }
-    // libgit2 orders a case-insensitive index case-insensitively; lookups
-    // here are exact, as git's are on this filesystem.
+    // libgit2 orders a case-insensitive index case-insensitively; the
+    // searches here compare bytes, so the table is put in byte order.
     auto byPath = [](const Item& a, const Item& b) { return a.path < b.path; };
     if (!std::is_sorted(items_.begin(), items_.end(), byPath))
       std::stable_sort(items_.begin(), items_.end(), byPath);
