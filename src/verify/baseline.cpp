@@ -470,8 +470,11 @@ Result<Baseline> takeBaseline(const std::string& repoDir, const BaselineOptions&
   b.refs = std::move(*refs);
 
   git_index* rawIndex = nullptr;
-  if (git_repository_index(&rawIndex, repo->get()) != 0)
-    return gitError(ErrorCode::IoError, "cannot read the index", repoDir);
+  if (git_repository_index(&rawIndex, repo->get()) != 0) {
+    Error e = gitError(ErrorCode::IoError, "cannot read the index", b.repoPath + "/index");
+    e.hint = indexReadHint(e.message);
+    return e;
+  }
   GitPtr<git_index> index(rawIndex);
 
   auto store = ContentStore::create(b.storePath);

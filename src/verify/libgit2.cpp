@@ -30,6 +30,17 @@ Result<GitPtr<git_repository>> openRepository(const std::string& dir) {
   return owned;
 }
 
+std::string indexReadHint(std::string_view libgit2Message) {
+  if (libgit2Message.find("'link'") != std::string_view::npos)
+    return "the index is split (core.splitIndex), which libgit2 cannot read: "
+           "`git update-index --no-split-index` writes it whole, and "
+           "`git config core.splitIndex false` keeps it so";
+  if (libgit2Message.find("'sdir'") != std::string_view::npos)
+    return "the index is sparse (index.sparse), which libgit2 cannot read: "
+           "`git sparse-checkout init --no-sparse-index` writes it whole";
+  return "`git status` in the repository says whether git itself can read the index";
+}
+
 std::string oidHex(const git_oid& oid) {
   char buf[kOidHexSize + 1];
   git_oid_tostr(buf, sizeof buf, &oid);

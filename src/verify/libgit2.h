@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <git2.h>
 
@@ -35,6 +36,11 @@ using GitPtr = std::unique_ptr<T, GitDeleter>;
 // Opens the repository whose working tree is (or contains) `dir`. Fails with
 // IO_ERROR naming `dir` when it is not a non-bare git repository.
 Result<GitPtr<git_repository>> openRepository(const std::string& dir);
+
+// What to do about an index libgit2 could not read, from its error text: a
+// split index (core.splitIndex) or a sparse index (index.sparse) carries an
+// extension libgit2 does not know, and git can write either whole.
+std::string indexReadHint(std::string_view libgit2Message);
 
 // SHA-1 object ids (the only kind both libgit2 1.5 and 1.7 read by default).
 inline constexpr std::size_t kOidHexSize = 40;

@@ -120,3 +120,36 @@ TEST_CASE("verify index lookup: a submodule's gitlink is tracked, its files budg
   CHECK(entryAt(baseline, "dir/sub").origin == Origin::Tracked);  // a plain directory of that name
   caughtAndRestored(repo, baseline, "printf 'poisoned\\n' > sub/s.txt", "sub/s.txt");
 }
+
+TEST_CASE("verify index lookup: an index libgit2 cannot read fails the baseline with what git can do about it" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to build the repository");
+  struct Layout {
+    const char* name;
+    const char* make;     // leaves an index libgit2 1.5 cannot read
+    const char* hinted;   // the command the hint must name
+  };
+  const Layout layouts[] = {
+      {"split index", "git update-index --split-index", "git update-index --no-split-index"},
+      {"sparse index",
+       "git sparse-checkout init --cone --sparse-index && git sparse-checkout set dir",
+       "git sparse-checkout init --no-sparse-index"},
+      {"damaged index", "printf 'DIRC garbage' > .git/index", "git status"},
+  };
+  for (const Layout& l : layouts) {
+    CAPTURE(l.name);
+    TempRepo repo;
+    REQUIRE(repo.sh(l.make) == 0);
+    BaselineOptions opts;
+    opts.storePath = repo.scratch() + "/store";
+    auto baseline = takeBaseline(repo.dir(), opts);
+    REQUIRE_FALSE(baseline.ok());
+    CHECK(baseline.error().code == lw::ErrorCode::IoError);
+    CHECK(baseline.error().message.find("cannot read the index") != std::string::npos);
+    CHECK(baseline.error().hint.find(l.hinted) != std::string::npos);
+    if (std::string_view(l.name) == "damaged index") continue;
+    // Doing what the hint says makes the repository verifiable.
+    REQUIRE(repo.sh(l.hinted) == 0);
+    CHECK(takeBaseline(repo.dir(), opts).ok());
+  }
+}
