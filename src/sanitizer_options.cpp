@@ -39,3 +39,9 @@ __attribute__((no_sanitize("address", "undefined"))) bool insideStep() {
 
 extern "C" __attribute__((no_sanitize("address", "undefined"))) const char* __asan_default_options() { return insideStep() ? "detect_leaks=0" : ""; }
 extern "C" __attribute__((no_sanitize("address", "undefined"))) const char* __lsan_default_options() { return __asan_default_options(); }
+
+// libgit2 1.5's git_regexp_match (PCRE2 backend) returns on "no match" without
+// freeing its match data: opening a repository with repositoryformatversion 1
+// (a partial clone, worktreeConfig) leaks one per config key that is not an
+// extension. Not ours to fix; PCRE2 is reached only through libgit2 here.
+extern "C" const char* __lsan_default_suppressions() { return "leak:libpcre2-8.so\n"; }

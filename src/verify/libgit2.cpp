@@ -20,7 +20,7 @@ Result<GitPtr<git_repository>> openRepository(const std::string& dir) {
   git_repository* repo = nullptr;
   if (git_repository_open_ext(&repo, dir.c_str(), 0, nullptr) != 0) {
     Error e = gitError(ErrorCode::IoError, "cannot open a git repository at '" + dir + "'", dir);
-    e.hint = "pass --repo the working tree of a git repository";
+    e.hint = repositoryOpenHint(e.message);
     return e;
   }
   GitPtr<git_repository> owned(repo);
@@ -28,6 +28,18 @@ Result<GitPtr<git_repository>> openRepository(const std::string& dir) {
     return makeError(ErrorCode::IoError, "'" + dir + "' is a bare repository",
                      "verification needs a working tree", dir);
   return owned;
+}
+
+std::string repositoryOpenHint(std::string_view libgit2Message) {
+  if (libgit2Message.find("extensions.partialclone") != std::string_view::npos)
+    return "this is a partial clone (extensions.partialclone), which libgit2 cannot open: "
+           "clone without --filter (actions/checkout: leave `filter` unset)";
+  constexpr std::string_view kUnsupported = "unsupported extension name ";
+  if (auto at = libgit2Message.find(kUnsupported); at != std::string_view::npos)
+    return "the repository uses " + std::string(libgit2Message.substr(at + kUnsupported.size())) +
+           ", a format libgit2 cannot open (SHA-256 object ids are extensions.objectformat): "
+           "verification needs a clone without it";
+  return "pass --repo the working tree of a git repository";
 }
 
 std::string indexReadHint(std::string_view libgit2Message) {

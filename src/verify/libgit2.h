@@ -37,6 +37,11 @@ using GitPtr = std::unique_ptr<T, GitDeleter>;
 // IO_ERROR naming `dir` when it is not a non-bare git repository.
 Result<GitPtr<git_repository>> openRepository(const std::string& dir);
 
+// What to do about a repository libgit2 could not open, from its error text:
+// a repository format extension it does not know (a partial clone's, SHA-256
+// object ids) needs another clone; anything else, another directory.
+std::string repositoryOpenHint(std::string_view libgit2Message);
+
 // What to do about an index libgit2 could not read, from its error text: a
 // split index (core.splitIndex) or a sparse index (index.sparse) carries an
 // extension libgit2 does not know, and git can write either whole.

@@ -1,0 +1,84 @@
+// Repositories in a format libgit2 1.5 cannot read fail verification closed,
+// with an error that names what is unreadable and what git can do about it:
+// verification that cannot run must not look like a broken installation.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+
+#include "integration/verify/repo_fixture.h"
+#include "support/host_requirement.h"
+#include "verify/baseline.h"
+#include "verify/check.h"
+
+using namespace lw::verify;
+using lw::test::TempRepo;
+
+TEST_CASE("verify repository format: an index libgit2 cannot read fails the baseline with what git can do about it" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to build the repository");
+  struct Layout {
+    const char* name;
+    const char* make;     // leaves an index libgit2 1.5 cannot read
+    const char* hinted;   // the command the hint must name
+  };
+  const Layout layouts[] = {
+      {"split index", "git update-index --split-index", "git update-index --no-split-index"},
+      {"sparse index",
+       "git sparse-checkout init --cone --sparse-index && git sparse-checkout set dir",
+       "git sparse-checkout init --no-sparse-index"},
+      {"damaged index", "printf 'DIRC garbage' > .git/index", "git status"},
+  };
+  for (const Layout& l : layouts) {
+    CAPTURE(l.name);
+    TempRepo repo;
+    REQUIRE(repo.sh(l.make) == 0);
+    BaselineOptions opts;
+    opts.storePath = repo.scratch() + "/store";
+    auto baseline = takeBaseline(repo.dir(), opts);
+    REQUIRE_FALSE(baseline.ok());
+    CHECK(baseline.error().code == lw::ErrorCode::IoError);
+    CHECK(baseline.error().message.find("cannot read the index") != std::string::npos);
+    CHECK(baseline.error().hint.find(l.hinted) != std::string::npos);
+    if (std::string_view(l.name) == "damaged index") continue;
+    // Doing what the hint says makes the repository verifiable.
+    REQUIRE(repo.sh(l.hinted) == 0);
+    auto again = takeBaseline(repo.dir(), opts);
+    REQUIRE(again.ok());
+    CheckPolicy untouched;
+    auto report = check(*again, untouched);
+    REQUIRE(report.ok());
+    CHECK(report->ok());
+  }
+}
+
+TEST_CASE("verify repository format: a repository libgit2 cannot open says which extension and what to do" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to build the repository");
+  struct Layout {
+    const char* name;
+    const char* make;
+    const char* hinted;
+  };
+  const Layout layouts[] = {
+      // What `git clone --filter=blob:none` (actions/checkout's `filter:`) leaves.
+      {"partial clone",
+       "git config core.repositoryformatversion 1 && git config extensions.partialclone origin",
+       "without --filter"},
+      {"unknown extension",
+       "git config core.repositoryformatversion 1 && git config extensions.futurething true",
+       "extensions.futurething"},
+  };
+  for (const Layout& l : layouts) {
+    CAPTURE(l.name);
+    TempRepo repo;
+    REQUIRE(repo.sh(l.make) == 0);
+    BaselineOptions opts;
+    opts.storePath = repo.scratch() + "/store";
+    auto baseline = takeBaseline(repo.dir(), opts);
+    REQUIRE_FALSE(baseline.ok());
+    CHECK(baseline.error().code == lw::ErrorCode::IoError);
+    CHECK(baseline.error().hint.find(l.hinted) != std::string::npos);
+    CHECK(baseline.error().hint.find("pass --repo") == std::string::npos);
+  }
+}
