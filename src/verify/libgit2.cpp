@@ -34,11 +34,13 @@ std::string repositoryOpenHint(std::string_view libgit2Message) {
   if (libgit2Message.find("extensions.partialclone") != std::string_view::npos)
     return "this is a partial clone (extensions.partialclone), which libgit2 cannot open: "
            "clone without --filter (actions/checkout: leave `filter` unset)";
+  if (libgit2Message.find("extensions.objectformat") != std::string_view::npos)
+    return "the repository uses SHA-256 object ids (extensions.objectformat), which libgit2 "
+           "cannot open: verification cannot run on it";
   constexpr std::string_view kUnsupported = "unsupported extension name ";
   if (auto at = libgit2Message.find(kUnsupported); at != std::string_view::npos)
     return "the repository uses " + std::string(libgit2Message.substr(at + kUnsupported.size())) +
-           ", a format libgit2 cannot open (SHA-256 object ids are extensions.objectformat): "
-           "verification needs a clone without it";
+           ", a repository format libgit2 cannot open: verification needs a clone without it";
   return "pass --repo the working tree of a git repository";
 }
 
