@@ -10,8 +10,6 @@
 // Usage: bench_sandbox_start [RUNS] [--check]  (--check: exit 1 when
 // linux-bwrap costs more than 1.2x raw bwrap).
 #include <fcntl.h>
-#include <linux/capability.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,9 +25,7 @@
 
 #include "policy/effective_policy.h"
 #include "common/bench_support.h"
-#include "sandbox/landlock/landlock_abi.h"
 #include "sandbox/landlock/landlock_backend.h"
-#include "sandbox/landlock/landlock_plan.h"
 #include "sandbox/step_env.h"
 
 namespace {
@@ -52,30 +48,13 @@ int runOnce(const Variant& v, const std::vector<std::string>& env, double* ms, d
 
 using lw::bench::median;
 
-bool holdsSetpcap() {
-  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
-  __user_cap_data_struct data[2]{};
-  if (syscall(SYS_capget, &header, data) != 0) return false;
-  return (data[CAP_TO_INDEX(CAP_SETPCAP)].effective & CAP_TO_MASK(CAP_SETPCAP)) != 0;
-}
-
 // raw_landlock's command line for `spec`: the rules and namespaces
 // loopwright's planner gives it on this host, and its seccomp program as a
 // memfd for fd 4. Empty with a reason when the plan cannot be measured so.
 Variant planRawLandlock(const lw::sandbox::StepSpec& spec, std::string& whyNot) {
   namespace ll = lw::sandbox::landlock;
-  auto backend = ll::makeLandlockBackend(lw::Environment::fromProcess(), true);
-  const auto& report = backend->probe();
-  if (!report.available) {
-    whyNot = report.unavailableReason;
-    return {};
-  }
-  auto resolve = [](const std::string& p) {
-    std::error_code ec;
-    fs::path c = fs::weakly_canonical(p, ec);
-    return ec ? p : c.string();
-  };
-  auto plan = ll::plan(spec, ll::hostFactsFrom(report, ll::queryAbi(), holdsSetpcap()), resolve, nullptr);
+  ll::LandlockBackend backend(ll::landlockConfigFor(lw::Environment::fromProcess()));
+  auto plan = backend.planFor(spec);
   if (!plan) {
     whyNot = plan.error().message;
     return {};

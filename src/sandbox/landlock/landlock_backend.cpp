@@ -121,14 +121,17 @@ std::string LandlockBackend::resolve(const std::string& path) {
   return canonical(path);
 }
 
-Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const StepSpec& spec) {
+Result<Plan> LandlockBackend::planFor(const StepSpec& spec) {
   const ProbeReport& report = probe();
   if (!report.available)
     return makeError(ErrorCode::SandboxBackendUnavailable,
                      "linux-landlock: " + report.unavailableReason, {}, "linux-landlock");
   HostFacts facts = hostFactsFrom(report, queryAbi(), holdsSetpcap());
-  auto planned =
-      plan(spec, facts, [this](const std::string& p) { return resolve(p); }, listNonSymlinks);
+  return plan(spec, facts, [this](const std::string& p) { return resolve(p); }, listNonSymlinks);
+}
+
+Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const StepSpec& spec) {
+  auto planned = planFor(spec);
   if (!planned) return std::move(planned).error();
   for (const PathRule& rule : planned->paths) {
     struct stat st {};

@@ -48,6 +48,9 @@ class LandlockBackend : public Backend {
   // cannot enforce (see landlock_plan.h), with SANDBOX_LAUNCH_FAILED when a
   // required path is missing or a child setup fails.
   Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override;
+  // The plan launch() applies for `spec` on this host (probe, host facts and
+  // canonical paths included), with the same errors.
+  Result<Plan> planFor(const StepSpec& spec);
 
  private:
   std::string resolve(const std::string& path);
