@@ -14,14 +14,29 @@
 using namespace lw::verify;
 using lw::test::TempRepo;
 
+namespace {
+
+struct Layout {
+  const char* name;
+  const char* make;    // a git command leaving a repository libgit2 1.5 cannot read
+  const char* hinted;  // what the error's hint must name
+};
+
+// The error of a baseline of a fresh repository after `l.make`.
+lw::Error unreadable(const TempRepo& repo, const Layout& l) {
+  REQUIRE(repo.sh(l.make) == 0);
+  auto baseline = lw::test::baselineOf(repo);
+  REQUIRE_FALSE(baseline.ok());
+  CHECK(baseline.error().code == lw::ErrorCode::IoError);
+  CHECK(baseline.error().hint.find(l.hinted) != std::string::npos);
+  return baseline.error();
+}
+
+}  // namespace
+
 TEST_CASE("verify repository format: an index libgit2 cannot read fails the baseline with what git can do about it" *
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to build the repository");
-  struct Layout {
-    const char* name;
-    const char* make;     // leaves an index libgit2 1.5 cannot read
-    const char* hinted;   // the command the hint must name
-  };
   const Layout layouts[] = {
       {"split index", "git update-index --split-index", "git update-index --no-split-index"},
       {"sparse index",
@@ -32,18 +47,11 @@ TEST_CASE("verify repository format: an index libgit2 cannot read fails the base
   for (const Layout& l : layouts) {
     CAPTURE(l.name);
     TempRepo repo;
-    REQUIRE(repo.sh(l.make) == 0);
-    BaselineOptions opts;
-    opts.storePath = repo.scratch() + "/store";
-    auto baseline = takeBaseline(repo.dir(), opts);
-    REQUIRE_FALSE(baseline.ok());
-    CHECK(baseline.error().code == lw::ErrorCode::IoError);
-    CHECK(baseline.error().message.find("cannot read the index") != std::string::npos);
-    CHECK(baseline.error().hint.find(l.hinted) != std::string::npos);
+    CHECK(unreadable(repo, l).message.find("cannot read the index") != std::string::npos);
     if (std::string_view(l.name) == "damaged index") continue;
     // Doing what the hint says makes the repository verifiable.
     REQUIRE(repo.sh(l.hinted) == 0);
-    auto again = takeBaseline(repo.dir(), opts);
+    auto again = lw::test::baselineOf(repo);
     REQUIRE(again.ok());
     CheckPolicy untouched;
     auto report = check(*again, untouched);
@@ -55,11 +63,6 @@ TEST_CASE("verify repository format: an index libgit2 cannot read fails the base
 TEST_CASE("verify repository format: a repository libgit2 cannot open says which extension and what to do" *
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to build the repository");
-  struct Layout {
-    const char* name;
-    const char* make;
-    const char* hinted;
-  };
   const Layout layouts[] = {
       // What `git clone --filter=blob:none` (actions/checkout's `filter:`) leaves.
       {"partial clone",
@@ -75,13 +78,6 @@ TEST_CASE("verify repository format: a repository libgit2 cannot open says which
   for (const Layout& l : layouts) {
     CAPTURE(l.name);
     TempRepo repo;
-    REQUIRE(repo.sh(l.make) == 0);
-    BaselineOptions opts;
-    opts.storePath = repo.scratch() + "/store";
-    auto baseline = takeBaseline(repo.dir(), opts);
-    REQUIRE_FALSE(baseline.ok());
-    CHECK(baseline.error().code == lw::ErrorCode::IoError);
-    CHECK(baseline.error().hint.find(l.hinted) != std::string::npos);
-    CHECK(baseline.error().hint.find("pass --repo") == std::string::npos);
+    CHECK(unreadable(repo, l).hint.find("pass --repo") == std::string::npos);
   }
 }
