@@ -149,8 +149,8 @@ class Taker {
     std::vector<BaselineEntry> group;
     group.reserve(children.size());
     // Everything tracked below this directory: where its children are looked up.
-    IndexTable::Slice tracked;
-    if (area == Area::WorkTree && tag != kIgnoredDir) tracked = IndexTable::under(table_.all(), relDir);
+    IndexTable::Slice trackedBelow;
+    if (area == Area::WorkTree && tag != kIgnoredDir) trackedBelow = IndexTable::under(table_.all(), relDir);
     // In name order, so that the group needs no sorting of its (large) entries.
     std::vector<WalkChild*> byName;
     byName.reserve(children.size());
@@ -173,7 +173,7 @@ class Taker {
           group.push_back(std::move(e));
           continue;
         }
-        c.tag = visitWorkTree(group, rel, c, dirFd, tag, tracked);
+        c.tag = visitWorkTree(group, rel, c, dirFd, tag, trackedBelow);
       } else {
         // Objects are content-addressed and only ever added; a commit made
         // by a step is caught by its ref, not here.
