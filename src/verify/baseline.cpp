@@ -11,13 +11,14 @@
 
 #include "verify/content_store.h"
 #include "verify/libgit2.h"
+#include "verify/watched_paths.h"
 
 namespace lw::verify {
 namespace {
 
 namespace fs = std::filesystem;
 
-enum Tag : std::uint8_t { kPlain = 0, kIgnoredDir = 1, kObjectsDir = 2 };
+enum Tag : std::uint8_t { kPlain = 0, kIgnoredDir = 1 };
 
 std::string realPath(const std::string& p) {
   std::error_code ec;
@@ -161,31 +162,21 @@ class Taker {
     for (WalkChild* child : byName) {
       WalkChild& c = *child;
       rel = relDir.empty() ? c.name : relDir + "/" + c.name;
-      if (area == Area::WorkTree) {
-        if (rel == ".git") {
-          // The git directory is an area of its own. A .git file (a linked
-          // worktree's, a submodule's) or symlink says where that is: it
-          // belongs to the baseline like the config does.
-          c.tag = kSkipDir;
-          if (c.st.type == FileType::Dir) continue;
-          BaselineEntry e = entry(Area::WorkTree, Origin::Git, rel, c.st);
-          if (c.st.type == FileType::File) captureAlways(e, dirFd, c.name.c_str());
-          group.push_back(std::move(e));
-          continue;
-        }
-        c.tag = visitWorkTree(group, rel, c, dirFd, tag, trackedBelow);
-      } else {
-        // Objects are content-addressed and only ever added; a commit made
-        // by a step is caught by its ref, not here.
-        if ((tag == kObjectsDir && c.name != "info") || (area == Area::GitDir && b_.gitDir + "/" + rel == b_.storePath)) {
-          c.tag = kSkipDir;
-          continue;
-        }
-        BaselineEntry e = entry(area, Origin::Git, rel, c.st);
-        if (c.st.type == FileType::File) captureAlways(e, dirFd, c.name.c_str());
-        group.push_back(std::move(e));
-        c.tag = c.st.type == FileType::Dir && c.name == "objects" ? kObjectsDir : kPlain;
+      Watch watch = watchOf(b_, area, rel, c.st.type);
+      if (watch == Watch::Skip) {
+        c.tag = kSkipDir;
+        continue;
       }
+      if (area == Area::WorkTree && rel != ".git") {
+        c.tag = visitWorkTree(group, rel, c, dirFd, tag, trackedBelow);
+        continue;
+      }
+      // The git directory's files, and a .git file (a linked worktree's, a
+      // submodule's) or symlink that says where the git directory is.
+      BaselineEntry e = entry(area, Origin::Git, rel, c.st);
+      if (c.st.type == FileType::File && watch == Watch::Capture) captureAlways(e, dirFd, c.name.c_str());
+      group.push_back(std::move(e));
+      c.tag = kPlain;
     }
     std::lock_guard lock(mu_);
     for (BaselineEntry& e : group) b_.entries.push_back(std::move(e));
@@ -436,7 +427,6 @@ Result<Baseline> takeBaseline(const std::string& repoDir, const BaselineOptions&
   Baseline b;
   b.repoDir = repoDir;
   b.options = options;
-  b.takenAtNs = realtimeNs();
   const char* wd = git_repository_workdir(repo->get());
   b.workTree = realPath(wd != nullptr ? wd : repoDir);
   b.gitDir = realPath(git_repository_commondir(repo->get()));
@@ -445,6 +435,11 @@ Result<Baseline> takeBaseline(const std::string& repoDir, const BaselineOptions&
     return makeError(ErrorCode::IoError,
                      "the git directory '" + b.repoPath + "' is outside the common directory '" + b.gitDir + "'",
                      "verification watches the common git directory; use a standard layout", repoDir);
+  // Before anything is read: what a running gc rewrites is not the step's.
+  auto waits = waitForGitMaintenance(b.gitDir, options.maintenanceTimeout);
+  if (!waits) return waits.error();
+  b.maintenanceWaits = std::move(*waits);
+  b.takenAtNs = realtimeNs();
   b.indexFile = b.repoPath == b.gitDir ? "index" : b.repoPath.substr(b.gitDir.size() + 1) + "/index";
   b.storePath = options.storePath.empty() ? defaultStorePath() : options.storePath;
 

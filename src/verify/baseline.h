@@ -1,10 +1,12 @@
 // The state of a repository before a step: HEAD and every ref (loose, packed,
-// the stash), every file of .git but the object database (index, config,
-// hooks, info/, reflogs, packed-refs), the core.hooksPath target, and the
-// working tree including untracked and ignored files. Content that a restore
+// the stash), every file of .git but the loose objects (index, config, hooks,
+// info/, reflogs, packed-refs, modules/, worktrees/, packs; see
+// watched_paths.h), the core.hooksPath target, and the working tree
+// including untracked and ignored files. Content that a restore
 // needs and that git does not already hold is copied to a ContentStore.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <span>
@@ -14,13 +16,14 @@
 
 #include "core/result.h"
 #include "verify/fs_walk.h"
+#include "verify/git_maintenance.h"
 
 namespace lw::verify {
 
 // Which root an entry's path is relative to.
 enum class Area : std::uint8_t {
   WorkTree,   // the working tree, without its .git
-  GitDir,     // the (common) git directory, without objects/ but objects/info/
+  GitDir,     // the (common) git directory, without loose objects
   HooksPath,  // core.hooksPath when it is outside both of the above
 };
 std::string_view toString(Area a);
@@ -71,6 +74,8 @@ struct BaselineOptions {
   // Where captured bytes go; must be outside the workspace. Empty: a new file
   // in the system temporary directory.
   std::string storePath;
+  // How long to wait for git's own background gc to end before the walk.
+  std::chrono::milliseconds maintenanceTimeout{60'000};
 };
 
 struct Baseline {
@@ -95,6 +100,8 @@ struct Baseline {
   std::uint64_t ignoredCapturedBytes = 0;
   std::uint64_t ignoredCapturedFiles = 0;
   std::uint64_t notRestorable = 0;  // entries detected but without content
+  // Git's background gc that the baseline waited for before its walk.
+  std::vector<MaintenanceWait> maintenanceWaits;
 
   // The root directory of an area ("" when the area is not watched).
   const std::string& rootOf(Area a) const;
@@ -119,8 +126,10 @@ std::string_view nameOf(std::string_view path);
 // The parent directory part ("" at the top).
 std::string_view parentOf(std::string_view path);
 
-// Takes a baseline of the repository whose working tree is `repoDir`. Fails
-// with IO_ERROR when it is not a git working tree or something is unreadable.
+// Takes a baseline of the repository whose working tree is `repoDir`, after
+// git's own background gc there has ended. Fails with IO_ERROR when it is not
+// a git working tree, something is unreadable, or a gc still runs after
+// options.maintenanceTimeout.
 Result<Baseline> takeBaseline(const std::string& repoDir, const BaselineOptions& options = {});
 
 // Refs as libgit2 sees them now (HEAD first); used by baseline and check.

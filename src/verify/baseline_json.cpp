@@ -74,6 +74,10 @@ Status saveBaseline(const Baseline& b, const std::string& file) {
   o["ignoredCapturedBytes"] = b.ignoredCapturedBytes;
   o["ignoredCapturedFiles"] = b.ignoredCapturedFiles;
   o["notRestorable"] = b.notRestorable;
+  json::array waits;
+  for (const MaintenanceWait& w : b.maintenanceWaits)
+    waits.push_back({{"pidFile", w.pidFile}, {"pid", w.pid}, {"waitedMs", w.waitedMs}});
+  o["maintenanceWaits"] = std::move(waits);
   json::array refs;
   for (const RefState& r : b.refs) refs.push_back({{"name", r.name}, {"target", r.target}});
   o["refs"] = std::move(refs);
@@ -123,6 +127,10 @@ Result<Baseline> loadBaseline(const std::string& file) {
     b.ignoredCapturedBytes = num<std::uint64_t>(o, "ignoredCapturedBytes");
     b.ignoredCapturedFiles = num<std::uint64_t>(o, "ignoredCapturedFiles");
     b.notRestorable = num<std::uint64_t>(o, "notRestorable");
+    if (const json::value* waits = o.if_contains("maintenanceWaits"))
+      for (const json::value& w : waits->as_array())
+        b.maintenanceWaits.push_back({str(w.as_object(), "pidFile"), num<std::int64_t>(w.as_object(), "pid"),
+                                      num<std::int64_t>(w.as_object(), "waitedMs")});
     for (const json::value& r : o.at("refs").as_array())
       b.refs.push_back({str(r.as_object(), "name"), str(r.as_object(), "target")});
     const json::array& entries = o.at("entries").as_array();

@@ -13,6 +13,7 @@
 #include "verify/path_resolve.h"
 #include "verify/quarantine.h"
 #include "verify/restore.h"
+#include "verify/watched_paths.h"
 
 namespace lw::verify {
 namespace {
@@ -20,11 +21,6 @@ namespace {
 void violate(Change& c, ErrorCode code, std::string reason) {
   c.violation = code;
   c.reason = std::move(reason);
-}
-
-bool isRefChange(const Change& c) {
-  return c.kind == ChangeKind::RefAdded || c.kind == ChangeKind::RefDeleted ||
-         c.kind == ChangeKind::RefMoved || c.kind == ChangeKind::Head;
 }
 
 bool mentionsFetchContent(const Change& c) {
@@ -39,12 +35,20 @@ bool isAncestorOfScope(const std::string& rel, const std::vector<std::string>& g
   return false;
 }
 
+// Why a change to git's own state is refused, naming where it is.
+std::string gitStateReason(const Change& c) {
+  std::string where = c.area == Area::WorkTree ? "'" + c.path + "' is inside a .git"
+                                               : "'" + (c.resolved.empty() ? c.path : c.resolved) +
+                                                     "' is the repository's git state";
+  return where + " (" + std::string(toString(c.category)) +
+         "): nothing under a git directory is writable by any step; author steps change the "
+         "working tree only, loopwright makes the patch (no git add, commit or config)";
+}
+
 void applyAuthorPolicy(const Baseline& b, const CheckPolicy& p, Change& c) {
   constexpr ErrorCode kPath = ErrorCode::PathPolicyViolation;
-  if (isRefChange(c)) return;
-  if (c.category == Category::Config || c.category == Category::Hook || c.category == Category::Info)
-    return violate(c, kPath, "git configuration, hooks and info/ are never writable by a step");
-  if (c.area != Area::WorkTree) return;  // an author's commits, reflogs, index
+  if (touchesGitState(c.area, c.path) || c.category == Category::Hook)
+    return violate(c, kPath, gitStateReason(c));
   if (isProtectedPath(c.path, p.protectedGlobs))
     return violate(c, kPath, "protected path");
   bool deleted = c.kind == ChangeKind::Deleted;
@@ -59,6 +63,8 @@ void applyAuthorPolicy(const Baseline& b, const CheckPolicy& p, Change& c) {
       return violate(c, kPath, "symlink points outside the workspace: " + target->absolute);
     if (isProtectedPath(target->relative, p.protectedGlobs))
       return violate(c, kPath, "symlink into a protected path: " + target->relative);
+    if (isInsideGitDir(target->relative))
+      return violate(c, kPath, "symlink into a git directory: " + target->relative);
   }
 }
 
@@ -91,6 +97,8 @@ void checkDeclared(const Baseline& b, const CheckPolicy& p, CheckReport& r) {
       c.path = res->relative;
       if (!res->inside) {
         violate(c, kPath, "outside the workspace");
+      } else if (isInsideGitDir(res->relative)) {
+        violate(c, kPath, "'" + res->relative + "' is inside a .git: no step may write there");
       } else if (isProtectedPath(res->relative, p.protectedGlobs)) {
         violate(c, kPath, "protected path");
       } else if (!isWritablePath(res->relative, p.writableGlobs)) {
@@ -218,6 +226,11 @@ boost::json::value toJson(const CheckReport& r, const Baseline& b) {
   o["violation"] = r.violation ? boost::json::value(codeName(*r.violation)) : nullptr;
   o["violations"] = r.violations;
   o["repository"] = b.workTree;
+  // Git's own gc the baseline waited for: not the step's, and said so.
+  boost::json::array waits;
+  for (const MaintenanceWait& w : b.maintenanceWaits)
+    waits.push_back({{"pidFile", w.pidFile}, {"pid", w.pid}, {"waitedMs", w.waitedMs}});
+  o["gitMaintenanceWaited"] = std::move(waits);
   auto changeJson = [](const Change& c) {
     boost::json::object j;
     j["path"] = c.path;

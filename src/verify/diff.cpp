@@ -11,6 +11,7 @@
 
 #include "verify/content_store.h"
 #include "verify/libgit2.h"
+#include "verify/watched_paths.h"
 
 namespace lw::verify {
 namespace {
@@ -50,31 +51,23 @@ class Differ {
 
   std::vector<Change> take() { return std::move(changes_); }
 
-  void visitDir(Area area, int dirFd, const std::string& relDir, std::uint8_t tag,
+  void visitDir(Area area, int dirFd, const std::string& relDir, std::uint8_t /*tag*/,
                 std::vector<WalkChild>& children) {
     std::span<const BaselineEntry> group = b_.childrenOf(area, relDir);
     std::vector<Change> local;
     std::string rel;
     for (WalkChild& c : children) {
       rel = relDir.empty() ? c.name : relDir + "/" + c.name;
-      if (area == Area::WorkTree && rel == ".git") {
-        // Never walked into here. A directory the baseline has no entry for
-        // is the git directory (its own area); anything else is compared:
-        // the baseline's .git file, or one the step made.
-        c.tag = kSkipDir;
-        const BaselineEntry* base = b_.find(area, rel);
-        if (base != nullptr || c.st.type != FileType::Dir) visit(area, rel, c.st, dirFd, c.name.c_str(), base, local);
-        continue;
-      }
-      if (area != Area::WorkTree &&
-          ((tag == 2 && c.name != "info") || b_.gitDir + "/" + rel == b_.storePath)) {
-        c.tag = kSkipDir;
-        continue;
-      }
-      c.tag = area != Area::WorkTree && c.name == "objects" ? 2 : 0;
       auto it = std::lower_bound(group.begin(), group.end(), std::string_view(c.name),
                                  [](const BaselineEntry& e, std::string_view n) { return nameOf(e.path) < n; });
       const BaselineEntry* base = it != group.end() && nameOf(it->path) == c.name ? &*it : nullptr;
+      c.tag = 0;
+      if (watchOf(b_, area, rel, c.st.type) == Watch::Skip) {
+        // Not walked into. What the baseline has at this path is compared
+        // all the same: a .git file that became a directory is a change.
+        c.tag = kSkipDir;
+        if (base == nullptr) continue;
+      }
       visit(area, rel, c.st, dirFd, c.name.c_str(), base, local);
     }
     if (local.empty()) return;

@@ -3,6 +3,8 @@
 #include <array>
 #include <cctype>
 
+#include "verify/watched_paths.h"
+
 namespace lw::verify {
 namespace {
 
@@ -72,6 +74,8 @@ bool isProtectedPath(std::string_view rel, const std::vector<std::string>& extra
 }
 
 bool isWritablePath(std::string_view rel, const std::vector<std::string>& writableGlobs) {
+  // No glob reaches into a git directory, "**" and "." included.
+  if (isInsideGitDir(rel)) return false;
   for (const std::string& g : writableGlobs)
     if (globMatch(g, rel, false)) return true;
   return false;

@@ -2,6 +2,7 @@
 
 #include "verify/change.h"
 #include "verify/path_policy.h"
+#include "verify/watched_paths.h"
 
 using namespace lw::verify;
 
@@ -94,4 +95,20 @@ TEST_CASE("verify change: a linked worktree's own git paths fall in the same cat
   CHECK(categorizeGitPath("worktrees/wt/locked") == Category::GitOther);
   CHECK(categorizeGitPath("worktrees/wt/hooks/pre-commit") == Category::GitOther);
   CHECK(categorizeGitPath("worktrees/wt") == Category::GitOther);
+}
+
+TEST_CASE("verify scope: no writable glob reaches into a git directory") {
+  const std::vector<std::string> everything = {"**", "*", ".git/**", "sub/**", "dir/**"};
+  for (const char* rel : {".git", ".git/config", ".git/modules/sub/config", "sub/.git", "sub/.git/config",
+                          "dir/nested/.git/hooks/pre-commit", ".GIT/config", "dir/.Git"}) {
+    CAPTURE(std::string(rel));
+    CHECK(isInsideGitDir(rel));
+    CHECK_FALSE(isWritablePath(rel, everything));
+  }
+  // Names that merely start with ".git" are working tree files.
+  for (const char* rel : {".gitignore", ".gitmodules", ".github/x", "dir/.gitattributes", "a.git/x", ".gitx"}) {
+    CAPTURE(std::string(rel));
+    CHECK_FALSE(isInsideGitDir(rel));
+    CHECK(isWritablePath(rel, {"**"}));
+  }
 }

@@ -1,0 +1,73 @@
+#include "verify/watched_paths.h"
+
+#include <cctype>
+#include <string>
+
+namespace lw::verify {
+namespace {
+
+bool isHex2(std::string_view s) {
+  return s.size() == 2 && std::isxdigit(static_cast<unsigned char>(s[0])) != 0 &&
+         std::isxdigit(static_cast<unsigned char>(s[1])) != 0;
+}
+
+bool equalsFolded(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+// Where `rel` is inside an object database (the common one, or a submodule's
+// under modules/): the offset of the part after "objects/", or npos.
+std::size_t objectsTail(std::string_view rel) {
+  if (rel.starts_with("objects/")) return 8;
+  if (!rel.starts_with("modules/")) return std::string_view::npos;
+  auto at = rel.rfind("/objects/");
+  return at == std::string_view::npos ? at : at + 9;
+}
+
+}  // namespace
+
+Watch watchOf(const Baseline& b, Area area, std::string_view rel, FileType type) {
+  if (area == Area::WorkTree) {
+    // The repository's own git directory is an area of its own; any other
+    // .git (a gitfile, a nested repository's, one that the step made) is
+    // walked like the rest of the tree and refused by the policy.
+    if (rel == ".git" && type == FileType::Dir && b.workTree + "/.git" == b.gitDir) return Watch::Skip;
+    return Watch::Capture;
+  }
+  if (area != Area::GitDir) return Watch::Capture;
+  if (b.storePath == b.gitDir + "/" + std::string(rel)) return Watch::Skip;
+  std::size_t tail = objectsTail(rel);
+  if (tail == std::string_view::npos) return Watch::Capture;
+  std::string_view inObjects = rel.substr(tail);
+  // Loose objects are content-addressed and named by their hash: a new one
+  // changes nothing git reads as state until a ref, the index or alternates
+  // (all watched) names it; loopwright writes its own quarantine commits
+  // there, and a walk of a large object store would cost more than the tree.
+  if (isHex2(inObjects.substr(0, inObjects.find('/')))) return Watch::Skip;
+  // Packs are written whole and never edited; they can be large.
+  if (inObjects.starts_with("pack/")) return Watch::StatOnly;
+  return Watch::Capture;  // info/alternates among them: where objects come from
+
+}
+
+bool isInsideGitDir(std::string_view rel) {
+  std::size_t start = 0;
+  while (start <= rel.size()) {
+    std::size_t slash = rel.find('/', start);
+    std::string_view part = rel.substr(start, slash == std::string_view::npos ? rel.npos : slash - start);
+    if (equalsFolded(part, ".git")) return true;
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  return false;
+}
+
+bool touchesGitState(Area area, std::string_view rel) {
+  return area != Area::WorkTree || isInsideGitDir(rel);
+}
+
+}  // namespace lw::verify

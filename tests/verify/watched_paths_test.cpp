@@ -1,0 +1,54 @@
+#include <doctest/doctest.h>
+
+#include "verify/watched_paths.h"
+
+using namespace lw::verify;
+
+TEST_CASE("verify watch: every file of a git directory is walked but the loose objects") {
+  Baseline b;
+  b.workTree = "/w";
+  b.gitDir = "/w/.git";
+  b.storePath = "/w/.git/lw-store";
+  struct Row {
+    Area area;
+    const char* rel;
+    FileType type;
+    Watch watch;
+  };
+  const Row rows[] = {
+      {Area::GitDir, "config", FileType::File, Watch::Capture},
+      {Area::GitDir, "FETCH_HEAD", FileType::File, Watch::Capture},
+      {Area::GitDir, "modules/sub/config", FileType::File, Watch::Capture},
+      {Area::GitDir, "worktrees/x/config", FileType::File, Watch::Capture},
+      {Area::GitDir, "objects", FileType::Dir, Watch::Capture},
+      {Area::GitDir, "objects/ab", FileType::Dir, Watch::Skip},
+      {Area::GitDir, "objects/Ab", FileType::File, Watch::Skip},
+      {Area::GitDir, "modules/a/b/objects/0f", FileType::Dir, Watch::Skip},
+      {Area::GitDir, "objects/info/alternates", FileType::File, Watch::Capture},
+      {Area::GitDir, "objects/pack/pack-1.pack", FileType::File, Watch::StatOnly},
+      {Area::GitDir, "modules/sub/objects/pack/pack-1.idx", FileType::File, Watch::StatOnly},
+      {Area::GitDir, "objects/incoming", FileType::Dir, Watch::Capture},
+      {Area::GitDir, "objects/abc", FileType::Dir, Watch::Capture},
+      {Area::GitDir, "refs/heads/objects/ab", FileType::File, Watch::Capture},
+      {Area::GitDir, "lw-store", FileType::File, Watch::Skip},
+      {Area::WorkTree, ".git", FileType::Dir, Watch::Skip},
+      {Area::WorkTree, ".git", FileType::File, Watch::Capture},
+      {Area::WorkTree, "sub/.git", FileType::Dir, Watch::Capture},
+      {Area::WorkTree, "objects/ab", FileType::Dir, Watch::Capture},
+  };
+  for (const Row& r : rows) {
+    CAPTURE(std::string(r.rel));
+    CHECK(watchOf(b, r.area, r.rel, r.type) == r.watch);
+  }
+  // A .git directory that is not the repository's (core.worktree elsewhere) is walked.
+  b.gitDir = "/elsewhere/repo.git";
+  CHECK(watchOf(b, Area::WorkTree, ".git", FileType::Dir) == Watch::Capture);
+}
+
+TEST_CASE("verify watch: a change anywhere in git's state, or inside any .git, is git state") {
+  CHECK(touchesGitState(Area::GitDir, "description"));
+  CHECK(touchesGitState(Area::GitDir, "refs/heads/main"));
+  CHECK(touchesGitState(Area::HooksPath, "pre-commit"));
+  CHECK(touchesGitState(Area::WorkTree, "sub/.git"));
+  CHECK_FALSE(touchesGitState(Area::WorkTree, "src/.gitignore"));
+}
