@@ -1,17 +1,31 @@
 // `loopwright explain`: the effective policy of every step and the rule that
-// produced each field, so a maintainer sees what a run would enforce.
+// produced each field, and the backend negotiation picks for it on this host
+// with its isolation level, so a maintainer sees what a run would enforce,
+// or the BLOCKER a run would stop with (exit 3).
 #include <ostream>
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
 #include "cli/policy_context.h"
 #include "cli/report.h"
+#include "core/error_json.h"
+#include "pipeline/refusal_blocker.h"
 #include "policy/effective_policy_json.h"
+#include "policy/isolation.h"
+#include "sandbox/negotiate.h"
+#include "sandbox/registry.h"
 
 namespace lw::cli {
 namespace {
+
+// What negotiation does for one step on this host, as `run` would do it.
+struct StepOutlook {
+  Result<sandbox::Negotiated> negotiated;
+  std::string blocker;  // set when refused
+};
 
 std::string joined(const auto& items) {
   std::string out;
@@ -31,7 +45,70 @@ void row(std::ostream& out, const std::string& field, const std::string& value,
   if (!why.empty()) out << "  " << std::string(30, ' ') << "← " << why << "\n";
 }
 
-void printStep(std::ostream& out, const EffectiveStep& s) {
+std::string label(const EffectiveStep& s) { return s.stage + "/" + s.step; }
+
+StepOutlook outlookOf(const EffectiveStep& s, const sandbox::ProbeFor& probeFor) {
+  StepOutlook o{sandbox::negotiate({s.sandbox, false}, probeFor), {}};
+  if (!o.negotiated) o.blocker = pipeline::refusalBlocker(label(s), o.negotiated.error(), "nothing ran");
+  return o;
+}
+
+// The backend row: which backend, its level, and why it (or none) is chosen.
+void printNegotiation(std::ostream& out, const EffectiveStep& s, const StepOutlook& o) {
+  const char* field = "backend (negotiated here)";
+  if (!o.negotiated) {
+    const Error& e = o.negotiated.error();
+    std::string why;
+    for (const Diagnostic& d : e.diagnostics) why += (why.empty() ? "" : "; ") + d.message;
+    row(out, field, "none: refused (" + std::string(codeName(e.code)) + ")", why);
+    out << "  " << o.blocker << "\n";
+    return;
+  }
+  std::string refused;
+  for (const auto& r : o.negotiated->refused)
+    refused += (refused.empty() ? "" : "; ") + std::string(toString(r.backend)) + " (" + r.reason + ")";
+  const BackendId b = o.negotiated->backend;
+  row(out, field, std::string(toString(b)) + ": isolation " + describeLevel(isolationOf(b)),
+      "the first of preferredBackends that gives " + std::string(toString(s.sandbox.minIsolation)) +
+          " and enforces what the policy requires here" +
+          (refused.empty() ? "" : "; refused before it: " + refused));
+}
+
+boost::json::object negotiationJson(const StepOutlook& o) {
+  boost::json::object j;
+  boost::json::array refused;
+  const auto& n = o.negotiated;
+  if (n)
+    for (const auto& r : n->refused) refused.push_back({{"backend", toString(r.backend)}, {"reason", r.reason}});
+  j["backend"] = n ? boost::json::value(toString(n->backend)) : boost::json::value(nullptr);
+  j["isolation"] = n ? boost::json::value(toString(isolationOf(n->backend))) : boost::json::value(nullptr);
+  j["refused"] = std::move(refused);
+  j["error"] = n ? boost::json::value(nullptr) : lw::toJson(n.error());
+  j["blocker"] = n ? boost::json::value(nullptr) : boost::json::value(o.blocker);
+  return j;
+}
+
+// Exit 3 with the refused steps named, as `run` would end; 0 when none is.
+int finish(Io& io, const std::vector<const EffectiveStep*>& shown, const std::vector<StepOutlook>& outlooks) {
+  std::string names;
+  std::size_t count = 0;
+  std::optional<ErrorCode> code;
+  for (std::size_t i = 0; i < outlooks.size(); ++i)
+    if (!outlooks[i].negotiated) {
+      names += (names.empty() ? "" : ", ") + label(*shown[i]);
+      ++count;
+      if (!code) code = outlooks[i].negotiated.error().code;
+    }
+  if (!code) return kExitOk;
+  if (io.json) return exitCodeFor(*code);  // each step's negotiation says why
+  Io text{io.out, io.err, io.env, false};
+  return reportError(text, makeError(*code,
+                                     std::to_string(count) + (count == 1 ? " step would be" : " steps would be") +
+                                         " refused on this host: " + names,
+                                     "each step's BLOCKER above names what is missing"));
+}
+
+void printStep(std::ostream& out, const EffectiveStep& s, const StepOutlook& o) {
   const EffectiveSandbox& sb = s.sandbox;
   auto why = [&](const char* f) {
     auto it = s.origins.find(f);
@@ -42,6 +119,7 @@ void printStep(std::ostream& out, const EffectiveStep& s) {
   row(out, "networkMode", std::string(toString(sb.networkMode)), why("networkMode"));
   row(out, "requiredCapabilities", joined(sb.requiredCapabilities), why("requiredCapabilities"));
   row(out, "isolation (minimum)", std::string(toString(sb.minIsolation)), why("isolation"));
+  printNegotiation(out, s, o);
   row(out, "allowDedicatedDirectOverride", sb.allowDedicatedDirectOverride ? "true" : "false",
       why("allowDedicatedDirectOverride"));
   row(out, "deniedReadPaths", joined(sb.deniedReadPaths), why("deniedReadPaths"));
@@ -69,7 +147,9 @@ Command explainCommand() {
   c.usage = "[TASKPACK] [--taskpack P] [--repo DIR] [--event-name N]";
   c.description =
       "Merges the defaults, spec.sandbox, each step's override and the host config floor\n"
-      "(DESIGN.md §4-5) and names the rule behind every field. With --event-name (e.g.\n"
+      "and names the rule behind every field, then negotiates each step's backend on this\n"
+      "host as `run` would: the backend, its isolation level and why. Exits 3 with the\n"
+      "BLOCKER a run would stop with when a step would be refused. With --event-name (e.g.\n"
       "pull_request or pull_request.opened) only the stages that event runs are shown.";
   c.options = {{"taskpack", "P", "the taskpack file"},
                {"repo", "DIR", "repository whose .loopwright/taskpack.yaml to explain"},
@@ -98,6 +178,18 @@ Command explainCommand() {
       return false;
     };
 
+    std::vector<const EffectiveStep*> shown;
+    for (const auto& s : *steps)
+      if (selected(s)) shown.push_back(&s);
+    auto backends = sandbox::makeBackends(io.env);
+    sandbox::ProbeFor probeFor = [&](BackendId id) -> const sandbox::ProbeReport* {
+      for (auto& b : backends)
+        if (b->id() == id) return &b->probe();
+      return nullptr;
+    };
+    std::vector<StepOutlook> outlooks;
+    for (const EffectiveStep* s : shown) outlooks.push_back(outlookOf(*s, probeFor));
+
     if (io.json) {
       boost::json::object o;
       o["taskpack"] = tp->file;
@@ -107,11 +199,14 @@ Command explainCommand() {
       o["hostConfig"] = {{"file", host->file}, {"present", host->present},
                          {"floor", toJson(host->floor)}};
       boost::json::array list;
-      for (const auto& s : *steps)
-        if (selected(s)) list.push_back(toJson(s));
+      for (std::size_t i = 0; i < shown.size(); ++i) {
+        boost::json::object step = lw::toJson(*shown[i]).as_object();
+        step["negotiation"] = negotiationJson(outlooks[i]);
+        list.push_back(std::move(step));
+      }
       o["steps"] = std::move(list);
       printJson(io.out, o);
-      return 0;
+      return finish(io, shown, outlooks);
     }
     io.out << "taskpack     " << tp->file << " (" << tp->name << ")\n"
            << "host config  " << host->file
@@ -119,14 +214,9 @@ Command explainCommand() {
            << "environment  GITHUB_ACTIONS=" << (ctx.githubActions ? "true" : "(not true)") << "\n";
     if (event) io.out << "event        " << *event << "\n";
     io.out << "\n";
-    std::size_t shown = 0;
-    for (const auto& s : *steps)
-      if (selected(s)) {
-        printStep(io.out, s);
-        ++shown;
-      }
-    if (shown == 0) io.out << "no stage runs on " << event.value_or("this event") << "\n";
-    return 0;
+    for (std::size_t i = 0; i < shown.size(); ++i) printStep(io.out, *shown[i], outlooks[i]);
+    if (shown.empty()) io.out << "no stage runs on " << event.value_or("this event") << "\n";
+    return finish(io, shown, outlooks);
   };
   return c;
 }

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/report.h"
+#include "guard/event.h"
 #include "host/canary_program.h"
 #include "host/qualification_report.h"
 #include "host/qualify.h"
@@ -61,7 +62,9 @@ int runQualify(const Args& a, Io& io) {
   if (result->satisfied) return kExitOk;
   Io text{io.out, io.err, io.env, false};
   if (io.json) return kExitSandbox;  // the report on stdout says what is missing
-  return reportError(text, host::floorError(result->report));
+  const Error unmet = host::floorError(result->report);
+  io.err << guard::blockerLine(unmet.message, "nothing ran", unmet.hint) << "\n";
+  return reportError(text, unmet);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "github/outbox.h"
 #include "github/publisher.h"
 #include "github/rest_client.h"
+#include "github/workflow_commands.h"
 #include "pipeline/bridge_adapter.h"
 #include "pipeline/git_diff_source.h"
 #include "pipeline/publication_builder.h"
@@ -123,6 +124,12 @@ int runMain(const Args& args, Io& io) {
 
   int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   pipeline::RunPlan plan = pipeline::buildPlan(*taskpack, *policies, event->name, event->action, cores);
+  if (auto warning = pipeline::unsandboxedDefaultWarning(plan, io.env.get("RUNNER_ENVIRONMENT"))) {
+    (io.json ? io.err : io.out) << github::warningCommand("loopwright: steps run with no sandbox", *warning) << "\n";
+    if (auto summary = io.env.get("GITHUB_STEP_SUMMARY"); summary && !summary->empty())
+      if (auto written = github::appendStepSummary(*summary, github::warningSummaryLine(*warning)); !written)
+        io.err << "loopwright: " << written.error().message << "\n";
+  }
 
   std::string runId = pipeline::makeRunId(io.env);
   auto out = pipeline::prepareOutDir(args.value("out"), repo, runId, io.env);

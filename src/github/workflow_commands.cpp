@@ -55,6 +55,16 @@ std::string annotationCommand(const Finding& f) {
   return "::" + std::string(toString(f.severity)) + props + "::" + escapeData(f.message);
 }
 
+std::string warningCommand(std::string_view title, std::string_view message) {
+  return "::warning title=" + escapeProperty(title) + "::" + escapeData(message);
+}
+
+std::string warningSummaryLine(std::string_view message) {
+  std::string line = "> **Warning:** ";
+  for (char c : message) line += (c == '\n' || c == '\r') ? ' ' : c;
+  return line + "\n\n";
+}
+
 std::string randomToken() {
   std::random_device rd;
   std::string out = "lw-";

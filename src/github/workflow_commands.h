@@ -21,6 +21,13 @@ std::string escapeProperty(std::string_view s);
 // title is "<step>: <rule>". Findings without a path get no file property.
 std::string annotationCommand(const Finding& f);
 
+// "::warning title=…::message": a warning annotation on the run page.
+std::string warningCommand(std::string_view title, std::string_view message);
+
+// The same warning as one Markdown line for GITHUB_STEP_SUMMARY
+// ("> **Warning:** message\n\n"), kept on one line.
+std::string warningSummaryLine(std::string_view message);
+
 // A token for ::stop-commands:: that cannot be guessed by the text it guards.
 std::string randomToken();
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "policy/isolation.h"
+
 namespace lw::host {
 namespace {
 
@@ -81,6 +83,12 @@ FloorVerdict evaluateFloor(const HostConfig& host, const PlatformFacts& platform
   FloorVerdict v;
   const Floor& floor = host.floor;
   if (!platform.supported) v.missing.push_back("platform: " + platform.unsupportedReason);
+  if (floor.minIsolation)
+    if (std::string lacking = isolationMissing(*floor.minIsolation); !lacking.empty()) {
+      v.isolationUnavailable = *floor.minIsolation;
+      v.missing.push_back("isolation " + describeLevel(*floor.minIsolation) + ": no backend here gives " +
+                          std::string(toString(*floor.minIsolation)) + ": " + lacking);
+    }
   std::vector<std::string> why;
   for (const BackendQualification& b : backends) {
     const BackendId id = b.claimed.backend;
@@ -89,17 +97,17 @@ FloorVerdict evaluateFloor(const HostConfig& host, const PlatformFacts& platform
       why.push_back(name + ": unavailable (" + b.claimed.unavailableReason + ")");
       continue;
     }
+    if (floor.minIsolation && static_cast<int>(isolationOf(id)) < static_cast<int>(*floor.minIsolation)) {
+      why.push_back(name + ": isolation " + std::string(toString(isolationOf(id))) + " is below the floor's " +
+                    std::string(toString(*floor.minIsolation)));
+      continue;
+    }
     if (id == BackendId::DirectDedicated && !floor.allowDirectDedicated) {
       why.push_back(name + ": forbidden by the floor (allowDirectDedicated: false)");
       continue;
     }
     if (id == BackendId::Docker && host.runtimeProfiles.empty()) {
       why.push_back(name + ": no runtime profile pins an image (the only way steps reach docker)");
-      continue;
-    }
-    if (floor.minIsolation && static_cast<int>(isolationOf(id)) < static_cast<int>(*floor.minIsolation)) {
-      why.push_back(name + ": isolation " + std::string(toString(isolationOf(id))) + " is below the floor's " +
-                    std::string(toString(*floor.minIsolation)));
       continue;
     }
     std::vector<std::string> lacks;

@@ -48,6 +48,8 @@ struct FloorVerdict {
   bool satisfied = false;
   std::vector<std::string> missing;     // what is missing, one sentence each
   std::vector<BackendId> satisfiedBy;   // backends that meet the floor here
+  // The floor's level when no backend of this version gives it (L3).
+  std::optional<Isolation> isolationUnavailable;
 };
 
 struct Qualification {
@@ -75,7 +77,8 @@ void settle(BackendQualification& q);
 // Whether some backend satisfies the floor of `host` on this platform:
 // isolation at least the floor's minimum, every floor capability enforced
 // (as settled), direct-dedicated only when the floor allows it, docker only
-// when the host config pins a runtime profile. Names what is missing.
+// when the host config pins a runtime profile. Names what is missing; a
+// level no backend of this version gives (L3) first, with what it needs.
 FloorVerdict evaluateFloor(const HostConfig& host, const PlatformFacts& platform,
                            const std::vector<BackendQualification>& backends);
 

@@ -104,7 +104,13 @@ json::object toJson(const Qualification& q) {
           {"hostConfig", q.hostConfigFile.empty() ? json::value(nullptr) : json::value(q.hostConfigFile)},
           {"host", toJson(q.facts)},
           {"backends", std::move(backends)},
-          {"floor", {{"satisfied", q.verdict.satisfied}, {"missing", std::move(missing)}, {"satisfiedBy", std::move(by)}}}};
+          {"floor",
+           {{"satisfied", q.verdict.satisfied},
+            {"missing", std::move(missing)},
+            {"satisfiedBy", std::move(by)},
+            {"isolationUnavailable", q.verdict.isolationUnavailable
+                                         ? json::value(toString(*q.verdict.isolationUnavailable))
+                                         : json::value(nullptr)}}}};
 }
 
 bool floorSatisfied(const json::object& report) {
@@ -116,14 +122,25 @@ bool floorSatisfied(const json::object& report) {
 
 Error floorError(const json::object& report) {
   std::vector<Diagnostic> missing;
-  if (const auto* f = report.if_contains("floor"); f && f->is_object())
+  std::string unavailableLevel;
+  if (const auto* f = report.if_contains("floor"); f && f->is_object()) {
     if (const auto* m = f->get_object().if_contains("missing"); m && m->is_array())
       for (const auto& v : m->get_array())
         if (v.is_string()) missing.push_back({Location{}, std::string(v.get_string()), ""});
-  Error e = makeError(ErrorCode::SandboxCapabilityInsufficient,
-                      "this host does not meet the floor: " +
-                          (missing.empty() ? std::string("see the report") : missing.front().message),
-                      "README, 'Runner admins: qualifying a host', lists the fixes", "qualify");
+    if (const auto* u = f->get_object().if_contains("isolationUnavailable"); u && u->is_string())
+      unavailableLevel = std::string(u->get_string());
+  }
+  const std::string what = "this host does not meet the floor: " +
+                           (missing.empty() ? std::string("see the report") : missing.front().message);
+  // No host fixes a level no backend of this version gives: the floor must change.
+  Error e = unavailableLevel.empty()
+                ? makeError(ErrorCode::SandboxCapabilityInsufficient, what,
+                            "README, 'Runner admins: qualifying a host', lists the fixes", "qualify")
+                : makeError(ErrorCode::SandboxBackendUnavailable, what,
+                            "lower floor.minIsolation to L2 (docker, with a pinned runtime profile) or L1 in the "
+                            "host config; no host gives " + unavailableLevel +
+                                " until loopwright has a remote backend",
+                            "qualify");
   if (missing.size() > 1) e.diagnostics = std::move(missing);
   return e;
 }

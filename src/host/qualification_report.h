@@ -27,7 +27,9 @@ std::string renderTable(const boost::json::object& report);
 
 std::string renderMarkdown(const boost::json::object& report);
 
-// SANDBOX_CAPABILITY_INSUFFICIENT (exit 3) naming the report's floor.missing.
+// SANDBOX_CAPABILITY_INSUFFICIENT (exit 3) naming the report's floor.missing;
+// SANDBOX_BACKEND_UNAVAILABLE (exit 3) when the floor asks for a level no
+// backend of this version gives, with the floor change as its hint.
 Error floorError(const boost::json::object& report);
 
 }  // namespace lw::host

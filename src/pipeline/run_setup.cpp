@@ -102,6 +102,23 @@ std::string stateDirFor(bool hostConfigPresent, const std::string& hostStateDir,
   return env.get("HOME").value_or("/tmp") + "/.local/state/loopwright";
 }
 
+std::optional<std::string> unsandboxedDefaultWarning(const RunPlan& plan,
+                                                     const std::optional<std::string>& runnerEnvironment) {
+  if (runnerEnvironment == "github-hosted") return std::nullopt;
+  std::string steps;
+  for (const PlannedStage& stage : plan.stages)
+    for (const PlannedStep& s : stage.steps)
+      if (s.policy.githubActionsDefault) steps += (steps.empty() ? "" : ", ") + stage.name + "/" + s.policy.step;
+  if (steps.empty()) return std::nullopt;
+  return "steps " + steps +
+         " run with no sandbox: with no spec.sandbox, GitHub Actions' default is direct-dedicated, meant for the "
+         "fresh VM of a GitHub-hosted runner, but this runner is not GitHub-hosted (RUNNER_ENVIRONMENT=" +
+         runnerEnvironment.value_or("(unset)") +
+         "): its machine outlives the job and the steps run beside the GitHub token. Give the taskpack a "
+         "spec.sandbox (e.g. preferredBackends: [linux-bwrap, linux-landlock]), or install a host config "
+         "(/etc/loopwright/host.yaml), which forbids direct-dedicated unless it says allowDirectDedicated: true";
+}
+
 std::vector<std::string> secretValues(const Environment& env) {
   std::vector<std::string> out;
   for (const auto& [name, value] : env.all()) {

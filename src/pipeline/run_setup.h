@@ -14,6 +14,7 @@
 #include "core/environment.h"
 #include "core/result.h"
 #include "github/event.h"
+#include "pipeline/plan.h"
 
 namespace lw::pipeline {
 
@@ -55,5 +56,15 @@ std::vector<std::string> secretValues(const Environment& env);
 // built-in default when writable, else ~/.local/state/loopwright.
 std::string stateDirFor(bool hostConfigPresent, const std::string& hostStateDir,
                         const Environment& env);
+
+// Why `run` must warn loudly (an annotation and a step-summary line), or
+// nullopt: GitHub Actions' default (no sandbox policy) put steps of the plan
+// on direct-dedicated, and the runner is not GitHub-hosted. That default is
+// for a GitHub-hosted runner's fresh VM; elsewhere the machine outlives the
+// job and the steps run with no sandbox beside the GitHub token.
+// `runnerEnvironment` is RUNNER_ENVIRONMENT ("github-hosted", "self-hosted";
+// unset on older runners, which counts as not GitHub-hosted).
+std::optional<std::string> unsandboxedDefaultWarning(const RunPlan& plan,
+                                                     const std::optional<std::string>& runnerEnvironment);
 
 }  // namespace lw::pipeline

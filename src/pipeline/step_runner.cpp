@@ -10,6 +10,7 @@
 
 #include "core/file_io.h"
 #include "guard/event.h"
+#include "pipeline/refusal_blocker.h"
 #include "sandbox/step_env.h"
 #include "verify/baseline.h"
 #include "verify/check.h"
@@ -98,12 +99,7 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
     const Error& e = negotiated.error();
     std::string why = std::string(codeName(e.code)) + ": " + e.message;
     for (const Diagnostic& d : e.diagnostics) rec.refusals.push_back(d.message);
-    rec.blocker = guard::blockerLine(
-        "no sandbox backend gives step " + stepLabel(planned) + " what its policy requires (" +
-            std::string(codeName(e.code)) + ")",
-        "nothing ran; " + stepDir.string(),
-        "run 'loopwright sandbox backends' on this host and relax the step's sandbox policy or "
-        "use a host that enforces it");
+    rec.blocker = refusalBlocker(stepLabel(planned), e, "nothing ran; " + stepDir.string());
     return finishRecord(StepOutcome::Refused, why);
   }
   if (backend == nullptr)

@@ -48,6 +48,7 @@ struct EffectiveStep {
   std::vector<std::string> tools;
   std::optional<std::string> lane;
   FieldOrigins origins;
+  bool githubActionsDefault = false;  // its sandbox is GitHub Actions' default (direct-dedicated)
 };
 
 }  // namespace lw

@@ -18,6 +18,9 @@ inline constexpr std::string_view kDefaultStateDir = "/var/lib/loopwright";
 struct Floor {
   std::optional<Isolation> minIsolation;
   std::vector<Capability> requiredCapabilities;
+  // No host config: true (GitHub Actions' default on a GitHub-hosted runner
+  // works). A host config that does not say `allowDirectDedicated: true`
+  // forbids it: an admin who wrote one runs a host worth protecting.
   bool allowDirectDedicated = true;
 };
 

@@ -59,6 +59,7 @@ Result<HostConfig> parseHostConfig(std::string_view text, const std::string& fil
   HostConfig config;
   config.file = file;
   config.present = true;
+  config.floor.allowDirectDedicated = false;  // unless the file says true (host_config.h)
   try {
     auto root = parseYamlDocument(text, file, kHostConfigMaxBytes, diagnostics);
     if (root) {

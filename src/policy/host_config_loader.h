@@ -17,6 +17,8 @@ inline constexpr std::size_t kHostConfigMaxBytes = 64 * 1024;
 // $LOOPWRIGHT_HOST_CONFIG when set, else /etc/loopwright/host.yaml.
 std::string hostConfigPath(const Environment& env);
 
+// The parsed file; its floor forbids direct-dedicated unless it says
+// `allowDirectDedicated: true`.
 Result<HostConfig> parseHostConfig(std::string_view text, const std::string& file);
 
 // Reads the file at `path`; a missing file yields HostConfig{present = false}.

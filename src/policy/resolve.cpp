@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "policy/isolation.h"
 #include "policy/sandbox_spec_reader.h"
 
 namespace lw {
@@ -21,17 +22,19 @@ void addUnique(std::vector<std::string>& list, const std::string& item) {
   if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
 }
 
-// Merges the sandbox layers of one step into `out`, recording each field's origin.
-void mergeSandbox(const std::optional<SandboxSpec>& spec, const std::optional<SandboxSpec>& step,
+// Merges the sandbox layers of one step into `out`, recording each field's
+// origin. True when it is GitHub Actions' default (direct-dedicated).
+bool mergeSandbox(const std::optional<SandboxSpec>& spec, const std::optional<SandboxSpec>& step,
                   const ResolveContext& ctx, EffectiveSandbox& out, FieldOrigins& why) {
   const bool omitted = !spec && !step;
-  if (omitted && ctx.githubActions) {
+  const bool actionsDefault = omitted && ctx.githubActions;
+  if (actionsDefault) {
     // A GitHub-hosted runner is a fresh VM per job: the job owns the machine.
     out.preferredBackends = {BackendId::DirectDedicated};
     out.networkMode = NetworkMode::AllowOutbound;
     out.requiredCapabilities = {Capability::ProcessTreeCleanup};
     out.allowDedicatedDirectOverride = true;
-    const std::string rule = "default: GITHUB_ACTIONS=true and no sandbox policy (DESIGN.md §4)";
+    const std::string rule = "default: GITHUB_ACTIONS=true and no sandbox policy";
     for (auto f : {"preferredBackends", "networkMode", "requiredCapabilities",
                    "allowDedicatedDirectOverride"})
       why[f] = rule;
@@ -40,8 +43,8 @@ void mergeSandbox(const std::optional<SandboxSpec>& spec, const std::optional<Sa
     out.networkMode = NetworkMode::None;
     out.requiredCapabilities = {};
     out.allowDedicatedDirectOverride = false;
-    const std::string rule = omitted ? "default: no sandbox policy, fail-closed (DESIGN.md §4)"
-                                     : "default of an explicit policy (DESIGN.md §4)";
+    const std::string rule = omitted ? "default: no sandbox policy, fail-closed"
+                                     : "default of an explicit policy";
     for (auto f : {"preferredBackends", "networkMode", "requiredCapabilities",
                    "allowDedicatedDirectOverride"})
       why[f] = rule;
@@ -73,6 +76,28 @@ void mergeSandbox(const std::optional<SandboxSpec>& spec, const std::optional<Sa
     out.allowDedicatedDirectOverride = true;
     why["allowDedicatedDirectOverride"] = why["preferredBackends"] + " lists direct-dedicated";
   }
+  return actionsDefault;
+}
+
+// The floor's isolation level against the step's. A level no backend of this
+// version gives is not the taskpack's to meet (asking for it too would only
+// be refused): the step takes it, and negotiation refuses it with a BLOCKER.
+void applyFloorIsolation(const HostConfig& host, const Location& where, const std::string& who,
+                         EffectiveSandbox& sb, FieldOrigins& why, std::vector<Diagnostic>& problems) {
+  const std::optional<Isolation>& floorLevel = host.floor.minIsolation;
+  if (!floorLevel || static_cast<int>(sb.minIsolation) >= static_cast<int>(*floorLevel)) return;
+  if (!isolationMissing(*floorLevel).empty()) {
+    sb.minIsolation = *floorLevel;
+    why["isolation"] = "host config floor minIsolation (" + host.file + ")";
+    return;
+  }
+  problems.push_back({where,
+                      who + "asks for isolation " + std::string(toString(sb.minIsolation)) +
+                          ", below the minimum " + std::string(toString(*floorLevel)) +
+                          " required by the host config floor (" + host.file + ")",
+                      "set spec.isolation: " + std::string(toString(*floorLevel)) +
+                          " (or higher) in the taskpack"});
+  sb.minIsolation = *floorLevel;  // only reached together with a reported problem
 }
 
 // Checks one step's sandbox against the floor; appends a diagnostic per problem.
@@ -81,13 +106,7 @@ void applyFloor(const HostConfig& host, const std::optional<std::string>& profil
                 FieldOrigins& why, std::vector<Diagnostic>& problems) {
   const Floor& floor = host.floor;
   const std::string floorAt = " by the host config floor (" + host.file + ")";
-  if (floor.minIsolation && static_cast<int>(sb.minIsolation) < static_cast<int>(*floor.minIsolation))
-    problems.push_back({where,
-                        who + "asks for isolation " + std::string(toString(sb.minIsolation)) +
-                            ", below the minimum " + std::string(toString(*floor.minIsolation)) +
-                            " required" + floorAt,
-                        "set spec.isolation: " + std::string(toString(*floor.minIsolation)) +
-                            " (or higher) in the taskpack"});
+  applyFloorIsolation(host, where, who, sb, why, problems);
   std::vector<Capability> missing;
   for (Capability c : floor.requiredCapabilities)
     if (std::find(sb.requiredCapabilities.begin(), sb.requiredCapabilities.end(), c) ==
@@ -108,8 +127,6 @@ void applyFloor(const HostConfig& host, const std::optional<std::string>& profil
          "this host is not a dedicated machine: give spec.sandbox with preferredBackends: "
          "[linux-bwrap, linux-landlock]"});
   if (!floor.allowDirectDedicated) sb.allowDedicatedDirectOverride = false;
-  if (floor.minIsolation && static_cast<int>(*floor.minIsolation) > static_cast<int>(sb.minIsolation))
-    sb.minIsolation = *floor.minIsolation;  // only reached together with a reported problem
   if (profileName) {
     auto it = host.runtimeProfiles.find(*profileName);
     if (it == host.runtimeProfiles.end())
@@ -177,8 +194,8 @@ Result<std::vector<EffectiveStep>> resolvePolicies(const Taskpack& taskpack,
         if (auto e = expandUserPath(std::string(p), context.homeDir)) addUnique(sb.deniedReadPaths, *e);
       why["deniedReadPaths"] = "built-in credential paths";
       for (std::string_view p : kBuiltinProtectedPaths) sb.protectedPaths.emplace_back(p);
-      why["protectedPaths"] = "built-in protected paths (DESIGN.md §4)";
-      mergeSandbox(taskpack.sandbox, step.sandbox, context, sb, why);
+      why["protectedPaths"] = "built-in protected paths";
+      es.githubActionsDefault = mergeSandbox(taskpack.sandbox, step.sandbox, context, sb, why);
 
       sb.minIsolation = taskpack.isolation.value_or(Isolation::L1);
       why["isolation"] = taskpack.isolation ? "taskpack spec.isolation" + at(taskpack.isolationLocation)

@@ -1,5 +1,6 @@
-// Effective-policy resolution (DESIGN.md §4, §5): per step, defaults, then
-// spec.sandbox, then the step's override, checked against the admin's floor.
+// Effective-policy resolution (README, "What a step gets when spec.sandbox is
+// omitted" and "Host config"): per step, defaults, then spec.sandbox, then
+// the step's override, checked against the admin's floor.
 // Pure: the environment and the host config come in as values.
 #pragma once
 
@@ -25,7 +26,8 @@ inline constexpr std::array kDefaultBackendOrder = {
 // Every step of every stage, in order. Fails with POLICY_FLOOR_VIOLATION
 // (one diagnostic per offending step and field, never a silent change) when
 // a step asks for less than the floor, or names a runtime profile the host
-// does not define.
+// does not define. A floor level no backend of this version gives (L3) is
+// no taskpack's to meet: the steps take it, and negotiation refuses them.
 Result<std::vector<EffectiveStep>> resolvePolicies(const Taskpack& taskpack,
                                                    const HostConfig& host,
                                                    const ResolveContext& context);

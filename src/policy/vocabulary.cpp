@@ -74,10 +74,15 @@ std::optional<Role> parseRole(std::string_view s) {
 
 Isolation isolationOf(BackendId b) {
   switch (b) {
+    case BackendId::MacosSeatbelt:
+    case BackendId::LinuxBwrap:
+    case BackendId::LinuxLandlock: return Isolation::L1;
+    // It runs the step beside the orchestrator, which holds the GitHub token:
+    // a dedicated machine is the job's, not the step's, so never above L1.
+    case BackendId::DirectDedicated: return Isolation::L1;
     case BackendId::Docker: return Isolation::L2;
-    case BackendId::DirectDedicated: return Isolation::L3;
-    default: return Isolation::L1;
   }
+  return Isolation::L1;
 }
 
 }  // namespace lw

@@ -31,7 +31,9 @@ inline constexpr std::array kAllBackends = {
     BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock,
     BackendId::Docker, BackendId::DirectDedicated};
 
-// L1 local sandbox, L2 container, L3 remote (dedicated) runner.
+// What separates a step from the orchestrator and its token (isolation.h):
+// L1 local (an OS sandbox, or only the job's VM), L2 container, L3 remote
+// (another kernel per step).
 enum class Isolation { L1 = 1, L2 = 2, L3 = 3 };
 
 enum class Role { Triage, Reviewer, Author };
@@ -48,7 +50,8 @@ std::optional<BackendId> parseBackendId(std::string_view s);
 std::optional<Isolation> parseIsolation(std::string_view s);
 std::optional<Role> parseRole(std::string_view s);
 
-// The isolation level a backend provides when it runs a step.
+// The isolation level a backend provides when it runs a step. No backend of
+// this version gives L3.
 Isolation isolationOf(BackendId b);
 
 }  // namespace lw

@@ -1,5 +1,7 @@
 #include "sandbox/negotiate.h"
 
+#include "policy/isolation.h"
+
 namespace lw::sandbox {
 namespace {
 
@@ -7,19 +9,20 @@ std::string statusWords(const SupportStatus& s) {
   return std::string(toString(s.support)) + (s.reason.empty() ? "" : " (" + s.reason + ")");
 }
 
-// Reasons the policy forbids a backend, before any probe.
+// Reasons the policy forbids a backend, before any probe; the level first,
+// since nothing else can make up for it.
 std::string policyRefusal(BackendId id, const NegotiationRequest& req) {
   const EffectiveSandbox& p = req.policy;
+  if (static_cast<int>(isolationOf(id)) < static_cast<int>(p.minIsolation)) {
+    return "provides isolation " + std::string(toString(isolationOf(id))) +
+           ", the policy requires at least " + std::string(toString(p.minIsolation));
+  }
   if (id == BackendId::DirectDedicated && !p.allowDedicatedDirectOverride) {
     return "direct-dedicated gives no isolation and is allowed only with "
            "allowDedicatedDirectOverride";
   }
   if (id == BackendId::Docker && !p.runtimeProfile && !req.explicitImage) {
     return "docker runs only a runtime profile pinned by the host admin or an explicit --image";
-  }
-  if (static_cast<int>(isolationOf(id)) < static_cast<int>(p.minIsolation)) {
-    return "provides isolation " + std::string(toString(isolationOf(id))) +
-           ", the policy requires at least " + std::string(toString(p.minIsolation));
   }
   return {};
 }
@@ -38,6 +41,29 @@ std::string lacks(const ProbeReport& r, const EffectiveSandbox& p) {
     add("network mode " + std::string(toString(p.networkMode)) + " is " + statusWords(s));
   }
   return why;
+}
+
+// Why nothing was chosen. A level no backend of this version gives comes
+// first: no host, backend list or capability could change the answer.
+Error refusalError(const EffectiveSandbox& p, const std::vector<Refusal>& refused) {
+  if (std::string missing = isolationMissing(p.minIsolation); !missing.empty()) {
+    const std::string level(toString(p.minIsolation));
+    return makeError(ErrorCode::SandboxBackendUnavailable,
+                     "the step asks for isolation " + describeLevel(p.minIsolation) +
+                         "; no backend here gives " + level + ": " + missing,
+                     "lower spec.isolation to L2 (docker, with a runtime profile the host admin pinned) if the "
+                     "host admin allows it, or the host config's floor.minIsolation if that is what asks for " +
+                         level + "; no host gives " + level + " until loopwright has a remote backend");
+  }
+  bool anyRuns = false;
+  for (const Refusal& r : refused) anyRuns = anyRuns || r.runsHere;
+  return anyRuns ? makeError(ErrorCode::SandboxCapabilityInsufficient,
+                             "no listed sandbox backend gives what the policy requires",
+                             "run 'loopwright sandbox backends' to see what this host enforces, "
+                             "or relax requiredCapabilities / networkMode")
+                 : makeError(ErrorCode::SandboxBackendUnavailable,
+                             "none of the listed sandbox backends can run on this host",
+                             "run 'loopwright sandbox backends' to see why, or list another backend");
 }
 
 }  // namespace
@@ -75,16 +101,7 @@ Result<Negotiated> negotiate(const NegotiationRequest& req, const ProbeFor& prob
     return out;
   }
 
-  bool anyRuns = false;
-  for (const Refusal& r : out.refused) anyRuns = anyRuns || r.runsHere;
-  Error e = anyRuns
-                ? makeError(ErrorCode::SandboxCapabilityInsufficient,
-                            "no listed sandbox backend gives what the policy requires",
-                            "run 'loopwright sandbox backends' to see what this host enforces, "
-                            "or relax requiredCapabilities / networkMode")
-                : makeError(ErrorCode::SandboxBackendUnavailable,
-                            "none of the listed sandbox backends can run on this host",
-                            "run 'loopwright sandbox backends' to see why, or list another backend");
+  Error e = refusalError(req.policy, out.refused);
   for (std::size_t i = 0; i < out.refused.size(); ++i) {
     Diagnostic d;
     d.location.path = "preferredBackends[" + std::to_string(i) + "]";

@@ -1,6 +1,7 @@
-// Negotiation (DESIGN.md §4): the preferred backends are probed in order and
-// the first that enforces every required capability and the network mode,
-// and is allowed by the policy, wins. Nothing else is ever chosen: no
+// Negotiation (README, "What happens in a run"): the preferred backends are
+// probed in order and the first that gives the policy's isolation level,
+// enforces every required capability and the network mode, and is allowed by
+// the policy, wins. Nothing else is ever chosen: no
 // fallback, no partial credit. Pure apart from the probes it asks for.
 #pragma once
 
@@ -34,9 +35,11 @@ struct Negotiated {
 // The probe of one backend, or null when this build has none for it.
 using ProbeFor = std::function<const ProbeReport*(BackendId)>;
 
-// Fails closed: SANDBOX_BACKEND_UNAVAILABLE when no listed backend can run
-// here, SANDBOX_CAPABILITY_INSUFFICIENT when some can but none gives what is
-// required; either way one diagnostic per listed backend saying why.
+// Fails closed: SANDBOX_BACKEND_UNAVAILABLE when the isolation level asked
+// for is one no backend of this version gives (L3: the message names the
+// level and what is missing; nothing is probed) or when no listed backend can
+// run here, SANDBOX_CAPABILITY_INSUFFICIENT when some can but none gives what
+// is required; always one diagnostic per listed backend saying why.
 // Backends after the winner are not probed.
 Result<Negotiated> negotiate(const NegotiationRequest& request, const ProbeFor& probeFor);
 

@@ -104,7 +104,8 @@ TEST_CASE("cli: explain under GITHUB_ACTIONS=true with no sandbox policy shows d
   std::string tp = dir.write("tp.yaml", kNoSandbox);
   std::map<std::string, std::string> env = {{"GITHUB_ACTIONS", "true"},
                                             {"LOOPWRIGHT_HOST_CONFIG", dir.write("host.yaml",
-                                              "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n")}};
+                                              "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
+                                              "floor: {allowDirectDedicated: true}\n")}};
   auto r = runCli({"explain", tp, "--json"}, env);
   REQUIRE(r.status == 0);
   auto steps = boost::json::parse(r.out).at("steps").as_array();

@@ -30,6 +30,12 @@ TEST_CASE("workflow commands: a finding becomes one annotation line") {
   CHECK(annotationCommand(f) == "::notice title=style/x::line one%0A::error::injected");
 }
 
+TEST_CASE("workflow commands: a warning as an annotation and as one step-summary line") {
+  CHECK(lw::github::warningCommand("loopwright: no sandbox", "a\nb, c") ==
+        "::warning title=loopwright%3A no sandbox::a%0Ab, c");
+  CHECK(lw::github::warningSummaryLine("a\nb") == "> **Warning:** a b\n\n");
+}
+
 TEST_CASE("workflow commands: untrusted text is fenced by stop-commands with a token it does not contain") {
   std::ostringstream log;
   echoUntrusted(log, "::set-output name=x::y\n", "tok1");

@@ -118,6 +118,30 @@ TEST_CASE("qualification: direct-dedicated only where the floor allows it, isola
   CHECK(evaluateFloor(HostConfig{}, linuxX64(), {bwrap}).satisfied);
 }
 
+TEST_CASE("qualification: a floor asking for L3 is met by no backend, direct-dedicated least of all") {
+  BackendQualification direct = claimedAll(BackendId::DirectDedicated, Support::Enforced);
+  for (Capability c : kAllCapabilities) direct.canaries.push_back(rec(std::string(toString(c)), true, true));
+  observeFromCanaries(direct);
+  settle(direct);
+  BackendQualification docker = claimedAll(BackendId::Docker, Support::Enforced);
+  settle(docker);
+  HostConfig host;
+  host.present = true;
+  host.file = "h.yaml";
+  host.floor.allowDirectDedicated = true;
+  host.floor.minIsolation = Isolation::L3;
+  host.runtimeProfiles["busybox"] = RuntimeProfile{"busybox", "busybox@sha256:" + std::string(64, 'a'), {}};
+  FloorVerdict v = evaluateFloor(host, linuxX64(), {direct, docker});
+  CHECK_FALSE(v.satisfied);
+  CHECK(v.satisfiedBy.empty());
+  REQUIRE(v.missing.size() == 2);
+  CHECK(v.missing[0] ==
+        "isolation L3 (remote: another kernel per step): no backend here gives L3: a remote backend (k8s-pod "
+        "with runtime class gvisor or kata) is not available in this version");
+  CHECK(v.missing[1].find("direct-dedicated: isolation L1 is below the floor's L3") != std::string::npos);
+  CHECK(v.missing[1].find("docker: isolation L2 is below the floor's L3") != std::string::npos);
+}
+
 TEST_CASE("qualification report: JSON with schemaVersion, claimed and observed side by side, renderers") {
   Qualification q;
   q.loopwrightVersion = "0.1.0";

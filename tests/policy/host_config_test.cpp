@@ -55,6 +55,19 @@ TEST_CASE("host config: missing file means no floor unless it was named") {
   CHECK(named.error().code == ErrorCode::HostConfigInvalid);
 }
 
+TEST_CASE("host config: a host config forbids direct-dedicated unless its floor allows it") {
+  const std::string head = "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n";
+  auto bare = parseHostConfig(head, "host.yaml");
+  REQUIRE(bare.ok());
+  CHECK_FALSE(bare->floor.allowDirectDedicated);
+  auto floorWithout = parseHostConfig(head + "floor: {minIsolation: L1}\n", "host.yaml");
+  REQUIRE(floorWithout.ok());
+  CHECK_FALSE(floorWithout->floor.allowDirectDedicated);
+  auto allowed = parseHostConfig(head + "floor: {allowDirectDedicated: true}\n", "host.yaml");
+  REQUIRE(allowed.ok());
+  CHECK(allowed->floor.allowDirectDedicated);
+}
+
 TEST_CASE("host config: path from the environment") {
   CHECK(hostConfigPath(Environment{}) == "/etc/loopwright/host.yaml");
   Environment env;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "policy/host_config_loader.h"
 #include "policy/resolve.h"
 #include "policy/taskpack_loader.h"
 
@@ -188,6 +189,43 @@ TEST_CASE("resolve: the floor is never silently applied") {
         floorOf(f), {true, kHome});
     REQUIRE(r.ok());
     CHECK_FALSE((*r)[0].sandbox.allowDedicatedDirectOverride);
+  }
+}
+
+TEST_CASE("resolve: a host config with no floor refuses GitHub Actions' direct-dedicated default") {
+  auto host = parseHostConfig("apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n", "/etc/loopwright/host.yaml");
+  REQUIRE(host.ok());
+  auto r = resolvePolicies(loadPlain(""), *host, {true, kHome});
+  REQUIRE(!r.ok());
+  CHECK(r.error().code == ErrorCode::PolicyFloorViolation);
+  REQUIRE(r.error().diagnostics.size() == 2);
+  CHECK(r.error().diagnostics[0].message.find("may run on direct-dedicated") != std::string::npos);
+  // Without any host config the default stands (a GitHub-hosted runner).
+  CHECK(resolvePolicies(loadPlain(""), noFloor(), {true, kHome}).ok());
+}
+
+TEST_CASE("resolve: where the isolation level comes from") {
+  SUBCASE("the default") {
+    auto r = resolvePolicies(loadPlain(""), noFloor(), {false, kHome});
+    REQUIRE(r.ok());
+    CHECK((*r)[0].sandbox.minIsolation == Isolation::L1);
+    CHECK((*r)[0].origins.at("isolation") == "default L1");
+  }
+  SUBCASE("the taskpack") {
+    auto r = resolvePolicies(loadPlain("  isolation: L3\n"), noFloor(), {false, kHome});
+    REQUIRE(r.ok());
+    CHECK((*r)[0].sandbox.minIsolation == Isolation::L3);
+    CHECK((*r)[0].origins.at("isolation") == "taskpack spec.isolation (tp.yaml:5)");
+  }
+  SUBCASE("a floor asking for a level no backend of this version gives: negotiation refuses it") {
+    // No taskpack can meet it, so it is not the taskpack's floor violation
+    // (exit 2, "set spec.isolation: L3") but the step's refusal (exit 3).
+    Floor f;
+    f.minIsolation = Isolation::L3;
+    auto r = resolvePolicies(loadPlain(""), floorOf(f), {false, kHome});
+    REQUIRE(r.ok());
+    CHECK((*r)[0].sandbox.minIsolation == Isolation::L3);
+    CHECK((*r)[0].origins.at("isolation") == "host config floor minIsolation (/etc/loopwright/host.yaml)");
   }
 }
 

@@ -114,6 +114,27 @@ TEST_CASE("negotiate: policy refusals come before any probe") {
   }
 }
 
+TEST_CASE("negotiate: L3 is refused before any probe: no backend of this version gives it") {
+  Host h;
+  for (BackendId id : kAllBackends) h.reports[id] = report(id);
+  NegotiationRequest req = request({BackendId::DirectDedicated, BackendId::Docker, BackendId::LinuxBwrap});
+  req.policy.allowDedicatedDirectOverride = true;
+  req.explicitImage = true;
+  req.policy.minIsolation = Isolation::L3;
+  auto r = negotiate(req, h.probeFor());
+  REQUIRE(!r.ok());
+  CHECK(h.probed.empty());
+  CHECK(r.error().code == ErrorCode::SandboxBackendUnavailable);
+  CHECK(r.error().message ==
+        "the step asks for isolation L3 (remote: another kernel per step); no backend here gives L3: a remote "
+        "backend (k8s-pod with runtime class gvisor or kata) is not available in this version");
+  CHECK(r.error().hint.find("lower spec.isolation to L2 (docker") == 0);
+  REQUIRE(r.error().diagnostics.size() == 3);
+  CHECK(r.error().diagnostics[0].message ==
+        "direct-dedicated: provides isolation L1, the policy requires at least L3");
+  CHECK(r.error().diagnostics[1].message == "docker: provides isolation L2, the policy requires at least L3");
+}
+
 TEST_CASE("negotiate: an empty list fails closed") {
   Host h;
   auto r = negotiate(NegotiationRequest{}, h.probeFor());

@@ -145,6 +145,23 @@ TEST_CASE("qualify: a floor this host cannot meet exits 3 naming the capability,
   CHECK(met.out.find("satisfied by linux-bwrap") != std::string::npos);
 }
 
+TEST_CASE("qualify: a floor asking for L3 exits 3 with a BLOCKER naming the level, even where direct-dedicated is allowed [integration]") {
+  Scratch s;
+  std::map<std::string, std::string> env = {
+      {"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  minIsolation: L3\n  allowDirectDedicated: true\n").string()},
+      {"GITHUB_STEP_SUMMARY", ""}};
+  Run r = run({"qualify", "--backend", "direct-dedicated", "--backend", "linux-bwrap"}, env, s.root);
+  INFO(r.describe());
+  CHECK(r.status == 3);
+  CHECK(r.err.find("BLOCKER: this host does not meet the floor: isolation L3 (remote: another kernel per step): no backend here gives L3: a remote backend "
+                   "(k8s-pod with runtime class gvisor or kata) is not available in this version. "
+                   "Last safe state: nothing ran. Next action: lower floor.minIsolation to L2") != std::string::npos);
+  CHECK(r.err.find("error[SANDBOX_BACKEND_UNAVAILABLE]") != std::string::npos);
+  Run j = run({"qualify", "--json", "--backend", "direct-dedicated"}, env, s.root);
+  CHECK(j.status == 3);
+  CHECK_FALSE(j.json().at("floor").at("satisfied").as_bool());
+}
+
 TEST_CASE("qualify: the cached qualification is much faster, a changed bwrap binary invalidates it [integration]") {
   LW_REQUIRE_HOST(backendRuns(BackendId::LinuxBwrap), "bubblewrap cannot run here");
   Scratch s;

@@ -83,7 +83,7 @@ TEST_CASE("runner hook job-completed: no process, container or temp dir of the j
   fs::create_directories(s.root / "tmp");
   const fs::path beat = s.root / "ws" / "beat";
   std::map<std::string, std::string> env = {{"LOOPWRIGHT_JOB", job},
-                                            {"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("").string()},
+                                            {"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  allowDirectDedicated: true\n").string()},
                                             {"TMPDIR", (s.root / "tmp").string()},
                                             {"GITHUB_STEP_SUMMARY", ""}};
 
@@ -230,8 +230,13 @@ TEST_CASE("floor: sandbox exec and explain refuse direct-dedicated where the flo
   CHECK(explain.err.find("error[POLICY_FLOOR_VIOLATION]") != std::string::npos);
   CHECK(explain.err.find("direct-dedicated") != std::string::npos);
 
-  // Without the floor the same command runs (direct-dedicated named explicitly).
+  // A floor that allows it runs the same command (direct-dedicated named
+  // explicitly); a host config that says nothing forbids it.
   Run allowed = run({"sandbox", "exec", "--backend", "direct-dedicated", "--network", "allow-outbound", "--", "/bin/true"},
-                    {{"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("").string()}}, s.root);
+                    {{"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  allowDirectDedicated: true\n").string()}}, s.root);
   CHECK_MESSAGE(allowed.status == 0, allowed.describe());
+  Run silent = run({"sandbox", "exec", "--backend", "direct-dedicated", "--network", "allow-outbound", "--", "/bin/true"},
+                   {{"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("").string()}}, s.root);
+  CHECK_MESSAGE(silent.status == 2, silent.describe());
+  CHECK(silent.err.find("error[POLICY_FLOOR_VIOLATION]") != std::string::npos);
 }

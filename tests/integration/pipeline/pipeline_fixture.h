@@ -63,8 +63,10 @@ inline boost::json::object stepOf(const boost::json::value& run, const std::stri
 }
 
 inline std::map<std::string, std::string> hostEnv(const fs::path& scratch) {
-  // No host floor, and no credentials of this machine leak into the test.
-  writeFile(scratch / "host.yaml", "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n");
+  // A floor that forbids nothing (a host config forbids direct-dedicated
+  // unless it says otherwise), and no credentials of this machine leak in.
+  writeFile(scratch / "host.yaml",
+            "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {allowDirectDedicated: true}\n");
   return {{"LOOPWRIGHT_HOST_CONFIG", (scratch / "host.yaml").string()}};
 }
 

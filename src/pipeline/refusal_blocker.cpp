@@ -1,0 +1,17 @@
+#include "pipeline/refusal_blocker.h"
+
+#include "guard/event.h"
+
+namespace lw::pipeline {
+
+std::string refusalBlocker(std::string_view step, const Error& refusal, std::string_view lastSafeState) {
+  const std::string what = "no sandbox backend gives step " + std::string(step) + " what its policy requires (" +
+                           std::string(codeName(refusal.code)) + "): " + refusal.message;
+  const std::string next = refusal.hint.empty()
+                               ? "run 'loopwright sandbox backends' on this host and relax the step's sandbox "
+                                 "policy or use a host that enforces it"
+                               : refusal.hint;
+  return guard::blockerLine(what, lastSafeState, next);
+}
+
+}  // namespace lw::pipeline

@@ -1,0 +1,18 @@
+// The BLOCKER line of a step that negotiation refused, the same in
+// `loopwright run` (the step's record) and `loopwright explain` (what a run
+// would do): the step, the refusal's code and message (for a level no
+// backend gives: the level and what is missing) and its hint as next action.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/error.h"
+
+namespace lw::pipeline {
+
+// "BLOCKER: no sandbox backend gives step <step> what its policy requires
+// (<CODE>): <message>. Last safe state: <lastSafeState>. Next action: <hint>."
+std::string refusalBlocker(std::string_view step, const Error& refusal, std::string_view lastSafeState);
+
+}  // namespace lw::pipeline

@@ -1,0 +1,26 @@
+#include "policy/isolation.h"
+
+namespace lw {
+
+std::string_view isolationMeaning(Isolation level) {
+  switch (level) {
+    case Isolation::L1: return "local: an OS sandbox on the orchestrator's machine, or only the job's own VM";
+    case Isolation::L2: return "container: its own root filesystem, from an image the host admin pinned";
+    case Isolation::L3: return "remote: another kernel per step";
+  }
+  return "?";
+}
+
+std::string describeLevel(Isolation level) {
+  return std::string(toString(level)) + " (" + std::string(isolationMeaning(level)) + ")";
+}
+
+std::string isolationMissing(Isolation level) {
+  for (BackendId b : kAllBackends)
+    if (static_cast<int>(isolationOf(b)) >= static_cast<int>(level)) return {};
+  // L3 is the only level without a backend: it needs a pod per step on a
+  // runtime class that gives the pod its own kernel (gVisor's or a Kata VM's).
+  return "a remote backend (k8s-pod with runtime class gvisor or kata) is not available in this version";
+}
+
+}  // namespace lw

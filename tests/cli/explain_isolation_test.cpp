@@ -1,0 +1,84 @@
+// `loopwright explain`: each step's isolation level, the backend negotiation
+// picks (or would pick) on this host with its level, and where the level
+// came from; a level no backend gives is refused as `run` would (exit 3).
+#include <doctest/doctest.h>
+
+#include <boost/json/parse.hpp>
+
+#include "support/run_cli.h"
+#include "support/temp_dir.h"
+
+using lw::test::runCli;
+using lw::test::TempDir;
+
+namespace {
+
+std::string taskpack(const std::string& specExtra) {
+  return "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: iso}\nspec:\n" + specExtra +
+         "  stages:\n    - name: review\n      on: [pull_request.opened]\n      steps:\n"
+         "        - {name: a, run: [x]}\n";
+}
+
+const std::string kHostAllowingDirect =
+    "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {allowDirectDedicated: true}\n";
+
+}  // namespace
+
+TEST_CASE("explain: a taskpack asking for isolation L3 exits 3 with the BLOCKER naming L3") {
+  TempDir dir;
+  std::string tp = dir.write("tp.yaml", taskpack("  sandbox: {preferredBackends: [direct-dedicated, linux-bwrap], "
+                                                 "networkMode: allow-outbound}\n  isolation: L3\n"));
+  std::map<std::string, std::string> env = {{"LOOPWRIGHT_HOST_CONFIG", dir.write("host.yaml", kHostAllowingDirect)}};
+  auto r = runCli({"explain", tp}, env);
+  INFO(r.out << r.err);
+  CHECK(r.status == 3);
+  CHECK(r.out.find("  isolation (minimum)           L3\n") != std::string::npos);
+  CHECK(r.out.find("← taskpack spec.isolation (" + tp + ":6)") != std::string::npos);
+  CHECK(r.out.find("  backend (negotiated here)     none: refused (SANDBOX_BACKEND_UNAVAILABLE)\n") != std::string::npos);
+  CHECK(r.out.find("direct-dedicated: provides isolation L1, the policy requires at least L3") != std::string::npos);
+  CHECK(r.out.find("  BLOCKER: no sandbox backend gives step review/a what its policy requires "
+                   "(SANDBOX_BACKEND_UNAVAILABLE): the step asks for isolation L3 (remote: another kernel per step); "
+                   "no backend here gives L3: a remote backend (k8s-pod with runtime class gvisor or kata) is not "
+                   "available in this version. Last safe state: nothing ran. Next action: lower spec.isolation to L2") !=
+        std::string::npos);
+  CHECK(r.err.find("error[SANDBOX_BACKEND_UNAVAILABLE]: 1 step would be refused on this host: review/a") !=
+        std::string::npos);
+
+  auto j = runCli({"explain", tp, "--json"}, env);
+  CHECK(j.status == 3);
+  auto step = boost::json::parse(j.out).at("steps").at(0).as_object();
+  CHECK(step.at("negotiation").at("backend").is_null());
+  CHECK(step.at("negotiation").at("error").at("code").as_string() == "SANDBOX_BACKEND_UNAVAILABLE");
+  CHECK(step.at("negotiation").at("blocker").as_string().find("isolation L3") != std::string::npos);
+}
+
+TEST_CASE("explain: each step's level, the backend that gives it and where the level came from") {
+  TempDir dir;
+  std::string tp = dir.write("tp.yaml", taskpack("  sandbox: {preferredBackends: [macos-seatbelt, direct-dedicated], "
+                                                 "networkMode: allow-outbound}\n"));
+  std::map<std::string, std::string> env = {{"LOOPWRIGHT_HOST_CONFIG", dir.write("host.yaml", kHostAllowingDirect)}};
+  auto r = runCli({"explain", tp}, env);
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("  isolation (minimum)           L1\n"
+                   "                                ← default L1\n") != std::string::npos);
+  CHECK(r.out.find("  backend (negotiated here)     direct-dedicated: isolation L1 (local: an OS sandbox on the "
+                   "orchestrator's machine, or only the job's own VM)\n"
+                   "                                ← the first of preferredBackends that gives L1 and enforces "
+                   "what the policy requires here; refused before it: macos-seatbelt (") != std::string::npos);
+
+  auto j = runCli({"explain", tp, "--json"}, env);
+  CHECK(j.status == 0);
+  auto step = boost::json::parse(j.out).at("steps").at(0).as_object();
+  CHECK(step.at("negotiation").at("backend").as_string() == "direct-dedicated");
+  CHECK(step.at("negotiation").at("isolation").as_string() == "L1");
+  CHECK(step.at("negotiation").at("refused").at(0).at("backend").as_string() == "macos-seatbelt");
+  CHECK(step.at("origins").at("isolation").as_string() == "default L1");
+
+  // A floor that raises nothing is named only when it sets the level.
+  std::string floored = dir.write("floored.yaml", "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
+                                                  "floor: {minIsolation: L3, allowDirectDedicated: true}\n");
+  auto f = runCli({"explain", tp}, {{"LOOPWRIGHT_HOST_CONFIG", floored}});
+  CHECK(f.status == 3);
+  CHECK(f.out.find("← host config floor minIsolation (" + floored + ")") != std::string::npos);
+}

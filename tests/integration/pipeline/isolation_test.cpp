@@ -1,0 +1,86 @@
+// `loopwright run` refusing a level no backend of this version gives: the
+// step is refused before anything runs, exit 3, with a BLOCKER naming the
+// level and what is missing; and the loud warning when GitHub Actions'
+// default runs steps unsandboxed on a runner that is not GitHub-hosted.
+#include <doctest/doctest.h>
+
+#include "integration/pipeline/pipeline_fixture.h"
+
+using namespace lw::test;
+
+namespace {
+
+const std::string kOneStep = "    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+                             "        - {name: review, run: [sh, -c, 'touch \"$LOOPWRIGHT_OUT/ran\"']}\n";
+
+}  // namespace
+
+TEST_CASE("run: a taskpack asking for isolation L3 is refused with exit 3 and a BLOCKER naming L3") {
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  makeRepo(repo, {{".loopwright/taskpack.yaml",
+                   taskpack(kOneStep, "  sandbox: {preferredBackends: [direct-dedicated, linux-bwrap], "
+                                      "networkMode: allow-outbound}\n  isolation: L3\n")}});
+  writeFile(s.root / "host.yaml",
+            "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {allowDirectDedicated: true}\n");
+  auto r = runDispatch(s, repo, {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()}});
+  INFO(r.out << r.err);
+  CHECK(r.status == 3);
+  auto step = stepOf(runJson(s.root / "out"), "review");
+  CHECK(step.at("outcome").as_string() == "refused");
+  CHECK(step.at("message").as_string().rfind("SANDBOX_BACKEND_UNAVAILABLE", 0) == 0);
+  const std::string blocker(step.at("blocker").as_string());
+  CHECK(blocker.find("BLOCKER: no sandbox backend gives step s/review what its policy requires "
+                     "(SANDBOX_BACKEND_UNAVAILABLE): the step asks for isolation L3 (remote: another kernel per "
+                     "step); no backend here gives L3: a remote backend (k8s-pod with runtime class gvisor or "
+                     "kata) is not available in this version. Last safe state: nothing ran") == 0);
+  CHECK(blocker.find("Next action: lower spec.isolation to L2 (docker") != std::string::npos);
+  CHECK(r.out.find(blocker) != std::string::npos);
+  CHECK_FALSE(fs::exists(s.root / "out/steps/s/review/out/ran"));
+}
+
+TEST_CASE("run: a host floor asking for L3 refuses every step the same way, exit 3") {
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack(kOneStep)}});
+  writeFile(s.root / "host.yaml", "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {minIsolation: L3}\n");
+  auto r = runDispatch(s, repo, {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()}});
+  INFO(r.out << r.err);
+  CHECK(r.status == 3);
+  auto step = stepOf(runJson(s.root / "out"), "review");
+  CHECK(step.at("outcome").as_string() == "refused");
+  CHECK(step.at("blocker").as_string().find("isolation L3") != std::string::npos);
+  CHECK_FALSE(fs::exists(s.root / "out/steps/s/review/out/ran"));
+}
+
+TEST_CASE("run: GitHub Actions' direct-dedicated default on a runner that is not GitHub-hosted warns loudly") {
+  // Only without any host config does the default stand.
+  LW_REQUIRE_HOST(!fs::exists("/etc/loopwright/host.yaml"), "this machine has /etc/loopwright/host.yaml");
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack(kOneStep)}});
+  writeFile(s.root / "summary.md", "");
+  std::map<std::string, std::string> env = {{"GITHUB_ACTIONS", "true"},
+                                            {"RUNNER_ENVIRONMENT", "self-hosted"},
+                                            {"GITHUB_STEP_SUMMARY", (s.root / "summary.md").string()}};
+  auto run = [&](const std::string& out) {
+    return runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
+                   (s.root / out).string()},
+                  env);
+  };
+  auto selfHosted = run("out1");
+  INFO(selfHosted.out << selfHosted.err);
+  CHECK(selfHosted.status == 0);
+  CHECK(selfHosted.out.find("::warning title=loopwright%3A steps run with no sandbox::") != std::string::npos);
+  CHECK(selfHosted.out.find("RUNNER_ENVIRONMENT=self-hosted") != std::string::npos);
+  const std::string summary = readFile(s.root / "summary.md");
+  CHECK(summary.find("> **Warning:** ") == 0);
+  CHECK(summary.find("s/review") != std::string::npos);
+
+  env["RUNNER_ENVIRONMENT"] = "github-hosted";
+  writeFile(s.root / "summary.md", "");
+  auto hosted = run("out2");
+  CHECK(hosted.status == 0);
+  CHECK(hosted.out.find("::warning") == std::string::npos);
+  CHECK(readFile(s.root / "summary.md").empty());
+}
