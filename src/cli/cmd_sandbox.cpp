@@ -199,7 +199,11 @@ int runExec(const Args& a, Io& io) {
 
   json::array enforced;
   for (Capability c : chosen->enforced) enforced.push_back(json::string(toString(c)));
-  report = {{"outcome", info.timedOut ? "timed-out" : "exited"},
+  // A supervisor the step killed or stopped is said, never a plain exit.
+  if (!info.supervisorLost.empty()) io.err << "loopwright: " << info.supervisorLost << "\n";
+  const char* outcome =
+      !info.supervisorLost.empty() ? "supervisor-lost" : (info.timedOut ? "timed-out" : "exited");
+  report = {{"outcome", outcome},
             {"backend", std::string(toString(chosen->backend))},
             {"networkMode", std::string(toString(spec.network))},
             {"capabilitiesEnforced", std::move(enforced)},
@@ -208,6 +212,8 @@ int runExec(const Args& a, Io& io) {
             {"exitStatus", info.status()},
             {"signal", info.signal},
             {"timedOut", info.timedOut},
+            {"supervisorLost", info.supervisorLost.empty() ? json::value(nullptr)
+                                                           : json::value(info.supervisorLost)},
             // null where the step's pid namespace ended the rest: counted
             // only by loopwright's own subreaper.
             {"descendantsKilled", info.descendantsKilled ? json::value(*info.descendantsKilled) : nullptr},

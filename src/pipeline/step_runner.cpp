@@ -299,6 +299,7 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   }
   if (!outputProblem.empty())
     return finishRecord(StepOutcome::Failed, "OUTPUT_INVALID: " + outputProblem);
+  if (!exit.supervisorLost.empty()) return finishRecord(StepOutcome::Failed, exit.supervisorLost);
   if (exit.status() != 0)
     return finishRecord(StepOutcome::Failed, "exited with status " + std::to_string(exit.status()));
   return finishRecord(StepOutcome::Passed, "");

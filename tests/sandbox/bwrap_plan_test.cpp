@@ -18,6 +18,10 @@ struct FakeHost {
       {"/usr", {PathKind::Directory, {}}},     {"/bin", {PathKind::Symlink, "usr/bin"}},
       {"/lib", {PathKind::Symlink, "usr/lib"}}, {"/lib64", {PathKind::Symlink, "usr/lib64"}},
       {"/etc", {PathKind::Directory, {}}},     {"/etc/shadow", {PathKind::File, {}}},
+      {"/etc/passwd", {PathKind::File, {}}},   {"/etc/resolv.conf", {PathKind::Symlink, "../run/resolv.conf"}},
+      {"/etc/ssl", {PathKind::Directory, {}}}, {"/etc/ssl/certs", {PathKind::Directory, {}}},
+      {"/etc/ssl/private", {PathKind::Directory, {}}}, {"/etc/docker", {PathKind::Directory, {}}},
+      {"/etc/docker/key.json", {PathKind::File, {}}},
       {"/ws", {PathKind::Directory, {}}},      {"/out", {PathKind::Directory, {}}},
   };
   PathLookup lookup() {
@@ -76,8 +80,9 @@ TEST_CASE("bwrap plan: golden argv of a reviewer step with network none and secc
   CHECK(joined(plan->argv) ==
         "bwrap --unshare-all --unshare-user --disable-userns --die-with-parent --new-session "
         "--cap-drop ALL --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib "
-        "--symlink usr/lib64 /lib64 --ro-bind /etc /etc --proc /proc --dev /dev --tmpfs /tmp "
-        "--ro-bind /ws /ws --bind /out /out --ro-bind /dev/null /etc/shadow --chdir /ws "
+        "--symlink usr/lib64 /lib64 --ro-bind /etc/passwd /etc/passwd "
+        "--ro-bind-try /etc/resolv.conf /etc/resolv.conf --ro-bind /etc/ssl/certs /etc/ssl/certs "
+        "--proc /proc --dev /dev --tmpfs /tmp --ro-bind /ws /ws --bind /out /out --chdir /ws "
         "--seccomp 4 -- /bin/true");
   CHECK(plan->placeholders.empty());
 }
@@ -110,7 +115,7 @@ TEST_CASE("bwrap plan: protected path re-bound read-only after writable binds") 
   REQUIRE(plan.ok());
   CHECK(mounts(*plan) ==
         "--bind /ws /ws --bind /ws/src /ws/src --bind /out /out --ro-bind /ws/.github /ws/.github "
-        "--ro-bind /ws/AGENTS.md /ws/AGENTS.md --ro-bind /dev/null /etc/shadow");
+        "--ro-bind /ws/AGENTS.md /ws/AGENTS.md");
 }
 
 TEST_CASE("bwrap plan: a read-only workspace needs no protective mounts") {
@@ -120,7 +125,7 @@ TEST_CASE("bwrap plan: a read-only workspace needs no protective mounts") {
   s.protectedPaths = {".github", "CLAUDE.md"};
   auto plan = planBwrap(s, options(), host.lookup());
   REQUIRE(plan.ok());
-  CHECK(mounts(*plan) == "--ro-bind /ws /ws --bind /out /out --ro-bind /dev/null /etc/shadow");
+  CHECK(mounts(*plan) == "--ro-bind /ws /ws --bind /out /out");
 }
 
 TEST_CASE("bwrap plan: writable ancestors of a protected path are pinned so they cannot be renamed") {
@@ -148,7 +153,7 @@ TEST_CASE("bwrap plan: a missing protected path gets a read-only placeholder at 
   REQUIRE(plan.ok());
   CHECK(mounts(*plan) ==
         "--bind /ws /ws --bind /out /out --tmpfs /ws/.loopwright --remount-ro /ws/.loopwright "
-        "--tmpfs /ws/AGENTS.md --remount-ro /ws/AGENTS.md --ro-bind /dev/null /etc/shadow");
+        "--tmpfs /ws/AGENTS.md --remount-ro /ws/AGENTS.md");
   CHECK(plan->placeholders == std::vector<fs::path>{"/ws/.loopwright", "/ws/AGENTS.md"});
 }
 
@@ -164,7 +169,7 @@ TEST_CASE("bwrap plan: a protected symlink makes its directory read-only, writab
   REQUIRE(plan.ok());
   CHECK(mounts(*plan) ==
         "--bind /ws /ws --bind /ws/src /ws/src --bind /out /out --ro-bind /ws /ws "
-        "--bind /ws/src /ws/src --ro-bind /dev/null /etc/shadow");
+        "--bind /ws/src /ws/src");
   REQUIRE(plan->notes.size() == 1);
   CHECK(plan->notes[0] ==
         "protected path /ws/.github goes through the symlink /ws/.github: /ws is read-only for this step");
@@ -245,4 +250,34 @@ TEST_CASE("bwrap plan: extra read-only paths are bound read-only before the work
   auto missing = planBwrap(s, options(), host.lookup());
   REQUIRE(!missing.ok());
   CHECK(missing.error().message == "read-only path /missing does not exist or is a symlink");
+}
+
+TEST_CASE("bwrap plan: /etc is an allow-list; root-only files beside it are not in the view") {
+  FakeHost host;
+  auto plan = planBwrap(step(), options(), host.lookup());
+  REQUIRE(plan.ok());
+  auto shows = [&](const std::string& path) {
+    return std::count(plan->argv.begin(), plan->argv.end(), path) > 0;
+  };
+  CHECK(indexOf(*plan, "--ro-bind", "/etc/passwd") != std::string::npos);
+  CHECK(indexOf(*plan, "--ro-bind", "/etc/ssl/certs") != std::string::npos);
+  // A symlink is bound as its target, skipped if that is missing.
+  CHECK(indexOf(*plan, "--ro-bind-try", "/etc/resolv.conf") != std::string::npos);
+  for (const char* hidden : {"/etc", "/etc/ssl", "/etc/ssl/private", "/etc/docker", "/etc/docker/key.json",
+                             "/etc/shadow"}) {
+    CAPTURE(hidden);
+    CHECK_FALSE(shows(hidden));
+  }
+}
+
+TEST_CASE("bwrap plan: a read-only path that brings in /etc keeps its secrets masked") {
+  FakeHost host;
+  StepSpec s = step();
+  s.readOnlyPaths = {"/etc"};
+  auto plan = planBwrap(s, options(), host.lookup());
+  REQUIRE(plan.ok());
+  CHECK(indexOf(*plan, "/dev/null", "/etc/shadow") != std::string::npos);
+  CHECK(mounts(*plan) ==
+        "--ro-bind /etc /etc --ro-bind /ws /ws --bind /out /out --ro-bind /dev/null /etc/shadow "
+        "--tmpfs /etc/ssl/private --remount-ro /etc/ssl/private --tmpfs /etc/docker --remount-ro /etc/docker");
 }

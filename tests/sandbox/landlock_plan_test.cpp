@@ -161,7 +161,7 @@ TEST_CASE("landlock plan: fails closed") {
 }
 
 TEST_CASE("landlock plan: a denied path overlapping a granted one is refused without a lister") {
-  for (const char* denied : {"/w/repo/secrets", "/w/repo", "/w", "/usr/share/keys", "/etc/ssl/private"}) {
+  for (const char* denied : {"/w/repo/secrets", "/w/repo", "/w", "/usr/share/keys", "/etc/ssl/certs/keys"}) {
     CAPTURE(denied);
     StepSpec s = reviewer();
     s.deniedReadPaths.push_back(denied);

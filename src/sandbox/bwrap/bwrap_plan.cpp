@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "sandbox/system_paths.h"
+
 namespace lw::sandbox::bwrap {
 namespace {
 
@@ -229,7 +231,8 @@ Result<BwrapPlan> Planner::run() {
   if (spec_.network == NetworkMode::AllowOutbound) argv_.push_back("--share-net");
   argv_.insert(argv_.end(), {"--die-with-parent", "--new-session", "--cap-drop", "ALL"});
 
-  for (const char* dir : kSystemDirs) {
+  // A system tree that is a symlink (/bin -> usr/bin) is recreated as one.
+  for (const std::string& dir : systemTrees()) {
     PathInfo info = lookup_(dir);
     if (info.kind == PathKind::Directory) {
       bind(false, dir, dir);
@@ -237,6 +240,20 @@ Result<BwrapPlan> Planner::run() {
     } else if (info.kind == PathKind::Symlink) {
       argv_.insert(argv_.end(), {"--symlink", info.linkTarget, dir});
     }
+  }
+  // An /etc entry that is a symlink (resolv.conf into /run, localtime into
+  // /usr) is bound as what it points to: its target may lie outside the
+  // view. -try: a dangling one is skipped, as a missing entry is here.
+  for (const std::string& entry : systemEtcPaths()) {
+    PathInfo info = lookup_(entry);
+    if (info.kind == PathKind::Directory || info.kind == PathKind::File) {
+      bind(false, entry, entry);
+    } else if (info.kind == PathKind::Symlink) {
+      argv_.insert(argv_.end(), {"--ro-bind-try", entry, entry});
+    } else {
+      continue;
+    }
+    user_.push_back({entry, false});
   }
   argv_.insert(argv_.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
 

@@ -3,7 +3,8 @@
 // here, so the containment order is tested as data on any machine.
 //
 // Order of the view (later mounts cover earlier ones):
-//   1. system dirs read-only, fresh /proc, /dev, /tmp
+//   1. system dirs and the allow-listed /etc entries (system_paths.h)
+//      read-only, fresh /proc, /dev, /tmp
 //   2. the workspace (read-write only for the author role), writable paths, the out dir
 //   3. parents of protected symlinks re-bound read-only (the entry itself
 //      cannot carry a mount), then the writable paths below them again
@@ -11,7 +12,8 @@
 //      themselves, so that they are mount points and cannot be renamed away
 //   5. protected paths read-only; a missing one gets a read-only empty tmpfs
 //      at its first missing component, so the step cannot create it
-//   6. masks: deniedReadPaths and host secrets in /etc
+//   6. masks: deniedReadPaths, and host secrets in /etc where a read-only
+//      path brought /etc into the view
 #pragma once
 
 #include <filesystem>
@@ -35,16 +37,13 @@ struct PathInfo {
 // lstat() of a host path; tests pass a table.
 using PathLookup = std::function<PathInfo(const std::filesystem::path&)>;
 
-// System directories bound read-only when they exist (a symlink such as
-// /bin -> usr/bin is recreated as the same symlink).
-inline constexpr const char* kSystemDirs[] = {"/usr",   "/bin",   "/sbin",  "/lib",
-                                              "/lib32", "/lib64", "/libx32", "/etc"};
-
-// Host secrets inside the read-only system view, masked when present.
+// Host secrets masked when something in the view shows them (only a
+// read-only path naming /etc or a parent does: the system view itself binds
+// an allow-list of /etc, see system_paths.h).
 inline constexpr const char* kSystemSecrets[] = {
     "/etc/shadow",  "/etc/gshadow", "/etc/shadow-",   "/etc/gshadow-",
     "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh",     "/etc/security/opasswd",
-    "/etc/loopwright"};
+    "/etc/loopwright", "/etc/ssl/private", "/etc/pki/tls/private", "/etc/docker"};
 
 struct BwrapOptions {
   std::string bwrapPath = "/usr/bin/bwrap";

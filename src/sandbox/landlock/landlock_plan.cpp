@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "sandbox/system_paths.h"
+
 namespace lw::sandbox::landlock {
 namespace {
 
@@ -104,15 +106,14 @@ Result<Rules> carveOutDenied(Rules rules, const std::vector<std::string>& denied
 }  // namespace
 
 const std::vector<std::string>& systemReadPaths() {
-  static const std::vector<std::string> paths = {
-      "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
-      "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/host.conf",
-      "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
-      "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
-      "/etc/timezone", "/etc/ssl", "/etc/ca-certificates", "/etc/pki", "/etc/alternatives",
-      "/etc/os-release", "/etc/debian_version", "/etc/mime.types", "/etc/locale.alias",
-      "/etc/gitconfig", "/etc/magic", "/etc/terminfo", "/etc/inputrc",
-      "/proc", "/sys/devices/system/cpu"};
+  // The same trees and /etc allow-list as linux-bwrap (system_paths.h).
+  static const std::vector<std::string> paths = [] {
+    std::vector<std::string> p = systemTrees();
+    p.push_back("/opt");
+    p.insert(p.end(), systemEtcPaths().begin(), systemEtcPaths().end());
+    p.insert(p.end(), {"/proc", "/sys/devices/system/cpu"});
+    return p;
+  }();
   return paths;
 }
 

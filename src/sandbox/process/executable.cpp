@@ -3,7 +3,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
+
+#include "sandbox/step_env.h"
 
 namespace lw::sandbox::process {
 namespace {
@@ -15,22 +18,50 @@ bool isExecutableFile(const std::string& path) {
 
 }  // namespace
 
-std::optional<std::string> resolveExecutable(const std::string& name,
-                                             const std::map<std::string, std::string>& env) {
-  if (name.find('/') != std::string::npos) return name;
-  auto it = env.find("PATH");
-  std::string path = it != env.end() ? it->second : "/usr/local/bin:/usr/bin:/bin";
+std::vector<std::string> commandCandidates(const std::string& name, const std::string& pathVariable) {
+  if (name.find('/') != std::string::npos) return {name};
+  if (name.empty()) return {};
+  std::vector<std::string> out;
   std::size_t start = 0;
-  while (start <= path.size()) {
-    std::size_t end = path.find(':', start);
-    if (end == std::string::npos) end = path.size();
-    std::string dir = path.substr(start, end - start);
-    if (dir.empty()) dir = ".";
-    std::string candidate = dir + "/" + name;
-    if (isExecutableFile(candidate)) return candidate;
+  while (start <= pathVariable.size()) {
+    std::size_t end = pathVariable.find(':', start);
+    if (end == std::string::npos) end = pathVariable.size();
+    std::string dir = pathVariable.substr(start, end - start);
+    if (dir.empty()) dir = ".";  // POSIX: an empty entry is the working directory
+    out.push_back(dir + "/" + name);
     start = end + 1;
   }
+  return out;
+}
+
+std::optional<std::string> resolveCommand(const std::string& name, const std::string& pathVariable,
+                                          const RunnableInView& runnable) {
+  for (const std::string& candidate : commandCandidates(name, pathVariable)) {
+    if (runnable(candidate)) return candidate;
+  }
   return std::nullopt;
+}
+
+std::string stepPathOf(const std::map<std::string, std::string>& env) {
+  auto it = env.find("PATH");
+  return it != env.end() ? it->second : kDefaultStepPath;
+}
+
+Error commandNotFound(const std::string& name, const std::string& pathVariable, int err) {
+  std::string why = err == EACCES ? "none of its candidates may be executed by the step"
+                                  : "it is on no entry of the step's PATH";
+  return makeError(ErrorCode::SandboxLaunchFailed,
+                   "command '" + name + "' not found in the step's view (" + why + "; PATH=" +
+                       pathVariable + ")",
+                   "the step searches its own PATH and sees only its sandbox's view (the system "
+                   "paths, the workspace, the read-only paths): name a command inside that view by "
+                   "its absolute path, or set PATH in the step's environment",
+                   name);
+}
+
+std::optional<std::string> resolveExecutable(const std::string& name,
+                                             const std::map<std::string, std::string>& env) {
+  return resolveCommand(name, stepPathOf(env), isExecutableFile);
 }
 
 Error launchError(const std::string& what, int err, const std::string& subject) {

@@ -2,6 +2,7 @@
 // and envp laid out for execve, and the error every start reports.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -11,9 +12,32 @@
 
 namespace lw::sandbox::process {
 
-// argv[0] as given when it holds a slash; otherwise the first executable
-// regular file of that name in the PATH of `env` (the step's environment,
-// not ours: it decides what the step runs), or nullopt.
+// The one rule by which every backend finds a step's command: a name that
+// holds a slash is taken as given; otherwise, for each entry of the step's
+// own PATH in order (an empty entry is the working directory), entry/name —
+// the first of these the step can execute in its view wins. Neither the
+// orchestrator's PATH nor its view of the filesystem takes part.
+std::vector<std::string> commandCandidates(const std::string& name, const std::string& pathVariable);
+
+// Whether the step can execute `path` in its view (visible there, a regular
+// file, executable by the step). The kernel answers it best: the supervisor
+// tries each candidate with execve inside the sandbox, bubblewrap with execvp.
+using RunnableInView = std::function<bool(const std::string& path)>;
+
+// The first of commandCandidates() that is `runnable`, or nullopt.
+std::optional<std::string> resolveCommand(const std::string& name, const std::string& pathVariable,
+                                          const RunnableInView& runnable);
+
+// PATH of `env`, or the default a step gets (step_env.h) when it has none.
+std::string stepPathOf(const std::map<std::string, std::string>& env);
+
+// SANDBOX_LAUNCH_FAILED for a command no candidate of which the step could
+// execute (`err`: EACCES when one existed but was refused, else ENOENT).
+Error commandNotFound(const std::string& name, const std::string& pathVariable, int err);
+
+// A file of the orchestrator's own view (a launcher such as bwrap, never the
+// step's command): resolveCommand against `env`'s PATH with a host
+// stat()+access() as the test, or nullopt.
 std::optional<std::string> resolveExecutable(const std::string& name,
                                              const std::map<std::string, std::string>& env);
 

@@ -31,6 +31,7 @@ void PipedProcess::kill() {
 void PipedProcess::requestKill() {
   if (killRequested_ || ended_) return;
   killRequested_ = true;
+  forceAt_ = Clock::now() + kKillGrace;
   sendKill();
 }
 
@@ -46,7 +47,11 @@ void PipedProcess::run(std::optional<Clock::time_point> deadline) {
       info_.timedOut = true;
       requestKill();
     }
-    auto until = ended_ ? drainUntil : (killRequested_ ? std::nullopt : deadline);
+    if (!ended_ && forceAt_ && now >= *forceAt_) {
+      forceAt_.reset();
+      forceEnd();
+    }
+    auto until = ended_ ? drainUntil : (killRequested_ ? forceAt_ : deadline);
     int timeout = -1;
     if (until) {
       auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(*until - now).count();

@@ -35,6 +35,9 @@ class PipedProcess : public RunningProcess {
   virtual void collectEnd(ExitInfo& info) = 0;
   // Asks for the whole tree to be killed; called at most once.
   virtual void sendKill() = 0;
+  // Called once if the end has not come kKillGrace after sendKill: the
+  // process that should have done the killing is stuck; kill it instead.
+  virtual void forceEnd() {}
   // After the loop, with the pipes closed: release what is left (reap).
   virtual void release() = 0;
 
@@ -50,6 +53,7 @@ class PipedProcess : public RunningProcess {
   ExitInfo info_;
   bool ended_ = false;
   bool killRequested_ = false;
+  std::optional<Clock::time_point> forceAt_;  // kill requested, end not seen yet
   bool finished_ = false;
 };
 

@@ -11,6 +11,7 @@
 
 #include "sandbox/process/executable.h"
 #include "sandbox/process/fd.h"
+#include "sandbox/process/orphan_sweep.h"
 #include "sandbox/process/piped_process.h"
 #include "sandbox/process/supervisor.h"
 
@@ -28,8 +29,32 @@ bool readMessage(int fd, detail::SupervisorMessage& m) {
   }
 }
 
+void reapChild(pid_t pid, int* status = nullptr) {
+  int st = 0;
+  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  forgetOwnChild(pid);
+  if (status != nullptr) *status = st;
+}
+
+// Why the supervisor ended without its report, in the words of the report.
+std::string supervisorLossOf(int status, bool forced) {
+  if (forced)
+    return "the step's supervisor did not end the step within " +
+           std::to_string(kKillGrace.count()) +
+           " ms of the kill request (stopped or starved by the step) and was killed; "
+           "loopwright killed what was left of the step's processes itself";
+  std::string how = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                                        : "ended with status " + std::to_string(WEXITSTATUS(status));
+  return "the step's supervisor was " + how +
+         " before it reported the step's end (the step may have killed it); loopwright killed "
+         "what was left of the step's processes itself";
+}
+
 // The step's end comes as the supervisor's report on the control socket; a
-// kill is a byte on it (the supervisor kills the whole tree).
+// kill is a byte on it (the supervisor kills the whole tree). A supervisor
+// that dies without a report (the step killed it) or does not answer a kill
+// (the step stopped it) leaves the sweep to loopwright (orphan_sweep.h).
 class SupervisedProcess final : public PipedProcess {
  public:
   SupervisedProcess(pid_t supervisor, pid_t pid, Fd control, Fd out, Fd err,
@@ -52,10 +77,16 @@ class SupervisedProcess final : public PipedProcess {
       if (countsDescendants_) info.descendantsKilled = m.extra;
       if (WIFEXITED(m.value)) info.exitCode = WEXITSTATUS(m.value);
       if (WIFSIGNALED(m.value)) info.signal = WTERMSIG(m.value);
-    } else {
-      // The supervisor vanished without a report (killed from outside).
-      info.signal = SIGKILL;
+      return;
     }
+    // Its end of the socket closed without a report: it is gone. Reaped
+    // first, so that every orphan of its subtree has re-parented to us.
+    int status = 0;
+    reapChild(supervisor_, &status);
+    reaped_ = true;
+    info.signal = SIGKILL;  // the step's own status is lost with its supervisor
+    info.descendantsKilled = sweepStrayStepProcesses();
+    info.supervisorLost = supervisorLossOf(status, forced_);
   }
 
   void sendKill() override {
@@ -63,18 +94,25 @@ class SupervisedProcess final : public PipedProcess {
     ::send(control_.get(), &k, 1, MSG_NOSIGNAL);
   }
 
+  // Not reaped yet, so the pid is still this supervisor's.
+  void forceEnd() override {
+    forced_ = true;
+    ::kill(supervisor_, SIGKILL);
+  }
+
   // Closing the control socket makes a supervisor still running kill the tree.
   void release() override {
     control_.reset();
-    int st = 0;
-    while (::waitpid(supervisor_, &st, 0) < 0 && errno == EINTR) {
-    }
+    if (!reaped_) reapChild(supervisor_);
+    reaped_ = true;
   }
 
   pid_t supervisor_;
   pid_t pid_;
   Fd control_;
   bool countsDescendants_;
+  bool forced_ = false;
+  bool reaped_ = false;
 };
 
 }  // namespace
@@ -89,14 +127,12 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
     return makeError(ErrorCode::SandboxLaunchFailed, "too many descriptors to pass to the child",
                      "pass at most 4 extra descriptors", req.argv[0]);
   }
-  auto path = resolveExecutable(req.argv[0], req.env);
-  if (!path) {
-    return makeError(ErrorCode::SandboxLaunchFailed,
-                     "command '" + req.argv[0] + "' not found in the step's PATH",
-                     "use an absolute path or set PATH in the step's environment", req.argv[0]);
-  }
+  // Resolved in the child, in the step's view (executable.h).
+  const std::string stepPath = stepPathOf(req.env);
+  const std::vector<std::string> candidates = commandCandidates(req.argv[0], stepPath);
 
   // Everything the child touches is allocated before fork.
+  ExecStrings candidateStrings(candidates);
   ExecStrings argv(req.argv);
   ExecStrings envp = ExecStrings::environment(req.env);
 
@@ -119,7 +155,8 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
   }
 
   detail::ExecPlan plan;
-  plan.path = path->c_str();
+  plan.candidates = candidateStrings.get();
+  plan.candidateCount = candidates.size();
   plan.argv = argv.get();
   plan.envp = envp.get();
   plan.cwd = req.cwd.empty() ? nullptr : req.cwd.c_str();
@@ -134,9 +171,16 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
   plan.errorPipe = failW.get();
   plan.control = supervisorEnd.get();
 
-  pid_t supervisor = ::fork();
-  if (supervisor < 0) return launchError("fork", errno, req.argv[0]);
-  if (supervisor == 0) detail::runSupervisor(plan);
+  // If the step kills its supervisor, its orphans come to us.
+  becomeSubreaperOfLastResort();
+  pid_t supervisor = -1;
+  {
+    auto guard = ownChildGuard();
+    supervisor = ::fork();
+    if (supervisor < 0) return launchError("fork", errno, req.argv[0]);
+    if (supervisor == 0) detail::runSupervisor(plan);
+    registerOwnChild(supervisor);
+  }
 
   outW.reset();
   errW.reset();
@@ -144,11 +188,7 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
   supervisorEnd.reset();
   devNull.reset();
 
-  auto reapSupervisor = [&] {
-    int st = 0;
-    while (::waitpid(supervisor, &st, 0) < 0 && errno == EINTR) {
-    }
-  };
+  auto reapSupervisor = [&] { reapChild(supervisor); };
   detail::SupervisorMessage started_msg;
   if (!readMessage(control.get(), started_msg) || started_msg.kind != detail::kStarted) {
     int err = started_msg.kind == detail::kForkFailed ? started_msg.value : EPIPE;
@@ -166,10 +206,17 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
     detail::SupervisorMessage fin;
     readMessage(control.get(), fin);
     reapSupervisor();
+    if (failure.step == detail::kStepCommandNotFound) {
+      if (candidates.size() == 1 && candidates.front() == req.argv[0])  // a path, not searched
+        return launchError("execve " + req.argv[0], failure.err, req.argv[0]);
+      return commandNotFound(req.argv[0], stepPath, failure.err);
+    }
     std::string what = failure.step >= 0
                            ? req.childSetup[static_cast<std::size_t>(failure.step)].what
                            : detail::stepName(failure.step);
-    if (failure.step == detail::kStepExec) what += " " + *path;
+    if (failure.step == detail::kStepExec && failure.candidate >= 0 &&
+        static_cast<std::size_t>(failure.candidate) < candidates.size())
+      what += " " + candidates[static_cast<std::size_t>(failure.candidate)];
     return launchError(what, failure.err, req.argv[0]);
   }
 

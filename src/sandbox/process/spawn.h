@@ -25,7 +25,7 @@ struct ChildSetup {
 };
 
 struct SpawnRequest {
-  std::vector<std::string> argv;             // argv[0] resolved against PATH of env
+  std::vector<std::string> argv;             // argv[0] found by the rule of executable.h
   std::map<std::string, std::string> env;    // the complete environment
   std::string cwd;                           // empty = inherit
   std::optional<int> passFd;                 // kept open in the child as fd 3
@@ -48,6 +48,10 @@ struct CapturedStream {
   bool truncated() const { return totalBytes > data.size(); }
 };
 
+// How long a supervisor may take to end the tree after a kill request before
+// loopwright kills it and sweeps the tree itself.
+inline constexpr std::chrono::milliseconds kKillGrace{2000};
+
 struct ExitInfo {
   int exitCode = -1;       // valid when signal == 0
   int signal = 0;          // the terminating signal, 0 for a normal exit
@@ -56,6 +60,11 @@ struct ExitInfo {
   // subreaper; nullopt where a pid namespace ends them (bwrap, docker,
   // Landlock below ABI 6): the kernel does not say how many there were.
   std::optional<int> descendantsKilled;
+  // Set when the step's supervisor died before reporting (the step killed
+  // it) or ignored a kill request (the step stopped it): what happened, in
+  // words for the report. The step's own status is then unknown (signal is
+  // SIGKILL) and loopwright swept the step's processes itself.
+  std::string supervisorLost;
   std::chrono::milliseconds duration{0};
   // The shell convention: exitCode, or 128 + signal; 124 when timed out.
   int status() const { return timedOut ? 124 : (signal != 0 ? 128 + signal : exitCode); }
@@ -76,11 +85,15 @@ class RunningProcess {
 
 // Forks a per-step supervisor (a child subreaper that owns the step's whole
 // tree, so parallel steps never kill each other's processes) which forks and
-// execs the command in a new session with no-new-privileges set. Fails with
-// SANDBOX_LAUNCH_FAILED when fork/exec or a ChildSetup fails (the child's
-// errno and the failing step are carried back over a CLOEXEC pipe). When the
-// calling process dies, the supervisor sees its control pipe close and kills
-// the tree. Capabilities are not dropped here: see child_setups.h.
+// execs the command in a new session with no-new-privileges set, after the
+// ChildSetup steps, searching the step's PATH in its view (executable.h).
+// Fails with SANDBOX_LAUNCH_FAILED when fork/exec or a ChildSetup fails or
+// the command is not found (the child's errno and the failing step are
+// carried back over a CLOEXEC pipe). When the calling process dies, the
+// supervisor sees its control pipe close and kills the tree; when the
+// supervisor dies or stops, this process (made a child subreaper on the
+// first call, irreversibly) sweeps the tree: see orphan_sweep.h.
+// Capabilities are not dropped here: see child_setups.h.
 Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& request);
 
 }  // namespace lw::sandbox::process

@@ -27,8 +27,8 @@ void sendMessage(int fd, int kind, int value, int extra) {
   }
 }
 
-[[noreturn]] void failChild(int errorPipe, int step, int err) {
-  ChildFailure f{step, err};
+[[noreturn]] void failChild(int errorPipe, int step, int err, int candidate = -1) {
+  ChildFailure f{step, err, candidate};
   while (::write(errorPipe, &f, sizeof f) < 0 && errno == EINTR) {
   }
   ::_exit(127);
@@ -59,6 +59,25 @@ void cloexecFrom(int first) {
                  ? static_cast<long>(rl.rlim_cur)
                  : 65536;
   for (long fd = first; fd < max; ++fd) ::fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
+}
+
+// The command's search, here in the step's view (after its sandbox is
+// applied): glibc's execvp goes on after exactly these errors, and so does
+// bubblewrap's search inside its view, so every backend picks the same file.
+bool searchGoesOn(int err) {
+  return err == ENOENT || err == EACCES || err == ENOTDIR || err == ESTALE || err == ENODEV ||
+         err == ETIMEDOUT;
+}
+
+[[noreturn]] void execFirstRunnable(const ExecPlan& p, int errorPipe) {
+  bool refused = false;
+  for (std::size_t i = 0; i < p.candidateCount; ++i) {
+    ::execve(p.candidates[i], p.argv, p.envp);
+    int e = errno;
+    if (!searchGoesOn(e)) failChild(errorPipe, kStepExec, e, static_cast<int>(i));
+    refused = refused || e == EACCES;
+  }
+  failChild(errorPipe, kStepCommandNotFound, refused ? EACCES : ENOENT);
 }
 
 [[noreturn]] void runStep(const ExecPlan& p, pid_t supervisor) {
@@ -99,8 +118,7 @@ void cloexecFrom(int first) {
     int e = p.setups[i].run ? p.setups[i].run() : 0;
     if (e != 0) failChild(errorPipe, static_cast<int>(i), e);
   }
-  ::execve(p.path, p.argv, p.envp);
-  failChild(errorPipe, kStepExec, errno);
+  execFirstRunnable(p, errorPipe);
 }
 
 bool isZombie(pid_t pid) {
@@ -207,6 +225,7 @@ const char* stepName(int step) {
     case kStepWorkdir: return "chdir to the working directory";
     case kStepExec: return "execve";
     case kStepDeathSignal: return "prctl(PR_SET_PDEATHSIG)";
+    case kStepCommandNotFound: return "finding the command";
     default: return "child setup";
   }
 }

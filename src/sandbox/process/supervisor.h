@@ -29,10 +29,12 @@ struct SupervisorMessage {
 };
 
 // Written by the step's child on the error pipe when it cannot exec.
-// `step` is the index of the failing ChildSetup, or one of the kStep* values.
+// `step` is the index of the failing ChildSetup, or one of the kStep* values;
+// `candidate` the command candidate execve failed on (kStepExec).
 struct ChildFailure {
   int step = 0;
   int err = 0;
+  int candidate = -1;
 };
 inline constexpr int kStepDescriptors = -1;
 inline constexpr int kStepSession = -2;
@@ -40,11 +42,16 @@ inline constexpr int kStepNoNewPrivileges = -3;
 inline constexpr int kStepWorkdir = -4;
 inline constexpr int kStepExec = -5;
 inline constexpr int kStepDeathSignal = -6;
+// No candidate could be executed; err is EACCES if one was refused, else ENOENT.
+inline constexpr int kStepCommandNotFound = -7;
 inline constexpr std::size_t kMaxExtraFds = 4;
 
 // Everything the child needs, prepared (allocated) by the parent before fork.
 struct ExecPlan {
-  const char* path = nullptr;
+  // commandCandidates() of argv[0], tried in order with execve in the step's
+  // view; the search goes on where execvp's would (executable.h).
+  const char* const* candidates = nullptr;
+  std::size_t candidateCount = 0;
   char* const* argv = nullptr;
   char* const* envp = nullptr;
   const char* cwd = nullptr;  // null: inherit

@@ -12,6 +12,7 @@
 
 #include "sandbox/process/executable.h"
 #include "sandbox/process/fd.h"
+#include "sandbox/process/orphan_sweep.h"
 #include "sandbox/process/piped_process.h"
 
 namespace lw::sandbox::process {
@@ -55,6 +56,7 @@ class LauncherProcess final : public PipedProcess {
     int status = 0;
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
     }
+    forgetOwnChild(pid_);
     reaped_ = true;
     return status;
   }
@@ -140,14 +142,20 @@ Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnReq
   posix_spawnattr_setflags(&s.attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
   pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, path->c_str(), &s.actions, &s.attr, argv.get(), envp.get());
-  if (rc != 0) return launchError("execve " + *path, rc, req.argv[0]);
+  {
+    // Registered as loopwright's own, so that a sweep never takes it for a stray.
+    auto guard = ownChildGuard();
+    int rc = ::posix_spawn(&pid, path->c_str(), &s.actions, &s.attr, argv.get(), envp.get());
+    if (rc != 0) return launchError("execve " + *path, rc, req.argv[0]);
+    registerOwnChild(pid);
+  }
   Fd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
   if (!pidfd) {
     int e = errno;
     ::kill(pid, SIGKILL);
     while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
+    forgetOwnChild(pid);
     return launchError("pidfd_open", e, req.argv[0]);
   }
   for (Fd* f : {&outR, &errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);

@@ -254,6 +254,22 @@ int loopbackRoundTrip() {
   return 0;
 }
 
+// Daemonizes, then kills (SIGKILL) or stops (SIGSTOP) the step's parent: its
+// supervisor where no pid namespace hides it. "supervisor attacked" means the
+// signal went out; the step may die at once with its supervisor (pdeathsig).
+int attackSupervisor(const std::string& beat, const std::string& how) {
+  daemonize(beat, false);
+  const pid_t parent = ::getppid();
+  // 0: the parent is outside our pid namespace; 1: its init. kill(0) would be our own group.
+  if (parent <= 1) return blocked("supervisor not visible (pid namespace)", ESRCH);
+  std::printf("supervisor attacked: pid %d\n", static_cast<int>(parent));
+  std::fflush(stdout);
+  if (::kill(parent, how == "stop" ? SIGSTOP : SIGKILL) != 0) return blocked("signal the supervisor", errno);
+  if (how == "stop") return std::printf("supervisor stopped\n"), 0;
+  ::usleep(300000);
+  return ::getppid() == parent ? blocked("the supervisor survived the signal", 0) : 0;
+}
+
 int runAttack(const std::vector<std::string>& a) {
   const std::string& what = a.at(0);
   if (what == "write") return writeEach({a.begin() + 1, a.end()});
@@ -275,6 +291,7 @@ int runAttack(const std::vector<std::string>& a) {
   if (what == "userns") return nestedUserns();
   if (what == "daemon") return daemonize(a.at(1), a.size() > 2);
   if (what == "loopback") return loopbackRoundTrip();
+  if (what == "supervisor") return attackSupervisor(a.at(1), a.at(2));
   // Positive cases: 0 when the allowed thing works.
   if (what == "cat") {
     std::ifstream in(a.at(1));

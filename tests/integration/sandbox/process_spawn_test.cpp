@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -115,4 +116,74 @@ TEST_CASE("process spawn: dropAllCapabilities leaves no capability, also as root
   r.childSetup.push_back(dropAllCapabilities());
   runToEnd(r, &out);
   CHECK(out == "0000000000000000\n");
+}
+
+TEST_CASE("process spawn: a step that SIGKILLs its supervisor: its daemon is swept and the end says so") {
+  auto start = std::chrono::steady_clock::now();
+  auto p = spawn(shell("setsid sh -c 'sleep 30 & echo $!'; kill -9 $PPID; sleep 30"));
+  REQUIRE(p.ok());
+  ExitInfo info = (*p)->wait(start + 20s);
+  INFO((*p)->stderrData().data);
+  CHECK_FALSE(info.timedOut);
+  CHECK(info.signal == SIGKILL);
+  CHECK(info.supervisorLost.find("the step's supervisor was killed by signal 9") == 0);
+  CHECK(info.descendantsKilled >= 1);
+  pid_t daemon = std::stoi((*p)->stdoutData().data);
+  CHECK(!alive(daemon));
+  CHECK(std::chrono::steady_clock::now() - start < 10s);
+}
+
+TEST_CASE("process spawn: a step that SIGSTOPs its supervisor cannot hold wait past its deadline") {
+  auto start = std::chrono::steady_clock::now();
+  auto p = spawn(shell("setsid sh -c 'sleep 30 & echo $!'; kill -STOP $PPID; exec sleep 30"));
+  REQUIRE(p.ok());
+  ExitInfo info = (*p)->wait(start + 500ms);
+  CHECK(info.timedOut);
+  CHECK(info.supervisorLost.find("did not end the step within 2000 ms") != std::string::npos);
+  CHECK(info.descendantsKilled >= 1);  // the daemon (the step may die first by pdeathsig)
+  pid_t daemon = std::stoi((*p)->stdoutData().data);
+  CHECK(!alive(daemon));
+  CHECK(std::chrono::steady_clock::now() - start < 500ms + kKillGrace + 2s);
+}
+
+TEST_CASE("process spawn: the command is searched in the step's view, past a candidate it may not run") {
+  if (::getuid() != 0) {
+    MESSAGE("[SKIPPED] needs root: a directory root may search only with its capabilities");
+    return;
+  }
+  // Root may search a 0700 directory of another user only through
+  // CAP_DAC_READ_SEARCH, which the step does not keep: the orchestrator can
+  // run the shim, the step cannot, so it must get /bin/echo.
+  char tmpl[] = "/tmp/lw-shims-XXXXXX";
+  std::string shims = ::mkdtemp(tmpl);
+  {
+    int fd = ::open((shims + "/echo").c_str(), O_WRONLY | O_CREAT, 0755);
+    (void)!::write(fd, "#!/bin/sh\necho SHIM\n", 20);
+    ::close(fd);
+  }
+  (void)!::chown(shims.c_str(), 65534, 65534);
+  ::chmod(shims.c_str(), 0700);
+  std::string out;
+  SpawnRequest r;
+  r.argv = {"echo", "REAL"};
+  r.env = {{"PATH", shims + ":/usr/bin:/bin"}};
+  r.childSetup.push_back(dropAllCapabilities());
+  ExitInfo info = runToEnd(r, &out);
+  CHECK(info.exitCode == 0);
+  CHECK(out == "REAL\n");
+  ::unlink((shims + "/echo").c_str());
+  ::rmdir(shims.c_str());
+}
+
+TEST_CASE("process spawn: a command found nowhere in the step's view is SANDBOX_LAUNCH_FAILED with a hint") {
+  SpawnRequest r;
+  r.argv = {"lw-no-such-command"};
+  r.env = {{"PATH", "/nonexistent:/usr/bin"}};
+  auto p = spawn(r);
+  REQUIRE_FALSE(p.ok());
+  CHECK(p.error().code == lw::ErrorCode::SandboxLaunchFailed);
+  CHECK(p.error().message ==
+        "command 'lw-no-such-command' not found in the step's view (it is on no entry of the "
+        "step's PATH; PATH=/nonexistent:/usr/bin)");
+  CHECK_FALSE(p.error().hint.empty());
 }

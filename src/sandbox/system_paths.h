@@ -1,0 +1,23 @@
+// The host paths every step may read, shared by the planners that build a
+// view from an allow-list (linux-bwrap, linux-landlock): one list, so that a
+// command finds the same files on either backend.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace lw::sandbox {
+
+// Loader, libraries and tools: bound (or granted) read-only when present.
+const std::vector<std::string>& systemTrees();
+
+// What programs need from /etc (name service, resolver, loader cache, time
+// zone, TLS roots, alternatives, a few tool defaults) — never /etc itself:
+// a step run by root still owns root's 0600 files (/etc/shadow, SSH host
+// keys, /etc/ssl/private, Docker's key.json), dropped capabilities or not.
+// Every entry is world-readable on a stock system and holds nothing that
+// is not; a directory with a root-only part is listed by its readable parts
+// (/etc/ssl/certs, not /etc/ssl).
+const std::vector<std::string>& systemEtcPaths();
+
+}  // namespace lw::sandbox
