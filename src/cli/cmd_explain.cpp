@@ -47,10 +47,21 @@ void row(std::ostream& out, const std::string& field, const std::string& value,
 
 std::string label(const EffectiveStep& s) { return s.stage + "/" + s.step; }
 
-StepOutlook outlookOf(const EffectiveStep& s, const sandbox::ProbeFor& probeFor) {
-  StepOutlook o{sandbox::negotiate({s.sandbox, false}, probeFor), {}};
-  if (!o.negotiated) o.blocker = pipeline::refusalBlocker(label(s), o.negotiated.error(), "nothing ran");
-  return o;
+// Negotiates every step against this host's backends, each probed once.
+std::vector<StepOutlook> outlooksOf(const std::vector<const EffectiveStep*>& steps, const Environment& env) {
+  auto backends = sandbox::makeBackends(env);
+  sandbox::ProbeFor probeFor = [&](BackendId id) -> const sandbox::ProbeReport* {
+    for (auto& b : backends)
+      if (b->id() == id) return &b->probe();
+    return nullptr;
+  };
+  std::vector<StepOutlook> out;
+  for (const EffectiveStep* s : steps) {
+    StepOutlook o{sandbox::negotiate({s->sandbox, false}, probeFor), {}};
+    if (!o.negotiated) o.blocker = pipeline::refusalBlocker(label(*s), o.negotiated.error(), "nothing ran");
+    out.push_back(std::move(o));
+  }
+  return out;
 }
 
 // The backend row: which backend, its level, and why it (or none) is chosen.
@@ -181,14 +192,7 @@ Command explainCommand() {
     std::vector<const EffectiveStep*> shown;
     for (const auto& s : *steps)
       if (selected(s)) shown.push_back(&s);
-    auto backends = sandbox::makeBackends(io.env);
-    sandbox::ProbeFor probeFor = [&](BackendId id) -> const sandbox::ProbeReport* {
-      for (auto& b : backends)
-        if (b->id() == id) return &b->probe();
-      return nullptr;
-    };
-    std::vector<StepOutlook> outlooks;
-    for (const EffectiveStep* s : shown) outlooks.push_back(outlookOf(*s, probeFor));
+    const std::vector<StepOutlook> outlooks = outlooksOf(shown, io.env);
 
     if (io.json) {
       boost::json::object o;
