@@ -1,4 +1,6 @@
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -22,6 +24,19 @@ std::string slurp(const fs::path& p) {
 void put(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
   std::ofstream(p) << text;
+}
+
+// What the metadata attack may not change: mode, owner, times, xattrs.
+std::string metadataOf(const fs::path& p) {
+  struct stat st {};
+  if (::lstat(p.c_str(), &st) != 0) return "missing";
+  char names[1024] = {};
+  ssize_t n = ::llistxattr(p.c_str(), names, sizeof names);
+  return std::to_string(st.st_mode) + " " + std::to_string(st.st_uid) + ":" +
+         std::to_string(st.st_gid) + " mtime " + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec) + " ctime " + std::to_string(st.st_ctim.tv_sec) +
+         "." + std::to_string(st.st_ctim.tv_nsec) + " xattrs " +
+         std::string(names, n > 0 ? static_cast<std::size_t>(n) : 0);
 }
 
 }  // namespace
@@ -140,5 +155,32 @@ TEST_CASE("escape positive: the workspace is readable and writable paths are wri
     ExecResult write = sandboxExec(r, *c, {"touch", (c->writable / "made").string()});
     CHECK_MESSAGE(write.status == 0, write.describe());
     CHECK(slurp(c->writable / "made") == "ok\n");
+  }
+}
+
+TEST_CASE("escape: metadata outside the writable paths stays: chmod setuid/0777, chown, utime, xattrs, chattr, by path and by descriptor") {
+  for (const Runner& r : runners()) {
+    CAPTURE(r.label());
+    auto c = makeCase(r);
+    fs::path denied = c->root / "denied";
+    put(c->outside / "file", "host\n");
+    put(c->ws / "ro-file", "workspace\n");
+    put(denied / "key", "secret\n");
+    std::vector<fs::path> targets = {c->outside / "file", c->outside, c->ws / "ro-file", c->ws,
+                                     denied / "key", denied};
+    std::vector<std::string> before, args = {"metadata"};
+    for (const fs::path& t : targets) {
+      ::chmod(t.c_str(), fs::is_directory(t) ? 0755 : 0644);
+      if (r.uid) (void)!::chown(t.c_str(), *r.uid, r.gid);
+      before.push_back(metadataOf(t));
+      args.push_back(t.string());
+    }
+    ExecOptions o;
+    o.flags = {"--deny-read", denied.string()};
+    checkBlocked(sandboxExec(r, *c, args, o));
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      CAPTURE(targets[i]);
+      CHECK(metadataOf(targets[i]) == before[i]);
+    }
   }
 }

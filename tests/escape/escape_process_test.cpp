@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "escape/escape_common.h"
@@ -30,6 +32,33 @@ struct Victim {
   }
   bool alive() const { return ::waitpid(pid, nullptr, WNOHANG) == 0; }
   ~Victim() {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+  }
+};
+
+// A host process of the runner's own user, with a secret on its command line.
+struct SameUserVictim {
+  pid_t pid = -1;
+  std::string secret = "lw-argv-s3cr3t-" + std::to_string(::getpid());
+  explicit SameUserVictim(const Runner& r) {
+    pid = ::fork();
+    if (pid == 0) {
+      if (r.uid && (::setgid(r.gid) != 0 || ::setuid(*r.uid) != 0)) ::_exit(99);
+      // `; :` keeps the shell from exec'ing sleep in its place.
+      ::execl("/bin/sh", "sh", "-c", "sleep 60; :", secret.c_str(), nullptr);
+      ::_exit(127);
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  std::string limits() const {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/limits");
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  bool alive() const { return ::waitpid(pid, nullptr, WNOHANG) == 0; }
+  ~SameUserVictim() {
     ::kill(pid, SIGKILL);
     ::waitpid(pid, nullptr, 0);
   }
@@ -111,5 +140,49 @@ TEST_CASE("escape: the daemon is gone also when sandbox exec itself is SIGKILLed
     ExecResult res = finish(pid, *c);
     CHECK(res.status == 128 + SIGKILL);
     CHECK(stopsGrowing(beat, 3s));
+  }
+}
+
+TEST_CASE("escape: the limits of a same-user host process and of the step's own supervisor stay") {
+  for (const Runner& r : runners()) {
+    CAPTURE(r.label());
+    auto c = makeCase(r);
+    SameUserVictim v(r);
+    std::string limits = v.limits();
+    REQUIRE(limits.find("Max open files") != std::string::npos);
+    checkBlocked(sandboxExec(r, *c, {"prlimit", std::to_string(v.pid), "ppid"}));
+    CHECK(v.limits() == limits);
+    CHECK(v.alive());
+  }
+}
+
+TEST_CASE("escape: after lowering its supervisor's limits, the step's daemon is still gone and the timeout still fires") {
+  for (const Runner& r : runners()) {
+    CAPTURE(r.label());
+    auto c = makeCase(r);
+    fs::path beat = c->writable / "beat";
+    ExecOptions o;
+    o.flags = {"--timeout", "2"};
+    auto started = std::chrono::steady_clock::now();
+    ExecResult res = sandboxExec(r, *c, {"limit-supervisor-then-daemon", beat.string()}, o);
+    INFO(res.describe());
+    CHECK(res.status == 124);
+    CHECK(std::chrono::steady_clock::now() - started < 20s);
+    CHECK(stopsGrowing(beat, 3s));
+  }
+}
+
+TEST_CASE("escape: host processes are not listed in /proc and their command lines not readable") {
+  for (const Runner& r : runners()) {
+    CAPTURE(r.label());
+    auto c = makeCase(r);
+    SameUserVictim v(r);
+    ExecOptions o;
+    // A backend that cannot hide host processes says so (processTreeCleanup
+    // partial) and is refused when the policy requires it.
+    o.flags = {"--require", "processTreeCleanup"};
+    std::string reversed(v.secret.rbegin(), v.secret.rend());
+    checkBlockedOrRefused(r, sandboxExec(r, *c, {"proc-view", std::to_string(v.pid), reversed}, o),
+                          lw::Capability::ProcessTreeCleanup);
   }
 }

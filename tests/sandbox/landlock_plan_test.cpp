@@ -249,3 +249,48 @@ TEST_CASE("landlock plan: carving out still refuses what it cannot do") {
     CHECK_FALSE(plan(s, {7, true, true}, identity, fakeList).ok());
   }
 }
+
+TEST_CASE("landlock plan: the private view — pid and mount namespaces, read-only but the writable trees") {
+  HostFacts unprivileged{7, true, false, false, true};
+  HostFacts root{7, true, true, true, true};
+  SUBCASE("reviewer, unprivileged: a user namespace gives the others") {
+    Plan p = mustPlan(reviewer(), unprivileged);
+    CHECK(p.userNamespace);
+    CHECK(p.mountNamespace);
+    CHECK(p.pidNamespace);
+    CHECK_FALSE(p.networkNamespace);
+    CHECK(p.writableTrees == std::vector<std::string>{"/w/out"});
+    CHECK(p.workdir == "/w/repo");
+    CHECK_FALSE(p.seccomp.denyMetadataChanges);  // the read-only mounts stop it
+  }
+  SUBCASE("root needs no user namespace") {
+    Plan p = mustPlan(reviewer(), root);
+    CHECK_FALSE(p.userNamespace);
+    CHECK(p.mountNamespace);
+    CHECK(p.pidNamespace);
+  }
+  SUBCASE("author: each tree once, outermost only, a sibling sharing a prefix kept") {
+    StepSpec s = reviewer();
+    s.workspaceWritable = true;
+    s.workdir = "/w/repo/src";
+    s.writablePaths = {"/w/repo/sub", "/w/cache", "/w/repo b", "/w/out/x"};
+    Plan p = mustPlan(s, unprivileged);
+    CHECK(p.writableTrees == std::vector<std::string>{"/w/cache", "/w/out", "/w/repo", "/w/repo b"});
+    CHECK(p.workdir == "/w/repo/src");
+  }
+  SUBCASE("without the view seccomp refuses metadata changes instead") {
+    Plan p = mustPlan(reviewer(), {7, true, true});
+    CHECK_FALSE(p.mountNamespace);
+    CHECK_FALSE(p.pidNamespace);
+    CHECK(p.writableTrees.empty());
+    CHECK(p.seccomp.denyMetadataChanges);
+  }
+  SUBCASE("more writable trees than the view takes is refused") {
+    StepSpec s = reviewer();
+    for (int i = 0; i < 40; ++i) s.writablePaths.push_back("/w/t" + std::to_string(i));
+    auto p = plan(s, unprivileged, identity);
+    REQUIRE_FALSE(p.ok());
+    CHECK(p.error().code == ErrorCode::SandboxCapabilityInsufficient);
+    CHECK(p.error().message.find("separate writable paths") != std::string::npos);
+  }
+}

@@ -12,7 +12,8 @@ namespace {
 Observation full(int abi) {
   Observation o;
   o.abi = abi;
-  o.landlockRestricts = o.namespaces = o.pidNamespaceInit = o.seccompFilters = o.subreaper = true;
+  o.landlockRestricts = o.namespaces = o.pidNamespaceInit = o.privateView = o.seccompFilters =
+      o.subreaper = true;
   return o;
 }
 }  // namespace
@@ -81,14 +82,35 @@ TEST_CASE("landlock probe: launch facts recovered from a (cached) report match t
     for (int abi : {3, 5, 6, 7}) {
       CAPTURE(ns);
       CAPTURE(abi);
-      Observation o = full(abi);
-      o.namespaces = o.pidNamespaceInit = ns;
-      ProbeReport r = classify(o);
-      if (!r.available) continue;  // ABI < 6 without namespaces
-      HostFacts f = hostFactsFrom(r, abi, true);
-      CHECK(f.abi == abi);
-      CHECK(f.namespaces == ns);
-      CHECK(f.holdsSetpcap);
+      for (bool view : {false, true}) {
+        CAPTURE(view);
+        Observation o = full(abi);
+        o.namespaces = o.pidNamespaceInit = ns;
+        o.privateView = view;
+        ProbeReport r = classify(o);
+        if (!r.available) continue;  // ABI < 6 without namespaces
+        HostFacts f = hostFactsFrom(r, abi, true, false);
+        CHECK(f.abi == abi);
+        CHECK(f.namespaces == ns);
+        CHECK(f.privateView == (ns && view));
+        CHECK(f.holdsSetpcap);
+        CHECK_FALSE(f.holdsSysAdmin);
+      }
     }
   }
+}
+
+TEST_CASE("landlock probe: without the private view, host processes are in reach and metadata goes to seccomp") {
+  Observation o = full(7);
+  o.privateView = false;
+  ProbeReport r = classify(o);
+  CHECK(r.available);
+  CHECK(r.capabilities[Capability::ProcessTreeCleanup].support == Support::Partial);
+  CHECK(r.capabilities[Capability::ProcessTreeCleanup].reason.find("/proc") != std::string::npos);
+  CHECK(r.capabilities[Capability::FilesystemWriteContainment].support == Support::Enforced);
+  CHECK(r.capabilities[Capability::FilesystemWriteContainment].reason.find("seccomp refuses every chmod") !=
+        std::string::npos);
+  ProbeReport withView = classify(full(7));
+  CHECK(withView.capabilities[Capability::FilesystemWriteContainment].reason.find("mounted read-only") !=
+        std::string::npos);
 }

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 #include <sched.h>
 #include <csignal>
+#include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
@@ -132,4 +133,49 @@ TEST_CASE("seccomp policy: at most one comparison per argument in a rule (libsec
       CHECK_FALSE(r.why.empty());
     }
   }
+}
+
+TEST_CASE("seccomp policy: prlimit64 only on the caller (pid 0), in every network mode") {
+  for (NetworkMode mode : lw::kAllNetworkModes) {
+    CAPTURE(mode);
+    Policy p = buildPolicy({mode, false});
+    CHECK_FALSE(check(p, "prlimit64", {0, 7}).denied);  // setrlimit/getrlimit of oneself
+    CHECK(check(p, "prlimit64", {1, 7}).errnoValue == EPERM);
+    CHECK(check(p, "prlimit64", {4242, 0}).denied);
+    CHECK(check(p, "prlimit64", {1ull << 32, 0}).denied);  // pid 0 with junk above
+    CHECK_FALSE(check(p, "setrlimit", {7}).denied);
+  }
+}
+
+TEST_CASE("seccomp policy: metadata changes refused only where asked, with calls newer than libseccomp by number") {
+  const char* calls[] = {"chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown",
+                         "fchownat", "utime", "utimes", "futimesat", "utimensat", "setxattr",
+                         "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
+                         "setxattrat", "removexattrat", "file_setattr"};
+  Policy plain = buildPolicy({NetworkMode::None, true});
+  Options o{NetworkMode::None, true};
+  o.denyMetadataChanges = true;
+  Policy strict = buildPolicy(o);
+  for (const char* s : calls) {
+    CAPTURE(s);
+    CHECK_FALSE(check(plain, s).denied);
+    CHECK(check(strict, s).errnoValue == EPERM);
+  }
+  for (std::uint64_t chattr : {std::uint64_t{FS_IOC_SETFLAGS}, std::uint64_t{FS_IOC32_SETFLAGS},
+                               std::uint64_t{FS_IOC_FSSETXATTR}}) {
+    CHECK(check(strict, "ioctl", {3, chattr | (1ull << 40)}).denied);
+    CHECK_FALSE(check(plain, "ioctl", {3, chattr}).denied);
+  }
+  CHECK_FALSE(check(strict, "ioctl", {3, FS_IOC_GETFLAGS}).denied);
+  CHECK_FALSE(check(strict, "fstat").denied);
+  auto numbered = [&](const char* name) {
+    for (const Rule& r : strict.rules)
+      if (r.syscall == name) return r.number;
+    return -1;
+  };
+  CHECK(numbered("fchmodat2") == 452);
+  CHECK(numbered("setxattrat") == 463);
+  CHECK(numbered("removexattrat") == 466);
+  CHECK(numbered("file_setattr") == 469);
+  CHECK(numbered("chmod") == 0);
 }

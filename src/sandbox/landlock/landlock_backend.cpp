@@ -17,6 +17,7 @@
 #include "sandbox/landlock/landlock_plan.h"
 #include "sandbox/landlock/landlock_ruleset.h"
 #include "sandbox/landlock/namespaces.h"
+#include "sandbox/landlock/private_view.h"
 #include "sandbox/process/child_setups.h"
 
 namespace lw::sandbox::landlock {
@@ -49,11 +50,11 @@ Error launchFailed(std::string message, std::string hint = {}) {
                    std::move(hint), "linux-landlock");
 }
 
-bool holdsSetpcap() {
+bool holdsCapability(int cap) {
   __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
   __user_cap_data_struct data[2]{};
   if (syscall(SYS_capget, &header, data) != 0) return false;
-  return (data[CAP_TO_INDEX(CAP_SETPCAP)].effective & CAP_TO_MASK(CAP_SETPCAP)) != 0;
+  return (data[CAP_TO_INDEX(cap)].effective & CAP_TO_MASK(cap)) != 0;
 }
 
 process::ChildSetup installSeccomp(std::shared_ptr<const seccomp::BpfProgram> program) {
@@ -77,18 +78,20 @@ std::string landlockProbeCacheKey() {
   std::ifstream("/proc/sys/user/max_user_namespaces") >> maxUserNs;
   std::ifstream("/proc/sys/kernel/unprivileged_userns_clone") >> unprivClone;
   std::ostringstream key;
-  key << "landlock-probe-v1|" << kVersion << "|" << u.release << " " << u.version << "|uid "
+  key << "landlock-probe-v2|" << kVersion << "|" << u.release << " " << u.version << "|uid "
       << getuid() << " euid " << geteuid() << "|userns " << maxUserNs << "/" << unprivClone
       << "|abi " << queryAbi();
   return key.str();
 }
 
-HostFacts hostFactsFrom(const ProbeReport& report, int abi, bool setpcap) {
-  // classify() marks loopback-only enforced exactly when the user, network
-  // and pid namespaces were observed working.
-  auto it = report.networkModes.find(NetworkMode::LoopbackOnly);
-  bool ns = it != report.networkModes.end() && it->second.support == Support::Enforced;
-  return HostFacts{abi, ns, setpcap};
+HostFacts hostFactsFrom(const ProbeReport& report, int abi, bool setpcap, bool sysAdmin) {
+  // classify() marks loopback-only enforced exactly when the namespaces were
+  // observed working, and processTreeCleanup when the private view was too.
+  auto loopback = report.networkModes.find(NetworkMode::LoopbackOnly);
+  bool ns = loopback != report.networkModes.end() && loopback->second.support == Support::Enforced;
+  auto cleanup = report.capabilities.find(Capability::ProcessTreeCleanup);
+  bool view = cleanup != report.capabilities.end() && cleanup->second.support == Support::Enforced;
+  return HostFacts{abi, ns, setpcap, sysAdmin, view};
 }
 
 const ProbeReport& LandlockBackend::probe() {
@@ -104,7 +107,7 @@ const ProbeReport& LandlockBackend::probe() {
   auto filter = filters_.get({NetworkMode::None, true});
   Observation observed;
   if (!filter) observed.failure = filter.error().message;
-  else observed = observeHost(**filter);
+  else observed = observeHost(**filter, !holdsCapability(CAP_SYS_ADMIN));
   report_ = classify(observed);
   if (config_.cacheFile && observed.failure.empty())
     bwrap::storeCachedProbe(*config_.cacheFile, key, *report_);
@@ -126,7 +129,8 @@ Result<Plan> LandlockBackend::planFor(const StepSpec& spec) {
   if (!report.available)
     return makeError(ErrorCode::SandboxBackendUnavailable,
                      "linux-landlock: " + report.unavailableReason, {}, "linux-landlock");
-  HostFacts facts = hostFactsFrom(report, queryAbi(), holdsSetpcap());
+  HostFacts facts = hostFactsFrom(report, queryAbi(), holdsCapability(CAP_SETPCAP),
+                                  holdsCapability(CAP_SYS_ADMIN));
   return plan(spec, facts, [this](const std::string& p) { return resolve(p); }, listNonSymlinks);
 }
 
@@ -149,13 +153,19 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
   req.passFd = spec.passFd;
   req.maxOutputBytes = spec.maxOutputBytes;
   req.onOutput = spec.onOutput;
-  if (planned->userNamespace)
+  const Plan& p = *planned;
+  if (p.userNamespace || p.mountNamespace || p.networkNamespace || p.pidNamespace)
     req.childSetup.push_back(enterNamespaces(
-        geteuid(), getegid(), {planned->networkNamespace, planned->pidNamespace}));
-  if (planned->pidNamespace) {
+        geteuid(), getegid(),
+        {.user = p.userNamespace, .mount = p.mountNamespace, .network = p.networkNamespace,
+         .pid = p.pidNamespace}));
+  if (p.pidNamespace) {
     req.childSetup.push_back(stepAsPidNamespaceInit());
     req.stepIsPidNamespaceInit = true;
   }
+  if (p.mountNamespace)
+    req.childSetup.push_back(
+        enterPrivateView(std::make_shared<const PreparedView>(p.writableTrees, p.workdir)));
   req.childSetup.push_back(restrictWithLandlock(
       std::make_shared<const PreparedRuleset>(std::move(planned).value())));
   req.childSetup.push_back(process::dropAllCapabilities());

@@ -36,7 +36,8 @@ LandlockConfig landlockConfigFor(const Environment& env);
 std::string landlockProbeCacheKey();
 
 // What launch() needs to know from a report, fresh or cached. Pure.
-HostFacts hostFactsFrom(const ProbeReport& report, int abi, bool holdsSetpcap);
+HostFacts hostFactsFrom(const ProbeReport& report, int abi, bool holdsSetpcap,
+                        bool holdsSysAdmin);
 
 class LandlockBackend : public Backend {
  public:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "sandbox/landlock/private_view.h"
 #include "sandbox/system_paths.h"
 
 namespace lw::sandbox::landlock {
@@ -103,6 +104,42 @@ Result<Rules> carveOutDenied(Rules rules, const std::vector<std::string>& denied
   return out;
 }
 
+// New namespaces only where Landlock and seccomp cannot do the job: each
+// costs start time (the private view a fork and a /proc mount).
+void chooseNamespaces(const StepSpec& spec, const HostFacts& f, Plan& p) {
+  p.networkNamespace = spec.network == NetworkMode::LoopbackOnly;
+  p.mountNamespace = f.privateView;
+  p.pidNamespace = f.privateView || f.abi < 6;
+  const bool any = p.networkNamespace || p.pidNamespace || p.mountNamespace;
+  // Unprivileged, a user namespace is what allows the others, and what lets
+  // the step empty its bounding set without CAP_SETPCAP.
+  p.userNamespace = !f.holdsSysAdmin && (any || (f.namespaces && !f.holdsSetpcap));
+  // A path-named unix socket anywhere readable is reachable under Landlock
+  // (connect() is not a Landlock right): no new unix sockets at all. Without
+  // a read-only view, metadata of the host's files is closed by seccomp.
+  p.seccomp = seccomp::Options{spec.network, true, !p.mountNamespace};
+}
+
+// The trees the private view keeps read-write: the writable workspace, the
+// out dir and the writable paths, each once, none inside another.
+Result<std::vector<std::string>> writableTreesOf(const StepSpec& spec, const PathResolver& resolve) {
+  std::vector<std::string> all;
+  if (spec.workspaceWritable) all.push_back(resolve(spec.workspace.string()));
+  if (!spec.outDir.empty()) all.push_back(resolve(spec.outDir.string()));
+  for (const auto& w : spec.writablePaths) all.push_back(resolve(w.string()));
+  std::sort(all.begin(), all.end());  // an ancestor sorts before what it holds
+  std::vector<std::string> trees;
+  for (const std::string& path : all) {
+    auto holds = [&](const std::string& tree) { return within(path, tree); };
+    if (std::none_of(trees.begin(), trees.end(), holds)) trees.push_back(path);
+  }
+  if (trees.size() > PreparedView::kMaxWritableTrees)
+    return insufficient(std::to_string(trees.size()) + " separate writable paths; the private "
+                            "view takes at most " + std::to_string(PreparedView::kMaxWritableTrees),
+                        "make writable a common parent directory instead");
+  return trees;
+}
+
 }  // namespace
 
 const std::vector<std::string>& systemReadPaths() {
@@ -142,13 +179,13 @@ Result<Plan> plan(const StepSpec& spec, const HostFacts& f, const PathResolver& 
   // In a private network namespace everything is the step's own; otherwise
   // (mode none without namespaces) every TCP port stays closed.
   p.handled.handledAccessNet = (spec.network == NetworkMode::None) ? netRightsOf(f.abi) : 0;
-  p.networkNamespace = spec.network == NetworkMode::LoopbackOnly;
-  p.pidNamespace = f.abi < 6;
-  p.userNamespace =
-      p.networkNamespace || p.pidNamespace || (f.namespaces && !f.holdsSetpcap);
-  // A path-named unix socket anywhere readable is reachable under Landlock
-  // (connect() is not a Landlock right): no new unix sockets at all.
-  p.seccomp = seccomp::Options{spec.network, true};
+  chooseNamespaces(spec, f, p);
+  if (p.mountNamespace) {
+    auto trees = writableTreesOf(spec, resolve);
+    if (!trees) return std::move(trees).error();
+    p.writableTrees = std::move(trees).value();
+    p.workdir = resolve((spec.workdir.empty() ? spec.workspace : spec.workdir).string());
+  }
 
   std::map<std::string, PathRule> rules;
   auto grant = [&](const std::string& raw, std::uint64_t access, bool required) {

@@ -25,6 +25,12 @@ struct HostFacts {
   // The orchestrator holds CAP_SETPCAP (root): the step can empty its own
   // capability bounding set. Without it, a user namespace is what allows that.
   bool holdsSetpcap = false;
+  // The orchestrator holds CAP_SYS_ADMIN (root): namespaces need no user
+  // namespace.
+  bool holdsSysAdmin = false;
+  // A pid and a mount namespace with a fresh /proc and read-only remounts
+  // were observed working (private_view.h).
+  bool privateView = false;
 };
 
 struct PathRule {
@@ -42,7 +48,14 @@ struct Plan {
   bool userNamespace = false;      // with IPC; implied by the two below, and used
                                    // unprivileged to empty the bounding set
   bool networkNamespace = false;   // loopback-only: a private lo, brought up
-  bool pidNamespace = false;       // ABI < 6: signals cannot be scoped otherwise
+  bool pidNamespace = false;       // with the private view; ABI < 6: signals
+                                   // cannot be scoped otherwise
+  // The private view (private_view.h): a mount namespace, a fresh /proc, all
+  // read-only but `writableTrees` (canonical, outermost first, none nested).
+  // Without it seccomp refuses every metadata change instead.
+  bool mountNamespace = false;
+  std::vector<std::string> writableTrees;
+  std::string workdir;             // canonical; re-entered inside the view
   seccomp::Options seccomp;
   // What the plan leaves unenforced that a caller may need to know (protected
   // paths inside writable roots: Landlock only adds rights, never removes).
@@ -67,7 +80,7 @@ const std::vector<std::string>& systemDevicePaths();
 // what the spec needs (truncate control before ABI 3; signals to host
 // processes without ABI 6 scoping or a pid namespace; loopback-only without
 // namespaces; allow-outbound at all; a denied path inside a writable tree or
-// containing a granted one). A denied path inside a read-only tree is left
+// containing a granted one; more writable trees than the private view takes). A denied path inside a read-only tree is left
 // out by granting its siblings one by one (`list` reads the directories on
 // the way; those directories themselves become unlistable, and entries
 // created in them later unreadable); without `list` that is refused too.

@@ -12,34 +12,37 @@
 
 #include "sandbox/landlock/landlock_abi.h"
 #include "sandbox/landlock/namespaces.h"
+#include "sandbox/landlock/private_view.h"
 
 namespace lw::sandbox::landlock {
 namespace {
 
-enum Bit : int { kNs = 1, kPidInit = 2, kSubreaper = 4, kLandlock = 8, kSeccomp = 16 };
+enum Bit : int { kNs = 1, kPidInit = 2, kSubreaper = 4, kLandlock = 8, kSeccomp = 16, kView = 32 };
 
-bool pidNamespaceInitWorks() noexcept {
+// Forks the pid namespace's init, which sets up the private view; its exit
+// code carries kPidInit and kView.
+int observeInit(const PreparedView& view) noexcept {
   pid_t c = fork();
-  if (c < 0) return false;
-  if (c == 0) _exit(getpid() == 1 ? 0 : 1);
+  if (c < 0) return 0;
+  if (c == 0) {
+    if (getpid() != 1) _exit(0);
+    _exit(kPidInit | (view.apply() == 0 ? kView : 0));
+  }
   int st = 0;
   while (waitpid(c, &st, 0) < 0)
-    if (errno != EINTR) return false;
-  return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    if (errno != EINTR) return 0;
+  return WIFEXITED(st) ? WEXITSTATUS(st) & (kPidInit | kView) : 0;
 }
 
 // Runs in the forked probe child; the exit code carries the Bits.
-[[noreturn]] void probeChild(const PreparedNamespaces& ns, const seccomp::BpfProgram& filter,
-                             int abi) noexcept {
+[[noreturn]] void probeChild(const PreparedNamespaces& ns, const PreparedView& view,
+                             const seccomp::BpfProgram& filter, int abi) noexcept {
   int bits = 0;
   if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0) {
     int fd = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
     if (fd >= 0) bits |= kSubreaper, close(fd);
   }
-  if (ns.enter() == 0) {
-    bits |= kNs;
-    if (pidNamespaceInitWorks()) bits |= kPidInit;
-  }
+  if (ns.enter() == 0) bits |= kNs | observeInit(view);
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) _exit(bits);
   if (abi >= 1) {
     RulesetAttr attr;
@@ -63,16 +66,18 @@ SupportStatus absent(std::string why) { return {Support::Absent, std::move(why)}
 
 }  // namespace
 
-Observation observeHost(const seccomp::BpfProgram& filter) {
+Observation observeHost(const seccomp::BpfProgram& filter, bool userNamespace) {
   Observation o;
   o.abi = queryAbi();
-  PreparedNamespaces ns(geteuid(), getegid(), PreparedNamespaces::Which{true, true});
+  PreparedNamespaces ns(geteuid(), getegid(),
+                        {.user = userNamespace, .mount = true, .network = true, .pid = true});
+  PreparedView view({}, "/");
   pid_t child = fork();
   if (child < 0) {
     o.failure = std::string("fork: ") + std::strerror(errno);
     return o;
   }
-  if (child == 0) probeChild(ns, filter, o.abi);
+  if (child == 0) probeChild(ns, view, filter, o.abi);
   int st = 0;
   while (waitpid(child, &st, 0) < 0) {
     if (errno != EINTR) {
@@ -87,6 +92,7 @@ Observation observeHost(const seccomp::BpfProgram& filter) {
   int bits = WEXITSTATUS(st);
   o.namespaces = bits & kNs;
   o.pidNamespaceInit = bits & kPidInit;
+  o.privateView = bits & kView;
   o.subreaper = bits & kSubreaper;
   o.landlockRestricts = bits & kLandlock;
   o.seccompFilters = bits & kSeccomp;
@@ -124,15 +130,22 @@ ProbeReport classify(const Observation& o) {
   const std::string abi = "Landlock ABI " + std::to_string(o.abi);
   r.capabilities[C::FilesystemReadContainment] =
       enforced(abi + ": reads only beneath the workspace, the out dir and system paths");
-  r.capabilities[C::FilesystemWriteContainment] =
-      enforced(abi + ": writes (truncate included) only beneath the writable paths");
+  const bool view = ns && o.privateView;
+  r.capabilities[C::FilesystemWriteContainment] = enforced(
+      abi + ": writes (truncate included) only beneath the writable paths; " +
+      (view ? "everything else mounted read-only, so mode, owner, times and xattrs stay too"
+            : "seccomp refuses every chmod, chown, utime and xattr change (inside the "
+              "writable paths too: no private mount view here)"));
   r.capabilities[C::ProtectedPathReadOnlyMask] =
       partial("Landlock only grants rights beneath a path and cannot take write back from a "
               "path inside a writable root; protected paths are read-only only while their "
               "tree is");
   r.capabilities[C::ProcessTreeCleanup] =
-      enforced(o.abi < 6 ? "pid namespace per step, inside a subreaper supervisor"
-                         : "subreaper supervisor kills every descendant, also when loopwright dies");
+      view ? enforced("pid namespace per step with its own /proc, inside a subreaper supervisor: "
+                      "no other process can be seen, signalled or limited")
+           : partial("no pid namespace with its own /proc here (user namespaces unavailable): "
+                     "the subreaper kills every descendant, but host processes are listed in "
+                     "/proc with their command lines");
   r.capabilities[C::SyscallFiltering] = enforced("seccomp filter (libseccomp), other ABIs killed");
   r.networkModes[NetworkMode::None] =
       enforced("seccomp refuses every new socket (the bridge is passed as a descriptor)" +

@@ -39,6 +39,8 @@ using Ctx = std::unique_ptr<void, CtxDeleter>;
 
 Status addRule(scmp_filter_ctx ctx, const Rule& rule) {
   int nr = seccomp_syscall_resolve_name(rule.syscall.c_str());
+  // An unknown name, or a known name without a number in this libseccomp's table.
+  if (nr < 0 && rule.number > 0) nr = rule.number;
   if (nr == __NR_SCMP_ERROR)
     return failure("libseccomp does not know system call '" + rule.syscall + "'", 0,
                    "libseccomp " + std::to_string(SCMP_VER_MAJOR) + "." +
@@ -134,7 +136,7 @@ Result<BpfProgram> compile(const Policy& policy) {
 
 Result<std::shared_ptr<const BpfProgram>> FilterCache::get(const Options& options) {
   std::lock_guard lock(mu_);
-  const auto key = std::make_pair(options.network, options.denyNewUnixSockets);
+  const Options& key = options;
   if (auto it = compiled_.find(key); it != compiled_.end()) return it->second;
   auto program = compile(buildPolicy(options));
   if (!program) return std::move(program).error();

@@ -50,7 +50,7 @@ class FilterCache {
 
  private:
   std::mutex mu_;
-  std::map<std::pair<NetworkMode, bool>, std::shared_ptr<const BpfProgram>> compiled_;
+  std::map<Options, std::shared_ptr<const BpfProgram>> compiled_;
 };
 
 }  // namespace lw::sandbox::seccomp

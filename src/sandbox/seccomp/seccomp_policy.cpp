@@ -1,5 +1,6 @@
 #include "sandbox/seccomp/seccomp_policy.h"
 
+#include <linux/fs.h>
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -19,7 +20,14 @@ constexpr std::uint64_t kSockTypeMask = 0xF;  // SOCK_TYPE_MASK: flags live abov
 
 Rule deny(std::string syscall, std::string why, int err = EPERM,
           std::vector<ArgCondition> when = {}) {
-  return Rule{std::move(syscall), err, std::move(when), std::move(why)};
+  return Rule{std::move(syscall), 0, err, std::move(when), std::move(why)};
+}
+
+// A call newer than libseccomp 2.5 (Debian 12) knows by name.
+Rule denyNumbered(std::string syscall, int number, std::string why) {
+  Rule r = deny(std::move(syscall), std::move(why));
+  r.number = number;
+  return r;
 }
 
 void addAlwaysDenied(std::vector<Rule>& r) {
@@ -52,6 +60,27 @@ void addAlwaysDenied(std::vector<Rule>& r) {
                    {{1, Op::MaskedEq, TIOCSTI, kLow32}}));
   r.push_back(deny("ioctl", "TIOCLINUX reads and injects on the console", EPERM,
                    {{1, Op::MaskedEq, TIOCLINUX, kLow32}}));
+  // pid 0 is the caller: a lower RLIMIT_NOFILE or RLIMIT_CPU on another
+  // process of the same user (the step's own supervisor) breaks or kills it.
+  r.push_back(deny("prlimit64", "the resource limits of another process", EPERM,
+                   {{0, Op::Ne, 0, 0}}));
+}
+
+void addMetadataRules(std::vector<Rule>& r) {
+  const char* why = "changing metadata: Landlock does not govern it";
+  for (const char* s : {"chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown", "fchownat",
+                        "utime", "utimes", "futimesat", "utimensat", "setxattr", "lsetxattr",
+                        "fsetxattr", "removexattr", "lremovexattr", "fremovexattr"})
+    r.push_back(deny(s, why));
+  r.push_back(denyNumbered("fchmodat2", 452, why));
+  r.push_back(denyNumbered("setxattrat", 463, why));
+  r.push_back(denyNumbered("removexattrat", 466, why));
+  r.push_back(denyNumbered("file_setattr", 469, why));
+  // chattr: append-only, no-dump, no-atime … are the owner's to set.
+  for (std::uint64_t request : {std::uint64_t{FS_IOC_SETFLAGS}, std::uint64_t{FS_IOC32_SETFLAGS},
+                                std::uint64_t{FS_IOC_FSSETXATTR}})
+    r.push_back(deny("ioctl", "changing inode flags: Landlock does not govern it", EPERM,
+                     {{1, Op::MaskedEq, request, kLow32}}));
 }
 
 void addSocketRules(std::vector<Rule>& r, const Options& o) {
@@ -96,6 +125,7 @@ Policy buildPolicy(const Options& options) {
   Policy p;
   addAlwaysDenied(p.rules);
   addSocketRules(p.rules, options);
+  if (options.denyMetadataChanges) addMetadataRules(p.rules);
   return p;
 }
 

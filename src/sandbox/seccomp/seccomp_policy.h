@@ -31,6 +31,9 @@ struct ArgCondition {
 // `errnoValue` (the process goes on; a kill would hide the cause from users).
 struct Rule {
   std::string syscall;  // libseccomp's name, e.g. "ioctl"
+  // The native number for a call newer than the installed libseccomp knows
+  // (0 = none); calls since Linux 5.1 have one number on every architecture.
+  int number = 0;
   int errnoValue = 0;   // EPERM, EAFNOSUPPORT, ENOSYS
   std::vector<ArgCondition> when;
   std::string why;
@@ -42,6 +45,13 @@ struct Options {
   // filesystem (Landlock), because connect() to a path-named socket is not
   // checked by Landlock; the bridge then comes as an already-connected fd.
   bool denyNewUnixSockets = false;
+  // Refuse every change of mode, owner, times and extended attributes, also
+  // inside the writable paths. Needed where the step's view of host files it
+  // owns is not mounted read-only (Landlock without a private mount view):
+  // Landlock does not govern chmod, chown, utime or xattrs.
+  bool denyMetadataChanges = false;
+
+  auto operator<=>(const Options&) const = default;
 };
 
 struct Policy {

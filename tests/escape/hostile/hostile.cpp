@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -19,8 +20,12 @@
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
+#include <linux/fs.h>
 #include <linux/netlink.h>
+#include <sys/xattr.h>
+#include <dirent.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -254,6 +259,75 @@ int loopbackRoundTrip() {
   return 0;
 }
 
+// Mode, owner, times, xattrs and inode flags of each path, by path and, where
+// it can be opened for reading, through a descriptor.
+int metadataOf(const std::string& path) {
+  int rc = 0;
+  auto tried = [&](int result, const std::string& what) {
+    if (result == 0) rc = escaped(what + " " + path);
+  };
+  tried(::chmod(path.c_str(), 04777), "chmod 04777");
+  tried(::chown(path.c_str(), ::getuid(), ::getgid()), "chown");
+  tried(::lchown(path.c_str(), ::getuid(), ::getgid()), "lchown");
+  timespec epoch[2] = {{0, 0}, {0, 0}};
+  tried(::utimensat(AT_FDCWD, path.c_str(), epoch, 0), "utimensat");
+  tried(::setxattr(path.c_str(), "user.lw", "x", 1, 0), "setxattr");
+  tried(::removexattr(path.c_str(), "user.lw-absent") == 0 || errno == ENODATA ? 0 : -1, "removexattr");
+  tried(static_cast<int>(::syscall(452, AT_FDCWD, path.c_str(), 0777, 0)), "fchmodat2");
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    tried(::fchmod(fd, 04777), "fchmod");
+    tried(::fchown(fd, ::getuid(), ::getgid()), "fchown");
+    tried(::futimens(fd, epoch), "futimens");
+    tried(::fsetxattr(fd, "user.lw", "x", 1, 0), "fsetxattr");
+    int flags = FS_NODUMP_FL;
+    tried(::ioctl(fd, FS_IOC_SETFLAGS, &flags), "chattr +d");
+    ::close(fd);
+  }
+  return rc;
+}
+
+int metadata(const std::vector<std::string>& paths) {
+  int rc = 0;
+  for (const auto& p : paths) rc |= metadataOf(p);
+  return rc == 0 ? blocked("metadata changes", EROFS) : rc;
+}
+
+// Lowers the limits of another process (the victim, the supervisor).
+int prlimitOf(const std::vector<std::string>& pids) {
+  int rc = 0;
+  std::vector<pid_t> targets;
+  for (const auto& p : pids) targets.push_back(p == "ppid" ? ::getppid() : std::stoi(p));
+  for (pid_t pid : targets) {
+    if (pid <= 0) continue;  // no parent in reach (a pid namespace's init)
+    rlimit none{0, 0};
+    for (int resource : {RLIMIT_NOFILE, RLIMIT_CPU, RLIMIT_FSIZE})
+      if (::prlimit(pid, static_cast<__rlimit_resource>(resource), &none, nullptr) == 0)
+        rc = escaped("prlimit " + std::to_string(resource) + " of pid " + std::to_string(pid));
+  }
+  return rc == 0 ? blocked("prlimit of another process", EPERM) : rc;
+}
+
+// Whether a host process, or a secret in any command line, can be seen. The
+// secret comes reversed, so that this program's own command line is no match.
+int procView(int pid, std::string secret) {
+  std::reverse(secret.begin(), secret.end());
+  int rc = 0;
+  if (::access(("/proc/" + std::to_string(pid)).c_str(), F_OK) == 0)
+    rc = escaped("sees host pid " + std::to_string(pid) + " in /proc");
+  if (DIR* d = ::opendir("/proc")) {
+    while (dirent* e = ::readdir(d)) {
+      std::ifstream in(std::string("/proc/") + e->d_name + "/cmdline");
+      std::stringstream text;
+      text << in.rdbuf();
+      if (in && text.str().find(secret) != std::string::npos)
+        rc = escaped(std::string("read the command line of pid ") + e->d_name);
+    }
+    ::closedir(d);
+  }
+  return rc == 0 ? blocked("host processes in /proc", ENOENT) : rc;
+}
+
 // Daemonizes, then kills (SIGKILL) or stops (SIGSTOP) the step's parent: its
 // supervisor where no pid namespace hides it. "supervisor attacked" means the
 // signal went out; the step may die at once with its supervisor (pdeathsig).
@@ -292,6 +366,13 @@ int runAttack(const std::vector<std::string>& a) {
   if (what == "daemon") return daemonize(a.at(1), a.size() > 2);
   if (what == "loopback") return loopbackRoundTrip();
   if (what == "supervisor") return attackSupervisor(a.at(1), a.at(2));
+  if (what == "metadata") return metadata({a.begin() + 1, a.end()});
+  if (what == "prlimit") return prlimitOf({a.begin() + 1, a.end()});
+  if (what == "limit-supervisor-then-daemon") {
+    (void)prlimitOf({"ppid"});
+    return daemonize(a.at(1), true);
+  }
+  if (what == "proc-view") return procView(std::stoi(a.at(1)), a.at(2));
   // Positive cases: 0 when the allowed thing works.
   if (what == "cat") {
     std::ifstream in(a.at(1));

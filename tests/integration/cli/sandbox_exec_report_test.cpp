@@ -38,48 +38,35 @@ DaemonStep runDaemonStep(const std::string& backend) {
   return d;
 }
 
-// The Landlock ABI `sandbox backends --json` reports, 0 when none.
-int landlockAbi() {
-  auto run = runCli({"sandbox", "backends", "--json"});
-  if (run.status != 0) return 0;
-  const boost::json::value backends = boost::json::parse(run.out);
-  for (const auto& b : backends.at("backends").as_array()) {
-    if (b.at("backend").as_string() != "linux-landlock") continue;
-    std::string version(b.at("version").as_string());
-    auto digits = version.find_last_not_of("0123456789");
-    return digits + 1 < version.size() ? std::stoi(version.substr(digits + 1)) : 0;
-  }
-  return 0;
-}
-
 }  // namespace
 
 TEST_CASE("sandbox exec report: loopwright's subreaper counts the descendants it killed") {
-  // Below ABI 6 the step is its own pid namespace's init and nothing is
-  // counted (landlock_namespaces_test shows that).
-  LW_REQUIRE_HOST(landlockAbi() >= 6, "Landlock ABI 6 or newer is needed for a subreaper-only cleanup");
-  DaemonStep d = runDaemonStep("linux-landlock");
+  // The one backend without a pid namespace: its supervisor kills and counts.
+  DaemonStep d = runDaemonStep("direct-dedicated");
   INFO(d.run.out << d.run.err);
-  LW_REQUIRE_HOST(d.run.status != 3, "linux-landlock cannot run here: " + d.run.err);
+  LW_REQUIRE_HOST(d.run.status != 3, "direct-dedicated cannot run here: " + d.run.err);
   CHECK(d.run.status == 0);
   auto r = boost::json::parse(d.report).as_object();
-  CHECK(r.at("backend").as_string() == "linux-landlock");
+  CHECK(r.at("backend").as_string() == "direct-dedicated");
   CHECK(r.at("exitStatus").as_int64() == 0);
   CHECK(r.at("descendantsKilled").as_int64() == 1);
   CHECK(r.at("anyDescendantKilled").as_bool());
 }
 
 TEST_CASE("sandbox exec report: a pid namespace's cleanup is not claimed as a count") {
-  DaemonStep d = runDaemonStep("linux-bwrap");
-  INFO(d.run.out << d.run.err);
-  LW_REQUIRE_HOST(d.run.status != 3, "linux-bwrap cannot run here: " + d.run.err);
-  CHECK(d.run.status == 0);
-  auto r = boost::json::parse(d.report).as_object();
-  CHECK(r.at("backend").as_string() == "linux-bwrap");
-  CHECK(r.at("exitStatus").as_int64() == 0);
-  // The kernel ended the sleeper with the namespace; how many it ended is
-  // not visible to loopwright, so the report says so (null), not 0.
-  CHECK(r.at("descendantsKilled").is_null());
-  CHECK(r.at("anyDescendantKilled").is_null());
-  CHECK_FALSE(r.at("capabilitiesEnforced").as_array().empty());
+  for (const char* backend : {"linux-bwrap", "linux-landlock"}) {
+    CAPTURE(backend);
+    DaemonStep d = runDaemonStep(backend);
+    INFO(d.run.out << d.run.err);
+    LW_REQUIRE_HOST(d.run.status != 3, std::string(backend) + " cannot run here: " + d.run.err);
+    CHECK(d.run.status == 0);
+    auto r = boost::json::parse(d.report).as_object();
+    CHECK(r.at("backend").as_string() == backend);
+    CHECK(r.at("exitStatus").as_int64() == 0);
+    // The kernel ended the sleeper with the namespace; how many it ended is
+    // not visible to loopwright, so the report says so (null), not 0.
+    CHECK(r.at("descendantsKilled").is_null());
+    CHECK(r.at("anyDescendantKilled").is_null());
+    CHECK_FALSE(r.at("capabilitiesEnforced").as_array().empty());
+  }
 }

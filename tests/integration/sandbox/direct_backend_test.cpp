@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "integration/sandbox/host_processes.h"
 #include "sandbox/direct/direct_backend.h"
 #include "sandbox/landlock/landlock_backend.h"
 #include "support/host_requirement.h"
@@ -84,18 +85,22 @@ pid_t readPid(const fs::path& file, std::chrono::milliseconds limit) {
 // double-forked daemon behind, then is SIGKILLed: the daemon must die too.
 void orchestratorKilled(const std::function<std::unique_ptr<Backend>()>& make) {
   TempDir dir;
+  // Found by its argument: in a pid namespace $! is not the host's pid.
+  const std::string marker = lw::test::uniqueSleepSeconds();
   pid_t orchestrator = fork();
   REQUIRE(orchestrator >= 0);
   if (orchestrator == 0) {
     auto backend = make();
     auto p = backend->launch(shell(dir.path,
-        "setsid sh -c 'sleep 300 & echo $! > \"$OUT/daemon\"'; sleep 300"));
+        "setsid sh -c 'sleep " + marker + " & echo $! > \"$OUT/daemon\"'; sleep 300"));
     if (!p.ok()) _exit(3);
     (*p)->wait(std::nullopt);
     _exit(0);
   }
-  pid_t daemon = readPid(dir.path / "daemon", 20s);
-  REQUIRE(daemon > 1);
+  REQUIRE(readPid(dir.path / "daemon", 20s) > 1);
+  auto found = lw::test::hostPidsWithArgument(marker);
+  REQUIRE(found.size() == 1);
+  pid_t daemon = found.front();
   CHECK(kill(daemon, 0) == 0);
   kill(orchestrator, SIGKILL);
   int st = 0;

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "integration/sandbox/host_processes.h"
 #include "sandbox/landlock/landlock_abi.h"
 #include "sandbox/landlock/landlock_backend.h"
 #include "support/host_requirement.h"
@@ -131,8 +132,13 @@ TEST_CASE("landlock backend: filesystem escapes are refused [integration]") {
     CAPTURE(r.err);
     CHECK(r.status != 0);
     // The kernel said no — not a typo in the script or a missing tool.
-    CHECK((r.err.find("Permission denied") != std::string::npos ||
+    // In the private view a host pid is not there at all.
+    const bool hostPidGone = c.script.find("/proc/" + host + "/") != std::string::npos &&
+                             (r.err.find("No such file or directory") != std::string::npos ||
+                              r.err.find("Directory nonexistent") != std::string::npos);
+    CHECK((hostPidGone || r.err.find("Permission denied") != std::string::npos ||
            r.err.find("Operation not permitted") != std::string::npos ||
+           r.err.find("Read-only file system") != std::string::npos ||  // the private view
            r.err.find("Invalid cross-device link") != std::string::npos));  // Landlock's EXDEV
     CHECK(r.out.find("s3cret") == std::string::npos);
   }
@@ -153,6 +159,31 @@ TEST_CASE("landlock backend: author step writes the workspace, protected path is
   // capability. This pins that the report is not lying.
   CHECK(backend().probe().capabilities.at(lw::Capability::ProtectedPathReadOnlyMask).support ==
         Support::Partial);
+}
+
+TEST_CASE("landlock backend: in the private view, metadata changes work inside the writable paths only, relative paths too [integration]") {
+  LW_REQUIRE_HOST(available(), "linux-landlock unavailable: " + backend().probe().unavailableReason);
+  LW_REQUIRE_HOST(backend().probe().capabilities.at(lw::Capability::ProcessTreeCleanup).support ==
+                      Support::Enforced,
+                  "no private view here: seccomp refuses metadata changes everywhere instead");
+  Dirs d;
+  fs::create_directories(d.ws / "src");
+  StepSpec s = specFor(d, "echo x > rel && chmod +x rel && touch -d 2001-01-01 rel && "
+                          "chmod 0600 \"$OUT\" && cd .. && touch -d 2001-01-01 src && "
+                          "{ touch -d 2001-01-01 file.txt; chmod 0777 \"$OUTSIDE\"; } 2>&1; true");
+  s.workspaceWritable = false;
+  s.writablePaths = {d.ws / "src"};
+  s.workdir = d.ws / "src";
+  Run r = run(s);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("chmod: changing permissions") != std::string::npos);  // outside: refused
+  CHECK(r.out.find("Read-only file system") != std::string::npos);
+  CHECK((fs::status(d.ws / "src" / "rel").permissions() & fs::perms::owner_exec) != fs::perms::none);
+  CHECK(fs::last_write_time(d.ws / "src" / "rel") < fs::file_time_type::clock::now() - 24h);
+  CHECK((fs::status(d.out).permissions() & fs::perms::group_read) == fs::perms::none);
+  CHECK((fs::status(d.outside).permissions() & fs::perms::others_write) == fs::perms::none);
+  CHECK(fs::last_write_time(d.ws / "src") < fs::file_time_type::clock::now() - 24h);  // the tree's root is its own
+  CHECK(fs::last_write_time(d.ws / "file.txt") > fs::file_time_type::clock::now() - 24h);  // beside it: read-only
 }
 
 TEST_CASE("landlock backend: no capabilities, no-new-privileges, seccomp on, as root too [integration]") {
@@ -248,18 +279,20 @@ TEST_CASE("landlock backend: signals and ptrace of host processes refused [integ
   Dirs d;
   const std::string host = std::to_string(getpid());
   CHECK(sh(d, "kill -0 " + host).status != 0);
-  CHECK(sh(d, "kill -0 1").status != 0);
+  // pid 1 is the host's init, or in the private view the step itself.
+  CHECK(sh(d, "[ \"$(cat /proc/1/comm)\" = sh ] || ! kill -0 1").status == 0);
   CHECK(sh(d, "kill -0 $$").status == 0);  // its own tree stays reachable
 }
 
 TEST_CASE("landlock backend: a setsid double-forked daemon is gone when the step returns [integration]") {
   LW_REQUIRE_HOST(available(), "linux-landlock unavailable: " + backend().probe().unavailableReason);
   Dirs d;
-  Run r = sh(d, "setsid sh -c 'sleep 300 & echo $! > \"$OUT/pid\"' ; sleep 0.2; cat \"$OUT/pid\"");
+  // Found by its argument: in a pid namespace $! is not the host's pid.
+  const std::string marker = lw::test::uniqueSleepSeconds();
+  Run r = sh(d, "setsid sh -c 'sleep " + marker + " &'; sleep 0.2; pgrep -c -x sleep");
   REQUIRE(r.status == 0);
-  pid_t daemon = std::atoi(r.out.c_str());
-  REQUIRE(daemon > 1);
-  CHECK(kill(daemon, 0) != 0);
+  CHECK(r.out == "1\n");  // it ran
+  CHECK(lw::test::hostPidsWithArgument(marker).empty());
 }
 
 TEST_CASE("landlock backend: a missing workspace is a launch error naming it [integration]") {

@@ -29,7 +29,7 @@ process::SpawnRequest inPidNamespace(const std::string& script) {
   process::SpawnRequest r;
   r.argv = {"/bin/sh", "-c", script};
   r.env = {{"PATH", "/usr/bin:/bin"}};
-  r.childSetup.push_back(landlock::enterNamespaces(geteuid(), getegid(), {false, true}));
+  r.childSetup.push_back(landlock::enterNamespaces(geteuid(), getegid(), {.pid = true}));
   r.childSetup.push_back(landlock::stepAsPidNamespaceInit());
   r.stepIsPidNamespaceInit = true;
   return r;

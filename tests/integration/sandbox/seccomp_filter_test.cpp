@@ -2,7 +2,11 @@
 // must fail with the planned errno, other ABIs must die, the rest must work.
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/keyctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <sys/ioctl.h>
@@ -169,4 +173,54 @@ TEST_CASE("seccomp filter: exported to a sealed memfd for bwrap --seccomp [integ
   CHECK(pwrite(*fd, &c, 1, 0) < 0);  // sealed
   CHECK((fcntl(*fd, F_GETFD) & FD_CLOEXEC) != 0);
   close(*fd);
+}
+
+TEST_CASE("seccomp filter: prlimit64 of another process refused, of oneself allowed [integration]") {
+  LW_REQUIRE_HOST(seccompAvailable(), "the kernel has no seccomp");
+  Policy p = buildPolicy({NetworkMode::None, false});
+  CHECK(expectCode(p, [] {
+          rlimit none{0, 0};
+          return errnoOf(prlimit(getppid(), RLIMIT_NOFILE, &none, nullptr));
+        }) == EPERM);
+  CHECK(expectCode(p, [] {
+          rlimit lower{64, 64};
+          return errnoOf(setrlimit(RLIMIT_NOFILE, &lower)) | errnoOf(prlimit(0, RLIMIT_CORE, &lower, nullptr));
+        }) == 0);
+}
+
+TEST_CASE("seccomp filter: metadata changes refused when asked, fchmodat2 by its number too [integration]") {
+  LW_REQUIRE_HOST(seccompAvailable(), "the kernel has no seccomp");
+  char dir[] = "/tmp/lw-seccomp-meta-XXXXXX";
+  REQUIRE(mkdtemp(dir) != nullptr);
+  static std::string file;
+  file = std::string(dir) + "/f";
+  close(open(file.c_str(), O_CREAT | O_WRONLY, 0644));
+  Options o{NetworkMode::None, true};
+  o.denyMetadataChanges = true;
+  Policy p = buildPolicy(o);
+  SUBCASE("by path") {
+    CHECK(expectCode(p, [] { return errnoOf(chmod(file.c_str(), 0777)); }) == EPERM);
+    CHECK(expectCode(p, [] { return errnoOf(syscall(452, AT_FDCWD, file.c_str(), 0777, 0)); }) == EPERM);
+    CHECK(expectCode(p, [] { return errnoOf(chown(file.c_str(), getuid(), getgid())); }) == EPERM);
+    CHECK(expectCode(p, [] { return errnoOf(utimensat(AT_FDCWD, file.c_str(), nullptr, 0)); }) == EPERM);
+    CHECK(expectCode(p, [] { return errnoOf(setxattr(file.c_str(), "user.lw", "x", 1, 0)); }) == EPERM);
+  }
+  SUBCASE("through a descriptor") {
+    CHECK(expectCode(p, [] {
+            int fd = open(file.c_str(), O_RDONLY);
+            int flags = FS_NODUMP_FL;
+            return errnoOf(fchmod(fd, 0777)) | errnoOf(futimens(fd, nullptr)) |
+                   errnoOf(ioctl(fd, FS_IOC_SETFLAGS, &flags));
+          }) == EPERM);
+  }
+  SUBCASE("without the option the same calls work") {
+    CHECK(expectCode(buildPolicy({NetworkMode::None, true}), [] {
+            return errnoOf(chmod(file.c_str(), 0600)) | errnoOf(syscall(452, AT_FDCWD, file.c_str(), 0644, 0));
+          }) == 0);
+  }
+  struct stat st {};
+  CHECK(stat(file.c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0644);
+  unlink(file.c_str());
+  rmdir(dir);
 }
