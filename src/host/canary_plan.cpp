@@ -57,6 +57,14 @@ std::string shellFor(const CanaryCase& c) {
            " </dev/null >/dev/null 2>&1 & i=0; while [ ! -s " + q(a[0]) +
            " ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; [ -s " + q(a[0]) +
            " ] && { echo 'daemon started'; exit 0; }; echo 'setup: the daemon never wrote'; exit 2";
+  if (c.name == "metadata")
+    return "m=$(stat -c %a " + q(a[0]) + ") || { echo 'setup: no stat'; exit 2; }; if chmod \"$m\" " +
+           q(a[0]) + " 2>/dev/null; then " + esc + "chmod " + a[0] + "\"; exit 1; fi; "
+           "echo 'blocked: chmod " + a[0] + "'";
+  if (c.name == "host-process")
+    return "if grep -q qualify /proc/" + q(a[0]) + "/cmdline 2>/dev/null; then " + esc +
+           "read the command line of pid " + a[0] + "\"; exit 1; fi; echo 'blocked: host process " +
+           a[0] + " out of sight'";
   if (c.name == "seccomp")
     return "if grep -q '^Seccomp:[[:space:]]*2' /proc/self/status; then echo 'blocked: a seccomp filter "
            "is installed'; exit 0; fi; " + esc + "no seccomp filter installed\"; exit 1";
@@ -79,6 +87,22 @@ std::vector<CanaryCase> planCanaries(const sandbox::ProbeReport& r, const Canary
                  {l.root + "/outside/written", ws + "/w/inside"}};
     c.writable = true;
     c.hostCheck = HostCheck::OutsideFileAbsent;
+    out.push_back(c);
+  }
+  if (claimed(r, Capability::FilesystemWriteContainment)) {
+    // Non-destructive: the mode it already has; a refusal is what counts.
+    CanaryCase c{"filesystemWriteContainment", "chmod and chown the read-only workspace (to what they are)",
+                 "metadata", {ws}};
+    c.writable = true;
+    out.push_back(c);
+  }
+  // A backend that contains nothing (direct-dedicated: a dedicated machine,
+  // no other tenant) claims only its own tree's cleanup, not other processes.
+  if (claimed(r, Capability::ProcessTreeCleanup) && claimed(r, Capability::FilesystemReadContainment) &&
+      l.hostPid > 0) {
+    CanaryCase c{"processTreeCleanup", "see the qualifying process (pid " + std::to_string(l.hostPid) +
+                                           "), read its command line and its limits",
+                 "host-process", {std::to_string(l.hostPid)}};
     out.push_back(c);
   }
   if (claimed(r, Capability::ProtectedPathReadOnlyMask)) {

@@ -24,6 +24,7 @@ struct CanaryLayout {
   std::string binary;  // the canary program inside ws (host backends)
   int hostPort = 0;    // a host TCP listener on every address
   std::optional<std::string> outboundIp;  // a non-loopback address of the host, if any
+  int hostPid = 0;     // the qualifying process: a host process of the step's user
 };
 
 enum class HostCheck { None, OutsideFileAbsent, ProtectedUnchanged, DaemonGone };

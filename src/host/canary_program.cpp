@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -161,6 +162,34 @@ int seccompCase() {
   return blocked("keyctl under a seccomp filter", errno);
 }
 
+// Sets the mode and owner a path already has: allowed only where metadata
+// outside the writable paths can change.
+int metadataCase(const std::vector<std::string>& a) {
+  if (a.size() != 1) return setup("metadata needs PATH");
+  struct stat st {};
+  if (::stat(a[0].c_str(), &st) != 0) return setup("stat " + a[0] + ": " + std::strerror(errno));
+  if (::chmod(a[0].c_str(), st.st_mode & 07777) == 0) return escaped("chmod " + a[0]);
+  int err = errno;
+  if (::chown(a[0].c_str(), static_cast<uid_t>(-1), static_cast<gid_t>(-1)) == 0)
+    return escaped("chown " + a[0]);
+  return blocked("chmod and chown " + a[0], err);
+}
+
+int hostProcessCase(const std::vector<std::string>& a) {
+  if (a.size() != 1) return setup("host-process needs PID");
+  const int pid = std::atoi(a[0].c_str());
+  bool opened = false;
+  std::string cmdline = slurp("/proc/" + a[0] + "/cmdline", opened);
+  if (opened && cmdline.find("qualify") != std::string::npos)
+    return escaped("read the command line of pid " + a[0]);
+  rlimit old{};
+  // A pid namespace numbers its own processes from 1, and a step has a few:
+  // a low pid there is not the host's.
+  if (pid > 64 && ::prlimit(pid, RLIMIT_CORE, nullptr, &old) == 0)
+    return escaped("read the limits of pid " + a[0]);
+  return blocked("host process " + a[0], errno);
+}
+
 }  // namespace
 
 int runCanary(const std::string& name, const std::vector<std::string>& a) {
@@ -179,6 +208,8 @@ int runCanary(const std::string& name, const std::vector<std::string>& a) {
   } else if (name == "loopback") rc = loopback();
   else if (name == "daemon") rc = a.size() == 1 ? daemon(a[0]) : setup("daemon needs BEAT");
   else if (name == "seccomp") rc = seccompCase();
+  else if (name == "metadata") rc = metadataCase(a);
+  else if (name == "host-process") rc = hostProcessCase(a);
   else rc = setup("unknown canary '" + name + "'");
   std::fflush(stdout);
   return rc;

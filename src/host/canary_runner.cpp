@@ -218,6 +218,7 @@ void runCanaries(sandbox::Backend& backend, const CanaryHost& host, BackendQuali
   layout.binary = (root / "ws" / "lw-canary").string();
   layout.hostPort = listener.port;
   layout.outboundIp = outboundAddress();
+  layout.hostPid = static_cast<int>(::getpid());
   std::error_code ec;
   fs::create_directories(root / "ws" / "w", ec);
   fs::create_directories(root / "out", ec);

@@ -26,6 +26,7 @@ CanaryLayout layout() {
   l.binary = "/tmp/q/ws/lw-canary";
   l.hostPort = 4242;
   l.outboundIp = "10.0.0.5";
+  l.hostPid = 4711;
   return l;
 }
 
@@ -75,5 +76,35 @@ TEST_CASE("canary plan: container images get /bin/sh scripts and no loopback lis
     auto argv = canaryArgv(c, layout(), true);
     REQUIRE(argv.size() == 3);
     CHECK(argv[0] == "/bin/sh");
+  }
+}
+
+TEST_CASE("canary plan: metadata outside the writable paths and the reach to host processes are tried") {
+  auto plan = planCanaries(claims(Support::Enforced), layout(), false);
+  auto find = [&](const std::string& name) {
+    return std::find_if(plan.begin(), plan.end(), [&](const CanaryCase& c) { return c.name == name; });
+  };
+  auto meta = find("metadata");
+  REQUIRE(meta != plan.end());
+  CHECK(meta->target == "filesystemWriteContainment");
+  CHECK(meta->args == std::vector<std::string>{"/tmp/q/ws"});
+  auto host = find("host-process");
+  REQUIRE(host != plan.end());
+  CHECK(host->target == "processTreeCleanup");
+  CHECK(host->args == std::vector<std::string>{"4711"});
+  CHECK(host->attempt.find("pid 4711") != std::string::npos);
+  SUBCASE("a backend that contains nothing claims only its own tree") {
+    auto direct = claims(Support::Absent);
+    direct.capabilities[Capability::ProcessTreeCleanup] = {Support::Enforced, ""};
+    auto only = planCanaries(direct, layout(), false);
+    REQUIRE(only.size() == 1);
+    CHECK(only.front().name == "daemon");
+  }
+  SUBCASE("shell forms for container images") {
+    auto shellPlan = planCanaries(claims(Support::Enforced), layout(), true);
+    for (const CanaryCase& c : shellPlan) {
+      if (c.name != "metadata" && c.name != "host-process") continue;
+      CHECK(canaryArgv(c, layout(), true)[2].find("setup: no shell form") == std::string::npos);
+    }
   }
 }
