@@ -44,7 +44,8 @@ ProbeReport classify(bool subreaper) {
   if (subreaper) {
     r.capabilities[Capability::ProcessTreeCleanup] = {
         Support::Enforced,
-        "subreaper supervisor kills every descendant when the step ends or loopwright dies"};
+        "subreaper supervisor kills every descendant when the step ends or loopwright dies; "
+        "loopwright, a subreaper too, sweeps them if the step kills or stops its supervisor"};
     // The step has the machine's network as it is: nothing is isolated, and
     // on a dedicated, ephemeral machine there is no other tenant to protect.
     r.networkModes[NetworkMode::AllowOutbound] = {

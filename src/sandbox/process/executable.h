@@ -36,8 +36,8 @@ std::string stepPathOf(const std::map<std::string, std::string>& env);
 Error commandNotFound(const std::string& name, const std::string& pathVariable, int err);
 
 // A file of the orchestrator's own view (a launcher such as bwrap, never the
-// step's command): resolveCommand against `env`'s PATH with a host
-// stat()+access() as the test, or nullopt.
+// step's command): a name with a slash as given, else resolveCommand against
+// `env`'s PATH with a host stat()+access() as the test, or nullopt.
 std::optional<std::string> resolveExecutable(const std::string& name,
                                              const std::map<std::string, std::string>& env);
 

@@ -121,35 +121,17 @@ bool searchGoesOn(int err) {
   execFirstRunnable(p, errorPipe);
 }
 
+// An exited child not reaped yet. waitid needs no descriptor: a step may
+// have set our RLIMIT_NOFILE to 0.
 bool isZombie(pid_t pid) {
-  char path[64];
-  // Hand-rolled formatting: snprintf is not async-signal-safe.
-  const char prefix[] = "/proc/";
-  std::size_t n = 0;
-  for (const char* c = prefix; *c != '\0'; ++c) path[n++] = *c;
-  char digits[16];
-  int d = 0;
-  for (long v = pid; v > 0; v /= 10) digits[d++] = static_cast<char>('0' + v % 10);
-  while (d > 0) path[n++] = digits[--d];
-  for (const char* c = "/stat"; *c != '\0'; ++c) path[n++] = *c;
-  path[n] = '\0';
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return true;  // gone already
-  char buf[256];
-  ssize_t r = ::read(fd, buf, sizeof buf - 1);
-  ::close(fd);
-  if (r <= 0) return true;
-  // "pid (comm) S ..." — comm may hold ')' so take the last one.
-  ssize_t close = -1;
-  for (ssize_t i = 0; i < r; ++i) {
-    if (buf[i] == ')') close = i;
-  }
-  return close < 0 || close + 2 >= r || buf[close + 2] == 'Z' || buf[close + 2] == 'X';
+  siginfo_t info {};
+  return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 &&
+         info.si_pid == pid;
 }
 
-// Kills and reaps every process re-parented to this subreaper. Returns how
-// many were still running (zombies that exited on their own do not count).
-int killRemainingChildren() {
+// /proc/self/task/<tid>/children, opened before the step starts: a step
+// that sets its supervisor's RLIMIT_NOFILE to 0 must not stop the listing.
+int openChildrenList() {
   char path[64];
   {
     const char prefix[] = "/proc/self/task/";
@@ -162,18 +144,24 @@ int killRemainingChildren() {
     for (const char* c = "/children"; *c != '\0'; ++c) path[n++] = *c;
     path[n] = '\0';
   }
+  return ::open(path, O_RDONLY | O_CLOEXEC);
+}
+
+// Kills and reaps every process re-parented to this subreaper, listed by
+// re-reading `childrenList` from its start (a seq_file regenerates it).
+// Returns how many were still running (zombies that exited on their own do
+// not count).
+int killRemainingChildren(int childrenList) {
   constexpr int kSeenMax = 4096;
   pid_t seen[kSeenMax];
   int seenCount = 0;
   int killed = 0;
   for (;;) {
     char buf[4096];
-    ssize_t len = 0;
-    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-      len = ::read(fd, buf, sizeof buf);
-      ::close(fd);
-    }
+    int fd = childrenList >= 0 ? childrenList : openChildrenList();
+    ssize_t len = fd >= 0 ? ::pread(fd, buf, sizeof buf, 0) : 0;
+    if (fd >= 0 && fd != childrenList) ::close(fd);
+    if (len < 0) len = 0;
     int listed = 0;
     long cur = 0;
     bool inNumber = false;
@@ -242,6 +230,7 @@ void runSupervisor(const ExecPlan& p) {
     ::_exit(127);
   }
   pid_t self = ::getpid();
+  const int childrenList = openChildrenList();
   pid_t child = ::fork();
   if (child < 0) {
     sendMessage(p.control, kForkFailed, errno, 0);
@@ -259,9 +248,13 @@ void runSupervisor(const ExecPlan& p) {
   // their readers from seeing EOF.
   int control = ::fcntl(p.control, F_DUPFD_CLOEXEC, 3);
   if (control < 0) control = p.control;
+  int children = ::fcntl(childrenList, F_DUPFD_CLOEXEC, control + 1);
+  if (children < 0) children = control;  // nothing to keep above control then
   for (int fd = 0; fd < 3; ++fd) ::close(fd);
   ::syscall(SYS_close_range, 3U, static_cast<unsigned>(control - 1), 0U);
-  ::syscall(SYS_close_range, static_cast<unsigned>(control + 1), ~0U, 0U);
+  ::syscall(SYS_close_range, static_cast<unsigned>(control + 1), static_cast<unsigned>(children - 1), 0U);
+  ::syscall(SYS_close_range, static_cast<unsigned>(children + 1), ~0U, 0U);
+  if (children == control) children = -1;
   sendMessage(control, kStarted, child, 0);
 
   int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, child, 0));
@@ -283,7 +276,7 @@ void runSupervisor(const ExecPlan& p) {
       reaped = r == child;
     }
   }
-  int killed = killRemainingChildren();
+  int killed = killRemainingChildren(children);
   // Unread data in our receive queue would turn into ECONNRESET on the
   // orchestrator's side when we exit, losing the report: consume it first.
   char drain[16];

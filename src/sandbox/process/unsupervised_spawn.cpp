@@ -90,10 +90,7 @@ Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnReq
     return makeError(ErrorCode::Internal, "a self-cleaning launcher takes no child setup steps", {},
                      req.argv[0]);
   auto path = resolveExecutable(req.argv[0], req.env);
-  if (!path)
-    return makeError(ErrorCode::SandboxLaunchFailed,
-                     "command '" + req.argv[0] + "' not found in the step's PATH",
-                     "use an absolute path or set PATH in the step's environment", req.argv[0]);
+  if (!path) return commandNotFound(req.argv[0], stepPathOf(req.env), ENOENT);
 
   ExecStrings argv(req.argv);
   ExecStrings envp = ExecStrings::environment(req.env);

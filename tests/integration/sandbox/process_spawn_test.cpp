@@ -187,3 +187,18 @@ TEST_CASE("process spawn: a command found nowhere in the step's view is SANDBOX_
         "step's PATH; PATH=/nonexistent:/usr/bin)");
   CHECK_FALSE(p.error().hint.empty());
 }
+
+TEST_CASE("process spawn: a step that empties its supervisor's RLIMIT_NOFILE still leaves nothing behind") {
+  auto start = std::chrono::steady_clock::now();
+  auto p = spawn(shell("prlimit --pid $PPID --nofile=0:0 || exit 2; setsid sh -c 'sleep 30 & echo $!'"));
+  REQUIRE(p.ok());
+  // No deadline needed to end: the supervisor must still list and sweep its children.
+  ExitInfo info = (*p)->wait(start + 20s);
+  CHECK(info.exitCode == 0);
+  CHECK_FALSE(info.timedOut);
+  CHECK(info.supervisorLost.empty());
+  CHECK(info.descendantsKilled == 1);
+  pid_t daemon = std::stoi((*p)->stdoutData().data);
+  CHECK(!alive(daemon));
+  CHECK(std::chrono::steady_clock::now() - start < 5s);
+}

@@ -141,7 +141,9 @@ TEST_CASE_TEMPLATE("process start: a missing command fails before starting, an e
   auto p = Start::start(r);
   REQUIRE(!p.ok());
   CHECK(p.error().code == lw::ErrorCode::SandboxLaunchFailed);
-  CHECK(p.error().message == "command 'no-such-command-lw' not found in the step's PATH");
+  CHECK(p.error().message ==
+        "command 'no-such-command-lw' not found in the step's view (it is on no entry of the "
+        "step's PATH; PATH=/usr/bin:/bin)");
   r.argv = {"/tmp"};
   auto q = Start::start(r);
   REQUIRE(!q.ok());
