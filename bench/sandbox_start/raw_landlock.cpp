@@ -5,17 +5,22 @@
 // planner made and the seccomp program loopwright compiled (on fd 4), and it
 // does what the backend does with them — a subreaper that outlives the step
 // (a daemon must not survive), the step in a new session with no new
-// privileges, namespaces where the plan asks for them, the ruleset, no
-// capabilities, the filter, exec — and nothing else.
+// privileges, namespaces where the plan asks for them (with the private
+// view: the step as a pid namespace's init, a fresh /proc, every mount
+// read-only but the writable trees), the ruleset, no capabilities, the
+// filter, exec — and nothing else.
 //
-// usage: raw_landlock FS NET SCOPES USERNS NETNS [ACCESS PATH]... -- CMD [ARGS...]
+// usage: raw_landlock FS NET SCOPES USERNS NETNS PIDNS MOUNTNS WORKDIR NTREES [TREE]...
+//                     [ACCESS PATH]... -- CMD [ARGS...]
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
+#include <linux/mount.h>
 #include <linux/seccomp.h>
 #include <net/if.h>
 #include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -51,15 +56,11 @@ void writeFile(const char* path, const char* text) {
   close(fd);
 }
 
-void enterNamespaces(bool network) {
-  char uidMap[64], gidMap[64];
-  std::snprintf(uidMap, sizeof uidMap, "%u %u 1\n", geteuid(), geteuid());
-  std::snprintf(gidMap, sizeof gidMap, "%u %u 1\n", getegid(), getegid());
-  if (unshare(CLONE_NEWUSER | CLONE_NEWIPC | (network ? CLONE_NEWNET : 0)) != 0) die("unshare");
-  writeFile("/proc/self/setgroups", "deny");
-  writeFile("/proc/self/gid_map", gidMap);
-  writeFile("/proc/self/uid_map", uidMap);
-  if (!network) return;
+struct Namespaces {
+  bool user = false, network = false, pid = false, mount = false;
+};
+
+void bringLoopbackUp() {
   int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   ifreq req{};
   std::memcpy(req.ifr_name, "lo", 3);
@@ -67,6 +68,50 @@ void enterNamespaces(bool network) {
   req.ifr_flags = static_cast<short>(req.ifr_flags | IFF_UP);
   if (ioctl(s, SIOCSIFFLAGS, &req) != 0) die("lo up");
   close(s);
+}
+
+void enterNamespaces(const Namespaces& ns) {
+  char uidMap[64], gidMap[64];
+  std::snprintf(uidMap, sizeof uidMap, "%u %u 1\n", geteuid(), geteuid());
+  std::snprintf(gidMap, sizeof gidMap, "%u %u 1\n", getegid(), getegid());
+  int flags = (ns.user ? CLONE_NEWUSER : 0) | CLONE_NEWIPC | (ns.network ? CLONE_NEWNET : 0) |
+              (ns.pid ? CLONE_NEWPID : 0) | (ns.mount ? CLONE_NEWNS : 0);
+  if (unshare(flags) != 0) die("unshare");
+  if (ns.user) {
+    writeFile("/proc/self/setgroups", "deny");
+    writeFile("/proc/self/gid_map", gidMap);
+    writeFile("/proc/self/uid_map", uidMap);
+  }
+  if (ns.network) bringLoopbackUp();
+}
+
+// The pid namespace's init is a child: this process waits and exits as it.
+void forkInit() {
+  pid_t init = fork();
+  if (init < 0) die("fork");
+  if (init == 0) return;
+  int status = 0;
+  waitpid(init, &status, 0);
+  _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+}
+
+void privateView(const std::vector<const char*>& trees, const char* workdir) {
+  if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) die("private");
+  if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) die("proc");
+  std::vector<int> clones;
+  for (const char* t : trees) {
+    int fd = static_cast<int>(syscall(SYS_open_tree, AT_FDCWD, t, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE));
+    if (fd < 0) die("open_tree");
+    clones.push_back(fd);
+  }
+  mount_attr attr{};
+  attr.attr_set = MOUNT_ATTR_RDONLY;
+  if (syscall(SYS_mount_setattr, AT_FDCWD, "/", AT_RECURSIVE, &attr, sizeof attr) != 0) die("mount_setattr");
+  for (std::size_t i = 0; i < trees.size(); ++i) {
+    if (syscall(SYS_move_mount, clones[i], "", AT_FDCWD, trees[i], MOVE_MOUNT_F_EMPTY_PATH) != 0) die("move_mount");
+    close(clones[i]);
+  }
+  if (chdir(workdir) != 0) die("chdir");
 }
 
 void restrict(const ll::RulesetAttr& handled, const std::vector<Rule>& rules) {
@@ -101,15 +146,19 @@ void dropCapabilities() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 7) {
-    std::fprintf(stderr, "usage: raw_landlock FS NET SCOPES USERNS NETNS [ACCESS PATH]... -- CMD...\n");
+  if (argc < 11) {
+    std::fprintf(stderr, "usage: raw_landlock FS NET SCOPES USERNS NETNS PIDNS MOUNTNS WORKDIR NTREES "
+                         "[TREE]... [ACCESS PATH]... -- CMD...\n");
     return 2;
   }
   ll::RulesetAttr handled{std::strtoull(argv[1], nullptr, 0), std::strtoull(argv[2], nullptr, 0),
                           std::strtoull(argv[3], nullptr, 0)};
-  bool userns = argv[4][0] == '1', netns = argv[5][0] == '1';
+  Namespaces ns{argv[4][0] == '1', argv[5][0] == '1', argv[6][0] == '1', argv[7][0] == '1'};
+  const char* workdir = argv[8];
+  int i = 10;
+  std::vector<const char*> trees;
+  for (int n = std::atoi(argv[9]); n > 0 && i < argc; --n) trees.push_back(argv[i++]);
   std::vector<Rule> rules;
-  int i = 6;
   for (; i + 1 < argc && std::strcmp(argv[i], "--") != 0; i += 2)
     rules.push_back({std::strtoull(argv[i], nullptr, 0), argv[i + 1]});
   if (i + 1 >= argc) die("no command");
@@ -136,7 +185,9 @@ int main(int argc, char** argv) {
     if (setsid() < 0) die("setsid");
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) die("no_new_privs");
-    if (userns) enterNamespaces(netns);
+    if (ns.user || ns.network || ns.pid || ns.mount) enterNamespaces(ns);
+    if (ns.pid) forkInit();
+    if (ns.mount) privateView(trees, workdir);
     restrict(handled, rules);
     dropCapabilities();
     if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) != 0) die("seccomp");

@@ -7,8 +7,9 @@
 // interleaved round by round so that load hits all alike; printed as ratios,
 // with the median CPU time (user + system of the whole process tree) beside:
 // on a small shared machine it varies less than the clock.
-// Usage: bench_sandbox_start [RUNS] [--check]  (--check: exit 1 when
-// linux-bwrap costs more than 1.2x raw bwrap).
+// Usage: bench_sandbox_start [RUNS] [--check] [--before LOOPWRIGHT]
+// (--check: exit 1 when linux-bwrap costs more than 1.2x raw bwrap;
+// --before: an earlier build measured beside this one, rows "(before)").
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,7 +52,9 @@ using lw::bench::median;
 // raw_landlock's command line for `spec`: the rules and namespaces
 // loopwright's planner gives it on this host, and its seccomp program as a
 // memfd for fd 4. Empty with a reason when the plan cannot be measured so.
-Variant planRawLandlock(const lw::sandbox::StepSpec& spec, std::string& whyNot) {
+// `withoutView`: the plan as it was before the private view (issue 14): no
+// pid or mount namespace, metadata left to the host — the "before" floor.
+Variant planRawLandlock(const lw::sandbox::StepSpec& spec, bool withoutView, std::string& whyNot) {
   namespace ll = lw::sandbox::landlock;
   ll::LandlockBackend backend(ll::landlockConfigFor(lw::Environment::fromProcess()));
   auto plan = backend.planFor(spec);
@@ -59,9 +62,11 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, std::string& whyNot) 
     whyNot = plan.error().message;
     return {};
   }
-  if (plan->pidNamespace) {
-    whyNot = "the plan needs a pid namespace (Landlock ABI < 6), which raw_landlock does not set up";
-    return {};
+  if (withoutView) {
+    plan->pidNamespace = plan->mountNamespace = false;
+    plan->writableTrees.clear();
+    plan->userNamespace = plan->networkNamespace || geteuid() != 0;
+    plan->seccomp.denyMetadataChanges = false;
   }
   auto filter = lw::sandbox::seccomp::compile(lw::sandbox::seccomp::buildPolicy(plan->seccomp));
   auto memfd = filter ? filter->toSealedMemfd() : lw::Result<int>(filter.error());
@@ -69,11 +74,15 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, std::string& whyNot) 
     whyNot = memfd.error().message;
     return {};
   }
-  Variant v{"raw landlock (same rules)", {RAW_LANDLOCK_BIN}, *memfd, {}, {}, false};
+  Variant v{withoutView ? "raw landlock, before (no view)" : "raw landlock (same rules)",
+            {RAW_LANDLOCK_BIN}, *memfd, {}, {}, false};
   for (std::uint64_t n : {plan->handled.handledAccessFs, plan->handled.handledAccessNet, plan->handled.scoped})
     v.argv.push_back(std::to_string(n));
-  v.argv.push_back(plan->userNamespace ? "1" : "0");
-  v.argv.push_back(plan->networkNamespace ? "1" : "0");
+  for (bool ns : {plan->userNamespace, plan->networkNamespace, plan->pidNamespace, plan->mountNamespace})
+    v.argv.push_back(ns ? "1" : "0");
+  v.argv.push_back(plan->workdir.empty() ? "/" : plan->workdir);
+  v.argv.push_back(std::to_string(plan->writableTrees.size()));
+  v.argv.insert(v.argv.end(), plan->writableTrees.begin(), plan->writableTrees.end());
   for (const auto& rule : plan->paths) {
     v.argv.push_back(std::to_string(rule.access));
     v.argv.push_back(rule.path);
@@ -82,53 +91,37 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, std::string& whyNot) 
   return v;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  int runs = 30;
-  bool check = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--check") check = true;
-    else runs = std::max(1, std::atoi(argv[i]));
-  }
-  char tmpl[] = "/tmp/lw-bench-XXXXXX";
-  fs::path ws = ::mkdtemp(tmpl);
-  const char* homeVar = std::getenv("HOME");
-  std::string home = homeVar ? homeVar : "/root";
-  std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home};
-
-  // The StepSpec `sandbox exec --workspace ws -- /bin/true` builds.
-  lw::sandbox::StepSpec spec;
-  spec.argv = {"/bin/true"};
-  spec.workspace = ws;
-  for (std::string_view p : lw::kBuiltinProtectedPaths) spec.protectedPaths.push_back(ws / std::string(p));
-  for (std::string_view d : lw::kBuiltinDeniedReadPaths) spec.deniedReadPaths.push_back(fs::path(home) / std::string(d.substr(2)));
-  auto raw = lw::bench::planRawBwrap(spec);
-  if (!raw) {
-    std::fprintf(stderr, "bench_sandbox_start: bwrap is missing or the raw plan failed\n");
-    return 2;
-  }
-
+// Every variant of one run: the floors first, then loopwright per backend
+// (and the `before` build beside it).
+std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::bench::RawBwrap& raw,
+                                   const std::string& before, std::string& noRawLandlock) {
   std::vector<Variant> variants;
   variants.push_back({"bare exec", {"/bin/true"}, -1, {}, {}, false});
-  variants.push_back({"raw bwrap (same flags)", raw->argv, raw->seccompFd, {}, {}, false});
-  std::string noRawLandlock;
-  Variant rawLandlock = planRawLandlock(spec, noRawLandlock);
-  if (!rawLandlock.argv.empty()) variants.push_back(std::move(rawLandlock));
-  // Docker runs when an engine and a local image are given, as the tests
-  // give them: eval "$(scripts/docker-test-env.sh env)".
-  const char* dockerHost = std::getenv("DOCKER_HOST");
-  const char* image = std::getenv("LOOPWRIGHT_TEST_DOCKER_IMAGE");
-  if (dockerHost != nullptr) env.push_back(std::string("DOCKER_HOST=") + dockerHost);
-  for (const char* b : {"linux-bwrap", "linux-landlock", "docker", "direct-dedicated"}) {
-    std::vector<std::string> argv = {LOOPWRIGHT_BIN, "sandbox", "exec", "--backend", b, "--workspace", ws.string()};
-    if (std::string_view(b) == "docker" && image != nullptr) argv.insert(argv.end(), {"--image", image});
-    argv.insert(argv.end(), {"--", "/bin/true"});
-    variants.push_back({std::string("loopwright ") + b, std::move(argv), -1, {}, {}, false});
+  variants.push_back({"raw bwrap (same flags)", raw.argv, raw.seccompFd, {}, {}, false});
+  for (bool withoutView : {true, false}) {
+    Variant rawLandlock = planRawLandlock(spec, withoutView, noRawLandlock);
+    if (!rawLandlock.argv.empty()) variants.push_back(std::move(rawLandlock));
   }
-  // One warm-up round: fills the probe cache, pages in the binaries, and
-  // drops backends that cannot run /bin/true here.
+  const char* image = std::getenv("LOOPWRIGHT_TEST_DOCKER_IMAGE");
+  for (const char* b : {"linux-bwrap", "linux-landlock", "docker", "direct-dedicated"}) {
+    for (const std::string& bin : {std::string(LOOPWRIGHT_BIN), before}) {
+      if (bin.empty()) continue;
+      std::vector<std::string> argv = {bin, "sandbox", "exec", "--backend", b, "--workspace",
+                                       spec.workspace.string()};
+      if (std::string_view(b) == "docker" && image != nullptr) argv.insert(argv.end(), {"--image", image});
+      // It contains nothing: the machine's own network is all it offers.
+      if (std::string_view(b) == "direct-dedicated") argv.insert(argv.end(), {"--network", "allow-outbound"});
+      argv.insert(argv.end(), {"--", "/bin/true"});
+      std::string name = std::string("loopwright ") + b + (bin == before ? " (before)" : "");
+      variants.push_back({name, std::move(argv), -1, {}, {}, false});
+    }
+  }
+  return variants;
+}
+
+// One warm-up round (fills the probe cache, pages in the binaries, drops
+// what cannot run here), then `runs` rounds interleaved.
+void measure(std::vector<Variant>& variants, int runs, const std::vector<std::string>& env) {
   for (Variant& v : variants) {
     double ms = 0;
     v.failed = runOnce(v, env, &ms) != 0;
@@ -143,25 +136,80 @@ int main(int argc, char** argv) {
       }
     }
   }
+}
+
+double medianOf(const std::vector<Variant>& variants, const std::string& name) {
+  for (const Variant& v : variants)
+    if (v.name == name && !v.ms.empty()) return median(v.ms);
+  return 0;
+}
+
+// The table, and the ratios the issues set targets for. Returns
+// loopwright linux-bwrap / raw bwrap.
+double report(const std::vector<Variant>& variants, int runs) {
   double bare = median(variants[0].ms), rawMs = median(variants[1].ms);
   std::printf("sandbox_start: median of %d runs, start to exit of /bin/true\n", runs);
-  std::printf("  %-30s %9s %12s %12s %10s\n", "variant", "median", "vs bare", "vs raw bwrap", "cpu");
-  double bwrapRatio = 0, rawLandlockMs = 0, landlockMs = 0;
+  std::printf("  %-34s %9s %12s %12s %10s\n", "variant", "median", "vs bare", "vs raw bwrap", "cpu");
   for (const Variant& v : variants) {
     if (v.failed || v.ms.empty()) {
-      std::printf("  %-30s %9s\n", v.name.c_str(), "(cannot run here)");
+      std::printf("  %-34s %9s\n", v.name.c_str(), "(cannot run here)");
       continue;
     }
     double m = median(v.ms);
-    std::printf("  %-30s %7.2f ms %11.2fx %11.2fx %7.2f ms\n", v.name.c_str(), m, m / bare, m / rawMs,
+    std::printf("  %-34s %7.2f ms %11.2fx %11.2fx %7.2f ms\n", v.name.c_str(), m, m / bare, m / rawMs,
                 median(v.cpuMs));
-    if (v.name == "loopwright linux-bwrap") bwrapRatio = m / rawMs;
-    if (v.name == "raw landlock (same rules)") rawLandlockMs = m;
-    if (v.name == "loopwright linux-landlock") landlockMs = m;
   }
+  auto ratio = [&](const char* what, const std::string& a, const std::string& b) {
+    double x = medianOf(variants, a), y = medianOf(variants, b);
+    if (x > 0 && y > 0) std::printf("  %s: %.2fx\n", what, x / y);
+  };
+  ratio("loopwright linux-landlock vs raw landlock", "loopwright linux-landlock", "raw landlock (same rules)");
+  ratio("hardening, raw landlock after vs before", "raw landlock (same rules)", "raw landlock, before (no view)");
+  for (const char* b : {"linux-bwrap", "linux-landlock", "docker", "direct-dedicated"}) {
+    std::string now = std::string("loopwright ") + b;
+    ratio(("hardening, " + now + " vs before").c_str(), now, now + " (before)");
+  }
+  double bwrap = medianOf(variants, "loopwright linux-bwrap");
+  return bwrap > 0 && rawMs > 0 ? bwrap / rawMs : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = 30;
+  bool check = false;
+  std::string before;  // an earlier loopwright binary, measured in the same run
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--check") check = true;
+    else if (a == "--before" && i + 1 < argc) before = argv[++i];
+    else runs = std::max(1, std::atoi(argv[i]));
+  }
+  char tmpl[] = "/tmp/lw-bench-XXXXXX";
+  fs::path ws = ::mkdtemp(tmpl);
+  const char* homeVar = std::getenv("HOME");
+  std::string home = homeVar ? homeVar : "/root";
+  std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home};
+  // Docker runs when an engine and a local image are given, as the tests
+  // give them: eval "$(scripts/docker-test-env.sh env)".
+  if (const char* dockerHost = std::getenv("DOCKER_HOST")) env.push_back(std::string("DOCKER_HOST=") + dockerHost);
+
+  // The StepSpec `sandbox exec --workspace ws -- /bin/true` builds.
+  lw::sandbox::StepSpec spec;
+  spec.argv = {"/bin/true"};
+  spec.workspace = ws;
+  for (std::string_view p : lw::kBuiltinProtectedPaths) spec.protectedPaths.push_back(ws / std::string(p));
+  for (std::string_view d : lw::kBuiltinDeniedReadPaths) spec.deniedReadPaths.push_back(fs::path(home) / std::string(d.substr(2)));
+  auto raw = lw::bench::planRawBwrap(spec);
+  if (!raw) {
+    std::fprintf(stderr, "bench_sandbox_start: bwrap is missing or the raw plan failed\n");
+    return 2;
+  }
+  std::string noRawLandlock;
+  std::vector<Variant> variants = buildVariants(spec, *raw, before, noRawLandlock);
+  measure(variants, runs, env);
+  double bwrapRatio = report(variants, runs);
   if (!noRawLandlock.empty()) std::printf("  raw landlock not measured: %s\n", noRawLandlock.c_str());
-  if (rawLandlockMs > 0 && landlockMs > 0)
-    std::printf("  loopwright linux-landlock vs raw landlock: %.2fx\n", landlockMs / rawLandlockMs);
   std::error_code ec;
   fs::remove_all(ws, ec);
   if (check && !(bwrapRatio > 0 && bwrapRatio <= 1.2)) {

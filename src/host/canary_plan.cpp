@@ -73,14 +73,14 @@ std::string shellFor(const CanaryCase& c) {
 
 }  // namespace
 
-std::vector<CanaryCase> planCanaries(const sandbox::ProbeReport& r, const CanaryLayout& l, bool shell) {
-  std::vector<CanaryCase> out;
-  const std::string ws = l.ws;
-  const std::string port = std::to_string(l.hostPort);
+namespace {
+
+void addFilesystemCanaries(const sandbox::ProbeReport& r, const CanaryLayout& l,
+                           std::vector<CanaryCase>& out) {
+  const std::string& ws = l.ws;
   if (claimed(r, Capability::FilesystemReadContainment)) {
-    CanaryCase c{"filesystemReadContainment", "read a denied path and a file outside the view", "read",
-                 {l.secret, l.root + "/secret", ws + "/denied"}};
-    out.push_back(c);
+    out.push_back({"filesystemReadContainment", "read a denied path and a file outside the view", "read",
+                   {l.secret, l.root + "/secret", ws + "/denied"}});
   }
   if (claimed(r, Capability::FilesystemWriteContainment)) {
     CanaryCase c{"filesystemWriteContainment", "write outside the workspace", "write-outside",
@@ -88,22 +88,11 @@ std::vector<CanaryCase> planCanaries(const sandbox::ProbeReport& r, const Canary
     c.writable = true;
     c.hostCheck = HostCheck::OutsideFileAbsent;
     out.push_back(c);
-  }
-  if (claimed(r, Capability::FilesystemWriteContainment)) {
     // Non-destructive: the mode it already has; a refusal is what counts.
-    CanaryCase c{"filesystemWriteContainment", "chmod and chown the read-only workspace (to what they are)",
-                 "metadata", {ws}};
-    c.writable = true;
-    out.push_back(c);
-  }
-  // A backend that contains nothing (direct-dedicated: a dedicated machine,
-  // no other tenant) claims only its own tree's cleanup, not other processes.
-  if (claimed(r, Capability::ProcessTreeCleanup) && claimed(r, Capability::FilesystemReadContainment) &&
-      l.hostPid > 0) {
-    CanaryCase c{"processTreeCleanup", "see the qualifying process (pid " + std::to_string(l.hostPid) +
-                                           "), read its command line and its limits",
-                 "host-process", {std::to_string(l.hostPid)}};
-    out.push_back(c);
+    CanaryCase meta{"filesystemWriteContainment",
+                    "chmod and chown the read-only workspace (to what they are)", "metadata", {ws}};
+    meta.writable = true;
+    out.push_back(meta);
   }
   if (claimed(r, Capability::ProtectedPathReadOnlyMask)) {
     CanaryCase c{"protectedPathReadOnlyMask", "write, replace and remove a protected path",
@@ -113,43 +102,66 @@ std::vector<CanaryCase> planCanaries(const sandbox::ProbeReport& r, const Canary
     c.hostCheck = HostCheck::ProtectedUnchanged;
     out.push_back(c);
   }
+}
+
+void addProcessCanaries(const sandbox::ProbeReport& r, const CanaryLayout& l,
+                        std::vector<CanaryCase>& out) {
   if (claimed(r, Capability::ProcessTreeCleanup)) {
     CanaryCase c{"processTreeCleanup", "leave a setsid double-forked daemon behind", "daemon",
-                 {ws + "/w/beat"}};
+                 {l.ws + "/w/beat"}};
     c.writable = true;
     c.hostCheck = HostCheck::DaemonGone;
     out.push_back(c);
   }
-  if (claimed(r, Capability::SyscallFiltering)) {
-    CanaryCase c{"syscallFiltering", "call keyctl(2), refused by the filter", "seccomp", {}};
-    out.push_back(c);
+  // A backend that contains nothing (direct-dedicated: a dedicated machine,
+  // no other tenant) claims only its own tree's cleanup, not other processes.
+  if (claimed(r, Capability::ProcessTreeCleanup) && claimed(r, Capability::FilesystemReadContainment) &&
+      l.hostPid > 0) {
+    out.push_back({"processTreeCleanup",
+                   "see the qualifying process (pid " + std::to_string(l.hostPid) +
+                       "), read its command line and its limits",
+                   "host-process", {std::to_string(l.hostPid)}});
   }
-  // Network: per mode, the host's loopback must stay unreachable, outbound
-  // must be refused except in allow-outbound, where it must work.
+  if (claimed(r, Capability::SyscallFiltering))
+    out.push_back({"syscallFiltering", "call keyctl(2), refused by the filter", "seccomp", {}});
+}
+
+// Per mode, the host's loopback must stay unreachable, outbound must be
+// refused except in allow-outbound, where it must work.
+void addNetworkCanaries(const sandbox::ProbeReport& r, const CanaryLayout& l, bool shell,
+                        std::vector<CanaryCase>& out) {
+  const std::string port = std::to_string(l.hostPort);
   for (NetworkMode m : kAllNetworkModes) {
     const bool wanted = claimed(r, m) || (m == NetworkMode::None && claimed(r, Capability::NetworkIsolation));
     if (!wanted) continue;
-    {
-      const std::string target = "network " + std::string(toString(m));
-      CanaryCase host{target, "connect to a service on the host's 127.0.0.1", "connect", {"127.0.0.1", port}};
-      host.network = m;
-      if (m == NetworkMode::AllowOutbound) host.failureCost = sandbox::Support::Partial;
-      out.push_back(host);
-      if (l.outboundIp) {
-        CanaryCase outCase{target, "connect out (to " + *l.outboundIp + ", standing in for the internet)",
-                           m == NetworkMode::AllowOutbound ? "connect-ok" : "connect", {*l.outboundIp, port}};
-        outCase.network = m;
-        outCase.expectBlocked = m != NetworkMode::AllowOutbound;
-        out.push_back(outCase);
-      }
-      if (m == NetworkMode::LoopbackOnly && !shell) {
-        CanaryCase own{target, "a round trip on the sandbox's own loopback", "loopback", {}};
-        own.network = m;
-        own.expectBlocked = false;
-        out.push_back(own);
-      }
+    const std::string target = "network " + std::string(toString(m));
+    CanaryCase host{target, "connect to a service on the host's 127.0.0.1", "connect", {"127.0.0.1", port}};
+    host.network = m;
+    if (m == NetworkMode::AllowOutbound) host.failureCost = sandbox::Support::Partial;
+    out.push_back(host);
+    if (l.outboundIp) {
+      CanaryCase outCase{target, "connect out (to " + *l.outboundIp + ", standing in for the internet)",
+                         m == NetworkMode::AllowOutbound ? "connect-ok" : "connect", {*l.outboundIp, port}};
+      outCase.network = m;
+      outCase.expectBlocked = m != NetworkMode::AllowOutbound;
+      out.push_back(outCase);
+    }
+    if (m == NetworkMode::LoopbackOnly && !shell) {
+      CanaryCase own{target, "a round trip on the sandbox's own loopback", "loopback", {}};
+      own.network = m;
+      own.expectBlocked = false;
+      out.push_back(own);
     }
   }
+}
+
+}  // namespace
+
+std::vector<CanaryCase> planCanaries(const sandbox::ProbeReport& r, const CanaryLayout& l, bool shell) {
+  std::vector<CanaryCase> out;
+  addFilesystemCanaries(r, l, out);
+  addProcessCanaries(r, l, out);
+  addNetworkCanaries(r, l, shell, out);
   return out;
 }
 
