@@ -21,7 +21,8 @@ bool globMatch(std::string_view glob, std::string_view path, bool caseInsensitiv
 // file system (macOS, Windows runners) ".GitHub/x" is ".github/x".
 bool isProtectedPath(std::string_view rel, const std::vector<std::string>& extraGlobs);
 
-// Writable scope is compared exactly; an empty scope allows nothing.
+// Writable scope is compared exactly; an empty scope allows nothing, and no
+// glob reaches a path inside a git directory (isInsideGitDir).
 bool isWritablePath(std::string_view rel, const std::vector<std::string>& writableGlobs);
 
 enum class DependencyKind { None, Manifest, CMakeMaybe };

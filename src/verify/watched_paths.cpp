@@ -40,6 +40,9 @@ Watch watchOf(const Baseline& b, Area area, std::string_view rel, FileType type)
   }
   if (area != Area::GitDir) return Watch::Capture;
   if (b.storePath == b.gitDir + "/" + std::string(rel)) return Watch::Skip;
+  // Git LFS keeps its content-addressed files here, often large: detected,
+  // not copied.
+  if (rel.starts_with("lfs/")) return Watch::StatOnly;
   std::size_t tail = objectsTail(rel);
   if (tail == std::string_view::npos) return Watch::Capture;
   std::string_view inObjects = rel.substr(tail);
@@ -54,17 +57,19 @@ Watch watchOf(const Baseline& b, Area area, std::string_view rel, FileType type)
 
 }
 
-bool isInsideGitDir(std::string_view rel) {
+std::optional<std::string_view> pathInGitDir(std::string_view rel) {
   std::size_t start = 0;
   while (start <= rel.size()) {
     std::size_t slash = rel.find('/', start);
     std::string_view part = rel.substr(start, slash == std::string_view::npos ? rel.npos : slash - start);
-    if (equalsFolded(part, ".git")) return true;
+    if (equalsFolded(part, ".git")) return slash == std::string_view::npos ? "" : rel.substr(slash + 1);
     if (slash == std::string_view::npos) break;
     start = slash + 1;
   }
-  return false;
+  return std::nullopt;
 }
+
+bool isInsideGitDir(std::string_view rel) { return pathInGitDir(rel).has_value(); }
 
 bool touchesGitState(Area area, std::string_view rel) {
   return area != Area::WorkTree || isInsideGitDir(rel);

@@ -1,11 +1,12 @@
 // What verification watches of a repository, in one place: the baseline's
 // walk, the check's walk and the author policy all ask here. Nothing under a
-// git directory is writable by any step: the walks see every file there but
-// the loose objects, and the policy refuses every change there, whatever the
-// step's role.
+// git directory is writable by any step (docs/verification.md): the walks
+// see every file there but the loose objects, and the policy refuses every
+// change there, whatever the step's role.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "verify/baseline.h"
@@ -16,7 +17,7 @@ namespace lw::verify {
 // How a walk treats one entry.
 enum class Watch : std::uint8_t {
   Capture,   // compared; its bytes kept for a restore (within the budgets)
-  StatOnly,  // compared by metadata only: pack files, written whole and large
+  StatOnly,  // compared by metadata only: packs and LFS files, written whole and large
   Skip,      // no entry and no descent: loose objects and the baseline's own store
 };
 
@@ -30,6 +31,11 @@ Watch watchOf(const Baseline& b, Area area, std::string_view rel, FileType type)
 // case-insensitive file system). Covers the repository's own .git, a
 // submodule's gitfile and a nested repository's git directory.
 bool isInsideGitDir(std::string_view rel);
+
+// For a work-tree-relative path inside a git directory, the part after its
+// first ".git" component ("" for the .git itself); nullopt when it is not
+// inside one. "sub/.git/hooks/x" -> "hooks/x".
+std::optional<std::string_view> pathInGitDir(std::string_view rel);
 
 // True when a change at `rel` in `area` is to what git reads as repository
 // state rather than to the working tree: anything in the git directory (refs

@@ -31,6 +31,7 @@ TEST_CASE("verify watch: every file of a git directory is walked but the loose o
       {Area::GitDir, "objects/abc", FileType::Dir, Watch::Capture},
       {Area::GitDir, "refs/heads/objects/ab", FileType::File, Watch::Capture},
       {Area::GitDir, "lw-store", FileType::File, Watch::Skip},
+      {Area::GitDir, "lfs/objects/ab/cd/abcd", FileType::File, Watch::StatOnly},
       {Area::WorkTree, ".git", FileType::Dir, Watch::Skip},
       {Area::WorkTree, ".git", FileType::File, Watch::Capture},
       {Area::WorkTree, "sub/.git", FileType::Dir, Watch::Capture},
@@ -51,4 +52,11 @@ TEST_CASE("verify watch: a change anywhere in git's state, or inside any .git, i
   CHECK(touchesGitState(Area::HooksPath, "pre-commit"));
   CHECK(touchesGitState(Area::WorkTree, "sub/.git"));
   CHECK_FALSE(touchesGitState(Area::WorkTree, "src/.gitignore"));
+}
+
+TEST_CASE("verify watch: the path inside a nested .git is what git would read there") {
+  CHECK(pathInGitDir("sub/.git") == std::optional<std::string_view>(""));
+  CHECK(pathInGitDir("dir/nested/.git/hooks/x") == std::optional<std::string_view>("hooks/x"));
+  CHECK(pathInGitDir(".GIT/config") == std::optional<std::string_view>("config"));
+  CHECK_FALSE(pathInGitDir("dir/.gitmodules").has_value());
 }

@@ -55,7 +55,7 @@ const Case kCases[] = {
     {"symlink replaces directory", "rm -rf dir && ln -s /etc dir", Category::WorkTree},
     {"retarget symlink", "ln -sfn /etc/shadow link-to-b", Category::WorkTree},
     {"fifo", "mkfifo pipe", Category::WorkTree},
-    {"a .git directory further down", "mkdir -p dir/.git && printf '[core]\\n' > dir/.git/config", Category::WorkTree},
+    {"a .git directory further down", "mkdir -p dir/.git && printf '[core]\\n' > dir/.git/config", Category::Config},
 };
 
 // A reviewer's check that keeps the changes under
@@ -263,7 +263,7 @@ TEST_CASE("verify reviewer: files at paths git refuses in a tree are kept all th
   CHECK(report->restored);
   const std::string ref = report->quarantineRef;
   CHECK(repo.sh("test \"$(git cat-file -p " + ref + ":unrepresentable/1)\" = evidence") == 0);
-  CHECK(repo.sh("git cat-file -p " + ref + ":CHANGES | grep -q '^added\tworktree\tworktree:dir/.git/config\tkept as unrepresentable/1$'") == 0);
+  CHECK(repo.sh("git cat-file -p " + ref + ":CHANGES | grep -q '^added\tconfig\tworktree:dir/.git/config\tkept as unrepresentable/1$'") == 0);
   CHECK(repo.sh("test \"$(git cat-file -p " + ref + ":worktree/plain.txt)\" = plain") == 0);
 }
 
