@@ -40,10 +40,11 @@ std::string gitStateReason(const Change& c) {
   std::string where = c.area == Area::WorkTree ? "'" + c.path + "' is inside a .git"
                                                : "'" + (c.resolved.empty() ? c.path : c.resolved) +
                                                      "' is the repository's git state";
-  return where + " (" + std::string(toString(c.category)) +
-         "): nothing under a git directory is writable by any step; author steps change the "
-         "working tree only, loopwright makes the patch (no git add, commit or config)";
+  return where + " (" + std::string(toString(c.category)) + "): nothing under a git directory is writable by any step";
 }
+
+constexpr const char* kAuthorGitHint =
+    "author steps change the working tree only; loopwright makes the patch (no git add, commit or config); ";
 
 void applyAuthorPolicy(const Baseline& b, const CheckPolicy& p, Change& c) {
   constexpr ErrorCode kPath = ErrorCode::PathPolicyViolation;
@@ -279,7 +280,9 @@ Error toError(const CheckReport& r) {
                 : " (resolved: " + first->resolved + ")") +
            ": " + first->reason;
   std::string hint;
-  if (!r.quarantineRef.empty()) hint = "the changes are kept under " + r.quarantineRef + "; ";
+  if (first != nullptr && first->violation == ErrorCode::PathPolicyViolation && touchesGitState(first->area, first->path))
+    hint = kAuthorGitHint;
+  if (!r.quarantineRef.empty()) hint += "the changes are kept under " + r.quarantineRef + "; ";
   if (r.restored)
     hint += "the repository was restored to the baseline";
   else if (r.restoreFailures.empty())  // no restore was asked for
