@@ -40,7 +40,8 @@ std::string gitStateReason(const Change& c) {
   std::string where = c.area == Area::WorkTree ? "'" + c.path + "' is inside a .git"
                                                : "'" + (c.resolved.empty() ? c.path : c.resolved) +
                                                      "' is the repository's git state";
-  return where + " (" + std::string(toString(c.category)) + "): nothing under a git directory is writable by any step";
+  return where + " (" + std::string(toString(c.category)) +
+         "): nothing under a git directory is writable by any step";
 }
 
 constexpr const char* kAuthorGitHint =
@@ -280,7 +281,8 @@ Error toError(const CheckReport& r) {
                 : " (resolved: " + first->resolved + ")") +
            ": " + first->reason;
   std::string hint;
-  if (first != nullptr && first->violation == ErrorCode::PathPolicyViolation && touchesGitState(first->area, first->path))
+  if (first != nullptr && first->violation == ErrorCode::PathPolicyViolation &&
+      touchesGitState(first->area, first->path))
     hint = kAuthorGitHint;
   if (!r.quarantineRef.empty()) hint += "the changes are kept under " + r.quarantineRef + "; ";
   if (r.restored)

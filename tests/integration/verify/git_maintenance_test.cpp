@@ -18,6 +18,7 @@
 #include "integration/verify/repo_fixture.h"
 #include "support/host_requirement.h"
 #include "verify/baseline.h"
+#include "verify/baseline_json.h"
 #include "verify/check.h"
 
 using namespace lw::verify;
@@ -45,7 +46,8 @@ bool waitFor(const std::string& path, bool present, std::chrono::milliseconds li
 constexpr const char* kManyLooseObjects = R"(set -e
 { seq 1 12000 | awk '{printf "blob\nmark :%d\ndata %d\nblob number %d\n\n", $1, length("blob number " $1)+1, $1}'
   printf 'commit refs/heads/bulk\ncommitter t <t@example.com> 0 +0000\ndata 5\nbulk\n'
-  seq 1 12000 | awk '{printf "M 100644 :%d bulk/%d/%d.txt\n", $1, $1%100, $1}'
+  seq 1 12000 |
+    awk '{printf "M 100644 :%d bulk/%d/%d.txt\n", $1, $1%100, $1}'
   echo; } | git fast-import --quiet
 mkdir ../packs && mv .git/objects/pack/pack-* ../packs/
 for p in ../packs/*.pack; do git unpack-objects -q < "$p"; done
@@ -95,6 +97,14 @@ TEST_CASE("verify maintenance: a git gc left running by the checkout is waited f
   auto json = toJson(*report, *baseline).as_object();
   REQUIRE(json.contains("gitMaintenanceWaited"));
   CHECK(json.at("gitMaintenanceWaited").as_array().size() == 1);
+  // `verify snapshot` and `verify check` in two processes keep it too.
+  const std::string file = repo.scratch() + "/baseline.json";
+  REQUIRE(saveBaseline(*baseline, file).ok());
+  auto loaded = loadBaseline(file);
+  REQUIRE(loaded.ok());
+  REQUIRE(loaded->maintenanceWaits.size() == 1);
+  CHECK(loaded->maintenanceWaits[0].pid == pid);
+  CHECK(loaded->maintenanceWaits[0].waitedMs == baseline->maintenanceWaits[0].waitedMs);
 }
 
 TEST_CASE("verify maintenance: a git gc still running after the timeout fails the baseline, naming its pid" *
