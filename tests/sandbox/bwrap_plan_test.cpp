@@ -55,18 +55,19 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
-// The options after the fixed prefix (system view) and before --chdir.
-std::string mounts(const BwrapPlan& p) {
-  auto begin = std::find(p.argv.begin(), p.argv.end(), "/tmp");
-  auto end = std::find(p.argv.begin(), p.argv.end(), "--chdir");
-  return joined(std::vector<std::string>(begin + 1, end));
-}
-
 std::size_t indexOf(const BwrapPlan& p, const std::string& a, const std::string& b) {
   for (std::size_t i = 0; i + 1 < p.argv.size(); ++i) {
     if (p.argv[i] == a && p.argv[i + 1] == b) return i;
   }
   return std::string::npos;
+}
+
+// The options after the fixed prefix (system view) and before the root is
+// made read-only (then --chdir).
+std::string mounts(const BwrapPlan& p) {
+  auto begin = std::find(p.argv.begin(), p.argv.end(), "/tmp");
+  auto end = p.argv.begin() + static_cast<std::ptrdiff_t>(indexOf(p, "--remount-ro", "/"));
+  return joined(std::vector<std::string>(begin + 1, end));
 }
 
 }  // namespace
@@ -82,7 +83,7 @@ TEST_CASE("bwrap plan: golden argv of a reviewer step with network none and secc
         "--cap-drop ALL --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib "
         "--symlink usr/lib64 /lib64 --ro-bind /etc/passwd /etc/passwd "
         "--ro-bind-try /etc/resolv.conf /etc/resolv.conf --ro-bind /etc/ssl/certs /etc/ssl/certs "
-        "--proc /proc --dev /dev --tmpfs /tmp --ro-bind /ws /ws --bind /out /out --chdir /ws "
+        "--proc /proc --dev /dev --tmpfs /tmp --ro-bind /ws /ws --bind /out /out --remount-ro / --chdir /ws "
         "--seccomp 4 -- /bin/true");
   CHECK(plan->placeholders.empty());
 }
@@ -280,4 +281,20 @@ TEST_CASE("bwrap plan: a read-only path that brings in /etc keeps its secrets ma
   CHECK(mounts(*plan) ==
         "--ro-bind /etc /etc --ro-bind /ws /ws --bind /out /out --ro-bind /dev/null /etc/shadow "
         "--tmpfs /etc/ssl/private --remount-ro /etc/ssl/private --tmpfs /etc/docker --remount-ro /etc/docker");
+}
+
+TEST_CASE("bwrap plan: the root holding the mount points is read-only after every mount") {
+  FakeHost host;
+  StepSpec s = step();
+  s.protectedPaths = {"missing/deep"};
+  s.workspaceWritable = true;
+  auto plan = planBwrap(s, options(), host.lookup());
+  REQUIRE(plan.ok());
+  std::size_t rootRo = indexOf(*plan, "--remount-ro", "/");
+  REQUIRE(rootRo != std::string::npos);
+  CHECK(plan->argv[rootRo + 2] == "--chdir");
+  for (std::size_t i = 0; i < rootRo; ++i) {
+    CAPTURE(plan->argv[i]);
+    CHECK(plan->argv[i] != "--chdir");
+  }
 }

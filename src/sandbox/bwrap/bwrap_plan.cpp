@@ -309,6 +309,11 @@ Result<BwrapPlan> Planner::run() {
     if (!s) return s.error();
   }
 
+  // bwrap's root is a tmpfs in which it made the mount points (/etc among
+  // them, now that /etc is not one bind): read-only from here on, so that
+  // nothing but the writable paths and /tmp takes a write.
+  argv_.insert(argv_.end(), {"--remount-ro", "/"});
+
   fs::path workdir = spec_.workdir.empty() ? ws : hostPath(spec_.workdir);
   argv_.insert(argv_.end(), {"--chdir", workdir.string()});
   if (options_.seccompFd) argv_.insert(argv_.end(), {"--seccomp", std::to_string(*options_.seccompFd)});

@@ -14,6 +14,7 @@
 //      at its first missing component, so the step cannot create it
 //   6. masks: deniedReadPaths, and host secrets in /etc where a read-only
 //      path brought /etc into the view
+//   7. the root (bwrap's tmpfs holding the mount points) remounted read-only
 #pragma once
 
 #include <filesystem>

@@ -6,13 +6,22 @@
 #include <cerrno>
 
 namespace lw::sandbox::process {
+namespace {
+
+// A stopped supervisor is seen within this long, so that a step cannot stop
+// its cleanup and then outlive a loopwright that dies meanwhile. Costs a
+// /proc read per interval per running step.
+constexpr std::chrono::milliseconds kStuckCheck{500};
+
+}  // namespace
 
 PipedProcess::PipedProcess(Fd out, Fd err, const SpawnRequest& req, Clock::time_point started)
     : out_(std::move(out)),
       err_(std::move(err)),
       outCapture_(req.maxOutputBytes, 1, req.onOutput),
       errCapture_(req.maxOutputBytes, 2, req.onOutput),
-      started_(started) {}
+      started_(started),
+      nextStuckCheck_(Clock::now() + kStuckCheck) {}
 
 void PipedProcess::killIfRunning() {
   if (!finished_) kill();
@@ -47,11 +56,20 @@ void PipedProcess::run(std::optional<Clock::time_point> deadline) {
       info_.timedOut = true;
       requestKill();
     }
-    if (!ended_ && forceAt_ && now >= *forceAt_) {
-      forceAt_.reset();
-      forceEnd();
+    if (!ended_ && !forced_ && forceAt_ && now >= *forceAt_) {
+      forced_ = true;
+      forceEnd(Stuck::NoAnswerToKill);
     }
-    auto until = ended_ ? drainUntil : (killRequested_ ? forceAt_ : deadline);
+    if (!ended_ && !forced_ && now >= nextStuckCheck_) {
+      nextStuckCheck_ = now + kStuckCheck;
+      if (stuckNow()) {
+        forced_ = true;
+        forceEnd(Stuck::Stopped);
+      }
+    }
+    std::optional<Clock::time_point> until = ended_ ? drainUntil : (killRequested_ ? forceAt_ : deadline);
+    if (!ended_ && !forced_ && (!until || nextStuckCheck_ < *until)) until = nextStuckCheck_;
+    if (forced_ && !ended_) until = std::nullopt;  // the end follows the kill
     int timeout = -1;
     if (until) {
       auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(*until - now).count();

@@ -17,6 +17,8 @@ namespace lw::sandbox::process {
 class PipedProcess : public RunningProcess {
  public:
   using Clock = std::chrono::steady_clock;
+  // Why the end had to be forced (see forceEnd).
+  enum class Stuck { NoAnswerToKill, Stopped };
 
   ExitInfo wait(std::optional<Clock::time_point> deadline) final;
   void kill() final;
@@ -35,9 +37,13 @@ class PipedProcess : public RunningProcess {
   virtual void collectEnd(ExitInfo& info) = 0;
   // Asks for the whole tree to be killed; called at most once.
   virtual void sendKill() = 0;
-  // Called once if the end has not come kKillGrace after sendKill: the
-  // process that should have done the killing is stuck; kill it instead.
-  virtual void forceEnd() {}
+  // Called at most once, before the end: the end has not come kKillGrace
+  // after sendKill, or stuckNow() said so. The process that should do the
+  // killing is stuck; kill it instead.
+  virtual void forceEnd(Stuck) {}
+  // Asked periodically until the end (kStuckCheck, piped_process.cpp): true
+  // when whatever ends the tree can no longer do it (a stopped supervisor).
+  virtual bool stuckNow() { return false; }
   // After the loop, with the pipes closed: release what is left (reap).
   virtual void release() = 0;
 
@@ -54,6 +60,8 @@ class PipedProcess : public RunningProcess {
   bool ended_ = false;
   bool killRequested_ = false;
   std::optional<Clock::time_point> forceAt_;  // kill requested, end not seen yet
+  bool forced_ = false;
+  Clock::time_point nextStuckCheck_;
   bool finished_ = false;
 };
 

@@ -8,6 +8,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <optional>
 
 #include "sandbox/process/executable.h"
 #include "sandbox/process/fd.h"
@@ -37,18 +39,29 @@ void reapChild(pid_t pid, int* status = nullptr) {
   if (status != nullptr) *status = st;
 }
 
+// Stopped (T) or stopped by a tracer (t): it cannot act until continued.
+bool isStopped(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  auto close = line.rfind(')');  // comm may hold ')'
+  return close != std::string::npos && close + 2 < line.size() &&
+         (line[close + 2] == 'T' || line[close + 2] == 't');
+}
+
 // Why the supervisor ended without its report, in the words of the report.
-std::string supervisorLossOf(int status, bool forced) {
+std::string supervisorLossOf(int status, std::optional<PipedProcess::Stuck> forced) {
+  const std::string swept = "loopwright killed what was left of the step's processes itself";
+  if (forced == PipedProcess::Stuck::Stopped)
+    return "the step's supervisor was stopped (the step may have stopped it) and was killed; " + swept;
   if (forced)
     return "the step's supervisor did not end the step within " +
            std::to_string(kKillGrace.count()) +
-           " ms of the kill request (stopped or starved by the step) and was killed; "
-           "loopwright killed what was left of the step's processes itself";
+           " ms of the kill request (stopped or starved by the step) and was killed; " + swept;
   std::string how = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
                                         : "ended with status " + std::to_string(WEXITSTATUS(status));
   return "the step's supervisor was " + how +
-         " before it reported the step's end (the step may have killed it); loopwright killed "
-         "what was left of the step's processes itself";
+         " before it reported the step's end (the step may have killed it); " + swept;
 }
 
 // The step's end comes as the supervisor's report on the control socket; a
@@ -95,10 +108,12 @@ class SupervisedProcess final : public PipedProcess {
   }
 
   // Not reaped yet, so the pid is still this supervisor's.
-  void forceEnd() override {
-    forced_ = true;
+  void forceEnd(Stuck why) override {
+    forced_ = why;
     ::kill(supervisor_, SIGKILL);
   }
+
+  bool stuckNow() override { return isStopped(supervisor_); }
 
   // Closing the control socket makes a supervisor still running kill the tree.
   void release() override {
@@ -111,7 +126,7 @@ class SupervisedProcess final : public PipedProcess {
   pid_t pid_;
   Fd control_;
   bool countsDescendants_;
-  bool forced_ = false;
+  std::optional<Stuck> forced_;
   bool reaped_ = false;
 };
 
