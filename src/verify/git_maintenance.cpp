@@ -36,16 +36,31 @@ class HostProcesses final : public ProcessView {
     return buf;
   }
 
-  bool isLiveGit(std::int64_t pid) const override {
+  bool isLiveGitMaintenance(std::int64_t pid) const override {
     std::string dir = "/proc/" + std::to_string(pid);
-    // The pid may have been reused since gc wrote it: only a git counts.
+    // The pid may have been reused since gc wrote it: only a git gc counts
+    // (the detached gc keeps the argv of the `git gc --auto` it forked from).
     auto comm = readSmall(dir + "/comm");
     if (!comm || (*comm != "git\n" && !comm->starts_with("git-"))) return false;
+    auto cmdline = readSmall(dir + "/cmdline");
+    if (!cmdline || (!hasArgument(*cmdline, "gc") && !hasArgument(*cmdline, "maintenance"))) return false;
     // "pid (comm) S ...": a zombie has ended, whoever has yet to reap it.
     auto stat = readSmall(dir + "/stat");
     if (!stat) return false;
     auto close = stat->rfind(')');
     return close != std::string::npos && close + 2 < stat->size() && (*stat)[close + 2] != 'Z';
+  }
+
+ private:
+  static bool hasArgument(const std::string& cmdline, std::string_view arg) {
+    std::size_t start = 0;
+    while (start < cmdline.size()) {
+      std::size_t end = cmdline.find('\0', start);
+      if (end == std::string::npos) end = cmdline.size();
+      if (std::string_view(cmdline).substr(start, end - start) == arg) return true;
+      start = end + 1;
+    }
+    return false;
   }
 };
 
@@ -57,7 +72,7 @@ std::optional<std::int64_t> runningGc(const std::string& pidFile, const ProcessV
   auto text = readSmall(pidFile);
   auto lock = text ? parseGcPid(*text) : std::nullopt;
   if (!lock || lock->host != processes.hostname()) return std::nullopt;
-  if (!processes.isLiveGit(lock->pid)) return std::nullopt;
+  if (!processes.isLiveGitMaintenance(lock->pid)) return std::nullopt;
   return lock->pid;
 }
 

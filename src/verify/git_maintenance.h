@@ -43,16 +43,17 @@ class ProcessView {
  public:
   virtual ~ProcessView() = default;
   virtual std::string hostname() const = 0;
-  // True while `pid` is a live (not zombie) git process on this host.
-  virtual bool isLiveGit(std::int64_t pid) const = 0;
+  // True while `pid` is a live (not zombie) `git gc` or `git maintenance`
+  // process on this host.
+  virtual bool isLiveGitMaintenance(std::int64_t pid) const = 0;
 };
 // /proc and gethostname().
 const ProcessView& hostProcesses();
 
 // Waits until no gc.pid of `gitDir` names a live git process on this host,
 // polling every `poll`. A gc.pid from another host, older than git's own
-// 12 hours, or naming a pid that is not git is not waited for (git ignores
-// it too). Fails with IO_ERROR naming the pid when one still runs after
+// 12 hours (git ignores those too), or naming a pid that is not a git gc or
+// maintenance now (the pid was reused) is not waited for. Fails with IO_ERROR naming the pid when one still runs after
 // `timeout`: the baseline is never taken under a running gc.
 Result<std::vector<MaintenanceWait>> waitForGitMaintenance(
     const std::string& gitDir, std::chrono::milliseconds timeout,

@@ -18,7 +18,7 @@ class FakeProcesses final : public ProcessView {
  public:
   FakeProcesses(std::int64_t pid, int livesFor) : pid_(pid), left_(livesFor) {}
   std::string hostname() const override { return "runner-1"; }
-  bool isLiveGit(std::int64_t pid) const override {
+  bool isLiveGitMaintenance(std::int64_t pid) const override {
     if (pid != pid_) return false;
     if (left_ < 0) return true;
     return left_-- > 0;
