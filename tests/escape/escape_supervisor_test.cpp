@@ -9,7 +9,11 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
+
+#include <boost/json.hpp>
 
 #include "escape/escape_common.h"
 #include "support/host_requirement.h"
@@ -79,7 +83,8 @@ TEST_CASE("escape: a step that SIGKILLs its supervisor leaves no daemon, and the
     fs::path beat = c->writable / "beat";
     ExecOptions o;
     o.network = s.network;
-    o.flags = {"--timeout", "30"};
+    const fs::path report = c->root / "report.json";
+    o.flags = {"--timeout", "30", "--report", report.string()};
     ExecResult res = sandboxExec(s.runner, *c, {"supervisor", beat.string(), "kill"}, o);
     INFO(res.describe());
     CHECK(sizeOf(beat) > 0);
@@ -87,6 +92,15 @@ TEST_CASE("escape: a step that SIGKILLs its supervisor leaves no daemon, and the
     if (attacked(res)) {
       CHECK(res.status == 128 + SIGKILL);
       CHECK(res.err.find("the step's supervisor was killed by signal 9") != std::string::npos);
+      std::ifstream in(report);
+      std::stringstream text;
+      text << in.rdbuf();
+      boost::system::error_code ec;
+      auto json = boost::json::parse(text.str(), ec);
+      REQUIRE_FALSE(ec);
+      CHECK(json.at("outcome").as_string() == "supervisor-lost");
+      CHECK(std::string(json.at("supervisorLost").as_string()).find("killed by signal 9") != std::string::npos);
+      CHECK(json.at("descendantsKilled").as_int64() >= 1);
     } else {
       CHECK(res.status == 0);
       CHECK(res.out.find("blocked: ") != std::string::npos);
