@@ -1,7 +1,10 @@
 // Assertions shared by the escape cases.
 #pragma once
 
+#include <chrono>
+#include <filesystem>
 #include <string>
+#include <thread>
 
 #include <doctest/doctest.h>
 
@@ -29,6 +32,24 @@ inline void checkBlockedOrRefused(const Runner& r, const ExecResult& result, Cap
     return;
   }
   checkBlocked(result);
+}
+
+// The size of a file, 0 when it is not there.
+inline std::uintmax_t sizeOf(const std::filesystem::path& p) {
+  std::error_code ec;
+  auto n = std::filesystem::file_size(p, ec);
+  return ec ? 0 : n;
+}
+
+// True once the file stops growing (the hostile daemon writes every 20 ms).
+inline bool stopsGrowing(const std::filesystem::path& p, std::chrono::milliseconds within) {
+  auto until = std::chrono::steady_clock::now() + within;
+  while (std::chrono::steady_clock::now() < until) {
+    auto a = sizeOf(p);
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    if (sizeOf(p) == a) return true;
+  }
+  return false;
 }
 
 }  // namespace lw::escape

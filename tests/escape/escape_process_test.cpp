@@ -64,23 +64,6 @@ struct SameUserVictim {
   }
 };
 
-std::uintmax_t sizeOf(const fs::path& p) {
-  std::error_code ec;
-  auto n = fs::file_size(p, ec);
-  return ec ? 0 : n;
-}
-
-// True once the file stops growing (the daemon writes every 20 ms).
-bool stopsGrowing(const fs::path& p, std::chrono::milliseconds within) {
-  auto until = std::chrono::steady_clock::now() + within;
-  while (std::chrono::steady_clock::now() < until) {
-    auto a = sizeOf(p);
-    std::this_thread::sleep_for(150ms);
-    if (sizeOf(p) == a) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 TEST_CASE("escape: TIOCSTI, also with the high bits of the request set") {

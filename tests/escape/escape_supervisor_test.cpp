@@ -44,23 +44,6 @@ std::vector<Supervised> supervisedRunners() {
   return out;
 }
 
-std::uintmax_t sizeOf(const fs::path& p) {
-  std::error_code ec;
-  auto n = fs::file_size(p, ec);
-  return ec ? 0 : n;
-}
-
-// True once the file stops growing (the daemon writes every 20 ms).
-bool stopsGrowing(const fs::path& p, std::chrono::milliseconds within) {
-  auto until = std::chrono::steady_clock::now() + within;
-  while (std::chrono::steady_clock::now() < until) {
-    auto a = sizeOf(p);
-    std::this_thread::sleep_for(150ms);
-    if (sizeOf(p) == a) return true;
-  }
-  return false;
-}
-
 // The signal reached the supervisor (the hostile program says when it did not).
 bool attacked(const ExecResult& r) {
   return r.out.find("supervisor attacked") != std::string::npos &&
