@@ -144,6 +144,10 @@ void printStep(std::ostream& out, const EffectiveStep& s, const StepOutlook& o) 
           " maxToolCalls=" + std::to_string(s.limits.maxToolCalls) +
           " maxOutputBytes=" + std::to_string(s.limits.maxOutputBytes),
       why("limits"));
+  for (ResourceLimit r : kAllResourceLimits) {
+    std::string key = "limits." + std::string(keyOf(r));
+    row(out, key, formatLimit(r, valueOf(s.resources, r)), why(key.c_str()));
+  }
   row(out, "tools", joined(s.tools), "");
   if (s.lane) row(out, "lane", *s.lane, why("lane"));
   out << "\n";

@@ -18,6 +18,7 @@
 #include "core/json_text.h"
 #include "policy/effective_policy.h"
 #include "policy/resolve.h"
+#include "sandbox/limits/limits_json.h"
 #include "sandbox/negotiate.h"
 #include "sandbox/probe_report_json.h"
 #include "sandbox/registry.h"
@@ -116,6 +117,38 @@ Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environ
   return req;
 }
 
+// The step's resource limits: the defaults, lowered or raised by the flags
+// (--pids 64 --memory 256MiB --file-size 16MiB …), within the taskpack's bounds.
+Result<ResourceLimits> limitsFromFlags(const Args& a) {
+  ResourceLimits l;
+  ResourceLimitsOverride flags;
+  constexpr std::pair<ResourceLimit, std::string_view> kFlags[] = {
+      {ResourceLimit::Pids, "pids"},           {ResourceLimit::Memory, "memory"},
+      {ResourceLimit::FileSize, "file-size"},  {ResourceLimit::OpenFiles, "open-files"},
+      {ResourceLimit::CpuSeconds, "cpu-seconds"}, {ResourceLimit::TmpSize, "tmp-size"}};
+  for (auto [r, name] : kFlags) {
+    const std::string flag(name);
+    auto text = a.value(flag);
+    if (!text) continue;
+    SizeProblem problem{"is not a whole number", "write digits only, e.g. 64"};
+    std::optional<std::int64_t> v;
+    if (isSize(r)) {
+      v = parseSize(*text, &problem);
+    } else if (!text->empty() && text->find_first_not_of("0123456789") == std::string::npos && text->size() < 19) {
+      v = std::stoll(*text);
+    }
+    if (!v) return usage("--" + flag + " '" + *text + "' " + problem.message, problem.hint);
+    ResourceBound b = boundOf(r);
+    if (*v < b.min || *v > b.max)
+      return usage("--" + flag + " '" + *text + "' is out of range",
+                   "use " + formatLimit(r, b.min) + " to " + formatLimit(r, b.max));
+    fieldOf(flags, r) = v;
+  }
+  std::map<std::string, std::string> unused;
+  applyResourceLimits(flags, "flag", l, unused);
+  return l;
+}
+
 void writeReport(const std::optional<std::string>& file, const json::object& report, Io& io) {
   if (!file) return;
   std::ofstream out(*file);
@@ -135,6 +168,8 @@ int runExec(const Args& a, Io& io) {
       return reportError(io, usage("--timeout needs a positive number of seconds, got '" + *t + "'"));
     timeout = v;
   }
+  auto limits = limitsFromFlags(a);
+  if (!limits) return reportError(io, limits.error());
   std::error_code ec;
   fs::path workspace = fs::canonical(a.value("workspace").value_or(cwd.string()), ec);
   if (ec || !fs::is_directory(workspace))
@@ -175,6 +210,7 @@ int runExec(const Args& a, Io& io) {
   spec.network = req->policy.networkMode;
   spec.env = sandbox::stepEnvironment(io.env, {});
   spec.image = a.value("image");
+  spec.limits = *limits;
   spec.onOutput = [&io](int stream, const char* data, std::size_t n) {
     std::ostream& o = stream == 1 ? io.out : io.err;
     o.write(data, static_cast<std::streamsize>(n));
@@ -218,6 +254,7 @@ int runExec(const Args& a, Io& io) {
             // only by loopwright's own subreaper.
             {"descendantsKilled", info.descendantsKilled ? json::value(*info.descendantsKilled) : nullptr},
             {"anyDescendantKilled", info.descendantsKilled ? json::value(*info.descendantsKilled > 0) : nullptr},
+            {"limits", sandbox::limits::toJson(backend->limitsEnforcement(spec.limits))},
             {"stdoutBytes", (*proc)->stdoutData().totalBytes},
             {"stderrBytes", (*proc)->stderrData().totalBytes}};
   writeReport(a.value("report"), report, io);
@@ -259,7 +296,13 @@ Command sandboxExecCommand() {
       {"protect", "PATH", "a workspace path that stays read-only (.github etc. always do)", true},
       {"image", "REF", "a container image pinned by digest (docker)"},
       {"timeout", "SECONDS", "kill the whole tree after this long (exit 124)"},
-      {"report", "FILE", "write a JSON report: backend, capabilities, duration, kills"},
+      {"pids", "N", "at most N processes and threads (default 512)"},
+      {"memory", "SIZE", "memory of the step, e.g. 256MiB (default 4GiB)"},
+      {"file-size", "SIZE", "the largest file the step may write (default 2GiB)"},
+      {"open-files", "N", "open descriptors per process (default 4096)"},
+      {"cpu-seconds", "N", "CPU seconds per process (default: unlimited)"},
+      {"tmp-size", "SIZE", "size of the private /tmp where the backend gives one (default 1GiB)"},
+      {"report", "FILE", "write a JSON report: backend, capabilities, limits, duration, kills"},
   };
   c.takesCommand = true;
   c.run = runExec;

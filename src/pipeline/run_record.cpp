@@ -78,6 +78,7 @@ boost::json::value toJson(const StepRecord& s) {
   o["exitStatus"] = s.exitStatus;
   o["timedOut"] = s.timedOut;
   o["descendantsKilled"] = s.descendantsKilled ? boost::json::value(*s.descendantsKilled) : nullptr;
+  o["limits"] = s.limits;
   o["durationMs"] = s.durationMs;
   boost::json::array events;
   for (const GuardrailEvent& e : s.guardrails)

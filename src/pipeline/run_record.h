@@ -46,6 +46,8 @@ struct StepRecord {
   int exitStatus = -1;
   bool timedOut = false;
   std::optional<int> descendantsKilled;  // see process::ExitInfo
+  // How each resource limit was held (sandbox/limits/limits_json.h), or null.
+  boost::json::value limits;
   std::int64_t durationMs = 0;
   std::vector<GuardrailEvent> guardrails;
   std::int64_t toolCalls = 0;

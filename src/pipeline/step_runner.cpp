@@ -11,6 +11,7 @@
 #include "core/file_io.h"
 #include "guard/event.h"
 #include "pipeline/refusal_blocker.h"
+#include "sandbox/limits/limits_json.h"
 #include "sandbox/step_env.h"
 #include "verify/baseline.h"
 #include "verify/check.h"
@@ -166,6 +167,8 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
     spec.passFd = (*bridge)->stepFd();
   }
   spec.maxOutputBytes = static_cast<std::size_t>(policy.limits.maxOutputBytes);
+  spec.limits = policy.resources;
+  rec.limits = sandbox::limits::toJson(backend->limitsEnforcement(spec.limits));
   std::map<std::string, std::string> stepVars = {
       {"LOOPWRIGHT_OUT", outDir.string()},
       {"LOOPWRIGHT_EVENT", eventFile.string()},

@@ -44,6 +44,7 @@ struct EffectiveStep {
   Role role = Role::Reviewer;
   EffectiveSandbox sandbox;
   Limits limits;
+  ResourceLimits resources;  // origins keyed "limits.<key>"
   Guardrails guardrails;
   std::vector<std::string> tools;
   std::optional<std::string> lane;

@@ -51,6 +51,11 @@ boost::json::value toJson(const EffectiveStep& step) {
                  {"maxModelCalls", step.limits.maxModelCalls},
                  {"maxToolCalls", step.limits.maxToolCalls},
                  {"maxOutputBytes", step.limits.maxOutputBytes}};
+  // The OS limits beside the budgets: sizes in bytes, null when unlimited.
+  for (ResourceLimit r : kAllResourceLimits) {
+    auto v = valueOf(step.resources, r);
+    o["limits"].as_object()[keyOf(r)] = v ? boost::json::value(*v) : boost::json::value(nullptr);
+  }
   const auto& l = step.guardrails.loop;
   const auto& b = step.guardrails.breaker;
   o["guardrails"] = {

@@ -217,6 +217,10 @@ Result<std::vector<EffectiveStep>> resolvePolicies(const Taskpack& taskpack,
       why["limits"] = lo.wallTimeMs || lo.maxModelCalls || lo.maxToolCalls || lo.maxOutputBytes
                           ? "spec.limits with the step's overrides"
                           : "spec.limits";
+      for (ResourceLimit r : kAllResourceLimits) why["limits." + std::string(keyOf(r))] = "default";
+      applyResourceLimits(taskpack.resourceLimits, "taskpack spec.limits" + at(taskpack.resourceLimits.location),
+                          es.resources, why);
+      applyResourceLimits(lo.resources, "step limits override" + at(lo.resources.location), es.resources, why);
 
       es.lane = step.lane;
       bool usesModel = std::find(step.tools.begin(), step.tools.end(), "model.complete") != step.tools.end();

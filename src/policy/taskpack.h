@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "policy/resource_limits.h"
 #include "policy/vocabulary.h"
 
 namespace lw {
@@ -58,6 +59,7 @@ struct LimitsOverride {
   std::optional<std::int64_t> maxModelCalls;
   std::optional<std::int64_t> maxToolCalls;
   std::optional<std::int64_t> maxOutputBytes;
+  ResourceLimitsOverride resources;  // pids, memory, fileSize, … (resource_limits.h)
 };
 
 enum class LaneApi { OpenAiChat, AnthropicMessages };
@@ -114,6 +116,7 @@ struct Taskpack {
   Location isolationLocation;
   Guardrails guardrails;
   Limits limits;
+  ResourceLimitsOverride resourceLimits;  // the OS limits spec.limits wrote
   std::optional<int> maxConcurrency;
   std::vector<Lane> lanes;
   std::vector<Stage> stages;

@@ -55,7 +55,7 @@ void readSpec(YamlSchemaReader& reader, const YAML::Node& node, const std::strin
     } else if (e.key == "guardrails") {
       readGuardrails(reader, e.value, p, tp.guardrails);
     } else if (e.key == "limits") {
-      readLimits(reader, e.value, p, tp.limits);
+      readLimits(reader, e.value, p, tp.limits, tp.resourceLimits);
     } else if (e.key == "maxConcurrency") {
       if (auto v = reader.integer(e.value, p, 1, 64)) tp.maxConcurrency = static_cast<int>(*v);
     } else if (e.key == "lanes") {

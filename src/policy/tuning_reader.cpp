@@ -48,6 +48,27 @@ bool isAllowedBaseUrl(const std::string& url) {
   return false;
 }
 
+// A count as a plain integer; a size as bytes or a strict unit ("256MiB").
+std::optional<std::int64_t> readResourceLimit(YamlSchemaReader& reader, const YAML::Node& node,
+                                              const std::string& path, ResourceLimit r) {
+  const ResourceBound b = lw::boundOf(r);
+  if (!isSize(r)) return reader.integer(node, path, b.min, b.max);
+  auto text = reader.string(node, path, 64);
+  if (!text) return std::nullopt;
+  std::string range = "from " + formatSize(b.min) + " to " + formatSize(b.max);
+  SizeProblem problem;
+  auto bytes = parseSize(*text, &problem);
+  if (!bytes) {
+    reader.error(node, path, "'" + *text + "' " + problem.message, problem.hint);
+    return std::nullopt;
+  }
+  if (*bytes < b.min || *bytes > b.max) {
+    reader.error(node, path, "'" + *text + "' is out of range", "write a size " + range);
+    return std::nullopt;
+  }
+  return bytes;
+}
+
 }  // namespace
 
 void readGuardrails(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
@@ -94,9 +115,10 @@ void readGuardrails(YamlSchemaReader& reader, const YAML::Node& node, const std:
 }
 
 void readLimits(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
-                Limits& out) {
+                Limits& out, ResourceLimitsOverride& resources) {
   LimitsOverride o;
   readLimitsOverride(reader, node, path, o);
+  resources = o.resources;
   if (o.wallTimeMs) out.wallTimeMs = *o.wallTimeMs;
   if (o.maxModelCalls) out.maxModelCalls = *o.maxModelCalls;
   if (o.maxToolCalls) out.maxToolCalls = *o.maxToolCalls;
@@ -105,10 +127,16 @@ void readLimits(YamlSchemaReader& reader, const YAML::Node& node, const std::str
 
 void readLimitsOverride(YamlSchemaReader& reader, const YAML::Node& node,
                         const std::string& path, LimitsOverride& out) {
-  auto entries =
-      reader.mapping(node, path, {"wallTimeMs", "maxModelCalls", "maxToolCalls", "maxOutputBytes"});
+  auto entries = reader.mapping(node, path,
+                                {"wallTimeMs", "maxModelCalls", "maxToolCalls", "maxOutputBytes",
+                                 "pids", "memory", "fileSize", "openFiles", "cpuSeconds", "tmpSize"});
   if (!entries) return;
+  out.resources.location = reader.locate(node, path);
   for (const MapEntry& e : *entries) {
+    if (auto r = resourceLimitOfKey(e.key)) {
+      fieldOf(out.resources, *r) = readResourceLimit(reader, e.value, childPath(path, e.key), *r);
+      continue;
+    }
     const LimitBound& b = boundOf(e.key);
     auto v = reader.integer(e.value, childPath(path, e.key), b.min, b.max);
     if (e.key == "wallTimeMs") out.wallTimeMs = v;

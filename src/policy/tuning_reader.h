@@ -11,9 +11,10 @@ namespace lw {
 
 void readGuardrails(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
                     Guardrails& out);
-// Reads spec.limits (all fields) into `out`.
+// Reads spec.limits into `out` (budgets) and `resources` (the OS limits
+// written there, each with its bounds; sizes in strict units).
 void readLimits(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
-                Limits& out);
+                Limits& out, ResourceLimitsOverride& resources);
 // Reads a step's limits: each field optional.
 void readLimitsOverride(YamlSchemaReader& reader, const YAML::Node& node,
                         const std::string& path, LimitsOverride& out);

@@ -1,5 +1,8 @@
 #include "sandbox/backend.h"
 
+#include "sandbox/limits/limits_applier.h"
+#include "sandbox/limits/limits_host.h"
+
 namespace lw::sandbox {
 
 std::string_view toString(Support s) {
@@ -9,6 +12,12 @@ std::string_view toString(Support s) {
     case Support::Absent: return "absent";
   }
   return "absent";
+}
+
+std::vector<limits::Enforcement> Backend::limitsEnforcement(const ResourceLimits& l) {
+  return limits::planLimits(l, limits::observedHostFacts(), "report",
+                            {"", std::string(limits::kNoPrivateTmp)})
+      .enforcement;
 }
 
 }  // namespace lw::sandbox

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "core/result.h"
+#include "policy/resource_limits.h"
 #include "policy/vocabulary.h"
+#include "sandbox/limits/limits_plan.h"
 #include "sandbox/process/spawn.h"
 
 namespace lw::sandbox {
@@ -54,6 +56,7 @@ struct StepSpec {
   std::optional<int> passFd;                       // one descriptor kept open (the bridge)
   std::optional<std::string> image;                // container image (docker only)
   std::size_t maxOutputBytes = 1 << 20;            // per stream
+  ResourceLimits limits;                           // pids, memory, file size, … (safe defaults)
   // Optional live copy of the output (see process::SpawnRequest::onOutput).
   std::function<void(int stream, const char* data, std::size_t size)> onOutput;
 };
@@ -66,6 +69,11 @@ class Backend {
   virtual const ProbeReport& probe() = 0;
   // Starts the step. Fails with SANDBOX_LAUNCH_FAILED naming what failed.
   virtual Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) = 0;
+  // How launch() holds each of `l` on this host (cgroup, rlimit, container
+  // setting, or not enforced and why), one entry per ResourceLimit: the same
+  // plan launch() carries out, for the run record and `sandbox exec --report`.
+  // Default: the host plan of a step started by loopwright with no private tmpfs.
+  virtual std::vector<limits::Enforcement> limitsEnforcement(const ResourceLimits& l);
 };
 
 }  // namespace lw::sandbox

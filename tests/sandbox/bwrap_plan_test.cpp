@@ -83,7 +83,7 @@ TEST_CASE("bwrap plan: golden argv of a reviewer step with network none and secc
         "--cap-drop ALL --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib "
         "--symlink usr/lib64 /lib64 --ro-bind /etc/passwd /etc/passwd "
         "--ro-bind-try /etc/resolv.conf /etc/resolv.conf --ro-bind /etc/ssl/certs /etc/ssl/certs "
-        "--proc /proc --dev /dev --tmpfs /tmp --ro-bind /ws /ws --bind /out /out --remount-ro / --chdir /ws "
+        "--proc /proc --dev /dev --size 1073741824 --tmpfs /tmp --ro-bind /ws /ws --bind /out /out --remount-ro / --chdir /ws "
         "--seccomp 4 -- /bin/true");
   CHECK(plan->placeholders.empty());
 }

@@ -64,7 +64,10 @@ TEST_CASE("docker plan: an author's protected paths are re-bound read-only after
   in.spec.maxOutputBytes = 4096;
   in.facts["/work/cache"] = dir("/srv/cache");  // a symlinked tree named by the orchestrator
   in.facts["/work/repo/CLAUDE.md"] = link(PathKind::File, "/work/repo/AGENTS.md");
-  in.limits = {512 << 20, 64, 16 << 20};
+  in.spec.limits.memoryBytes = 512 << 20;
+  in.spec.limits.pids = 64;
+  in.spec.limits.tmpBytes = 16 << 20;
+  in.spec.limits.cpuSeconds = 600;
   auto plan = planContainer(in);
   REQUIRE(plan.ok());
   lw::test::checkGoldenJson("docker/plan_author_loopback.json", plan->body);

@@ -9,8 +9,9 @@
 #include "sandbox/bwrap/bwrap_plan.h"
 #include "sandbox/bwrap/bwrap_probe.h"
 #include "sandbox/bwrap/probe_cache.h"
+#include "sandbox/limits/limits_applier.h"
+#include "sandbox/limits/limits_host.h"
 #include "sandbox/process/placeholders.h"
-#include "sandbox/process/unsupervised_spawn.h"
 
 namespace lw::sandbox::bwrap {
 namespace {
@@ -35,6 +36,11 @@ std::optional<std::string> findOnPath(const std::string& name, const Environment
 }
 
 void writeFile(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+// The step's private /tmp is a tmpfs of tmpSize (bwrap_plan.cpp).
+limits::Scratch scratch() {
+  return {"the size of the private /tmp tmpfs (bwrap --size)", ""};
+}
 
 }  // namespace
 
@@ -82,17 +88,31 @@ Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const Step
   req.onOutput = spec.onOutput;
   // Capabilities are not dropped before bwrap: as root it needs them to
   // write the uid map of its user namespace. --cap-drop ALL empties every set
-  // of the step (checked by the probe and the escape suite). No supervisor:
-  // the step's pid namespace dies with its first process, and
-  // --die-with-parent kills bwrap (so the namespace) if we die.
-  auto proc = process::spawnSelfCleaningLauncher(req);
+  // of the step (checked by the probe and the escape suite). The step's pid
+  // namespace dies with its first process, and --die-with-parent kills bwrap
+  // (so the namespace) if its supervisor dies. The supervised spawn (not
+  // posix_spawn) is what sets the step's rlimits and joins its cgroup before
+  // bwrap runs: both are inherited by everything bwrap starts.
+  req.stepIsPidNamespaceInit = true;
+  auto limited = limits::limitStep(spec.limits, scratch(), req);
+  if (!limited) {
+    ::close(seccompFd);
+    return std::move(limited).error();
+  }
+  auto proc = process::spawn(req);
   ::close(seccompFd);
   if (!proc) {
     for (const fs::path& p : plan->placeholders) ::rmdir(p.c_str());
     return std::move(proc).error();
   }
   // bwrap created mount points on the host for missing protected paths.
-  return process::removingPlaceholdersAfter(std::move(proc).value(), plan->placeholders);
+  return process::removingPlaceholdersAfter(
+      limits::releasingLimitsAfter(std::move(proc).value(), std::move(limited).value()),
+      plan->placeholders);
+}
+
+std::vector<limits::Enforcement> BwrapBackend::limitsEnforcement(const ResourceLimits& l) {
+  return limits::planLimits(l, limits::observedHostFacts(), "report", scratch()).enforcement;
 }
 
 ProbeReport BwrapBackend::runProbe() {

@@ -31,6 +31,7 @@ class BwrapBackend final : public Backend {
   // (see probe_cache.h); cached in this object too.
   const ProbeReport& probe() override;
   Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override;
+  std::vector<limits::Enforcement> limitsEnforcement(const ResourceLimits& l) override;
 
  private:
   ProbeReport runProbe();

@@ -255,7 +255,9 @@ Result<BwrapPlan> Planner::run() {
     }
     user_.push_back({entry, false});
   }
-  argv_.insert(argv_.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
+  // The private /tmp is RAM: bounded by the step's tmpSize (--size: bwrap 0.5).
+  argv_.insert(argv_.end(), {"--proc", "/proc", "--dev", "/dev", "--size",
+                             std::to_string(spec_.limits.tmpBytes), "--tmpfs", "/tmp"});
 
   for (const fs::path& r : spec_.readOnlyPaths) {
     const fs::path p = normal(r);

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 
+#include "sandbox/limits/limits_applier.h"
 #include "sandbox/process/child_setups.h"
 
 namespace lw::sandbox::direct {
@@ -73,8 +74,12 @@ Result<std::unique_ptr<process::RunningProcess>> DirectBackend::launch(const Ste
   req.passFd = spec.passFd;
   req.maxOutputBytes = spec.maxOutputBytes;
   req.onOutput = spec.onOutput;
+  auto limited = limits::limitStep(spec.limits, {"", std::string(limits::kNoPrivateTmp)}, req);
+  if (!limited) return std::move(limited).error();
   req.childSetup.push_back(process::dropAllCapabilities());
-  return process::spawn(req);
+  auto proc = process::spawn(req);
+  if (!proc) return proc;
+  return limits::releasingLimitsAfter(std::move(proc).value(), std::move(limited).value());
 }
 
 std::unique_ptr<Backend> makeDirectBackend() { return std::make_unique<DirectBackend>(); }

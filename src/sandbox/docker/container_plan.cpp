@@ -115,7 +115,36 @@ Result<std::vector<Tree>> boundTrees(const ContainerPlanInput& in, const fs::pat
   return trees;
 }
 
+// Per-process limits, set by the engine in the container's init before the
+// step (soft = hard: the step cannot raise them).
+json::array ulimitsOf(const ResourceLimits& l) {
+  auto ulimit = [](std::string_view name, std::int64_t v) {
+    return json::object{{"Name", name}, {"Soft", v}, {"Hard", v}};
+  };
+  json::array out{ulimit("core", 0), ulimit("fsize", l.fileSizeBytes), ulimit("nofile", l.openFiles)};
+  if (l.cpuSeconds) out.push_back(ulimit("cpu", *l.cpuSeconds));
+  return out;
+}
+
 }  // namespace
+
+std::vector<limits::Enforcement> containerLimitsEnforcement(const ResourceLimits& l) {
+  using limits::Enforcement;
+  std::vector<Enforcement> out{
+      {ResourceLimit::Pids, l.pids, true, "container PidsLimit", "the container's cgroup"},
+      {ResourceLimit::Memory, l.memoryBytes, true, "container Memory and MemorySwap",
+       "the container's cgroup, its /tmp pages included; no swap on top"},
+      {ResourceLimit::FileSize, l.fileSizeBytes, true, "container ulimit fsize",
+       "per file; the number of files is not bounded"},
+      {ResourceLimit::OpenFiles, l.openFiles, true, "container ulimit nofile", "per process"}};
+  if (l.cpuSeconds)
+    out.push_back({ResourceLimit::CpuSeconds, l.cpuSeconds, true, "container ulimit cpu", "per process"});
+  else
+    out.push_back({ResourceLimit::CpuSeconds, std::nullopt, false, "not asked",
+                   "no cpuSeconds limit; the wall time bounds the step"});
+  out.push_back({ResourceLimit::TmpSize, l.tmpBytes, true, "the size of the private /tmp tmpfs", ""});
+  return out;
+}
 
 Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
   const StepSpec& spec = in.spec;
@@ -168,7 +197,7 @@ Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
     if (targets.insert(fs::path(target)).second) mounts.push_back(bindMount(source, fs::path(target), true));
   // The root filesystem is read-only; programs still expect a writable /tmp.
   if (targets.insert("/tmp").second)
-    mounts.push_back(tmpfsMount("/tmp", false, in.limits.tmpBytes, 01777));
+    mounts.push_back(tmpfsMount("/tmp", false, spec.limits.tmpBytes, 01777));
 
   // Denied paths first: masking wins over a read-only re-bind of the same path.
   for (const auto& raw : spec.deniedReadPaths) {
@@ -260,10 +289,10 @@ Result<ContainerPlan> planContainer(const ContainerPlanInput& in) {
       {"Init", true},
       {"IpcMode", "private"},
       {"CgroupnsMode", "private"},
-      {"PidsLimit", in.limits.pidsLimit},
-      {"Memory", in.limits.memoryBytes},
-      {"MemorySwap", in.limits.memoryBytes},
-      {"Ulimits", json::array{json::object{{"Name", "core"}, {"Soft", 0}, {"Hard", 0}}}},
+      {"PidsLimit", spec.limits.pids},
+      {"Memory", spec.limits.memoryBytes},
+      {"MemorySwap", spec.limits.memoryBytes},  // equal to Memory: no swap on top
+      {"Ulimits", ulimitsOf(spec.limits)},
       // A bound on the engine's disk, not on what is captured (that is
       // maxOutputBytes); past it the engine rotates and the count is low.
       {"LogConfig", {{"Type", "json-file"}, {"Config", {{"max-size", "256m"}, {"max-file", "1"}}}}},

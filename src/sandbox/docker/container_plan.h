@@ -1,8 +1,8 @@
 // The pure half of the docker backend: one step (StepSpec + a pinned image +
 // host path facts) -> the JSON body of `POST /containers/create`. No
 // network but loopback (NetworkMode none), a read-only root filesystem, no
-// capabilities, no-new-privileges, an init reaping zombies, bounded pids and
-// memory, and only the step's own trees bound in.
+// capabilities, no-new-privileges, an init reaping zombies, the step's limits
+// (pids, memory without swap, ulimits, the /tmp size), and only the step's own trees bound in.
 #pragma once
 
 #include <cstdint>
@@ -19,12 +19,6 @@ namespace lw::sandbox::docker {
 
 inline constexpr std::string_view kRunLabel = "dev.loopwright.run";
 inline constexpr std::string_view kStepLabel = "dev.loopwright.step";
-
-struct ContainerLimits {
-  std::int64_t memoryBytes = std::int64_t{2} << 30;  // also the swap limit
-  std::int64_t pidsLimit = 512;
-  std::int64_t tmpBytes = std::int64_t{256} << 20;   // the private /tmp
-};
 
 // Where the container init (loopwright-container-init) and the filter it
 // installs are seen inside the container.
@@ -45,7 +39,6 @@ struct ContainerPlanInput {
   std::string user;  // "uid:gid" inside the container
   std::string runLabel;
   std::string stepLabel;
-  ContainerLimits limits;
   PathFacts facts;   // at least pathsToObserve(spec)
 };
 
@@ -59,6 +52,11 @@ struct ContainerPlan {
   // exist yet, one reached through a symlink): left to verify, said aloud.
   std::vector<std::string> notes;
 };
+
+// How a container holds each of the step's limits (spec.limits): the
+// engine's cgroup for pids and memory (no swap on top), ulimits for file
+// size, open files and CPU time, the size of the private /tmp tmpfs.
+std::vector<limits::Enforcement> containerLimitsEnforcement(const ResourceLimits& l);
 
 // Fails with SANDBOX_LAUNCH_FAILED when the spec cannot be carried out
 // faithfully: no container init or filter, no argv, relative or missing

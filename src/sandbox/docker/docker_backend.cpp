@@ -144,7 +144,6 @@ Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const Ste
   input.runLabel = config_.runLabel;
   const auto step = spec.env.find("LOOPWRIGHT_STEP");
   input.stepLabel = step != spec.env.end() ? step->second : "step-" + std::to_string(++launches_);
-  input.limits = config_.limits;
   input.facts = observePaths(pathsToObserve(spec));
   auto plan = planContainer(input);
   if (!plan) return plan.error();

@@ -23,7 +23,6 @@ namespace lw::sandbox::docker {
 struct DockerConfig {
   std::string socketPath = "/var/run/docker.sock";
   std::optional<Error> endpointError;  // DOCKER_HOST unusable: probes unavailable
-  ContainerLimits limits;
   std::string runLabel;                // dev.loopwright.run on every container
   std::optional<std::string> user;     // "uid:gid"; default: this process's ids
   std::chrono::milliseconds probeTimeout{3000};
@@ -53,6 +52,9 @@ class DockerBackend final : public Backend {
   // LOOPWRIGHT_STEP when set. Fails with SANDBOX_BACKEND_UNAVAILABLE when the
   // engine is unreachable, SANDBOX_LAUNCH_FAILED otherwise.
   Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override;
+  std::vector<limits::Enforcement> limitsEnforcement(const ResourceLimits& l) override {
+    return containerLimitsEnforcement(l);
+  }
 
  private:
   DockerConfig config_;

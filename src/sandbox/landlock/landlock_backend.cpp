@@ -18,6 +18,7 @@
 #include "sandbox/landlock/landlock_ruleset.h"
 #include "sandbox/landlock/namespaces.h"
 #include "sandbox/landlock/private_view.h"
+#include "sandbox/limits/limits_applier.h"
 #include "sandbox/process/child_setups.h"
 
 namespace lw::sandbox::landlock {
@@ -153,6 +154,10 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
   req.passFd = spec.passFd;
   req.maxOutputBytes = spec.maxOutputBytes;
   req.onOutput = spec.onOutput;
+  // First: the cgroup is joined and the limits set before any namespace or
+  // Landlock rule could stand in the way (the cgroup files are outside the view).
+  auto limited = limits::limitStep(spec.limits, {"", std::string(limits::kNoPrivateTmp)}, req);
+  if (!limited) return std::move(limited).error();
   const Plan& p = *planned;
   if (p.userNamespace || p.mountNamespace || p.networkNamespace || p.pidNamespace)
     req.childSetup.push_back(enterNamespaces(
@@ -170,7 +175,9 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
       std::make_shared<const PreparedRuleset>(std::move(planned).value())));
   req.childSetup.push_back(process::dropAllCapabilities());
   req.childSetup.push_back(installSeccomp(*filter));
-  return process::spawn(req);
+  auto proc = process::spawn(req);
+  if (!proc) return proc;
+  return limits::releasingLimitsAfter(std::move(proc).value(), std::move(limited).value());
 }
 
 std::unique_ptr<Backend> makeLandlockBackend() { return std::make_unique<LandlockBackend>(); }

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/ptrace.h>
@@ -344,6 +345,85 @@ int attackSupervisor(const std::string& beat, const std::string& how) {
   return ::getppid() == parent ? blocked("the supervisor survived the signal", 0) : 0;
 }
 
+// --- Resource limits: a fork bomb, a memory bomb, disk fillers. Each stops
+// at its own bound (so that it stays bounded without the sandbox's limit too)
+// and says ESCAPED when it gets there.
+
+// Forks up to `max` children that each append a byte to `alive` every 50 ms
+// until killed; blocked once a fork fails.
+int forkBomb(int max, const std::string& alive) {
+  for (int n = 0; n < max; ++n) {
+    pid_t p = ::fork();
+    if (p < 0) return blocked("fork after " + std::to_string(n) + " children", errno);
+    if (p == 0) {
+      for (;;) {
+        int fd = ::open(alive.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+          (void)!::write(fd, "x", 1);
+          ::close(fd);
+        }
+        ::usleep(50'000);
+      }
+    }
+  }
+  return escaped("forked " + std::to_string(max) + " children");
+}
+
+// Touches `maxMiB` of private memory, 16 MiB at a time; blocked when an
+// allocation fails (an OOM kill ends the process with SIGKILL instead).
+int memoryBomb(long maxMiB) {
+  constexpr std::size_t kChunk = 16u << 20;
+  for (long got = 0; got < maxMiB; got += 16) {
+    void* p = ::mmap(nullptr, kChunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return blocked("mmap after " + std::to_string(got) + " MiB", errno);
+    std::memset(p, 0xa5, kChunk);
+  }
+  return escaped("touched " + std::to_string(maxMiB) + " MiB");
+}
+
+// Writes 1 MiB blocks to `path` until `maxMiB` or an error (SIGXFSZ ignored,
+// so RLIMIT_FSIZE shows as EFBIG).
+int fillFile(const std::string& path, long maxMiB) {
+  ::signal(SIGXFSZ, SIG_IGN);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return blocked("open " + path, errno);
+  std::string block(1u << 20, 'x');
+  for (long mib = 0; mib < maxMiB; ++mib) {
+    ssize_t w = ::write(fd, block.data(), block.size());
+    if (w != static_cast<ssize_t>(block.size())) {
+      int e = w < 0 ? errno : EFBIG;
+      ::close(fd);
+      return blocked("write after " + std::to_string(mib) + " MiB", e);
+    }
+  }
+  ::close(fd);
+  return escaped("wrote " + std::to_string(maxMiB) + " MiB to " + path);
+}
+
+// Writes 4 MiB files into `dir` until `maxMiB` in all or an error, then
+// removes them (a /tmp shared with the host must not keep them).
+int fillDir(const std::string& dir, long maxMiB) {
+  ::signal(SIGXFSZ, SIG_IGN);
+  std::string block(4u << 20, 'x');
+  std::vector<std::string> made;
+  auto done = [&](int rc) {
+    for (const auto& p : made) ::unlink(p.c_str());
+    return rc;
+  };
+  for (long mib = 0; mib < maxMiB; mib += 4) {
+    std::string path = dir + "/lw-fill-" + std::to_string(::getpid()) + "-" + std::to_string(mib);
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return done(blocked("open " + path, errno));
+    made.push_back(path);
+    ssize_t w = ::write(fd, block.data(), block.size());
+    int e = errno;
+    ::close(fd);
+    if (w != static_cast<ssize_t>(block.size()))
+      return done(blocked("write after " + std::to_string(mib) + " MiB", w < 0 ? e : ENOSPC));
+  }
+  return done(escaped("wrote " + std::to_string(maxMiB) + " MiB into " + dir));
+}
+
 int runAttack(const std::vector<std::string>& a) {
   const std::string& what = a.at(0);
   if (what == "write") return writeEach({a.begin() + 1, a.end()});
@@ -373,6 +453,10 @@ int runAttack(const std::vector<std::string>& a) {
     return daemonize(a.at(1), true);
   }
   if (what == "proc-view") return procView(std::stoi(a.at(1)), a.at(2));
+  if (what == "fork-bomb") return forkBomb(std::stoi(a.at(1)), a.at(2));
+  if (what == "memory-bomb") return memoryBomb(std::stol(a.at(1)));
+  if (what == "fill-file") return fillFile(a.at(1), std::stol(a.at(2)));
+  if (what == "fill-dir") return fillDir(a.at(1), std::stol(a.at(2)));
   // Positive cases: 0 when the allowed thing works.
   if (what == "cat") {
     std::ifstream in(a.at(1));

@@ -1,0 +1,135 @@
+#include "sandbox/limits/limits_host.h"
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace lw::sandbox::limits {
+namespace {
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == sep) {
+      out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  return out;
+}
+
+bool hasWord(std::string_view list, std::string_view word, char sep) {
+  for (std::string_view w : split(list, sep))
+    if (w == word) return true;
+  return false;
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// A real attempt: a child cgroup made and removed (a read-only or
+// undelegated hierarchy refuses it; so does an unprivileged user).
+bool canCreateChild(const std::string& dir, std::string& why) {
+  if (dir.empty()) return false;
+  std::string probe = dir + "/loopwright-probe-" + std::to_string(::getpid());
+  if (::mkdir(probe.c_str(), 0755) != 0) {
+    if (why.empty()) why = "cannot create a cgroup in " + dir + " (" + std::strerror(errno) + ")";
+    return false;
+  }
+  ::rmdir(probe.c_str());
+  return true;
+}
+
+HostFacts observe() {
+  HostFacts f;
+  f.root = ::geteuid() == 0;
+  for (int r : {RLIMIT_NPROC, RLIMIT_DATA, RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_CPU, RLIMIT_CORE}) {
+    struct rlimit rl {};
+    if (::getrlimit(r, &rl) == 0 && rl.rlim_max != RLIM_INFINITY) f.hardLimits[r] = rl.rlim_max;
+  }
+  CgroupPaths paths = cgroupPathsFrom(readFile("/proc/self/cgroup"), readFile("/proc/self/mountinfo"));
+  std::string why;
+  if (!paths.v2Dir.empty()) {
+    std::string control = readFile(paths.v2Dir + "/cgroup.subtree_control");
+    bool both = hasWord(control.substr(0, control.find('\n')), "pids", ' ') &&
+                hasWord(control.substr(0, control.find('\n')), "memory", ' ');
+    if (!both) why = "the cgroup v2 subtree " + paths.v2Dir + " does not delegate pids and memory";
+    if (both && canCreateChild(paths.v2Dir, why)) {
+      f.v2Parent = paths.v2Dir;
+      f.v2SwapFile = exists(paths.v2Dir + "/memory.swap.max");
+      return f;
+    }
+  }
+  std::string v1why;
+  if (canCreateChild(paths.v1PidsDir, v1why)) f.v1PidsParent = paths.v1PidsDir;
+  if (canCreateChild(paths.v1MemoryDir, v1why)) {
+    f.v1MemoryParent = paths.v1MemoryDir;
+    f.v1MemswFile = exists(paths.v1MemoryDir + "/memory.memsw.limit_in_bytes");
+  }
+  if (why.empty()) why = v1why;
+  if (why.empty()) why = "no cgroup v2 subtree or v1 hierarchy is mounted for pids and memory";
+  f.noCgroupReason = why;
+  return f;
+}
+
+}  // namespace
+
+CgroupPaths cgroupPathsFrom(std::string_view procSelfCgroup, std::string_view mountinfo) {
+  // Our path per hierarchy: "0::/a" is v2, "4:memory:/a" a v1 controller.
+  std::string v2Path, pidsPath, memoryPath;
+  bool haveV2 = false;
+  for (std::string_view line : split(procSelfCgroup, '\n')) {
+    auto f = split(line, ':');
+    if (f.size() < 3) continue;
+    std::string path(line.substr(f[0].size() + f[1].size() + 2));
+    if (f[0] == "0" && f[1].empty()) {
+      v2Path = path;
+      haveV2 = true;
+    }
+    if (hasWord(f[1], "pids", ',')) pidsPath = path;
+    if (hasWord(f[1], "memory", ',')) memoryPath = path;
+  }
+  // mountinfo: "id parent maj:min root mountpoint opts … - fstype source superopts".
+  CgroupPaths out;
+  for (std::string_view line : split(mountinfo, '\n')) {
+    auto f = split(line, ' ');
+    std::size_t dash = 0;
+    while (dash < f.size() && f[dash] != "-") ++dash;
+    if (dash + 3 >= f.size() || f.size() < 5) continue;
+    std::string_view root = f[3], point = f[4], type = f[dash + 1], super = f[dash + 3];
+    auto under = [&](const std::string& path) -> std::string {
+      // Our path is relative to the hierarchy's root; the mount may show a subtree of it.
+      if (root == "/") return std::string(point) + (path == "/" ? "" : path);
+      if (path.starts_with(root)) return std::string(point) + path.substr(root.size());
+      return {};
+    };
+    if (type == "cgroup2" && haveV2 && out.v2Dir.empty()) out.v2Dir = under(v2Path);
+    if (type == "cgroup" && hasWord(super, "pids", ',') && !pidsPath.empty() && out.v1PidsDir.empty())
+      out.v1PidsDir = under(pidsPath);
+    if (type == "cgroup" && hasWord(super, "memory", ',') && !memoryPath.empty() && out.v1MemoryDir.empty())
+      out.v1MemoryDir = under(memoryPath);
+  }
+  return out;
+}
+
+const HostFacts& observedHostFacts() {
+  static const HostFacts facts = observe();
+  return facts;
+}
+
+}  // namespace lw::sandbox::limits

@@ -1,0 +1,27 @@
+// Observing what this host allows for a step's limits: which cgroup
+// directory loopwright may create step cgroups in (v2 delegated subtree, or
+// the v1 pids/memory hierarchies of a hybrid host), tried for real once per
+// process, and the current hard rlimits.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "sandbox/limits/limits_plan.h"
+
+namespace lw::sandbox::limits {
+
+// Where this process's cgroups are, from /proc/self/cgroup and
+// /proc/self/mountinfo (pure: the texts are parameters).
+struct CgroupPaths {
+  std::string v2Dir;        // this process's cgroup v2 directory, or empty
+  std::string v1PidsDir;    // its directory in the v1 pids hierarchy, or empty
+  std::string v1MemoryDir;  // its directory in the v1 memory hierarchy, or empty
+};
+CgroupPaths cgroupPathsFrom(std::string_view procSelfCgroup, std::string_view mountinfo);
+
+// The facts, observed once and cached: each candidate directory is used only
+// if a child cgroup can actually be created in it (and removed again).
+const HostFacts& observedHostFacts();
+
+}  // namespace lw::sandbox::limits
