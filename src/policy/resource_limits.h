@@ -2,7 +2,7 @@
 // limits: pids, memory, fileSize, openFiles, cpuSeconds, tmpSize): what
 // keeps a fork bomb, a memory bomb or a disk filler from taking the host
 // down. Defaults are generous enough for compilers, git and test runners,
-// and bounded enough for a small runner (docs/taskpack.md, "limits").
+// and bounded enough for a small runner (docs/resource-limits.md).
 #pragma once
 
 #include <cstdint>
