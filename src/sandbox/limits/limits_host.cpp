@@ -1,10 +1,13 @@
 #include "sandbox/limits/limits_host.h"
 
+#include <dirent.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -55,6 +58,23 @@ bool canCreateChild(const std::string& dir, std::string& why) {
   return true;
 }
 
+// Step cgroups left by a loopwright that was killed before it removed them
+// ("loopwright-<pid>-<n>" whose pid is gone): removed when empty (rmdir
+// refuses a cgroup that still has processes).
+void removeStaleStepCgroups(const std::string& dir) {
+  if (dir.empty()) return;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return;
+  while (dirent* e = ::readdir(d)) {
+    std::string_view name = e->d_name;
+    if (!name.starts_with("loopwright-") || name.starts_with("loopwright-probe-")) continue;
+    long pid = std::atol(e->d_name + 11);
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+      ::rmdir((dir + "/" + e->d_name).c_str());
+  }
+  ::closedir(d);
+}
+
 HostFacts observe() {
   HostFacts f;
   f.root = ::geteuid() == 0;
@@ -72,6 +92,7 @@ HostFacts observe() {
     if (both && canCreateChild(paths.v2Dir, why)) {
       f.v2Parent = paths.v2Dir;
       f.v2SwapFile = exists(paths.v2Dir + "/memory.swap.max");
+      removeStaleStepCgroups(f.v2Parent);
       return f;
     }
   }
@@ -81,6 +102,8 @@ HostFacts observe() {
     f.v1MemoryParent = paths.v1MemoryDir;
     f.v1MemswFile = exists(paths.v1MemoryDir + "/memory.memsw.limit_in_bytes");
   }
+  removeStaleStepCgroups(f.v1PidsParent);
+  removeStaleStepCgroups(f.v1MemoryParent);
   if (why.empty()) why = v1why;
   if (why.empty()) why = "no cgroup v2 subtree or v1 hierarchy is mounted for pids and memory";
   f.noCgroupReason = why;
