@@ -15,9 +15,11 @@
 
 namespace lw {
 
-// Paths inside the workspace that stay read-only for every role (DESIGN.md §4).
-inline constexpr std::array<std::string_view, 4> kBuiltinProtectedPaths = {
-    ".github", ".loopwright/policies", "AGENTS.md", "CLAUDE.md"};
+// Paths inside the workspace that stay read-only for every role. `.git`:
+// git runs its config and hooks on the host (verification catches a change
+// under any git directory afterwards; this stops it at the source).
+inline constexpr std::array<std::string_view, 5> kBuiltinProtectedPaths = {
+    ".git", ".github", ".loopwright/policies", "AGENTS.md", "CLAUDE.md"};
 
 // Host credential paths no step may read ("~/" expanded at resolution).
 inline constexpr std::array<std::string_view, 9> kBuiltinDeniedReadPaths = {

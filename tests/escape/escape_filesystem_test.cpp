@@ -77,6 +77,7 @@ TEST_CASE("escape: protected paths stay read-only directly, after renaming the p
     put(c->ws / ".github/workflows/ci.yml", "original\n");
     put(c->ws / ".loopwright/policies/p.yaml", "policy\n");
     put(c->ws / "AGENTS.md", "agents\n");
+    put(c->ws / ".git/config", "[core]\n");
     if (r.uid) {
       for (auto& e : fs::recursive_directory_iterator(c->ws)) (void)!::lchown(e.path().c_str(), *r.uid, r.gid);
     }
@@ -85,13 +86,16 @@ TEST_CASE("escape: protected paths stay read-only directly, after renaming the p
     // (Landlock) must be refused at negotiation, never run unmasked.
     o.flags = {"--writable", c->ws.string(), "--require", "protectedPathReadOnlyMask"};
     checkBlockedOrRefused(r, sandboxExec(r, *c, {"write", (c->ws / ".github/workflows/ci.yml").string(),
-                                     (c->ws / ".github/new.yml").string(), (c->ws / "AGENTS.md").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
+                                     (c->ws / ".github/new.yml").string(), (c->ws / "AGENTS.md").string(),
+                                     (c->ws / ".git/config").string(), (c->ws / ".git/hooks-new").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
     checkBlockedOrRefused(r, sandboxExec(r, *c, {"rename-parent", (c->ws / ".loopwright").string(), "policies",
                                      (c->ws / "moved").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
     checkBlockedOrRefused(r, sandboxExec(r, *c, {"hardlink", (c->ws / "AGENTS.md").string(), (c->writable / "agents").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
     checkBlockedOrRefused(r, sandboxExec(r, *c, {"symlink-swap", c->writable.string(), (c->ws / ".github").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
     CHECK(slurp(c->ws / ".github/workflows/ci.yml") == "original\n");
     CHECK(!fs::exists(c->ws / ".github/new.yml"));
+    CHECK(slurp(c->ws / ".git/config") == "[core]\n");
+    CHECK(!fs::exists(c->ws / ".git/hooks-new"));
     CHECK(slurp(c->ws / ".loopwright/policies/p.yaml") == "policy\n");
     CHECK(!fs::exists(c->ws / "moved"));
     CHECK(slurp(c->ws / "AGENTS.md") == "agents\n");

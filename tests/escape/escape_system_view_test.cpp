@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -51,8 +52,9 @@ ExecResult execWithPath(const Runner& r, const CaseDirs& c, const std::string& p
   argv.push_back("--");
   argv.insert(argv.end(), command.begin(), command.end());
   lw::sandbox::process::ExecStrings args(argv);
-  lw::sandbox::process::ExecStrings envp(
-      std::vector<std::string>{"PATH=" + path, "HOME=" + c.root.string()});
+  std::vector<std::string> env = {"PATH=" + path, "HOME=" + c.root.string()};
+  if (const char* docker = std::getenv("DOCKER_HOST")) env.push_back(std::string("DOCKER_HOST=") + docker);
+  lw::sandbox::process::ExecStrings envp(env);
   fs::path out = c.root / "stdout", err = c.root / "stderr";
   pid_t pid = ::fork();
   if (pid == 0) {

@@ -253,7 +253,7 @@ TEST_CASE("bwrap plan: extra read-only paths are bound read-only before the work
   CHECK(missing.error().message == "read-only path /missing does not exist or is a symlink");
 }
 
-TEST_CASE("bwrap plan: /etc is an allow-list; root-only files beside it are not in the view") {
+TEST_CASE("bwrap plan: /etc is an allow-list, and root-only files beside it are not in the view") {
   FakeHost host;
   auto plan = planBwrap(step(), options(), host.lookup());
   REQUIRE(plan.ok());

@@ -75,7 +75,7 @@ TEST_CASE("limits plan: a delegated cgroup v2 subtree gets one cgroup with pids,
   CHECK(mechanismOf(p, ResourceLimit::TmpSize) == "bwrap --size");
 }
 
-TEST_CASE("limits plan: without a cgroup, rlimits; root's pids limit is said not to hold") {
+TEST_CASE("limits plan: without a cgroup, rlimits, and root's pids limit is said not to hold") {
   HostFacts h;
   h.noCgroupReason = "no cgroup here";
   SUBCASE("unprivileged: RLIMIT_NPROC (per user) and RLIMIT_DATA (per process)") {
