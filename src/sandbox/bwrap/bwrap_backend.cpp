@@ -12,6 +12,7 @@
 #include "sandbox/limits/limits_applier.h"
 #include "sandbox/limits/limits_host.h"
 #include "sandbox/process/placeholders.h"
+#include "sandbox/process/unsupervised_spawn.h"
 
 namespace lw::sandbox::bwrap {
 namespace {
@@ -88,18 +89,17 @@ Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const Step
   req.onOutput = spec.onOutput;
   // Capabilities are not dropped before bwrap: as root it needs them to
   // write the uid map of its user namespace. --cap-drop ALL empties every set
-  // of the step (checked by the probe and the escape suite). The step's pid
-  // namespace dies with its first process, and --die-with-parent kills bwrap
-  // (so the namespace) if its supervisor dies. The supervised spawn (not
-  // posix_spawn) is what sets the step's rlimits and joins its cgroup before
-  // bwrap runs: both are inherited by everything bwrap starts.
-  req.stepIsPidNamespaceInit = true;
+  // of the step (checked by the probe and the escape suite). No supervisor:
+  // the step's pid namespace dies with its first process, and
+  // --die-with-parent kills bwrap (so the namespace) if we die. The step's
+  // rlimits and cgroup are set in the launcher's child before bwrap runs:
+  // everything bwrap starts inherits them.
   auto limited = limits::limitStep(spec.limits, scratch(), req);
   if (!limited) {
     ::close(seccompFd);
     return std::move(limited).error();
   }
-  auto proc = process::spawn(req);
+  auto proc = process::spawnSelfCleaningLauncher(req);
   ::close(seccompFd);
   if (!proc) {
     for (const fs::path& p : plan->placeholders) ::rmdir(p.c_str());

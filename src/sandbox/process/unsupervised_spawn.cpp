@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +13,7 @@
 #include "sandbox/process/fd.h"
 #include "sandbox/process/orphan_sweep.h"
 #include "sandbox/process/piped_process.h"
+#include "sandbox/process/vfork_exec.h"
 
 namespace lw::sandbox::process {
 namespace {
@@ -66,29 +66,12 @@ class LauncherProcess final : public PipedProcess {
   bool reaped_ = false;
 };
 
-// posix_spawn's attributes and file actions, destroyed on every path.
-struct SpawnAttributes {
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_t actions;
-  SpawnAttributes() {
-    posix_spawnattr_init(&attr);
-    posix_spawn_file_actions_init(&actions);
-  }
-  ~SpawnAttributes() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-  }
-};
-
 }  // namespace
 
 Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnRequest& req) {
   const Clock::time_point started = Clock::now();
   if (req.argv.empty())
     return makeError(ErrorCode::SandboxLaunchFailed, "no command to run", "give the step a command");
-  if (!req.childSetup.empty())
-    return makeError(ErrorCode::Internal, "a self-cleaning launcher takes no child setup steps", {},
-                     req.argv[0]);
   auto path = resolveExecutable(req.argv[0], req.env);
   if (!path) return commandNotFound(req.argv[0], stepPathOf(req.env), ENOENT);
 
@@ -105,45 +88,39 @@ Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnReq
   // The child's fds: 0-2, the bridge at 3, the launcher's own from 4 (the
   // same layout as spawn()). Sources are first moved above every target so
   // that no dup2 overwrites a source another still needs; they are
-  // close-on-exec here and closed in the child by closefrom.
+  // close-on-exec here and so in the child.
   std::vector<std::pair<int, int>> layout = {
       {req.stdinFd.value_or(devNull.get()), 0}, {outW.get(), 1}, {errW.get(), 2}};
   if (req.passFd) layout.push_back({*req.passFd, 3});
   for (std::size_t i = 0; i < req.extraFds.size(); ++i)
     layout.push_back({req.extraFds[i], 4 + static_cast<int>(i)});
-  const int firstFree = req.extraFds.empty() ? (req.passFd ? 4 : 3)
-                                             : 4 + static_cast<int>(req.extraFds.size());
+  VforkPlan plan;
+  plan.path = path->c_str();
+  plan.argv = argv.get();
+  plan.envp = envp.get();
+  plan.firstUnused = req.extraFds.empty() ? (req.passFd ? 4 : 3) : 4 + static_cast<int>(req.extraFds.size());
+  plan.closeThree = !req.passFd && !req.extraFds.empty();  // no leftover between 2 and 4
+  plan.cwd = req.cwd.empty() ? nullptr : req.cwd.c_str();
+  plan.setups = &req.childSetup;
   std::vector<Fd> lifted;
-  SpawnAttributes s;
   for (const auto& [source, target] : layout) {
-    lifted.emplace_back(::fcntl(source, F_DUPFD_CLOEXEC, firstFree + 16));
+    lifted.emplace_back(::fcntl(source, F_DUPFD_CLOEXEC, plan.firstUnused + 16));
     if (!lifted.back()) return launchError("arranging file descriptors", errno, req.argv[0]);
-    posix_spawn_file_actions_adddup2(&s.actions, lifted.back().get(), target);
+    plan.layout.push_back({lifted.back().get(), target});
   }
-  if (!req.passFd && !req.extraFds.empty())
-    posix_spawn_file_actions_addclose(&s.actions, 3);  // no leftover between 2 and 4
-  posix_spawn_file_actions_addclosefrom_np(&s.actions, firstFree);
-  if (!req.cwd.empty()) posix_spawn_file_actions_addchdir_np(&s.actions, req.cwd.c_str());
-  sigset_t all, none;
-  sigfillset(&all);
-  sigemptyset(&none);
-  // glibc's sigfillset leaves out its two internal signals (32 and 33), and
-  // its posix_spawn then sets exactly those to SIG_IGN in the child, which
-  // exec keeps: the step would start with them ignored. Their bits are set
-  // by hand (sigaddset refuses them).
-  auto* words = reinterpret_cast<unsigned long*>(&all);
-  constexpr unsigned kBits = 8 * sizeof(unsigned long);
-  for (unsigned sig : {32u, 33u}) words[(sig - 1) / kBits] |= 1UL << ((sig - 1) % kBits);
-  posix_spawnattr_setsigdefault(&s.attr, &all);
-  posix_spawnattr_setsigmask(&s.attr, &none);
-  posix_spawnattr_setflags(&s.attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
   pid_t pid = -1;
   {
     // Registered as loopwright's own, so that a sweep never takes it for a stray.
     auto guard = ownChildGuard();
-    int rc = ::posix_spawn(&pid, path->c_str(), &s.actions, &s.attr, argv.get(), envp.get());
-    if (rc != 0) return launchError("execve " + *path, rc, req.argv[0]);
+    VforkFailure failure;
+    pid = vforkExec(plan, failure);
+    if (pid < 0) {
+      std::string what = failure.step >= 0 ? req.childSetup[static_cast<std::size_t>(failure.step)].what
+                                           : std::string(failure.what ? failure.what : "starting");
+      if (what == "execve") what += " " + *path;
+      return launchError(what, failure.err, req.argv[0]);
+    }
     registerOwnChild(pid);
   }
   Fd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));

@@ -9,17 +9,19 @@
 
 namespace lw::sandbox::process {
 
-// Starts `request` as a direct child with posix_spawn (vfork semantics: no
+// Starts `request` as a direct child with vforkExec (vfork semantics: no
 // copy of this process's memory, which is what makes it cheap from a large
 // multi-threaded orchestrator): a new session, default signal dispositions
 // and an empty mask, exactly the environment given, fds 0-2 the null device
 // and two capture pipes, passFd at 3 and extraFds from 4, every other fd
-// closed. The RunningProcess kills the launcher's pid on kill() or at the
-// deadline and reports no descendantsKilled (the kernel kills the rest; it
-// is not counted). INTERNAL when `request` has ChildSetup steps (no code of
-// ours runs between fork and exec); SANDBOX_LAUNCH_FAILED when the command
-// is not found or cannot be started. The launcher must not outlive the
-// calling thread unattended: call wait() or kill() from the same thread.
+// closed at exec. Its ChildSetup steps run in the child before the exec and
+// share this process's memory until then: system calls only (the limits'
+// cgroup join and rlimits). The RunningProcess kills the launcher's pid on
+// kill() or at the deadline and reports no descendantsKilled (the kernel
+// kills the rest; it is not counted). SANDBOX_LAUNCH_FAILED when the command
+// is not found, a setup step fails or it cannot be started. The launcher
+// must not outlive the calling thread unattended: call wait() or kill() from
+// the same thread.
 Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnRequest& request);
 
 }  // namespace lw::sandbox::process

@@ -4,8 +4,10 @@
 #include <doctest/doctest.h>
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <string>
 
@@ -47,10 +49,27 @@ TEST_CASE("self-cleaning launcher spawn: kill, and a launcher dropped without wa
   CHECK(!alive(dropped));
 }
 
-TEST_CASE("self-cleaning launcher spawn: refuses child setup steps (no code of ours runs before exec)") {
-  SpawnRequest r = shell("exit 0");
-  r.childSetup.push_back({"landlock ruleset", [] { return 0; }});
+TEST_CASE("self-cleaning launcher spawn: child setup steps run before the exec, a failing one is named") {
+  SpawnRequest r = shell("ulimit -n; ulimit -f");
+  r.childSetup.push_back({"setting limits", [] {
+                            rlimit files{64, 64}, size{1024, 1024};
+                            return ::setrlimit(RLIMIT_NOFILE, &files) == 0 &&
+                                           ::setrlimit(RLIMIT_FSIZE, &size) == 0
+                                       ? 0
+                                       : errno;
+                          }});
   auto p = spawnSelfCleaningLauncher(r);
-  REQUIRE(!p.ok());
-  CHECK(p.error().code == lw::ErrorCode::Internal);
+  REQUIRE(p.ok());
+  CHECK((*p)->wait(std::nullopt).status() == 0);
+  CHECK((*p)->stdoutData().data == "64\n2\n");  // ulimit -f counts 512-byte blocks
+  rlimit mine{};
+  ::getrlimit(RLIMIT_NOFILE, &mine);
+  CHECK(mine.rlim_cur != 64);  // the child's own, not ours (it shares our memory, not our limits)
+
+  SpawnRequest failing = shell("exit 0");
+  failing.childSetup.push_back({"joining the step's cgroup", [] { return EACCES; }});
+  auto f = spawnSelfCleaningLauncher(failing);
+  REQUIRE_FALSE(f.ok());
+  CHECK(f.error().code == lw::ErrorCode::SandboxLaunchFailed);
+  CHECK(f.error().message.find("joining the step's cgroup") != std::string::npos);
 }
