@@ -111,6 +111,10 @@ class Planner {
   }
   void protectSymlinks(const fs::path& p);
   void protectPath(const fs::path& p);
+  void bindSystem();
+  Status bindUserPaths(const fs::path& ws);
+  void bindProtected();
+  Status maskDenied();
   Status mask(const fs::path& p);
 
   const StepSpec& spec_;
@@ -215,22 +219,9 @@ Status Planner::mask(const fs::path& p) {
   return Ok{};
 }
 
-Result<BwrapPlan> Planner::run() {
-  if (spec_.argv.empty()) return planError("no command to run", "give the step a command", {});
-  if (!spec_.workspace.is_absolute()) {
-    return planError("workspace " + spec_.workspace.string() + " is not an absolute path",
-                     "pass the workspace as an absolute path", spec_.workspace);
-  }
-  const fs::path ws = normal(spec_.workspace);
-  if (lookup_(ws).kind != PathKind::Directory) {
-    return planError("workspace " + ws.string() + " is not a directory",
-                     "create the workspace before launching the step", ws);
-  }
-
-  argv_ = {options_.bwrapPath, "--unshare-all", "--unshare-user", "--disable-userns"};
-  if (spec_.network == NetworkMode::AllowOutbound) argv_.push_back("--share-net");
-  argv_.insert(argv_.end(), {"--die-with-parent", "--new-session", "--cap-drop", "ALL"});
-
+// The system trees and the /etc allow-list, read-only, then /proc, /dev
+// and the private /tmp.
+void Planner::bindSystem() {
   // A system tree that is a symlink (/bin -> usr/bin) is recreated as one.
   for (const std::string& dir : systemTrees()) {
     PathInfo info = lookup_(dir);
@@ -258,7 +249,10 @@ Result<BwrapPlan> Planner::run() {
   // The private /tmp is RAM: bounded by the step's tmpSize (--size: bwrap 0.5).
   argv_.insert(argv_.end(), {"--proc", "/proc", "--dev", "/dev", "--size",
                              std::to_string(spec_.limits.tmpBytes), "--tmpfs", "/tmp"});
+}
 
+// The read-only paths, the workspace and the writable paths.
+Status Planner::bindUserPaths(const fs::path& ws) {
   for (const fs::path& r : spec_.readOnlyPaths) {
     const fs::path p = normal(r);
     if (lookup_(p).kind != PathKind::Directory && lookup_(p).kind != PathKind::File)
@@ -281,7 +275,11 @@ Result<BwrapPlan> Planner::run() {
     bind(true, w, w);
     user_.push_back({w, true});
   }
+  return Ok{};
+}
 
+// Protected paths, outermost first, after every writable bind.
+void Planner::bindProtected() {
   for (const fs::path& p : spec_.protectedPaths) protectedPaths_.push_back(hostPath(p));
   for (const fs::path& p : protectedPaths_) protectSymlinks(p);
   for (const fs::path& p : protectedPaths_) protectPath(p);
@@ -301,7 +299,9 @@ Result<BwrapPlan> Planner::run() {
         break;
     }
   }
+}
 
+Status Planner::maskDenied() {
   for (const fs::path& d : spec_.deniedReadPaths) {
     auto s = mask(normal(d));
     if (!s) return s.error();
@@ -310,6 +310,28 @@ Result<BwrapPlan> Planner::run() {
     auto s = mask(secret);
     if (!s) return s.error();
   }
+  return Ok{};
+}
+
+Result<BwrapPlan> Planner::run() {
+  if (spec_.argv.empty()) return planError("no command to run", "give the step a command", {});
+  if (!spec_.workspace.is_absolute()) {
+    return planError("workspace " + spec_.workspace.string() + " is not an absolute path",
+                     "pass the workspace as an absolute path", spec_.workspace);
+  }
+  const fs::path ws = normal(spec_.workspace);
+  if (lookup_(ws).kind != PathKind::Directory) {
+    return planError("workspace " + ws.string() + " is not a directory",
+                     "create the workspace before launching the step", ws);
+  }
+
+  argv_ = {options_.bwrapPath, "--unshare-all", "--unshare-user", "--disable-userns"};
+  if (spec_.network == NetworkMode::AllowOutbound) argv_.push_back("--share-net");
+  argv_.insert(argv_.end(), {"--die-with-parent", "--new-session", "--cap-drop", "ALL"});
+  bindSystem();
+  if (Status st = bindUserPaths(ws); !st) return st.error();
+  bindProtected();
+  if (Status st = maskDenied(); !st) return st.error();
 
   // bwrap's root is a tmpfs in which it made the mount points (/etc among
   // them, now that /etc is not one bind): read-only from here on, so that
