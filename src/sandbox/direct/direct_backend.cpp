@@ -46,7 +46,9 @@ ProbeReport classify(bool subreaper) {
     r.capabilities[Capability::ProcessTreeCleanup] = {
         Support::Enforced,
         "subreaper supervisor kills every descendant when the step ends or loopwright dies; "
-        "loopwright, a subreaper too, sweeps them if the step kills or stops its supervisor"};
+        "loopwright, a subreaper too, sweeps them if the step kills or stops its supervisor "
+        "(its own tree only: every other process of the machine, loopwright included, stays in "
+        "the step's reach, as on any machine without a sandbox)"};
     // The step has the machine's network as it is: nothing is isolated, and
     // on a dedicated, ephemeral machine there is no other tenant to protect.
     r.networkModes[NetworkMode::AllowOutbound] = {
