@@ -156,18 +156,76 @@ void writeReport(const std::optional<std::string>& file, const json::object& rep
   if (!out) io.err << "loopwright: warning: could not write the report to " << *file << "\n";
 }
 
+Result<std::optional<double>> timeoutFromFlags(const Args& a) {
+  auto t = a.value("timeout");
+  if (!t) return std::optional<double>{};
+  char* end = nullptr;
+  double v = std::strtod(t->c_str(), &end);
+  if (end == t->c_str() || *end != '\0' || !(v > 0) || !std::isfinite(v))
+    return usage("--timeout needs a positive number of seconds, got '" + *t + "'");
+  return std::optional<double>{v};
+}
+
+// The StepSpec of `sandbox exec`: the command, the workspace and the flags'
+// paths, the negotiated policy's masks and network, the scrubbed environment.
+sandbox::StepSpec specFromFlags(const Args& a, const sandbox::NegotiationRequest& req,
+                                const fs::path& workspace, const fs::path& cwd, Io& io) {
+  sandbox::StepSpec spec;
+  spec.argv = a.command();
+  spec.workspace = workspace;
+  for (const std::string& w : a.values("writable")) {
+    fs::path p = absolute(w, cwd);
+    if (p == workspace) spec.workspaceWritable = true;
+    else spec.writablePaths.push_back(p);
+  }
+  for (const std::string& q : req.policy.protectedPaths) spec.protectedPaths.push_back(absolute(q, workspace));
+  for (const std::string& d : req.policy.deniedReadPaths) spec.deniedReadPaths.push_back(d);
+  spec.network = req.policy.networkMode;
+  spec.env = sandbox::stepEnvironment(io.env, {});
+  spec.image = a.value("image");
+  spec.onOutput = [&io](int stream, const char* data, std::size_t n) {
+    std::ostream& o = stream == 1 ? io.out : io.err;
+    o.write(data, static_cast<std::streamsize>(n));
+    o.flush();
+  };
+  return spec;
+}
+
+// The --report of a step that ran: what loopwright observed, never a guess.
+json::object exitReport(const sandbox::Negotiated& chosen, json::array refused,
+                        const sandbox::StepSpec& spec, Backend& backend,
+                        const sandbox::process::RunningProcess& proc,
+                        const sandbox::process::ExitInfo& info) {
+  json::array enforced;
+  for (Capability c : chosen.enforced) enforced.push_back(json::string(toString(c)));
+  const char* outcome =
+      !info.supervisorLost.empty() ? "supervisor-lost" : (info.timedOut ? "timed-out" : "exited");
+  return {{"outcome", outcome},
+          {"backend", std::string(toString(chosen.backend))},
+          {"networkMode", std::string(toString(spec.network))},
+          {"capabilitiesEnforced", std::move(enforced)},
+          {"refused", std::move(refused)},
+          {"durationMs", info.duration.count()},
+          {"exitStatus", info.status()},
+          {"signal", info.signal},
+          {"timedOut", info.timedOut},
+          {"supervisorLost", info.supervisorLost.empty() ? json::value(nullptr)
+                                                         : json::value(info.supervisorLost)},
+          // null where the step's pid namespace ended the rest: counted
+          // only by loopwright's own subreaper.
+          {"descendantsKilled", info.descendantsKilled ? json::value(*info.descendantsKilled) : nullptr},
+          {"anyDescendantKilled", info.descendantsKilled ? json::value(*info.descendantsKilled > 0) : nullptr},
+          {"limits", sandbox::limits::toJson(backend.limitsEnforcement(spec.limits))},
+          {"stdoutBytes", proc.stdoutData().totalBytes},
+          {"stderrBytes", proc.stderrData().totalBytes}};
+}
+
 int runExec(const Args& a, Io& io) {
   const fs::path cwd = fs::current_path();
   auto req = policyFromFlags(a, io.env, cwd);
   if (!req) return reportError(io, req.error());
-  std::optional<double> timeout;
-  if (auto t = a.value("timeout")) {
-    char* end = nullptr;
-    double v = std::strtod(t->c_str(), &end);
-    if (end == t->c_str() || *end != '\0' || !(v > 0) || !std::isfinite(v))
-      return reportError(io, usage("--timeout needs a positive number of seconds, got '" + *t + "'"));
-    timeout = v;
-  }
+  auto timeout = timeoutFromFlags(a);
+  if (!timeout) return reportError(io, timeout.error());
   auto limits = limitsFromFlags(a);
   if (!limits) return reportError(io, limits.error());
   std::error_code ec;
@@ -186,77 +244,36 @@ int runExec(const Args& a, Io& io) {
     Backend* b = find(id);
     return b ? &b->probe() : nullptr;
   });
-  json::object report;
   json::array refused;
   const auto& refusals = chosen ? chosen->refused : std::vector<sandbox::Refusal>{};
   for (const auto& r : refusals)
     refused.push_back({{"backend", std::string(toString(r.backend))}, {"reason", r.reason}});
   if (!chosen) {
-    report = {{"outcome", "negotiation-failed"}, {"error", toJson(chosen.error())}};
-    writeReport(a.value("report"), report, io);
+    writeReport(a.value("report"), {{"outcome", "negotiation-failed"}, {"error", toJson(chosen.error())}}, io);
     return reportError(io, chosen.error());
   }
 
-  sandbox::StepSpec spec;
-  spec.argv = a.command();
-  spec.workspace = workspace;
-  for (const std::string& w : a.values("writable")) {
-    fs::path p = absolute(w, cwd);
-    if (p == workspace) spec.workspaceWritable = true;
-    else spec.writablePaths.push_back(p);
-  }
-  for (const std::string& q : req->policy.protectedPaths) spec.protectedPaths.push_back(absolute(q, workspace));
-  for (const std::string& d : req->policy.deniedReadPaths) spec.deniedReadPaths.push_back(d);
-  spec.network = req->policy.networkMode;
-  spec.env = sandbox::stepEnvironment(io.env, {});
-  spec.image = a.value("image");
+  sandbox::StepSpec spec = specFromFlags(a, *req, workspace, cwd, io);
   spec.limits = *limits;
-  spec.onOutput = [&io](int stream, const char* data, std::size_t n) {
-    std::ostream& o = stream == 1 ? io.out : io.err;
-    o.write(data, static_cast<std::streamsize>(n));
-    o.flush();
-  };
-
   Backend* backend = find(chosen->backend);
   auto started = std::chrono::steady_clock::now();
   auto proc = backend->launch(spec);
   if (!proc) {
-    report = {{"outcome", "launch-failed"},
-              {"backend", std::string(toString(chosen->backend))},
-              {"error", toJson(proc.error())}};
-    writeReport(a.value("report"), report, io);
+    writeReport(a.value("report"),
+                {{"outcome", "launch-failed"},
+                 {"backend", std::string(toString(chosen->backend))},
+                 {"error", toJson(proc.error())}},
+                io);
     return reportError(io, proc.error());
   }
   std::optional<std::chrono::steady_clock::time_point> deadline;
-  if (timeout)
+  if (*timeout)
     deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                             std::chrono::duration<double>(*timeout));
+                             std::chrono::duration<double>(**timeout));
   sandbox::process::ExitInfo info = (*proc)->wait(deadline);
-
-  json::array enforced;
-  for (Capability c : chosen->enforced) enforced.push_back(json::string(toString(c)));
   // A supervisor the step killed or stopped is said, never a plain exit.
   if (!info.supervisorLost.empty()) io.err << "loopwright: " << info.supervisorLost << "\n";
-  const char* outcome =
-      !info.supervisorLost.empty() ? "supervisor-lost" : (info.timedOut ? "timed-out" : "exited");
-  report = {{"outcome", outcome},
-            {"backend", std::string(toString(chosen->backend))},
-            {"networkMode", std::string(toString(spec.network))},
-            {"capabilitiesEnforced", std::move(enforced)},
-            {"refused", std::move(refused)},
-            {"durationMs", info.duration.count()},
-            {"exitStatus", info.status()},
-            {"signal", info.signal},
-            {"timedOut", info.timedOut},
-            {"supervisorLost", info.supervisorLost.empty() ? json::value(nullptr)
-                                                           : json::value(info.supervisorLost)},
-            // null where the step's pid namespace ended the rest: counted
-            // only by loopwright's own subreaper.
-            {"descendantsKilled", info.descendantsKilled ? json::value(*info.descendantsKilled) : nullptr},
-            {"anyDescendantKilled", info.descendantsKilled ? json::value(*info.descendantsKilled > 0) : nullptr},
-            {"limits", sandbox::limits::toJson(backend->limitsEnforcement(spec.limits))},
-            {"stdoutBytes", (*proc)->stdoutData().totalBytes},
-            {"stderrBytes", (*proc)->stderrData().totalBytes}};
+  json::object report = exitReport(*chosen, std::move(refused), spec, *backend, **proc, info);
   writeReport(a.value("report"), report, io);
   if (io.json) printJson(io.out, report);
   return info.status();
