@@ -130,6 +130,24 @@ class SupervisedProcess final : public PipedProcess {
   bool reaped_ = false;
 };
 
+// The error for what the step's child reported before its exec: the setup
+// step, the descriptor or session work, or the command (not found in the
+// step's PATH, or which candidate the exec refused).
+Error childFailed(const detail::ChildFailure& failure, const SpawnRequest& req,
+                  const std::vector<std::string>& candidates, const std::string& stepPath) {
+  if (failure.step == detail::kStepCommandNotFound) {
+    if (candidates.size() == 1 && candidates.front() == req.argv[0])  // a path, not searched
+      return launchError("execve " + req.argv[0], failure.err, req.argv[0]);
+    return commandNotFound(req.argv[0], stepPath, failure.err);
+  }
+  std::string what = failure.step >= 0 ? req.childSetup[static_cast<std::size_t>(failure.step)].what
+                                       : detail::stepName(failure.step);
+  if (failure.step == detail::kStepExec && failure.candidate >= 0 &&
+      static_cast<std::size_t>(failure.candidate) < candidates.size())
+    what += " " + candidates[static_cast<std::size_t>(failure.candidate)];
+  return launchError(what, failure.err, req.argv[0]);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
@@ -221,18 +239,7 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
     detail::SupervisorMessage fin;
     readMessage(control.get(), fin);
     reapSupervisor();
-    if (failure.step == detail::kStepCommandNotFound) {
-      if (candidates.size() == 1 && candidates.front() == req.argv[0])  // a path, not searched
-        return launchError("execve " + req.argv[0], failure.err, req.argv[0]);
-      return commandNotFound(req.argv[0], stepPath, failure.err);
-    }
-    std::string what = failure.step >= 0
-                           ? req.childSetup[static_cast<std::size_t>(failure.step)].what
-                           : detail::stepName(failure.step);
-    if (failure.step == detail::kStepExec && failure.candidate >= 0 &&
-        static_cast<std::size_t>(failure.candidate) < candidates.size())
-      what += " " + candidates[static_cast<std::size_t>(failure.candidate)];
-    return launchError(what, failure.err, req.argv[0]);
+    return childFailed(failure, req, candidates, stepPath);
   }
 
   for (Fd* f : {&outR, &errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
