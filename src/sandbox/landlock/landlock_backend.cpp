@@ -159,15 +159,19 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
   auto limited = limits::limitStep(spec.limits, {"", std::string(limits::kNoPrivateTmp)}, req);
   if (!limited) return std::move(limited).error();
   const Plan& p = *planned;
-  if (p.userNamespace || p.mountNamespace || p.networkNamespace || p.pidNamespace)
-    req.childSetup.push_back(enterNamespaces(
-        geteuid(), getegid(),
-        {.user = p.userNamespace, .mount = p.mountNamespace, .network = p.networkNamespace,
-         .pid = p.pidNamespace}));
+  // A pid namespace is entered by the supervisor (with the user namespace
+  // that allows it), so that the step it forks is the init: no fork of ours.
+  const bool userInSupervisor = p.pidNamespace && p.userNamespace;
   if (p.pidNamespace) {
-    req.childSetup.push_back(stepAsPidNamespaceInit());
+    req.supervisorSetup.push_back(
+        enterNamespaces(geteuid(), getegid(), {.user = userInSupervisor, .pid = true}));
     req.stepIsPidNamespaceInit = true;
   }
+  if ((p.userNamespace && !userInSupervisor) || p.mountNamespace || p.networkNamespace)
+    req.childSetup.push_back(enterNamespaces(
+        geteuid(), getegid(),
+        {.user = p.userNamespace && !userInSupervisor, .mount = p.mountNamespace,
+         .network = p.networkNamespace}));
   if (p.mountNamespace)
     req.childSetup.push_back(
         enterPrivateView(std::make_shared<const PreparedView>(p.writableTrees, p.workdir)));

@@ -4,15 +4,10 @@
 #include <net/if.h>
 #include <sched.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -46,30 +41,6 @@ int bringLoopbackUp() noexcept {
   return err;
 }
 
-[[noreturn]] void exitLike(int status) noexcept {
-  if (WIFSIGNALED(status)) {
-    int sig = WTERMSIG(status);
-    rlimit noCore{0, 0};
-    setrlimit(RLIMIT_CORE, &noCore);
-    signal(sig, SIG_DFL);
-    kill(getpid(), sig);
-  }
-  _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-}
-
-int forkStep() noexcept {
-  pid_t step = fork();
-  if (step < 0) return errno;
-  if (step == 0) return prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == 0 ? 0 : errno;
-  // Our copy of spawn()'s error pipe would hide the step's exec from the
-  // orchestrator; nothing else is needed here either.
-  syscall(SYS_close_range, 0u, ~0u, 0u);
-  int status = 0;
-  while (waitpid(step, &status, 0) < 0)
-    if (errno != EINTR) _exit(127);
-  exitLike(status);
-}
-
 }  // namespace
 
 PreparedNamespaces::PreparedNamespaces(uid_t uid, gid_t gid, Which which) : which_(which) {
@@ -95,10 +66,6 @@ int PreparedNamespaces::enter() const noexcept {
 process::ChildSetup enterNamespaces(uid_t uid, gid_t gid, PreparedNamespaces::Which which) {
   auto ns = std::make_shared<const PreparedNamespaces>(uid, gid, which);
   return process::ChildSetup{"entering user namespaces", [ns] { return ns->enter(); }};
-}
-
-process::ChildSetup stepAsPidNamespaceInit() {
-  return process::ChildSetup{"forking into the pid namespace", &forkStep};
 }
 
 }  // namespace lw::sandbox::landlock

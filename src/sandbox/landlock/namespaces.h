@@ -33,13 +33,8 @@ class PreparedNamespaces {
   Which which_;
 };
 
-// The ChildSetup running enter().
+// The setup running enter(): a ChildSetup, or a supervisor setup for a pid
+// namespace (process::SpawnRequest::supervisorSetup).
 process::ChildSetup enterNamespaces(uid_t uid, gid_t gid, PreparedNamespaces::Which which);
-
-// After enterNamespaces with a pid namespace: forks; the new process (pid 1
-// there, SIGKILLed if this one dies) returns 0 and goes on to become the step;
-// this one closes every descriptor, waits, and exits as the step did. When
-// the step exits the kernel kills whatever it left in its namespace.
-process::ChildSetup stepAsPidNamespaceInit();
 
 }  // namespace lw::sandbox::landlock

@@ -39,7 +39,7 @@ class PreparedView {
   ino_t callerMountNamespace_ = 0;
 };
 
-// The ChildSetup running apply() (after stepAsPidNamespaceInit).
+// The ChildSetup running apply() (in the step, the init of its pid namespace).
 process::ChildSetup enterPrivateView(std::shared_ptr<const PreparedView> view);
 
 }  // namespace lw::sandbox::landlock

@@ -195,6 +195,9 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
   plan.cwd = req.cwd.empty() ? nullptr : req.cwd.c_str();
   plan.setups = req.childSetup.data();
   plan.setupCount = req.childSetup.size();
+  plan.supervisorSetups = req.supervisorSetup.data();
+  plan.supervisorSetupCount = req.supervisorSetup.size();
+  plan.stepIsInit = req.stepIsPidNamespaceInit;
   plan.stdinFd = stdinFd;
   plan.stdoutFd = outW.get();
   plan.stderrFd = errW.get();
@@ -226,6 +229,9 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
   if (!readMessage(control.get(), started_msg) || started_msg.kind != detail::kStarted) {
     int err = started_msg.kind == detail::kForkFailed ? started_msg.value : EPIPE;
     reapSupervisor();
+    const auto setup = static_cast<std::size_t>(started_msg.extra);
+    if (started_msg.kind == detail::kForkFailed && setup >= 1 && setup <= req.supervisorSetup.size())
+      return launchError(req.supervisorSetup[setup - 1].what, err, req.argv[0]);
     return launchError("starting the step's supervisor", err, req.argv[0]);
   }
   pid_t pid = started_msg.value;

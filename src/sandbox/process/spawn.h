@@ -32,8 +32,12 @@ struct SpawnRequest {
   std::vector<int> extraFds;                 // kept open as fd 4, 5, … (at most 4); for
                                              // the launcher itself, e.g. bwrap --seccomp 4
   std::vector<ChildSetup> childSetup;        // in order, after fd and session setup
-  // A ChildSetup makes the step pid 1 of its own pid namespace: its orphans
-  // re-parent to it, and the kernel ends them with it, uncounted.
+  // Run by the step's supervisor before it forks the step (async-signal-safe
+  // too), e.g. entering the user and pid namespaces whose init the step then
+  // is, with no fork of its own (stepIsPidNamespaceInit).
+  std::vector<ChildSetup> supervisorSetup;
+  // The step is pid 1 of its own pid namespace: its orphans re-parent to it,
+  // and the kernel ends them with it, uncounted.
   bool stepIsPidNamespaceInit = false;
   std::optional<int> stdinFd;                // default /dev/null
   std::size_t maxOutputBytes = 1 << 20;      // per stream; the rest is counted, not kept

@@ -109,7 +109,8 @@ bool searchGoesOn(int err) {
 
   if (::setsid() < 0) failChild(errorPipe, kStepSession, errno);
   if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) failChild(errorPipe, kStepDeathSignal, errno);
-  if (::getppid() != supervisor) ::_exit(127);  // the supervisor died before prctl
+  // The supervisor died before prctl. (A pid namespace's init sees no parent.)
+  if (!p.stepIsInit && ::getppid() != supervisor) ::_exit(127);
   if (p.cwd != nullptr && ::chdir(p.cwd) != 0) failChild(errorPipe, kStepWorkdir, errno);
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
     failChild(errorPipe, kStepNoNewPrivileges, errno);
@@ -231,6 +232,13 @@ void runSupervisor(const ExecPlan& p) {
   }
   pid_t self = ::getpid();
   const int childrenList = openChildrenList();
+  for (std::size_t i = 0; i < p.supervisorSetupCount; ++i) {
+    int err = p.supervisorSetups[i].run ? p.supervisorSetups[i].run() : 0;
+    if (err != 0) {
+      sendMessage(p.control, kForkFailed, err, static_cast<int>(i) + 1);
+      ::_exit(127);
+    }
+  }
   pid_t child = ::fork();
   if (child < 0) {
     sendMessage(p.control, kForkFailed, errno, 0);

@@ -25,7 +25,8 @@ enum MessageKind : int { kStarted = 1, kForkFailed = 2, kFinished = 3 };
 struct SupervisorMessage {
   int kind = 0;
   int value = 0;  // kStarted: pid; kForkFailed: errno; kFinished: wait status
-  int extra = 0;  // kFinished: descendants killed
+  int extra = 0;  // kFinished: descendants killed; kForkFailed: 1 + the failed
+                  // supervisor setup's index, 0 for the fork itself
 };
 
 // Written by the step's child on the error pipe when it cannot exec.
@@ -57,6 +58,9 @@ struct ExecPlan {
   const char* cwd = nullptr;  // null: inherit
   const ChildSetup* setups = nullptr;
   std::size_t setupCount = 0;
+  const ChildSetup* supervisorSetups = nullptr;  // run before the step is forked
+  std::size_t supervisorSetupCount = 0;
+  bool stepIsInit = false;  // pid 1 of a new pid namespace: its parent reads as 0
   int stdinFd = -1;
   int stdoutFd = -1;
   int stderrFd = -1;

@@ -1,6 +1,6 @@
-// The namespace child setups on their own, through spawn(): the pid-namespace
-// path is what linux-landlock uses before Landlock ABI 6, which this host may
-// not exercise through the backend.
+// The namespace setups on their own, through spawn(): the supervisor enters
+// the user and pid namespaces and forks the step as their init, as
+// linux-landlock does for its private view (and before Landlock ABI 6).
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -29,8 +29,7 @@ process::SpawnRequest inPidNamespace(const std::string& script) {
   process::SpawnRequest r;
   r.argv = {"/bin/sh", "-c", script};
   r.env = {{"PATH", "/usr/bin:/bin"}};
-  r.childSetup.push_back(landlock::enterNamespaces(geteuid(), getegid(), {.pid = true}));
-  r.childSetup.push_back(landlock::stepAsPidNamespaceInit());
+  r.supervisorSetup.push_back(landlock::enterNamespaces(geteuid(), getegid(), {.pid = true}));
   r.stepIsPidNamespaceInit = true;
   return r;
 }
