@@ -27,6 +27,20 @@ struct Runner {
 // fails under CI=true) for the ones it cannot.
 std::vector<Runner> runners();
 
+// A runner with the network mode its backend enforces ("none", or
+// "allow-outbound" for direct-dedicated, which isolates nothing).
+struct NetworkedRunner {
+  Runner runner;
+  std::string network;
+};
+
+// runners() plus direct-dedicated (as root, and as lwtest when running as
+// root) where its probe enforces processTreeCleanup: for the attacks on the
+// step's own tree, which that backend claims too. With `requireDirect` a
+// direct-dedicated runner that does not enforce it prints [SKIPPED] (a
+// failure under CI=true); without, it is left out silently.
+std::vector<NetworkedRunner> runnersWithDirect(bool requireDirect);
+
 // Whether `loopwright sandbox backends --json`, run as the runner's user,
 // reports `capability` enforced: the observation negotiation uses.
 bool probeEnforces(const Runner& r, Capability capability);
@@ -55,6 +69,8 @@ struct ExecOptions {
   std::vector<std::string> flags;  // extra `sandbox exec` flags
   int inheritFd = -1;              // left open (not CLOEXEC) for loopwright
   bool background = false;         // start and return at once (pid in `pid`)
+  std::vector<std::string> command;     // run instead of the hostile program (attack unused)
+  std::optional<std::string> callerPath;  // loopwright's own PATH, instead of the system's
 };
 
 // `loopwright sandbox exec --backend B --network N --workspace ws --writable

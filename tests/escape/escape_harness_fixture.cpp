@@ -173,6 +173,19 @@ CaseDirs::~CaseDirs() {
   fs::remove_all(root, ec);
 }
 
+std::vector<NetworkedRunner> runnersWithDirect(bool requireDirect) {
+  std::vector<NetworkedRunner> out;
+  for (const Runner& r : runners()) out.push_back({r, "none"});
+  std::vector<Runner> direct = {Runner{"direct-dedicated", std::nullopt, 0, {}}};
+  if (passwd* p = ::getuid() == 0 ? ::getpwnam("lwtest") : nullptr)
+    direct.push_back(Runner{"direct-dedicated", p->pw_uid, p->pw_gid, {}});
+  for (const Runner& r : direct) {
+    if (probeEnforces(r, Capability::ProcessTreeCleanup)) out.push_back({r, "allow-outbound"});
+    else if (requireDirect) test::requireHost(false, r.label() + ": processTreeCleanup not enforced here");
+  }
+  return out;
+}
+
 std::unique_ptr<CaseDirs> makeCase(const Runner& r) {
   static int n = 0;
   auto c = std::make_unique<CaseDirs>();
@@ -197,10 +210,17 @@ ExecResult sandboxExec(const Runner& r, const CaseDirs& c, const std::vector<std
                                    "--writable", c.writable.string()};
   argv.insert(argv.end(), r.flags.begin(), r.flags.end());
   argv.insert(argv.end(), o.flags.begin(), o.flags.end());
-  argv.insert(argv.end(), {"--", (c.ws / "hostile").string(), "--lw-hostile"});
-  argv.insert(argv.end(), attack.begin(), attack.end());
+  argv.push_back("--");
+  if (o.command.empty()) {
+    argv.insert(argv.end(), {(c.ws / "hostile").string(), "--lw-hostile"});
+    argv.insert(argv.end(), attack.begin(), attack.end());
+  } else {
+    argv.insert(argv.end(), o.command.begin(), o.command.end());
+  }
   ExecStrings args(argv);
-  ExecStrings envp(loopwrightEnv(r.uid));
+  std::vector<std::string> env = loopwrightEnv(r.uid);
+  if (o.callerPath) env.front() = "PATH=" + *o.callerPath;  // loopwrightEnv puts PATH first
+  ExecStrings envp(env);
   fs::path out = c.root / "stdout", err = c.root / "stderr";
 
   pid_t pid = ::fork();

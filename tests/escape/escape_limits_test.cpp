@@ -4,7 +4,6 @@
 // stops at its own bound too (4096 processes, 1 GiB, 64 MiB), so a limit that
 // does not hold fails the case without harming this host. Where the report
 // says a limit is not enforced here, the case asserts that it says why.
-#include <pwd.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,23 +24,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Limited {
-  Runner runner;
-  std::string network;  // direct-dedicated enforces only allow-outbound
-};
-
-// runners() plus direct-dedicated, which limits its steps the same way.
-std::vector<Limited> limitedRunners() {
-  std::vector<Limited> out;
-  for (const Runner& r : runners()) out.push_back({r, "none"});
-  std::vector<Runner> direct = {Runner{"direct-dedicated", std::nullopt, 0, {}}};
-  if (passwd* p = ::getuid() == 0 ? ::getpwnam("lwtest") : nullptr)
-    direct.push_back(Runner{"direct-dedicated", p->pw_uid, p->pw_gid, {}});
-  for (const Runner& r : direct)
-    if (probeEnforces(r, lw::Capability::ProcessTreeCleanup)) out.push_back({r, "allow-outbound"});
-  return out;
-}
-
 // The report's entry for `limit` ({limit, value, enforced, mechanism, note}).
 boost::json::object limitEntry(const fs::path& report, const std::string& limit) {
   std::ifstream in(report);
@@ -61,7 +43,7 @@ struct LimitRun {
   bool enforced() const { return entry.contains("enforced") && entry.at("enforced").as_bool(); }
 };
 
-LimitRun runLimited(const Limited& l, const CaseDirs& c, const std::vector<std::string>& attack,
+LimitRun runLimited(const NetworkedRunner& l, const CaseDirs& c, const std::vector<std::string>& attack,
                     const std::vector<std::string>& flags, const std::string& limit) {
   ExecOptions o;
   o.network = l.network;
@@ -91,7 +73,7 @@ void checkNotEnforcedSaysWhy(const LimitRun& run) {
 }  // namespace
 
 TEST_CASE("escape: a fork bomb under --pids 64 stays bounded and is gone after the step") {
-  for (const Limited& l : limitedRunners()) {
+  for (const NetworkedRunner& l : runnersWithDirect(false)) {
     CAPTURE(l.runner.label());
     auto c = makeCase(l.runner);
     const fs::path alive = c->writable / "alive";
@@ -118,7 +100,7 @@ TEST_CASE("escape: a fork bomb under --pids 64 stays bounded and is gone after t
 }
 
 TEST_CASE("escape: a memory bomb under --memory 256MiB is stopped, OOM-killed or refused memory") {
-  for (const Limited& l : limitedRunners()) {
+  for (const NetworkedRunner& l : runnersWithDirect(false)) {
     CAPTURE(l.runner.label());
     auto c = makeCase(l.runner);
     LimitRun run = runLimited(l, *c, {"memory-bomb", "1024"}, {"--memory", "256MiB"}, "memory");
@@ -137,7 +119,7 @@ TEST_CASE("escape: a memory bomb under --memory 256MiB is stopped, OOM-killed or
 }
 
 TEST_CASE("escape: a disk filler under --file-size 16MiB writes at most that much per file") {
-  for (const Limited& l : limitedRunners()) {
+  for (const NetworkedRunner& l : runnersWithDirect(false)) {
     CAPTURE(l.runner.label());
     auto c = makeCase(l.runner);
     const fs::path big = c->writable / "big";
@@ -151,7 +133,7 @@ TEST_CASE("escape: a disk filler under --file-size 16MiB writes at most that muc
 }
 
 TEST_CASE("escape: a step filling its private /tmp stops at --tmp-size, where the backend gives one") {
-  for (const Limited& l : limitedRunners()) {
+  for (const NetworkedRunner& l : runnersWithDirect(false)) {
     CAPTURE(l.runner.label());
     auto c = makeCase(l.runner);
     LimitRun run = runLimited(l, *c, {"fill-dir", "/tmp", "64"}, {"--tmp-size", "16MiB"}, "tmpSize");

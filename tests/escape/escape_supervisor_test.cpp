@@ -2,7 +2,6 @@
 // subreaper must not let a daemon outlive the step, nor hold loopwright past
 // its --timeout, nor pass for a clean exit. Where a pid namespace or signal
 // scoping hides the supervisor, the attack fails and nothing survives either.
-#include <pwd.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,26 +23,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Supervised {
-  Runner runner;
-  std::string network;  // direct-dedicated enforces only allow-outbound
-};
-
-// runners() plus direct-dedicated (as root and as lwtest), whose only claim
-// is processTreeCleanup: the backend this attack was found on.
-std::vector<Supervised> supervisedRunners() {
-  std::vector<Supervised> out;
-  for (const Runner& r : runners()) out.push_back({r, "none"});
-  std::vector<Runner> direct = {Runner{"direct-dedicated", std::nullopt, 0, {}}};
-  if (passwd* p = ::getuid() == 0 ? ::getpwnam("lwtest") : nullptr)
-    direct.push_back(Runner{"direct-dedicated", p->pw_uid, p->pw_gid, {}});
-  for (const Runner& r : direct) {
-    if (probeEnforces(r, lw::Capability::ProcessTreeCleanup)) out.push_back({r, "allow-outbound"});
-    else lw::test::requireHost(false, r.label() + ": processTreeCleanup not enforced here");
-  }
-  return out;
-}
-
 // The signal reached the supervisor (the hostile program says when it did not).
 bool attacked(const ExecResult& r) {
   return r.out.find("supervisor attacked") != std::string::npos &&
@@ -60,7 +39,7 @@ pid_t attackedPid(const ExecResult& r) {
 }  // namespace
 
 TEST_CASE("escape: a step that SIGKILLs its supervisor leaves no daemon, and the report says so") {
-  for (const Supervised& s : supervisedRunners()) {
+  for (const NetworkedRunner& s : runnersWithDirect(true)) {
     CAPTURE(s.runner.label());
     auto c = makeCase(s.runner);
     fs::path beat = c->writable / "beat";
@@ -92,7 +71,7 @@ TEST_CASE("escape: a step that SIGKILLs its supervisor leaves no daemon, and the
 }
 
 TEST_CASE("escape: a step that SIGSTOPs its supervisor does not hold loopwright past --timeout") {
-  for (const Supervised& s : supervisedRunners()) {
+  for (const NetworkedRunner& s : runnersWithDirect(true)) {
     CAPTURE(s.runner.label());
     auto c = makeCase(s.runner);
     fs::path beat = c->writable / "beat";

@@ -9,9 +9,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <vector>
+
+#include "core/file_io.h"
 
 namespace lw::sandbox::limits {
 namespace {
@@ -33,11 +33,10 @@ bool hasWord(std::string_view list, std::string_view word, char sep) {
   return false;
 }
 
+// Empty when the file cannot be read: then no cgroup is found there.
 std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  auto text = readBoundedFile(path, 1 << 20, ErrorCode::IoError);
+  return text ? *text : std::string();
 }
 
 bool exists(const std::string& path) {
@@ -68,7 +67,7 @@ void removeStaleStepCgroups(const std::string& dir) {
   if (d == nullptr) return;
   while (dirent* e = ::readdir(d)) {
     std::string_view name = e->d_name;
-    if (!name.starts_with("loopwright-") || name.starts_with("loopwright-probe-")) continue;
+    if (!name.starts_with("loopwright-")) continue;
     long pid = std::atol(e->d_name + 11);
     if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
       ::rmdir((dir + "/" + e->d_name).c_str());
@@ -87,8 +86,8 @@ HostFacts observe() {
   std::string why;
   if (!paths.v2Dir.empty()) {
     std::string control = readFile(paths.v2Dir + "/cgroup.subtree_control");
-    bool both = hasWord(control.substr(0, control.find('\n')), "pids", ' ') &&
-                hasWord(control.substr(0, control.find('\n')), "memory", ' ');
+    control = control.substr(0, control.find('\n'));
+    bool both = hasWord(control, "pids", ' ') && hasWord(control, "memory", ' ');
     if (!both) why = "the cgroup v2 subtree " + paths.v2Dir + " does not delegate pids and memory";
     if (both && canCreateChild(paths.v2Dir, why)) {
       f.v2Parent = paths.v2Dir;

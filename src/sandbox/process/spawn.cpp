@@ -130,6 +130,16 @@ class SupervisedProcess final : public PipedProcess {
   bool reaped_ = false;
 };
 
+// The error for a supervisor that did not start the step: a supervisor
+// setup step that failed (by name), the fork, or a supervisor gone silent.
+Error supervisorFailed(const detail::SupervisorMessage& m, const SpawnRequest& req) {
+  if (m.kind != detail::kForkFailed) return launchError("starting the step's supervisor", EPIPE, req.argv[0]);
+  const auto setup = static_cast<std::size_t>(m.extra);
+  if (setup >= 1 && setup <= req.supervisorSetup.size())
+    return launchError(req.supervisorSetup[setup - 1].what, m.value, req.argv[0]);
+  return launchError("starting the step's supervisor", m.value, req.argv[0]);
+}
+
 // The error for what the step's child reported before its exec: the setup
 // step, the descriptor or session work, or the command (not found in the
 // step's PATH, or which candidate the exec refused).
@@ -227,12 +237,8 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
   auto reapSupervisor = [&] { reapChild(supervisor); };
   detail::SupervisorMessage started_msg;
   if (!readMessage(control.get(), started_msg) || started_msg.kind != detail::kStarted) {
-    int err = started_msg.kind == detail::kForkFailed ? started_msg.value : EPIPE;
     reapSupervisor();
-    const auto setup = static_cast<std::size_t>(started_msg.extra);
-    if (started_msg.kind == detail::kForkFailed && setup >= 1 && setup <= req.supervisorSetup.size())
-      return launchError(req.supervisorSetup[setup - 1].what, err, req.argv[0]);
-    return launchError("starting the step's supervisor", err, req.argv[0]);
+    return supervisorFailed(started_msg, req);
   }
   pid_t pid = started_msg.value;
 

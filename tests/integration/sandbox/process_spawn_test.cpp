@@ -203,3 +203,25 @@ TEST_CASE("process spawn: a step that empties its supervisor's RLIMIT_NOFILE sti
   CHECK(!alive(daemon));
   CHECK(std::chrono::steady_clock::now() - start < 5s);
 }
+
+TEST_CASE("process spawn: a supervisor setup runs before the step is forked, and a failing one is named") {
+  char dir[] = "/tmp/lw-supervisor-setup-XXXXXX";
+  REQUIRE(::mkdtemp(dir) != nullptr);
+  const std::string marker = std::string(dir) + "/ran";
+  SpawnRequest failing = shell("touch '" + marker + "'");
+  failing.supervisorSetup.push_back({"entering the step's namespaces", [] { return EPERM; }});
+  auto f = spawn(failing);
+  REQUIRE_FALSE(f.ok());
+  CHECK(f.error().code == lw::ErrorCode::SandboxLaunchFailed);
+  CHECK(f.error().message.find("entering the step's namespaces") != std::string::npos);
+  CHECK(::access(marker.c_str(), F_OK) != 0);  // the step never ran
+
+  // The supervisor's own state is what the step inherits: a umask here.
+  SpawnRequest ok = shell("umask");
+  ok.supervisorSetup.push_back({"umask", [] { ::umask(077); return 0; }});
+  auto p = spawn(ok);
+  REQUIRE(p.ok());
+  CHECK((*p)->wait(std::nullopt).status() == 0);
+  CHECK((*p)->stdoutData().data == "0077\n");
+  ::rmdir(dir);
+}
