@@ -60,18 +60,24 @@ std::int64_t readPid(const std::string& file) {
   return pid;
 }
 
+// What a checkout leaves behind: gc --auto, detached (gc.autoDetach), on
+// enough loose objects to run for about a second. Returns its pid.
+std::int64_t startDetachedGc(TempRepo& repo) {
+  REQUIRE(repo.sh(kManyLooseObjects) == 0);
+  const std::string gcPid = repo.dir() + "/.git/gc.pid";
+  REQUIRE(repo.sh("git -c gc.auto=1 -c gc.autoDetach=true gc --auto --quiet") == 0);
+  REQUIRE_MESSAGE(waitFor(gcPid, true, 10s), "the detached git gc never wrote gc.pid");
+  return readPid(gcPid);
+}
+
 }  // namespace
 
 TEST_CASE("verify maintenance: a git gc left running by the checkout is waited for, not blamed on the step" *
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to run git gc");
   TempRepo repo;
-  REQUIRE(repo.sh(kManyLooseObjects) == 0);
   const std::string gcPid = repo.dir() + "/.git/gc.pid";
-  // What a checkout leaves behind: gc --auto, detached (gc.autoDetach).
-  REQUIRE(repo.sh("git -c gc.auto=1 -c gc.autoDetach=true gc --auto --quiet") == 0);
-  REQUIRE_MESSAGE(waitFor(gcPid, true, 10s), "the detached git gc never wrote gc.pid");
-  const std::int64_t pid = readPid(gcPid);
+  const std::int64_t pid = startDetachedGc(repo);
 
   auto baseline = lw::test::baselineOf(repo);
   REQUIRE(baseline.ok());
@@ -111,11 +117,8 @@ TEST_CASE("verify maintenance: a git gc still running after the timeout fails th
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to run git gc");
   TempRepo repo;
-  REQUIRE(repo.sh(kManyLooseObjects) == 0);
   const std::string gcPid = repo.dir() + "/.git/gc.pid";
-  REQUIRE(repo.sh("git -c gc.auto=1 -c gc.autoDetach=true gc --auto --quiet") == 0);
-  REQUIRE_MESSAGE(waitFor(gcPid, true, 10s), "the detached git gc never wrote gc.pid");
-  const std::int64_t pid = readPid(gcPid);
+  const std::int64_t pid = startDetachedGc(repo);
 
   BaselineOptions opts;
   opts.storePath = repo.scratch() + "/store";
