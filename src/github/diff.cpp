@@ -105,10 +105,12 @@ Result<DiffIndex> DiffIndex::parse(std::string_view text) {
     if (oldLeft > 0 || newLeft > 0) {
       char c = line.empty() ? ' ' : line.front();
       if (c == '\\') continue;  // "\ No newline at end of file"
-      if (c == ' ') { --oldLeft; --newLeft; }
-      else if (c == '-') --oldLeft;
-      else if (c == '+') --newLeft;
-      else return diffError(lineNo, "hunk ends early");
+      if (c != ' ' && c != '-' && c != '+') return diffError(lineNo, "hunk ends early");
+      DiffHunk& h = index.files_.back().hunks.back();
+      DiffLine dl{c, 0, 0, std::string(line.empty() ? line : line.substr(1))};
+      if (c != '+') dl.oldLine = h.oldStart + h.oldCount - oldLeft--;
+      if (c != '-') dl.newLine = h.newStart + h.newCount - newLeft--;
+      h.lines.push_back(std::move(dl));
       if (oldLeft < 0 || newLeft < 0) return diffError(lineNo, "hunk has more lines than its header says");
       continue;
     }

@@ -14,11 +14,21 @@
 
 namespace lw::github {
 
+// One line of a hunk: ' ' context, '+' added, '-' removed; the line
+// numbers on each side (0 on the side the line is not on).
+struct DiffLine {
+  char kind = ' ';
+  int oldLine = 0;
+  int newLine = 0;
+  std::string text;  // without the leading kind character and the newline
+};
+
 struct DiffHunk {
   int oldStart = 0;
   int oldCount = 0;
   int newStart = 0;
   int newCount = 0;  // 0 for a hunk that only deletes
+  std::vector<DiffLine> lines;
   bool containsNew(int line) const { return newCount > 0 && line >= newStart && line < newStart + newCount; }
 };
 

@@ -63,6 +63,30 @@ TEST_CASE("diff: hunks give the new-side lines a comment may use") {
   CHECK(d->commentable("sp ace\tx.c", 1));
 }
 
+TEST_CASE("diff: each hunk keeps its lines with their numbers on both sides") {
+  auto d = DiffIndex::parse(kDiff);
+  REQUIRE_MESSAGE(d.ok(), d.error().message);
+  const DiffHunk& h = d->file("src/a.c")->hunks[0];
+  REQUIRE(h.lines.size() == 5);
+  CHECK(h.lines[0].kind == ' ');
+  CHECK(h.lines[0].oldLine == 1);
+  CHECK(h.lines[0].newLine == 1);
+  CHECK(h.lines[1].kind == '-');
+  CHECK(h.lines[1].text == "-- removed line that looks like a header");
+  CHECK(h.lines[1].oldLine == 2);
+  CHECK(h.lines[1].newLine == 0);
+  CHECK(h.lines[2].kind == '+');
+  CHECK(h.lines[2].newLine == 2);
+  CHECK(h.lines[3].text == "new");
+  CHECK(h.lines[3].newLine == 3);
+  CHECK(h.lines[4].oldLine == 3);
+  CHECK(h.lines[4].newLine == 4);
+  const DiffHunk& second = d->file("src/a.c")->hunks[1];
+  REQUIRE(second.lines.size() == 3);  // the "\ No newline" marker is not a line
+  CHECK(second.lines[0].oldLine == 20);
+  CHECK(second.lines[2].newLine == 22);
+}
+
 TEST_CASE("diff: a range is placed only within one hunk") {
   auto d = DiffIndex::parse(kDiff);
   REQUIRE(d.ok());

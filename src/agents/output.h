@@ -1,0 +1,16 @@
+// What an agent leaves in its out dir, in the step contract's files
+// (schemas/findings.schema.json, schemas/triage.schema.json).
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "core/finding.h"
+#include "core/result.h"
+
+namespace lw::agents {
+
+// findings.json; `step` of each finding is not written (the pipeline sets it).
+Status writeFindings(const std::filesystem::path& outDir, const std::vector<Finding>& findings);
+
+}  // namespace lw::agents
