@@ -1,0 +1,27 @@
+#include "agents/registry.h"
+
+#include <string>
+
+// Each agent adds its header here and one entry to the table below.
+
+namespace lw::agents {
+
+const std::vector<RegisteredAgent>& registeredAgents() {
+  static const std::vector<RegisteredAgent> all = {
+  };
+  return all;
+}
+
+Result<AgentMain> findAgent(std::string_view name) {
+  std::string known;
+  for (const RegisteredAgent& a : registeredAgents()) {
+    if (a.name == name) return a.main;
+    known += (known.empty() ? "" : ", ") + std::string(a.name);
+  }
+  return makeError(ErrorCode::UsageError, "this loopwright has no built-in agent '" + std::string(name) + "'",
+                   known.empty() ? "this build has no built-in agents; see docs/builtin-steps.md"
+                                 : "built-in agents here: " + known + " (docs/builtin-steps.md)",
+                   std::string(name));
+}
+
+}  // namespace lw::agents
