@@ -3,11 +3,13 @@
 #include <string>
 
 // Each agent adds its header here and one entry to the table below.
+#include "agents/review/review_agent.h"
 
 namespace lw::agents {
 
 const std::vector<RegisteredAgent>& registeredAgents() {
   static const std::vector<RegisteredAgent> all = {
+      {"review", runReviewAgent},
   };
   return all;
 }
