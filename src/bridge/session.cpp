@@ -8,6 +8,7 @@
 #include "bridge/jsonrpc.h"
 #include "core/version.h"
 #include "guard/canonical_json.h"
+#include "policy/builtin_params.h"
 #include "verify/json_schema.h"
 
 namespace lw::bridge {
@@ -18,6 +19,8 @@ std::vector<std::string> grantsFor(const Step& step) {
   std::vector<std::string> g{"findings.report", "github.event"};
   if (step.lane) g.push_back("model.complete");
   for (const std::string& t : step.tools)
+    if (std::find(g.begin(), g.end(), t) == g.end()) g.push_back(t);
+  for (const std::string& t : builtinGrants(step))
     if (std::find(g.begin(), g.end(), t) == g.end()) g.push_back(t);
   return g;
 }

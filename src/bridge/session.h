@@ -28,7 +28,7 @@ inline constexpr std::string_view kProtocolVersions[] = {"2024-11-05", "2025-03-
 
 // The tools a step may call: findings.report and github.event always (its
 // own output and the event it already has), model.complete when it has a
-// lane, and what its `tools:` lists.
+// lane, what its `tools:` lists, and a built-in step's catalogue tools.
 std::vector<std::string> grantsFor(const Step& step);
 
 enum class CallOutcome {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "policy/builtin_params.h"
 #include "policy/did_you_mean.h"
 #include "policy/sandbox_spec_reader.h"
 #include "policy/tuning_reader.h"
@@ -59,7 +60,7 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
   Step step;
   step.location = reader.locate(n, p);
   auto entries = reader.mapping(n, p,
-                                {"name", "run", "uses", "role", "tools", "lane", "sandbox",
+                                {"name", "run", "uses", "with", "role", "tools", "lane", "sandbox",
                                  "limits", "idempotent", "writable"},
                                 {"name"});
   if (!entries) return step;
@@ -73,18 +74,7 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
       });
     } else if (e.key == "uses") {
       if (auto s = reader.string(e.value, fp, 128)) {
-        std::string rest = s->starts_with("builtin/") ? s->substr(8) : "";
-        bool valid = !rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) {
-          return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-        });
-        bool known = std::find(kBuiltinSteps.begin(), kBuiltinSteps.end(), rest) != kBuiltinSteps.end();
-        if (!valid)
-          reader.error(e.value, fp, "'" + *s + "' is not a built-in step",
-                       "write uses: builtin/<name>, or run: [command, args…]");
-        else if (!known)
-          reader.error(e.value, fp, "'" + *s + "' is not a built-in step of this version",
-                       kBuiltinSteps.empty() ? "this version ships no built-in steps; use run: [command, args…]"
-                                             : "see the README for the built-in steps");
+        checkUses(reader, e.value, fp, *s);
         step.uses = *s;
       }
     } else if (e.key == "role") {
@@ -117,6 +107,7 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
       }
     }
   }
+  readStepBuiltin(reader, n, p, *entries, step);
   bool hasRun = find(*entries, "run").IsDefined();
   bool hasUses = find(*entries, "uses").IsDefined();
   if (hasRun == hasUses)

@@ -15,10 +15,6 @@ namespace lw {
 inline constexpr std::string_view kKnownEvents[] = {
     "pull_request", "pull_request_target", "issues", "issue_comment", "workflow_dispatch"};
 
-// The built-in steps this version ships (`uses: builtin/<name>`); none yet,
-// so a taskpack naming one is told so at validation, not at run time.
-inline constexpr std::array<std::string_view, 0> kBuiltinSteps = {};
-
 void readStages(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
                 const std::string& homeDir, std::vector<Stage>& out);
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/json/object.hpp>
+
 #include "core/error.h"
 #include "policy/resource_limits.h"
 #include "policy/vocabulary.h"
@@ -79,6 +81,11 @@ struct Step {
   std::string name;  // [a-z0-9-], unique within its stage
   std::vector<std::string> run;  // argv; exactly one of run / uses
   std::optional<std::string> uses;  // "builtin/<name>"
+  // A built-in step's `with:` as written, and every parameter of the
+  // built-in with its value (`with:` over the catalogue's defaults), both
+  // checked against policy/builtin_catalog.h. Empty for a `run:` step.
+  boost::json::object with;
+  boost::json::object params;
   Role role = Role::Reviewer;
   std::vector<std::string> tools;  // bridge tools granted to this step only
   std::optional<std::string> lane;

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "core/file_io.h"
+#include "policy/builtin_params.h"
 #include "policy/sandbox_spec_reader.h"
 #include "policy/stage_reader.h"
 #include "policy/tuning_reader.h"
@@ -94,7 +95,7 @@ void checkReferences(YamlSchemaReader& reader, const Taskpack& tp) {
       if (usesModel && !step.lane && tp.lanes.size() != 1)
         diag(step.location, "step uses model.complete but names no lane",
              "add lane: <name> (needed when spec.lanes does not hold exactly one lane)");
-      if (step.lane && !usesModel)
+      if (step.lane && !stepCallsModel(step))
         diag(step.location, "step names a lane but is not granted model.complete",
              "add model.complete to its tools, or remove 'lane'");
     }
@@ -130,6 +131,7 @@ Result<Taskpack> parseTaskpack(std::string_view text, const std::string& file,
             readSpec(reader, e.value, options.homeDir, tp);
           }
         }
+        checkBuiltinSteps(reader, tp);  // first: gives a built-in that calls a model its lane
         checkReferences(reader, tp);
       }
       diagnostics = reader.takeDiagnostics();
