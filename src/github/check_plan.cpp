@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include "github/conclusion.h"
 #include "github/fingerprint.h"
 #include "github/review_plan.h"
 
@@ -46,22 +47,27 @@ CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& 
   CheckRunPlan plan;
   plan.name = "loopwright / " + stage.name;
   std::vector<Finding> ranked = rankFindings(stage.findings);
+  const Verdict verdict = judgeStage(stage, steps, failOn);
 
   // The digest of the findings names this exact result: a re-run with the same
   // results finds its check run, one with different results makes a new one.
+  // A non-success verdict is part of the result (a re-run that now covers the
+  // change must not find the failed check run and stop there).
   std::string digestInput;
   for (const Finding& f : ranked) digestInput += fingerprint(f);
+  if (verdict.conclusion != "success") {
+    digestInput += "|" + verdict.conclusion;
+    for (const std::string& r : verdict.reasons) digestInput += "|" + r;
+  }
   plan.externalId = "loopwright:" + stage.name + ":" + headSha.substr(0, 12) + ":" +
                     fingerprint(Finding{.step = {}, .ruleId = {}, .severity = Severity::Notice,
                                         .message = digestInput, .path = {}, .line = 0, .endLine = 0,
                                         .suggestion = {}});
 
   int errors = 0, warnings = 0, notices = 0;
-  bool failing = false;
   json::array batch;
   for (const Finding& f : ranked) {
     (f.severity == Severity::Error ? errors : f.severity == Severity::Warning ? warnings : notices)++;
-    failing = failing || failsAt(f.severity, failOn);
     if (f.path.empty()) continue;  // the Checks API needs a path; the summary lists it
     int start = f.line > 0 ? f.line : 1;
     int end = f.endLine > start ? f.endLine : start;
@@ -78,19 +84,19 @@ CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& 
   }
   if (!batch.empty()) plan.batches.push_back(std::move(batch));
 
-  std::string blockers;
-  for (const StepRow& s : steps) {
-    if (s.stage != stage.name || !s.blocked) continue;
-    failing = true;
-    blockers += "- `" + s.step + "`: " + oneLine(s.blocker) + "\n";
-  }
-  plan.conclusion = failing ? "failure" : "success";
+  plan.conclusion = verdict.conclusion;
   plan.title = std::to_string(errors) + " error(s), " + std::to_string(warnings) + " warning(s), " +
                std::to_string(notices) + " notice(s)";
+  // The first reason in the title, so the checks list says why it is red.
+  if (verdict.conclusion != "success" && !verdict.reasons.empty())
+    plan.title = truncateWithNote(plan.title + "; " + verdict.reasons.front(), 255, "…");
 
   std::string summary = "**" + plan.title + "** in stage `" + stage.name + "` (fail level: " +
                         std::string(failOnName(failOn)) + ").\n";
-  if (!blockers.empty()) summary += "\n#### Blocked steps\n\n" + blockers;
+  if (!verdict.reasons.empty()) {
+    summary += "\n#### Not a success because\n\n";
+    for (const std::string& r : verdict.reasons) summary += "- " + r + "\n";
+  }
   if (!ranked.empty()) {
     summary += "\n| severity | where | rule | step | message |\n| --- | --- | --- | --- | --- |\n";
     for (const Finding& f : ranked) {

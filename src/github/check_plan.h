@@ -1,6 +1,7 @@
 // The pure half of the check runs: one check run per stage, its annotations
 // cut into the batches of 50 the Checks API accepts per request, its summary
-// within 65,535 characters, and its conclusion from the fail level.
+// within 65,535 characters, and its conclusion (github/conclusion.h: findings
+// at the fail level, failed or blocked steps, incomplete coverage).
 #pragma once
 
 #include <string>

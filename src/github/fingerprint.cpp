@@ -42,6 +42,26 @@ std::string reviewMarker(const std::string& headSha, const std::string& publicat
   return "<!-- loopwright:review:" + headSha + ":" + publicationId + " -->";
 }
 
+std::optional<ReviewMarker> parseReviewMarker(std::string_view body) {
+  constexpr std::string_view kPrefix = "<!-- loopwright:review:";
+  auto start = body.find(kPrefix);
+  if (start == std::string_view::npos) return std::nullopt;
+  std::string_view rest = body.substr(start + kPrefix.size());
+  auto end = rest.find(" -->");
+  if (end == std::string_view::npos) return std::nullopt;
+  rest = rest.substr(0, end);
+  auto colon = rest.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  std::string_view sha = rest.substr(0, colon);
+  if ((sha.size() != 40 && sha.size() != 64) || sha.find_first_not_of("0123456789abcdef") != std::string_view::npos)
+    return std::nullopt;
+  return ReviewMarker{std::string(sha), std::string(rest.substr(colon + 1))};
+}
+
+std::string partialReviewMarker() { return "<!-- loopwright:partial -->"; }
+
+bool hasPartialReviewMarker(std::string_view body) { return body.find(partialReviewMarker()) != std::string_view::npos; }
+
 std::string triageMarker() { return "<!-- loopwright:triage -->"; }
 
 std::vector<std::string> findingMarkersIn(std::string_view body) {

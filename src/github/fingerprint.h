@@ -23,6 +23,19 @@ std::string findingMarker(const std::string& fp);
 std::string resolvedMarker(const std::string& fp);
 // "<!-- loopwright:review:<head sha>:<publication id> -->"
 std::string reviewMarker(const std::string& headSha, const std::string& publicationId);
+// What a review marker says: the head the review was made at, and the run.
+struct ReviewMarker {
+  std::string headSha;
+  std::string publicationId;
+};
+// The first review marker in `body`; nullopt when there is none or it is
+// malformed (the head must be 40 or 64 hex digits).
+std::optional<ReviewMarker> parseReviewMarker(std::string_view body);
+// "<!-- loopwright:partial -->": the review's head was not reviewed whole (a
+// step failed or its coverage was incomplete), so no later run may take it
+// as the last reviewed head.
+std::string partialReviewMarker();
+bool hasPartialReviewMarker(std::string_view body);
 // "<!-- loopwright:triage -->", the sticky triage comment.
 std::string triageMarker();
 

@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include "github/coverage.h"
 #include "github/json_fields.h"
 
 namespace lw::github {
@@ -126,7 +127,7 @@ TriageResult readTriage(const json::value& v, const std::string& path) {
 }
 
 json::object stepJson(const StepRow& s) {
-  return json::object{{"stage", s.stage},
+  json::object o{{"stage", s.stage},
                       {"step", s.step},
                       {"backend", s.backend},
                       {"capabilities", strings(s.capabilities)},
@@ -134,7 +135,11 @@ json::object stepJson(const StepRow& s) {
                       {"exitCode", s.exitCode},
                       {"guardrailEvents", strings(s.guardrailEvents)},
                       {"blocked", s.blocked},
-                      {"blocker", s.blocker}};
+                      {"blocker", s.blocker},
+                      {"outcome", s.outcome},
+                      {"tokensUsed", s.tokensUsed}};
+  if (s.coverage) o["coverage"] = toJson(*s.coverage);
+  return o;
 }
 
 StepRow readStep(const json::value& v, const std::string& path) {
@@ -149,6 +154,9 @@ StepRow readStep(const json::value& v, const std::string& path) {
   s.guardrailEvents = readStrings(o, "guardrailEvents", path);
   s.blocked = optBool(o, "blocked", path).value_or(false);
   s.blocker = optStr(o, "blocker", path).value_or("");
+  s.outcome = optStr(o, "outcome", path).value_or("");
+  s.tokensUsed = optInt(o, "tokensUsed", path).value_or(0);
+  if (o.if_contains("coverage") && !o.at("coverage").is_null()) s.coverage = readCoverage(o.at("coverage"), join(path, "coverage"));
   return s;
 }
 
@@ -170,7 +178,10 @@ json::value toJson(const PublicationRequest& r) {
                        {"summary", r.options.summary},
                        {"failOn", failOnName(r.options.failOn)},
                        {"maxInlineComments", r.options.maxInlineComments}};
+  json::value reviewed = nullptr;
+  if (r.reviewedFiles) reviewed = strings(*r.reviewedFiles);
   return json::object{{"id", r.id},
+                      {"reviewedFiles", std::move(reviewed)},
                       {"repository", r.repo.fullName()},
                       {"number", r.number},
                       {"isPullRequest", r.isPullRequest},
@@ -214,6 +225,8 @@ Result<PublicationRequest> publicationFromJson(const json::value& v) {
       for (std::size_t i = 0; i < a->size(); ++i)
         r.steps.push_back(readStep((*a)[i], "steps[" + std::to_string(i) + "]"));
     r.conclusion = optStr(o, "conclusion", "").value_or("");
+    if (o.if_contains("reviewedFiles") && !o.at("reviewedFiles").is_null())
+      r.reviewedFiles = readStrings(o, "reviewedFiles", "");
     if (const json::object* opt = optObject(o, "options", "")) {
       std::string review = optStr(*opt, "review", "options").value_or("comment");
       if (review == "none") r.options.review = ReviewMode::None;

@@ -11,6 +11,7 @@
 
 #include "core/finding.h"
 #include "core/result.h"
+#include "github/coverage.h"
 #include "policy/taskpack.h"
 
 namespace lw::github {
@@ -32,6 +33,9 @@ struct StepRow {
   std::vector<std::string> guardrailEvents;  // "loop warn: github.issues.search x3"
   bool blocked = false;
   std::string blocker;  // the BLOCKER text when blocked
+  std::string outcome = {};  // "passed", "failed", "blocked", ... (empty in entries of older versions)
+  std::optional<Coverage> coverage = {};  // what a reviewing step covered (coverage.json)
+  std::int64_t tokensUsed = 0;       // its model calls' tokens
 };
 
 // The findings one stage produced; each stage gets its own check run.
@@ -53,6 +57,10 @@ struct PublicationRequest {
   std::vector<StepRow> steps;
   std::string conclusion;  // "success" | "failure" | "neutral" | "cancelled"
   Publication options;
+  // The files this run reviewed whole: an earlier finding of ours that is
+  // gone is resolved only in these (a file not looked at says nothing).
+  // nullopt: every file of the pull request was reviewed.
+  std::optional<std::vector<std::string>> reviewedFiles;
 };
 
 // Every finding of every stage, in stage order.

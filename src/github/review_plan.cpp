@@ -6,6 +6,7 @@
 
 #include "github/fingerprint.h"
 #include "github/publication.h"
+#include "github/resolve_plan.h"
 
 namespace lw::github {
 
@@ -71,7 +72,7 @@ std::vector<Finding> rankFindings(std::vector<Finding> findings) {
 
 ReviewPlan planReview(const std::vector<Finding>& findings, const DiffIndex* diff,
                       const std::set<std::string>& posted, const std::vector<OwnComment>& own,
-                      int maxInline) {
+                      int maxInline, const std::optional<std::set<std::string>>& resolveIn) {
   ReviewPlan plan;
   std::set<std::string> current;
   for (const Finding& f : rankFindings(findings)) {
@@ -91,13 +92,7 @@ ReviewPlan planReview(const std::vector<Finding>& findings, const DiffIndex* dif
       plan.overflow.push_back({f, fp});
     }
   }
-  for (const OwnComment& c : own) {
-    if (hasResolvedMarker(c.body)) continue;
-    auto fps = findingMarkersIn(c.body);
-    if (fps.empty()) continue;
-    bool stillReported = std::any_of(fps.begin(), fps.end(), [&](const std::string& fp) { return current.count(fp) > 0; });
-    if (!stillReported) plan.resolve.push_back(c.id);
-  }
+  plan.resolve = planResolve(own, current, resolveIn);
   return plan;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@ namespace lw::github {
 struct OwnComment {
   std::int64_t id = 0;
   std::string body;
+  std::string path = {};  // the file it is on
+  bool answered = false;  // someone else replied in its thread (in_reply_to_id)
 };
 
 struct InlineComment {
@@ -49,9 +52,11 @@ std::vector<Finding> rankFindings(std::vector<Finding> findings);
 
 // `diff` null means the diff is unknown: every finding goes to the body.
 // `posted` holds the fingerprints found in our earlier comments and reviews.
+// `resolveIn`: the files in which gone findings are resolved (resolve_plan.h;
+// nullopt: every file).
 ReviewPlan planReview(const std::vector<Finding>& findings, const DiffIndex* diff,
                       const std::set<std::string>& posted, const std::vector<OwnComment>& own,
-                      int maxInline);
+                      int maxInline, const std::optional<std::set<std::string>>& resolveIn = std::nullopt);
 
 // The Markdown of one inline comment, with a `suggestion` block when the
 // finding has one and its range was not clipped, and the hidden marker.

@@ -8,6 +8,7 @@
 #include <boost/json.hpp>
 
 #include "github/channels.h"
+#include "github/conclusion.h"
 #include "github/fingerprint.h"
 #include "github/review_plan.h"
 
@@ -37,6 +38,19 @@ std::int64_t idOf(const json::value& item) {
   return v && v->is_int64() ? v->get_int64() : v && v->is_uint64() ? static_cast<std::int64_t>(v->get_uint64()) : 0;
 }
 
+// Comments someone other than `self` replied to (their in_reply_to_id): a
+// person is discussing them, so they are never edited.
+std::set<std::int64_t> answeredByOthers(const json::array& comments, const std::string& self) {
+  std::set<std::int64_t> out;
+  for (const auto& c : comments) {
+    const json::value* to = c.is_object() ? c.as_object().if_contains("in_reply_to_id") : nullptr;
+    if (!to || loginOf(c) == self) continue;
+    if (to->is_int64()) out.insert(to->get_int64());
+    else if (to->is_uint64()) out.insert(static_cast<std::int64_t>(to->get_uint64()));
+  }
+  return out;
+}
+
 class ReviewChannel {
  public:
   explicit ReviewChannel(PublishContext& ctx)
@@ -58,10 +72,11 @@ class ReviewChannel {
 
     std::set<std::string> posted;
     std::vector<OwnComment> own;
+    const std::set<std::int64_t> answered = answeredByOthers(*comments, ctx_.ownLogin);
     for (const auto& c : *comments) {
       if (loginOf(c) != ctx_.ownLogin) continue;  // a marker from anyone else means nothing
       std::string body = stringField(c, "body");
-      own.push_back({idOf(c), body});
+      own.push_back({idOf(c), body, stringField(c, "path"), answered.count(idOf(c)) > 0});
       if (!hasResolvedMarker(body))
         for (auto& fp : findingMarkersIn(body)) posted.insert(fp);
     }
@@ -78,8 +93,10 @@ class ReviewChannel {
       for (auto& fp : findingMarkersIn(stringField(r, "body"))) posted.insert(fp);
     }
 
+    std::optional<std::set<std::string>> resolveIn;
+    if (req_.reviewedFiles) resolveIn = std::set<std::string>(req_.reviewedFiles->begin(), req_.reviewedFiles->end());
     ReviewPlan plan = planReview(findings, ctx_.diff ? &*ctx_.diff : nullptr, posted, own,
-                                 req_.options.maxInlineComments);
+                                 req_.options.maxInlineComments, resolveIn);
     for (const Finding& f : findings)
       if (posted.count(fingerprint(f))) ctx_.carried.insert(fingerprint(f));
 
@@ -181,10 +198,16 @@ class ReviewChannel {
     return bisect({v.begin() + half, v.end()}, good, bad);
   }
 
+  // The review body; marked partial when this head was not reviewed whole,
+  // so a later run does not review only what changed since it.
+  std::string bodyOf(const ReviewPlan& plan) const {
+    std::string body = reviewBody(plan, req_.headSha, req_.id, req_.options.maxInlineComments);
+    return reviewedWhole(req_) ? body : partialReviewMarker() + "\n" + body;
+  }
+
   ChannelOutcome post(ReviewPlan plan) {
-    int maxInline = req_.options.maxInlineComments;
     std::string event = reviewEvent(plan, req_.options.review, req_.options.failOn);
-    auto r = postReview(plan.inlineComments, reviewBody(plan, req_.headSha, req_.id, maxInline), event);
+    auto r = postReview(plan.inlineComments, bodyOf(plan), event);
     if (r && r->status == 422 && !plan.inlineComments.empty()) {
       ctx_.log << "loopwright: GitHub refused the review (" << describe(*r)
                << "); finding the comments it cannot place\n";
@@ -207,11 +230,11 @@ class ReviewChannel {
       plan.inlineComments = good;
       for (const InlineComment& c : bad) plan.outsideDiff.push_back({c.finding, c.fingerprint});
       ctx_.log << "loopwright: " << bad.size() << " comment(s) moved to the review body\n";
-      r = postReview(plan.inlineComments, reviewBody(plan, req_.headSha, req_.id, maxInline), event);
+      r = postReview(plan.inlineComments, bodyOf(plan), event);
       if (r && r->status == 422 && !plan.inlineComments.empty()) {
         for (const InlineComment& c : plan.inlineComments) plan.outsideDiff.push_back({c.finding, c.fingerprint});
         plan.inlineComments.clear();
-        r = postReview({}, reviewBody(plan, req_.headSha, req_.id, maxInline), event);
+        r = postReview({}, bodyOf(plan), event);
       }
     }
     ChannelOutcome o = outcomeOf("review", r, "POST review");

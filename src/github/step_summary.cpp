@@ -8,6 +8,8 @@
 #include "github/actions_files.h"
 #include "github/channels.h"
 #include "github/check_plan.h"
+#include "github/conclusion.h"
+#include "github/coverage_summary.h"
 
 namespace lw::github {
 
@@ -45,6 +47,11 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
   md += req.repo.fullName() + (req.isPullRequest ? " pull request #" : " issue #") + std::to_string(req.number);
   if (!req.headSha.empty()) md += " at `" + req.headSha.substr(0, 12) + "`";
   md += "\n\n";
+  if (Verdict v = judgeRun(req); !v.reasons.empty()) {
+    md += "Not a success because:\n\n";
+    for (const std::string& r : v.reasons) md += "- " + cell(r) + "\n";
+    md += "\n";
+  }
 
   if (!req.steps.empty()) {
     md += "| stage | step | backend | capabilities | duration | exit | guardrail events | status |\n"
@@ -57,6 +64,8 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
     }
     md += "\n";
   }
+
+  md += coverageMarkdown(req.steps);
 
   if (!outcome.channels.empty()) {
     md += "| publication | result | detail |\n| --- | --- | --- |\n";

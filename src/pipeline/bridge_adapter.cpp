@@ -1,10 +1,12 @@
 #include "pipeline/bridge_adapter.h"
 
+#include <atomic>
 #include <chrono>
 #include <mutex>
 
 #include "bridge/curl_lane_http.h"
 #include "bridge/lane_pool.h"
+#include "bridge/model_tool.h"
 #include "bridge/server.h"
 #include "bridge/session.h"
 #include "bridge/step_bridge.h"
@@ -15,6 +17,17 @@ namespace lw::pipeline {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The tokens of one model.complete answer (its usage, input + output).
+std::int64_t answerTokens(const boost::json::value& answer) {
+  const auto* o = answer.if_object();
+  const auto* usage = o ? o->if_contains("usage") : nullptr;
+  if (!usage || !usage->is_object()) return 0;
+  std::int64_t n = 0;
+  for (const char* key : {"inputTokens", "outputTokens"})
+    if (const auto* v = usage->as_object().if_contains(key); v && v->is_int64()) n += std::max<std::int64_t>(0, v->get_int64());
+  return n;
+}
 
 // The run's lanes: one breaker and client per lane, shared by every step.
 struct RunLanes {
@@ -37,9 +50,18 @@ class PipelineBridge final : public StepBridge {
     options.limits = step.policy.limits;
     options.event = ctx.event;
     auto route = lanes.pool.routeFor(*step.step);
-    if (route) {
-      options.route = *route;
-    } else {
+    if (route && route->lane) {
+      // The bridge's model.complete, wrapped here to count the tokens of its
+      // answers for the run record; so the bridge is given no route of its own.
+      bridge::Tool model = bridge::modelCompleteTool(*route->lane, route->fallback);
+      model.handler = [inner = std::move(model.handler), this](const boost::json::object& args,
+                                                               bridge::ToolContext& tc) -> Result<bridge::ToolOutput> {
+        auto out = inner(args, tc);
+        if (out) tokens_ += answerTokens(out->structured);
+        return out;
+      };
+      options.extraTools.push_back(std::move(model));
+    } else if (!route) {
       // A lane without its key fails the step's model calls, not the step:
       // each call is answered with why.
       Error why = route.error();
@@ -80,6 +102,7 @@ class PipelineBridge final : public StepBridge {
       out.events = events_;
     }
     out.stop = bridge_->stopped();
+    out.tokensUsed = tokens_.load();
     for (const auto& r : bridge_->records()) {
       ++out.toolCalls;
       if (r.tool == "model.complete") ++out.modelCalls;
@@ -97,6 +120,7 @@ class PipelineBridge final : public StepBridge {
   }
 
   Clock::time_point started_ = Clock::now();
+  std::atomic<std::int64_t> tokens_{0};  // before bridge_: its thread adds to it until it stops
   std::unique_ptr<bridge::StepBridge> bridge_;
   bridge::UniqueFd stepEnd_;
   std::mutex mu_;

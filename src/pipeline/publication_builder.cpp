@@ -1,5 +1,8 @@
 #include "pipeline/publication_builder.h"
 
+#include "github/conclusion.h"
+#include "github/resolve_plan.h"
+
 namespace lw::pipeline {
 
 github::PublicationRequest toPublicationRequest(const RunRecord& run,
@@ -12,7 +15,6 @@ github::PublicationRequest toPublicationRequest(const RunRecord& run,
   req.isPullRequest = event.isPullRequest;
   req.headSha = event.headSha;
   req.options = options;
-  bool failed = false;
   for (const StageRecord& stage : run.stages) {
     if (!stage.ran) continue;
     github::StageResult result{stage.name, {}};
@@ -32,13 +34,16 @@ github::PublicationRequest toPublicationRequest(const RunRecord& run,
       row.blocker = s.blocker.empty() && s.outcome != StepOutcome::Passed
                         ? std::string(toString(s.outcome)) + ": " + s.message
                         : s.blocker;
-      failed |= s.outcome != StepOutcome::Passed && s.outcome != StepOutcome::Skipped;
+      row.outcome = std::string(toString(s.outcome));
+      row.coverage = s.coverage;
+      row.tokensUsed = s.tokensUsed;
       req.steps.push_back(std::move(row));
     }
-    for (const Finding& f : result.findings) failed |= github::failsAt(f.severity, options.failOn);
     req.stages.push_back(std::move(result));
   }
-  req.conclusion = failed ? "failure" : "success";
+  req.conclusion = github::judgeRun(req).conclusion;
+  if (auto scope = github::resolveScope(req.steps, !run.incrementalFrom.empty()))
+    req.reviewedFiles = std::vector<std::string>(scope->begin(), scope->end());
   return req;
 }
 

@@ -6,6 +6,8 @@
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
+#include "github/coverage_summary.h"
+
 namespace lw::pipeline {
 namespace {
 
@@ -49,6 +51,13 @@ std::string_view toString(StepOutcome o) {
   return "error";
 }
 
+std::int64_t tokensUsed(const RunRecord& run) {
+  std::int64_t total = 0;
+  for (const StageRecord& stage : run.stages)
+    for (const StepRecord& s : stage.steps) total += s.tokensUsed;
+  return total;
+}
+
 int exitCodeOf(const RunRecord& run, FailOn failOn) {
   bool verification = false, guardrail = false, refused = false, failed = false;
   for (const StageRecord& stage : run.stages)
@@ -58,6 +67,9 @@ int exitCodeOf(const RunRecord& run, FailOn failOn) {
       refused |= s.outcome == StepOutcome::Refused;
       failed |= s.outcome == StepOutcome::Failed || s.outcome == StepOutcome::Error;
       for (const Finding& f : s.findings) failed |= failsAt(f.severity, failOn);
+      // Never a silent green: a review that did not cover the change fails
+      // the job unless the taskpack fails it for nothing (docs/review-coverage.md).
+      failed |= s.coverage && !s.coverage->complete && failOn != FailOn::Never;
     }
   if (verification) return 5;
   if (guardrail) return 4;
@@ -86,6 +98,8 @@ boost::json::value toJson(const StepRecord& s) {
   o["guardrailEvents"] = std::move(events);
   o["toolCalls"] = s.toolCalls;
   o["modelCalls"] = s.modelCalls;
+  o["tokensUsed"] = s.tokensUsed;
+  o["coverage"] = s.coverage ? github::toJson(*s.coverage) : boost::json::value(nullptr);
   boost::json::object v;
   v["result"] = s.verification;
   if (!s.violationCode.empty()) v["violation"] = s.violationCode;
@@ -128,6 +142,8 @@ boost::json::value toJson(const RunRecord& run) {
   o["repo"] = run.repo;
   o["startedAt"] = run.startedAt;
   o["durationMs"] = run.durationMs;
+  o["incrementalFrom"] = run.incrementalFrom.empty() ? boost::json::value(nullptr) : boost::json::value(run.incrementalFrom);
+  o["tokensUsed"] = tokensUsed(run);
   boost::json::array stages;
   for (const StageRecord& st : run.stages) {
     boost::json::array steps;
@@ -160,7 +176,9 @@ std::string humanSummary(const RunRecord& run) {
           << s.verification << ", " << s.findings.size()
           << (s.findings.size() == 1 ? " finding" : " findings");
       if (s.toolCalls > 0) out << ", " << s.toolCalls << " tool calls";
+      if (s.tokensUsed > 0) out << ", " << s.tokensUsed << " tokens";
       out << "\n";
+      if (s.coverage) out << "    coverage: " << github::coverageCounts(*s.coverage) << "\n";
       for (const GuardrailEvent& e : s.guardrails)
         out << "    guardrail " << e.kind << " " << e.code << ": " << e.message << "\n";
       for (const Finding& f : s.findings) {
@@ -172,6 +190,7 @@ std::string humanSummary(const RunRecord& run) {
       else if (!s.message.empty() && s.outcome != StepOutcome::Passed) out << "    " << s.message << "\n";
     }
   }
+  if (std::int64_t tokens = tokensUsed(run); tokens > 0) out << "\ntokens used: " << tokens << "\n";
   if (!run.skippedStages.empty()) {
     out << "\nnot selected by this event:";
     for (const auto& s : run.skippedStages) out << " " << s;

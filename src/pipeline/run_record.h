@@ -11,6 +11,7 @@
 #include <boost/json/value.hpp>
 
 #include "core/finding.h"
+#include "github/coverage.h"
 #include "policy/taskpack.h"
 #include "policy/vocabulary.h"
 
@@ -52,6 +53,12 @@ struct StepRecord {
   std::vector<GuardrailEvent> guardrails;
   std::int64_t toolCalls = 0;
   std::int64_t modelCalls = 0;
+  // Tokens of the step's model.complete answers (input + output), as the
+  // lanes reported them through the bridge.
+  std::int64_t tokensUsed = 0;
+  // What a reviewing step says it covered (coverage.json); nullopt when it
+  // wrote none. An invalid file is kept as an incomplete coverage saying so.
+  std::optional<github::Coverage> coverage;
   // Verification: "passed", "violation", "not-run" (with why in `message`).
   std::string verification = "not-run";
   std::string violationCode;
@@ -91,9 +98,16 @@ struct RunRecord {
   std::int64_t durationMs = 0;
   std::vector<StageRecord> stages;
   std::vector<std::string> skippedStages;  // not selected by the event
+  // The head an earlier run reviewed (pull_request.synchronize): the steps
+  // were asked to review only what changed since. Empty: the whole change.
+  std::string incrementalFrom;
 };
 
-// 0 success; 1 findings at the fail level or a failed step; 3 a step refused
+// Tokens of every step's model calls.
+std::int64_t tokensUsed(const RunRecord& run);
+
+// 0 success; 1 findings at the fail level, a failed step, or a review whose
+// coverage is incomplete (unless failOn is never); 3 a step refused
 // by negotiation; 4 a guardrail stop; 5 a verification violation. The most
 // severe wins in the order 5, 4, 3, 1.
 int exitCodeOf(const RunRecord& run, FailOn failOn);

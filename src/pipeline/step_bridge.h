@@ -21,6 +21,7 @@ struct BridgeOutcome {
   std::optional<guard::Event> stop;      // the guardrail stop that ended the step
   std::int64_t toolCalls = 0;
   std::int64_t modelCalls = 0;
+  std::int64_t tokensUsed = 0;           // model.complete usage, input + output
   std::vector<std::string> callLog;      // "tool outcome ms" per call, for the step's log
 };
 

@@ -10,6 +10,7 @@
 
 #include "core/file_io.h"
 #include "guard/event.h"
+#include "pipeline/coverage_output.h"
 #include "pipeline/refusal_blocker.h"
 #include "sandbox/limits/limits_json.h"
 #include "sandbox/step_env.h"
@@ -198,6 +199,7 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   rec.guardrails = bridged.events;
   rec.toolCalls = bridged.toolCalls;
   rec.modelCalls = bridged.modelCalls;
+  rec.tokensUsed = bridged.tokensUsed;
 
   // Logs, masked before they are written anywhere.
   const verify::SecretScanner& scanner = *ctx.secrets;
@@ -281,6 +283,10 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   rec.findings.insert(rec.findings.end(), report->findings.begin(), report->findings.end());
   rec.findings.insert(rec.findings.end(), leaks.begin(), leaks.end());
   rec.triage = triage;
+  if (auto text = readOutput(outDir / "coverage.json", kMaxCoverageBytes)) {
+    auto parsed = *text ? parseCoverage(**text) : Result<github::Coverage>(text->error());
+    rec.coverage = parsed ? *parsed : invalidCoverage(parsed.error());
+  }
   rec.outputsAccepted = outputProblem.empty();
   if (!outputProblem.empty()) {
     rec.findings = leaks;

@@ -1,0 +1,58 @@
+#include "github/coverage_summary.h"
+
+namespace lw::github {
+
+namespace {
+
+// A table cell: one line, pipes escaped, so a path cannot break the table.
+std::string cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += "<br>";
+    else if (c != '\r') out += c;
+  }
+  return out;
+}
+
+std::string stepCoverage(const StepRow& s) {
+  const Coverage& c = *s.coverage;
+  std::string md = "<details><summary><code>" + cell(s.stage + "/" + s.step) + "</code>: " + cell(coverageCounts(c)) +
+                   "</summary>\n\n";
+  if (c.files.empty()) return md + "No files listed.\n\n</details>\n\n";
+  md += "| file | status | reason |\n| --- | --- | --- |\n";
+  std::size_t shown = 0;
+  for (const FileCoverage& f : c.files) {
+    if (shown == kCoverageRowsPerStep) break;
+    md += "| `" + cell(f.path) + "` | " + std::string(toString(f.status)) + " | " + cell(f.reason) + " |\n";
+    ++shown;
+  }
+  if (shown < c.files.size())
+    md += "\n_" + std::to_string(c.files.size() - shown) + " more file(s); every file is in run.json._\n";
+  return md + "\n</details>\n\n";
+}
+
+}  // namespace
+
+std::string coverageCounts(const Coverage& c) {
+  std::size_t counts[3] = {0, 0, 0};
+  for (const FileCoverage& f : c.files) ++counts[static_cast<int>(f.status)];
+  std::string text = std::to_string(counts[0]) + " reviewed, " + std::to_string(counts[1]) + " clipped, " +
+                     std::to_string(counts[2]) + " skipped";
+  if (!c.incrementalFrom.empty()) text += " (since " + c.incrementalFrom.substr(0, 12) + ")";
+  return text + (c.complete ? "; complete" : "; incomplete: " + (c.reason.empty() ? "no reason given" : c.reason));
+}
+
+std::string coverageMarkdown(const std::vector<StepRow>& steps) {
+  std::string md;
+  std::int64_t tokens = 0;
+  for (const StepRow& s : steps) {
+    tokens += s.tokensUsed;
+    if (s.coverage) md += stepCoverage(s);
+  }
+  if (!md.empty()) md = "### Coverage\n\n" + md;
+  if (tokens > 0) md += "Model tokens used: " + std::to_string(tokens) + "\n\n";
+  return md;
+}
+
+}  // namespace lw::github

@@ -1,0 +1,37 @@
+#include "github/resolve_plan.h"
+
+#include <algorithm>
+
+#include "github/conclusion.h"
+#include "github/fingerprint.h"
+
+namespace lw::github {
+
+std::optional<std::set<std::string>> resolveScope(const std::vector<StepRow>& steps, bool incremental) {
+  std::set<std::string> files;
+  bool anyCoverage = false;
+  for (const StepRow& s : steps) {
+    if (stepFailed(s)) return std::set<std::string>{};
+    if (!s.coverage) continue;
+    anyCoverage = true;
+    for (const std::string& p : reviewedPaths(*s.coverage)) files.insert(p);
+  }
+  if (anyCoverage || incremental) return files;
+  return std::nullopt;
+}
+
+std::vector<std::int64_t> planResolve(const std::vector<OwnComment>& own, const std::set<std::string>& current,
+                                      const std::optional<std::set<std::string>>& scope) {
+  std::vector<std::int64_t> out;
+  for (const OwnComment& c : own) {
+    if (hasResolvedMarker(c.body) || c.answered) continue;
+    if (scope && !scope->count(c.path)) continue;
+    auto fps = findingMarkersIn(c.body);
+    if (fps.empty()) continue;
+    bool stillReported = std::any_of(fps.begin(), fps.end(), [&](const std::string& fp) { return current.count(fp) > 0; });
+    if (!stillReported) out.push_back(c.id);
+  }
+  return out;
+}
+
+}  // namespace lw::github

@@ -1,0 +1,66 @@
+#include "pipeline/incremental_review.h"
+
+#include <chrono>
+#include <ostream>
+
+#include "github/curl_transport.h"
+#include "github/last_reviewed.h"
+#include "github/publisher.h"
+#include "github/rest_client.h"
+#include "verify/libgit2.h"
+
+namespace lw::pipeline {
+
+bool wantsIncrementalReview(const github::GithubEvent& event) {
+  return event.isPullRequest && event.number > 0 && event.action == "synchronize" &&
+         (event.name == "pull_request" || event.name == "pull_request_target");
+}
+
+Result<bool> isAncestorCommit(const std::string& repoDir, const std::string& ancestor, const std::string& descendant) {
+  verify::ensureLibGit2();
+  auto repo = verify::openRepository(repoDir);
+  if (!repo) return repo.error();
+  git_oid a, d;
+  if (!verify::parseOid(ancestor, a) || !verify::parseOid(descendant, d))
+    return makeError(ErrorCode::IoError, "'" + ancestor + "' or '" + descendant + "' is not a full commit id");
+  for (const git_oid* id : {&a, &d}) {
+    git_commit* c = nullptr;
+    if (git_commit_lookup(&c, repo->get(), id) != 0)
+      return verify::gitError(ErrorCode::IoError, "commit " + verify::oidHex(*id) + " is not in the clone", repoDir);
+    git_commit_free(c);
+  }
+  if (git_oid_equal(&a, &d)) return true;
+  int r = git_graph_descendant_of(repo->get(), &d, &a);
+  if (r < 0) return verify::gitError(ErrorCode::IoError, "walking the history from " + descendant, repoDir);
+  return r == 1;
+}
+
+std::string lastReviewedHeadFor(const github::GithubEvent& event, const std::filesystem::path& repo,
+                                const Environment& env, std::ostream& log) {
+  if (!wantsIncrementalReview(event)) return {};
+  github::RestConfig config = github::restConfigFromEnvironment(env);
+  if (config.token.empty()) return {};
+  github::CurlTransport transport;
+  github::SystemClock clock;
+  github::ThreadSleeper sleeper;
+  github::RestClient api(transport, clock, sleeper, config, &log);
+  auto last = github::findLastReviewedHead(api, event.repository, event.number, github::PublisherConfig{}.fallbackLogin);
+  if (!last) {
+    log << "loopwright: reviewing the whole change: the last reviewed head could not be read ("
+        << last.error().message << ")\n";
+    return {};
+  }
+  if (!*last) return {};
+  auto ancestor = isAncestorCommit(repo.string(), **last, event.headSha);
+  if (!ancestor || !*ancestor) {
+    // A force-push rewrote the reviewed commits: what changed since them is
+    // not a diff of the new head, so everything is reviewed again.
+    log << "loopwright: reviewing the whole change: the last reviewed head " << last->value().substr(0, 12)
+        << (ancestor ? " is not below the new head" : " is not in the clone (" + ancestor.error().message + ")")
+        << "\n";
+    return {};
+  }
+  return **last;
+}
+
+}  // namespace lw::pipeline
