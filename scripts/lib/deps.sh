@@ -19,10 +19,11 @@ LW_BUILD_PACKAGES=(
   doctest-dev bubblewrap
 )
 # Test-only tools: clang for the fuzz harness (its compiler-rt is added by
-# lw_ensure_fuzz_runtime), iproute2 for network namespaces, procps for
-# process assertions.
+# lw_ensure_fuzz_runtime) and, with shellcheck, for builtin/lint's tests (real
+# SARIF, checkstyle and gcc-style output), iproute2 for network namespaces,
+# procps for process assertions.
 # shellcheck disable=SC2034
-LW_TEST_PACKAGES=(clang iproute2 procps python3)
+LW_TEST_PACKAGES=(clang shellcheck iproute2 procps python3)
 
 lw_sudo() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
