@@ -30,6 +30,8 @@
 #include "pipeline/plan.h"
 #include "pipeline/run.h"
 #include "pipeline/run_setup.h"
+#include "pipeline/incremental_review.h"
+#include "pipeline/sarif_file.h"
 #include "pipeline/taskpack_source.h"
 #include "policy/taskpack_loader.h"
 #include "sandbox/registry.h"
@@ -152,6 +154,10 @@ int runMain(const Args& args, Io& io) {
   if (!fs::exists(ctx.selfExe, ec)) ctx.selfExe = runningExecutable();
   ctx.env = &io.env;
   ctx.secrets = std::make_shared<const verify::SecretScanner>(pipeline::secretValues(io.env));
+  // On a synchronize, the head our last review covered whole: the steps'
+  // GitHub reads diff from it (docs/review-coverage.md).
+  if (event->typed)
+    ctx.lastReviewedHead = pipeline::lastReviewedHeadFor(*event->typed, repo, io.env, io.json ? io.err : io.out);
 
   auto backends = sandbox::makeBackends(io.env);
   auto bridges = pipeline::makeBridgeFactory(*taskpack, io.env);
@@ -167,11 +173,19 @@ int runMain(const Args& args, Io& io) {
   record.startedAt = startedAt;
   record.durationMs = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now() - started).count();
+  record.incrementalFrom = ctx.lastReviewedHead;
 
   auto json = pipeline::toJson(record);
   fs::path runJson = *out / "run.json";
   if (auto s = writeFileAtomic(runJson.string(), toJsonText(json) + "\n"); !s)
     return reportError(io, s.error());
+  if (auto sarif = args.value("sarif")) {
+    auto written = pipeline::writeSarifFile(record, *sarif);
+    if (!written) return reportError(io, written.error());
+    if (written->leftOut > 0)
+      progress << "loopwright: " << written->leftOut << " finding(s) on the change as a whole are not in " << *sarif
+               << " (code scanning needs a file for each)\n";
+  }
   if (io.json) {
     printJson(io.out, json);
   } else {
@@ -206,7 +220,7 @@ Command runCommand() {
   Command c;
   c.name = "run";
   c.summary = "run the taskpack's pipeline on an event, each step sandboxed and verified";
-  c.usage = "[--taskpack P] [--event-name N --event-path F] [--repo DIR] [--out DIR] [--publish none|github]";
+  c.usage = "[--taskpack P] [--event-name N --event-path F] [--repo DIR] [--out DIR] [--sarif FILE] [--publish none|github]";
   c.description =
       "Selects the stages whose `on:` matches the event, runs their steps (concurrently\n"
       "where they cannot write the working tree), verifies each with libgit2 and writes\n"
@@ -219,6 +233,7 @@ Command runCommand() {
                {"event-path", "F", "the webhook payload (JSON)"},
                {"repo", "DIR", "the repository checkout (default .)"},
                {"out", "DIR", "where run.json, logs and outputs go (outside the repository)"},
+               {"sarif", "FILE", "also write every accepted finding to FILE as SARIF 2.1.0 (GitHub code scanning)"},
                {"publish", "MODE", "none (default) or github: review, checks, summary, outputs"}};
   c.run = runMain;
   return c;

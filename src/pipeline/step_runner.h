@@ -35,6 +35,9 @@ struct RunContext {
   // Masks secrets (token shapes and the run's exact values) in logs and
   // outputs; built once per run, shared by the steps (scanning is const).
   std::shared_ptr<const verify::SecretScanner> secrets;
+  // The head an earlier run reviewed whole (pull_request.synchronize): the
+  // GitHub reads diff from it. Empty: the whole change.
+  std::string lastReviewedHead;
 };
 
 // Creates the bridge of one step; `onStop` is called (on the bridge's
