@@ -10,6 +10,7 @@
 #include "github/channels.h"
 #include "github/fallback.h"
 #include "github/fingerprint.h"
+#include "github/neutralise.h"
 #include "github/workflow_commands.h"
 
 namespace lw::github {
@@ -112,6 +113,10 @@ Result<std::vector<PublicationOutcome>> Publisher::resumeAll(const std::optional
 }
 
 Result<PublicationOutcome> Publisher::run(OutboxEntry& entry) {
+  // Every channel (review, check runs, triage, summary, annotations) renders
+  // from this request, and a resumed entry passes here too: step-written text
+  // is made safe once, here (github/neutralise.h; applying it twice is a no-op).
+  neutraliseRequest(entry.request, LinkScope{webHostOfApiUrl(api_.config().apiUrl), entry.request.repo});
   const PublicationRequest& req = entry.request;
   ++entry.attempts;
   Status saved = outbox_.save(entry);
