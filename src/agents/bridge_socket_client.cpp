@@ -187,7 +187,7 @@ Result<std::string> BridgeSocketClient::readLine(SteadyClock::time_point deadlin
                        "the bridge's answer is larger than " + std::to_string(options_.maxMessageBytes) + " bytes",
                        "ask for less (a smaller file, a narrower search)");
     }
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - SteadyClock::now());
     if (left.count() <= 0) {
       broken_ = true;
       return makeError(ErrorCode::IoError,

@@ -6,6 +6,7 @@
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
@@ -13,6 +14,7 @@
 #include "cli/report.h"
 #include "core/error_json.h"
 #include "pipeline/refusal_blocker.h"
+#include "policy/builtin_params.h"
 #include "policy/effective_policy_json.h"
 #include "policy/isolation.h"
 #include "sandbox/negotiate.h"
@@ -119,7 +121,31 @@ int finish(Io& io, const std::vector<const EffectiveStep*>& shown, const std::ve
                                      "each step's BLOCKER above names what is missing"));
 }
 
-void printStep(std::ostream& out, const EffectiveStep& s, const StepOutlook& o) {
+// A built-in step's name, summary, every parameter (and whether it is the
+// default) and the tools the built-in adds to the step's grants.
+void printBuiltin(std::ostream& out, const boost::json::value& builtin) {
+  if (!builtin.is_object()) return;
+  const boost::json::object& b = builtin.as_object();
+  row(out, "uses", std::string(b.at("uses").as_string()), std::string(b.at("summary").as_string()));
+  for (const boost::json::value& pv : b.at("params").as_array()) {
+    const boost::json::object& p = pv.as_object();
+    row(out, "with." + std::string(p.at("name").as_string()), boost::json::serialize(p.at("value")),
+        p.at("isDefault").as_bool() ? "default" : "step with:");
+  }
+  std::vector<std::string> tools;
+  for (const boost::json::value& t : b.at("tools").as_array()) tools.emplace_back(t.as_string());
+  row(out, "tools (built-in)", joined(tools), "granted to " + std::string(b.at("uses").as_string()));
+}
+
+// The taskpack's step an effective policy was resolved from.
+const Step* stepOf(const Taskpack& tp, const EffectiveStep& s) {
+  for (const Stage& stage : tp.stages)
+    for (const Step& step : stage.steps)
+      if (stage.name == s.stage && step.name == s.step) return &step;
+  return nullptr;
+}
+
+void printStep(std::ostream& out, const EffectiveStep& s, const StepOutlook& o, const Step* step) {
   const EffectiveSandbox& sb = s.sandbox;
   auto why = [&](const char* f) {
     auto it = s.origins.find(f);
@@ -149,6 +175,7 @@ void printStep(std::ostream& out, const EffectiveStep& s, const StepOutlook& o) 
     row(out, key, formatLimit(r, valueOf(s.resources, r)), why(key.c_str()));
   }
   row(out, "tools", joined(s.tools), "");
+  if (step) printBuiltin(out, builtinJson(*step));
   if (s.lane) row(out, "lane", *s.lane, why("lane"));
   out << "\n";
 }
@@ -210,6 +237,8 @@ Command explainCommand() {
       for (std::size_t i = 0; i < shown.size(); ++i) {
         boost::json::object step = lw::toJson(*shown[i]).as_object();
         step["negotiation"] = negotiationJson(outlooks[i]);
+        const Step* written = stepOf(*tp, *shown[i]);
+        step["builtin"] = written ? builtinJson(*written) : boost::json::value(nullptr);
         list.push_back(std::move(step));
       }
       o["steps"] = std::move(list);
@@ -222,7 +251,8 @@ Command explainCommand() {
            << "environment  GITHUB_ACTIONS=" << (ctx.githubActions ? "true" : "(not true)") << "\n";
     if (event) io.out << "event        " << *event << "\n";
     io.out << "\n";
-    for (std::size_t i = 0; i < shown.size(); ++i) printStep(io.out, *shown[i], outlooks[i]);
+    for (std::size_t i = 0; i < shown.size(); ++i)
+      printStep(io.out, *shown[i], outlooks[i], stepOf(*tp, *shown[i]));
     if (shown.empty()) io.out << "no stage runs on " << event.value_or("this event") << "\n";
     return finish(io, shown, outlooks);
   };

@@ -13,6 +13,7 @@ std::vector<Command> allCommands() {
       publishCommand(),
       verifySnapshotCommand(), verifyCheckCommand(),
       bridgeStdioCommand(),
+      agentCommand(),
       qualifyCommand(),
       runnerJobStartedCommand(), runnerJobCompletedCommand(), runnerInstallHooksCommand(),
   };

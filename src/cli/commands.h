@@ -13,6 +13,7 @@ Command sandboxExecCommand();
 Command publishCommand();
 Command verifySnapshotCommand(); Command verifyCheckCommand();
 Command bridgeStdioCommand();
+Command agentCommand();
 Command qualifyCommand();
 Command runnerJobStartedCommand(); Command runnerJobCompletedCommand(); Command runnerInstallHooksCommand();
 

@@ -12,6 +12,7 @@
 #include "guard/event.h"
 #include "pipeline/coverage_output.h"
 #include "pipeline/refusal_blocker.h"
+#include "pipeline/step_command.h"
 #include "sandbox/limits/limits_json.h"
 #include "sandbox/step_env.h"
 #include "verify/baseline.h"
@@ -113,10 +114,8 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   for (const auto& r : negotiated->refused)
     rec.refusals.push_back(std::string(toString(r.backend)) + ": " + r.reason);
 
-  if (step.run.empty())
-    return finishRecord(StepOutcome::Error,
-                        "'" + step.uses.value_or("") +
-                            "' is not a built-in step of this loopwright version; use run: [...]");
+  auto command = stepCommand(step, ctx.selfExe, negotiated->backend == BackendId::Docker);
+  if (!command) return finishRecord(StepOutcome::Refused, command.error().message);
 
   // Baseline before anything of the step can run (taken now, or already by
   // the group of steps this one runs beside).
@@ -152,7 +151,7 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   if (!bridge) return finishRecord(StepOutcome::Error, "bridge: " + bridge.error().message);
 
   sandbox::StepSpec spec;
-  spec.argv = step.run;
+  spec.argv = command->argv;
   spec.workspace = ctx.repo;
   spec.workspaceWritable = policy.role == Role::Author && step.writable.empty();
   if (policy.role == Role::Author) spec.writablePaths = writableRoots(ctx.repo, step.writable);
@@ -165,6 +164,8 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
     spec.image = policy.sandbox.runtimeProfile ? policy.sandbox.runtimeProfile->image : "";
   } else {
     spec.readOnlyPaths = {ctx.eventFile, ctx.selfExe};
+    spec.readOnlyPaths.insert(spec.readOnlyPaths.end(), command->readOnlyPaths.begin(),
+                              command->readOnlyPaths.end());
     spec.passFd = (*bridge)->stepFd();
   }
   spec.maxOutputBytes = static_cast<std::size_t>(policy.limits.maxOutputBytes);
