@@ -1,0 +1,54 @@
+#include "agents/security/changed_file.h"
+
+#include <algorithm>
+
+namespace lw::agents::security {
+
+bool ChangedFile::isAdded(int line) const {
+  return std::binary_search(addedLines.begin(), addedLines.end(), line);
+}
+
+std::vector<std::string_view> ChangedFile::lines() const {
+  std::vector<std::string_view> out;
+  std::string_view rest = content;
+  while (!rest.empty()) {
+    std::size_t nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    out.push_back(line);
+    if (nl == std::string_view::npos) break;
+    rest.remove_prefix(nl + 1);
+  }
+  return out;
+}
+
+std::vector<ChangedFile> changedFilesFromDiff(const github::DiffIndex& diff) {
+  std::vector<ChangedFile> out;
+  for (const github::DiffFile& f : diff.files()) {
+    if (f.newPath.empty() || f.binary) continue;
+    ChangedFile cf;
+    cf.path = f.newPath;
+    for (const github::DiffHunk& h : f.hunks)
+      for (const github::DiffLine& l : h.lines)
+        if (l.kind == '+') {
+          cf.addedLines.push_back(l.newLine);
+          cf.addedText.push_back(l.text);
+        }
+    if (!cf.addedLines.empty()) out.push_back(std::move(cf));
+  }
+  return out;
+}
+
+ChangedFile wholeFileAdded(std::string path, std::string content) {
+  ChangedFile cf;
+  cf.path = std::move(path);
+  cf.content = std::move(content);
+  int n = 0;
+  for (std::string_view line : cf.lines()) {
+    cf.addedLines.push_back(++n);
+    cf.addedText.emplace_back(line);
+  }
+  return cf;
+}
+
+}  // namespace lw::agents::security

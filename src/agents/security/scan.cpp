@@ -1,0 +1,119 @@
+#include "agents/security/scan.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "agents/security/dependency_rules.h"
+#include "agents/security/rules.h"
+#include "agents/security/shell_rules.h"
+#include "agents/security/workflow_model.h"
+#include "agents/security/workflow_rules.h"
+#include "verify/secret_scanner.h"
+
+namespace lw::agents::security {
+
+namespace {
+
+std::string_view baseName(std::string_view path) {
+  std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool isShebangShell(std::string_view firstLine) {
+  if (!firstLine.starts_with("#!")) return false;
+  for (std::string_view sh : {"/sh", "bash", "zsh", "ksh", "dash"})
+    if (firstLine.find(sh) != std::string_view::npos) return true;
+  return false;
+}
+
+// The secret scanner over the added lines only, joined in order so that a
+// multi-line key added at once is seen whole; each hit maps back to its line.
+std::vector<Finding> secretFindings(const ChangedFile& f) {
+  static const verify::SecretScanner scanner;
+  std::string text;
+  for (const std::string& l : f.addedText) text.append(l).push_back('\n');
+  std::vector<Finding> out;
+  for (const verify::SecretHit& hit : scanner.scanAndMask(text).hits) {
+    int line = f.addedLines[static_cast<std::size_t>(hit.line - 1)];
+    out.push_back(toFinding({"security/secret", "A `" + hit.kind + "` is added on this line.", {line}}, f.path, line));
+  }
+  return out;
+}
+
+std::vector<RuleHit> hitsFor(FileKind kind, const ChangedFile& f, const FileLines& lines, std::string_view owner) {
+  switch (kind) {
+    case FileKind::Workflow:
+    case FileKind::Action: {
+      auto model = parseWorkflow(f.content, kind == FileKind::Action);
+      return model ? workflowHits(*model, lines, owner) : std::vector<RuleHit>{};
+    }
+    case FileKind::ShellScript:
+    case FileKind::Dockerfile:
+    case FileKind::Makefile:
+      return curlPipeShellHits(lines, 1);
+    case FileKind::Manifest:
+      return dependencyHits(f.path, lines);
+    case FileKind::Other:
+      break;
+  }
+  return {};
+}
+
+bool severer(const Finding& a, const Finding& b) {
+  return std::tie(a.severity, a.path, a.line, a.ruleId, a.message) <
+         std::tie(b.severity, b.path, b.line, b.ruleId, b.message);
+}
+
+}  // namespace
+
+FileKind classify(std::string_view path, std::string_view firstLine) {
+  std::string_view n = baseName(path);
+  std::string_view dir = path.substr(0, path.size() - n.size());
+  if (dir == ".github/workflows/" && (n.ends_with(".yml") || n.ends_with(".yaml"))) return FileKind::Workflow;
+  if (n == "action.yml" || n == "action.yaml") return FileKind::Action;
+  if (!dependencyEcosystem(path).empty()) return FileKind::Manifest;
+  if (n == "Dockerfile" || n.starts_with("Dockerfile.") || n.ends_with(".Dockerfile") || n == "Containerfile")
+    return FileKind::Dockerfile;
+  if (n == "Makefile" || n == "GNUmakefile" || n == "makefile" || n.ends_with(".mk")) return FileKind::Makefile;
+  if (n.ends_with(".sh") || n.ends_with(".bash") || n.ends_with(".zsh") || isShebangShell(firstLine))
+    return FileKind::ShellScript;
+  return FileKind::Other;
+}
+
+bool needsContent(FileKind kind) { return kind != FileKind::Other; }
+
+bool isDisabled(std::string_view ruleId, const ScanOptions& options) {
+  for (const std::string& d : options.disabled) {
+    if (d == ruleId) return true;
+    if (d.ends_with("/") && ruleId.starts_with(d)) return true;
+  }
+  return !options.dependencies && ruleId == "security/new-dependency";
+}
+
+std::vector<Finding> scanFile(const ChangedFile& f, std::string_view repositoryOwner) {
+  std::vector<Finding> out = secretFindings(f);
+  FileLines lines = f.lines();
+  FileKind kind = classify(f.path, lines.empty() ? std::string_view{} : lines.front());
+  for (const RuleHit& hit : hitsFor(kind, f, lines, repositoryOwner)) {
+    auto anchor = std::find_if(hit.anchors.begin(), hit.anchors.end(), [&](int l) { return f.isAdded(l); });
+    if (anchor != hit.anchors.end()) out.push_back(toFinding(hit, f.path, *anchor));
+  }
+  return out;
+}
+
+std::vector<Finding> scanChangedFiles(const std::vector<ChangedFile>& files, const ScanOptions& options) {
+  std::vector<Finding> out;
+  for (const ChangedFile& f : files)
+    for (Finding& finding : scanFile(f, options.repositoryOwner))
+      if (!isDisabled(finding.ruleId, options) && finding.severity <= options.minSeverity)
+        out.push_back(std::move(finding));
+  std::sort(out.begin(), out.end(), severer);
+  out.erase(std::unique(out.begin(), out.end(),
+                        [](const Finding& a, const Finding& b) { return !severer(a, b) && !severer(b, a); }),
+            out.end());
+  if (out.size() > static_cast<std::size_t>(std::max(options.maxFindings, 0)))
+    out.resize(static_cast<std::size_t>(std::max(options.maxFindings, 0)));
+  return out;
+}
+
+}  // namespace lw::agents::security

@@ -1,0 +1,26 @@
+// Which GitHub Actions expressions can carry text an outsider chose: pull
+// request and issue titles and bodies, branch names, comments, commit
+// messages, author names and e-mails, label names, page names (the same set
+// GitHub's security guide and zizmor's template-injection audit use).
+// Numbers, SHAs and repository ids are not among them.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lw::agents::security {
+
+// Every `${{ … }}` in text, with its delimiters.
+std::vector<std::string_view> expressionsIn(std::string_view text);
+
+// The context references inside one expression that are untrusted, written
+// as the expression wrote them ("github.event.issue.title"). A reference to
+// an object that holds untrusted fields (`toJSON(github.event)`,
+// `github.event.pull_request`) counts.
+std::vector<std::string> untrustedRefsIn(std::string_view expression);
+
+// The same for a path already normalised: lower case, `.*` for an index.
+bool isUntrustedContext(std::string_view normalizedPath);
+
+}  // namespace lw::agents::security

@@ -1,0 +1,95 @@
+// Rules on code and images that come from elsewhere: actions and reusable
+// workflows pinned to a commit, images pinned to a digest, secrets handed to
+// other owners, and the token left behind by actions/checkout.
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "agents/security/workflow_rules.h"
+
+namespace lw::agents::security {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool isFullSha(std::string_view ref) {
+  return ref.size() == 40 && std::all_of(ref.begin(), ref.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+bool isRemote(std::string_view uses) { return !uses.empty() && !uses.starts_with("./") && !uses.starts_with("docker://"); }
+
+std::string ownerOf(std::string_view uses) { return lower(uses.substr(0, uses.find('/'))); }
+
+// GitHub's own actions carry a lower severity: GitHub already runs the
+// platform they run on, so trusting their tags adds less (docs/security-rules.md).
+void checkPinned(const Located& uses, std::vector<RuleHit>& out) {
+  if (!isRemote(uses.text) || uses.text.find("${{") != std::string::npos) return;
+  std::size_t at = uses.text.find('@');
+  std::string_view ref = at == std::string::npos ? std::string_view{} : std::string_view(uses.text).substr(at + 1);
+  if (isFullSha(ref)) return;
+  std::string owner = ownerOf(uses.text);
+  bool github = owner == "actions" || owner == "github";
+  std::string what = ref.empty() ? "no ref" : "`" + std::string(ref) + "`";
+  out.push_back({github ? "security/unpinned-github-action" : "security/unpinned-action",
+                 "`" + uses.text + "` is pinned to " + what + ", not a commit SHA.", {uses.line}});
+}
+
+void checkImage(const Located& image, std::vector<RuleHit>& out) {
+  std::string_view name = image.text;
+  if (name.starts_with("docker://")) name.remove_prefix(9);
+  if (!image.present() || name.empty() || name.find("${{") != std::string_view::npos) return;
+  if (name.find("@sha256:") != std::string_view::npos) return;
+  out.push_back({"security/unpinned-image", "Image `" + std::string(name) + "` is not pinned to a digest.", {image.line}});
+}
+
+}  // namespace
+
+void unpinnedActionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
+  for (const JobModel& j : w.jobs) {
+    checkPinned(j.uses, out);
+    for (const StepModel& s : j.steps) checkPinned(s.uses, out);
+  }
+}
+
+void unpinnedImageHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
+  if (w.actionImage.text.starts_with("docker://")) checkImage(w.actionImage, out);
+  for (const JobModel& j : w.jobs) {
+    for (const Located& image : j.images) checkImage(image, out);
+    for (const StepModel& s : j.steps)
+      if (s.uses.text.starts_with("docker://")) checkImage(s.uses, out);
+  }
+}
+
+void secretsInheritHits(const WorkflowModel& w, std::string_view repositoryOwner, std::vector<RuleHit>& out) {
+  for (const JobModel& j : w.jobs) {
+    if (j.secrets.text != "inherit" || !isRemote(j.uses.text)) continue;
+    // Without the repository's owner, every remote workflow counts as another owner's.
+    if (!repositoryOwner.empty() && ownerOf(j.uses.text) == lower(repositoryOwner)) continue;
+    out.push_back({"security/secrets-inherit", "Job `" + j.id + "` passes every secret to `" + j.uses.text + "`.",
+                   {j.secrets.line, j.uses.line}});
+  }
+}
+
+void persistCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
+  for (const JobModel& j : w.jobs) {
+    auto upload = std::find_if(j.steps.begin(), j.steps.end(),
+                               [](const StepModel& s) { return usesAction(s, "actions/upload-artifact"); });
+    if (upload == j.steps.end()) continue;
+    for (const StepModel& s : j.steps) {
+      if (!usesAction(s, "actions/checkout")) continue;
+      const Located* persist = s.withValue("persist-credentials");
+      if (persist != nullptr && lower(persist->text) == "false") continue;
+      out.push_back({"security/persist-credentials",
+                     "Job `" + j.id + "` keeps the checkout's token and uploads an artifact (line " +
+                         std::to_string(upload->line) + ").",
+                     {s.uses.line, upload->line}});
+    }
+  }
+}
+
+}  // namespace lw::agents::security

@@ -1,0 +1,47 @@
+// The GitHub Actions rules over one parsed workflow or action file. Each
+// returns its hits with anchors on file lines; the scanner keeps those the
+// pull request added.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "agents/security/rules.h"
+#include "agents/security/workflow_model.h"
+
+namespace lw::agents::security {
+
+using FileLines = std::vector<std::string_view>;
+
+// Every workflow rule, in the order of the rules table.
+std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines, std::string_view repositoryOwner);
+
+// workflow_injection_rules.cpp: what a run: or script: does with its text.
+void expressionInjectionHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+void githubEnvInjectionHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+void runCurlPipeShellHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+void unsecureCommandsHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+
+// workflow_trigger_rules.cpp: what the triggers make risky.
+void untrustedCheckoutHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void permissionsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void selfHostedPullRequestHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void botActorConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void cacheInReleaseHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
+// workflow_pinning_rules.cpp: code and images from elsewhere.
+void unpinnedActionHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void unpinnedImageHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void secretsInheritHits(const WorkflowModel& w, std::string_view repositoryOwner, std::vector<RuleHit>& out);
+void persistCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
+// Helpers the rule files share.
+// The first file line at or after `fromLine` that contains `needle`; `fromLine` when none does.
+int locate(const FileLines& lines, int fromLine, std::string_view needle);
+// The file line of each line of a scalar's value that starts on `startLine`.
+std::vector<int> valueLineNumbers(const FileLines& lines, int startLine, const std::vector<std::string_view>& valueLines);
+std::vector<std::string_view> splitLines(std::string_view text);
+// `uses: actions/checkout@v4` is "actions/checkout" (owner/repo, lower case).
+bool usesAction(const StepModel& s, std::string_view ownerRepo);
+
+}  // namespace lw::agents::security

@@ -1,0 +1,8 @@
+plugins {
+    kotlin("jvm") version "2.1.0"
+}
+
+dependencies {
+    implementation("com.squareup.okhttp3:okhttp:4.12.0")
+    testImplementation("org.junit.jupiter:junit-jupiter:5.11.4")
+}
