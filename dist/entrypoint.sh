@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
 # The action's run step. Inputs arrive only through the environment (never
 # interpolated into this script), so a crafted input cannot inject commands.
+# Each input is checked here, where the message can name the input; the
+# values then go to `loopwright run` as flags.
 set -euo pipefail
 lw="${LOOPWRIGHT_BIN:-$RUNNER_TEMP/loopwright-bin/loopwright}"
-publish="${LW_PUBLISH:-github}"
-if [ "${LW_DRY_RUN:-false}" = "true" ]; then publish=none; fi
-case "$publish" in github | none) ;; *)
-  echo "::error title=loopwright::input publish must be github or none, not '$publish'"
+
+input_error() {  # input value expected
+  echo "::error title=loopwright::input $1 must be $3, not '$2'"
   exit 2
-  ;;
+}
+
+publish="${LW_PUBLISH:-github}"
+case "$publish" in github | none) ;; *) input_error publish "$publish" "github or none" ;; esac
+case "${LW_DRY_RUN:-false}" in
+  true) publish=none ;;
+  false | "") ;;
+  *) input_error dry-run "$LW_DRY_RUN" "true or false" ;;
 esac
+# Empty: the taskpack's publication.failOn decides (error unless it says otherwise).
+fail_on="${LW_FAIL_ON:-}"
+case "$fail_on" in error | warning | never | "") ;; *) input_error fail-on "$fail_on" "error, warning or never" ;; esac
+
 # For pull requests loopwright reads the taskpack at this path from the base
 # commit, never from the pull request's own tree.
 args=(run --publish "$publish" --repo "${GITHUB_WORKSPACE:-.}"
   --taskpack-path "${LW_TASKPACK_PATH:-.loopwright/taskpack.yaml}")
-set +e
-"$lw" "${args[@]}"
-status=$?
-set -e
-# fail-on: the taskpack's publication.failOn decides findings; "never" here
-# keeps the job green for findings (status 1) but not for guardrail stops,
-# refusals or verification violations.
-if [ "$status" -eq 1 ] && [ "${LW_FAIL_ON:-error}" = "never" ]; then status=0; fi
-exit "$status"
+if [ -n "$fail_on" ]; then args+=(--fail-on "$fail_on"); fi
+exec "$lw" "${args[@]}"

@@ -1,44 +1,215 @@
 #!/usr/bin/env bash
-# Puts loopwright's executables in $RUNNER_TEMP/loopwright-bin/ (loopwright,
-# loopwright-engine and loopwright-container-init, which must stay side by
-# side): the prebuilt ones from dist/bin/<os>-<arch>/ when every SHA-256
-# matches dist/SHA256SUMS, otherwise a build from source (installing the
-# Ubuntu packages), reusing $LOOPWRIGHT_BUILD_DIR when actions/cache restored it.
+# Installs loopwright's three executables (loopwright, loopwright-engine and
+# loopwright-container-init, which must stay side by side) for the action.
+#
+#   install.sh fetch   the release archive of the action's own version:
+#                      downloaded with the job's token, checked against the
+#                      release's SHA256SUMS, unpacked into the tool cache.
+#                      When no release holds an archive for this machine it
+#                      says why in one line and asks for a source build.
+#   install.sh build   the source build, in $LOOPWRIGHT_BUILD_DIR (restored by
+#                      actions/cache; a directory configured for another
+#                      source tree is started afresh).
+#
+# Both write step outputs: bin (the directory of the executables),
+# source-build (true|false), cache-key (the build directory's key: the
+# action's version, ref and a hash of its sources, because actions/cache's
+# hashFiles() sees only the workspace, never the action's own files) and
+# cache-restore-key (any earlier build directory for this architecture).
+#
+# Environment: GITHUB_ACTION_PATH, LW_ACTION_REF and LW_ACTION_REPOSITORY
+# (github.action_ref / action_repository), LW_TOKEN, GITHUB_API_URL (GHES),
+# RUNNER_TOOL_CACHE, RUNNER_TEMP, GITHUB_OUTPUT.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/.." && pwd)"
-dest="${RUNNER_TEMP:-/tmp}/loopwright-bin"
-mkdir -p "$dest"
-version="$(cat "$root/VERSION")"
+root="$(cd "${GITHUB_ACTION_PATH:-$here/..}" && pwd)"
+version="$(tr -d '[:space:]' <"$root/VERSION")"
+executables=(loopwright loopwright-engine loopwright-container-init)
 
-os="$(uname -s | tr '[:upper:]' '[:lower:]')"
-case "$(uname -m)" in
-  x86_64 | amd64) arch=x64 ;;
-  aarch64 | arm64) arch=arm64 ;;
-  *) arch="$(uname -m)" ;;
-esac
-executables="loopwright loopwright-engine loopwright-container-init"
-prebuilt="$here/bin/$os-$arch"
-if [ -f "$prebuilt/loopwright" ] && [ -f "$here/SHA256SUMS" ]; then
-  verified=yes
-  for exe in $executables; do
-    want="$(awk -v f="bin/$os-$arch/$exe" '$2 == f { print $1 }' "$here/SHA256SUMS")"
-    have="$(sha256sum "$prebuilt/$exe" 2>/dev/null | awk '{ print $1 }')"
-    if [ -z "$want" ] || [ "$want" != "$have" ]; then verified=no; fi
-  done
-  if [ "$verified" = yes ]; then
-    for exe in $executables; do install -m 0755 "$prebuilt/$exe" "$dest/$exe"; done
-    echo "loopwright $version: prebuilt $os-$arch executables"
-    exit 0
+say() { echo "loopwright $version: $*"; }
+fail() {
+  echo "::error title=loopwright install::$*"
+  exit 1
+}
+output() { if [ -n "${GITHUB_OUTPUT:-}" ]; then echo "$1=$2" >>"$GITHUB_OUTPUT"; fi; }
+
+machine_arch() {
+  case "$(uname -m)" in
+    x86_64 | amd64) echo x64 ;;
+    aarch64 | arm64) echo arm64 ;;
+    *) uname -m ;;
+  esac
+}
+
+# The release whose archive matches this action's code, from its VERSION and
+# the ref the workflow named: sets `tag`, or leaves it empty and sets
+# `no_asset` to the reason when the code is not a release's; fails when the
+# ref names another version.
+release_tag() {
+  local ref="$1" major="${version%%.*}" minor="${version%.*}"
+  tag=""
+  if [ -z "$ref" ]; then
+    no_asset="the action runs from a local path, whose code no release holds"
+  elif [ "$ref" = "v$version" ] || [ "$ref" = "v$major" ] || [ "$ref" = "v$minor" ]; then
+    tag="v$version"
+  elif [[ "$ref" =~ ^[0-9a-f]{40}$ ]]; then
+    tag="v$version"  # a commit pin: the release of the VERSION that commit holds
+  elif [[ "$ref" =~ ^v[0-9]+(\.[0-9]+){0,2}$ ]]; then
+    fail "the action's ref $ref is not a tag of its VERSION $version (expected v$version, v$minor or v$major)"
+  else
+    no_asset="the action's ref '$ref' is a branch, not a release"
   fi
-  echo "::warning title=loopwright::prebuilt executables fail their checksums; building from source"
-fi
+}
 
-# shellcheck source=scripts/lib/deps.sh
-source "$root/scripts/lib/deps.sh"
-lw_ensure_packages "${LW_BUILD_PACKAGES[@]}"
-build="${LOOPWRIGHT_BUILD_DIR:-$root/build/action}"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOPWRIGHT_TESTS=OFF >/dev/null
-cmake --build "$build" --target loopwright -j"$(nproc)"
-for exe in $executables; do install -m 0755 "$build/$exe" "$dest/$exe"; done
-echo "loopwright $version: built from source"
+# What the source build depends on: the action's version, the ref the
+# workflow named (a moving tag or a branch changes under the same name) and
+# the sources themselves.
+cache_key() {
+  local ref="$1" arch="$2" sources
+  sources="$(cd "$root" && find CMakeLists.txt VERSION src -type f -print0 2>/dev/null |
+    LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
+  echo "loopwright-build-linux-$arch-$version-${ref//[^A-Za-z0-9._-]/_}-$sources"
+}
+
+# GET with the job's token; the body goes to $2, the HTTP status to stdout.
+api_get() {
+  local url="$1" out="$2" accept="${3:-application/vnd.github+json}"
+  local auth=()
+  if [ -n "${LW_TOKEN:-}" ]; then auth=(-H "Authorization: Bearer $LW_TOKEN"); fi
+  curl -sS -L --retry 3 --retry-delay 1 --connect-timeout 10 --max-time 120 \
+    "${auth[@]}" -H "Accept: $accept" -H "X-GitHub-Api-Version: 2022-11-28" \
+    -o "$out" -w '%{http_code}' "$url" || echo 000
+}
+
+# The API address of the release asset named $1 in the release JSON $2.
+asset_url() {
+  if command -v jq >/dev/null 2>&1; then
+    jq -r --arg n "$1" '.assets[]? | select(.name == $n) | .url' "$2" | head -1
+  else
+    python3 -c 'import json,sys
+for a in json.load(open(sys.argv[2])).get("assets", []):
+    if a.get("name") == sys.argv[1]:
+        print(a.get("url", "")); break' "$1" "$2"
+  fi
+}
+
+# Unpacks the verified archive $1 into $2 (the tool cache entry) atomically:
+# a half-unpacked entry is never seen as installed.
+unpack() {
+  local archive="$1" dest="$2" staging
+  mkdir -p "$(dirname "$dest")"
+  staging="$(mktemp -d "$dest.XXXXXX")"
+  tar -xzf "$archive" -C "$staging" --no-same-owner
+  for exe in "${executables[@]}"; do
+    [ -x "$staging/$exe" ] || fail "the release archive has no executable $exe"
+  done
+  rm -rf "$dest"
+  mv "$staging" "$dest"
+  (cd "$dest" && sha256sum "${executables[@]}") >"$dest.complete"
+}
+
+# True when the tool cache already holds this version's executables intact.
+installed() {
+  [ -f "$1.complete" ] && (cd "$1" && sha256sum --quiet -c "$1.complete") >/dev/null 2>&1
+}
+
+# Downloads and verifies the archive of release $1 for $2 into the tool
+# cache entry $3. When the release has no such archive it sets `no_asset` to
+# the reason; any other failure, a checksum mismatch above all, is fatal.
+fetch_release() {
+  local tag="$1" arch="$2" dest="$3" repo="${LW_ACTION_REPOSITORY:-loopwright/action}"
+  local name="loopwright-$version-linux-$arch.tar.gz" api="${GITHUB_API_URL:-https://api.github.com}"
+  local work status url sums_url want have
+  work="$(mktemp -d "${RUNNER_TEMP:-/tmp}/loopwright-fetch.XXXXXX")"
+  status="$(api_get "$api/repos/$repo/releases/tags/$tag" "$work/release.json")"
+  if [ "$status" = 404 ]; then
+    no_asset="$repo has no release $tag"
+    return 0
+  fi
+  [ "$status" = 200 ] || fail "GET $api/repos/$repo/releases/tags/$tag answered HTTP $status"
+  url="$(asset_url "$name" "$work/release.json")"
+  if [ -z "$url" ]; then
+    no_asset="release $tag of $repo has no $name"
+    return 0
+  fi
+  sums_url="$(asset_url SHA256SUMS "$work/release.json")"
+  [ -n "$sums_url" ] || fail "release $tag of $repo has $name but no SHA256SUMS to check it against"
+  status="$(api_get "$sums_url" "$work/SHA256SUMS" application/octet-stream)"
+  [ "$status" = 200 ] || fail "downloading SHA256SUMS of release $tag answered HTTP $status"
+  status="$(api_get "$url" "$work/$name" application/octet-stream)"
+  [ "$status" = 200 ] || fail "downloading $name of release $tag answered HTTP $status"
+  want="$(awk -v n="$name" '$2 == n || $2 == "*" n { print $1 }' "$work/SHA256SUMS")"
+  have="$(sha256sum "$work/$name" | cut -d' ' -f1)"
+  [ -n "$want" ] || fail "SHA256SUMS of release $tag lists no $name"
+  [ "$want" = "$have" ] || fail "$name of release $tag does not match SHA256SUMS (expected $want, got $have)"
+  unpack "$work/$name" "$dest"
+  rm -rf "$work"
+}
+
+fetch_main() {
+  local ref="${LW_ACTION_REF:-}" arch dest
+  arch="$(machine_arch)"
+  output cache-key "$(cache_key "$ref" "$arch")"
+  output cache-restore-key "loopwright-build-linux-$arch-"
+  no_asset=""
+  release_tag "$ref"
+  if [ -n "$tag" ]; then
+    dest="${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:-/tmp}/loopwright-tools}/loopwright/$version/$arch"
+    if installed "$dest"; then
+      say "release $tag executables for linux-$arch from the tool cache"
+    else
+      fetch_release "$tag" "$arch" "$dest"
+      [ -n "$no_asset" ] || say "release $tag executables for linux-$arch, checksum verified"
+    fi
+    if [ -z "$no_asset" ]; then
+      output bin "$dest"
+      output source-build false
+      return 0
+    fi
+  fi
+  say "building from source: $no_asset"
+  output source-build true
+}
+
+# The build directory actions/cache restored was configured for this source
+# tree and this directory, or it is removed (CMake refuses a cache made for
+# another source directory, as after an upgrade moved the action's path).
+reuse_or_clear() {
+  local build="$1" home cachedir
+  [ -f "$build/CMakeCache.txt" ] || return 0
+  home="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")"
+  cachedir="$(sed -n 's/^CMAKE_CACHEFILE_DIR:INTERNAL=//p' "$build/CMakeCache.txt")"
+  if [ "$home" != "$root" ] || [ "$cachedir" != "$(cd "$build" && pwd)" ]; then
+    say "the restored build directory was configured for $home; starting it afresh"
+    rm -rf "$build"
+  fi
+}
+
+build_main() {
+  local build="${LOOPWRIGHT_BUILD_DIR:-$root/build/action}" dest="${RUNNER_TEMP:-/tmp}/loopwright-bin"
+  # shellcheck source=scripts/lib/deps.sh
+  source "$root/scripts/lib/deps.sh"
+  lw_ensure_packages "${LW_BUILD_PACKAGES[@]}"
+  reuse_or_clear "$build"
+  local configure=(cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOPWRIGHT_TESTS=OFF)
+  if ! "${configure[@]}" >"${RUNNER_TEMP:-/tmp}/loopwright-configure.log" 2>&1; then
+    # Whatever else a restored directory holds that CMake cannot reuse.
+    say "configuring the restored build directory failed; starting it afresh"
+    rm -rf "$build"
+    "${configure[@]}" >/dev/null
+  fi
+  cmake --build "$build" --target loopwright -j"$(nproc)"
+  mkdir -p "$dest"
+  for exe in "${executables[@]}"; do install -m 0755 "$build/$exe" "$dest/$exe"; done
+  output bin "$dest"
+  say "built from source"
+}
+
+case "${1:-}" in
+  fetch) fetch_main ;;
+  build) build_main ;;
+  *)
+    echo "usage: install.sh fetch|build" >&2
+    exit 2
+    ;;
+esac

@@ -19,7 +19,9 @@
 #include "core/file_io.h"
 #include "core/json_text.h"
 #include "github/actions_files.h"
+#include "github/channels.h"
 #include "github/curl_transport.h"
+#include "github/fallback.h"
 #include "github/outbox.h"
 #include "github/publisher.h"
 #include "github/rest_client.h"
@@ -61,7 +63,9 @@ int publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& ev
   github::Outbox outbox(pipeline::stateDirFor(host.present, host.stateDir, io.env));
   github::PublisherConfig config;
   config.stepSummaryPath = io.env.get("GITHUB_STEP_SUMMARY").value_or("");
-  config.outputPath = io.env.get("GITHUB_OUTPUT").value_or("");
+  // The outputs are the action's declared ones, written once by runMain
+  // after publishing (the publisher's own set is for `loopwright publish`).
+  config.outputPath.clear();
   pipeline::GitDiffSource diffs(repo.string(), event.baseSha);
   github::Publisher publisher(api, outbox, config, log, &diffs);
   auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
@@ -79,15 +83,72 @@ int publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& ev
   return 0;
 }
 
+// --fail-on (the action's fail-on input) overrides the taskpack's
+// publication.failOn for the exit status and the check runs alike.
+Result<std::optional<FailOn>> failOnOption(const Args& args) {
+  auto given = args.value("fail-on");
+  if (!given) return std::optional<FailOn>{};
+  if (*given == "error") return std::optional<FailOn>{FailOn::Error};
+  if (*given == "warning") return std::optional<FailOn>{FailOn::Warning};
+  if (*given == "never") return std::optional<FailOn>{FailOn::Never};
+  return makeError(ErrorCode::UsageError, "--fail-on '" + *given + "' is not a level",
+                   "use --fail-on error, warning or never");
+}
+
+// The action's declared outputs (action.yml), each written once, after
+// publishing so that `conclusion` is the job's final one.
+void writeRunOutputs(const pipeline::RunRecord& record, const fs::path& runJson, int status, Io& io) {
+  auto outputPath = io.env.get("GITHUB_OUTPUT");
+  if (!outputPath || outputPath->empty()) return;
+  std::size_t findings = 0;
+  std::string blocked;
+  for (const auto& stage : record.stages)
+    for (const auto& s : stage.steps) {
+      findings += s.findings.size();
+      if (!s.blocker.empty()) blocked += (blocked.empty() ? "" : ",") + stage.name + "/" + s.step;
+    }
+  auto written = github::appendOutputs(*outputPath, {{"conclusion", status == 0 ? "success" : "failure"},
+                                                     {"findings-count", std::to_string(findings)},
+                                                     {"run-json", runJson.string()},
+                                                     {"blocked-steps", blocked}});
+  if (!written) io.err << "loopwright: " << written.error().message << "\n";
+}
+
+// Under Actions a run that publishes nothing (publish: none, dry-run) still
+// shows its findings on the run page: annotations and the step summary.
+void reportUnpublished(const pipeline::RunRecord& record, const pipeline::EventInput& event,
+                       const Taskpack& taskpack, const fs::path& runJson, Io& io) {
+  if (io.env.get("GITHUB_ACTIONS").value_or("") != "true" || !event.typed) return;
+  auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
+  github::PublicationOutcome outcome;
+  outcome.complete = true;  // nothing was to be published, nothing is pending
+  std::vector<github::FallbackItem> items;
+  for (const Finding& f : github::allFindings(request)) items.push_back({f, false});
+  github::FallbackPlan plan = github::planFallback(items);
+  github::printFallback(io.json ? io.err : io.out, plan);
+  outcome.annotations = plan.annotations;
+  outcome.summaryOnly = plan.rest;
+  auto summary = io.env.get("GITHUB_STEP_SUMMARY");
+  if (!summary || summary->empty() || !request.options.summary) return;
+  std::error_code ec;
+  std::size_t used = 0;
+  if (auto size = fs::file_size(*summary, ec); !ec) used = size;
+  auto written = github::appendStepSummary(
+      *summary, github::renderStepSummary(request, outcome, runJson.string(), used));
+  if (!written) io.err << "loopwright: " << written.error().message << "\n";
+}
+
 // The taskpack to trust: --taskpack when given; for pull requests the base
 // commit's; otherwise the working tree's.
 Result<Taskpack> loadTrustedTaskpack(const Args& args, const fs::path& repo,
                                      const pipeline::EventInput& event) {
   TaskpackLoadOptions options{currentUserHome()};
   if (args.value("taskpack")) return loadTaskpack(*args.value("taskpack"), options);
-  std::string relative = args.value("taskpack-path").value_or(std::string(kDefaultTaskpackPath));
-  if (relative.empty() || relative.front() == '/' || relative.find("..") != std::string::npos)
-    return makeError(ErrorCode::UsageError, "--taskpack-path '" + relative + "' is not inside the repository",
+  std::string given = args.value("taskpack-path").value_or(std::string(kDefaultTaskpackPath));
+  // "./.loopwright/taskpack.yaml" names the same file; git trees know no "./".
+  std::string relative = fs::path(given).lexically_normal().generic_string();
+  if (given.empty() || relative.empty() || relative.front() == '/' || relative.find("..") != std::string::npos)
+    return makeError(ErrorCode::UsageError, "--taskpack-path '" + given + "' is not inside the repository",
                      "give a repository-relative path such as .loopwright/taskpack.yaml");
   if (pipeline::isPullRequestEvent(event.name) && !event.baseSha.empty()) {
     auto text = pipeline::readTaskpackAtCommit(repo.string(), event.baseSha, relative);
@@ -119,8 +180,11 @@ int runMain(const Args& args, Io& io) {
                                      "give --repo the checkout to run on"));
   auto host = loadHostConfigFrom(io.env);
   if (!host) return reportError(io, host.error());
+  auto failOn = failOnOption(args);
+  if (!failOn) return reportError(io, failOn.error());
   auto taskpack = loadTrustedTaskpack(args, repo, *event);
   if (!taskpack) return reportError(io, taskpack.error());
+  if (*failOn) taskpack->publication.failOn = **failOn;
   auto policies = resolvePolicies(*taskpack, *host, resolveContextFrom(io.env));
   if (!policies) return reportError(io, policies.error());
 
@@ -192,25 +256,13 @@ int runMain(const Args& args, Io& io) {
     io.out << "\n" << pipeline::humanSummary(record) << "\nrun record: " << runJson.string() << "\n";
   }
   int status = pipeline::exitCodeOf(record, taskpack->publication.failOn);
-  if (auto outputPath = io.env.get("GITHUB_OUTPUT"); outputPath && !outputPath->empty()) {
-    std::size_t findings = 0;
-    std::string blocked;
-    for (const auto& stage : record.stages)
-      for (const auto& s : stage.steps) {
-        findings += s.findings.size();
-        if (!s.blocker.empty()) blocked += (blocked.empty() ? "" : ",") + stage.name + "/" + s.step;
-      }
-    auto written = github::appendOutputs(
-        *outputPath, {{"conclusion", status == 0 ? "success" : "failure"},
-                      {"findings-count", std::to_string(findings)},
-                      {"run-json", runJson.string()},
-                      {"blocked-steps", blocked}});
-    if (!written) io.err << "loopwright: " << written.error().message << "\n";
-  }
   if (publish == "github") {
     int published = publishRun(record, *event, *taskpack, *host, repo, io);
     if (published != 0 && status == 0) status = published;
+  } else {
+    reportUnpublished(record, *event, *taskpack, runJson, io);
   }
+  writeRunOutputs(record, runJson, status, io);
   return status;
 }
 
@@ -220,7 +272,8 @@ Command runCommand() {
   Command c;
   c.name = "run";
   c.summary = "run the taskpack's pipeline on an event, each step sandboxed and verified";
-  c.usage = "[--taskpack P] [--event-name N --event-path F] [--repo DIR] [--out DIR] [--sarif FILE] [--publish none|github]";
+  c.usage = "[--taskpack P] [--event-name N --event-path F] [--repo DIR] [--out DIR] [--sarif FILE] [--publish none|github]"
+            " [--fail-on error|warning|never]";
   c.description =
       "Selects the stages whose `on:` matches the event, runs their steps (concurrently\n"
       "where they cannot write the working tree), verifies each with libgit2 and writes\n"
@@ -234,7 +287,8 @@ Command runCommand() {
                {"repo", "DIR", "the repository checkout (default .)"},
                {"out", "DIR", "where run.json, logs and outputs go (outside the repository)"},
                {"sarif", "FILE", "also write every accepted finding to FILE as SARIF 2.1.0 (GitHub code scanning)"},
-               {"publish", "MODE", "none (default) or github: review, checks, summary, outputs"}};
+               {"publish", "MODE", "none (default) or github: review, checks, summary, outputs"},
+               {"fail-on", "LEVEL", "error, warning or never: overrides the taskpack's publication.failOn"}};
   c.run = runMain;
   return c;
 }

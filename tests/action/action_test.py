@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""The action as a workflow uses it: action.yml's composite steps run in
+order by a simulated runner (composite_runner.py) with the runner's
+variables, against a local release server (release_server.py) serving an
+archive packed by scripts/dist-pack.sh from the freshly built executables.
+
+Usage: action_test.py [--bin-dir DIR] [unittest arguments]
+Prints [SKIPPED] (and passes nothing) when this machine lacks what the
+tests need. LW_TEST_SOURCE_BUILD=1 adds the source-build fallback, which
+compiles loopwright (minutes)."""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+BIN_DIR = os.path.join(SOURCE, "build", "test")
+if "--bin-dir" in sys.argv:
+    i = sys.argv.index("--bin-dir")
+    BIN_DIR = os.path.abspath(sys.argv[i + 1])
+    del sys.argv[i:i + 2]
+EXECUTABLES = ("loopwright", "loopwright-engine", "loopwright-container-init")
+VERSION = open(os.path.join(SOURCE, "VERSION")).read().strip()
+ARCH = {"x86_64": "x64", "aarch64": "arm64"}.get(os.uname().machine, os.uname().machine)
+REPO = "loopwright/action"
+MAJOR_REF = "v" + VERSION.split(".")[0]  # what `uses: loopwright/action@vN` names
+DECLARED_OUTPUTS = {"conclusion", "findings-count", "run-json", "blocked-steps"}
+
+
+def missing_requirement():
+    try:
+        import yaml  # noqa: F401
+    except ImportError:
+        return "python3-yaml is not installed"
+    for tool in ("curl", "git", "tar", "gzip", "sha256sum", "objdump", "strip", "dpkg"):
+        if not shutil.which(tool):
+            return f"{tool} is not installed"
+    for exe in EXECUTABLES:
+        if not os.access(os.path.join(BIN_DIR, exe), os.X_OK):
+            return f"{BIN_DIR}/{exe} is not built"
+    return None
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def git(cwd, *args):
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@invalid", "-c", "init.defaultBranch=main",
+                    *args], cwd=cwd, check=True, stdout=subprocess.DEVNULL)
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True).stdout.strip() \
+        if args[0] == "commit" else None
+
+
+TASKPACK = """apiVersion: loopwright.dev/v1alpha1
+kind: Taskpack
+metadata:
+  name: action-test
+spec:
+  sandbox:
+    preferredBackends: [linux-bwrap, linux-landlock]
+    networkMode: none
+  stages:
+    - name: review
+      on: [pull_request.opened]
+      steps:
+        - name: lint
+          run: ["sh", ".loopwright/agents/lint.sh"]
+          role: reviewer
+  publication: {review: comment, checks: true, summary: true, failOn: error}
+"""
+
+
+def make_workspace(root):
+    """A pull request whose head adds a file with trailing whitespace (a
+    warning from the example lint step) and a TODO (a notice)."""
+    ws = os.path.join(root, "workspace")
+    os.makedirs(os.path.join(ws, ".loopwright", "agents"))
+    with open(os.path.join(ws, ".loopwright", "taskpack.yaml"), "w") as f:
+        f.write(TASKPACK)
+    shutil.copy(os.path.join(SOURCE, "examples", "review", ".loopwright", "agents", "lint.sh"),
+                os.path.join(ws, ".loopwright", "agents", "lint.sh"))
+    os.makedirs(os.path.join(ws, "src"))
+    git(ws, "init", "-q")
+    git(ws, "add", ".")
+    base = git(ws, "commit", "-qm", "base")
+    with open(os.path.join(ws, "src", "app.py"), "w") as f:
+        f.write("x = 1  \n# TODO: more\n")
+    git(ws, "add", ".")
+    head = git(ws, "commit", "-qm", "head")
+    event = {"action": "opened", "number": 7,
+             "pull_request": {"number": 7, "title": "t", "state": "open", "user": {"login": "octocat"},
+                              "author_association": "CONTRIBUTOR", "labels": [],
+                              "head": {"sha": head, "ref": "feature", "repo": {"full_name": "example/app", "fork": False}},
+                              "base": {"sha": base, "ref": "main", "repo": {"full_name": "example/app", "fork": False}}},
+             "repository": {"name": "app", "full_name": "example/app", "owner": {"login": "example"}},
+             "sender": {"login": "octocat"}}
+    event_path = os.path.join(root, "event.json")
+    with open(event_path, "w") as f:
+        json.dump(event, f)
+    return ws, event_path
+
+
+def make_action_path(root, name, version=VERSION, whole_tree=False):
+    """The action as the runner downloads it for one ref."""
+    dest = os.path.join(root, "_actions", name)
+    files = subprocess.run(["git", "ls-files"], cwd=SOURCE, capture_output=True, text=True, check=True).stdout.split()
+    keep = ("action.yml", "VERSION", "CMakeLists.txt", "dist/", "scripts/", "src/")
+    for rel in files:
+        if not whole_tree and not rel.startswith(keep):
+            continue
+        src = os.path.join(SOURCE, rel)
+        if not os.path.isfile(src):
+            continue
+        os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
+        shutil.copy2(src, os.path.join(dest, rel))
+    # This checkout's own versions of the action's files, committed or not.
+    for rel in ("action.yml", "dist/install.sh", "dist/entrypoint.sh"):
+        shutil.copy2(os.path.join(SOURCE, rel), os.path.join(dest, rel))
+    with open(os.path.join(dest, "VERSION"), "w") as f:
+        f.write(version + "\n")
+    return dest
+
+
+class ActionTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="lw-action-test-")
+        out = os.path.join(cls.tmp, "dist-out")
+        started = time.monotonic()
+        subprocess.run([os.path.join(SOURCE, "scripts", "dist-pack.sh"), BIN_DIR, out, BIN_DIR],
+                       check=True, stdout=subprocess.DEVNULL)
+        cls.pack_seconds = time.monotonic() - started
+        cls.archive_name = f"loopwright-{VERSION}-linux-{ARCH}.tar.gz"
+        with open(os.path.join(out, cls.archive_name), "rb") as f:
+            cls.archive = f.read()
+        with open(os.path.join(out, "SHA256SUMS"), "rb") as f:
+            cls.sums = f.read()
+        with open(os.path.join(out, f"loopwright-{VERSION}-linux-{ARCH}.cdx.json"), "rb") as f:
+            cls.sbom = f.read()
+        cls.server = ReleaseServer()
+        cls.server.publish(REPO, f"v{VERSION}", {cls.archive_name: cls.archive, "SHA256SUMS": cls.sums})
+        cls.workspace, cls.event_path = make_workspace(cls.tmp)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.close()
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def job(self, name, action_path=None):
+        root = os.path.join(self.tmp, name)
+        os.makedirs(root)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "RUNNER_", "LW_"))}
+        env.update({"GITHUB_API_URL": self.server.api, "GITHUB_SERVER_URL": self.server.url,
+                    "GITHUB_REPOSITORY": "example/app", "GITHUB_EVENT_NAME": "pull_request",
+                    "GITHUB_EVENT_PATH": self.event_path, "GITHUB_RUN_ID": "1", "GITHUB_RUN_ATTEMPT": "1",
+                    "GITHUB_JOB": name, "LOOPWRIGHT_STATE_DIR": os.path.join(root, "state")})
+        return SimulatedJob(action_path or make_action_path(root, MAJOR_REF), root, self.workspace, env)
+
+    def assertStep(self, result, step_id, status=0):
+        s = result.step(step_id)
+        self.assertEqual(s.status, status, f"step {step_id}:\n{s.log}")
+        return s
+
+    # --- install ---------------------------------------------------------
+
+    def test_release_archive_installs_cold_then_from_the_tool_cache(self):
+        job = self.job("cold-warm")
+        cold = job.run({"dry-run": "true"}, action_ref=MAJOR_REF)
+        install = self.assertStep(cold, "install")
+        self.assertEqual(install.outputs["source-build"], "false")
+        self.assertIn("checksum verified", install.log)
+        self.assertNotIn("Build loopwright from source", [s.name for s in cold.steps])
+        self.assertEqual(cold.cache, [], "no build cache is touched when the release has the archive")
+        self.assertStep(cold, "run")
+        self.assertTrue(all(auth == "Bearer job-token" for _, auth in self.server.requests))
+        warm = job.run({"dry-run": "true"}, action_ref=MAJOR_REF)
+        self.assertIn("from the tool cache", self.assertStep(warm, "install").log)
+        print(f"\nmeasured: pack {self.pack_seconds:.2f} s ({len(self.archive) / 1e6:.1f} MB archive); "
+              f"install {install.seconds:.2f} s cold (download + checksum + unpack), "
+              f"{warm.step('install').seconds:.2f} s from the tool cache")
+        self.assertLess(install.seconds, 10.0)
+        self.assertLess(warm.step("install").seconds, 5.0)
+
+    def test_a_tampered_archive_fails_and_never_falls_back(self):
+        tampered = bytearray(self.archive)
+        tampered[len(tampered) // 2] ^= 0xFF
+        self.server.publish("tamper/action", f"v{VERSION}", {self.archive_name: bytes(tampered), "SHA256SUMS": self.sums})
+        result = self.job("tampered").run({}, action_ref=f"v{VERSION}", action_repository="tamper/action")
+        install = self.assertStep(result, "install", status=1)
+        self.assertIn(f"::error title=loopwright install::{self.archive_name} of release v{VERSION} does not match "
+                      "SHA256SUMS", install.log)
+        self.assertTrue(result.failed)
+        self.assertEqual([s.id for s in result.steps], ["install"], "nothing runs after a checksum mismatch")
+
+    def test_no_release_asks_for_a_source_build_with_the_reason(self):
+        self.server.publish("noarch/action", f"v{VERSION}", {"SHA256SUMS": self.sums})
+        result = self.job("no-asset").run({}, action_ref=MAJOR_REF, action_repository="noarch/action",
+                                          stop_before="build")
+        install = self.assertStep(result, "install")
+        self.assertEqual(install.outputs["source-build"], "true")
+        self.assertIn(f"loopwright {VERSION}: building from source: release v{VERSION} of noarch/action has no "
+                      f"{self.archive_name}\n", install.log)
+        key = install.outputs["cache-key"]
+        self.assertEqual(result.cache, [("restore", key, "miss")])
+        self.assertTrue(key.startswith(f"loopwright-build-linux-{ARCH}-{VERSION}-{MAJOR_REF}-"), key)
+
+    def test_the_build_cache_key_follows_version_ref_and_sources(self):
+        def key(job, ref):
+            r = job.run({}, action_ref=ref, action_repository="none/action", stop_before="build")
+            return self.assertStep(r, "install").outputs["cache-key"]
+        job = self.job("keys")
+        v1 = key(job, MAJOR_REF)
+        self.assertEqual(v1, key(job, MAJOR_REF), "the same action, the same key")
+        self.assertNotEqual(v1, key(job, "a" * 40))
+        newer = make_action_path(os.path.join(self.tmp, "keys"), "v1-newer", version="9.9.9")
+        self.assertNotEqual(v1, key(SimulatedJob(newer, job.root, job.workspace, job.env), "v9"))
+        for k in (v1,):
+            self.assertNotIn("loopwright-Linux-X64-", k)
+
+    def test_an_upgrade_with_the_old_version_cached_installs_the_new_one(self):
+        job = self.job("upgrade", action_path=make_action_path(os.path.join(self.tmp, "upgrade-old"), "v0",
+                                                               version="0.0.9"))
+        self.server.publish(REPO, "v0.0.9", {f"loopwright-0.0.9-linux-{ARCH}.tar.gz": self.archive,
+                                             "SHA256SUMS": self.sums.replace(self.archive_name.encode(),
+                                                                             f"loopwright-0.0.9-linux-{ARCH}.tar.gz".encode())})
+        old = job.run({"dry-run": "true"}, action_ref="v0.0.9")
+        self.assertStep(old, "run")
+        job.action_path = make_action_path(job.root, MAJOR_REF)  # the new ref, a new action path
+        new = job.run({"dry-run": "true"}, action_ref=MAJOR_REF)
+        install = self.assertStep(new, "install")
+        self.assertIn(f"release v{VERSION} executables", install.log)
+        self.assertIn(f"/loopwright/{VERSION}/{ARCH}", install.outputs["bin"])
+        self.assertStep(new, "run")
+
+    def test_a_ref_naming_another_version_is_an_error(self):
+        result = self.job("other-version").run({}, action_ref="v99.0.0")
+        install = self.assertStep(result, "install", status=1)
+        self.assertIn(f"the action's ref v99.0.0 is not a tag of its VERSION {VERSION}", install.log)
+
+    # --- inputs ----------------------------------------------------------
+
+    def run_job(self, name, inputs):
+        result = self.job(name).run(inputs, action_ref=MAJOR_REF)
+        self.assertStep(result, "install")
+        return result
+
+    def test_fail_on_warning_fails_the_job_on_a_warning_finding(self):
+        result = self.run_job("fail-on-warning", {"fail-on": "warning", "publish": "none"})
+        run = self.assertStep(result, "run", status=1)
+        self.assertEqual(result.outputs["conclusion"], "failure", run.log)
+
+    def test_fail_on_default_keeps_the_job_green_on_a_warning(self):
+        result = self.run_job("fail-on-default", {"publish": "none"})
+        self.assertStep(result, "run")
+        self.assertEqual(result.outputs["conclusion"], "success")
+        self.assertEqual(result.outputs["findings-count"], "2")
+
+    def test_a_bogus_fail_on_is_an_error_naming_the_input(self):
+        result = self.run_job("fail-on-bogus", {"fail-on": "bogus"})
+        run = self.assertStep(result, "run", status=2)
+        self.assertIn("::error title=loopwright::input fail-on must be error, warning or never, not 'bogus'", run.log)
+
+    def test_a_taskpack_path_starting_with_dot_slash_is_found(self):
+        result = self.run_job("dot-slash", {"taskpack-path": "./.loopwright/taskpack.yaml", "publish": "none"})
+        self.assertStep(result, "run")
+
+    def test_dry_run_still_writes_the_summary_and_annotations(self):
+        result = self.run_job("dry-run", {"dry-run": "true"})
+        run = self.assertStep(result, "run")
+        self.assertIn("## loopwright:", result.summary)
+        self.assertIn("trailing whitespace", result.summary)
+        self.assertIn("::warning file=src/app.py,line=1", run.log)
+
+    def test_every_declared_output_is_written_once_and_no_other(self):
+        result = self.run_job("outputs", {"publish": "none"})
+        run = self.assertStep(result, "run")
+        self.assertEqual(sorted(run.output_keys), sorted(DECLARED_OUTPUTS))
+        self.assertTrue(os.path.isfile(result.outputs["run-json"]))
+
+    # --- the source build (slow) -----------------------------------------
+
+    @unittest.skipUnless(os.environ.get("LW_TEST_SOURCE_BUILD") == "1",
+                         "the source build compiles loopwright: set LW_TEST_SOURCE_BUILD=1")
+    def test_source_build_fallback_over_a_stale_restored_build_directory(self):
+        job = self.job("source-build", action_path=None)
+        job.action_path = make_action_path(job.root, "main", whole_tree=True)
+        # What an older version left under a restore-key: configured for
+        # another action path (CMake refuses such a cache).
+        stale = os.path.join(job.cache_store, f"loopwright-build-linux-{ARCH}-0.0.1-v0-0000")
+        os.makedirs(stale)
+        with open(os.path.join(stale, "CMakeCache.txt"), "w") as f:
+            f.write("CMAKE_HOME_DIRECTORY:INTERNAL=/home/runner/work/_actions/loopwright/action/v0\n"
+                    f"CMAKE_CACHEFILE_DIR:INTERNAL={stale}\n")
+        result = job.run({"publish": "none"}, action_ref="main")
+        install = self.assertStep(result, "install")
+        self.assertIn("building from source: the action's ref 'main' is a branch, not a release", install.log)
+        build = self.assertStep(result, "build")
+        self.assertIn("starting it afresh", build.log)
+        self.assertStep(result, "run")
+        self.assertEqual(result.cache[-1][0], "save")
+        print(f"\nmeasured: source build {build.seconds:.0f} s")
+
+
+from composite_runner import SimulatedJob  # noqa: E402
+from release_server import ReleaseServer  # noqa: E402
+
+if __name__ == "__main__":
+    why = missing_requirement()
+    if why:
+        print(f"[SKIPPED] action: {why}")
+        sys.exit(0)
+    unittest.main(verbosity=2)
