@@ -21,6 +21,8 @@ FakeGithub::FakeGithub()
 
 FakeGithub::~FakeGithub() = default;
 
+ReadModel& FakeGithub::reads() { return state_->reads; }
+
 std::string FakeGithub::url() const { return "http://127.0.0.1:" + std::to_string(server_.port()); }
 
 std::optional<LocalHttpServer::Response> FakeGithub::answer(const LocalHttpServer::Request& req) {
@@ -138,7 +140,8 @@ void FakeGithub::addReviewComment(int pull, const std::string& login, const std:
 void FakeGithub::addIssueComment(int issue, const std::string& login, const std::string& body) {
   std::lock_guard<std::mutex> lock(state_->mu);
   state_->issueComments[issue].push_back(
-      json::object{{"id", state_->nextId++}, {"user", json::object{{"login", login}}}, {"body", body}});
+      json::object{{"id", state_->nextId++}, {"user", json::object{{"login", login}}}, {"body", body},
+                   {"author_association", "NONE"}, {"created_at", "2024-01-01T00:00:00Z"}});
 }
 json::array FakeGithub::reviews(int pull) const {
   std::lock_guard<std::mutex> lock(state_->mu);

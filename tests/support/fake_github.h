@@ -21,6 +21,8 @@
 
 namespace lw::test {
 
+struct ReadModel;
+
 class FakeGithub {
  public:
   static constexpr const char* kOwner = "octo";
@@ -86,6 +88,9 @@ class FakeGithub {
   boost::json::array issueComments(int issue) const;
   std::vector<std::string> issueLabels(int issue) const;
   std::map<std::string, std::string> repoLabels() const;  // name -> colour
+  // The read endpoints' data (support/fake_github_reads.h); seed it before
+  // the requests that read it.
+  ReadModel& reads();
 
   struct State;
 

@@ -17,6 +17,7 @@
 #include <boost/json.hpp>
 
 #include "support/fake_github.h"
+#include "support/fake_github_reads.h"
 
 namespace lw::test {
 
@@ -136,6 +137,7 @@ struct FakeGithub::State {
   std::map<int, json::array> issueComments;
   std::map<int, std::vector<std::string>> issueLabels;
   std::map<std::string, std::string> labels{{"bug", "d73a4a"}};
+  ReadModel reads;  // the read endpoints' data (support/fake_github_reads.h)
 
   std::string writer() const { return installation ? "github-actions[bot]" : kLogin; }
   json::object user() const { return json::object{{"login", writer()}, {"type", installation ? "Bot" : "User"}}; }
@@ -183,6 +185,11 @@ struct FakeGithub::State {
     auto is = [&](const char* re) { return std::regex_match(path, m, std::regex(repo + re)); };
     bool write = method != "GET";
     if (write && readOnly) return message(403, "Resource not accessible by integration");
+    auto pager = [&](const json::array& all, const std::string& key) {
+      Reply r = page(all, q, path, key);
+      return ReadModel::Reply{r.status, r.headers, r.body};
+    };
+    if (auto r = reads.route(method, repo, path, q, accept, labels, pager)) return {r->status, r->headers, r->body};
 
     if (method == "GET" && path == "/user") {
       if (installation) return message(403, "Resource not accessible by integration");
@@ -193,10 +200,12 @@ struct FakeGithub::State {
       if (p == pulls.end()) return message(404, "Not Found");
       if (accept == "application/vnd.github.diff") return {200, {{"content-type", "text/plain"}}, p->second.diff};
       std::string full = std::string(kOwner) + "/" + kRepo;
-      return jsonReply(200, json::object{
+      json::object pr{
           {"number", p->first},
           {"head", json::object{{"sha", p->second.headSha}, {"repo", json::object{{"full_name", full}}}}},
-          {"base", json::object{{"sha", "b" + p->second.headSha.substr(1)}, {"repo", json::object{{"full_name", full}}}}}});
+          {"base", json::object{{"sha", "b" + p->second.headSha.substr(1)}, {"repo", json::object{{"full_name", full}}}}}};
+      reads.decoratePull(p->first, pr);
+      return jsonReply(200, pr);
     }
     if (is(R"(/pulls/(\d+)/comments)") && method == "GET") return page(reviewComments[std::stoi(m[1])], q, path);
     if (is(R"(/pulls/(\d+)/reviews)") && method == "GET") return page(reviews[std::stoi(m[1])], q, path);
@@ -275,7 +284,8 @@ struct FakeGithub::State {
       auto& list = issueComments[std::stoi(m[1])];
       if (method == "GET") return page(list, q, path);
       if (method == "POST") {
-        json::object c{{"id", nextId++}, {"user", user()}, {"body", body.at("body")}};
+        json::object c{{"id", nextId++}, {"user", user()}, {"body", body.at("body")},
+                       {"author_association", "NONE"}, {"created_at", "2024-01-01T00:00:00Z"}};
         list.push_back(c);
         return jsonReply(201, c);
       }
