@@ -21,9 +21,9 @@ LW_BUILD_PACKAGES=(
 # Test-only tools: clang for the fuzz harness (its compiler-rt is added by
 # lw_ensure_fuzz_runtime) and, with shellcheck, for builtin/lint's tests (real
 # SARIF, checkstyle and gcc-style output), iproute2 for network namespaces,
-# procps for process assertions.
+# procps for process assertions, python3-yaml for the action's simulated job (tests/action).
 # shellcheck disable=SC2034
-LW_TEST_PACKAGES=(clang shellcheck iproute2 procps python3)
+LW_TEST_PACKAGES=(clang shellcheck iproute2 procps python3 python3-yaml)
 
 lw_sudo() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

@@ -5,8 +5,8 @@ variables, against a local release server (release_server.py) serving an
 archive packed by scripts/dist-pack.sh from the freshly built executables.
 
 Usage: action_test.py [--bin-dir DIR] [unittest arguments]
-Prints [SKIPPED] (and passes nothing) when this machine lacks what the
-tests need. LW_TEST_SOURCE_BUILD=1 adds the source-build fallback, which
+Prints [SKIPPED] (and runs nothing) when this machine lacks what the
+tests need; under CI=true that is a failure. LW_TEST_SOURCE_BUILD=1 adds the source-build fallback, which
 compiles loopwright (minutes)."""
 
 import hashlib
@@ -311,11 +311,62 @@ class ActionTest(unittest.TestCase):
         print(f"\nmeasured: source build {build.seconds:.0f} s")
 
 
+class DistTest(unittest.TestCase):
+    """scripts/dist-check.sh and the SBOM of scripts/dist-pack.sh."""
+
+    def check(self, *exes):
+        return subprocess.run([os.path.join(SOURCE, "scripts", "dist-check.sh"), *exes],
+                              capture_output=True, text=True)
+
+    def test_dist_check_refuses_a_shared_library_not_every_runner_has(self):
+        needed = subprocess.run(["objdump", "-p", os.path.join(BIN_DIR, "loopwright-engine")],
+                                capture_output=True, text=True).stdout
+        outside = [l.split()[1] for l in needed.splitlines() if l.strip().startswith("NEEDED")
+                   and l.split()[1] in ("libyaml-cpp.so.0.7", "libasan.so.8", "libstdc++.so.6", "libgit2.so.1.5")]
+        if not outside:
+            self.skipTest("the engine built here links nothing outside the allow-list")
+        r = self.check(os.path.join(BIN_DIR, "loopwright-engine"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(f"loopwright-engine needs {outside[0]}, which not every supported runner has", r.stderr)
+
+    def test_dist_check_refuses_a_glibc_newer_than_the_oldest_runner(self):
+        r = subprocess.run([os.path.join(SOURCE, "scripts", "dist-check.sh"), os.path.join(BIN_DIR, "loopwright")],
+                           capture_output=True, text=True, env={**os.environ, "LW_MAX_GLIBC": "2.2"})
+        self.assertEqual(r.returncode, 1)
+        self.assertRegex(r.stderr, r"loopwright needs glibc 2\.[0-9]+ \(for .+\); the oldest supported runner has 2\.2")
+
+    def test_dist_check_passes_a_static_executable(self):
+        r = self.check(os.path.join(BIN_DIR, "loopwright-container-init"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("portable (glibc not linked", r.stdout)
+
+    def test_the_sbom_is_cyclonedx_with_the_linked_packages(self):
+        out = tempfile.mkdtemp(prefix="lw-sbom-")
+        try:
+            r = subprocess.run([os.path.join(SOURCE, "scripts", "sbom.sh"), VERSION, BIN_DIR,
+                                *(os.path.join(BIN_DIR, e) for e in EXECUTABLES)], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            bom = json.loads(r.stdout)
+        finally:
+            shutil.rmtree(out)
+        self.assertEqual((bom["bomFormat"], bom["specVersion"]), ("CycloneDX", "1.5"))
+        self.assertEqual(bom["metadata"]["component"]["version"], VERSION)
+        by_name = {c["name"]: c for c in bom["components"]}
+        self.assertIn("libc6", by_name)
+        self.assertTrue(by_name["libc6"]["purl"].startswith("pkg:deb/debian/libc6@"))
+        linkage = {c["name"]: c["properties"][0]["value"] for c in bom["components"]}
+        self.assertEqual(linkage.get("libcurl4"), "dlopen")
+        self.assertEqual(len(bom["dependencies"][0]["dependsOn"]), len(bom["components"]))
+
+
 from composite_runner import SimulatedJob  # noqa: E402
 from release_server import ReleaseServer  # noqa: E402
 
 if __name__ == "__main__":
     why = missing_requirement()
+    if why and os.environ.get("CI") == "true":
+        print(f"action: {why}, which CI must have")
+        sys.exit(1)
     if why:
         print(f"[SKIPPED] action: {why}")
         sys.exit(0)
