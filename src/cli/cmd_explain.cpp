@@ -126,7 +126,7 @@ int finish(Io& io, const std::vector<const EffectiveStep*>& shown, const std::ve
 void printBuiltin(std::ostream& out, const boost::json::value& builtin) {
   if (!builtin.is_object()) return;
   const boost::json::object& b = builtin.as_object();
-  row(out, "uses", std::string(b.at("uses").as_string()), std::string(b.at("summary").as_string()));
+  row(out, "uses", std::string(b.at("uses").as_string()) + ": " + std::string(b.at("summary").as_string()), "");
   for (const boost::json::value& pv : b.at("params").as_array()) {
     const boost::json::object& p = pv.as_object();
     row(out, "with." + std::string(p.at("name").as_string()), boost::json::serialize(p.at("value")),
