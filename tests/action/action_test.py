@@ -287,6 +287,12 @@ class ActionTest(unittest.TestCase):
         self.assertEqual(sorted(run.output_keys), sorted(DECLARED_OUTPUTS))
         self.assertTrue(os.path.isfile(result.outputs["run-json"]))
 
+    def test_publishing_writes_the_outputs_once_too(self):
+        result = self.run_job("outputs-published", {"publish": "github"})
+        run = result.step("run")
+        self.assertIn(run.status, (0, 6), run.log)
+        self.assertEqual(sorted(run.output_keys), sorted(DECLARED_OUTPUTS), run.log)
+
     # --- the source build (slow) -----------------------------------------
 
     @unittest.skipUnless(os.environ.get("LW_TEST_SOURCE_BUILD") == "1",

@@ -4,7 +4,8 @@ them (docs.github.com REST "Releases" and "Release assets"):
   GET {api}/repos/{owner}/{repo}/releases/assets/{id}  with Accept:
       application/octet-stream: a 302 to the download (GitHub redirects to
       its storage); with any other Accept, the asset's JSON
-Every request is recorded with its Authorization header."""
+Every request is recorded with its Authorization header; anything else,
+writes included, is answered 404 (a token without access)."""
 
 import http.server
 import json
@@ -25,6 +26,13 @@ class ReleaseServer:
             def do_GET(self):
                 server.requests.append((self.path, self.headers.get("Authorization", "")))
                 server._answer(self)
+
+            def _refuse(self):  # any write: as GitHub answers a token without access
+                server.requests.append((self.path, self.headers.get("Authorization", "")))
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                server._send(self, 404, b'{"message":"Not Found"}')
+
+            do_POST = do_PATCH = do_PUT = _refuse
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
