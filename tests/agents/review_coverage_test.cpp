@@ -58,7 +58,9 @@ TEST_CASE("review coverage: a budget stop leaves the rest skipped and the review
 
 TEST_CASE("review coverage: invalid output, clipped hunks, maxFiles and a truncated diff are named") {
   Selection s{{"a.go", "b.go"}, {{"z.go", CoverageStatus::Skipped, "maxFiles (2) reached"}}};
-  ChunkPlan plan{{}, {{"b.go", CoverageStatus::Clipped, "a hunk larger than chunkTokens (the one at line 1) was clipped: 9 lines not reviewed"}}};
+  ChunkPlan plan{{},
+                 {{"b.go", CoverageStatus::Clipped,
+                   "a hunk larger than chunkTokens (the one at line 1) was clipped: 9 lines not reviewed"}}};
   RunResult run;
   run.chunks = {{{"a.go"}, false, "model output invalid"}, {{"b.go"}, true, ""}};
   Coverage c = summarizeCoverage(s, plan, run, true);
@@ -101,7 +103,8 @@ TEST_CASE("review params: defaults, the step's values, and a mistyped one") {
   CHECK(d->maxTokens == 60000);
   CHECK(d->minSeverity == Severity::Notice);
   auto p = readReviewParams(json::parse(R"({"maxFiles":3,"maxTokens":5000,"chunkTokens":900,"maxFindings":2,
-    "minSeverity":"warning","minConfidence":1,"exclude":["docs/*"],"instructions":"REVIEW.md"})").as_object());
+    "minSeverity":"warning","minConfidence":1,"exclude":["docs/*"],"instructions":"REVIEW.md"})")
+                                .as_object());
   REQUIRE(p);
   CHECK(p->maxFiles == 3);
   CHECK(p->chunkTokens == 900);

@@ -21,11 +21,10 @@ std::vector<std::string> problemPaths(const Error& e) {
   return out;
 }
 
-std::string finding(const std::string& fields) {
-  return R"({"findings":[{)" + fields + "}]}";
-}
+std::string finding(const std::string& fields) { return R"({"findings":[{)" + fields + "}]}"; }
 
-const std::string kGood = R"("path":"src/a.py","startLine":1,"endLine":1,"severity":"warning","rule":"r","message":"m","confidence":1)";
+const std::string kGood =
+    R"("path":"src/a.py","startLine":1,"endLine":1,"severity":"warning","rule":"r","message":"m","confidence":1)";
 
 }  // namespace
 
@@ -81,40 +80,69 @@ TEST_CASE("review output: malformed and partial answers are OUTPUT_INVALID") {
 
 TEST_CASE("review output: hostile fields are each refused with their JSON path") {
   SUBCASE("wrong types") {
-    auto r = parseModelOutput(finding(R"("path":1,"startLine":"3","endLine":4.5,"severity":2,"rule":[],"message":{},"confidence":"high")"),
-                              kPaths, false);
+    auto r = parseModelOutput(
+        finding(R"("path":1,"startLine":"3","endLine":4.5,"severity":2,"rule":[],"message":{},"confidence":"high")"),
+        kPaths, false);
     REQUIRE_FALSE(r);
-    CHECK(problemPaths(r.error()) ==
-          std::vector<std::string>{"findings[0].path", "findings[0].startLine", "findings[0].endLine",
-                                   "findings[0].severity", "findings[0].rule", "findings[0].message",
-                                   "findings[0].confidence"});
+    CHECK(problemPaths(r.error()) == std::vector<std::string>{"findings[0].path", "findings[0].startLine",
+                                                              "findings[0].endLine", "findings[0].severity",
+                                                              "findings[0].rule", "findings[0].message",
+                                                              "findings[0].confidence"});
   }
   SUBCASE("a path that is not in the chunk") {
-    auto r = parseModelOutput(finding(R"("path":"/etc/passwd","startLine":1,"endLine":1,"severity":"error","rule":"r","message":"m","confidence":1)"),
-                              kPaths, false);
+    auto r = parseModelOutput(
+        finding(
+            R"("path":"/etc/passwd","startLine":1,"endLine":1,"severity":"error","rule":"r","message":"m","confidence":1)"),
+        kPaths, false);
     REQUIRE_FALSE(r);
-    CHECK(r.error().message == "the model's answer is not the findings contract: findings[0].path is not one of the files of this diff");
+    CHECK(r.error().message ==
+          "the model's answer is not the findings contract: findings[0].path is not one of the files of this diff");
   }
   SUBCASE("huge strings") {
     const std::string big(kMaxMessageBytes + 1, 'x');
-    auto r = parseModelOutput(finding(kGood.substr(0, kGood.find("\"message\"")) + R"("message":")" + big + R"(","confidence":1)"),
-                              kPaths, false);
+    auto r = parseModelOutput(
+        finding(kGood.substr(0, kGood.find("\"message\"")) + R"("message":")" + big + R"(","confidence":1)"), kPaths,
+        false);
     REQUIRE_FALSE(r);
     CHECK(problemPaths(r.error()) == std::vector<std::string>{"findings[0].message"});
     const std::string bigSuggestion(kMaxSuggestionBytes + 1, 'y');
     CHECK_FALSE(parseModelOutput(finding(kGood + R"(,"suggestion":")" + bigSuggestion + "\""), kPaths, false));
   }
   SUBCASE("out of bounds") {
-    CHECK_FALSE(parseModelOutput(finding(R"("path":"src/a.py","startLine":0,"endLine":1,"severity":"error","rule":"r","message":"m","confidence":1)"), kPaths, false));
-    CHECK_FALSE(parseModelOutput(finding(R"("path":"src/a.py","startLine":5,"endLine":4,"severity":"error","rule":"r","message":"m","confidence":1)"), kPaths, false));
-    CHECK_FALSE(parseModelOutput(finding(R"("path":"src/a.py","startLine":1,"endLine":9000,"severity":"error","rule":"r","message":"m","confidence":1)"), kPaths, false));
-    CHECK_FALSE(parseModelOutput(finding(R"("path":"src/a.py","startLine":-3,"endLine":1,"severity":"error","rule":"r","message":"m","confidence":1)"), kPaths, false));
-    CHECK_FALSE(parseModelOutput(finding(R"("path":"src/a.py","startLine":1,"endLine":1,"severity":"error","rule":"r","message":"m","confidence":1.5)"), kPaths, false));
-    CHECK_FALSE(parseModelOutput(finding(R"("path":"src/a.py","startLine":99999999999,"endLine":1,"severity":"error","rule":"r","message":"m","confidence":1)"), kPaths, false));
+    CHECK_FALSE(parseModelOutput(
+        finding(
+            R"("path":"src/a.py","startLine":0,"endLine":1,"severity":"error","rule":"r","message":"m","confidence":1)"),
+        kPaths, false));
+    CHECK_FALSE(parseModelOutput(
+        finding(
+            R"("path":"src/a.py","startLine":5,"endLine":4,"severity":"error","rule":"r","message":"m","confidence":1)"),
+        kPaths, false));
+    CHECK_FALSE(parseModelOutput(
+        finding(
+            R"("path":"src/a.py","startLine":1,"endLine":9000,"severity":"error","rule":"r","message":"m","confidence":1)"),
+        kPaths, false));
+    CHECK_FALSE(parseModelOutput(
+        finding(
+            R"("path":"src/a.py","startLine":-3,"endLine":1,"severity":"error","rule":"r","message":"m","confidence":1)"),
+        kPaths, false));
+    CHECK_FALSE(parseModelOutput(
+        finding(
+            R"("path":"src/a.py","startLine":1,"endLine":1,"severity":"error","rule":"r","message":"m","confidence":1.5)"),
+        kPaths, false));
+    CHECK_FALSE(parseModelOutput(
+        finding(
+            R"("path":"src/a.py","startLine":99999999999,"endLine":1,"severity":"error","rule":"r","message":"m","confidence":1)"),
+        kPaths, false));
   }
   SUBCASE("a severity or rule outside the vocabulary") {
-    CHECK_FALSE(parseModelOutput(finding(R"("path":"src/a.py","startLine":1,"endLine":1,"severity":"critical","rule":"r","message":"m","confidence":1)"), kPaths, false));
-    CHECK_FALSE(parseModelOutput(finding(R"("path":"src/a.py","startLine":1,"endLine":1,"severity":"error","rule":"Bad Rule!","message":"m","confidence":1)"), kPaths, false));
+    CHECK_FALSE(parseModelOutput(
+        finding(
+            R"("path":"src/a.py","startLine":1,"endLine":1,"severity":"critical","rule":"r","message":"m","confidence":1)"),
+        kPaths, false));
+    CHECK_FALSE(parseModelOutput(
+        finding(
+            R"("path":"src/a.py","startLine":1,"endLine":1,"severity":"error","rule":"Bad Rule!","message":"m","confidence":1)"),
+        kPaths, false));
   }
   SUBCASE("an unknown field") {
     auto r = parseModelOutput(finding(kGood + R"(,"approve":true)"), kPaths, false);

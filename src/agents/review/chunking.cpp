@@ -53,8 +53,8 @@ ChunkPart makePart(const std::string& path, std::string body) {
 
 // One file's parts: the whole file when it fits a chunk, else its hunks
 // packed in order, each hunk clipped to what a chunk can hold.
-std::vector<ChunkPart> fileParts(const github::DiffFile& file, const std::string& path,
-                                 std::int64_t chunkTokens, std::string& clipReason) {
+std::vector<ChunkPart> fileParts(const github::DiffFile& file, const std::string& path, std::int64_t chunkTokens,
+                                 std::string& clipReason) {
   const std::int64_t room = chunkTokens - estimateTokens(fileHeader(path));
   std::vector<std::string> hunks;
   std::string whole;
@@ -120,8 +120,7 @@ std::string clipRenderedHunk(const std::string& rendered, std::int64_t maxTokens
   return rendered.substr(0, keep) + clipNote(cutLines);
 }
 
-ChunkPlan planChunks(const std::vector<std::string>& paths, const github::DiffIndex& diff,
-                     std::int64_t chunkTokens) {
+ChunkPlan planChunks(const std::vector<std::string>& paths, const github::DiffIndex& diff, std::int64_t chunkTokens) {
   ChunkPlan plan;
   ChunkBuilder builder(chunkTokens);
   for (const std::string& path : paths) {

@@ -44,7 +44,6 @@ std::string renderHunk(const github::DiffHunk& hunk);
 std::string clipRenderedHunk(const std::string& rendered, std::int64_t maxTokens, int& cutLines);
 
 // The chunks for `paths` (each in `diff`, with hunks) in order.
-ChunkPlan planChunks(const std::vector<std::string>& paths, const github::DiffIndex& diff,
-                     std::int64_t chunkTokens);
+ChunkPlan planChunks(const std::vector<std::string>& paths, const github::DiffIndex& diff, std::int64_t chunkTokens);
 
 }  // namespace lw::agents::review

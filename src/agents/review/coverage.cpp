@@ -1,14 +1,10 @@
 #include "agents/review/coverage.h"
 
-#include <boost/json/array.hpp>
-#include <boost/json/object.hpp>
-
 #include "core/file_io.h"
 #include "core/json_text.h"
+#include "github/coverage.h"
 
 namespace lw::agents::review {
-
-namespace json = boost::json;
 
 namespace {
 
@@ -24,25 +20,29 @@ std::string bounded(const std::string& reason) {
 
 std::string_view toString(CoverageStatus s) {
   switch (s) {
-    case CoverageStatus::Reviewed: return "reviewed";
-    case CoverageStatus::Clipped: return "clipped";
-    case CoverageStatus::Skipped: return "skipped";
+    case CoverageStatus::Reviewed:
+      return "reviewed";
+    case CoverageStatus::Clipped:
+      return "clipped";
+    case CoverageStatus::Skipped:
+      return "skipped";
   }
   return "skipped";
 }
 
 Status writeCoverage(const std::filesystem::path& outDir, const Coverage& c) {
-  json::array files;
+  // The file's shape is the publisher's (github/coverage.h), written by its
+  // own encoder so the two cannot drift apart.
+  github::Coverage out;
   for (const FileCoverage& f : c.files)
-    files.push_back(json::object{{"path", f.path}, {"status", toString(f.status)}, {"reason", bounded(f.reason)}});
-  json::object o{{"files", std::move(files)},
-                 {"complete", c.complete},
-                 {"reason", bounded(c.reason)},
-                 {"tokensUsed", c.tokensUsed},
-                 {"head", c.head}};
-  o["incrementalFrom"] = c.incrementalFrom ? json::value(*c.incrementalFrom) : json::value(nullptr);
+    out.files.push_back({f.path, *github::parseFileReview(toString(f.status)), bounded(f.reason)});
+  out.complete = c.complete;
+  out.reason = bounded(c.reason);
+  out.tokensUsed = c.tokensUsed;
+  out.head = c.head;
+  out.incrementalFrom = c.incrementalFrom.value_or("");
   // Paths come from the pull request: not necessarily UTF-8.
-  return writeFileAtomic((outDir / "coverage.json").string(), toJsonText(o) + "\n", false);
+  return writeFileAtomic((outDir / "coverage.json").string(), toJsonText(github::toJson(out)) + "\n", false);
 }
 
 }  // namespace lw::agents::review

@@ -17,7 +17,6 @@ namespace lw::agents::review {
 // otherwise (or when the chunker clipped one of its hunks). Then the
 // selection's skipped files. `complete` and `reason` from all of that, the
 // run's stop and budget, and `diffTruncated`.
-Coverage summarizeCoverage(const Selection& selection, const ChunkPlan& plan, const RunResult& run,
-                           bool diffTruncated);
+Coverage summarizeCoverage(const Selection& selection, const ChunkPlan& plan, const RunResult& run, bool diffTruncated);
 
 }  // namespace lw::agents::review

@@ -12,15 +12,30 @@ namespace {
 
 // Lock files list resolved versions, not code anyone wrote: the security
 // built-in reports their dependency changes instead.
-constexpr std::array<std::string_view, 21> kLockFiles = {
-    "package-lock.json", "npm-shrinkwrap.json", "yarn.lock",    "pnpm-lock.yaml", "bun.lockb",
-    "Cargo.lock",        "go.sum",              "Gemfile.lock", "poetry.lock",    "Pipfile.lock",
-    "composer.lock",     "uv.lock",             "pdm.lock",     "flake.lock",     "packages.lock.json",
-    "gradle.lockfile",   "mix.lock",            "pubspec.lock", "Podfile.lock",   "Package.resolved",
-    "deno.lock"};
+constexpr std::array<std::string_view, 21> kLockFiles = {"package-lock.json",
+                                                         "npm-shrinkwrap.json",
+                                                         "yarn.lock",
+                                                         "pnpm-lock.yaml",
+                                                         "bun.lockb",
+                                                         "Cargo.lock",
+                                                         "go.sum",
+                                                         "Gemfile.lock",
+                                                         "poetry.lock",
+                                                         "Pipfile.lock",
+                                                         "composer.lock",
+                                                         "uv.lock",
+                                                         "pdm.lock",
+                                                         "flake.lock",
+                                                         "packages.lock.json",
+                                                         "gradle.lockfile",
+                                                         "mix.lock",
+                                                         "pubspec.lock",
+                                                         "Podfile.lock",
+                                                         "Package.resolved",
+                                                         "deno.lock"};
 
 constexpr std::array<std::string_view, 11> kGeneratedGlobs = {
-    "*.min.js", "*.min.css", "*.pb.go",         "*.pb.cc",   "*.pb.h",   "*_pb2.py",
+    "*.min.js",      "*.min.css",  "*.pb.go",       "*.pb.cc",  "*.pb.h",  "*_pb2.py",
     "*_pb2_grpc.py", "*.pb.swift", "*.generated.*", "*.g.dart", "*.js.map"};
 
 constexpr std::array<std::string_view, 4> kVendorDirs = {"vendor", "third_party", "node_modules", "bower_components"};

@@ -28,8 +28,10 @@ Finding toFinding(const ModelFinding& m, const github::DiffIndex& diff) {
   }
   f.line = at->startLine > 0 ? at->startLine : at->line;
   f.endLine = at->startLine > 0 ? at->line : 0;
-  if (!at->clipped) f.suggestion = m.suggestion;
-  else f.message += "\n\n(" + lineRange(m) + "; only line " + std::to_string(at->line) + " is in the diff)";
+  if (!at->clipped)
+    f.suggestion = m.suggestion;
+  else
+    f.message += "\n\n(" + lineRange(m) + "; only line " + std::to_string(at->line) + " is in the diff)";
   return f;
 }
 

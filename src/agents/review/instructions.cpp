@@ -68,7 +68,8 @@ std::string reviewSections(std::string_view markdown) {
 
 std::string boundInstructions(std::string_view text, std::size_t maxBytes) {
   if (text.size() <= maxBytes) return std::string(text);
-  const std::string note = "\n[the instructions were cut here: at most " + std::to_string(maxBytes) + " bytes are sent]\n";
+  const std::string note =
+      "\n[the instructions were cut here: at most " + std::to_string(maxBytes) + " bytes are sent]\n";
   std::size_t room = maxBytes > note.size() ? maxBytes - note.size() : 0;
   std::size_t cut = room == 0 ? std::string_view::npos : text.rfind('\n', room - 1);
   std::string_view kept = cut == std::string_view::npos ? std::string_view() : text.substr(0, cut + 1);

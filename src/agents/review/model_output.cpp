@@ -1,10 +1,9 @@
 #include "agents/review/model_output.h"
 
 #include <algorithm>
-#include <set>
-
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
+#include <set>
 
 namespace lw::agents::review {
 
@@ -12,8 +11,8 @@ namespace json = boost::json;
 
 namespace {
 
-const std::set<std::string, std::less<>> kFindingKeys = {"path",    "startLine", "endLine",    "severity",
-                                                         "rule",    "message",   "suggestion", "confidence"};
+const std::set<std::string, std::less<>> kFindingKeys = {"path", "startLine", "endLine",    "severity",
+                                                         "rule", "message",   "suggestion", "confidence"};
 
 // Collects every problem of one answer, each at its JSON path.
 class Checker {
@@ -21,7 +20,8 @@ class Checker {
   explicit Checker(const std::vector<std::string>& paths) : paths_(paths) {}
 
   void problem(std::string at, std::string message) {
-    diagnostics_.push_back({Location{.file = {}, .line = 0, .column = 0, .path = std::move(at)}, std::move(message), {}});
+    diagnostics_.push_back(
+        {Location{.file = {}, .line = 0, .column = 0, .path = std::move(at)}, std::move(message), {}});
   }
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
 
@@ -73,8 +73,9 @@ void Checker::unknownKeys(const json::object& o, const std::string& at) {
 }
 
 bool isRuleId(std::string_view s) {
-  return !s.empty() && s.size() <= kMaxRuleBytes &&
-         std::all_of(s.begin(), s.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+  return !s.empty() && s.size() <= kMaxRuleBytes && std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+  });
 }
 
 std::optional<ModelFinding> Checker::finding(const json::value& v, const std::string& at) {
@@ -96,8 +97,10 @@ std::optional<ModelFinding> Checker::finding(const json::value& v, const std::st
   if (f.startLine > 0 && f.endLine > 0 && (f.endLine < f.startLine || f.endLine - f.startLine > kMaxSpan))
     problem(at + ".endLine", "must be from startLine to startLine + " + std::to_string(kMaxSpan));
   if (auto s = text(o, "severity", at, 16)) {
-    if (auto sev = parseSeverity(*s)) f.severity = *sev;
-    else problem(at + ".severity", "must be one of error, warning, notice");
+    if (auto sev = parseSeverity(*s))
+      f.severity = *sev;
+    else
+      problem(at + ".severity", "must be one of error, warning, notice");
   }
   if (auto r = text(o, "rule", at, kMaxRuleBytes)) {
     if (!isRuleId(*r)) problem(at + ".rule", "must be kebab-case: a-z, 0-9 and '-'");
@@ -119,15 +122,14 @@ std::optional<ModelFinding> Checker::finding(const json::value& v, const std::st
 Error invalid(std::vector<Diagnostic> diagnostics) {
   const Diagnostic& first = diagnostics.front();
   std::string where = first.location.path.empty() ? "" : first.location.path + " ";
-  Error e = makeError(ErrorCode::OutputInvalid, "the model's answer is not the findings contract: " + where + first.message,
-                      "the answer must be one JSON object {\"findings\": [...]} as the prompt describes");
+  Error e =
+      makeError(ErrorCode::OutputInvalid, "the model's answer is not the findings contract: " + where + first.message,
+                "the answer must be one JSON object {\"findings\": [...]} as the prompt describes");
   e.diagnostics = std::move(diagnostics);
   return e;
 }
 
-Error invalid(std::string message) {
-  return invalid(std::vector<Diagnostic>{{Location{}, std::move(message), {}}});
-}
+Error invalid(std::string message) { return invalid(std::vector<Diagnostic>{{Location{}, std::move(message), {}}}); }
 
 }  // namespace
 
@@ -160,7 +162,8 @@ Result<std::vector<ModelFinding>> parseModelOutput(std::string_view text, const 
     return invalid("findings has more than " + std::to_string(kMaxFindingsPerAnswer) + " entries");
   std::vector<ModelFinding> out;
   for (std::size_t i = 0; i < list->get_array().size(); ++i)
-    if (auto f = check.finding(list->get_array()[i], "findings[" + std::to_string(i) + "]")) out.push_back(std::move(*f));
+    if (auto f = check.finding(list->get_array()[i], "findings[" + std::to_string(i) + "]"))
+      out.push_back(std::move(*f));
   if (!check.diagnostics().empty()) return invalid(check.diagnostics());
   return out;
 }

@@ -4,10 +4,9 @@
 // answer is not what the contract says.
 #pragma once
 
+#include <boost/json/value.hpp>
 #include <string>
 #include <vector>
-
-#include <boost/json/value.hpp>
 
 #include "core/result.h"
 

@@ -72,8 +72,10 @@ int reviewPullRequest(AgentContext& ctx, const RandomBits& random) {
   if (!plan.chunks.empty()) {
     Result<std::optional<Instructions>> read = readInstructions(ctx.bridge, params->instructions);
     if (!read && isGuardrailStop(read.error())) return cannotReview(ctx, "stopped", read.error(), pr->diff.head);
-    if (!read) ctx.log << "builtin/review: no repository instructions: " << read.error().message << "\n";
-    else instructions = *read;
+    if (!read)
+      ctx.log << "builtin/review: no repository instructions: " << read.error().message << "\n";
+    else
+      instructions = *read;
   }
   ReviewRun review(ctx.bridge, params->maxTokens, params->chunkTokens, promptContext(pr->pull, instructions), random,
                    ctx.log);

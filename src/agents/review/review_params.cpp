@@ -48,8 +48,10 @@ Result<ReviewParams> readReviewParams(const json::object& params) {
   ReviewParams r;
   double maxFiles = r.maxFiles, maxTokens = static_cast<double>(r.maxTokens),
          chunkTokens = static_cast<double>(r.chunkTokens), maxFindings = r.maxFindings;
-  if (!readNumber(params, "maxFiles", maxFiles) || !positive(maxFiles) || maxFiles > 1e9) return badParam("maxFiles", "a positive integer");
-  if (!readNumber(params, "maxTokens", maxTokens) || !positive(maxTokens)) return badParam("maxTokens", "a positive integer");
+  if (!readNumber(params, "maxFiles", maxFiles) || !positive(maxFiles) || maxFiles > 1e9)
+    return badParam("maxFiles", "a positive integer");
+  if (!readNumber(params, "maxTokens", maxTokens) || !positive(maxTokens))
+    return badParam("maxTokens", "a positive integer");
   if (!readNumber(params, "chunkTokens", chunkTokens) || !positive(chunkTokens))
     return badParam("chunkTokens", "a positive integer");
   if (!readNumber(params, "maxFindings", maxFindings) || !positive(maxFindings) || maxFindings > 1e9)

@@ -3,11 +3,10 @@
 // (types, bounds, choices); this only reads them into a struct.
 #pragma once
 
+#include <boost/json/object.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <boost/json/object.hpp>
 
 #include "core/finding.h"
 #include "core/result.h"

@@ -25,7 +25,8 @@ json::object completionArgs(const std::vector<Message>& messages, std::int64_t a
 
 std::int64_t intField(const json::object* o, const char* key) {
   const json::value* v = o != nullptr ? o->if_contains(key) : nullptr;
-  return v != nullptr && (v->is_int64() || v->is_uint64()) ? std::max<std::int64_t>(0, v->to_number<std::int64_t>()) : 0;
+  return v != nullptr && (v->is_int64() || v->is_uint64()) ? std::max<std::int64_t>(0, v->to_number<std::int64_t>())
+                                                           : 0;
 }
 
 // What the lane reports it used; the estimate when it reports nothing (a
@@ -70,7 +71,8 @@ RunResult ReviewRun::run(const std::vector<Chunk>& chunks) {
     for (const ChunkPart& p : chunk.parts)
       if (std::find(paths.begin(), paths.end(), p.path) == paths.end()) paths.push_back(p.path);
     if (result_.stop || result_.budgetReached) {
-      result_.chunks.push_back({paths, false, result_.stop ? "model unavailable: " + result_.stop->message : kBudgetReason});
+      result_.chunks.push_back(
+          {paths, false, result_.stop ? "model unavailable: " + result_.stop->message : kBudgetReason});
       continue;
     }
     result_.chunks.push_back(review(chunk, paths));
@@ -132,8 +134,8 @@ ReviewRun::Answer ReviewRun::completeOnce(const std::vector<Message>& messages, 
     return {Outcome::ModelFailed, {}, false};
   }
   const json::value* stop = o->if_contains("stopReason");
-  const bool truncated = stop != nullptr && stop->is_string() &&
-                         (stop->get_string() == "length" || stop->get_string() == "max_tokens");
+  const bool truncated =
+      stop != nullptr && stop->is_string() && (stop->get_string() == "length" || stop->get_string() == "max_tokens");
   return {Outcome::Answered, std::string(text->get_string()), truncated};
 }
 

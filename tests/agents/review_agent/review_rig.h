@@ -6,13 +6,13 @@
 // JSON-RPC error does.
 #pragma once
 
+#include <doctest/doctest.h>
+
+#include <boost/json.hpp>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <boost/json.hpp>
-#include <doctest/doctest.h>
 
 #include "agents/review/review_agent.h"
 #include "bridge/curl_lane_http.h"
@@ -76,8 +76,11 @@ class ReviewRig : public agents::BridgeClient {
       return json::value{{"number", 7}, {"title", title}, {"body", body}, {"baseSha", "b0"}, {"headSha", "h1"}};
     if (tool == "github.pulls.files") return json::value{{"files", filesJson()}, {"truncated", false}};
     if (tool == "github.pulls.diff")
-      return json::value{{"base", incremental ? "h0" : "b0"}, {"head", "h1"}, {"incremental", incremental},
-                         {"diff", diff}, {"truncated", false}};
+      return json::value{{"base", incremental ? "h0" : "b0"},
+                         {"head", "h1"},
+                         {"incremental", incremental},
+                         {"diff", diff},
+                         {"truncated", false}};
     if (tool == "github.file") return file(args);
     return makeError(ErrorCode::UsageError, "tool " + tool + " not granted");
   }
@@ -87,8 +90,9 @@ class ReviewRig : public agents::BridgeClient {
     return agents::review::reviewPullRequest(ctx, [n = std::uint64_t{0x5eed}]() mutable { return n++; });
   }
 
-  json::value findings() const { return readJson("findings.json"); }
-  json::value coverage() const { return readJson("coverage.json"); }
+  // findings.json and coverage.json, each checked against its schema.
+  json::value findings() const { return readChecked("findings.json", "findings.schema.json"); }
+  json::value coverage() const { return readChecked("coverage.json", "coverage.schema.json"); }
   // The text of message `i` of model request `r`.
   std::string message(std::size_t r, std::size_t i) const {
     return std::string(json::parse(server.requests().at(r).body).at("messages").at(i).at("content").as_string());
@@ -134,21 +138,28 @@ class ReviewRig : public agents::BridgeClient {
     fileRefs.emplace_back(args.at("ref").as_string());
     auto it = baseFiles.find(path);
     if (it == baseFiles.end()) return makeError(ErrorCode::IoError, "github.file: " + path + ": not found");
-    return json::value{{"path", path}, {"ref", "base"}, {"sha", "s"}, {"size", it->second.size()},
+    return json::value{{"path", path},          {"ref", "base"},     {"sha", "s"}, {"size", it->second.size()},
                        {"content", it->second}, {"truncated", false}};
   }
 
   json::array filesJson() const {
     json::array a;
     for (const std::string& p : paths)
-      a.push_back(json::object{{"path", p}, {"status", "modified"}, {"additions", 1}, {"deletions", 0}, {"binary", false}});
+      a.push_back(
+          json::object{{"path", p}, {"status", "modified"}, {"additions", 1}, {"deletions", 0}, {"binary", false}});
     return a;
   }
 
-  json::value readJson(const char* name) const {
+  json::value readChecked(const char* name, const char* schemaName) const {
     auto text = readBoundedFile((out.root / name).string(), 1 << 22, ErrorCode::IoError);
     REQUIRE(text);
-    return json::parse(*text);
+    json::value v = json::parse(*text);
+    auto schema = readBoundedFile(std::string(LOOPWRIGHT_SOURCE_DIR) + "/schemas/" + schemaName, 1 << 20,
+                                  ErrorCode::IoError);
+    REQUIRE(schema);
+    auto bad = verify::validateJson(json::parse(*schema), v);
+    CHECK_MESSAGE(!bad, name << ": " << (bad ? bad->path + " " + bad->message : std::string()));
+    return v;
   }
 
   guard::ManualClock clock_;
