@@ -121,9 +121,12 @@ bool isUntrustedContext(std::string_view normalizedPath) {
 
 std::vector<std::string> untrustedRefsIn(std::string_view expression) {
   std::vector<std::string> out;
+  // Context names are case-insensitive in expressions (GitHub.Event works).
+  std::string folded(expression);
+  for (char& c : folded) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   std::size_t at = 0;
   while (at < expression.size()) {
-    std::size_t found = expression.find("github", at);
+    std::size_t found = folded.find("github", at);
     if (found == std::string_view::npos) break;
     bool boundary = found == 0 || (!isIdentChar(expression[found - 1]) && expression[found - 1] != '.');
     std::string norm = "github";

@@ -1,0 +1,253 @@
+// builtin/security's rule engine: untrusted contexts, the shell pipe rule,
+// findings only on added lines (with their fallback anchors), the options,
+// and the rules table against docs/security-rules.md.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "agents/security/changed_file.h"
+#include "agents/security/dependency_rules.h"
+#include "agents/security/rules.h"
+#include "agents/security/scan.h"
+#include "agents/security/security_params.h"
+#include "agents/security/shell_rules.h"
+#include "agents/security/untrusted_context.h"
+
+using namespace lw;
+using namespace lw::agents::security;
+
+namespace {
+
+ChangedFile withAdded(std::string path, std::string content, std::vector<int> added) {
+  ChangedFile all = wholeFileAdded(path, content);
+  ChangedFile f;
+  f.path = std::move(path);
+  f.content = std::move(content);
+  for (std::size_t i = 0; i < all.addedLines.size(); ++i)
+    for (int a : added)
+      if (all.addedLines[i] == a) f.addedLines.push_back(a), f.addedText.push_back(all.addedText[i]);
+  return f;
+}
+
+std::vector<std::string> summary(const std::vector<Finding>& findings) {
+  std::vector<std::string> out;
+  for (const Finding& f : findings) out.push_back(f.path + ":" + std::to_string(f.line) + " " + f.ruleId);
+  return out;
+}
+
+const char* kPrtWorkflow =
+    "on: pull_request_target\n"                                             // 1
+    "permissions:\n"                                                        // 2
+    "  contents: read\n"                                                    // 3
+    "jobs:\n"                                                               // 4
+    "  t:\n"                                                                // 5
+    "    runs-on: ubuntu-latest\n"                                          // 6
+    "    steps:\n"                                                          // 7
+    "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683\n"  // 8
+    "        with:\n"                                                       // 9
+    "          ref: ${{ github.event.pull_request.head.sha }}\n"            // 10
+    "      - run: make test\n";                                             // 11
+
+}  // namespace
+
+TEST_CASE("security rules: which expression contexts are untrusted") {
+  struct Case {
+    const char* expression;
+    std::size_t untrusted;
+  };
+  const Case cases[] = {
+      {"${{ github.event.issue.title }}", 1},
+      {"${{ github.event.pull_request.body }}", 1},
+      {"${{ github.head_ref }}", 1},
+      {"${{ github.event.commits[0].message }}", 1},
+      {"${{ github.event.commits[0].author['email'] }}", 1},
+      {"${{ github.event.pull_request.labels[1].name }}", 1},
+      {"${{ toJSON(github.event) }}", 1},
+      {"${{ toJSON(github.event.pull_request) }}", 1},
+      {"${{ github.event.workflow_run.head_branch }}", 1},
+      {"${{ GitHub.Event.Issue.Title }}", 1},
+      {"${{ github.event.issue.title || github.event.pull_request.title }}", 2},
+      {"${{ github.event.number }}", 0},
+      {"${{ github.event.pull_request.head.sha }}", 0},
+      {"${{ github.event.pull_request.user.login }}", 0},
+      {"${{ github.sha }}", 0},
+      {"${{ github.repository }}", 0},
+      {"${{ steps.meta.outputs.github_title }}", 0},
+      {"${{ secrets.GITHUB_TOKEN }}", 0},
+  };
+  for (const Case& c : cases) {
+    std::string expression = c.expression;
+    CAPTURE(expression);
+    CHECK(untrustedRefsIn(c.expression).size() == c.untrusted);
+  }
+  CHECK(expressionsIn("a ${{ x }} b ${{ y }}").size() == 2);
+  CHECK(expressionsIn("${{ unterminated").empty());
+}
+
+TEST_CASE("security rules: a download piped into an interpreter") {
+  struct Case {
+    const char* line;
+    bool risky;
+  };
+  const Case cases[] = {
+      {"curl -fsSL https://x | sh", true},
+      {"curl https://x | sudo -E bash -s -- --yes", true},
+      {"wget -qO- https://x | python3 -", true},
+      {"curl https://x | FOO=1 /bin/bash", true},
+      {"bash <(curl -s https://x)", true},
+      {"sh -c \"$(curl -fsSL https://x)\"", true},
+      {"CURL https://x | SH", true},
+      {"curl https://x | jq .", false},
+      {"curl -o install.sh https://x && sh install.sh", false},
+      {"curl https://x || sh fallback.sh", false},
+      {"echo curling | sh", false},
+      {"libcurl-dev | bash", false},
+  };
+  for (const Case& c : cases) {
+    std::string line = c.line;
+    CAPTURE(line);
+    CHECK(pipesDownloadToShell(c.line) == c.risky);
+  }
+}
+
+TEST_CASE("security rules: a risk on lines the pull request did not add is not reported") {
+  ChangedFile f = withAdded(".github/workflows/t.yml", kPrtWorkflow, {6});
+  CHECK(scanChangedFiles({f}, {}).empty());
+}
+
+TEST_CASE("security rules: a finding goes on the first added line among its anchors") {
+  SUBCASE("the ref line when it is added") {
+    ChangedFile f = withAdded(".github/workflows/t.yml", kPrtWorkflow, {1, 10, 11});
+    CHECK(summary(scanChangedFiles({f}, {})) ==
+          std::vector<std::string>{".github/workflows/t.yml:10 security/untrusted-checkout"});
+  }
+  SUBCASE("the trigger when only the trigger changed") {
+    ChangedFile f = withAdded(".github/workflows/t.yml", kPrtWorkflow, {1});
+    CHECK(summary(scanChangedFiles({f}, {})) ==
+          std::vector<std::string>{".github/workflows/t.yml:1 security/untrusted-checkout"});
+  }
+}
+
+TEST_CASE("security rules: the message says what was seen, then why and how to fix") {
+  ChangedFile f = wholeFileAdded(".github/workflows/t.yml", kPrtWorkflow);
+  std::vector<Finding> findings = scanChangedFiles({f}, {});
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].severity == Severity::Error);
+  CHECK(findings[0].message.starts_with("On `pull_request_target`, job `t` checks out "
+                                        "`${{ github.event.pull_request.head.sha }}` and then runs it (line 11)."));
+  CHECK(findings[0].message.find("Check out the base") != std::string::npos);
+}
+
+TEST_CASE("security rules: a private key added over several lines is one finding on its first line") {
+  std::string key = "-----BEGIN RSA PRIVATE KEY-----\n" + std::string(64, 'A') + "\n" + std::string(64, 'B') +
+                    "\n-----END RSA PRIVATE KEY-----\n";
+  ChangedFile f = withAdded("deploy/key.pem", "# deploy key\n" + key, {2, 3, 4, 5});
+  CHECK(summary(scanChangedFiles({f}, {})) == std::vector<std::string>{"deploy/key.pem:2 security/secret"});
+  CHECK(scanChangedFiles({f}, {})[0].message.find("AAAA") == std::string::npos);
+}
+
+TEST_CASE("security rules: a workflow that is not YAML gets no workflow rules but its secrets are found") {
+  ChangedFile f = wholeFileAdded(".github/workflows/broken.yml",
+                                 "on: [push\njobs: {\n  token: ghp_Abcdefghijklmnopqrstuvwxyz0123456789\n");
+  CHECK(summary(scanChangedFiles({f}, {})) == std::vector<std::string>{".github/workflows/broken.yml:3 security/secret"});
+}
+
+TEST_CASE("security rules: disable, minSeverity, dependencies and maxFindings") {
+  ChangedFile wf = wholeFileAdded(".github/workflows/ci.yml",
+                                  "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+                                  "      - uses: actions/checkout@v4\n"           // 6: notice
+                                  "      - uses: someone/action@v1\n"             // 7: warning
+                                  "      - run: echo ${{ github.event.head_commit.message }}\n");  // 8: error
+  ChangedFile req = wholeFileAdded("requirements.txt", "requests==2.32.3\n");
+  std::vector<ChangedFile> files{wf, req};
+  ScanOptions o;
+  CHECK(scanChangedFiles(files, o).size() == 4);
+  CHECK(summary(scanChangedFiles(files, o)).front() == ".github/workflows/ci.yml:8 security/expression-injection");
+
+  o.minSeverity = Severity::Warning;
+  CHECK(summary(scanChangedFiles(files, o)) ==
+        std::vector<std::string>{".github/workflows/ci.yml:8 security/expression-injection",
+                                 ".github/workflows/ci.yml:7 security/unpinned-action"});
+  o = {};
+  o.disabled = {"security/unpinned-action", "security/unpinned-github-action"};
+  CHECK(scanChangedFiles(files, o).size() == 2);
+  o.disabled = {"security/"};
+  CHECK(scanChangedFiles(files, o).empty());
+  o = {};
+  o.dependencies = false;
+  CHECK(scanChangedFiles(files, o).size() == 3);
+  o = {};
+  o.maxFindings = 1;
+  CHECK(summary(scanChangedFiles(files, o)) ==
+        std::vector<std::string>{".github/workflows/ci.yml:8 security/expression-injection"});
+}
+
+TEST_CASE("security rules: secrets: inherit to the repository owner's own workflows is fine") {
+  ChangedFile f = wholeFileAdded(".github/workflows/d.yml",
+                                 "on: push\njobs:\n  d:\n"
+                                 "    uses: Example-Org/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n"
+                                 "    secrets: inherit\n");
+  ScanOptions o;
+  CHECK(summary(scanChangedFiles({f}, o)) == std::vector<std::string>{".github/workflows/d.yml:5 security/secrets-inherit"});
+  o.repositoryOwner = "example-org";
+  CHECK(scanChangedFiles({f}, o).empty());
+}
+
+TEST_CASE("security rules: files are classified by path and a script by its #! line") {
+  CHECK(classify(".github/workflows/ci.yml") == FileKind::Workflow);
+  CHECK(classify(".github/workflows/sub/ci.yml") != FileKind::Workflow);  // GitHub reads the top level only
+  CHECK(classify("a/b/action.yaml") == FileKind::Action);
+  CHECK(classify("docker/Dockerfile.release") == FileKind::Dockerfile);
+  CHECK(classify("build/rules.mk") == FileKind::Makefile);
+  CHECK(classify("tools/setup", "#!/usr/bin/env bash") == FileKind::ShellScript);
+  CHECK(classify("tools/setup", "#!/usr/bin/env python3") == FileKind::Other);
+  CHECK(classify("svc/requirements-dev.txt") == FileKind::Manifest);
+  CHECK(classify("README.md") == FileKind::Other);
+}
+
+TEST_CASE("security rules: dependency parsers name the package and its version") {
+  std::vector<std::string_view> lines{"[dependencies]", "serde = { version = \"1.0\", features = [\"derive\"] }",
+                                      "local = { path = \"../local\" }"};
+  std::vector<Dependency> deps = tomlManifestDeps(lines);
+  REQUIRE(deps.size() == 2);
+  CHECK(deps[0].name == "serde");
+  CHECK(deps[0].version == "1.0");
+  CHECK(deps[1].version == "{ path = \"../local\" }");
+  Dependency r = pep508("Django[argon2] >= 5.1 ; python_version >= '3.10'", 4);
+  CHECK(r.name == "Django");
+  CHECK(r.version == ">= 5.1");
+  CHECK(r.anchors == std::vector<int>{4});
+}
+
+TEST_CASE("security rules: every rule is in docs/security-rules.md with its severity") {
+  std::ifstream in(std::string(LOOPWRIGHT_SOURCE_DIR) + "/docs/security-rules.md");
+  std::stringstream doc;
+  doc << in.rdbuf();
+  for (const RuleInfo& r : allRules()) {
+    CAPTURE(r.id);
+    std::string row = "| `" + std::string(r.id) + "` | " + std::string(toString(r.severity)) + " |";
+    CHECK(doc.str().find(row) != std::string::npos);
+  }
+}
+
+TEST_CASE("security rules: parameters of the wrong type are refused with the parameter's name") {
+  boost::json::object ok{{"disable", boost::json::array{"security/secret"}},
+                         {"minSeverity", "warning"},
+                         {"dependencies", false},
+                         {"maxFindings", 5}};
+  Result<ScanOptions> o = readSecurityParams(ok);
+  REQUIRE(o.ok());
+  CHECK(o->disabled == std::vector<std::string>{"security/secret"});
+  CHECK(o->minSeverity == Severity::Warning);
+  CHECK_FALSE(o->dependencies);
+  CHECK(o->maxFindings == 5);
+  for (auto [name, bad] : std::vector<std::pair<const char*, boost::json::value>>{
+           {"disable", "security/secret"}, {"minSeverity", "fatal"}, {"dependencies", "yes"}, {"maxFindings", 0}}) {
+    CAPTURE(name);
+    Result<ScanOptions> r = readSecurityParams(boost::json::object{{name, bad}});
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::TaskpackInvalid);
+    CHECK(r.error().subject == std::string("with.") + name);
+  }
+}
