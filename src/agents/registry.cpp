@@ -5,6 +5,7 @@
 // Each agent adds its header here and one entry to the table below.
 #include "agents/lint/lint_agent.h"
 #include "agents/review/review_agent.h"
+#include "agents/security/security_agent.h"
 
 namespace lw::agents {
 
@@ -12,6 +13,7 @@ const std::vector<RegisteredAgent>& registeredAgents() {
   static const std::vector<RegisteredAgent> all = {
       {"lint", runLintAgent},
       {"review", runReviewAgent},
+      {"security", runSecurityAgent},
   };
   return all;
 }
