@@ -212,6 +212,7 @@ int runMain(const Args& args, Io& io) {
     return reportError(io, s.error());
   ::chmod(ctx.eventFile.c_str(), 0444);
   ctx.event = event->payload;
+  ctx.githubEvent = event->typed;
   // Steps run `$LOOPWRIGHT_BIN bridge stdio`: the lean front when it is
   // installed beside this engine, else this very executable.
   ctx.selfExe = siblingExecutable(kFrontExecutable);

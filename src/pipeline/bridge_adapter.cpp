@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "bridge/curl_lane_http.h"
+#include "bridge/github_read_tools.h"
 #include "bridge/lane_pool.h"
 #include "bridge/model_tool.h"
 #include "bridge/server.h"
@@ -12,6 +13,7 @@
 #include "bridge/step_bridge.h"
 #include "bridge/tool_registry.h"
 #include "guard/clock.h"
+#include "pipeline/run_github_reader.h"
 
 namespace lw::pipeline {
 namespace {
@@ -35,6 +37,14 @@ struct RunLanes {
   guard::SteadyClock clock;
   bridge::CurlLaneHttp http;
   bridge::LanePool pool;
+  // The GitHub reads every step's bridge offers (to the steps granted
+  // them), made on the first step: the run's context is the same for all.
+  std::shared_ptr<GithubReader> readsFor(const RunContext& ctx) {
+    std::call_once(readsOnce, [&] { reads = makeRunGithubReader(ctx); });
+    return reads;
+  }
+  std::once_flag readsOnce;
+  std::shared_ptr<GithubReader> reads;
 };
 
 // bridge::StepBridge behind the pipeline's interface, holding the step's end
@@ -49,6 +59,7 @@ class PipelineBridge final : public StepBridge {
     options.loop = step.policy.guardrails.loop;
     options.limits = step.policy.limits;
     options.event = ctx.event;
+    for (bridge::Tool& t : bridge::githubReadTools(lanes.readsFor(ctx))) options.extraTools.push_back(std::move(t));
     auto route = lanes.pool.routeFor(*step.step);
     if (route && route->lane) {
       // The bridge's model.complete, wrapped here to count the tokens of its

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 
 #include "core/environment.h"
 #include "core/result.h"
+#include "github/event.h"
 #include "pipeline/plan.h"
 #include "pipeline/run_record.h"
 #include "pipeline/step_baseline.h"
@@ -38,6 +40,9 @@ struct RunContext {
   // The head an earlier run reviewed whole (pull_request.synchronize): the
   // GitHub reads diff from it. Empty: the whole change.
   std::string lastReviewedHead;
+  // The event, typed (repository, number, base and head): what the bridge's
+  // GitHub reads are about. Unset for a local run without a payload.
+  std::optional<github::GithubEvent> githubEvent;
 };
 
 // Creates the bridge of one step; `onStop` is called (on the bridge's
