@@ -18,7 +18,8 @@
 # cache-restore-key (any earlier build directory for this architecture).
 #
 # Environment: GITHUB_ACTION_PATH, LW_ACTION_REF and LW_ACTION_REPOSITORY
-# (github.action_ref / action_repository), LW_TOKEN, GITHUB_API_URL (GHES),
+# (github.action_ref / action_repository, used when the path does not name
+# them), LW_TOKEN, GITHUB_API_URL (GHES),
 # RUNNER_TOOL_CACHE, RUNNER_TEMP, GITHUB_OUTPUT.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -32,6 +33,21 @@ fail() {
   exit 1
 }
 output() { if [ -n "${GITHUB_OUTPUT:-}" ]; then echo "$1=$2" >>"$GITHUB_OUTPUT"; fi; }
+
+# Sets `ref` and `repository` to where the runner downloaded the action from:
+# its path is <runner>/_actions/OWNER/REPO/REF. github.action_ref is empty in
+# some composite contexts and the outer action's in a nested one
+# (actions/runner#2473), so the path is asked first.
+action_origin() {
+  local rel="${root#*/_actions/}"
+  if [ "$rel" != "$root" ] && [[ "$rel" =~ ^([^/]+)/([^/]+)/([^/]+)$ ]]; then
+    repository="${BASH_REMATCH[1]}/${BASH_REMATCH[2]}"
+    ref="${BASH_REMATCH[3]}"
+  else
+    repository="${LW_ACTION_REPOSITORY:-loopwright/action}"
+    ref="${LW_ACTION_REF:-}"
+  fi
+}
 
 machine_arch() {
   case "$(uname -m)" in
@@ -117,7 +133,7 @@ installed() {
 # cache entry $3. When the release has no such archive it sets `no_asset` to
 # the reason; any other failure, a checksum mismatch above all, is fatal.
 fetch_release() {
-  local tag="$1" arch="$2" dest="$3" repo="${LW_ACTION_REPOSITORY:-loopwright/action}"
+  local tag="$1" arch="$2" dest="$3" repo="$repository"
   local name="loopwright-$version-linux-$arch.tar.gz" api="${GITHUB_API_URL:-https://api.github.com}"
   local work status url sums_url want have
   work="$(mktemp -d "${RUNNER_TEMP:-/tmp}/loopwright-fetch.XXXXXX")"
@@ -147,7 +163,8 @@ fetch_release() {
 }
 
 fetch_main() {
-  local ref="${LW_ACTION_REF:-}" arch dest
+  local arch dest
+  action_origin
   arch="$(machine_arch)"
   output cache-key "$(cache_key "$ref" "$arch")"
   output cache-restore-key "loopwright-build-linux-$arch-"

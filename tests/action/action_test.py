@@ -110,9 +110,9 @@ def make_workspace(root):
     return ws, event_path
 
 
-def make_action_path(root, name, version=VERSION, whole_tree=False):
-    """The action as the runner downloads it for one ref."""
-    dest = os.path.join(root, "_actions", name)
+def make_action_path(root, ref, version=VERSION, whole_tree=False, repo=REPO):
+    """The action as the runner downloads it for one ref: _actions/OWNER/REPO/REF."""
+    dest = os.path.join(root, "_actions", repo, ref)
     files = subprocess.run(["git", "ls-files"], cwd=SOURCE, capture_output=True, text=True, check=True).stdout.split()
     keep = ("action.yml", "VERSION", "CMakeLists.txt", "dist/", "scripts/", "src/")
     for rel in files:
@@ -156,7 +156,9 @@ class ActionTest(unittest.TestCase):
         cls.server.close()
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
-    def job(self, name, action_path=None):
+    def job(self, name, ref=MAJOR_REF, repo=REPO, version=VERSION, whole_tree=False):
+        """A job of its own (runner directories, tool cache, build cache)
+        using the action at `repo`@`ref` whose VERSION is `version`."""
         root = os.path.join(self.tmp, name)
         os.makedirs(root)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "RUNNER_", "LW_"))}
@@ -164,7 +166,13 @@ class ActionTest(unittest.TestCase):
                     "GITHUB_REPOSITORY": "example/app", "GITHUB_EVENT_NAME": "pull_request",
                     "GITHUB_EVENT_PATH": self.event_path, "GITHUB_RUN_ID": "1", "GITHUB_RUN_ATTEMPT": "1",
                     "GITHUB_JOB": name, "LOOPWRIGHT_STATE_DIR": os.path.join(root, "state")})
-        return SimulatedJob(action_path or make_action_path(root, MAJOR_REF), root, self.workspace, env)
+        job = SimulatedJob(make_action_path(root, ref, version, whole_tree, repo), root, self.workspace, env)
+        job.ref, job.repo = ref, repo
+        return job
+
+    def run_action(self, job, inputs, **kw):
+        kw.setdefault("action_ref", job.ref)
+        return job.run(inputs, action_repository=job.repo, **kw)
 
     def assertStep(self, result, step_id, status=0):
         s = result.step(step_id)
@@ -175,7 +183,7 @@ class ActionTest(unittest.TestCase):
 
     def test_release_archive_installs_cold_then_from_the_tool_cache(self):
         job = self.job("cold-warm")
-        cold = job.run({"dry-run": "true"}, action_ref=MAJOR_REF)
+        cold = self.run_action(job, {"dry-run": "true"})
         install = self.assertStep(cold, "install")
         self.assertEqual(install.outputs["source-build"], "false")
         self.assertIn("checksum verified", install.log)
@@ -183,7 +191,7 @@ class ActionTest(unittest.TestCase):
         self.assertEqual(cold.cache, [], "no build cache is touched when the release has the archive")
         self.assertStep(cold, "run")
         self.assertTrue(all(auth == "Bearer job-token" for _, auth in self.server.requests))
-        warm = job.run({"dry-run": "true"}, action_ref=MAJOR_REF)
+        warm = self.run_action(job, {"dry-run": "true"})
         self.assertIn("from the tool cache", self.assertStep(warm, "install").log)
         print(f"\nmeasured: pack {self.pack_seconds:.2f} s ({len(self.archive) / 1e6:.1f} MB archive); "
               f"install {install.seconds:.2f} s cold (download + checksum + unpack), "
@@ -195,7 +203,7 @@ class ActionTest(unittest.TestCase):
         tampered = bytearray(self.archive)
         tampered[len(tampered) // 2] ^= 0xFF
         self.server.publish("tamper/action", f"v{VERSION}", {self.archive_name: bytes(tampered), "SHA256SUMS": self.sums})
-        result = self.job("tampered").run({}, action_ref=f"v{VERSION}", action_repository="tamper/action")
+        result = self.run_action(self.job("tampered", ref=f"v{VERSION}", repo="tamper/action"), {})
         install = self.assertStep(result, "install", status=1)
         self.assertIn(f"::error title=loopwright install::{self.archive_name} of release v{VERSION} does not match "
                       "SHA256SUMS", install.log)
@@ -204,8 +212,7 @@ class ActionTest(unittest.TestCase):
 
     def test_no_release_asks_for_a_source_build_with_the_reason(self):
         self.server.publish("noarch/action", f"v{VERSION}", {"SHA256SUMS": self.sums})
-        result = self.job("no-asset").run({}, action_ref=MAJOR_REF, action_repository="noarch/action",
-                                          stop_before="build")
+        result = self.run_action(self.job("no-asset", repo="noarch/action"), {}, stop_before="build")
         install = self.assertStep(result, "install")
         self.assertEqual(install.outputs["source-build"], "true")
         self.assertIn(f"loopwright {VERSION}: building from source: release v{VERSION} of noarch/action has no "
@@ -215,42 +222,44 @@ class ActionTest(unittest.TestCase):
         self.assertTrue(key.startswith(f"loopwright-build-linux-{ARCH}-{VERSION}-{MAJOR_REF}-"), key)
 
     def test_the_build_cache_key_follows_version_ref_and_sources(self):
-        def key(job, ref):
-            r = job.run({}, action_ref=ref, action_repository="none/action", stop_before="build")
+        def key(name, ref, version=VERSION):
+            r = self.run_action(self.job(name, ref=ref, repo="none/action", version=version), {}, stop_before="build")
             return self.assertStep(r, "install").outputs["cache-key"]
-        job = self.job("keys")
-        v1 = key(job, MAJOR_REF)
-        self.assertEqual(v1, key(job, MAJOR_REF), "the same action, the same key")
-        self.assertNotEqual(v1, key(job, "a" * 40))
-        newer = make_action_path(os.path.join(self.tmp, "keys"), "v1-newer", version="9.9.9")
-        self.assertNotEqual(v1, key(SimulatedJob(newer, job.root, job.workspace, job.env), "v9"))
-        for k in (v1,):
-            self.assertNotIn("loopwright-Linux-X64-", k)
+        first = key("key-a", MAJOR_REF)
+        self.assertEqual(first, key("key-b", MAJOR_REF), "the same action, the same key")
+        self.assertNotEqual(first, key("key-sha", "a" * 40))
+        self.assertNotEqual(first, key("key-newer", "v9", version="9.9.9"))
+        self.assertNotIn("loopwright-Linux-X64-", first)
 
     def test_an_upgrade_with_the_old_version_cached_installs_the_new_one(self):
-        job = self.job("upgrade", action_path=make_action_path(os.path.join(self.tmp, "upgrade-old"), "v0",
-                                                               version="0.0.9"))
-        self.server.publish(REPO, "v0.0.9", {f"loopwright-0.0.9-linux-{ARCH}.tar.gz": self.archive,
+        job = self.job("upgrade", ref="v0.0.9", version="0.0.9")
+        old_name = f"loopwright-0.0.9-linux-{ARCH}.tar.gz"
+        self.server.publish(REPO, "v0.0.9", {old_name: self.archive,
                                              "SHA256SUMS": self.sums.replace(self.archive_name.encode(),
-                                                                             f"loopwright-0.0.9-linux-{ARCH}.tar.gz".encode())})
-        old = job.run({"dry-run": "true"}, action_ref="v0.0.9")
-        self.assertStep(old, "run")
-        job.action_path = make_action_path(job.root, MAJOR_REF)  # the new ref, a new action path
-        new = job.run({"dry-run": "true"}, action_ref=MAJOR_REF)
+                                                                             old_name.encode())})
+        self.assertStep(self.run_action(job, {"dry-run": "true"}), "run")
+        # The new ref: a new action path, the same tool cache and build cache.
+        job.action_path, job.ref = make_action_path(job.root, MAJOR_REF), MAJOR_REF
+        new = self.run_action(job, {"dry-run": "true"})
         install = self.assertStep(new, "install")
         self.assertIn(f"release v{VERSION} executables", install.log)
         self.assertIn(f"/loopwright/{VERSION}/{ARCH}", install.outputs["bin"])
         self.assertStep(new, "run")
 
+    def test_an_empty_github_action_ref_is_read_from_the_action_path(self):
+        # actions/runner#2473: github.action_ref can be empty in a composite action.
+        result = self.run_action(self.job("empty-ref"), {"dry-run": "true"}, action_ref="")
+        self.assertIn("checksum verified", self.assertStep(result, "install").log)
+
     def test_a_ref_naming_another_version_is_an_error(self):
-        result = self.job("other-version").run({}, action_ref="v99.0.0")
+        result = self.run_action(self.job("other-version", ref="v99.0.0"), {})
         install = self.assertStep(result, "install", status=1)
         self.assertIn(f"the action's ref v99.0.0 is not a tag of its VERSION {VERSION}", install.log)
 
     # --- inputs ----------------------------------------------------------
 
     def run_job(self, name, inputs):
-        result = self.job(name).run(inputs, action_ref=MAJOR_REF)
+        result = self.run_action(self.job(name), inputs)
         self.assertStep(result, "install")
         return result
 
@@ -298,8 +307,7 @@ class ActionTest(unittest.TestCase):
     @unittest.skipUnless(os.environ.get("LW_TEST_SOURCE_BUILD") == "1",
                          "the source build compiles loopwright: set LW_TEST_SOURCE_BUILD=1")
     def test_source_build_fallback_over_a_stale_restored_build_directory(self):
-        job = self.job("source-build", action_path=None)
-        job.action_path = make_action_path(job.root, "main", whole_tree=True)
+        job = self.job("source-build", ref="main", whole_tree=True)
         # What an older version left under a restore-key: configured for
         # another action path (CMake refuses such a cache).
         stale = os.path.join(job.cache_store, f"loopwright-build-linux-{ARCH}-0.0.1-v0-0000")
@@ -307,7 +315,7 @@ class ActionTest(unittest.TestCase):
         with open(os.path.join(stale, "CMakeCache.txt"), "w") as f:
             f.write("CMAKE_HOME_DIRECTORY:INTERNAL=/home/runner/work/_actions/loopwright/action/v0\n"
                     f"CMAKE_CACHEFILE_DIR:INTERNAL={stale}\n")
-        result = job.run({"publish": "none"}, action_ref="main")
+        result = self.run_action(job, {"publish": "none"})
         install = self.assertStep(result, "install")
         self.assertIn("building from source: the action's ref 'main' is a branch, not a release", install.log)
         build = self.assertStep(result, "build")
