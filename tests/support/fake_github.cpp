@@ -137,6 +137,18 @@ void FakeGithub::addReviewComment(int pull, const std::string& login, const std:
                                                       {"path", path},
                                                       {"line", line}});
 }
+std::int64_t FakeGithub::addReviewReply(int pull, const std::string& login, const std::string& body,
+                                        std::int64_t inReplyTo) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  json::object reply{{"id", state_->nextId++}, {"user", json::object{{"login", login}}}, {"body", body},
+                     {"in_reply_to_id", inReplyTo}};
+  for (const auto& c : state_->reviewComments[pull])
+    if (asInt(c.as_object().if_contains("id")) == inReplyTo)
+      for (const char* k : {"path", "line"})
+        if (c.as_object().contains(k)) reply[k] = c.at(k);
+  state_->reviewComments[pull].push_back(reply);
+  return reply.at("id").as_int64();
+}
 void FakeGithub::addIssueComment(int issue, const std::string& login, const std::string& body) {
   std::lock_guard<std::mutex> lock(state_->mu);
   state_->issueComments[issue].push_back(

@@ -80,6 +80,9 @@ class FakeGithub {
 
   // Seeding and inspecting state (as JSON, the shape GitHub returns).
   void addReviewComment(int pull, const std::string& login, const std::string& body, const std::string& path, int line);
+  // A reply in the thread of review comment `inReplyTo`, as GitHub lists it
+  // (in_reply_to_id, the thread's path and line); returns its id.
+  std::int64_t addReviewReply(int pull, const std::string& login, const std::string& body, std::int64_t inReplyTo);
   void addIssueComment(int issue, const std::string& login, const std::string& body);
   boost::json::array reviews(int pull) const;
   boost::json::array reviewComments(int pull) const;
