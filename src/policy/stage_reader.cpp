@@ -5,6 +5,7 @@
 
 #include "policy/builtin_params.h"
 #include "policy/did_you_mean.h"
+#include "policy/tool_names.h"
 #include "policy/sandbox_spec_reader.h"
 #include "policy/tuning_reader.h"
 
@@ -17,6 +18,12 @@ bool isToolName(const std::string& s) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
            c == '.' || c == '_' || c == '-';
   });
+}
+
+std::string knownToolsHint() {
+  std::string names;
+  for (std::string_view name : knownToolNames()) names += (names.empty() ? "" : ", ") + std::string(name);
+  return "the bridge offers " + names;
 }
 
 // A writable scope entry: a relative glob that stays inside the workspace.
@@ -82,10 +89,17 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
         step.role = *parseRole(*s);
     } else if (e.key == "tools") {
       if (auto list = reader.stringList(e.value, fp, 0, 64, {}, 128)) {
-        for (std::size_t i = 0; i < list->size(); ++i)
-          if (!isToolName((*list)[i]))
-            reader.error(e.value[i], indexPath(fp, i), "'" + (*list)[i] + "' is not a tool name",
+        for (std::size_t i = 0; i < list->size(); ++i) {
+          const std::string& name = (*list)[i];
+          if (!isToolName(name)) {
+            reader.error(e.value[i], indexPath(fp, i), "'" + name + "' is not a tool name",
                          "tool names look like github.pulls.diff or model.complete");
+          } else if (!isKnownTool(name)) {
+            auto guess = closestMatch(name, knownToolNames());
+            reader.error(e.value[i], indexPath(fp, i), "'" + name + "' is not a tool the bridge offers",
+                         guess ? "did you mean '" + *guess + "'?" : knownToolsHint());
+          }
+        }
         step.tools = *list;
       }
     } else if (e.key == "lane") {
