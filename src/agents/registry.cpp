@@ -6,6 +6,7 @@
 #include "agents/lint/lint_agent.h"
 #include "agents/review/review_agent.h"
 #include "agents/security/security_agent.h"
+#include "agents/triage/triage_agent.h"
 
 namespace lw::agents {
 
@@ -14,6 +15,7 @@ const std::vector<RegisteredAgent>& registeredAgents() {
       {"lint", runLintAgent},
       {"review", runReviewAgent},
       {"security", runSecurityAgent},
+      {"triage", runTriageAgent},
   };
   return all;
 }
