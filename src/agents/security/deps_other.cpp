@@ -20,13 +20,14 @@ std::vector<std::string_view> words(std::string_view s) {
   return out;
 }
 
-// <tag>value</tag> on one line -> value; empty otherwise.
+// <tag>value</tag> on a trimmed line -> value; empty otherwise.
 std::string_view xmlValue(std::string_view line, std::string_view tag) {
-  std::string open = "<" + std::string(tag) + ">";
-  std::size_t at = line.find(open);
-  if (at == std::string_view::npos) return {};
-  std::size_t end = line.find("</", at);
-  return end == std::string_view::npos ? std::string_view{} : line.substr(at + open.size(), end - at - open.size());
+  bool opens = line.size() > tag.size() + 2 && line[0] == '<' && line.substr(1, tag.size()) == tag &&
+               line[tag.size() + 1] == '>';
+  if (!opens) return {};
+  std::string_view rest = line.substr(tag.size() + 2);
+  std::size_t end = rest.find("</");
+  return end == std::string_view::npos ? std::string_view{} : rest.substr(0, end);
 }
 
 // Gradle's dependency configurations: implementation, testImplementation,
