@@ -27,4 +27,5 @@ case "$fail_on" in error | warning | never | "") ;; *) input_error fail-on "$fai
 args=(run --publish "$publish" --repo "${GITHUB_WORKSPACE:-.}"
   --taskpack-path "${LW_TASKPACK_PATH:-.loopwright/taskpack.yaml}")
 if [ -n "$fail_on" ]; then args+=(--fail-on "$fail_on"); fi
+if [ -n "${LW_SARIF:-}" ]; then args+=(--sarif "$LW_SARIF"); fi
 exec "$lw" "${args[@]}"
