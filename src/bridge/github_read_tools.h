@@ -23,7 +23,7 @@ std::vector<Tool> githubReadTools(std::shared_ptr<GithubReader> reader);
 // The names githubReadTools() registers, in the order it returns them.
 std::vector<std::string> githubReadToolNames();
 
-// The answers' JSON, as the tools return them (see the README's "Tools").
+// The answers' JSON, as the tools return them (docs/github-read-tools.md).
 boost::json::object toJson(const PullSummary& p);
 boost::json::object toJson(const PullDiff& d);
 boost::json::object toJson(const PullFiles& f);

@@ -2,7 +2,7 @@
 // github.pulls.files, github.file, github.issue, github.issues.search,
 // github.labels), as plain data, and the interface that answers them. The
 // bridge's tools shape these values; the pipeline answers them from the local
-// clone first and the REST API second (see the README's "Tools" section).
+// clone first and the REST API second (docs/github-read-tools.md).
 #pragma once
 
 #include <cstdint>

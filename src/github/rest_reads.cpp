@@ -159,8 +159,9 @@ Result<PullFiles> RestReads::files(int number, const DiffScope& scope) {
 }
 
 Result<FileAtRef> RestReads::file(const std::string& commit, const std::string& path, TreeSide side) {
-  std::string what = path + " at " + std::string(toString(side)) + " (" + commit.substr(0, 12) + ")";
-  std::string url = repoPath() + "/contents/" + encodePath(path) + "?ref=" + urlEncode(commit);
+  std::string what = path + " at " + std::string(toString(side)) + " (" +
+                     (commit.empty() ? std::string("the default branch") : commit.substr(0, 12)) + ")";
+  std::string url = repoPath() + "/contents/" + encodePath(path) + (commit.empty() ? "" : "?ref=" + urlEncode(commit));
   auto meta = getOk(url, what, kContentsHint);
   if (!meta) return std::move(meta).error();
   json::value v = jsonBody(*meta);

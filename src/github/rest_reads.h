@@ -31,7 +31,8 @@ class RestReads {
   // 3000); incremental scopes GET compare/{base}...{head} (300 files at most).
   Result<PullFiles> files(int number, const DiffScope& scope);
   // GET contents/{path}?ref={commit} for the blob's sha and size, then its
-  // bytes as application/vnd.github.raw.
+  // bytes as application/vnd.github.raw. An empty `commit` reads the
+  // default branch.
   Result<FileAtRef> file(const std::string& commit, const std::string& path, TreeSide side);
   // GET issues/{n} and issues/{n}/comments (paged, at most limits.maxComments).
   Result<IssueThread> issue(int number);

@@ -169,6 +169,15 @@ Result<FileAtRef> LocalGitReads::file(const std::string& commit, const std::stri
   return out;
 }
 
+Result<std::string> LocalGitReads::headCommit() const {
+  auto repo = verify::openRepository(repoDir_);
+  if (!repo) return repo.error();
+  git_oid oid;
+  if (git_reference_name_to_id(&oid, repo->get(), "HEAD") != 0)
+    return verify::gitError(ErrorCode::IoError, "the clone has no commit checked out");
+  return verify::oidHex(oid);
+}
+
 Result<bool> LocalGitReads::isAncestor(const std::string& ancestor, const std::string& descendant) const {
   auto repo = verify::openRepository(repoDir_);
   if (!repo) return repo.error();

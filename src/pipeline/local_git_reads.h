@@ -26,6 +26,8 @@ class LocalGitReads {
   // `path` in `commit`'s tree, its bytes as stored (no filters), clipped to
   // limits.fileBytes. notFound() when it is not a file there.
   Result<FileAtRef> file(const std::string& commit, const std::string& path, TreeSide side) const;
+  // The commit the clone has checked out (HEAD). IO_ERROR when unborn.
+  Result<std::string> headCommit() const;
   // True when `ancestor` is `descendant` or one of its ancestors.
   Result<bool> isAncestor(const std::string& ancestor, const std::string& descendant) const;
 

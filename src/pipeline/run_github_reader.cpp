@@ -96,11 +96,25 @@ Result<PullFiles> RunGithubReader::files(bool full) {
   return remote;
 }
 
-Result<FileAtRef> RunGithubReader::file(const std::string& path, TreeSide side) {
+Result<std::string> RunGithubReader::commitFor(TreeSide side) {
+  // Off a pull request (an issue, a dispatch) base and head are both the
+  // commit the run checked out: the default branch for issue events.
+  if (!facts_.event || !facts_.event->isPullRequest) {
+    auto head = local_.headCommit();
+    if (head || !rest_) return head;
+    return std::string();  // the REST read's default branch
+  }
   auto s = scope(true);
   if (!s) return s.error();
-  const std::string& commit = side == TreeSide::Base ? s->base : s->head;
-  auto local = local_.file(commit, path, side);
+  return side == TreeSide::Base ? s->base : s->head;
+}
+
+Result<FileAtRef> RunGithubReader::file(const std::string& path, TreeSide side) {
+  auto c = commitFor(side);
+  if (!c) return c.error();
+  const std::string& commit = *c;
+  auto local = commit.empty() ? Result<FileAtRef>(makeError(ErrorCode::IoError, "the clone has no commit checked out"))
+                              : local_.file(commit, path, side);
   // The clone had the commit: its answer stands, "not found" included.
   if (local || isNotFound(local.error()) || !rest_) return local;
   std::lock_guard<std::mutex> lock(restMu_);

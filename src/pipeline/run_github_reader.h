@@ -50,6 +50,8 @@ class RunGithubReader final : public GithubReader {
 
  private:
   Result<PullSummary> pullLocked();
+  // The commit github.file reads for `side`; "" for the default branch over REST.
+  Result<std::string> commitFor(TreeSide side);
   Error needsApi(const std::string& tool) const;
   int number() const { return facts_.event ? facts_.event->number : 0; }
 

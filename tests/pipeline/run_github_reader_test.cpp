@@ -216,3 +216,23 @@ TEST_CASE("run reader: issues, search and labels go to the API") {
   CHECK(reader.searchIssues("crash", 3)->total == 0);
   CHECK(api.gh.reads().searchQueries == std::vector<std::string>{"repo:octo/hello crash"});
 }
+
+TEST_CASE("run reader: off a pull request github.file reads the checked-out commit, else the default branch") {
+  Clone c;
+  Api api;
+  github::GithubEvent issue = pullEvent("opened", "", "");
+  issue.name = "issues";
+  issue.isPullRequest = false;
+  RunGithubReader reader({c.dir, issue, json::object{}, ""}, &api.reads, nullptr);
+  auto f = reader.file("b.txt", TreeSide::Head);
+  REQUIRE_MESSAGE(f.ok(), (f.ok() ? "" : f.error().message));
+  CHECK(f->content == "new\n");
+  CHECK(api.gh.requests().empty());
+  test::TempDir notAClone;
+  api.gh.reads().contents["main"] = {{".github/ISSUE_TEMPLATE/bug.yml", "name: Bug\n"}};
+  RunGithubReader remote({notAClone.root, issue, json::object{}, ""}, &api.reads, nullptr);
+  auto r = remote.file(".github/ISSUE_TEMPLATE/bug.yml", TreeSide::Head);
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+  CHECK(r->content == "name: Bug\n");
+  CHECK(api.gh.requests().back().target == "/repos/octo/hello/contents/.github/ISSUE_TEMPLATE/bug.yml");
+}
