@@ -10,7 +10,7 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   std::vector<RuleHit> out;
   expressionInjectionHits(w, lines, out);
   githubEnvInjectionHits(w, lines, out);
-  untrustedCheckoutHits(w, out);
+  untrustedCheckoutHits(w, lines, out);
   permissionsHits(w, out);
   unpinnedActionHits(w, out);
   unpinnedImageHits(w, out);

@@ -23,7 +23,7 @@ void runCurlPipeShellHits(const WorkflowModel& w, const FileLines& lines, std::v
 void unsecureCommandsHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 
 // workflow_trigger_rules.cpp: what the triggers make risky.
-void untrustedCheckoutHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void untrustedCheckoutHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 void permissionsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void selfHostedPullRequestHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void botActorConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out);

@@ -82,9 +82,48 @@ const Located* cacheRestore(const StepModel& s) {
   return nullptr;
 }
 
+// The index of the line of a run: script that checks out the pull request
+// with git or gh (`gh pr checkout`, `git fetch origin pull/N/head`), or -1.
+int scriptCheckoutLine(const std::vector<std::string_view>& script) {
+  for (std::size_t i = 0; i < script.size(); ++i) {
+    std::string l = lower(script[i]);
+    bool git = contains(l, "git fetch") || contains(l, "git checkout") || contains(l, "git switch");
+    if (contains(l, "gh pr checkout") || (git && (refIsPullRequestHead(l) || contains(l, "pull/"))))
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// A script that checks the pull request out and goes on to run anything
+// after it (a later line, or `&& make` on the same one).
+bool scriptRunsAfter(const std::vector<std::string_view>& script, int at) {
+  if (contains(script[static_cast<std::size_t>(at)], "&&")) return true;
+  for (std::size_t i = static_cast<std::size_t>(at) + 1; i < script.size(); ++i) {
+    std::string_view t = script[i];
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    if (!t.empty() && !t.starts_with("#")) return true;
+  }
+  return false;
+}
+
+void checkoutByScriptHits(const WorkflowModel& w, const FileLines& lines, const Located& trigger, std::vector<RuleHit>& out) {
+  for (const JobModel& j : w.jobs)
+    for (std::size_t i = 0; i < j.steps.size(); ++i) {
+      const StepModel& s = j.steps[i];
+      if (!s.run.present()) continue;
+      std::vector<std::string_view> script = splitLines(s.run.text);
+      int at = scriptCheckoutLine(script);
+      if (at < 0 || (!scriptRunsAfter(script, at) && firstExecutionAfter(j, i) == nullptr)) continue;
+      int line = valueLineNumbers(lines, s.run.line, script)[static_cast<std::size_t>(at)];
+      out.push_back({"security/untrusted-checkout",
+                     "On `" + trigger.text + "`, job `" + j.id + "` checks out the pull request in a script and then runs it.",
+                     {line, trigger.line}});
+    }
+}
+
 }  // namespace
 
-void untrustedCheckoutHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
+void untrustedCheckoutHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out) {
   if (!isPrivileged(w)) return;
   const Located* trigger = firstTrigger(w, {"pull_request_target", "workflow_run"});
   for (const JobModel& j : w.jobs)
@@ -99,6 +138,7 @@ void untrustedCheckoutHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
                          "` and then runs it (line " + std::to_string(exec->line) + ").",
                      {ref->line, s.uses.line, exec->line, trigger->line}});
     }
+  checkoutByScriptHits(w, lines, *trigger, out);
 }
 
 void permissionsHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
