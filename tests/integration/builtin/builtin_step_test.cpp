@@ -72,6 +72,46 @@ TEST_CASE("builtin step: builtin/lint runs on direct-dedicated and its findings 
   expectFindings("{preferredBackends: [direct-dedicated], networkMode: allow-outbound}", "direct-dedicated");
 }
 
+TEST_CASE("builtin step: builtin/security on a pull request reads the diff through its bridge, findings in run.json") {
+  LW_REQUIRE_HOST(sh("bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1") == 0,
+                  "bubblewrap cannot create namespaces here");
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  makeRepo(repo, {{".loopwright/taskpack.yaml",
+                   taskpack("    - name: review\n      on: [pull_request]\n      steps:\n"
+                            "        - {name: security, uses: builtin/security}\n",
+                            "  sandbox: {preferredBackends: [linux-bwrap]}\n")},
+                  {"README.md", "hi\n"}});
+  const std::string git = "cd '" + repo.string() + "' && git -c user.name=t -c user.email=t@invalid ";
+  writeFile(repo / ".github/workflows/greet.yml",
+            "on: pull_request_target\njobs:\n  greet:\n    runs-on: ubuntu-latest\n    permissions: {}\n"
+            "    steps:\n      - run: echo \"${{ github.event.pull_request.title }}\"\n");
+  REQUIRE(sh(git + "checkout -q -b feature && " + git + "add -A && " + git + "commit -qm head") == 0);
+  REQUIRE(sh(git + "rev-parse main > ../base && " + git + "rev-parse HEAD > ../head") == 0);
+  auto trim = [](std::string t) { return t.substr(0, t.find('\n')); };
+  // The example's pull_request.opened payload, with this repository's base and head.
+  std::string event = readFile(std::string(LOOPWRIGHT_SOURCE_DIR) + "/examples/review/event.json");
+  event.replace(event.find("BASE_SHA"), 8, trim(readFile(s.root / "base")));
+  event.replace(event.find("HEAD_SHA"), 8, trim(readFile(s.root / "head")));
+  writeFile(s.root / "event.json", event);
+  auto r = runCli({"run", "--repo", repo.string(), "--event-name", "pull_request", "--event-path",
+                   (s.root / "event.json").string(), "--out", (s.root / "out").string()},
+                  hostEnv(s.root));
+  INFO(r.out << r.err);
+  auto step = stepOf(runJson(s.root / "out"), "security");
+  REQUIRE_FALSE(step.empty());
+  INFO(readFile(s.root / "out/steps/review/security/stderr.log"));
+  CHECK(step.at("outcome") == "passed");
+  CHECK(step.at("backend") == "linux-bwrap");
+  CHECK(step.at("toolCalls").as_int64() >= 1);  // github.pulls.diff, through the step's bridge
+  REQUIRE(step.at("findings").as_array().size() == 1);
+  const auto& f = step.at("findings").as_array()[0];
+  CHECK(f.at("ruleId") == "security/expression-injection");
+  CHECK(f.at("path") == ".github/workflows/greet.yml");
+  CHECK(f.at("line") == 7);
+  CHECK(r.status == 1);  // an error-level finding fails the run (failOn: error)
+}
+
 TEST_CASE("builtin step: validate refuses a built-in that could be placed on docker") {
   Scratch s;
   fs::path repo = s.root / "repo";
