@@ -2,8 +2,24 @@
 
 #include "github/conclusion.h"
 #include "github/resolve_plan.h"
+#include "verify/secret_scanner.h"
 
 namespace lw::pipeline {
+
+namespace {
+
+// The step runner masks the comment with the run's own secrets; the reasons
+// and labels are step-written text too, masked here for the known token
+// shapes (github/ cannot reach verify/, so the publisher's neutraliser does
+// not mask).
+TriageResult maskedTriage(TriageResult t) {
+  static const verify::SecretScanner scanner;
+  for (auto& d : t.duplicates) d.reason = scanner.scanAndMask(d.reason).masked;
+  for (auto& l : t.labels) l = scanner.scanAndMask(l).masked;
+  return t;
+}
+
+}  // namespace
 
 github::PublicationRequest toPublicationRequest(const RunRecord& run,
                                                 const github::GithubEvent& event,
@@ -20,7 +36,7 @@ github::PublicationRequest toPublicationRequest(const RunRecord& run,
     github::StageResult result{stage.name, {}};
     for (const StepRecord& s : stage.steps) {
       result.findings.insert(result.findings.end(), s.findings.begin(), s.findings.end());
-      if (s.triage) req.triage.push_back(*s.triage);
+      if (s.triage) req.triage.push_back(maskedTriage(*s.triage));
       github::StepRow row;
       row.stage = s.stage;
       row.step = s.step;
