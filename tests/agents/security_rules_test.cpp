@@ -251,3 +251,31 @@ TEST_CASE("security rules: parameters of the wrong type are refused with the par
     CHECK(r.error().subject == std::string("with.") + name);
   }
 }
+
+TEST_CASE("security rules: hostile files end in findings or none, never a crash") {
+  std::string blockNesting;
+  for (int depth = 0; depth < 1000; ++depth) blockNesting += std::string(static_cast<std::size_t>(depth), ' ') + "a:\n";
+  std::string binary;
+  for (int i = 0; i < 4096; ++i) binary.push_back(static_cast<char>(i * 37 % 256));
+  const std::pair<const char*, std::string> cases[] = {
+      {".github/workflows/flow.yml", std::string(200000, '[')},
+      {".github/workflows/map.yml", std::string(100000, '{')},
+      {".github/workflows/block.yml", blockNesting},
+      {".github/workflows/types.yml", "on: 42\njobs: [1, 2]\n"},
+      {".github/workflows/steps.yml", "on: push\njobs:\n  a:\n    steps: {x: 1}\n    runs-on: {group: g}\n    container: [1]\n"},
+      {".github/workflows/keys.yml", "on: push\njobs:\n  ? [a, b]\n  : steps: []\n"},
+      {".github/workflows/binary.yml", binary},
+      {"package.json", "{\n  \"dependencies\": {\n\"\n  \"x\n"},
+      {"yarn.lock", "\"unterminated:\n  version\n"},
+      {"pnpm-lock.yaml", "packages:\n  ':\n  @:\n"},
+      {"Gemfile.lock", "    x ()\n    (\n"},
+      {"pyproject.toml", "[project]\ndependencies = [\n\"a[\n"},
+      {"pom.xml", "<dependency>\n<version></version>\n</dependency>\n"},
+      {"scripts/x.sh", "curl \\\n\\\n| \\\n"},
+  };
+  for (const auto& [path, content] : cases) {
+    CAPTURE(path);
+    std::vector<Finding> findings = scanChangedFiles({wholeFileAdded(path, content)}, {});
+    for (const Finding& f : findings) CHECK(f.line >= 1);
+  }
+}

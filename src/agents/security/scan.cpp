@@ -34,6 +34,7 @@ std::vector<Finding> secretFindings(const ChangedFile& f) {
   for (const std::string& l : f.addedText) text.append(l).push_back('\n');
   std::vector<Finding> out;
   for (const verify::SecretHit& hit : scanner.scanAndMask(text).hits) {
+    if (hit.line < 1 || static_cast<std::size_t>(hit.line) > f.addedLines.size()) continue;
     int line = f.addedLines[static_cast<std::size_t>(hit.line - 1)];
     out.push_back(toFinding({"security/secret", "A `" + hit.kind + "` is added on this line.", {line}}, f.path, line));
   }
