@@ -52,13 +52,11 @@ CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& 
   // The digest of the findings names this exact result: a re-run with the same
   // results finds its check run, one with different results makes a new one.
   // A non-success verdict is part of the result (a re-run that now covers the
-  // change must not find the failed check run and stop there).
+  // change must not find the failed check run and stop there); its reasons'
+  // texts are not, they name per-run paths.
   std::string digestInput;
   for (const Finding& f : ranked) digestInput += fingerprint(f);
-  if (verdict.conclusion != "success") {
-    digestInput += "|" + verdict.conclusion;
-    for (const std::string& r : verdict.reasons) digestInput += "|" + r;
-  }
+  if (verdict.conclusion != "success") digestInput += "|" + verdict.conclusion;
   plan.externalId = "loopwright:" + stage.name + ":" + headSha.substr(0, 12) + ":" +
                     fingerprint(Finding{.step = {}, .ruleId = {}, .severity = Severity::Notice,
                                         .message = digestInput, .path = {}, .line = 0, .endLine = 0,
@@ -93,6 +91,11 @@ CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& 
 
   std::string summary = "**" + plan.title + "** in stage `" + stage.name + "` (fail level: " +
                         std::string(failOnName(failOn)) + ").\n";
+  for (const StepRow& s : steps) {
+    if (s.stage != stage.name || !s.coverage || s.coverage->incrementalFrom.empty()) continue;
+    summary += "\n`" + s.step + "` reviewed only the changes since `" + s.coverage->incrementalFrom.substr(0, 12) +
+               "`; findings posted for earlier commits stay open on their review threads.\n";
+  }
   if (!verdict.reasons.empty()) {
     summary += "\n#### Not a success because\n\n";
     for (const std::string& r : verdict.reasons) summary += "- " + r + "\n";

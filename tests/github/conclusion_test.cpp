@@ -138,6 +138,11 @@ TEST_CASE("check plan: a review whose model failed ends non-success with the rea
   CHECK(after.conclusion == "success");
   CHECK(after.externalId != p.externalId);
   CHECK(p.title.size() <= 255);
+  CHECK(p.summary.find("reviewed only the changes since") == std::string::npos);
+  done.coverage->incrementalFrom = "0123456789abcdef0123456789abcdef01234567";
+  CHECK(planCheckRun(stage, {done}, "abcdef0123456789", FailOn::Error)
+            .summary.find("`review` reviewed only the changes since `0123456789ab`; findings posted for earlier commits "
+                          "stay open on their review threads.") != std::string::npos);
 }
 
 TEST_CASE("coverage summary: counts, a collapsible list with reasons, tokens, bounded per step") {
