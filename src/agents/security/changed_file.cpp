@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "agents/security/text.h"
+
 namespace lw::agents::security {
 
 bool ChangedFile::isAdded(int line) const {
@@ -9,16 +11,9 @@ bool ChangedFile::isAdded(int line) const {
 }
 
 std::vector<std::string_view> ChangedFile::lines() const {
-  std::vector<std::string_view> out;
-  std::string_view rest = content;
-  while (!rest.empty()) {
-    std::size_t nl = rest.find('\n');
-    std::string_view line = rest.substr(0, nl);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    out.push_back(line);
-    if (nl == std::string_view::npos) break;
-    rest.remove_prefix(nl + 1);
-  }
+  std::vector<std::string_view> out = splitLines(content);
+  for (std::string_view& line : out)
+    if (line.ends_with('\r')) line.remove_suffix(1);  // a file with CRLF line ends
   return out;
 }
 

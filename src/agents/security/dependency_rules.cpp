@@ -1,5 +1,7 @@
 #include "agents/security/dependency_rules.h"
 
+#include "agents/security/text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <utility>
@@ -7,11 +9,6 @@
 namespace lw::agents::security {
 
 namespace {
-
-std::string_view baseName(std::string_view path) {
-  std::size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
 
 using Parser = std::vector<Dependency> (*)(const FileLines&);
 
@@ -59,12 +56,6 @@ std::vector<RuleHit> dependencyHits(std::string_view path, const FileLines& line
                    std::move(d.anchors)});
   }
   return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
 }
 
 std::vector<std::string_view> quotedStrings(std::string_view line) {

@@ -8,10 +8,9 @@
 #include <vector>
 
 #include "agents/security/rules.h"
+#include "agents/security/text.h"
 
 namespace lw::agents::security {
-
-using FileLines = std::vector<std::string_view>;
 
 // A dependency declared in a file: `anchors` are the lines that declare it,
 // the version's line first (a version bump adds only that one).
@@ -48,7 +47,6 @@ std::vector<Dependency> gemfileDeps(const FileLines& lines);
 std::vector<Dependency> gemfileLockDeps(const FileLines& lines);
 
 // Shared by the parsers.
-std::string_view trim(std::string_view s);
 // The contents of each "…" (or '…') string on the line, in order.
 std::vector<std::string_view> quotedStrings(std::string_view line);
 // "requests[socks]>=2.31; python_version>'3.8'" -> {requests, >=2.31}.

@@ -6,6 +6,7 @@
 #include "agents/security/dependency_rules.h"
 #include "agents/security/rules.h"
 #include "agents/security/shell_rules.h"
+#include "agents/security/text.h"
 #include "agents/security/workflow_model.h"
 #include "agents/security/workflow_rules.h"
 #include "verify/secret_scanner.h"
@@ -13,11 +14,6 @@
 namespace lw::agents::security {
 
 namespace {
-
-std::string_view baseName(std::string_view path) {
-  std::size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
 
 bool isShebangShell(std::string_view firstLine) {
   if (!firstLine.starts_with("#!")) return false;

@@ -1,5 +1,7 @@
 #include "agents/security/shell_rules.h"
 
+#include "agents/security/text.h"
+
 #include <array>
 #include <cctype>
 #include <string>
@@ -75,8 +77,7 @@ bool substitutedIntoInterpreter(std::string_view s, std::size_t download) {
 }  // namespace
 
 bool pipesDownloadToShell(std::string_view line) {
-  std::string lower(line);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string lower = lowerCase(line);
   for (std::string_view tool : {"curl", "wget"}) {
     std::size_t at = findWord(lower, tool);
     if (at == std::string_view::npos) continue;

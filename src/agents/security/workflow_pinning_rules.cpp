@@ -5,17 +5,12 @@
 #include <cctype>
 #include <string>
 
+#include "agents/security/text.h"
 #include "agents/security/workflow_rules.h"
 
 namespace lw::agents::security {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool isFullSha(std::string_view ref) {
   return ref.size() == 40 && std::all_of(ref.begin(), ref.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
@@ -23,7 +18,7 @@ bool isFullSha(std::string_view ref) {
 
 bool isRemote(std::string_view uses) { return !uses.empty() && !uses.starts_with("./") && !uses.starts_with("docker://"); }
 
-std::string ownerOf(std::string_view uses) { return lower(uses.substr(0, uses.find('/'))); }
+std::string ownerOf(std::string_view uses) { return lowerCase(uses.substr(0, uses.find('/'))); }
 
 // GitHub's own actions carry a lower severity: GitHub already runs the
 // platform they run on, so trusting their tags adds less (docs/security-rules.md).
@@ -69,7 +64,7 @@ void secretsInheritHits(const WorkflowModel& w, std::string_view repositoryOwner
   for (const JobModel& j : w.jobs) {
     if (j.secrets.text != "inherit" || !isRemote(j.uses.text)) continue;
     // Without the repository's owner, every remote workflow counts as another owner's.
-    if (!repositoryOwner.empty() && ownerOf(j.uses.text) == lower(repositoryOwner)) continue;
+    if (!repositoryOwner.empty() && ownerOf(j.uses.text) == lowerCase(repositoryOwner)) continue;
     out.push_back({"security/secrets-inherit", "Job `" + j.id + "` passes every secret to `" + j.uses.text + "`.",
                    {j.secrets.line, j.uses.line}});
   }
@@ -83,7 +78,7 @@ void persistCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
     for (const StepModel& s : j.steps) {
       if (!usesAction(s, "actions/checkout")) continue;
       const Located* persist = s.withValue("persist-credentials");
-      if (persist != nullptr && lower(persist->text) == "false") continue;
+      if (persist != nullptr && lowerCase(persist->text) == "false") continue;
       out.push_back({"security/persist-credentials",
                      "Job `" + j.id + "` keeps the checkout's token and uploads an artifact (line " +
                          std::to_string(upload->line) + ").",

@@ -7,11 +7,10 @@
 #include <vector>
 
 #include "agents/security/rules.h"
+#include "agents/security/text.h"
 #include "agents/security/workflow_model.h"
 
 namespace lw::agents::security {
-
-using FileLines = std::vector<std::string_view>;
 
 // Every workflow rule, in the order of the rules table.
 std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines, std::string_view repositoryOwner);
@@ -40,7 +39,6 @@ void persistCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 int locate(const FileLines& lines, int fromLine, std::string_view needle);
 // The file line of each line of a scalar's value that starts on `startLine`.
 std::vector<int> valueLineNumbers(const FileLines& lines, int startLine, const std::vector<std::string_view>& valueLines);
-std::vector<std::string_view> splitLines(std::string_view text);
 // `uses: actions/checkout@v4` is "actions/checkout" (owner/repo, lower case).
 bool usesAction(const StepModel& s, std::string_view ownerRepo);
 

@@ -6,17 +6,12 @@
 #include <cctype>
 #include <string>
 
+#include "agents/security/text.h"
 #include "agents/security/workflow_rules.h"
 
 namespace lw::agents::security {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
@@ -33,7 +28,7 @@ const Located* firstTrigger(const WorkflowModel& w, std::initializer_list<std::s
 
 // A checkout `ref:` that names the pull request's code rather than the base.
 bool refIsPullRequestHead(std::string_view ref) {
-  std::string r = lower(ref);
+  std::string r = lowerCase(ref);
   for (std::string_view p : {"pull_request.head.", "head_ref", "refs/pull/", "workflow_run.head_", "merge_commit_sha"})
     if (contains(r, p)) return true;
   return false;
@@ -78,7 +73,7 @@ const Located* cacheRestore(const StepModel& s) {
   const Located* cache = s.withValue("cache");
   bool off = cache != nullptr && (cache->text.empty() || cache->text == "false");
   if (usesAction(s, "actions/setup-go")) return off ? nullptr : (cache != nullptr ? cache : &s.uses);
-  if (lower(s.uses.text).starts_with("actions/setup-") && cache != nullptr && !off) return cache;
+  if (lowerCase(s.uses.text).starts_with("actions/setup-") && cache != nullptr && !off) return cache;
   return nullptr;
 }
 
@@ -86,7 +81,7 @@ const Located* cacheRestore(const StepModel& s) {
 // with git or gh (`gh pr checkout`, `git fetch origin pull/N/head`), or -1.
 int scriptCheckoutLine(const std::vector<std::string_view>& script) {
   for (std::size_t i = 0; i < script.size(); ++i) {
-    std::string l = lower(script[i]);
+    std::string l = lowerCase(script[i]);
     bool git = contains(l, "git fetch") || contains(l, "git checkout") || contains(l, "git switch");
     if (contains(l, "gh pr checkout") || (git && (refIsPullRequestHead(l) || contains(l, "pull/"))))
       return static_cast<int>(i);
@@ -169,14 +164,14 @@ void selfHostedPullRequestHits(const WorkflowModel& w, std::vector<RuleHit>& out
   if (pr == nullptr) return;
   for (const JobModel& j : w.jobs)
     for (const Located& label : j.runsOn)
-      if (lower(label.text) == "self-hosted")
+      if (lowerCase(label.text) == "self-hosted")
         out.push_back({"security/self-hosted-pr", "Job `" + j.id + "` runs `" + pr->text + "` on a self-hosted runner.",
                        {label.line, pr->line}});
 }
 
 void botActorConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
   auto check = [&](const Located& cond) {
-    std::string c = lower(cond.text);
+    std::string c = lowerCase(cond.text);
     bool actor = contains(c, "github.actor") || contains(c, "github.triggering_actor");
     if (cond.present() && actor && contains(c, "[bot]"))
       out.push_back({"security/bot-actor-condition", "This `if:` trusts the actor's name to identify a bot.", {cond.line}});
