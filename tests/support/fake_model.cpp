@@ -16,14 +16,14 @@ struct FakeModel::State {
   mutable std::mutex mu;
   std::condition_variable stopCv;
   std::deque<Reply> scripts;
+  Responder responder;
   std::vector<Request> log;
   int served = 0;
 };
 
 namespace {
 
-std::string defaultBody(const std::string& path, int n, const std::string& model) {
-  std::string text = "fake completion " + std::to_string(n);
+std::string defaultBody(const std::string& path, int n, const std::string& model, std::string text) {
   if (path.ends_with("/messages"))
     return json::serialize(json::object{
         {"id", "msg_" + std::to_string(n)},
@@ -58,6 +58,11 @@ FakeModel::~FakeModel() = default;
 
 std::string FakeModel::url() const { return "http://127.0.0.1:" + std::to_string(server_.port()) + "/v1"; }
 
+void FakeModel::respondWith(Responder responder) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  state_->responder = std::move(responder);
+}
+
 void FakeModel::script(Reply reply, int times) {
   std::lock_guard<std::mutex> lock(state_->mu);
   for (int i = 0; i < times; ++i) state_->scripts.push_back(reply);
@@ -76,19 +81,19 @@ std::size_t FakeModel::count() const {
 std::optional<LocalHttpServer::Response> FakeModel::answer(const LocalHttpServer::Request& req) {
   Request rec{req.method, req.target, req.headers, req.body};
   std::string model = "unknown";
-  {
-    boost::system::error_code jec;
-    json::value v = json::parse(rec.body, jec);
-    if (!jec && v.is_object())
-      if (const json::value* m = v.as_object().if_contains("model"); m && m->is_string())
-        model = std::string(m->get_string());
-  }
+  boost::system::error_code jec;
+  json::value body = json::parse(rec.body, jec);
+  if (!jec && body.is_object())
+    if (const json::value* m = body.as_object().if_contains("model"); m && m->is_string())
+      model = std::string(m->get_string());
   Reply reply;
+  Responder responder;
   int n = 0;
   {
     std::unique_lock<std::mutex> lock(state_->mu);
     state_->log.push_back(rec);
     n = ++state_->served;
+    responder = state_->responder;
     if (!state_->scripts.empty()) {
       reply = state_->scripts.front();
       state_->scripts.pop_front();
@@ -102,7 +107,9 @@ std::optional<LocalHttpServer::Response> FakeModel::answer(const LocalHttpServer
   res.headers["content-type"] = "application/json";
   if (!reply.emptyBody)
     res.body = !reply.body.empty() ? reply.body
-               : reply.status == 200 ? defaultBody(rec.path, n, model)
+               : reply.status == 200 ? defaultBody(rec.path, n, model,
+                                                   responder ? responder(body)
+                                                             : "fake completion " + std::to_string(n))
                                      : R"({"error":{"type":"scripted_failure","message":"scripted"}})";
   return res;
 }

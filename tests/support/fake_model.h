@@ -6,11 +6,14 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <boost/json/value.hpp>
 
 #include "support/local_http_server.h"
 
@@ -58,6 +61,12 @@ class FakeModel {
   // The next `times` requests get `reply` (scripts queue in order); after
   // them, the default valid completion.
   void script(Reply reply, int times = 1);
+
+  // Writes the text of every default completion from the request's JSON
+  // body (a stand-in reviewer for the demo and the end-to-end tests);
+  // without one the text is "fake completion N".
+  using Responder = std::function<std::string(const boost::json::value& request)>;
+  void respondWith(Responder responder);
 
   struct Request {
     std::string method;
