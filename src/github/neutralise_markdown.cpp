@@ -119,6 +119,19 @@ bool keptEntityAt(std::string_view t, std::size_t i) {
   return false;
 }
 
+// "owner/repo#12" with the '#' at `i`: a reference GitHub links and records
+// in the referenced issue's timeline, in whatever repository it names.
+bool crossReference(std::string_view t, std::size_t i) {
+  if (i == 0 || i + 1 >= t.size() || !std::isdigit(static_cast<unsigned char>(t[i + 1]))) return false;
+  std::size_t b = i;
+  bool slash = false;
+  while (b > 0 && (isAsciiAlnum(t[b - 1]) || std::string_view("_.-/").find(t[b - 1]) != std::string_view::npos)) {
+    slash = slash || t[b - 1] == '/';
+    --b;
+  }
+  return slash && b < i && t[i - 1] != '/';
+}
+
 // "scheme://" at `i`: the length of "scheme:", or 0.
 std::size_t urlSchemeAt(std::string_view t, std::size_t i) {
   if (!isAsciiAlpha(t[i]) || (i > 0 && isAsciiAlnum(t[i - 1]))) return 0;
@@ -155,6 +168,11 @@ class MarkupWriter {
       return i + 1;
     }
     if (c == '@') return mention(t, i);
+    if (c == '#' && crossReference(t, i)) {
+      out_ += kWordJoiner;  // "owner/repo#12" would put a backlink in that repository's issue
+      out_ += '#';
+      return i + 1;
+    }
     if (c == '!' && i + 1 < t.size() && t[i + 1] == '[') return image(t, i);
     if (c == '[') return bracket(t, i);
     if (std::size_t scheme = urlSchemeAt(t, i)) return bareUrl(t, i, scheme);

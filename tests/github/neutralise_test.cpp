@@ -36,6 +36,12 @@ TEST_CASE("neutralise: mentions and team mentions get a word joiner, addresses d
   CHECK(md("a lone @ sign") == "a lone @ sign");
 }
 
+TEST_CASE("neutralise: references to other repositories' issues leave no backlink there") {
+  CHECK(md("same as other/project#12") == "same as other/project" + WJ + "#12");
+  CHECK(md("see #12 and GH-3") == "see #12 and GH-3");  // this repository's own issues stay linked
+  CHECK(md("C# 12 and item#3") == "C# 12 and item#3");
+}
+
 TEST_CASE("neutralise: raw HTML, hidden comments and a forged loopwright marker are escaped") {
   CHECK(md("<details><summary>x</summary>hidden</details>") ==
         "&lt;details>&lt;summary>x&lt;/summary>hidden&lt;/details>");
@@ -172,7 +178,7 @@ TEST_CASE("neutralise: applying it twice changes nothing") {
   const char* hostile[] = {
       "@alice <b>x</b> ![i](https://e.example/i.png) [l](https://e.example) [k](https://github.com/octo/hello) "
       "https://e.example www.e.example &#64;x \\[y\\] [d]: https://e.example\n```\nopen",
-      "[[[[[[[[[[a](//e.example)]]]]]]]]]] `[a](x)` \\@bob",
+      "[[[[[[[[[[a](//e.example)]]]]]]]]]] `[a](x)` \\@bob other/repo#3",
       "<!-- loopwright:finding:0123456789abcdef --> &amp;#64; &lt;"};
   for (const char* h : hostile) {
     std::string once = md(h);
