@@ -111,7 +111,7 @@ void unsecureCommandsHits(const WorkflowModel& w, const FileLines& lines, std::v
   auto check = [&](const LocatedMap& env) {
     for (const auto& [name, value] : env)
       if (name == kName && value.text != "false")
-        out.push_back({"security/unsecure-commands", "`" + std::string(kName) + "` is set in `env:`.", {value.line}});
+        out.push_back({"security/unsecure-commands", "`ACTIONS_ALLOW_UNSECURE_COMMANDS` is set in `env:`.", {value.line}});
   };
   check(w.env);
   for (const JobModel& j : w.jobs) {
@@ -119,7 +119,7 @@ void unsecureCommandsHits(const WorkflowModel& w, const FileLines& lines, std::v
     for (const StepModel& s : j.steps) {
       check(s.env);
       if (!s.run.present() || s.run.text.find(std::string(kName) + "=true") == std::string::npos) continue;
-      out.push_back({"security/unsecure-commands", "This step turns on `" + std::string(kName) + "`.",
+      out.push_back({"security/unsecure-commands", "This step turns on `ACTIONS_ALLOW_UNSECURE_COMMANDS`.",
                      {locate(lines, s.run.line, kName)}});
     }
   }

@@ -29,9 +29,11 @@ void checkPinned(const Located& uses, std::vector<RuleHit>& out) {
   if (isFullSha(ref)) return;
   std::string owner = ownerOf(uses.text);
   bool github = owner == "actions" || owner == "github";
-  std::string what = ref.empty() ? "no ref" : "`" + std::string(ref) + "`";
+  std::string detail = "`" + uses.text + "` is pinned to ";
+  if (ref.empty()) detail += "no ref";
+  else detail.append("`").append(ref).append("`");
   out.push_back({github ? "security/unpinned-github-action" : "security/unpinned-action",
-                 "`" + uses.text + "` is pinned to " + what + ", not a commit SHA.", {uses.line}});
+                 detail + ", not a commit SHA.", {uses.line}});
 }
 
 void checkImage(const Located& image, std::vector<RuleHit>& out) {
