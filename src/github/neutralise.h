@@ -37,9 +37,10 @@ struct LinkScope {
 std::string webHostOfApiUrl(std::string_view apiUrl);
 
 // Untrusted Markdown, made safe to publish: control and bidi characters
-// removed (invalid UTF-8 dropped), mentions defused, HTML and character
-// references escaped, images removed, links and bare URLs off the repository
-// turned into plain text, link reference definitions disabled, an
+// removed (invalid UTF-8 dropped), mentions and other repositories' issue
+// references defused, HTML and character references escaped, images
+// removed, links and bare URLs off the repository turned into plain text,
+// link reference definitions disabled, an
 // unterminated code fence closed, at most `maxBytes` (cut on a character
 // boundary with a "(truncated)" note).
 std::string neutraliseMarkdown(std::string_view text, const LinkScope& scope, std::size_t maxBytes);

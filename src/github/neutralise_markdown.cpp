@@ -204,12 +204,12 @@ class MarkupWriter {
   }
 
   // "@name" (or "@org/team") notifies; a word joiner after '@' keeps the text
-  // and the look. An '@' inside a word ("a@b.org") is an address, not a mention.
+  // and the look. Inside a word ("a@b.org") it also keeps GitHub from
+  // autolinking the address as a mailto: link, which leaves the repository.
   std::size_t mention(std::string_view t, std::size_t i) {
     out_ += '@';
-    const bool inWord = i > 0 && isAsciiAlnum(t[i - 1]);
     const bool followed = i + 1 < t.size() && !isSpace(t[i + 1]) && t.substr(i + 1, kWordJoiner.size()) != kWordJoiner;
-    if (!inWord && followed) out_ += kWordJoiner;
+    if (followed) out_ += kWordJoiner;
     return i + 1;
   }
 
@@ -242,9 +242,10 @@ class MarkupWriter {
     const std::string_view inside = t.substr(close + 2, paren - close - 2);
     const std::string_view dest = firstToken(inside);
     if (destinationInRepository(dest, scope_)) {
-      std::string kept(inside);
+      // The destination has no '<' (or it would not be kept); a title might,
+      // and is escaped so that the raw body never holds "<!--".
       std::string safeInside;
-      for (char ch : kept) safeInside += ch == '<' ? std::string("&lt;") : std::string(1, ch);
+      for (char ch : inside) safeInside += ch == '<' ? std::string("&lt;") : std::string(1, ch);
       out_ += "[" + nested(text) + "](" + safeInside + ")";
     } else {
       // Off the repository: the text and where it pointed, as plain text.

@@ -27,12 +27,12 @@ bool has(const std::string& s, const std::string& part) { return s.find(part) !=
 
 }  // namespace
 
-TEST_CASE("neutralise: mentions and team mentions get a word joiner, addresses do not") {
+TEST_CASE("neutralise: mentions, team mentions and addresses get a word joiner") {
   CHECK(md("ping @alice and @octo/admins") == "ping @" + WJ + "alice and @" + WJ + "octo/admins");
   CHECK(md("@bob first") == "@" + WJ + "bob first");
   CHECK(md("(@carol)") == "(@" + WJ + "carol)");
   CHECK(md("\\@dave") == "\\@" + WJ + "dave");
-  CHECK(md("mail me at me@example.org") == "mail me at me@example.org");
+  CHECK(md("mail me at me@example.org") == "mail me at me@" + WJ + "example.org");  // no mailto: autolink
   CHECK(md("a lone @ sign") == "a lone @ sign");
 }
 
@@ -86,10 +86,14 @@ TEST_CASE("neutralise: links stay only within the repository, others become plai
     CHECK(md("[pr](//evil.example/x)") == "pr (//evil.example/x)");
     CHECK(md("[js](javascript:alert(1))") == "js (javascript:alert(1))");
     CHECK(md("[at](https://github.com@evil.example/octo/hello)") ==
-          "at (https:" + WJ + "//github.com@evil.example/octo/hello)");
+          "at (https:" + WJ + "//github.com@" + WJ + "evil.example/octo/hello)");
     CHECK(md("[ent](https&#58;//evil.example)") == "ent (https&amp;#58;//evil.example)");
     // A ']' inside a code span does not end the link text (CommonMark).
     CHECK(md("[a `]` b](//evil.example)") == "a `]` b (//evil.example)");
+  }
+  SUBCASE("a kept link's title cannot hide a marker") {
+    CHECK(md("[x](https://github.com/octo/hello \"<!-- loopwright:triage -->\")") ==
+          "[x](https://github.com/octo/hello \"&lt;!-- loopwright:triage -->\")");
   }
   SUBCASE("bare URLs and www are not autolinked") {
     CHECK(md("go to https://evil.example/x now") == "go to https:" + WJ + "//evil.example/x now");
