@@ -209,7 +209,9 @@ build_main() {
   lw_ensure_packages "${LW_BUILD_PACKAGES[@]}"
   reuse_or_clear "$build"
   local configure=(cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOPWRIGHT_TESTS=OFF)
-  if ! "${configure[@]}" >"${RUNNER_TEMP:-/tmp}/loopwright-configure.log" 2>&1; then
+  if [ ! -f "$build/CMakeCache.txt" ]; then
+    "${configure[@]}" >/dev/null
+  elif ! "${configure[@]}" >"${RUNNER_TEMP:-/tmp}/loopwright-configure.log" 2>&1; then
     # Whatever else a restored directory holds that CMake cannot reuse.
     say "configuring the restored build directory failed; starting it afresh"
     rm -rf "$build"

@@ -113,7 +113,9 @@ def make_workspace(root):
 def make_action_path(root, ref, version=VERSION, whole_tree=False, repo=REPO):
     """The action as the runner downloads it for one ref: _actions/OWNER/REPO/REF."""
     dest = os.path.join(root, "_actions", repo, ref)
-    files = subprocess.run(["git", "ls-files"], cwd=SOURCE, capture_output=True, text=True, check=True).stdout.split()
+    # The checkout as it is (tracked and new files), as a build of it would see it.
+    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=SOURCE,
+                           capture_output=True, text=True, check=True).stdout.split()
     keep = ("action.yml", "VERSION", "CMakeLists.txt", "dist/", "scripts/", "src/")
     for rel in files:
         if not whole_tree and not rel.startswith(keep):
