@@ -244,12 +244,22 @@ class MarkupWriter {
     if (destinationInRepository(dest, scope_)) {
       // The destination has no '<' (or it would not be kept); a title might,
       // and is escaped so that the raw body never holds "<!--".
-      std::string safeInside;
-      for (char ch : inside) safeInside += ch == '<' ? std::string("&lt;") : std::string(1, ch);
-      out_ += "[" + nested(text) + "](" + safeInside + ")";
+      // Appended piece by piece: GCC 12's -Wrestrict misfires on
+      // "literal" + std::string at -O3.
+      out_ += '[';
+      out_ += nested(text);
+      out_ += "](";
+      for (char ch : inside) {
+        if (ch == '<') out_ += "&lt;";
+        else out_ += ch;
+      }
+      out_ += ')';
     } else {
       // Off the repository: the text and where it pointed, as plain text.
-      out_ += nested(text) + " (" + nested(dest) + ")";
+      out_ += nested(text);
+      out_ += " (";
+      out_ += nested(dest);
+      out_ += ')';
     }
     return paren + 1;
   }
