@@ -20,12 +20,18 @@ std::optional<std::set<std::string>> resolveScope(const std::vector<StepRow>& st
   return std::nullopt;
 }
 
+bool reviewedIncrementally(const std::vector<StepRow>& steps) {
+  return std::any_of(steps.begin(), steps.end(),
+                     [](const StepRow& s) { return s.coverage && !s.coverage->incrementalFrom.empty(); });
+}
+
 std::vector<std::int64_t> planResolve(const std::vector<OwnComment>& own, const std::set<std::string>& current,
-                                      const std::optional<std::set<std::string>>& scope) {
+                                      const ResolveRule& rule) {
   std::vector<std::int64_t> out;
   for (const OwnComment& c : own) {
     if (hasResolvedMarker(c.body) || c.answered) continue;
-    if (scope && !scope->count(c.path)) continue;
+    if (rule.files && !rule.files->count(c.path)) continue;
+    if (rule.onlyOutdated && !c.outdated) continue;
     auto fps = findingMarkersIn(c.body);
     if (fps.empty()) continue;
     bool stillReported = std::any_of(fps.begin(), fps.end(), [&](const std::string& fp) { return current.count(fp) > 0; });

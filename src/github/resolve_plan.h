@@ -21,10 +21,14 @@ namespace lw::github {
 // since an earlier head (`incremental`): then nothing.
 std::optional<std::set<std::string>> resolveScope(const std::vector<StepRow>& steps, bool incremental);
 
+// True when a step's coverage says it reviewed only the changes since an
+// earlier head.
+bool reviewedIncrementally(const std::vector<StepRow>& steps);
+
 // The ids of `own` comments to mark resolved. `current` holds the
 // fingerprints this run reports. A comment already resolved, without a
-// finding marker, outside `scope`, or answered by someone else is kept.
+// finding marker, outside the rule, or answered by someone else is kept.
 std::vector<std::int64_t> planResolve(const std::vector<OwnComment>& own, const std::set<std::string>& current,
-                                      const std::optional<std::set<std::string>>& scope);
+                                      const ResolveRule& rule);
 
 }  // namespace lw::github

@@ -72,7 +72,7 @@ std::vector<Finding> rankFindings(std::vector<Finding> findings) {
 
 ReviewPlan planReview(const std::vector<Finding>& findings, const DiffIndex* diff,
                       const std::set<std::string>& posted, const std::vector<OwnComment>& own,
-                      int maxInline, const std::optional<std::set<std::string>>& resolveIn) {
+                      int maxInline, const ResolveRule& resolve) {
   ReviewPlan plan;
   std::set<std::string> current;
   for (const Finding& f : rankFindings(findings)) {
@@ -92,7 +92,7 @@ ReviewPlan planReview(const std::vector<Finding>& findings, const DiffIndex* dif
       plan.overflow.push_back({f, fp});
     }
   }
-  plan.resolve = planResolve(own, current, resolveIn);
+  plan.resolve = planResolve(own, current, resolve);
   return plan;
 }
 

@@ -24,6 +24,18 @@ struct OwnComment {
   std::string body;
   std::string path = {};  // the file it is on
   bool answered = false;  // someone else replied in its thread (in_reply_to_id)
+  bool outdated = false;  // GitHub no longer places it on the diff (line: null): its code changed
+};
+
+// Where a gone finding may be resolved: the files (nullopt: every file),
+// and whether only comments GitHub marks outdated qualify. A run that
+// reviewed only the changes since an earlier head did not look at the
+// lines it left alone, so a finding it does not repeat is gone only where
+// the code under its comment changed, which GitHub shows by taking the
+// comment off the diff (`line: null`).
+struct ResolveRule {
+  std::optional<std::set<std::string>> files;
+  bool onlyOutdated = false;
 };
 
 struct InlineComment {
@@ -56,7 +68,7 @@ std::vector<Finding> rankFindings(std::vector<Finding> findings);
 // nullopt: every file).
 ReviewPlan planReview(const std::vector<Finding>& findings, const DiffIndex* diff,
                       const std::set<std::string>& posted, const std::vector<OwnComment>& own,
-                      int maxInline, const std::optional<std::set<std::string>>& resolveIn = std::nullopt);
+                      int maxInline, const ResolveRule& resolve = {});
 
 // The Markdown of one inline comment, with a `suggestion` block when the
 // finding has one and its range was not clipped, and the hidden marker.

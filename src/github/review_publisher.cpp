@@ -10,6 +10,7 @@
 #include "github/channels.h"
 #include "github/conclusion.h"
 #include "github/fingerprint.h"
+#include "github/resolve_plan.h"
 #include "github/review_plan.h"
 
 namespace lw::github {
@@ -76,7 +77,9 @@ class ReviewChannel {
     for (const auto& c : *comments) {
       if (loginOf(c) != ctx_.ownLogin) continue;  // a marker from anyone else means nothing
       std::string body = stringField(c, "body");
-      own.push_back({idOf(c), body, stringField(c, "path"), answered.count(idOf(c)) > 0});
+      const auto* line = c.as_object().if_contains("line");
+      own.push_back({idOf(c), body, stringField(c, "path"), answered.count(idOf(c)) > 0,
+                     line != nullptr && line->is_null()});
       if (!hasResolvedMarker(body))
         for (auto& fp : findingMarkersIn(body)) posted.insert(fp);
     }
@@ -93,10 +96,11 @@ class ReviewChannel {
       for (auto& fp : findingMarkersIn(stringField(r, "body"))) posted.insert(fp);
     }
 
-    std::optional<std::set<std::string>> resolveIn;
-    if (req_.reviewedFiles) resolveIn = std::set<std::string>(req_.reviewedFiles->begin(), req_.reviewedFiles->end());
+    ResolveRule resolveRule;
+    if (req_.reviewedFiles) resolveRule.files = std::set<std::string>(req_.reviewedFiles->begin(), req_.reviewedFiles->end());
+    resolveRule.onlyOutdated = reviewedIncrementally(req_.steps);
     ReviewPlan plan = planReview(findings, ctx_.diff ? &*ctx_.diff : nullptr, posted, own,
-                                 req_.options.maxInlineComments, resolveIn);
+                                 req_.options.maxInlineComments, resolveRule);
     for (const Finding& f : findings)
       if (posted.count(fingerprint(f))) ctx_.carried.insert(fingerprint(f));
 

@@ -31,20 +31,30 @@ const std::string kKept = "00000000000000bb";
 
 TEST_CASE("resolve plan: a gone finding in a reviewed file is resolved, a still-reported one is not") {
   std::vector<OwnComment> own = {comment(1, kGone), comment(2, kKept)};
-  auto ids = planResolve(own, {kKept}, std::set<std::string>{"src/a.c"});
+  auto ids = planResolve(own, {kKept}, ResolveRule{std::set<std::string>{"src/a.c"}});
   CHECK(ids == std::vector<std::int64_t>{1});
 }
 
 TEST_CASE("resolve plan: a thread someone answered, a file not reviewed, or an already resolved comment is left alone") {
-  SUBCASE("answered") { CHECK(planResolve({comment(1, kGone, "src/a.c", true)}, {}, std::nullopt).empty()); }
-  SUBCASE("not in scope") { CHECK(planResolve({comment(1, kGone, "src/b.c")}, {}, std::set<std::string>{"src/a.c"}).empty()); }
-  SUBCASE("empty scope") { CHECK(planResolve({comment(1, kGone)}, {}, std::set<std::string>{}).empty()); }
+  SUBCASE("answered") { CHECK(planResolve({comment(1, kGone, "src/a.c", true)}, {}, ResolveRule{}).empty()); }
+  SUBCASE("not in scope") { CHECK(planResolve({comment(1, kGone, "src/b.c")}, {}, ResolveRule{std::set<std::string>{"src/a.c"}}).empty()); }
+  SUBCASE("empty scope") { CHECK(planResolve({comment(1, kGone)}, {}, ResolveRule{std::set<std::string>{}}).empty()); }
   SUBCASE("already resolved") {
     OwnComment c{1, "**Resolved** " + resolvedMarker(kGone), "src/a.c", false};
-    CHECK(planResolve({c}, {}, std::nullopt).empty());
+    CHECK(planResolve({c}, {}, ResolveRule{}).empty());
   }
-  SUBCASE("no marker") { CHECK(planResolve({OwnComment{1, "hello", "src/a.c", false}}, {}, std::nullopt).empty()); }
-  SUBCASE("every file") { CHECK(planResolve({comment(1, kGone, "src/b.c")}, {}, std::nullopt) == std::vector<std::int64_t>{1}); }
+  SUBCASE("no marker") { CHECK(planResolve({OwnComment{1, "hello", "src/a.c", false}}, {}, ResolveRule{}).empty()); }
+  SUBCASE("every file") { CHECK(planResolve({comment(1, kGone, "src/b.c")}, {}, ResolveRule{}) == std::vector<std::int64_t>{1}); }
+}
+
+TEST_CASE("resolve plan: after an incremental review only comments GitHub took off the diff are resolved") {
+  OwnComment untouched = comment(1, kGone);
+  OwnComment outdated = comment(2, kGone);
+  outdated.outdated = true;
+  ResolveRule rule{std::set<std::string>{"src/a.c"}, true};
+  CHECK(planResolve({untouched, outdated}, {}, rule) == std::vector<std::int64_t>{2});
+  CHECK(planResolve({untouched, outdated}, {}, ResolveRule{std::set<std::string>{"src/a.c"}}) ==
+        std::vector<std::int64_t>{1, 2});
 }
 
 TEST_CASE("resolve scope: the files the steps reviewed, nothing after a failed step or an incremental run without coverage") {
@@ -79,7 +89,7 @@ TEST_CASE("review plan: resolves through the scope and keeps answered threads") 
   std::string still = fingerprint(f);
   std::vector<OwnComment> own = {comment(1, kGone, "src/a.c"), comment(2, still, "src/a.c"),
                                  comment(3, kGone, "src/other.c"), comment(4, kGone, "src/a.c", true)};
-  ReviewPlan plan = planReview({f}, nullptr, {still}, own, 10, std::set<std::string>{"src/a.c"});
+  ReviewPlan plan = planReview({f}, nullptr, {still}, own, 10, ResolveRule{std::set<std::string>{"src/a.c"}});
   CHECK(plan.resolve == std::vector<std::int64_t>{1});
   CHECK(plan.alreadyPosted == 1);
   CHECK_FALSE(plan.hasNew());

@@ -137,6 +137,15 @@ void FakeGithub::addReviewComment(int pull, const std::string& login, const std:
                                                       {"path", path},
                                                       {"line", line}});
 }
+void FakeGithub::markOutdated(int pull, std::int64_t commentId) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  for (auto& c : state_->reviewComments[pull]) {
+    json::object& o = c.as_object();
+    if (asInt(o.if_contains("id")) != commentId || !o.contains("line")) continue;
+    o["original_line"] = o["line"];
+    o["line"] = nullptr;
+  }
+}
 std::int64_t FakeGithub::addReviewReply(int pull, const std::string& login, const std::string& body,
                                         std::int64_t inReplyTo) {
   std::lock_guard<std::mutex> lock(state_->mu);

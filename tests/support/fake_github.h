@@ -82,6 +82,10 @@ class FakeGithub {
   void addReviewComment(int pull, const std::string& login, const std::string& body, const std::string& path, int line);
   // A reply in the thread of review comment `inReplyTo`, as GitHub lists it
   // (in_reply_to_id, the thread's path and line); returns its id.
+  // GitHub takes a review comment off the diff (`line: null`, the
+  // original kept in `original_line`) when a push changes the code under
+  // it; the fake does not diff commits, so a test says which ones.
+  void markOutdated(int pull, std::int64_t commentId);
   std::int64_t addReviewReply(int pull, const std::string& login, const std::string& body, std::int64_t inReplyTo);
   void addIssueComment(int issue, const std::string& login, const std::string& body);
   boost::json::array reviews(int pull) const;
