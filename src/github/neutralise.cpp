@@ -9,8 +9,6 @@ namespace lw::github {
 
 namespace {
 
-constexpr std::string_view kTruncated = "(truncated)";
-
 // Input past this many times the bound cannot survive the bound anyway;
 // cutting it first keeps the Markdown pass linear in what is kept.
 std::string_view precut(std::string_view text, std::size_t maxBytes) {
@@ -60,16 +58,12 @@ std::string webHostOfApiUrl(std::string_view apiUrl) {
 
 std::string neutraliseMarkdown(std::string_view text, const LinkScope& scope, std::size_t maxBytes) {
   const std::string clean = neutral::removeUnsafeCharacters(precut(text, maxBytes), true);
-  return neutral::boundWithNote(neutral::neutraliseMarkup(clean, scope), maxBytes, kTruncated);
+  return neutral::boundedMarkup(clean, scope, true, maxBytes, "\n(truncated)");
 }
 
 std::string neutraliseLine(std::string_view text, const LinkScope& scope, std::size_t maxBytes) {
   const std::string clean = neutral::removeUnsafeCharacters(precut(text, maxBytes), false);
-  std::string out = neutral::neutraliseMarkup(clean, scope);
-  if (out.size() <= maxBytes) return out;
-  std::size_t cut = maxBytes > kTruncated.size() + 1 ? maxBytes - kTruncated.size() - 1 : 0;
-  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
-  return out.substr(0, cut) + " " + std::string(kTruncated);
+  return neutral::boundedMarkup(clean, scope, false, maxBytes, " (truncated)");
 }
 
 std::optional<std::string> neutraliseSuggestion(std::string_view text, std::string* why) {

@@ -123,21 +123,14 @@ bool keptEntityAt(std::string_view t, std::size_t i) {
 // in the referenced issue's timeline, in whatever repository it names.
 bool crossReference(std::string_view t, std::size_t i) {
   if (i == 0 || i + 1 >= t.size() || !std::isdigit(static_cast<unsigned char>(t[i + 1]))) return false;
-  std::size_t b = i;
+  std::size_t b = i > 0 && t[i - 1] == '\\' ? i - 1 : i;  // "o/r\#1" renders as "o/r#1"
+  const std::size_t end = b;
   bool slash = false;
   while (b > 0 && (isAsciiAlnum(t[b - 1]) || std::string_view("_.-/").find(t[b - 1]) != std::string_view::npos)) {
     slash = slash || t[b - 1] == '/';
     --b;
   }
-  return slash && b < i && t[i - 1] != '/';
-}
-
-// "scheme://" at `i`: the length of "scheme:", or 0.
-std::size_t urlSchemeAt(std::string_view t, std::size_t i) {
-  if (!isAsciiAlpha(t[i]) || (i > 0 && isAsciiAlnum(t[i - 1]))) return 0;
-  std::size_t j = i;
-  while (j < t.size() && (isAsciiAlnum(t[j]) || t[j] == '+' || t[j] == '.' || t[j] == '-')) ++j;
-  return t.substr(j, 3) == "://" ? j + 1 - i : 0;
+  return slash && b < end && t[end - 1] != '/';
 }
 
 class MarkupWriter {
@@ -175,12 +168,14 @@ class MarkupWriter {
     }
     if (c == '!' && i + 1 < t.size() && t[i + 1] == '[') return image(t, i);
     if (c == '[') return bracket(t, i);
-    if (std::size_t scheme = urlSchemeAt(t, i)) return bareUrl(t, i, scheme);
+    // "www." first: "www.http://x" would otherwise pass as one odd scheme
+    // and GitHub would still autolink the www. part.
     if ((c == 'w' || c == 'W') && (i == 0 || !isAsciiAlnum(t[i - 1])) && startsWithNoCase(t.substr(i), "www.")) {
       out_ += t.substr(i, 3);
       out_ += kWordJoiner;
       return i + 3;
     }
+    if (c == ':' && t.substr(i + 1, 2) == "//") return schemeSeparator(t, i);
     out_ += c;
     return i + 1;
   }
@@ -195,9 +190,11 @@ class MarkupWriter {
       out_ += "&lt;";
       return i + 2;
     }
-    if (next == '@' || next == '&') {
+    if (next == '@' || next == '&' || next == ':' || next == '#') {
+      // GitHub's mention, reference and autolink filters run on the rendered
+      // text, where "\@" is already "@": neutralised on its own.
       out_ += '\\';
-      return i + 1;  // the '@' or '&' is neutralised on its own
+      return i + 1;
     }
     out_ += t.substr(i, 2);
     return i + 2;
@@ -269,12 +266,17 @@ class MarkupWriter {
     return i + 1;
   }
 
-  std::size_t bareUrl(std::string_view t, std::size_t i, std::size_t schemeLength) {
-    std::size_t end = i;
+  // "scheme://" anywhere (GitHub autolinks http, https and ftp URLs): a word
+  // joiner after the ':' unless the URL stays in the repository.
+  std::size_t schemeSeparator(std::string_view t, std::size_t colon) {
+    std::size_t start = colon;
+    while (start > 0 && (isAsciiAlnum(t[start - 1]) || t[start - 1] == '+' || t[start - 1] == '.' || t[start - 1] == '-'))
+      --start;
+    std::size_t end = colon;
     while (end < t.size() && !isSpace(t[end]) && t[end] != '<') ++end;
-    out_ += t.substr(i, schemeLength);  // "https:"
-    if (!destinationInRepository(t.substr(i, end - i), scope_)) out_ += kWordJoiner;  // no autolink
-    return i + schemeLength;
+    out_ += ':';
+    if (!destinationInRepository(t.substr(start, end - start), scope_)) out_ += kWordJoiner;
+    return colon + 1;
   }
 
   const LinkScope& scope_;
@@ -296,6 +298,30 @@ bool underRepository(std::string_view path, const LinkScope& scope) {
   return path.size() == prefix.size() || std::string_view("/?#").find(path[prefix.size()]) != std::string_view::npos;
 }
 
+// Passes of the Markdown pass before every '[' is escaped instead (each
+// pass only removes links and images or adds escapes, so two or three do).
+constexpr int kMaxPasses = 8;
+
+std::string withFencesClosed(std::string text) {
+  const std::string fence = closingFenceFor(text);
+  if (fence.empty()) return text;
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  return text + fence + "\n";
+}
+
+// The last resort: no '[' opens anything (an even run of backslashes before
+// it escapes only itself).
+std::string escapeEveryBracket(const std::string& text) {
+  std::string out;
+  std::size_t backslashes = 0;
+  for (char c : text) {
+    if (c == '[' && backslashes % 2 == 0) out += '\\';
+    backslashes = c == '\\' ? backslashes + 1 : 0;
+    out += c;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string removeUnsafeCharacters(std::string_view text, bool keepNewlines) {
@@ -315,8 +341,37 @@ std::string removeUnsafeCharacters(std::string_view text, bool keepNewlines) {
   return out;
 }
 
-std::string neutraliseMarkup(std::string_view text, const LinkScope& scope) {
-  return MarkupWriter(scope, 0).run(text);
+std::string neutraliseMarkup(std::string_view text, const LinkScope& scope, bool closeFences) {
+  // GitHub parses what is posted, not what the step wrote, and a pass can
+  // regroup code spans (an image's address may hold a backtick), so a '['
+  // judged plain in the step's text might open a link in the result. The
+  // pass is repeated until the result is its own neutral form.
+  std::string current(text);
+  for (int pass = 0; pass < kMaxPasses; ++pass) {
+    if (closeFences) current = withFencesClosed(std::move(current));
+    std::string next = MarkupWriter(scope, 0).run(current);
+    if (next == current) return next;
+    current = std::move(next);
+  }
+  return escapeEveryBracket(current);
+}
+
+std::string boundedMarkup(std::string_view text, const LinkScope& scope, bool closeFences, std::size_t maxBytes,
+                          std::string_view note) {
+  std::string whole = neutraliseMarkup(text, scope, closeFences);
+  if (whole.size() <= maxBytes) return whole;
+  // The longest prefix of the step's text whose neutral form fits with the
+  // note: cutting the result instead could leave a '[' whose ']' was cut.
+  const std::size_t room = maxBytes > note.size() ? maxBytes - note.size() : 0;
+  std::size_t length = std::min(text.size(), room);
+  for (;;) {
+    while (length > 0 && (static_cast<unsigned char>(text[length]) & 0xC0) == 0x80) --length;
+    std::string cut = neutraliseMarkup(text.substr(0, length), scope, closeFences);
+    if (cut.size() <= room || length == 0) return cut.size() <= room ? cut + std::string(note) : std::string(note.substr(0, maxBytes));
+    // The result grows with the text roughly in proportion: scale down.
+    length = std::min(length - 1, static_cast<std::size_t>(static_cast<double>(length) * static_cast<double>(room) /
+                                                           static_cast<double>(cut.size())));
+  }
 }
 
 bool destinationInRepository(std::string_view dest, const LinkScope& scope) {
@@ -361,27 +416,6 @@ std::string closingFenceFor(std::string_view text) {
     }
   }
   return open;
-}
-
-std::string boundWithNote(std::string text, std::size_t maxBytes, std::string_view note) {
-  auto closed = [](std::string t) {
-    const std::string fence = closingFenceFor(t);
-    if (fence.empty()) return t;
-    if (!t.empty() && t.back() != '\n') t += '\n';
-    return t + fence + "\n";
-  };
-  if (text.size() <= maxBytes) {
-    std::string whole = closed(text);
-    if (whole.size() <= maxBytes) return whole;
-  }
-  std::size_t budget = maxBytes > note.size() + 2 ? maxBytes - note.size() - 2 : 0;
-  for (;;) {
-    std::size_t cut = std::min(budget, text.size());
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
-    std::string result = closed(text.substr(0, cut)) + "\n" + std::string(note);
-    if (result.size() <= maxBytes || cut == 0) return result.substr(0, std::min(result.size(), maxBytes));
-    budget = cut - std::min(cut, result.size() - maxBytes);
-  }
 }
 
 }  // namespace lw::github::neutral

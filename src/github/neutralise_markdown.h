@@ -19,8 +19,15 @@ inline constexpr std::string_view kWordJoiner = "\xE2\x81\xA0";
 // U+2066-9), U+2028/9 and U+FEFF. Invalid bytes are dropped.
 std::string removeUnsafeCharacters(std::string_view text, bool keepNewlines);
 
-// The Markdown pass of neutraliseMarkdown on cleaned text (no length bound).
-std::string neutraliseMarkup(std::string_view text, const LinkScope& scope);
+// The Markdown pass of neutraliseMarkdown on cleaned text, repeated until
+// its result is its own neutral form (and, with `closeFences`, an open code
+// fence closed); not bounded.
+std::string neutraliseMarkup(std::string_view text, const LinkScope& scope, bool closeFences);
+
+// The same of the longest prefix of `text` whose result fits in `maxBytes`
+// with `note` after it; the whole result when it fits as it is.
+std::string boundedMarkup(std::string_view text, const LinkScope& scope, bool closeFences, std::size_t maxBytes,
+                          std::string_view note);
 
 // Whether a link destination stays in the repository: an absolute
 // http(s) URL on the web host under /owner/repo, or a relative one that
@@ -30,9 +37,5 @@ bool destinationInRepository(std::string_view dest, const LinkScope& scope);
 // The closing fence of a fenced code block left open at the end (lines that
 // start a ``` or ~~~ fence at the left margin), or "".
 std::string closingFenceFor(std::string_view text);
-
-// `text` cut to at most `maxBytes` on a character boundary, the note
-// appended, and any code fence the cut left open closed.
-std::string boundWithNote(std::string text, std::size_t maxBytes, std::string_view note);
 
 }  // namespace lw::github::neutral

@@ -1,4 +1,7 @@
+#include <cctype>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -38,6 +41,7 @@ TEST_CASE("neutralise: mentions, team mentions and addresses get a word joiner")
 
 TEST_CASE("neutralise: references to other repositories' issues leave no backlink there") {
   CHECK(md("same as other/project#12") == "same as other/project" + WJ + "#12");
+  CHECK(md("same as other/project\\#12") == "same as other/project\\" + WJ + "#12");
   CHECK(md("see #12 and GH-3") == "see #12 and GH-3");  // this repository's own issues stay linked
   CHECK(md("C# 12 and item#3") == "C# 12 and item#3");
 }
@@ -103,6 +107,13 @@ TEST_CASE("neutralise: links stay only within the repository, others become plai
     std::string out = md("[click][r]\n\n[r]: https://evil.example\n");
     CHECK(has(out, "\\[r]:"));
     CHECK_FALSE(has(out, "https://evil"));
+  }
+  SUBCASE("a link that only forms once an image took its backtick away is caught too") {
+    // In the step's text the ']' after the image is in a code span; removing
+    // the image regroups the spans, and GitHub parses what is posted.
+    std::string out = md("[a ![i](`) `]x` ](//evil.example)");
+    CHECK_FALSE(has(out, "](//evil"));
+    CHECK(has(out, "(//evil.example)"));
   }
   SUBCASE("an unmatched bracket is escaped") {
     CHECK(md("[a](https://evil.example") == "\\[a](https:" + WJ + "//evil.example");
@@ -214,4 +225,56 @@ TEST_CASE("neutralise: the request's findings, triage and blocker texts all pass
   CHECK(r.triage[0].comment == "&lt;details>");
   CHECK(r.steps[0].blocker == "BLOCKER @" + WJ + "bob");
   CHECK(r.steps[0].guardrailEvents[0] == "loop warn: &lt;img> x3");
+}
+
+namespace {
+
+bool validUtf8(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (len == 0 || i + len > s.size()) return false;
+    for (std::size_t k = 1; k < len; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    i += len;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("neutralise: random hostile text keeps every invariant") {
+  // Pieces of the attacks above, glued at random (a fixed seed: the same
+  // 3000 texts every run).
+  const std::vector<std::string> pieces = {
+      "[", "]", "(", ")", "<", ">", "!", "@", "a", "Z", " ", "\n", "\n\n", "`", "```", "~~~", "\\", "&", "#",
+      "#1", "/", ":", "&#64;", "&lt;", "http://", "https://", "www.", "e.example", "github.com/octo/hello",
+      "<!--", "-->", "loopwright:", "\u202E", "\u2066", "\xff", "\xc3", "\xe2\x81\xa0", "o/r", "img"};
+  std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  for (int n = 0; n < 3000; ++n) {
+    std::string text;
+    const std::size_t count = next() % 60;
+    for (std::size_t k = 0; k < count; ++k) text += pieces[next() % pieces.size()];
+    const std::size_t max = n % 3 == 0 ? 64 : kMaxMessageBytes;
+    const std::string out = md(text, max);
+    CAPTURE(text);
+    CAPTURE(out);
+    REQUIRE(out.size() <= max);
+    REQUIRE(validUtf8(out));
+    REQUIRE(md(out, max) == out);
+    for (std::size_t p = out.find('<'); p != std::string::npos; p = out.find('<', p + 1))
+      REQUIRE_FALSE((p + 1 < out.size() && (std::isalpha(static_cast<unsigned char>(out[p + 1])) ||
+                                            std::string_view("!/?").find(out[p + 1]) != std::string_view::npos)));
+    for (std::size_t p = out.find('@'); p != std::string::npos; p = out.find('@', p + 1))
+      REQUIRE((p + 1 == out.size() || out[p + 1] == ' ' || out[p + 1] == '\n' || out.compare(p + 1, 3, WJ) == 0));
+    for (std::size_t p = out.find("://"); p != std::string::npos; p = out.find("://", p + 1))
+      REQUIRE(out.compare(p + 3, 21, "github.com/octo/hello") == 0);
+    REQUIRE(out.find("\u202E") == std::string::npos);
+  }
 }
