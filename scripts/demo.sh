@@ -3,16 +3,20 @@
 # on the example in examples/review: validate the taskpack, show the effective
 # policy of every step, then run the pipeline on a pull_request.opened event
 # (a lint step, a step using its bridge, a looping step the guardrails stop).
+# Then the built-in steps on examples/pr-review (builtin/security,
+# builtin/lint with shellcheck, builtin/review), published to the test
+# suite's local GitHub server, the review's model lane served by its local
+# model server (a deterministic stand-in, not a model).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/deps.sh
 source scripts/lib/deps.sh
 
-lw_ensure_packages "${LW_BUILD_PACKAGES[@]}"
+lw_ensure_packages "${LW_BUILD_PACKAGES[@]}" shellcheck
 
 build_dir="${LOOPWRIGHT_BUILD_DIR:-build/release}"
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOPWRIGHT_TESTS=OFF >/dev/null
-cmake --build "$build_dir" -j"$(nproc)" --target loopwright
+cmake --build "$build_dir" -j"$(nproc)" --target loopwright loopwright-dev-servers
 lw="$build_dir/loopwright"
 example=examples/review
 
@@ -75,3 +79,39 @@ if "$lw" --help | grep -q '^  sandbox backends'; then
   section "loopwright sandbox backends (observed on this host)"
   "$lw" sandbox backends || true
 fi
+
+section "built-in steps: examples/pr-review, published to a local GitHub"
+echo "uses: builtin/security, builtin/lint (shellcheck), builtin/review; the model lane is a local stand-in"
+# The servers print their URLs, then take "pull N SHA DIFF" on their input
+# (the URLs go into the repository's taskpack before its commits exist).
+mkfifo "$tmp/servers.in"
+"$build_dir/loopwright-dev-servers" "$tmp/posted.json" <"$tmp/servers.in" >"$tmp/servers.out" &
+servers_pid=$!
+exec 7>"$tmp/servers.in"
+until [ "$(wc -l <"$tmp/servers.out")" -ge 2 ]; do sleep 0.05; done
+github_url="$(sed -n 's/^GITHUB_API_URL=//p' "$tmp/servers.out")"
+model_url="$(sed -n 's/^MODEL_URL=//p' "$tmp/servers.out")"
+examples/pr-review/make-repo.sh "$tmp/pr" "$model_url"
+git -C "$tmp/pr" diff HEAD~1 HEAD >"$tmp/pr.diff"
+echo "pull 1 $(git -C "$tmp/pr" rev-parse HEAD) $tmp/pr.diff" >&7
+set +e
+env -u GITHUB_ACTIONS GITHUB_API_URL="$github_url" GITHUB_TOKEN=test-token \
+  GITHUB_REPOSITORY=octo/hello OPENAI_API_KEY=demo-key GITHUB_STEP_SUMMARY="$tmp/summary.md" \
+  "$lw" run --repo "$tmp/pr" --event-name pull_request --event-path "$tmp/pr.event.json" \
+  --out "$tmp/pr-out" --publish github --sarif "$tmp/findings.sarif"
+status=$?
+set -e
+exec 7>&-
+wait "$servers_pid"
+echo "exit status: $status (1: findings at the taskpack's failOn: error)"
+echo "what the local GitHub received:"
+python3 -c '
+import json, sys
+posted = json.load(open(sys.argv[1]))
+for c in posted["reviewComments"]:
+    first = c["body"].split("\n")[0]
+    print("  inline %s:%s  %s" % (c["path"], c["line"], first))
+for r in posted["checkRuns"]:
+    print("  check run %r: %s" % (r["name"], r.get("conclusion")))
+sarif = json.load(open(sys.argv[2]))
+print("  SARIF for code scanning: %d results" % len(sarif["runs"][0]["results"]))' "$tmp/posted.json" "$tmp/findings.sarif"

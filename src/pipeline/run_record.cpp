@@ -1,5 +1,6 @@
 #include "pipeline/run_record.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -184,7 +185,8 @@ std::string humanSummary(const RunRecord& run) {
       for (const Finding& f : s.findings) {
         out << "    " << toString(f.severity) << " " << f.ruleId;
         if (!f.path.empty()) out << " " << f.path << (f.line > 0 ? ":" + std::to_string(f.line) : "");
-        out << ": " << f.message.substr(0, 200) << "\n";
+        // The first line: a terminal summary lists findings, the record holds them whole.
+        out << ": " << f.message.substr(0, std::min<std::size_t>(200, f.message.find('\n'))) << "\n";
       }
       if (!s.blocker.empty()) out << "    " << s.blocker << "\n";
       else if (!s.message.empty() && s.outcome != StepOutcome::Passed) out << "    " << s.message << "\n";
