@@ -4,7 +4,8 @@
 # (a Python module, an install script, a workflow, a new dependency, each
 # with something for a built-in step to find), and writes DEST.event.json,
 # a pull_request.opened payload whose base and head SHAs are those commits.
-# The taskpack's model lane points at MODEL_URL (default: OpenAI's API).
+# With MODEL_URL, the taskpack's model lane points there instead of OpenAI's
+# API (the demo and the tests give a local server).
 # Usage: examples/pr-review/make-repo.sh DEST [MODEL_URL]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -16,7 +17,7 @@ cd "$dest"
 git() { command git -c user.name=example -c user.email=example@invalid -c init.defaultBranch=main "$@"; }
 git init -q
 cp -r "$here/base/." .
-sed "s|MODEL_URL|$model_url|" "$here/.loopwright/taskpack.yaml" >.loopwright/taskpack.yaml
+sed "s|https://api.openai.com/v1|$model_url|" "$here/.loopwright/taskpack.yaml" >.loopwright/taskpack.yaml
 cp "$here/.loopwright/review.md" .loopwright/
 git add -A
 git commit -qm "base: taskpack and review guidance"

@@ -89,6 +89,13 @@ TEST_CASE("cli: validate accepts the example and reports all five mistakes of a 
   CHECK(obj.at("diagnostics").as_array()[0].at("location").at("line").as_int64() == 4);
 }
 
+TEST_CASE("cli: every example's taskpack is valid as shipped") {
+  for (const char* example : {"review", "pr-review", "triage"}) {
+    auto r = runCli({"validate", "--repo", std::string(LOOPWRIGHT_SOURCE_DIR) + "/examples/" + example});
+    CHECK_MESSAGE(r.status == 0, example, ": ", r.err);
+  }
+}
+
 TEST_CASE("cli: validate finds .loopwright/taskpack.yaml under --repo, and says when it is missing") {
   TempDir dir;
   dir.write(".loopwright/taskpack.yaml", kNoSandbox);
