@@ -1,5 +1,6 @@
 #include "agents/review/review_agent.h"
 
+#include <algorithm>
 #include <random>
 
 #include "agents/output.h"
@@ -44,6 +45,14 @@ std::vector<Finding> reportable(const RunResult& run, const github::DiffIndex& d
   return out;
 }
 
+// The model, not the budget, left part of the diff unreviewed: the step
+// failed (its coverage says which files); a budget reached is a partial
+// review by the taskpack's own choice.
+bool modelFailedUs(const RunResult& run) {
+  return !run.modelError.empty() &&
+         std::any_of(run.chunks.begin(), run.chunks.end(), [](const ChunkResult& c) { return !c.reviewed; });
+}
+
 int finish(AgentContext& ctx, const RunResult& run, Coverage coverage, const std::vector<Finding>& findings) {
   coverage.tokensUsed = run.tokensUsed;
   const Status wroteFindings = writeFindings(ctx.outDir, findings);
@@ -53,7 +62,7 @@ int finish(AgentContext& ctx, const RunResult& run, Coverage coverage, const std
   ctx.log << "builtin/review: " << findings.size() << " findings, " << run.tokensUsed << " tokens, "
           << (coverage.complete ? "complete" : "incomplete: " + coverage.reason) << "\n";
   if (!wroteFindings || !wroteCoverage) return 1;
-  return run.stop ? 1 : 0;
+  return run.stop || modelFailedUs(run) ? 1 : 0;
 }
 
 }  // namespace

@@ -44,31 +44,48 @@ std::set<std::string> inlineComments(const FakeGithub& github) {
   return out;
 }
 
-}  // namespace
-
-TEST_CASE("examples/pr-review: security, lint and review built-ins publish inline findings on the right lines, a check run and the coverage") {
-  LW_REQUIRE_HOST(sh("bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1") == 0,
-                  "bubblewrap cannot create namespaces here");
-  LW_REQUIRE_HOST(sh("command -v shellcheck >/dev/null") == 0, "shellcheck is not installed");
+// The example's repository on the fake GitHub, its lane on the fake model.
+struct PrReview {
   Scratch s;
   FakeGithub github;
   FakeModel model;
-  model.respondWith(demoReviewerAnswer);
   fs::path repo = s.root / "repo";
-  REQUIRE(sh(kExample + "/make-repo.sh " + repo.string() + " " + model.url()) == 0);
-  std::string head = capture("git -C '" + repo.string() + "' rev-parse HEAD");
-  head.pop_back();
-  github.addPull(1, head, capture("git -C '" + repo.string() + "' diff HEAD~1 HEAD"));
+  std::string head;
+  std::map<std::string, std::string> env = hostEnv(s.root);
 
-  auto env = hostEnv(s.root);
-  env["GITHUB_API_URL"] = github.url();
-  env["GITHUB_TOKEN"] = FakeGithub::kToken;
-  env["GITHUB_REPOSITORY"] = "octo/hello";
-  env["OPENAI_API_KEY"] = "sk-test-key";
-  env["GITHUB_STEP_SUMMARY"] = (s.root / "summary.md").string();
-  auto r = runCli({"run", "--repo", repo.string(), "--event-name", "pull_request", "--event-path",
-                   repo.string() + ".event.json", "--out", (s.root / "out").string(), "--publish", "github"},
+  PrReview() {
+    model.respondWith(demoReviewerAnswer);
+    REQUIRE(sh(kExample + "/make-repo.sh " + repo.string() + " " + model.url()) == 0);
+    head = capture("git -C '" + repo.string() + "' rev-parse HEAD");
+    head.pop_back();
+    github.addPull(1, head, capture("git -C '" + repo.string() + "' diff HEAD~1 HEAD"));
+    env["GITHUB_API_URL"] = github.url();
+    env["GITHUB_TOKEN"] = FakeGithub::kToken;
+    env["GITHUB_REPOSITORY"] = "octo/hello";
+    env["OPENAI_API_KEY"] = "sk-test-key";
+    env["GITHUB_STEP_SUMMARY"] = (s.root / "summary.md").string();
+  }
+
+  CliRun run(const fs::path& event, const std::string& out) {
+    return runCli({"run", "--repo", repo.string(), "--event-name", "pull_request", "--event-path", event.string(),
+                   "--out", (s.root / out).string(), "--publish", "github"},
                   env);
+  }
+};
+
+void requireHost() {
+  LW_REQUIRE_HOST(sh("bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1") == 0,
+                  "bubblewrap cannot create namespaces here");
+  LW_REQUIRE_HOST(sh("command -v shellcheck >/dev/null") == 0, "shellcheck is not installed");
+}
+
+}  // namespace
+
+TEST_CASE("examples/pr-review: security, lint and review built-ins publish inline findings on the right lines, a check run and the coverage") {
+  requireHost();
+  PrReview pr;
+  auto& [s, github, model, repo, head, env] = pr;
+  auto r = pr.run(repo.string() + ".event.json", "out");
   INFO(r.out << r.err);
   CHECK(r.status == 1);  // error findings at the taskpack's failOn: error
 
@@ -114,10 +131,7 @@ TEST_CASE("examples/pr-review: security, lint and review built-ins publish inlin
     std::size_t modelCallsBefore = model.count();
     auto commentsBefore = github.reviewComments(1).size();
 
-    auto again = runCli({"run", "--repo", repo.string(), "--event-name", "pull_request", "--event-path",
-                         (s.root / "sync.json").string(), "--out", (s.root / "out2").string(), "--publish",
-                         "github"},
-                        env);
+    auto again = pr.run(s.root / "sync.json", "out2");
     INFO(again.out << again.err);
     auto run2 = runJson(s.root / "out2");
     auto review = stepOf(run2, "review");
@@ -137,4 +151,24 @@ TEST_CASE("examples/pr-review: security, lint and review built-ins publish inlin
     for (const json::value& c : github.reviewComments(1))
       CHECK_MESSAGE(std::string(c.at("body").as_string()).find("esolved") == std::string::npos, c.at("body").as_string());
   }
+}
+
+TEST_CASE("examples/pr-review: a model that is down ends the review with a failing check that names why, never a silent green") {
+  requireHost();
+  PrReview pr;
+  pr.model.script(FakeModel::Reply::withStatus(503), 100);
+  auto r = pr.run(pr.repo.string() + ".event.json", "out");
+  INFO(r.out << r.err);
+  CHECK(r.status == 1);
+  auto review = stepOf(runJson(pr.s.root / "out"), "review");
+  CHECK(review.at("outcome") != "passed");
+  CHECK_FALSE(review.at("coverage").at("complete").as_bool());
+  auto runs = pr.github.checkRuns();
+  REQUIRE(runs.size() == 1);
+  const auto& check = runs[0];
+  CHECK(check.at("conclusion") == "failure");
+  std::string title(check.at("output").at("title").as_string());
+  CHECK_MESSAGE(title.find("review") != std::string::npos, title);
+  // The deterministic steps still published what they found.
+  CHECK(inlineComments(pr.github).count(".github/workflows/greet.yml:11 security/expression-injection") == 1);
 }
