@@ -58,7 +58,7 @@ std::vector<BuiltinStep> makeCatalog() {
            P{"duplicateThreshold", T::Number, "0.5", "similarity (0..1) from which an issue is called a likely duplicate", {}, 0, 1},
            P{"maxDuplicates", T::Integer, "3", "at most this many duplicates listed", {}, 0, 10},
            P{"labels", T::Boolean, "true", "propose labels (only ones the repository has)", {}, 0, 0},
-           P{"useModel", T::Boolean, "false", "ask the step's lane to choose labels (needs model.complete granted and a lane)", {}, 0, 0},
+           P{"useModel", T::Boolean, "false", "ask the step's lane to choose labels, only among the repository's (model.complete is then granted; the step needs a lane)", {}, 0, 0},
            P{"checkForms", T::Boolean, "true", "check the issue against the required fields of .github/ISSUE_TEMPLATE/*.yml", {}, 0, 0},
        }},
   };
