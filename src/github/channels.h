@@ -28,6 +28,8 @@ struct PublishContext {
 // Percent-encodes everything but unreserved characters (RFC 3986), for
 // path segments and query values.
 std::string urlEncode(const std::string& s);
+// A repository path: each segment percent-encoded, the slashes kept.
+std::string urlEncodePath(const std::string& path);
 
 // The login whose comments are ours: GET /user, else the fallback.
 std::string ownLogin(RestClient& api, const std::string& fallback);

@@ -1,30 +1,21 @@
 #include "github/coverage_summary.h"
 
+#include "github/markdown_table.h"
+
 namespace lw::github {
 
 namespace {
 
-// A table cell: one line, pipes escaped, so a path cannot break the table.
-std::string cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += "<br>";
-    else if (c != '\r') out += c;
-  }
-  return out;
-}
-
 std::string stepCoverage(const StepRow& s) {
   const Coverage& c = *s.coverage;
-  std::string md = "<details><summary><code>" + cell(s.stage + "/" + s.step) + "</code>: " + cell(coverageCounts(c)) +
+  std::string md = "<details><summary><code>" + tableCell(s.stage + "/" + s.step) + "</code>: " + tableCell(coverageCounts(c)) +
                    "</summary>\n\n";
   if (c.files.empty()) return md + "No files listed.\n\n</details>\n\n";
   md += "| file | status | reason |\n| --- | --- | --- |\n";
   std::size_t shown = 0;
   for (const FileCoverage& f : c.files) {
     if (shown == kCoverageRowsPerStep) break;
-    md += "| `" + cell(f.path) + "` | " + std::string(toString(f.status)) + " | " + cell(f.reason) + " |\n";
+    md += "| `" + tableCell(f.path) + "` | " + std::string(toString(f.status)) + " | " + tableCell(f.reason) + " |\n";
     ++shown;
   }
   if (shown < c.files.size())

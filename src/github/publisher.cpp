@@ -43,6 +43,18 @@ std::string urlEncode(const std::string& s) {
   return out;
 }
 
+std::string urlEncodePath(const std::string& path) {
+  std::string out;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = path.find('/', start);
+    out += urlEncode(path.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return out;
+    out += '/';
+    start = end + 1;
+  }
+}
+
 std::string ownLogin(RestClient& api, const std::string& fallback) {
   // GET /user answers 403 to installation tokens (GITHUB_TOKEN); their
   // comments are authored by the Actions bot.

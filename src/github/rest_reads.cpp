@@ -20,19 +20,6 @@ constexpr const char* kContentsHint = "the token needs contents: read";
 constexpr const char* kIssuesHint = "the token needs issues: read";
 constexpr const char* kRawMedia = "application/vnd.github.raw";
 
-// contents/{path}: each segment encoded, the slashes kept.
-std::string encodePath(const std::string& path) {
-  std::string out;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t end = path.find('/', start);
-    out += urlEncode(path.substr(start, end == std::string::npos ? std::string::npos : end - start));
-    if (end == std::string::npos) return out;
-    out += '/';
-    start = end + 1;
-  }
-}
-
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -161,7 +148,7 @@ Result<PullFiles> RestReads::files(int number, const DiffScope& scope) {
 Result<FileAtRef> RestReads::file(const std::string& commit, const std::string& path, TreeSide side) {
   std::string what = path + " at " + std::string(toString(side)) + " (" +
                      (commit.empty() ? std::string("the default branch") : commit.substr(0, 12)) + ")";
-  std::string url = repoPath() + "/contents/" + encodePath(path) + (commit.empty() ? "" : "?ref=" + urlEncode(commit));
+  std::string url = repoPath() + "/contents/" + urlEncodePath(path) + (commit.empty() ? "" : "?ref=" + urlEncode(commit));
   auto meta = getOk(url, what, kContentsHint);
   if (!meta) return std::move(meta).error();
   json::value v = jsonBody(*meta);

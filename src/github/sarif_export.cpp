@@ -5,6 +5,7 @@
 
 #include <boost/json.hpp>
 
+#include "github/channels.h"
 #include "github/fingerprint.h"
 
 namespace lw::github {
@@ -58,20 +59,7 @@ std::string_view sarifLevel(Severity s) {
   return "warning";
 }
 
-std::string sarifUri(const std::string& path) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
+std::string sarifUri(const std::string& path) { return urlEncodePath(path); }
 
 SarifLog sarifLog(const std::vector<Finding>& findings, const std::string& version) {
   SarifLog log;

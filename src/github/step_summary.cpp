@@ -10,21 +10,11 @@
 #include "github/check_plan.h"
 #include "github/conclusion.h"
 #include "github/coverage_summary.h"
+#include "github/markdown_table.h"
 
 namespace lw::github {
 
 namespace {
-
-// A table cell: one line, pipes escaped, so step text cannot break the table.
-std::string cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += "<br>";
-    else if (c != '\r') out += c;
-  }
-  return out;
-}
 
 std::string join(const std::vector<std::string>& v, const char* sep) {
   std::string out;
@@ -49,7 +39,7 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
   md += "\n\n";
   if (Verdict v = judgeRun(req); !v.reasons.empty()) {
     md += "Not a success because:\n\n";
-    for (const std::string& r : v.reasons) md += "- " + cell(r) + "\n";
+    for (const std::string& r : v.reasons) md += "- " + tableCell(r) + "\n";
     md += "\n";
   }
 
@@ -57,10 +47,10 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
     md += "| stage | step | backend | capabilities | duration | exit | guardrail events | status |\n"
           "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
     for (const StepRow& s : req.steps) {
-      md += "| " + cell(s.stage) + " | " + cell(s.step) + " | " + cell(s.backend) + " | " +
-            cell(join(s.capabilities, ", ")) + " | " + duration(s.durationMs) + " | " + std::to_string(s.exitCode) +
-            " | " + cell(join(s.guardrailEvents, "; ")) + " | " +
-            (s.blocked ? "blocked: " + cell(s.blocker) : std::string("ok")) + " |\n";
+      md += "| " + tableCell(s.stage) + " | " + tableCell(s.step) + " | " + tableCell(s.backend) + " | " +
+            tableCell(join(s.capabilities, ", ")) + " | " + duration(s.durationMs) + " | " + std::to_string(s.exitCode) +
+            " | " + tableCell(join(s.guardrailEvents, "; ")) + " | " +
+            (s.blocked ? "blocked: " + tableCell(s.blocker) : std::string("ok")) + " |\n";
     }
     md += "\n";
   }
@@ -70,7 +60,7 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
   if (!outcome.channels.empty()) {
     md += "| publication | result | detail |\n| --- | --- | --- |\n";
     for (const ChannelOutcome& c : outcome.channels)
-      md += "| " + cell(c.channel) + " | " + std::string(toString(c.state)) + " | " + cell(c.detail) + " |\n";
+      md += "| " + tableCell(c.channel) + " | " + std::string(toString(c.state)) + " | " + tableCell(c.detail) + " |\n";
     md += "\n";
   }
   if (!outcome.annotations.empty() || !outcome.summaryOnly.empty()) {
@@ -81,9 +71,9 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
   if (!outcome.complete) md += "The publication is kept in `" + outboxFile + "` for `loopwright publish --resume`.\n\n";
 
   for (const TriageResult& t : req.triage) {
-    md += "### Triage (" + cell(t.step) + ")\n\n";
-    if (!t.labels.empty()) md += "Labels: " + cell(join(t.labels, ", ")) + "\n\n";
-    for (const auto& d : t.duplicates) md += "- possible duplicate of #" + std::to_string(d.number) + ": " + cell(d.reason) + "\n";
+    md += "### Triage (" + tableCell(t.step) + ")\n\n";
+    if (!t.labels.empty()) md += "Labels: " + tableCell(join(t.labels, ", ")) + "\n\n";
+    for (const auto& d : t.duplicates) md += "- possible duplicate of #" + std::to_string(d.number) + ": " + tableCell(d.reason) + "\n";
     if (!t.duplicates.empty()) md += "\n";
   }
 
@@ -96,8 +86,8 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
   std::size_t shown = 0;
   for (const Finding& f : findings) {
     std::string where = f.path.empty() ? "(whole change)" : f.path + (f.line > 0 ? ":" + std::to_string(f.line) : "");
-    std::string row = "| " + std::string(toString(f.severity)) + " | `" + cell(where) + "` | `" + cell(f.ruleId) +
-                      "` | " + cell(f.step) + " | " + cell(f.message) + " |\n";
+    std::string row = "| " + std::string(toString(f.severity)) + " | `" + tableCell(where) + "` | `" + tableCell(f.ruleId) +
+                      "` | " + tableCell(f.step) + " | " + tableCell(f.message) + " |\n";
     if (md.size() + row.size() > budget) break;
     md += row;
     ++shown;

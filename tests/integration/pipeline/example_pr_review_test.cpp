@@ -23,15 +23,6 @@ namespace {
 
 const std::string kExample = std::string(LOOPWRIGHT_SOURCE_DIR) + "/examples/pr-review";
 
-std::string capture(const std::string& command) {
-  std::string out;
-  FILE* p = ::popen(command.c_str(), "r");
-  char buf[4096];
-  for (std::size_t n; p && (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  if (p) ::pclose(p);
-  return out;
-}
-
 // "path:line rule" of every inline review comment.
 std::set<std::string> inlineComments(const FakeGithub& github) {
   std::set<std::string> out;

@@ -2,6 +2,7 @@
 // generated repositories with taskpacks, and reading run.json.
 #pragma once
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -36,6 +37,16 @@ inline std::string readFile(const fs::path& p) {
 
 // Runs a shell command, returning its exit status.
 inline int sh(const std::string& command) { return std::system(command.c_str()); }
+
+// What `command` prints on stdout.
+inline std::string capture(const std::string& command) {
+  std::string out;
+  FILE* p = ::popen(command.c_str(), "r");
+  char buf[4096];
+  for (std::size_t n; p && (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  if (p) ::pclose(p);
+  return out;
+}
 
 // A git repository at `dir` whose only commit holds `files`.
 inline void makeRepo(const fs::path& dir, const std::map<std::string, std::string>& files) {

@@ -11,15 +11,6 @@ namespace {
 
 const std::string kExampleDir = std::string(LOOPWRIGHT_SOURCE_DIR) + "/examples/review";
 
-std::string capture(const std::string& command) {
-  std::string out;
-  FILE* p = ::popen(command.c_str(), "r");
-  char buf[4096];
-  for (std::size_t n; p && (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  if (p) ::pclose(p);
-  return out;
-}
-
 // Rewrites the example's event as the fake GitHub's octo/hello#1 into
 // root/event.json; returns the pull request's head SHA.
 std::string asFakePullRequest(const fs::path& root, const fs::path& repo) {
