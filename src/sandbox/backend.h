@@ -61,10 +61,32 @@ struct StepSpec {
   std::function<void(int stream, const char* data, std::size_t size)> onOutput;
 };
 
+// How a backend differs in what the pipeline must prepare for a step, so
+// that no caller compares BackendId values.
+struct BackendTraits {
+  // How the step reaches its bridge: a descriptor it inherits (LOOPWRIGHT_BRIDGE
+  // =fd:3), or a unix socket path inside a directory the backend mounts
+  // (a container cannot be handed a descriptor).
+  enum class BridgeTransport { Descriptor, SocketPath };
+  BridgeTransport bridge = BridgeTransport::Descriptor;
+  // The step sees host files only where the backend mounts them: the event
+  // file must be copied into the out dir, and loopwright's own executables
+  // are not there (built-in steps cannot run).
+  bool hostFilesVisible = true;
+  // The step runs in a pinned image (StepSpec::image must be set).
+  bool needsImage = false;
+  // A user-namespace-based backend: some canaries change meaning without one.
+  bool usesUserNamespaces = false;
+  // How qualify's canaries start a command in it: through /bin/sh of the
+  // image, or directly.
+  bool canariesThroughShell = false;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual BackendId id() const = 0;
+  virtual BackendTraits traits() const = 0;
   // Observes this host once per process and caches the answer.
   virtual const ProbeReport& probe() = 0;
   // Starts the step. Fails with SANDBOX_LAUNCH_FAILED naming what failed.

@@ -18,6 +18,7 @@ class UnavailableBackend final : public Backend {
     for (NetworkMode m : kAllNetworkModes) report_.networkModes[m] = {Support::Absent, report_.unavailableReason};
   }
   BackendId id() const override { return report_.backend; }
+  BackendTraits traits() const override { return {}; }
   const ProbeReport& probe() override { return report_; }
   Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec&) override {
     return makeError(ErrorCode::SandboxBackendUnavailable, report_.unavailableReason, "",

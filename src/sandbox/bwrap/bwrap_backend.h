@@ -27,6 +27,11 @@ class BwrapBackend final : public Backend {
   explicit BwrapBackend(BwrapConfig config) : config_(std::move(config)) {}
 
   BackendId id() const override { return BackendId::LinuxBwrap; }
+  BackendTraits traits() const override {
+    BackendTraits t;
+    t.usesUserNamespaces = true;
+    return t;
+  }
   // One bwrap run with the production flags, or the cached answer of one
   // (see probe_cache.h); cached in this object too.
   const ProbeReport& probe() override;

@@ -25,6 +25,7 @@ ProbeReport classify(bool subreaper);
 class DirectBackend : public Backend {
  public:
   BackendId id() const override { return BackendId::DirectDedicated; }
+  BackendTraits traits() const override { return {}; }
   const ProbeReport& probe() override;
   // Fails with SANDBOX_BACKEND_UNAVAILABLE when the tree cannot be cleaned up
   // here, SANDBOX_LAUNCH_FAILED when spawning fails.

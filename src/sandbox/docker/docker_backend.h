@@ -47,6 +47,14 @@ class DockerBackend final : public Backend {
   explicit DockerBackend(DockerConfig config, std::shared_ptr<HttpTransport> transport = nullptr);
 
   BackendId id() const override { return BackendId::Docker; }
+  BackendTraits traits() const override {
+    BackendTraits t;
+    t.bridge = BackendTraits::BridgeTransport::SocketPath;
+    t.hostFilesVisible = false;
+    t.needsImage = true;
+    t.canariesThroughShell = true;
+    return t;
+  }
   const ProbeReport& probe() override;
   // Needs spec.image (pinned). The step's label is spec.env's
   // LOOPWRIGHT_STEP when set. Fails with SANDBOX_BACKEND_UNAVAILABLE when the

@@ -43,6 +43,7 @@ class LandlockBackend : public Backend {
  public:
   explicit LandlockBackend(LandlockConfig config = {}) : config_(std::move(config)) {}
   BackendId id() const override { return BackendId::LinuxLandlock; }
+  BackendTraits traits() const override { return {}; }
   const ProbeReport& probe() override;
   // Fails with SANDBOX_BACKEND_UNAVAILABLE when the probe said so, with
   // SANDBOX_CAPABILITY_INSUFFICIENT when the spec asks for what this kernel

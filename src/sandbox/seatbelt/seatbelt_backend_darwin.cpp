@@ -45,6 +45,7 @@ std::optional<std::string> canaryFailure() {
 class SeatbeltBackend final : public Backend {
  public:
   BackendId id() const override { return BackendId::MacosSeatbelt; }
+  BackendTraits traits() const override { return {}; }
 
   const ProbeReport& probe() override {
     if (report_) return *report_;
