@@ -126,7 +126,7 @@ void runOne(sandbox::Backend& backend, const CanaryHost& host, const CanaryLayou
   auto proc = backend.launch(spec);
   if (!proc) {
     rec.evidence = "launch refused: " + proc.error().message;
-    if (backend.id() == BackendId::LinuxBwrap && !q.userns) {
+    if (backend.traits().usesUserNamespaces && !q.userns) {
       UsernsDiagnosis d = diagnoseUserns(proc.error().message, readUsernsSysctls());
       if (d.blocked) q.userns = d;
     }
@@ -144,7 +144,7 @@ void runOne(sandbox::Backend& backend, const CanaryHost& host, const CanaryLayou
   } else {
     rec.evidence = (out.empty() ? err : out) + " (exit status " + std::to_string(status) +
                    (info.timedOut ? ", timed out" : "") + ")";
-    if (backend.id() == BackendId::LinuxBwrap && !q.userns) {
+    if (backend.traits().usesUserNamespaces && !q.userns) {
       UsernsDiagnosis d = diagnoseUserns((*proc)->stderrData().data, readUsernsSysctls());
       if (d.blocked) q.userns = d;
     }
@@ -193,8 +193,9 @@ std::optional<std::string> outboundAddress() {
 }
 
 void runCanaries(sandbox::Backend& backend, const CanaryHost& host, BackendQualification& q) {
-  const bool shell = backend.id() == BackendId::Docker;
-  if (shell && !host.image) {
+  const sandbox::BackendTraits traits = backend.traits();
+  const bool shell = traits.canariesThroughShell;
+  if (traits.needsImage && !host.image) {
     CanaryRecord rec;
     rec.target = "all";
     rec.attempt = "launch a container";

@@ -25,8 +25,9 @@ struct CanaryHost {
 
 // Runs the canaries of `backend` (whose probe is q.claimed) and fills
 // q.canaries; a canary that cannot be launched is recorded as not run, with
-// the launch error (and for linux-bwrap the user-namespace diagnosis in
-// q.userns). Never throws; the scratch tree is removed.
+// the launch error (and for a backend built on user namespaces the
+// user-namespace diagnosis in q.userns); a backend that needs an image gets
+// none without one. Never throws; the scratch tree is removed.
 void runCanaries(sandbox::Backend& backend, const CanaryHost& host, BackendQualification& q);
 
 // The first non-loopback IPv4 address of an interface that is up.

@@ -102,11 +102,11 @@ FloorVerdict evaluateFloor(const HostConfig& host, const PlatformFacts& platform
                     std::string(toString(*floor.minIsolation)));
       continue;
     }
-    if (id == BackendId::DirectDedicated && !floor.allowDirectDedicated) {
+    if (b.traits.runsUnconfined && !floor.allowDirectDedicated) {
       why.push_back(name + ": forbidden by the floor (allowDirectDedicated: false)");
       continue;
     }
-    if (id == BackendId::Docker && host.runtimeProfiles.empty()) {
+    if (b.traits.needsImage && host.runtimeProfiles.empty()) {
       why.push_back(name + ": no runtime profile pins an image (the only way steps reach docker)");
       continue;
     }

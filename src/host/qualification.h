@@ -34,6 +34,7 @@ struct CanaryRecord {
 
 struct BackendQualification {
   sandbox::ProbeReport claimed;
+  sandbox::BackendTraits traits;  // the floor treats some kinds of backend apart
   std::map<Capability, sandbox::SupportStatus> observed;
   std::map<NetworkMode, sandbox::SupportStatus> observedNetwork;
   std::map<Capability, sandbox::SupportStatus> result;  // the weaker of claimed and observed
@@ -76,8 +77,9 @@ void settle(BackendQualification& q);
 
 // Whether some backend satisfies the floor of `host` on this platform:
 // isolation at least the floor's minimum, every floor capability enforced
-// (as settled), direct-dedicated only when the floor allows it, docker only
-// when the host config pins a runtime profile. Names what is missing; a
+// (as settled), a backend that runs unconfined (direct-dedicated) only when
+// the floor allows it, one that needs an image (docker) only when the host
+// config pins a runtime profile. Names what is missing; a
 // level no backend of this version gives (L3) first, with what it needs.
 FloorVerdict evaluateFloor(const HostConfig& host, const PlatformFacts& platform,
                            const std::vector<BackendQualification>& backends);

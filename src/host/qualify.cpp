@@ -15,10 +15,6 @@
 #include "host/canary_runner.h"
 #include "host/qualification_report.h"
 #include "host/sha256.h"
-#include "sandbox/bwrap/bwrap_backend.h"
-#include "sandbox/docker/curl_unix_transport.h"
-#include "sandbox/docker/docker_backend.h"
-#include "sandbox/docker/engine_probe.h"
 #include "sandbox/registry.h"
 
 namespace lw::host {
@@ -37,28 +33,13 @@ bool wanted(const QualifyOptions& o, BackendId id) {
   return false;
 }
 
-sandbox::docker::EngineFacts engineFacts(const Environment& env) {
-  sandbox::docker::DockerConfig config = sandbox::docker::dockerConfigFromEnvironment(env);
-  if (config.endpointError) {
-    sandbox::docker::EngineFacts f;
-    f.socketPath = config.socketPath;
-    f.unreachableReason = config.endpointError->message;
-    return f;
-  }
-  auto transport = std::make_shared<sandbox::docker::CurlUnixTransport>(config.socketPath, std::chrono::milliseconds(1000));
-  sandbox::docker::EngineClient client(transport, std::chrono::milliseconds(2000));
-  return sandbox::docker::observeEngine(client, config.socketPath);
-}
-
-std::vector<std::string> dockerNotes(const sandbox::docker::EngineFacts& f) {
-  if (!f.reachable) return {};
-  bool rootless = false;
-  for (const std::string& o : f.securityOptions) rootless = rootless || o.find("rootless") != std::string::npos;
-  if (rootless)
-    return {"rootless engine: access to " + f.socketPath + " gives the engine's user's privileges, not root's"};
-  return {"rootful engine: whoever can use " + f.socketPath +
-          " is root-equivalent on this host (it can start a privileged container); keep the socket "
-          "out of every step's view"};
+// The backends this qualification is about, constructed (none probed yet).
+std::vector<std::unique_ptr<sandbox::Backend>> wantedBackends(const Environment& env, const QualifyOptions& o) {
+  sandbox::RegistryOptions ro;
+  ro.freshProbes = true;
+  std::vector<std::unique_ptr<sandbox::Backend>> all = sandbox::makeBackends(env, ro);
+  std::erase_if(all, [&o](const std::unique_ptr<sandbox::Backend>& b) { return !wanted(o, b->id()); });
+  return all;
 }
 
 }  // namespace
@@ -74,10 +55,6 @@ FingerprintInputs currentFingerprint(const Environment& env, const HostConfig& h
   if (::stat(o.binary.c_str(), &st) == 0)
     in.loopwrightBinary = std::to_string(st.st_size) + "@" + std::to_string(st.st_mtim.tv_sec) + "." +
                           std::to_string(st.st_mtim.tv_nsec);
-  if (wanted(o, BackendId::LinuxBwrap)) {
-    std::string bwrap = sandbox::bwrap::bwrapConfigFor(env).bwrapPath;
-    in.backendBinaries["bwrap"] = bwrap.empty() ? "missing" : bwrap + " " + sha256File(bwrap).value_or("unreadable");
-  }
   in.hostConfigHash = host.present ? sha256Hex(hostConfigText) : "";
   for (BackendId b : o.backends) in.options += std::string(toString(b)) + ",";
   in.options += "|image=" + o.image.value_or("") + "|runner=" + o.runnerDir;
@@ -85,10 +62,9 @@ FingerprintInputs currentFingerprint(const Environment& env, const HostConfig& h
   in.userns = std::to_string(s.apparmorRestrictUnprivilegedUserns.value_or(-1)) + "," +
               std::to_string(s.unprivilegedUsernsClone.value_or(-1)) + "," +
               std::to_string(s.maxUserNamespaces.value_or(-1));
-  if (wanted(o, BackendId::Docker)) {
-    sandbox::docker::EngineFacts f = engineFacts(env);
-    in.dockerEngine = f.socketPath + " " + (f.reachable ? f.version + " api " + f.apiVersion : "unreachable");
-  }
+  for (auto& backend : wantedBackends(env, o))
+    if (std::string d = backend->hostDependencies(); !d.empty())
+      in.backendDependencies[std::string(toString(backend->id()))] = d;
   (void)host;
   return in;
 }
@@ -101,22 +77,20 @@ Qualification qualifyFresh(const Environment& env, const HostConfig& host, const
   q.facts = observeHost(env, findRunnerDir(env, o.runnerDir));
   q.qualifiedAt = std::time(nullptr);
 
-  sandbox::RegistryOptions ro;
-  ro.freshProbes = true;
   CanaryHost ch;
   ch.binary = o.binary;
   ch.env = env;
   ch.tempRoot = o.tempRoot;
   ch.image = o.image;
   if (!ch.image && !host.runtimeProfiles.empty()) ch.image = host.runtimeProfiles.begin()->second.image;
-  for (auto& backend : sandbox::makeBackends(env, ro)) {
-    if (!wanted(o, backend->id())) continue;
+  for (auto& backend : wantedBackends(env, o)) {
     const auto t = Clock::now();
     BackendQualification b;
     b.claimed = backend->probe();
-    if (backend->id() == BackendId::Docker) b.notes = dockerNotes(engineFacts(env));
+    b.traits = backend->traits();
+    b.notes = backend->hostNotes();
     if (b.claimed.available) runCanaries(*backend, ch, b);
-    if (backend->id() == BackendId::LinuxBwrap && !b.claimed.available && !b.userns) {
+    if (b.traits.usesUserNamespaces && !b.claimed.available && !b.userns) {
       UsernsDiagnosis d = diagnoseUserns(b.claimed.unavailableReason, q.facts.userns);
       if (d.blocked) b.userns = d;
     }

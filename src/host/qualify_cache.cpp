@@ -22,16 +22,15 @@ std::string fingerprintOf(const FingerprintInputs& in) {
   auto field = [&s](const std::string& name, const std::string& value) {
     s << name << ':' << value.size() << ':' << value << '\n';
   };
-  field("v", "qualify-1");
+  field("v", "qualify-2");
   field("kernel", in.kernel);
   field("uid", std::to_string(in.uid));
   field("loopwright", in.loopwrightVersion);
   field("binary", in.loopwrightBinary);
-  for (const auto& [name, hash] : in.backendBinaries) field("backend-binary " + name, hash);
+  for (const auto& [name, dependencies] : in.backendDependencies) field("backend " + name, dependencies);
   field("host-config", in.hostConfigHash);
   field("options", in.options);
   field("userns", in.userns);
-  field("docker", in.dockerEngine);
   return sha256Hex(s.str());
 }
 

@@ -24,11 +24,12 @@ struct FingerprintInputs {
   unsigned uid = 0;
   std::string loopwrightVersion;
   std::string loopwrightBinary;   // size and mtime of the running binary
-  std::map<std::string, std::string> backendBinaries;  // "bwrap" -> sha256 of its content
+  // Backend name -> what it depends on here (Backend::hostDependencies: the
+  // bwrap binary's identity, the Docker engine's version or unreachability).
+  std::map<std::string, std::string> backendDependencies;
   std::string hostConfigHash;     // sha256 of the host config's text ("" when none)
   std::string options;            // the backends asked for, the image
   std::string userns;             // the user-namespace sysctls
-  std::string dockerEngine;       // engine version, or why unreachable
 };
 
 // Pure: 64 hex digits naming these inputs.

@@ -15,7 +15,7 @@ std::string_view toString(Support s) {
 }
 
 std::vector<limits::Enforcement> Backend::limitsEnforcement(const ResourceLimits& l) {
-  return limits::planLimits(l, limits::observedHostFacts(), "report",
+  return limits::planLimits(l, limits::observedHostLimitFacts(), "report",
                             {"", std::string(limits::kNoPrivateTmp)})
       .enforcement;
 }

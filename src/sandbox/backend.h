@@ -80,6 +80,9 @@ struct BackendTraits {
   // How qualify's canaries start a command in it: through /bin/sh of the
   // image, or directly.
   bool canariesThroughShell = false;
+  // No containment at all (the machine is the sandbox): a host's floor must
+  // allow it (allowDirectDedicated).
+  bool runsUnconfined = false;
 };
 
 class Backend {
@@ -96,6 +99,14 @@ class Backend {
   // plan launch() carries out, for the run record and `sandbox exec --report`.
   // Default: the host plan of a step started by loopwright with no private tmpfs.
   virtual std::vector<limits::Enforcement> limitsEnforcement(const ResourceLimits& l);
+  // What this backend's behaviour here depends on besides the kernel, the
+  // user and loopwright (its helper binary, its engine's version), so that a
+  // change of either changes the text. Cheap: launches no sandbox. Part of a
+  // qualification's fingerprint; empty when nothing.
+  virtual std::string hostDependencies() { return {}; }
+  // What an admin must weigh about this backend on this host (who can reach
+  // the Docker socket is root-equivalent), one sentence each; for qualify.
+  virtual std::vector<std::string> hostNotes() { return {}; }
 };
 
 }  // namespace lw::sandbox

@@ -59,7 +59,7 @@ TEST_CASE("qualify cache: the fingerprint changes with every input") {
   FingerprintInputs base;
   base.kernel = "6.18.0 #1";
   base.loopwrightVersion = "0.1.0";
-  base.backendBinaries["bwrap"] = "/usr/bin/bwrap aaaa";
+  base.backendDependencies["linux-bwrap"] = "bwrap /usr/bin/bwrap|2049:1:100:1.0";
   const std::string f = fingerprintOf(base);
   CHECK(f.size() == 64);
   CHECK(fingerprintOf(base) == f);
@@ -69,7 +69,8 @@ TEST_CASE("qualify cache: the fingerprint changes with every input") {
     return fingerprintOf(in) != f;
   };
   CHECK(changed([](FingerprintInputs& i) { i.kernel = "6.18.1 #1"; }));
-  CHECK(changed([](FingerprintInputs& i) { i.backendBinaries["bwrap"] = "/usr/bin/bwrap bbbb"; }));
+  CHECK(changed([](FingerprintInputs& i) { i.backendDependencies["linux-bwrap"] = "bwrap /usr/bin/bwrap|2049:1:100:2.0"; }));
+  CHECK(changed([](FingerprintInputs& i) { i.backendDependencies["docker"] = "docker /run/docker.sock unreachable"; }));
   CHECK(changed([](FingerprintInputs& i) { i.loopwrightVersion = "0.1.1"; }));
   CHECK(changed([](FingerprintInputs& i) { i.hostConfigHash = "x"; }));
   CHECK(changed([](FingerprintInputs& i) { i.uid = 1000; }));

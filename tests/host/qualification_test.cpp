@@ -4,6 +4,7 @@
 
 #include "host/qualification.h"
 #include "host/qualification_report.h"
+#include "sandbox/registry.h"
 
 using namespace lw;
 using namespace lw::host;
@@ -11,9 +12,18 @@ using sandbox::Support;
 
 namespace {
 
+// The traits the backend of this build reports (constructing one probes nothing).
+sandbox::BackendTraits traitsOf(BackendId id) {
+  for (auto& backend : sandbox::makeBackends(Environment{}))
+    if (backend->id() == id) return backend->traits();
+  FAIL("no backend " << toString(id));
+  return {};
+}
+
 BackendQualification claimedAll(BackendId id, Support s) {
   BackendQualification b;
   b.claimed.backend = id;
+  b.traits = traitsOf(id);
   b.claimed.available = true;
   for (Capability c : kAllCapabilities) b.claimed.capabilities[c] = {s, "claimed"};
   for (NetworkMode m : kAllNetworkModes) b.claimed.networkModes[m] = {s, "claimed"};

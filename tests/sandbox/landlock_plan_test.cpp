@@ -29,7 +29,7 @@ const PathRule* ruleFor(const Plan& p, const std::string& path) {
   return it == p.paths.end() ? nullptr : &*it;
 }
 
-Plan mustPlan(const StepSpec& s, HostFacts f) {
+Plan mustPlan(const StepSpec& s, ConfinementFacts f) {
   auto p = plan(s, f, identity);
   REQUIRE_MESSAGE(p.ok(), (p.ok() ? std::string() : p.error().message));
   return std::move(p).value();
@@ -137,7 +137,7 @@ TEST_CASE("landlock plan: namespaces only where needed") {
 TEST_CASE("landlock plan: fails closed") {
   struct Case {
     const char* name;
-    HostFacts facts;
+    ConfinementFacts facts;
     NetworkMode mode;
     ErrorCode code;
     const char* fragment;
@@ -251,8 +251,8 @@ TEST_CASE("landlock plan: carving out still refuses what it cannot do") {
 }
 
 TEST_CASE("landlock plan: the private view — pid and mount namespaces, read-only but the writable trees") {
-  HostFacts unprivileged{7, true, false, false, true};
-  HostFacts root{7, true, true, true, true};
+  ConfinementFacts unprivileged{7, true, false, false, true};
+  ConfinementFacts root{7, true, true, true, true};
   SUBCASE("reviewer, unprivileged: a user namespace gives the others") {
     Plan p = mustPlan(reviewer(), unprivileged);
     CHECK(p.userNamespace);

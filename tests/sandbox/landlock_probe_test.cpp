@@ -89,7 +89,7 @@ TEST_CASE("landlock probe: launch facts recovered from a (cached) report match t
         o.privateView = view;
         ProbeReport r = classify(o);
         if (!r.available) continue;  // ABI < 6 without namespaces
-        HostFacts f = hostFactsFrom(r, abi, true, false);
+        ConfinementFacts f = confinementFactsFrom(r, abi, true, false);
         CHECK(f.abi == abi);
         CHECK(f.namespaces == ns);
         CHECK(f.privateView == (ns && view));

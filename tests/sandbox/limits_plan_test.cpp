@@ -30,7 +30,7 @@ std::string mechanismOf(const Plan& p, ResourceLimit r) {
 }  // namespace
 
 TEST_CASE("limits plan: a hybrid host (v1 pids and memory) gets two cgroups and no NPROC/DATA rlimits") {
-  HostFacts h;
+  HostLimitFacts h;
   h.root = true;
   h.v1PidsParent = "/sys/fs/cgroup/pids";
   h.v1MemoryParent = "/sys/fs/cgroup/memory/job";
@@ -55,7 +55,7 @@ TEST_CASE("limits plan: a hybrid host (v1 pids and memory) gets two cgroups and 
 }
 
 TEST_CASE("limits plan: a delegated cgroup v2 subtree gets one cgroup with pids, memory and no swap") {
-  HostFacts h;
+  HostLimitFacts h;
   h.v2Parent = "/sys/fs/cgroup/user.slice/lw";
   h.v2SwapFile = true;
   h.v1PidsParent = "/ignored";
@@ -76,7 +76,7 @@ TEST_CASE("limits plan: a delegated cgroup v2 subtree gets one cgroup with pids,
 }
 
 TEST_CASE("limits plan: without a cgroup, rlimits, and root's pids limit is said not to hold") {
-  HostFacts h;
+  HostLimitFacts h;
   h.noCgroupReason = "no cgroup here";
   SUBCASE("unprivileged: RLIMIT_NPROC (per user) and RLIMIT_DATA (per process)") {
     Plan p = planLimits(small(), h, "x", kNoTmp);

@@ -1,18 +1,23 @@
 #include "sandbox/bwrap/bwrap_backend.h"
 
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
+#include "core/version.h"
+
 #include "sandbox/bwrap/bwrap_plan.h"
 #include "sandbox/bwrap/bwrap_probe.h"
-#include "sandbox/bwrap/probe_cache.h"
 #include "sandbox/limits/limits_applier.h"
 #include "sandbox/limits/limits_host.h"
 #include "sandbox/process/placeholders.h"
+#include "sandbox/process/plan_notes.h"
 #include "sandbox/process/unsupervised_spawn.h"
+#include "sandbox/probe_cache.h"
 
 namespace lw::sandbox::bwrap {
 namespace {
@@ -48,10 +53,30 @@ limits::Scratch scratch() {
 BwrapConfig bwrapConfigFor(const Environment& env) {
   BwrapConfig c;
   c.bwrapPath = findOnPath("bwrap", env).value_or("");
-  if (auto dir = probeCacheDir(env)) {
-    c.cacheFile = *dir / ("linux-bwrap-probe-" + std::to_string(::getuid()) + ".json");
-  }
+  c.cacheFile = probeCacheFile(env, BackendId::LinuxBwrap);
   return c;
+}
+
+std::string bwrapIdentity(const std::string& bwrapPath) {
+  struct stat st {};
+  if (::stat(bwrapPath.c_str(), &st) != 0) return {};
+  std::ostringstream id;
+  id << bwrapPath << "|" << st.st_dev << ":" << st.st_ino << ":" << st.st_size << ":" << st.st_mtim.tv_sec << "."
+     << st.st_mtim.tv_nsec;
+  return id.str();
+}
+
+std::string bwrapProbeCacheKey(const std::string& bwrapPath) {
+  const std::string binary = bwrapIdentity(bwrapPath);
+  if (binary.empty()) return {};
+  struct utsname u {};
+  ::uname(&u);
+  std::string maxUserNs;
+  std::ifstream("/proc/sys/user/max_user_namespaces") >> maxUserNs;
+  std::ostringstream key;
+  key << "bwrap-probe-v2|" << kVersion << "|" << binary << "|" << u.release << " " << u.version << "|uid "
+      << ::getuid() << "|userns " << maxUserNs;
+  return key.str();
 }
 
 Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const StepSpec& spec) {
@@ -106,13 +131,21 @@ Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const Step
     return std::move(proc).error();
   }
   // bwrap created mount points on the host for missing protected paths.
-  return process::removingPlaceholdersAfter(
-      limits::releasingLimitsAfter(std::move(proc).value(), std::move(limited).value()),
-      plan->placeholders);
+  return process::withPlanNotes(
+      process::removingPlaceholdersAfter(
+          limits::releasingLimitsAfter(std::move(proc).value(), std::move(limited).value()),
+          plan->placeholders),
+      plan->notes);
+}
+
+std::string BwrapBackend::hostDependencies() {
+  if (config_.bwrapPath.empty()) return "bwrap missing";
+  const std::string binary = bwrapIdentity(config_.bwrapPath);
+  return "bwrap " + (binary.empty() ? config_.bwrapPath + " unreadable" : binary);
 }
 
 std::vector<limits::Enforcement> BwrapBackend::limitsEnforcement(const ResourceLimits& l) {
-  return limits::planLimits(l, limits::observedHostFacts(), "report", scratch()).enforcement;
+  return limits::planLimits(l, limits::observedHostLimitFacts(), "report", scratch()).enforcement;
 }
 
 ProbeReport BwrapBackend::runProbe() {
@@ -175,7 +208,7 @@ ProbeReport BwrapBackend::runProbe() {
 
 const ProbeReport& BwrapBackend::probe() {
   if (report_) return *report_;
-  std::string key = config_.bwrapPath.empty() ? "" : probeCacheKey(config_.bwrapPath);
+  std::string key = config_.bwrapPath.empty() ? "" : bwrapProbeCacheKey(config_.bwrapPath);
   if (config_.readCache && config_.cacheFile && !key.empty()) {
     if (auto cached = loadCachedProbe(*config_.cacheFile, key)) {
       report_ = std::move(*cached);

@@ -22,6 +22,15 @@ struct BwrapConfig {
 // Finds bwrap on the PATH of `env` (then /usr/bin) and the cache file.
 BwrapConfig bwrapConfigFor(const Environment& env);
 
+// Which bwrap binary this is: its path and file identity (device, inode,
+// size, modification time); empty when it cannot be stat'ed.
+std::string bwrapIdentity(const std::string& bwrapPath);
+
+// The probe cache key (probe_cache.h) for `bwrapPath`: the binary's identity,
+// the kernel, the user, the user-namespace limit, loopwright's version;
+// empty when bwrap is missing.
+std::string bwrapProbeCacheKey(const std::string& bwrapPath);
+
 class BwrapBackend final : public Backend {
  public:
   explicit BwrapBackend(BwrapConfig config) : config_(std::move(config)) {}
@@ -33,10 +42,12 @@ class BwrapBackend final : public Backend {
     return t;
   }
   // One bwrap run with the production flags, or the cached answer of one
-  // (see probe_cache.h); cached in this object too.
+  // (see sandbox/probe_cache.h); cached in this object too.
   const ProbeReport& probe() override;
   Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override;
   std::vector<limits::Enforcement> limitsEnforcement(const ResourceLimits& l) override;
+  // The bwrap binary's path and file identity, or "bwrap missing".
+  std::string hostDependencies() override;
 
  private:
   ProbeReport runProbe();

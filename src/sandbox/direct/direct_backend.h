@@ -25,7 +25,11 @@ ProbeReport classify(bool subreaper);
 class DirectBackend : public Backend {
  public:
   BackendId id() const override { return BackendId::DirectDedicated; }
-  BackendTraits traits() const override { return {}; }
+  BackendTraits traits() const override {
+    BackendTraits t;
+    t.runsUnconfined = true;
+    return t;
+  }
   const ProbeReport& probe() override;
   // Fails with SANDBOX_BACKEND_UNAVAILABLE when the tree cannot be cleaned up
   // here, SANDBOX_LAUNCH_FAILED when spawning fails.

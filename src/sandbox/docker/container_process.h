@@ -52,8 +52,6 @@ class ContainerProcess final : public process::RunningProcess {
   // Engine failures met after the start (logs, remove): the exit status
   // alone would hide them.
   const std::vector<std::string>& engineErrors() const { return engineErrors_; }
-  // What the plan could not mask (set by the backend).
-  std::vector<std::string> planNotes;
 
  private:
   void removeNow();

@@ -17,6 +17,7 @@
 #include "sandbox/docker/host_paths.h"
 #include "sandbox/docker/orphan_reaper.h"
 #include "sandbox/process/placeholders.h"
+#include "sandbox/process/plan_notes.h"
 
 namespace lw::sandbox::docker {
 namespace {
@@ -94,9 +95,8 @@ DockerBackend::DockerBackend(DockerConfig config, std::shared_ptr<HttpTransport>
   if (!transport_) transport_ = std::make_shared<CurlUnixTransport>(config_.socketPath);
 }
 
-const ProbeReport& DockerBackend::probe() {
-  std::lock_guard lock(probeMutex_);
-  if (report_) return *report_;
+const EngineFacts& DockerBackend::engineFactsLocked() {
+  if (facts_) return *facts_;
   EngineFacts facts;
   facts.socketPath = config_.socketPath;
   if (config_.endpointError) {
@@ -108,8 +108,24 @@ const ProbeReport& DockerBackend::probe() {
   std::error_code ec;
   facts.initBinary = config_.initBinary.string();
   facts.initInstalled = std::filesystem::is_regular_file(config_.initBinary, ec);
-  report_ = classifyEngine(facts);
+  facts_ = std::move(facts);
+  return *facts_;
+}
+
+const ProbeReport& DockerBackend::probe() {
+  std::lock_guard lock(probeMutex_);
+  if (!report_) report_ = classifyEngine(engineFactsLocked());
   return *report_;
+}
+
+std::string DockerBackend::hostDependencies() {
+  std::lock_guard lock(probeMutex_);
+  return "docker " + engineIdentity(engineFactsLocked());
+}
+
+std::vector<std::string> DockerBackend::hostNotes() {
+  std::lock_guard lock(probeMutex_);
+  return engineNotes(engineFactsLocked());
 }
 
 Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const StepSpec& spec) {
@@ -166,14 +182,13 @@ Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const Ste
   // Owned from here on: any failure below removes the container.
   auto container = std::make_unique<ContainerProcess>(client, *id, spec.maxOutputBytes,
                                                       config_.killGrace, spec.onOutput);
-  container->planNotes = plan->notes;
   if (reaper) container->guardAgainstOrphaning(std::move(*reaper));
   auto started = container->start();
   // The engine creates the placeholders' mount points on the host (in the
   // writable tree) at start; they go after the container, on failure too.
   auto running = process::removingPlaceholdersAfter(std::move(container), plan->placeholders);
   if (!started) return started.error();
-  return running;
+  return process::withPlanNotes(std::move(running), plan->notes);
 }
 
 std::unique_ptr<Backend> makeDockerBackend(const Environment& env) {

@@ -15,6 +15,7 @@
 #include "core/environment.h"
 #include "sandbox/backend.h"
 #include "sandbox/docker/container_plan.h"
+#include "sandbox/docker/engine_probe.h"
 #include "sandbox/docker/http_transport.h"
 #include "sandbox/seccomp/seccomp_filter.h"
 
@@ -63,11 +64,19 @@ class DockerBackend final : public Backend {
   std::vector<limits::Enforcement> limitsEnforcement(const ResourceLimits& l) override {
     return containerLimitsEnforcement(l);
   }
+  // "docker " + the engine's socket and version (engine_probe.h).
+  std::string hostDependencies() override;
+  // Who can reach the engine's socket is root-equivalent (or, rootless, the
+  // engine user's equal).
+  std::vector<std::string> hostNotes() override;
 
  private:
+  const EngineFacts& engineFactsLocked();  // probeMutex_ held
+
   DockerConfig config_;
   std::shared_ptr<HttpTransport> transport_;
   std::mutex probeMutex_;  // steps of a stage launch in parallel
+  std::optional<EngineFacts> facts_;  // observed once, under probeMutex_
   std::optional<ProbeReport> report_;
   std::atomic<int> launches_{0};
   seccomp::FilterCache filters_;

@@ -122,4 +122,19 @@ EngineFacts observeEngine(EngineClient& client, const std::string& socketPath) {
   return facts;
 }
 
+std::string engineIdentity(const EngineFacts& facts) {
+  return facts.socketPath + " " + (facts.reachable ? facts.version + " api " + facts.apiVersion : "unreachable");
+}
+
+std::vector<std::string> engineNotes(const EngineFacts& facts) {
+  if (!facts.reachable) return {};
+  bool rootless = false;
+  for (const std::string& o : facts.securityOptions) rootless = rootless || o.find("rootless") != std::string::npos;
+  if (rootless)
+    return {"rootless engine: access to " + facts.socketPath + " gives the engine's user's privileges, not root's"};
+  return {"rootful engine: whoever can use " + facts.socketPath +
+          " is root-equivalent on this host (it can start a privileged container); keep the socket "
+          "out of every step's view"};
+}
+
 }  // namespace lw::sandbox::docker

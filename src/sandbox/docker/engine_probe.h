@@ -33,4 +33,13 @@ ProbeReport classifyEngine(const EngineFacts& facts);
 // Asks the engine; never fails (an unreachable engine is a fact).
 EngineFacts observeEngine(EngineClient& client, const std::string& socketPath);
 
+// Pure: which engine this is ("<socket> <version> api <api>", or
+// "<socket> unreachable"), for a qualification's fingerprint.
+std::string engineIdentity(const EngineFacts& facts);
+
+// Pure: what an admin must know about this engine's socket (rootful: whoever
+// can use it is root-equivalent; rootless: the engine user's privileges);
+// nothing for an unreachable engine.
+std::vector<std::string> engineNotes(const EngineFacts& facts);
+
 }  // namespace lw::sandbox::docker

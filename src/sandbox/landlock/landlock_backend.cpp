@@ -13,13 +13,13 @@
 #include <sstream>
 
 #include "core/version.h"
-#include "sandbox/bwrap/probe_cache.h"
 #include "sandbox/landlock/landlock_plan.h"
 #include "sandbox/landlock/landlock_ruleset.h"
 #include "sandbox/landlock/namespaces.h"
 #include "sandbox/landlock/private_view.h"
 #include "sandbox/limits/limits_applier.h"
 #include "sandbox/process/child_setups.h"
+#include "sandbox/probe_cache.h"
 
 namespace lw::sandbox::landlock {
 namespace {
@@ -67,8 +67,7 @@ process::ChildSetup installSeccomp(std::shared_ptr<const seccomp::BpfProgram> pr
 
 LandlockConfig landlockConfigFor(const Environment& env) {
   LandlockConfig c;
-  if (auto dir = bwrap::probeCacheDir(env))
-    c.cacheFile = *dir / ("linux-landlock-probe-" + std::to_string(getuid()) + ".json");
+  c.cacheFile = probeCacheFile(env, BackendId::LinuxLandlock);
   return c;
 }
 
@@ -85,14 +84,14 @@ std::string landlockProbeCacheKey() {
   return key.str();
 }
 
-HostFacts hostFactsFrom(const ProbeReport& report, int abi, bool setpcap, bool sysAdmin) {
+ConfinementFacts confinementFactsFrom(const ProbeReport& report, int abi, bool setpcap, bool sysAdmin) {
   // classify() marks loopback-only enforced exactly when the namespaces were
   // observed working, and processTreeCleanup when the private view was too.
   auto loopback = report.networkModes.find(NetworkMode::LoopbackOnly);
   bool ns = loopback != report.networkModes.end() && loopback->second.support == Support::Enforced;
   auto cleanup = report.capabilities.find(Capability::ProcessTreeCleanup);
   bool view = cleanup != report.capabilities.end() && cleanup->second.support == Support::Enforced;
-  return HostFacts{abi, ns, setpcap, sysAdmin, view};
+  return ConfinementFacts{abi, ns, setpcap, sysAdmin, view};
 }
 
 const ProbeReport& LandlockBackend::probe() {
@@ -100,7 +99,7 @@ const ProbeReport& LandlockBackend::probe() {
   if (report_) return *report_;
   std::string key = landlockProbeCacheKey();
   if (config_.readCache && config_.cacheFile) {
-    if (auto cached = bwrap::loadCachedProbe(*config_.cacheFile, key)) {
+    if (auto cached = loadCachedProbe(*config_.cacheFile, key)) {
       report_ = std::move(*cached);
       return *report_;
     }
@@ -111,7 +110,7 @@ const ProbeReport& LandlockBackend::probe() {
   else observed = observeHost(**filter, !holdsCapability(CAP_SYS_ADMIN));
   report_ = classify(observed);
   if (config_.cacheFile && observed.failure.empty())
-    bwrap::storeCachedProbe(*config_.cacheFile, key, *report_);
+    storeCachedProbe(*config_.cacheFile, key, *report_);
   return *report_;
 }
 
@@ -130,7 +129,7 @@ Result<Plan> LandlockBackend::planFor(const StepSpec& spec) {
   if (!report.available)
     return makeError(ErrorCode::SandboxBackendUnavailable,
                      "linux-landlock: " + report.unavailableReason, {}, "linux-landlock");
-  HostFacts facts = hostFactsFrom(report, queryAbi(), holdsCapability(CAP_SETPCAP),
+  ConfinementFacts facts = confinementFactsFrom(report, queryAbi(), holdsCapability(CAP_SETPCAP),
                                   holdsCapability(CAP_SYS_ADMIN));
   return plan(spec, facts, [this](const std::string& p) { return resolve(p); }, listNonSymlinks);
 }

@@ -36,7 +36,7 @@ LandlockConfig landlockConfigFor(const Environment& env);
 std::string landlockProbeCacheKey();
 
 // What launch() needs to know from a report, fresh or cached. Pure.
-HostFacts hostFactsFrom(const ProbeReport& report, int abi, bool holdsSetpcap,
+ConfinementFacts confinementFactsFrom(const ProbeReport& report, int abi, bool holdsSetpcap,
                         bool holdsSysAdmin);
 
 class LandlockBackend : public Backend {

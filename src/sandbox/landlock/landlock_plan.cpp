@@ -22,7 +22,7 @@ bool within(const std::string& inner, const std::string& outer) {
           inner[outer.size()] == '/');
 }
 
-Status checkKernel(const StepSpec& spec, const HostFacts& f) {
+Status checkKernel(const StepSpec& spec, const ConfinementFacts& f) {
   if (f.abi < 3)
     return insufficient("Landlock ABI " + std::to_string(f.abi) +
                             " cannot stop truncate(2) on read-only files",
@@ -106,7 +106,7 @@ Result<Rules> carveOutDenied(Rules rules, const std::vector<std::string>& denied
 
 // New namespaces only where Landlock and seccomp cannot do the job: each
 // costs start time (the private view a fork and a /proc mount).
-void chooseNamespaces(const StepSpec& spec, const HostFacts& f, Plan& p) {
+void chooseNamespaces(const StepSpec& spec, const ConfinementFacts& f, Plan& p) {
   p.networkNamespace = spec.network == NetworkMode::LoopbackOnly;
   p.mountNamespace = f.privateView;
   p.pidNamespace = f.privateView || f.abi < 6;
@@ -160,7 +160,7 @@ const std::vector<std::string>& systemDevicePaths() {
   return paths;
 }
 
-Result<Plan> plan(const StepSpec& spec, const HostFacts& f, const PathResolver& resolve,
+Result<Plan> plan(const StepSpec& spec, const ConfinementFacts& f, const PathResolver& resolve,
                   const DirLister& list) {
   if (f.abi < 1)
     return makeError(ErrorCode::SandboxBackendUnavailable,

@@ -19,7 +19,7 @@
 namespace lw::sandbox::landlock {
 
 // Observed on this host by the probe.
-struct HostFacts {
+struct ConfinementFacts {
   int abi = 0;              // Landlock ABI, 0 = none
   bool namespaces = false;  // a user namespace (with net, pid, IPC) can be entered
   // The orchestrator holds CAP_SETPCAP (root): the step can empty its own
@@ -84,7 +84,7 @@ const std::vector<std::string>& systemDevicePaths();
 // out by granting its siblings one by one (`list` reads the directories on
 // the way; those directories themselves become unlistable, and entries
 // created in them later unreadable); without `list` that is refused too.
-Result<Plan> plan(const StepSpec& spec, const HostFacts& facts, const PathResolver& resolve,
+Result<Plan> plan(const StepSpec& spec, const ConfinementFacts& facts, const PathResolver& resolve,
                   const DirLister& list = nullptr);
 
 }  // namespace lw::sandbox::landlock

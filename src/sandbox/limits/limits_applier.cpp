@@ -85,6 +85,7 @@ class ReleasingLimits final : public process::RunningProcess {
   }
   const process::CapturedStream& stdoutData() const override { return inner_->stdoutData(); }
   const process::CapturedStream& stderrData() const override { return inner_->stderrData(); }
+  const std::vector<std::string>& planNotes() const override { return inner_->planNotes(); }
 
  private:
   std::unique_ptr<process::RunningProcess> inner_;
@@ -169,7 +170,7 @@ Result<std::shared_ptr<AppliedLimits>> limitStep(const ResourceLimits& l, const 
   static std::atomic<unsigned> launches{0};
   // Unique among the steps of every loopwright on this host: pid and count.
   std::string leaf = std::to_string(::getpid()) + "-" + std::to_string(++launches);
-  auto applied = AppliedLimits::prepare(planLimits(l, observedHostFacts(), leaf, scratch));
+  auto applied = AppliedLimits::prepare(planLimits(l, observedHostLimitFacts(), leaf, scratch));
   if (!applied) return applied;
   auto setups = AppliedLimits::childSetups(*applied);
   req.childSetup.insert(req.childSetup.begin(), setups.begin(), setups.end());

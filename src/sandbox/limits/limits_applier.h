@@ -44,7 +44,7 @@ class AppliedLimits {
   bool released_ = false;
 };
 
-// The plan for `l` on this host (observedHostFacts) with the scratch
+// The plan for `l` on this host (observedHostLimitFacts) with the scratch
 // `scratch`, prepared, its ChildSetups put first in `req`. Fails as prepare.
 Result<std::shared_ptr<AppliedLimits>> limitStep(const ResourceLimits& l, const Scratch& scratch,
                                                  process::SpawnRequest& req);

@@ -75,8 +75,8 @@ void removeStaleStepCgroups(const std::string& dir) {
   ::closedir(d);
 }
 
-HostFacts observe() {
-  HostFacts f;
+HostLimitFacts observe() {
+  HostLimitFacts f;
   f.root = ::geteuid() == 0;
   for (int r : {RLIMIT_NPROC, RLIMIT_DATA, RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_CPU, RLIMIT_CORE}) {
     struct rlimit rl {};
@@ -150,8 +150,8 @@ CgroupPaths cgroupPathsFrom(std::string_view procSelfCgroup, std::string_view mo
   return out;
 }
 
-const HostFacts& observedHostFacts() {
-  static const HostFacts facts = observe();
+const HostLimitFacts& observedHostLimitFacts() {
+  static const HostLimitFacts facts = observe();
   return facts;
 }
 

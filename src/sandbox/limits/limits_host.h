@@ -22,6 +22,6 @@ CgroupPaths cgroupPathsFrom(std::string_view procSelfCgroup, std::string_view mo
 
 // The facts, observed once and cached: each candidate directory is used only
 // if a child cgroup can actually be created in it (and removed again).
-const HostFacts& observedHostFacts();
+const HostLimitFacts& observedHostLimitFacts();
 
 }  // namespace lw::sandbox::limits

@@ -7,19 +7,19 @@
 namespace lw::sandbox::limits {
 namespace {
 
-std::uint64_t clampToHard(const HostFacts& host, int resource, std::int64_t value) {
+std::uint64_t clampToHard(const HostLimitFacts& host, int resource, std::int64_t value) {
   auto v = static_cast<std::uint64_t>(value);
   auto it = host.hardLimits.find(resource);
   return it == host.hardLimits.end() ? v : std::min(v, it->second);
 }
 
-void addRlimit(Plan& plan, const HostFacts& host, int resource, std::int64_t value) {
+void addRlimit(Plan& plan, const HostLimitFacts& host, int resource, std::int64_t value) {
   plan.rlimits.push_back({resource, clampToHard(host, resource, value)});
 }
 
 // The cgroups: v2 when a delegated subtree enables both controllers, else
 // the v1 hierarchies this process can write (hybrid hosts), else none.
-void planCgroups(const ResourceLimits& l, const HostFacts& host, const std::string& leaf, Plan& plan,
+void planCgroups(const ResourceLimits& l, const HostLimitFacts& host, const std::string& leaf, Plan& plan,
                  bool& pidsByCgroup, bool& memoryByCgroup) {
   const std::string name = "loopwright-" + leaf;
   const std::string memory = std::to_string(l.memoryBytes);
@@ -43,7 +43,7 @@ void planCgroups(const ResourceLimits& l, const HostFacts& host, const std::stri
   }
 }
 
-Enforcement pidsEnforcement(const ResourceLimits& l, const HostFacts& host, bool byCgroup) {
+Enforcement pidsEnforcement(const ResourceLimits& l, const HostLimitFacts& host, bool byCgroup) {
   Enforcement e{ResourceLimit::Pids, l.pids, true, "", ""};
   if (byCgroup) {
     e.mechanism = host.v2Parent.empty() ? "cgroup v1 pids.max" : "cgroup v2 pids.max";
@@ -59,7 +59,7 @@ Enforcement pidsEnforcement(const ResourceLimits& l, const HostFacts& host, bool
   return e;
 }
 
-Enforcement memoryEnforcement(const ResourceLimits& l, const HostFacts& host, bool byCgroup) {
+Enforcement memoryEnforcement(const ResourceLimits& l, const HostLimitFacts& host, bool byCgroup) {
   Enforcement e{ResourceLimit::Memory, l.memoryBytes, true, "", ""};
   if (byCgroup) {
     e.mechanism = host.v2Parent.empty() ? "cgroup v1 memory.limit_in_bytes" : "cgroup v2 memory.max";
@@ -76,7 +76,7 @@ Enforcement memoryEnforcement(const ResourceLimits& l, const HostFacts& host, bo
 
 }  // namespace
 
-Plan planLimits(const ResourceLimits& l, const HostFacts& host, const std::string& leaf,
+Plan planLimits(const ResourceLimits& l, const HostLimitFacts& host, const std::string& leaf,
                 const Scratch& scratch) {
   Plan plan;
   bool pidsByCgroup = false, memoryByCgroup = false;

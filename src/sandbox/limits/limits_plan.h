@@ -16,7 +16,7 @@
 namespace lw::sandbox::limits {
 
 // What this host lets loopwright do, observed once (limits_host.h).
-struct HostFacts {
+struct HostLimitFacts {
   bool root = false;  // euid 0: RLIMIT_NPROC does not bind uid 0
   // A cgroup v2 directory whose subtree_control enables pids and memory and
   // in which this process can create a child; empty when there is none.
@@ -76,7 +76,7 @@ struct Scratch {
 
 // The plan for one step launched by a process of ours (not a container).
 // `leaf` names its cgroups (unique among concurrent steps of this host).
-Plan planLimits(const ResourceLimits& limits, const HostFacts& host, const std::string& leaf,
+Plan planLimits(const ResourceLimits& limits, const HostLimitFacts& host, const std::string& leaf,
                 const Scratch& scratch);
 
 }  // namespace lw::sandbox::limits

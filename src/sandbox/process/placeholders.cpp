@@ -25,6 +25,7 @@ class RemovingPlaceholders final : public RunningProcess {
   }
   const CapturedStream& stdoutData() const override { return inner_->stdoutData(); }
   const CapturedStream& stderrData() const override { return inner_->stderrData(); }
+  const std::vector<std::string>& planNotes() const override { return inner_->planNotes(); }
 
  private:
   void cleanUp() {

@@ -85,6 +85,10 @@ class RunningProcess {
   virtual void kill() = 0;
   virtual const CapturedStream& stdoutData() const = 0;
   virtual const CapturedStream& stderrData() const = 0;
+  // What the backend's planner could not give this step as asked (a path not
+  // bound, a protected path reached through a symlink), one sentence each,
+  // for the run record. A wrapper forwards its inner process's notes.
+  virtual const std::vector<std::string>& planNotes() const;
 };
 
 // Forks a per-step supervisor (a child subreaper that owns the step's whole

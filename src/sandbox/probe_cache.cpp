@@ -1,8 +1,7 @@
-#include "sandbox/bwrap/probe_cache.h"
+#include "sandbox/probe_cache.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <ctime>
@@ -11,12 +10,17 @@
 
 #include <boost/json.hpp>
 
-#include "core/version.h"
 #include "sandbox/probe_report_json.h"
 
-namespace lw::sandbox::bwrap {
+namespace lw::sandbox {
 
 namespace json = boost::json;
+
+namespace {
+
+std::int64_t nowSeconds() { return static_cast<std::int64_t>(std::time(nullptr)); }
+
+}  // namespace
 
 std::optional<std::filesystem::path> probeCacheDir(const Environment& env) {
   if (auto x = env.get("XDG_CACHE_HOME"); x && !x->empty() && (*x)[0] == '/') {
@@ -28,22 +32,14 @@ std::optional<std::filesystem::path> probeCacheDir(const Environment& env) {
   return std::nullopt;
 }
 
-std::string probeCacheKey(const std::string& bwrapPath) {
-  struct stat st {};
-  if (::stat(bwrapPath.c_str(), &st) != 0) return {};
-  struct utsname u {};
-  ::uname(&u);
-  std::string maxUserNs;
-  std::ifstream("/proc/sys/user/max_user_namespaces") >> maxUserNs;
-  std::ostringstream key;
-  key << "bwrap-probe-v2|" << kVersion << "|" << bwrapPath << "|" << st.st_dev << ":" << st.st_ino
-      << ":" << st.st_size << ":" << st.st_mtim.tv_sec << "." << st.st_mtim.tv_nsec << "|"
-      << u.release << " " << u.version << "|uid " << ::getuid() << "|userns " << maxUserNs;
-  return key.str();
+std::optional<std::filesystem::path> probeCacheFile(const Environment& env, BackendId backend) {
+  auto dir = probeCacheDir(env);
+  if (!dir) return std::nullopt;
+  return *dir / (std::string(toString(backend)) + "-probe-" + std::to_string(::getuid()) + ".json");
 }
 
-std::optional<ProbeReport> loadCachedProbe(const std::filesystem::path& file,
-                                           const std::string& key) {
+std::optional<ProbeReport> loadCachedProbe(const std::filesystem::path& file, const std::string& key,
+                                           std::int64_t now) {
   std::ifstream in(file);
   if (!in) return std::nullopt;
   std::stringstream buf;
@@ -59,20 +55,22 @@ std::optional<ProbeReport> loadCachedProbe(const std::filesystem::path& file,
       !t->is_int64() || r == nullptr) {
     return std::nullopt;
   }
-  std::int64_t age = static_cast<std::int64_t>(std::time(nullptr)) - t->get_int64();
+  std::int64_t age = now - t->get_int64();
   if (age < 0 || age > kProbeCacheMaxAge.count()) return std::nullopt;
   return probeReportFromJson(*r);
 }
 
-void storeCachedProbe(const std::filesystem::path& file, const std::string& key,
-                      const ProbeReport& report) {
+std::optional<ProbeReport> loadCachedProbe(const std::filesystem::path& file, const std::string& key) {
+  return loadCachedProbe(file, key, nowSeconds());
+}
+
+void storeCachedProbe(const std::filesystem::path& file, const std::string& key, const ProbeReport& report,
+                      std::int64_t probedAt) {
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
   if (ec) return;
   ::chmod(file.parent_path().c_str(), 0700);
-  json::object o{{"key", key},
-                 {"probedAt", static_cast<std::int64_t>(std::time(nullptr))},
-                 {"report", toJson(report)}};
+  json::object o{{"key", key}, {"probedAt", probedAt}, {"report", toJson(report)}};
   std::string text = json::serialize(o);
   std::string tmp = file.string() + ".tmp." + std::to_string(::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -82,4 +80,8 @@ void storeCachedProbe(const std::filesystem::path& file, const std::string& key,
   if (!ok || ::rename(tmp.c_str(), file.c_str()) != 0) ::unlink(tmp.c_str());
 }
 
-}  // namespace lw::sandbox::bwrap
+void storeCachedProbe(const std::filesystem::path& file, const std::string& key, const ProbeReport& report) {
+  storeCachedProbe(file, key, report, nowSeconds());
+}
+
+}  // namespace lw::sandbox
