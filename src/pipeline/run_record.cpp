@@ -92,6 +92,7 @@ boost::json::value toJson(const StepRecord& s) {
   o["timedOut"] = s.timedOut;
   o["descendantsKilled"] = s.descendantsKilled ? boost::json::value(*s.descendantsKilled) : nullptr;
   o["limits"] = s.limits;
+  o["sandboxNotes"] = strings(s.sandboxNotes);
   o["durationMs"] = s.durationMs;
   boost::json::array events;
   for (const GuardrailEvent& e : s.guardrails)

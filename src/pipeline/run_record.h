@@ -49,6 +49,8 @@ struct StepRecord {
   std::optional<int> descendantsKilled;  // see process::ExitInfo
   // How each resource limit was held (sandbox/limits/limits_json.h), or null.
   boost::json::value limits;
+  // What the backend's planner could not give as asked (RunningProcess::planNotes).
+  std::vector<std::string> sandboxNotes;
   std::int64_t durationMs = 0;
   std::vector<GuardrailEvent> guardrails;
   std::int64_t toolCalls = 0;

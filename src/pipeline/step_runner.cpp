@@ -188,6 +188,7 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
     return finishRecord(StepOutcome::Error, "launch: " + process.error().message);
   }
   stepPid = (*process)->pid();
+  rec.sandboxNotes = (*process)->planNotes();
   running = true;
   if (stopRequested.load()) ::kill(stepPid.load(), SIGKILL);
   auto exit = (*process)->wait(started + std::chrono::milliseconds(policy.limits.wallTimeMs));
