@@ -124,3 +124,32 @@ TEST_CASE("bwrap backend: a missing protected path cannot be created and leaves 
   CHECK(!fs::exists(s.dir / "ws" / "AGENTS.md"));
   CHECK(fs::exists(s.dir / "ws" / "ok"));
 }
+
+TEST_CASE("bwrap backend: the planner's note on a protected symlink reaches the launched process") {
+  Scratch s;
+  BwrapBackend b(config());
+  LW_REQUIRE_HOST(b.probe().available, "bwrap unavailable: " + b.probe().unavailableReason);
+  fs::create_directories(s.dir / "elsewhere");
+  fs::create_symlink(s.dir / "elsewhere", s.dir / "ws" / ".github");
+  StepSpec spec = step(s, {"/bin/sh", "-c", "echo x > ok 2>/dev/null || echo read-only"});
+  spec.workspaceWritable = true;
+  spec.protectedPaths = {".github"};
+  auto p = b.launch(spec);
+  REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
+  (*p)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(30));
+  CHECK((*p)->stdoutData().data == "read-only\n");
+  const std::string ws = (s.dir / "ws").string();
+  REQUIRE((*p)->planNotes().size() == 1);
+  CHECK((*p)->planNotes()[0] == "protected path " + ws + "/.github goes through the symlink " + ws +
+                                    "/.github: " + ws + " is read-only for this step");
+}
+
+TEST_CASE("bwrap backend: a plain step carries no planner notes") {
+  Scratch s;
+  BwrapBackend b(config());
+  LW_REQUIRE_HOST(b.probe().available, "bwrap unavailable: " + b.probe().unavailableReason);
+  auto p = b.launch(step(s, {"/bin/true"}));
+  REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
+  (*p)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(30));
+  CHECK((*p)->planNotes().empty());
+}
