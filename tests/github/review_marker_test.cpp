@@ -41,7 +41,7 @@ TEST_CASE("review marker: malformed markers are not read") {
   CHECK_FALSE(hasPartialReviewMarker(reviewMarker(kHead1, "x")));
 }
 
-TEST_CASE("last reviewed head: our latest submitted, whole review; others' markers, pending and partial reviews skipped") {
+TEST_CASE("last reviewed head: our latest submitted, whole review, while others' markers, pending and partial reviews skipped") {
   json::array reviews{review("bot", reviewMarker(kHead1, "run-1")),
                       review("bot", "a plain review by us"),
                       review("mallory", reviewMarker(kHead2, "fake")),
