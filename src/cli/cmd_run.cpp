@@ -13,6 +13,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
 #include "cli/policy_context.h"
 #include "cli/report.h"
 #include "core/executables.h"
@@ -256,7 +257,7 @@ int runMain(const Args& args, Io& io) {
   } else {
     io.out << "\n" << pipeline::humanSummary(record) << "\nrun record: " << runJson.string() << "\n";
   }
-  int status = pipeline::exitCodeOf(record, taskpack->publication.failOn);
+  int status = exitStatusFor(pipeline::judgeRecord(record, taskpack->publication.failOn));
   if (publish == "github") {
     int published = publishRun(record, *event, *taskpack, *host, repo, io);
     if (published != 0 && status == 0) status = published;

@@ -32,4 +32,15 @@ int exitCodeFor(ErrorCode code) {
   return kExitInternal;
 }
 
+int exitStatusFor(const github::Verdict& verdict) {
+  switch (verdict.worst) {
+    case github::FailureKind::None: return kExitOk;
+    case github::FailureKind::Failed: return kExitFindings;
+    case github::FailureKind::Refused: return kExitSandbox;
+    case github::FailureKind::Guardrail: return kExitGuardrail;
+    case github::FailureKind::Verification: return kExitVerification;
+  }
+  return kExitInternal;
+}
+
 }  // namespace lw::cli

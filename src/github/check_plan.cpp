@@ -56,7 +56,7 @@ CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& 
   // texts are not, they name per-run paths.
   std::string digestInput;
   for (const Finding& f : ranked) digestInput += fingerprint(f);
-  if (verdict.conclusion != "success") digestInput += "|" + verdict.conclusion;
+  if (verdict.conclusion != Conclusion::Success) digestInput += "|" + std::string(toString(verdict.conclusion));
   plan.externalId = "loopwright:" + stage.name + ":" + headSha.substr(0, 12) + ":" +
                     fingerprint(Finding{.step = {}, .ruleId = {}, .severity = Severity::Notice,
                                         .message = digestInput, .path = {}, .line = 0, .endLine = 0,
@@ -82,11 +82,11 @@ CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& 
   }
   if (!batch.empty()) plan.batches.push_back(std::move(batch));
 
-  plan.conclusion = verdict.conclusion;
+  plan.conclusion = std::string(toString(verdict.conclusion));
   plan.title = std::to_string(errors) + " error(s), " + std::to_string(warnings) + " warning(s), " +
                std::to_string(notices) + " notice(s)";
   // The first reason in the title, so the checks list says why it is red.
-  if (verdict.conclusion != "success" && !verdict.reasons.empty())
+  if (verdict.conclusion != Conclusion::Success && !verdict.reasons.empty())
     plan.title = truncateWithNote(plan.title + "; " + verdict.reasons.front(), 255, "…");
 
   std::string summary = "**" + plan.title + "** in stage `" + stage.name + "` (fail level: " +

@@ -23,7 +23,7 @@ struct CheckRunPlan {
   std::string title;
   std::string summary;
   std::vector<boost::json::array> batches;  // of at most 50 annotations each
-  std::string conclusion;                   // "success" | "failure"
+  std::string conclusion;                   // toString(Conclusion) of judgeStage, as the API takes it
   std::size_t annotated = 0;                // findings carried as annotations
 };
 

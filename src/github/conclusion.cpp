@@ -1,13 +1,29 @@
 #include "github/conclusion.h"
 
+#include <algorithm>
+#include <array>
+#include <utility>
+
 namespace lw::github {
 
 namespace {
 
-int rank(const std::string& conclusion) { return conclusion == "failure" ? 2 : conclusion == "neutral" ? 1 : 0; }
+constexpr std::array<std::pair<StepOutcome, std::string_view>, 7> kOutcomeNames{{
+    {StepOutcome::Passed, "passed"},
+    {StepOutcome::Failed, "failed"},
+    {StepOutcome::Blocked, "blocked"},
+    {StepOutcome::Quarantined, "quarantined"},
+    {StepOutcome::Refused, "refused"},
+    {StepOutcome::Skipped, "skipped"},
+    {StepOutcome::Error, "error"},
+}};
 
-void raise(Verdict& v, const std::string& conclusion, std::string reason) {
-  if (rank(conclusion) > rank(v.conclusion)) v.conclusion = conclusion;
+// A more severe failure raises the conclusion to failure; a neutral reason
+// (FailureKind::None) only lifts a success to neutral.
+void raise(Verdict& v, FailureKind kind, std::string reason) {
+  Conclusion c = kind == FailureKind::None ? Conclusion::Neutral : Conclusion::Failure;
+  v.conclusion = std::max(v.conclusion, c);
+  v.worst = std::max(v.worst, kind);
   v.reasons.push_back(std::move(reason));
 }
 
@@ -20,35 +36,85 @@ std::string oneLine(const std::string& s) {
 void judgeSteps(Verdict& v, const std::vector<StepRow>& steps, const std::string* stage, FailOn failOn) {
   for (const StepRow& s : steps) {
     if (stage && s.stage != *stage) continue;
-    if (stepFailed(s)) raise(v, "failure", "`" + s.step + "`: " + oneLine(s.blocker));
+    if (FailureKind k = failureOf(s); k != FailureKind::None) raise(v, k, "`" + s.step + "`: " + oneLine(s.blocker));
     if (s.coverage && !s.coverage->complete) {
       std::string why = s.coverage->reason.empty() ? "no reason given" : oneLine(s.coverage->reason);
-      raise(v, failOn == FailOn::Never ? "neutral" : "failure",
+      raise(v, failOn == FailOn::Never ? FailureKind::None : FailureKind::Failed,
             "`" + s.step + "` did not review the whole change: " + why);
     }
   }
 }
 
-void judgeFindings(Verdict& v, const std::vector<Finding>& findings, FailOn failOn) {
-  std::size_t failing = 0;
-  for (const Finding& f : findings) failing += failsAt(f.severity, failOn) ? 1 : 0;
+std::size_t failingIn(const StageResult& stage, FailOn failOn) {
+  return static_cast<std::size_t>(std::count_if(stage.findings.begin(), stage.findings.end(),
+                                                [&](const Finding& f) { return failsAt(f.severity, failOn); }));
+}
+
+void judgeFindings(Verdict& v, std::size_t failing, FailOn failOn) {
   if (failing > 0)
-    raise(v, "failure",
+    raise(v, FailureKind::Failed,
           std::to_string(failing) + " finding(s) at the fail level (" + std::string(failOnName(failOn)) + ")");
 }
 
 }  // namespace
 
+std::string_view toString(StepOutcome o) {
+  for (const auto& [outcome, name] : kOutcomeNames)
+    if (outcome == o) return name;
+  return "error";
+}
+
+std::optional<StepOutcome> stepOutcomeNamed(std::string_view name) {
+  for (const auto& [outcome, known] : kOutcomeNames)
+    if (known == name) return outcome;
+  return std::nullopt;
+}
+
+std::string_view toString(Conclusion c) {
+  switch (c) {
+    case Conclusion::Success: return "success";
+    case Conclusion::Neutral: return "neutral";
+    case Conclusion::Failure: return "failure";
+  }
+  return "failure";
+}
+
+std::string_view toString(FailureKind k) {
+  switch (k) {
+    case FailureKind::None: return "none";
+    case FailureKind::Failed: return "failed";
+    case FailureKind::Refused: return "refused";
+    case FailureKind::Guardrail: return "guardrail";
+    case FailureKind::Verification: return "verification";
+  }
+  return "failed";
+}
+
+FailureKind failureOf(const StepRow& s) {
+  std::optional<StepOutcome> outcome = stepOutcomeNamed(s.outcome);
+  if (!outcome && !s.outcome.empty()) return FailureKind::Failed;
+  if (!outcome || *outcome == StepOutcome::Passed || *outcome == StepOutcome::Skipped)
+    return s.blocked ? FailureKind::Guardrail : FailureKind::None;
+  switch (*outcome) {
+    case StepOutcome::Passed:
+    case StepOutcome::Skipped: return FailureKind::None;
+    case StepOutcome::Quarantined: return FailureKind::Verification;
+    case StepOutcome::Blocked: return FailureKind::Guardrail;
+    case StepOutcome::Refused: return FailureKind::Refused;
+    case StepOutcome::Failed:
+    case StepOutcome::Error: return FailureKind::Failed;
+  }
+  return FailureKind::Failed;
+}
+
 Verdict judgeStage(const StageResult& stage, const std::vector<StepRow>& steps, FailOn failOn) {
   Verdict v;
   judgeSteps(v, steps, &stage.name, failOn);
-  judgeFindings(v, stage.findings, failOn);
+  judgeFindings(v, failingIn(stage, failOn), failOn);
   return v;
 }
 
-bool stepFailed(const StepRow& s) {
-  return s.blocked || (!s.outcome.empty() && s.outcome != "passed" && s.outcome != "skipped");
-}
+bool stepFailed(const StepRow& s) { return failureOf(s) != FailureKind::None; }
 
 bool reviewedWhole(const PublicationRequest& request) {
   for (const StepRow& s : request.steps)
@@ -56,11 +122,17 @@ bool reviewedWhole(const PublicationRequest& request) {
   return true;
 }
 
-Verdict judgeRun(const PublicationRequest& request) {
+Verdict judgeRun(const std::vector<StageResult>& stages, const std::vector<StepRow>& steps, FailOn failOn) {
   Verdict v;
-  judgeSteps(v, request.steps, nullptr, request.options.failOn);
-  judgeFindings(v, allFindings(request), request.options.failOn);
+  judgeSteps(v, steps, nullptr, failOn);
+  std::size_t failing = 0;
+  for (const StageResult& stage : stages) failing += failingIn(stage, failOn);
+  judgeFindings(v, failing, failOn);
   return v;
+}
+
+Verdict judgeRun(const PublicationRequest& request) {
+  return judgeRun(request.stages, request.steps, request.options.failOn);
 }
 
 }  // namespace lw::github

@@ -1,21 +1,59 @@
 // The one place that decides whether a check run (a stage) and the run as a
-// whole are a success. Never a silent green: findings at the fail level, a
-// step that failed or was stopped (model down, breaker open, budget, wall
-// time), and a review whose coverage.json says it did not cover the change
-// all make it non-success, with the reason. docs/review-coverage.md.
+// whole are a success, and if not, what failed worst. Never a silent green:
+// findings at the fail level, a step that failed or was stopped (model down,
+// breaker open, budget, wall time), and a review whose coverage.json says it
+// did not cover the change all make it non-success, with the reason.
+// docs/review-coverage.md. The exit status is mapped from the verdict only in
+// cli/ (cli/exit_codes.h).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "github/publication.h"
 
 namespace lw::github {
 
-struct Verdict {
-  std::string conclusion = "success";  // "success" | "neutral" | "failure"
-  std::vector<std::string> reasons;    // why not success, one line each
+// How a step ended. Written in run.json and the outbox's step rows by name.
+enum class StepOutcome {
+  Passed,       // exited 0, verified, outputs accepted
+  Failed,       // exited non-zero (outputs still verified and kept)
+  Blocked,      // stopped by a guardrail or its wall time: BLOCKER
+  Quarantined,  // verification found a violation; changes quarantined
+  Refused,      // no backend could give the policy: fail closed
+  Skipped,      // its stage did not run
+  Error,        // loopwright could not run it (launch, I/O)
 };
+std::string_view toString(StepOutcome o);
+// nullopt for a name no version wrote (and for the empty outcome of old rows).
+std::optional<StepOutcome> stepOutcomeNamed(std::string_view name);
+
+// The check-run conclusions loopwright sets, as the Checks API spells them.
+enum class Conclusion { Success, Neutral, Failure };
+std::string_view toString(Conclusion c);
+
+// What made a run fail, least severe first: a run is as bad as its worst.
+enum class FailureKind {
+  None,          // a success, or neutral
+  Failed,        // findings at the fail level, a failed step, an incomplete review
+  Refused,       // a step no backend could sandbox as its policy asks
+  Guardrail,     // a step stopped by a guardrail or its wall time
+  Verification,  // a step's changes violated its role and were quarantined
+};
+std::string_view toString(FailureKind k);
+
+struct Verdict {
+  Conclusion conclusion = Conclusion::Success;
+  FailureKind worst = FailureKind::None;  // None unless conclusion is Failure
+  std::vector<std::string> reasons;       // why not success, one line each
+};
+
+// What one step's ending weighs in a verdict. Rows of older outbox entries
+// carry only `blocked` and count as a guardrail stop; an outcome this
+// version does not know counts as a failed step.
+FailureKind failureOf(const StepRow& s);
 
 // `steps` may hold rows of other stages; only `stage`'s count. An incomplete
 // coverage is "failure", or "neutral" when the taskpack fails on nothing
@@ -23,7 +61,8 @@ struct Verdict {
 // are "failure".
 Verdict judgeStage(const StageResult& stage, const std::vector<StepRow>& steps, FailOn failOn);
 
-// Every stage of the request, and steps of stages that produced no result.
+// Every stage and every step row of a run, as judgeStage judges one stage.
+Verdict judgeRun(const std::vector<StageResult>& stages, const std::vector<StepRow>& steps, FailOn failOn);
 Verdict judgeRun(const PublicationRequest& request);
 
 // A step that did not pass: blocked, or failed, refused, quarantined, in

@@ -19,7 +19,46 @@ TriageResult maskedTriage(TriageResult t) {
   return t;
 }
 
+github::StepRow stepRow(const StepRecord& s) {
+  github::StepRow row;
+  row.stage = s.stage;
+  row.step = s.step;
+  row.backend = s.backend.empty() ? "(none)" : s.backend;
+  row.capabilities = s.enforced;
+  row.durationMs = s.durationMs;
+  row.exitCode = s.exitStatus;
+  for (const GuardrailEvent& e : s.guardrails) row.guardrailEvents.push_back(e.kind + " " + e.code + ": " + e.message);
+  row.blocked = !s.blocker.empty();
+  row.blocker = s.blocker.empty() && s.outcome != StepOutcome::Passed
+                    ? std::string(toString(s.outcome)) + ": " + s.message
+                    : s.blocker;
+  row.outcome = std::string(toString(s.outcome));
+  row.coverage = s.coverage;
+  row.tokensUsed = s.tokensUsed;
+  return row;
+}
+
+// The stages that ran, each with its findings, and a row per step of them.
+void addStages(const RunRecord& run, std::vector<github::StageResult>& stages, std::vector<github::StepRow>& rows) {
+  for (const StageRecord& stage : run.stages) {
+    if (!stage.ran) continue;
+    github::StageResult result{stage.name, {}};
+    for (const StepRecord& s : stage.steps) {
+      result.findings.insert(result.findings.end(), s.findings.begin(), s.findings.end());
+      rows.push_back(stepRow(s));
+    }
+    stages.push_back(std::move(result));
+  }
+}
+
 }  // namespace
+
+github::Verdict judgeRecord(const RunRecord& run, FailOn failOn) {
+  std::vector<github::StageResult> stages;
+  std::vector<github::StepRow> rows;
+  addStages(run, stages, rows);
+  return github::judgeRun(stages, rows, failOn);
+}
 
 github::PublicationRequest toPublicationRequest(const RunRecord& run,
                                                 const github::GithubEvent& event,
@@ -31,33 +70,11 @@ github::PublicationRequest toPublicationRequest(const RunRecord& run,
   req.isPullRequest = event.isPullRequest;
   req.headSha = event.headSha;
   req.options = options;
-  for (const StageRecord& stage : run.stages) {
-    if (!stage.ran) continue;
-    github::StageResult result{stage.name, {}};
-    for (const StepRecord& s : stage.steps) {
-      result.findings.insert(result.findings.end(), s.findings.begin(), s.findings.end());
-      if (s.triage) req.triage.push_back(maskedTriage(*s.triage));
-      github::StepRow row;
-      row.stage = s.stage;
-      row.step = s.step;
-      row.backend = s.backend.empty() ? "(none)" : s.backend;
-      row.capabilities = s.enforced;
-      row.durationMs = s.durationMs;
-      row.exitCode = s.exitStatus;
-      for (const GuardrailEvent& e : s.guardrails)
-        row.guardrailEvents.push_back(e.kind + " " + e.code + ": " + e.message);
-      row.blocked = !s.blocker.empty();
-      row.blocker = s.blocker.empty() && s.outcome != StepOutcome::Passed
-                        ? std::string(toString(s.outcome)) + ": " + s.message
-                        : s.blocker;
-      row.outcome = std::string(toString(s.outcome));
-      row.coverage = s.coverage;
-      row.tokensUsed = s.tokensUsed;
-      req.steps.push_back(std::move(row));
-    }
-    req.stages.push_back(std::move(result));
-  }
-  req.conclusion = github::judgeRun(req).conclusion;
+  addStages(run, req.stages, req.steps);
+  for (const StageRecord& stage : run.stages)
+    for (const StepRecord& s : stage.steps)
+      if (stage.ran && s.triage) req.triage.push_back(maskedTriage(*s.triage));
+  req.conclusion = std::string(toString(github::judgeRun(req).conclusion));
   if (auto scope = github::resolveScope(req.steps, !run.incrementalFrom.empty()))
     req.reviewedFiles = std::vector<std::string>(scope->begin(), scope->end());
   return req;

@@ -5,12 +5,17 @@
 
 #include <string>
 
+#include "github/conclusion.h"
 #include "github/event.h"
 #include "github/publication.h"
 #include "pipeline/run_record.h"
 #include "policy/taskpack.h"
 
 namespace lw::pipeline {
+
+// The run's verdict (github/conclusion.h) over the stages that ran: the
+// conclusion publication reports and, mapped in cli/, the exit status.
+github::Verdict judgeRecord(const RunRecord& run, FailOn failOn);
 
 github::PublicationRequest toPublicationRequest(const RunRecord& run,
                                                 const github::GithubEvent& event,

@@ -31,51 +31,13 @@ boost::json::object findingJson(const Finding& f) {
   return o;
 }
 
-bool failsAt(Severity s, FailOn failOn) {
-  if (failOn == FailOn::Never) return false;
-  if (failOn == FailOn::Warning) return s != Severity::Notice;
-  return s == Severity::Error;
-}
-
 }  // namespace
-
-std::string_view toString(StepOutcome o) {
-  switch (o) {
-    case StepOutcome::Passed: return "passed";
-    case StepOutcome::Failed: return "failed";
-    case StepOutcome::Blocked: return "blocked";
-    case StepOutcome::Quarantined: return "quarantined";
-    case StepOutcome::Refused: return "refused";
-    case StepOutcome::Skipped: return "skipped";
-    case StepOutcome::Error: return "error";
-  }
-  return "error";
-}
 
 std::int64_t tokensUsed(const RunRecord& run) {
   std::int64_t total = 0;
   for (const StageRecord& stage : run.stages)
     for (const StepRecord& s : stage.steps) total += s.tokensUsed;
   return total;
-}
-
-int exitCodeOf(const RunRecord& run, FailOn failOn) {
-  bool verification = false, guardrail = false, refused = false, failed = false;
-  for (const StageRecord& stage : run.stages)
-    for (const StepRecord& s : stage.steps) {
-      verification |= s.outcome == StepOutcome::Quarantined;
-      guardrail |= s.outcome == StepOutcome::Blocked;
-      refused |= s.outcome == StepOutcome::Refused;
-      failed |= s.outcome == StepOutcome::Failed || s.outcome == StepOutcome::Error;
-      for (const Finding& f : s.findings) failed |= failsAt(f.severity, failOn);
-      // Never a silent green: a review that did not cover the change fails
-      // the job unless the taskpack fails it for nothing (docs/review-coverage.md).
-      failed |= s.coverage && !s.coverage->complete && failOn != FailOn::Never;
-    }
-  if (verification) return 5;
-  if (guardrail) return 4;
-  if (refused) return 3;
-  return failed ? 1 : 0;
 }
 
 boost::json::value toJson(const StepRecord& s) {

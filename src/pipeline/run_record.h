@@ -11,22 +11,15 @@
 #include <boost/json/value.hpp>
 
 #include "core/finding.h"
+#include "github/conclusion.h"
 #include "github/coverage.h"
 #include "policy/taskpack.h"
 #include "policy/vocabulary.h"
 
 namespace lw::pipeline {
 
-enum class StepOutcome {
-  Passed,       // exited 0, verified, outputs accepted
-  Failed,       // exited non-zero (outputs still verified and kept)
-  Blocked,      // stopped by a guardrail or its wall time: BLOCKER
-  Quarantined,  // verification found a violation; changes quarantined
-  Refused,      // no backend could give the policy: fail closed
-  Skipped,      // its stage did not run
-  Error,        // loopwright could not run it (launch, I/O)
-};
-std::string_view toString(StepOutcome o);
+// How a step ended: the vocabulary the run's conclusion is decided in.
+using github::StepOutcome;
 
 struct GuardrailEvent {
   std::string kind;     // warn | suspicious | stop | open | close | escalate
@@ -107,12 +100,6 @@ struct RunRecord {
 
 // Tokens of every step's model calls.
 std::int64_t tokensUsed(const RunRecord& run);
-
-// 0 success; 1 findings at the fail level, a failed step, or a review whose
-// coverage is incomplete (unless failOn is never); 3 a step refused
-// by negotiation; 4 a guardrail stop; 5 a verification violation. The most
-// severe wins in the order 5, 4, 3, 1.
-int exitCodeOf(const RunRecord& run, FailOn failOn);
 
 boost::json::value toJson(const StepRecord& step);
 boost::json::value toJson(const RunRecord& run);

@@ -44,7 +44,7 @@ TEST_CASE("conclusion: a passed review that covered the change is a success") {
   StepRow r = row("review", "passed");
   r.coverage = coverage(true);
   Verdict v = judgeStage(StageResult{"review", {warning()}}, {r}, FailOn::Error);
-  CHECK(v.conclusion == "success");
+  CHECK(v.conclusion == Conclusion::Success);
   CHECK(v.reasons.empty());
 }
 
@@ -54,11 +54,11 @@ TEST_CASE("conclusion: incomplete coverage fails the check, or makes it neutral 
   StageResult stage{"review", {}};
   SUBCASE("failOn error") {
     Verdict v = judgeStage(stage, {r}, FailOn::Error);
-    CHECK(v.conclusion == "failure");
+    CHECK(v.conclusion == Conclusion::Failure);
     REQUIRE(v.reasons.size() == 1);
     CHECK(v.reasons[0] == "`review` did not review the whole change: the model lane failed (HTTP 503)");
   }
-  SUBCASE("failOn never") { CHECK(judgeStage(stage, {r}, FailOn::Never).conclusion == "neutral"); }
+  SUBCASE("failOn never") { CHECK(judgeStage(stage, {r}, FailOn::Never).conclusion == Conclusion::Neutral); }
   SUBCASE("no reason given") {
     r.coverage->reason.clear();
     CHECK(judgeStage(stage, {r}, FailOn::Error).reasons[0] == "`review` did not review the whole change: no reason given");
@@ -71,15 +71,15 @@ TEST_CASE("conclusion: a failed or stopped reviewer step fails the check whateve
     CAPTURE(outcome);
     StepRow r = row("review", outcome, std::string(outcome) + ": the model is down\nsecond line");
     Verdict v = judgeStage(stage, {r}, FailOn::Never);
-    CHECK(v.conclusion == "failure");
+    CHECK(v.conclusion == Conclusion::Failure);
     REQUIRE(v.reasons.size() == 1);
     CHECK(v.reasons[0] == "`review`: " + std::string(outcome) + ": the model is down second line");
   }
   // Skipped steps (their stage did not run) and other stages' steps do not count.
-  CHECK(judgeStage(stage, {row("review", "skipped", "skipped: x")}, FailOn::Error).conclusion == "success");
+  CHECK(judgeStage(stage, {row("review", "skipped", "skipped: x")}, FailOn::Error).conclusion == Conclusion::Success);
   StepRow other = row("lint", "failed", "failed: exited with status 1");
   other.stage = "lint";
-  CHECK(judgeStage(stage, {other}, FailOn::Error).conclusion == "success");
+  CHECK(judgeStage(stage, {other}, FailOn::Error).conclusion == Conclusion::Success);
 }
 
 TEST_CASE("conclusion: failure outranks neutral, and findings at the fail level are a reason") {
@@ -88,9 +88,9 @@ TEST_CASE("conclusion: failure outranks neutral, and findings at the fail level 
   Finding err = warning();
   err.severity = Severity::Error;
   Verdict v = judgeStage(StageResult{"review", {err}}, {r}, FailOn::Never);
-  CHECK(v.conclusion == "neutral");
+  CHECK(v.conclusion == Conclusion::Neutral);
   Verdict w = judgeStage(StageResult{"review", {warning()}}, {r}, FailOn::Warning);
-  CHECK(w.conclusion == "failure");
+  CHECK(w.conclusion == Conclusion::Failure);
   REQUIRE(w.reasons.size() == 2);
   CHECK(w.reasons[1] == "1 finding(s) at the fail level (warning)");
 }
@@ -101,12 +101,12 @@ TEST_CASE("conclusion: the run's verdict covers every stage, and a reviewed-whol
   StepRow ok = row("review", "passed");
   ok.coverage = coverage(true);
   req.steps = {ok};
-  CHECK(judgeRun(req).conclusion == "success");
+  CHECK(judgeRun(req).conclusion == Conclusion::Success);
   CHECK(reviewedWhole(req));
   StepRow lint = row("lint", "failed", "failed: exited with status 2");
   lint.stage = "lint";
   req.steps.push_back(lint);
-  CHECK(judgeRun(req).conclusion == "failure");
+  CHECK(judgeRun(req).conclusion == Conclusion::Failure);
   CHECK_FALSE(reviewedWhole(req));
   req.steps = {ok};
   req.steps[0].coverage->complete = false;
@@ -167,4 +167,55 @@ TEST_CASE("coverage summary: counts, a collapsible list with reasons, tokens, bo
   CHECK(big.find("`f" + std::to_string(kCoverageRowsPerStep) + "\\|x`") == std::string::npos);
   CHECK(big.find("_5 more file(s); every file is in run.json._") != std::string::npos);
   CHECK(coverageMarkdown({row("lint", "passed")}).empty());
+}
+
+TEST_CASE("conclusion: what each step outcome weighs, by the name the outbox carries") {
+  struct Case {
+    const char* outcome;
+    bool blocked;
+    FailureKind kind;
+  };
+  const Case cases[] = {
+      {"passed", false, FailureKind::None},         {"skipped", false, FailureKind::None},
+      {"failed", false, FailureKind::Failed},       {"error", false, FailureKind::Failed},
+      {"refused", true, FailureKind::Refused},      {"blocked", true, FailureKind::Guardrail},
+      {"quarantined", true, FailureKind::Verification}, {"", true, FailureKind::Guardrail},
+      {"", false, FailureKind::None},               {"cancelled", false, FailureKind::Failed},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.outcome);
+    StepRow r = row("x", c.outcome);
+    r.blocked = c.blocked;
+    CHECK(failureOf(r) == c.kind);
+    CHECK(stepFailed(r) == (c.kind != FailureKind::None));
+    Verdict v = judgeRun({}, {r}, FailOn::Error);
+    CHECK(v.worst == c.kind);
+    CHECK(v.conclusion == (c.kind == FailureKind::None ? Conclusion::Success : Conclusion::Failure));
+  }
+}
+
+TEST_CASE("conclusion: the worst failure wins whatever the order, and a neutral reason never hides one") {
+  StepRow quarantined = row("q", "quarantined", "BLOCKER: wrote .github/workflows/x.yml");
+  StepRow blocked = row("b", "blocked", "BLOCKER: LOOP_DETECTED");
+  StepRow refused = row("r", "refused", "refused: no backend");
+  StepRow incomplete = row("i", "passed");
+  incomplete.coverage = coverage(false, "budget");
+  Verdict v = judgeRun({StageResult{"review", {warning()}}}, {incomplete, refused, quarantined, blocked}, FailOn::Never);
+  CHECK(v.conclusion == Conclusion::Failure);
+  CHECK(v.worst == FailureKind::Verification);
+  CHECK(v.reasons.size() == 4);
+  Verdict neutral = judgeRun({}, {incomplete}, FailOn::Never);
+  CHECK(neutral.conclusion == Conclusion::Neutral);
+  CHECK(neutral.worst == FailureKind::None);
+  Verdict findings = judgeRun({StageResult{"review", {warning()}}}, {incomplete}, FailOn::Warning);
+  CHECK(findings.worst == FailureKind::Failed);
+  CHECK(findings.reasons.back() == "1 finding(s) at the fail level (warning)");
+}
+
+TEST_CASE("conclusion: step outcomes round-trip through their names") {
+  for (StepOutcome o : {StepOutcome::Passed, StepOutcome::Failed, StepOutcome::Blocked, StepOutcome::Quarantined,
+                        StepOutcome::Refused, StepOutcome::Skipped, StepOutcome::Error})
+    CHECK(stepOutcomeNamed(toString(o)) == o);
+  CHECK_FALSE(stepOutcomeNamed("").has_value());
+  CHECK(toString(Conclusion::Neutral) == "neutral");
 }

@@ -79,10 +79,39 @@ TEST_CASE("run record: tokens and coverage per step and in total, in run.json an
 TEST_CASE("run record: an incomplete review fails the job unless the taskpack fails on nothing") {
   StepRecord review = step("review", StepOutcome::Passed);
   review.coverage = coverage(false, {});
-  CHECK(exitCodeOf(run({review}), FailOn::Error) == 1);
-  CHECK(exitCodeOf(run({review}), FailOn::Never) == 0);
+  CHECK(judgeRecord(run({review}), FailOn::Error).worst == github::FailureKind::Failed);
+  CHECK(judgeRecord(run({review}), FailOn::Never).conclusion == github::Conclusion::Neutral);
+  CHECK(judgeRecord(run({review}), FailOn::Never).worst == github::FailureKind::None);
   review.coverage->complete = true;
-  CHECK(exitCodeOf(run({review}), FailOn::Error) == 0);
+  CHECK(judgeRecord(run({review}), FailOn::Error).conclusion == github::Conclusion::Success);
+}
+
+TEST_CASE("run record: the worst step decides the verdict, as publication reports it") {
+  struct Case {
+    std::vector<StepOutcome> outcomes;
+    github::Conclusion conclusion;
+    github::FailureKind worst;
+  };
+  using github::Conclusion;
+  using github::FailureKind;
+  const Case cases[] = {
+      {{StepOutcome::Passed, StepOutcome::Skipped}, Conclusion::Success, FailureKind::None},
+      {{StepOutcome::Passed, StepOutcome::Error}, Conclusion::Failure, FailureKind::Failed},
+      {{StepOutcome::Failed, StepOutcome::Refused}, Conclusion::Failure, FailureKind::Refused},
+      {{StepOutcome::Refused, StepOutcome::Blocked}, Conclusion::Failure, FailureKind::Guardrail},
+      {{StepOutcome::Quarantined, StepOutcome::Blocked, StepOutcome::Failed}, Conclusion::Failure,
+       FailureKind::Verification},
+  };
+  for (const Case& c : cases) {
+    std::vector<StepRecord> steps;
+    for (StepOutcome o : c.outcomes) steps.push_back(step(std::string(toString(o)), o));
+    RunRecord r = run(steps);
+    CAPTURE(toString(c.worst));
+    github::Verdict v = judgeRecord(r, FailOn::Error);
+    CHECK(v.conclusion == c.conclusion);
+    CHECK(v.worst == c.worst);
+    CHECK(toPublicationRequest(r, pullRequest(), Publication{}).conclusion == toString(c.conclusion));
+  }
 }
 
 TEST_CASE("publication builder: the step rows carry outcome, coverage and tokens, and the conclusion is the verdict") {
