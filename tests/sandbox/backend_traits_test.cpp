@@ -26,50 +26,31 @@ TEST_CASE("backend traits: the registry has one backend per BackendId") {
   for (BackendId id : kAllBackends) CHECK_MESSAGE(all.contains(id), toString(id));
 }
 
+// One row per backend: what it asks the pipeline (and qualify) to prepare.
+struct Expected {
+  BackendId id;
+  Bridge bridge;
+  bool hostFilesVisible, needsImage, usesUserNamespaces, canariesThroughShell, runsUnconfined;
+};
+
 TEST_CASE("backend traits: what each backend asks the pipeline to prepare") {
+  const Expected rows[] = {
+      {BackendId::LinuxBwrap, Bridge::Descriptor, true, false, true, false, false},
+      {BackendId::LinuxLandlock, Bridge::Descriptor, true, false, false, false, false},
+      {BackendId::Docker, Bridge::SocketPath, false, true, false, true, false},
+      {BackendId::DirectDedicated, Bridge::Descriptor, true, false, false, false, true},
+      {BackendId::MacosSeatbelt, Bridge::Descriptor, true, false, false, false, false},
+  };
   auto all = traitsOfEveryBackend();
-  SUBCASE("linux-bwrap: a descriptor bridge, host files visible, user namespaces") {
-    const BackendTraits& t = all.at(BackendId::LinuxBwrap);
-    CHECK(t.bridge == Bridge::Descriptor);
-    CHECK(t.hostFilesVisible);
-    CHECK_FALSE(t.needsImage);
-    CHECK(t.usesUserNamespaces);
-    CHECK_FALSE(t.canariesThroughShell);
-    CHECK_FALSE(t.runsUnconfined);
-  }
-  SUBCASE("linux-landlock: a descriptor bridge, host files visible, no user namespace needed") {
-    const BackendTraits& t = all.at(BackendId::LinuxLandlock);
-    CHECK(t.bridge == Bridge::Descriptor);
-    CHECK(t.hostFilesVisible);
-    CHECK_FALSE(t.needsImage);
-    CHECK_FALSE(t.usesUserNamespaces);
-    CHECK_FALSE(t.canariesThroughShell);
-    CHECK_FALSE(t.runsUnconfined);
-  }
-  SUBCASE("docker: a socket-path bridge, only mounted files, a pinned image, shell canaries") {
-    const BackendTraits& t = all.at(BackendId::Docker);
-    CHECK(t.bridge == Bridge::SocketPath);
-    CHECK_FALSE(t.hostFilesVisible);
-    CHECK(t.needsImage);
-    CHECK_FALSE(t.usesUserNamespaces);
-    CHECK(t.canariesThroughShell);
-    CHECK_FALSE(t.runsUnconfined);
-  }
-  SUBCASE("direct-dedicated: runs unconfined, otherwise like a plain child") {
-    const BackendTraits& t = all.at(BackendId::DirectDedicated);
-    CHECK(t.bridge == Bridge::Descriptor);
-    CHECK(t.hostFilesVisible);
-    CHECK_FALSE(t.needsImage);
-    CHECK_FALSE(t.usesUserNamespaces);
-    CHECK_FALSE(t.canariesThroughShell);
-    CHECK(t.runsUnconfined);
-  }
-  SUBCASE("macos-seatbelt: a descriptor bridge, host files visible, confined") {
-    const BackendTraits& t = all.at(BackendId::MacosSeatbelt);
-    CHECK(t.bridge == Bridge::Descriptor);
-    CHECK(t.hostFilesVisible);
-    CHECK_FALSE(t.needsImage);
-    CHECK_FALSE(t.runsUnconfined);
+  for (const Expected& e : rows) {
+    CAPTURE(toString(e.id));
+    const BackendTraits& t = all.at(e.id);
+    CHECK(t.bridge == e.bridge);
+    CHECK(t.hostFilesVisible == e.hostFilesVisible);
+    CHECK(t.needsImage == e.needsImage);
+    CHECK(t.usesUserNamespaces == e.usesUserNamespaces);
+    CHECK(t.canariesThroughShell == e.canariesThroughShell);
+    CHECK(t.runsUnconfined == e.runsUnconfined);
   }
 }
 

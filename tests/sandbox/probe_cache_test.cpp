@@ -9,24 +9,13 @@
 #include <map>
 
 #include "sandbox/probe_cache.h"
+#include "support/temp_dir.h"
 
 using namespace lw;
 using namespace lw::sandbox;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    char t[] = "/tmp/lw-probe-cache-test-XXXXXX";
-    dir = ::mkdtemp(t);
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-};
 
 ProbeReport landlockReport() {
   ProbeReport r;
@@ -58,8 +47,8 @@ TEST_CASE("probe cache: where it lives, for every backend alike") {
 }
 
 TEST_CASE("probe cache: a stored report comes back under its key while it is fresh") {
-  Scratch s;
-  const fs::path file = s.dir / "cache" / "linux-landlock-probe.json";
+  lw::test::TempDir s;
+  const fs::path file = s.root / "cache" / "linux-landlock-probe.json";
   storeCachedProbe(file, "key-1", landlockReport(), kProbedAt);
   struct stat st {};
   REQUIRE(::stat(file.c_str(), &st) == 0);
@@ -76,8 +65,8 @@ TEST_CASE("probe cache: a stored report comes back under its key while it is fre
 }
 
 TEST_CASE("probe cache: another key, a stale or future entry, or a corrupt file is re-probed") {
-  Scratch s;
-  const fs::path file = s.dir / "probe.json";
+  lw::test::TempDir s;
+  const fs::path file = s.root / "probe.json";
   storeCachedProbe(file, "key-1", landlockReport(), kProbedAt);
   SUBCASE("another key") { CHECK_FALSE(loadCachedProbe(file, "key-2", kProbedAt).has_value()); }
   SUBCASE("older than the maximum age") {
@@ -92,21 +81,21 @@ TEST_CASE("probe cache: another key, a stale or future entry, or a corrupt file 
     std::ofstream(file) << "{not json";
     CHECK_FALSE(loadCachedProbe(file, "key-1", kProbedAt).has_value());
   }
-  SUBCASE("missing") { CHECK_FALSE(loadCachedProbe(s.dir / "none.json", "key-1", kProbedAt).has_value()); }
+  SUBCASE("missing") { CHECK_FALSE(loadCachedProbe(s.root / "none.json", "key-1", kProbedAt).has_value()); }
 }
 
 TEST_CASE("probe cache: a directory that cannot be created only costs the cache") {
-  Scratch s;
-  std::ofstream(s.dir / "file") << "x";
-  const fs::path file = s.dir / "file" / "probe.json";
+  lw::test::TempDir s;
+  std::ofstream(s.root / "file") << "x";
+  const fs::path file = s.root / "file" / "probe.json";
   storeCachedProbe(file, "key-1", landlockReport(), kProbedAt);
   CHECK_FALSE(fs::exists(file));
   CHECK_FALSE(loadCachedProbe(file, "key-1", kProbedAt).has_value());
 }
 
 TEST_CASE("probe cache: the current time is used when none is given") {
-  Scratch s;
-  const fs::path file = s.dir / "probe.json";
+  lw::test::TempDir s;
+  const fs::path file = s.root / "probe.json";
   storeCachedProbe(file, "key-1", landlockReport());
   CHECK(loadCachedProbe(file, "key-1").has_value());
 }
