@@ -38,6 +38,13 @@ enum class Category : std::uint8_t {
 };
 std::string_view toString(Category c);
 
+// What the check does about a change once a restore is due.
+enum class Remedy : std::uint8_t {
+  None,     // left as the step left it
+  Undo,     // kept in the quarantine commit, then restored to the baseline
+  PutBack,  // an earlier check's quarantine ref the step moved or deleted: pointed back
+};
+
 // The category of a path inside the git directory.
 Category categorizeGitPath(std::string_view rel);
 
@@ -58,6 +65,7 @@ struct Change {
   bool benign = false;
   std::optional<ErrorCode> violation;
   std::string reason;         // why it is a violation
+  Remedy remedy = Remedy::None;
   bool restored = false;
 };
 

@@ -244,14 +244,12 @@ class Restorer {
 
 }  // namespace
 
-std::vector<std::string> restoreChanges(const Baseline& b, std::vector<Change>& changes,
-                                        const std::vector<bool>& selected) {
+std::vector<std::string> restoreChanges(const Baseline& b, std::vector<Change>& changes) {
   std::vector<std::string> failures;
   Restorer r(b, failures);
   std::vector<Change*> picked;
-  for (std::size_t i = 0; i < changes.size(); ++i) {
-    Change& c = changes[i];
-    if ((selected.empty() || selected[i]) && isFileChange(c)) {
+  for (Change& c : changes) {
+    if (c.remedy == Remedy::Undo && isFileChange(c)) {
       if (!c.restorable) {
         failures.push_back(std::string(toString(c.area)) + ":" + c.path +
                            ": detected but not restorable (not captured in the baseline)");
@@ -288,10 +286,10 @@ std::vector<std::string> restoreChanges(const Baseline& b, std::vector<Change>& 
                              [](const RefState& x, const RefState& y) {
                                return x.name == y.name && x.target == y.target;
                              });
-  for (std::size_t i = 0; i < changes.size(); ++i)
-    if ((selected.empty() || selected[i]) && !isFileChange(changes[i])) {
-      changes[i].restored = refsBack;
-      if (!refsBack) failures.push_back("ref " + changes[i].path + ": not back to the baseline");
+  for (Change& c : changes)
+    if (c.remedy == Remedy::Undo && !isFileChange(c)) {
+      c.restored = refsBack;
+      if (!refsBack) failures.push_back("ref " + c.path + ": not back to the baseline");
     }
   return failures;
 }

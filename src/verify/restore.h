@@ -12,10 +12,9 @@
 
 namespace lw::verify {
 
-// Restores every change with `selected[i]` true (all when `selected` is
-// empty); sets Change::restored on those that were. Returns what failed, one
-// line each (empty: everything selected and restorable was restored).
-std::vector<std::string> restoreChanges(const Baseline& baseline, std::vector<Change>& changes,
-                                        const std::vector<bool>& selected = {});
+// Restores every change whose remedy is Remedy::Undo; sets Change::restored
+// on those that were. Returns what failed, one line each (empty: everything
+// to undo that was restorable was restored).
+std::vector<std::string> restoreChanges(const Baseline& baseline, std::vector<Change>& changes);
 
 }  // namespace lw::verify
