@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <boost/beast/core/detail/base64.hpp>
+
 namespace lw::verify {
 namespace {
 
@@ -50,23 +52,13 @@ std::string jsonEscape(std::string_view s) {
 }  // namespace
 
 std::string base64Encode(std::string_view bytes, bool urlSafe) {
-  const char* table = urlSafe ? "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-                              : "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) |
-                 (static_cast<unsigned char>(bytes[i + 1]) << 8) | static_cast<unsigned char>(bytes[i + 2]);
-    for (int k = 3; k >= 0; --k) out.push_back(table[(v >> (6 * k)) & 63]);
-  }
-  std::size_t rest = bytes.size() - i;
-  if (rest > 0) {
-    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
-    if (rest == 2) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
-    out.push_back(table[(v >> 18) & 63]);
-    out.push_back(table[(v >> 12) & 63]);
-    out.push_back(rest == 2 ? table[(v >> 6) & 63] : '=');
-    out.push_back('=');
+  namespace base64 = boost::beast::detail::base64;
+  std::string out(base64::encoded_size(bytes.size()), '\0');
+  out.resize(base64::encode(out.data(), bytes.data(), bytes.size()));
+  // RFC 4648 §5: base64url is base64 with '-' and '_' for '+' and '/'.
+  if (urlSafe) {
+    std::replace(out.begin(), out.end(), '+', '-');
+    std::replace(out.begin(), out.end(), '/', '_');
   }
   return out;
 }
