@@ -22,7 +22,7 @@ struct BridgeOutcome {
   std::int64_t toolCalls = 0;
   std::int64_t modelCalls = 0;
   std::int64_t tokensUsed = 0;           // model.complete usage, input + output
-  std::vector<std::string> callLog;      // "tool outcome ms" per call, for the step's log
+  std::vector<std::string> callLog;      // "tool outcome ms" per call: the step's bridge-calls.log
 };
 
 class StepBridge {

@@ -12,24 +12,26 @@ namespace {
 
 // The engine beside `selfExe` (the installation's layout, core/executables.h),
 // else `selfExe` itself when it is the engine or a single build of both.
-fs::path engineBeside(const fs::path& selfExe) {
-  std::error_code ec;
+fs::path engineBeside(const fs::path& selfExe, const IsRegularFile& isRegularFile) {
   fs::path engine = selfExe.parent_path() / kEngineExecutable;
-  if (fs::is_regular_file(engine, ec)) return engine;
-  if (selfExe.filename() != kFrontExecutable && fs::is_regular_file(selfExe, ec)) return selfExe;
+  if (isRegularFile(engine)) return engine;
+  if (selfExe.filename() != kFrontExecutable && isRegularFile(selfExe)) return selfExe;
   return {};
 }
 
 }  // namespace
 
-Result<StepCommand> stepCommand(const Step& step, const fs::path& selfExe, bool container) {
+Result<StepCommand> stepCommand(const Step& step, const fs::path& selfExe,
+                                const sandbox::BackendTraits& traits, std::string_view backendName,
+                                const IsRegularFile& isRegularFile) {
   if (!step.uses) return StepCommand{step.run, {}};
   const std::string name(builtinName(step));
-  if (container)
+  if (!traits.hostFilesVisible)
     return makeError(ErrorCode::SandboxLaunchFailed,
-                     "'" + *step.uses + "' cannot run on docker: the container does not see loopwright",
+                     "'" + *step.uses + "' cannot run on " + std::string(backendName) +
+                         ": the step there does not see loopwright",
                      "give the step sandbox: {preferredBackends: [linux-bwrap, linux-landlock]}", step.name);
-  fs::path engine = engineBeside(selfExe);
+  fs::path engine = engineBeside(selfExe, isRegularFile);
   if (engine.empty())
     return makeError(ErrorCode::SandboxLaunchFailed,
                      "'" + *step.uses + "' needs " + std::string(kEngineExecutable) + " beside " +

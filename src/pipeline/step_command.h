@@ -5,11 +5,14 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
 #include "policy/taskpack.h"
+#include "sandbox/backend.h"
 
 namespace lw::pipeline {
 
@@ -18,10 +21,18 @@ struct StepCommand {
   std::vector<std::filesystem::path> readOnlyPaths;  // besides the event and `selfExe`
 };
 
+// Whether a host path is a regular file: the one thing stepCommand asks of
+// the host, injected so that planning stays pure.
+using IsRegularFile = std::function<bool(const std::filesystem::path&)>;
+
 // `selfExe` is the `loopwright` the steps see (RunContext::selfExe); the
 // engine is looked for beside it. SANDBOX_LAUNCH_FAILED for a built-in on a
-// container backend (the image has no loopwright; validation refuses the
-// taskpacks that could get there) or when no engine is installed.
-Result<StepCommand> stepCommand(const Step& step, const std::filesystem::path& selfExe, bool container);
+// backend whose steps do not see host files (`traits.hostFilesVisible`
+// false: a container image has no loopwright; validation refuses the
+// taskpacks that could get there), naming `backendName`, or when no engine
+// is installed.
+Result<StepCommand> stepCommand(const Step& step, const std::filesystem::path& selfExe,
+                                const sandbox::BackendTraits& traits, std::string_view backendName,
+                                const IsRegularFile& isRegularFile);
 
 }  // namespace lw::pipeline
