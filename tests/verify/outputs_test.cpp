@@ -112,3 +112,13 @@ TEST_CASE("verify json schema: an unsupported keyword is refused, not ignored") 
   REQUIRE(err.has_value());
   CHECK(err->message == "unsupported schema keyword 'pattern'");
 }
+
+TEST_CASE("verify json schema: a number with no fractional part is an integer, as draft 2020-12 says") {
+  // Our schemas declare draft 2020-12 (§6.1.1 of its validation vocabulary:
+  // 1.0 is an integer); a draft-7 validator refuses it.
+  const json::value schema = json::parse(R"({"type":"integer","minimum":1})");
+  CHECK_FALSE(validateJson(schema, json::parse("3.0")));
+  auto err = validateJson(schema, json::parse("3.5"));
+  REQUIRE(err.has_value());
+  CHECK(err->message == "must be integer, not number");
+}
