@@ -5,7 +5,7 @@
 // loopwright's seccomp filter, under which no new socket can be opened. A
 // container cannot be handed a descriptor, so the bridge comes as a socket
 // path; connecting before the filter is what makes every other path-named
-// socket in the view unreachable (DESIGN.md §6).
+// socket in the view unreachable (docs/security-model.md).
 //
 // usage: loopwright-container-init FILTER -- CMD [ARGS...]
 //   FILTER  the compiled filter (struct sock_filter[], native byte order)

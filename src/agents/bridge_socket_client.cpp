@@ -19,7 +19,7 @@ using SteadyClock = std::chrono::steady_clock;
 namespace {
 
 // JSON-RPC codes the bridge answers with (src/bridge/jsonrpc.h; the step
-// does not link the bridge, DESIGN: a step never links the orchestrator).
+// does not link the bridge: a step never links the orchestrator, docs/architecture.md).
 constexpr std::int64_t kMethodNotFound = -32601;
 constexpr std::int64_t kInvalidParams = -32602;
 constexpr std::int64_t kToolNotGranted = -32001;

@@ -1,5 +1,5 @@
 // One model lane as the bridge uses it: a completion through the lane's
-// circuit breaker, with every outcome classified (DESIGN.md §8). Counted
+// circuit breaker, with every outcome classified (docs/taskpack.md, "Guardrails"). Counted
 // failures: timeout, no response, empty result, a body that is not the
 // API's shape, 5xx, 429. Not counted (reported to the step, and the probe
 // flag released): 400, 401, 403 and other 4xx. Calls are not retried here:
@@ -30,7 +30,7 @@ enum class LaneFailure {
   Rejected,     // other 4xx (and 1xx/3xx): the request or the key is wrong
 };
 std::string_view toString(LaneFailure f);
-// Whether the breaker counts it (DESIGN.md §8).
+// Whether the breaker counts it (docs/taskpack.md, "Guardrails").
 bool countsAsBreakerFailure(LaneFailure f);
 
 struct LaneResult {

@@ -1,5 +1,5 @@
 // The model lanes of one run: per taskpack lane one circuit breaker (shared
-// by every step on it, DESIGN.md §8) and one client whose API key is read
+// by every step on it, docs/taskpack.md, "Guardrails") and one client whose API key is read
 // from the orchestrator's environment. A lane whose key is missing fails
 // only the steps that use it.
 #pragma once

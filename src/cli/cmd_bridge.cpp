@@ -1,5 +1,5 @@
 // `loopwright bridge stdio`: run inside a step's sandbox by an agent that
-// expects a stdio MCP server; relays to the step's bridge (DESIGN.md §7).
+// expects a stdio MCP server; relays to the step's bridge (docs/security-model.md).
 // Does nothing else at startup: no HTTP, no git, no configuration files.
 #include <csignal>
 

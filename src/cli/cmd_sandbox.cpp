@@ -73,7 +73,7 @@ fs::path absolute(const std::string& p, const fs::path& base) {
   return (path.is_absolute() ? path : base / path).lexically_normal();
 }
 
-// The policy of `sandbox exec`, from its flags (DESIGN.md §4 built-ins included).
+// The policy of `sandbox exec`, from its flags (docs/taskpack.md, built-ins included).
 Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environment& env,
                                                     const fs::path& cwd) {
   sandbox::NegotiationRequest req;
@@ -103,7 +103,7 @@ Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environ
   for (std::string_view q : kBuiltinProtectedPaths) p.protectedPaths.emplace_back(q);
   req.explicitImage = a.value("image").has_value();
   // The admin's floor binds an ad-hoc command as it binds a taskpack step
-  // (DESIGN.md §5): the flags are an explicit policy, checked by resolveAdHoc.
+  // (docs/host-config.md): the flags are an explicit policy, checked by resolveAdHoc.
   auto host = loadHostConfigFrom(env);
   if (!host) return host.error();
   SandboxSpec flags;

@@ -1,5 +1,5 @@
 // `loopwright verify snapshot|check`: the read-only / writable-scope guard on
-// its own, for orchestrators that only want this part (DESIGN.md §9).
+// its own, for orchestrators that only want this part (docs/verification.md).
 #include <ostream>
 
 #include <boost/json/object.hpp>

@@ -1,9 +1,9 @@
 // When GitHub refuses our writes (a fork pull request's read-only token:
 // 403/404), findings are printed as workflow-command annotations instead.
 // The runner shows at most 10 error, 10 warning and 10 notice annotations a
-// step and 50 a job (actions/toolkit docs/problem-matchers.md, "Limitations"),
-// so the most useful are chosen: errors first, findings on the diff first;
-// the rest go to the step summary, so nothing is dropped silently.
+// step and 50 a job (github.com/actions/toolkit/blob/main/docs/problem-matchers.md,
+// "Limitations"), so the most useful are chosen: errors first, findings on the
+// diff first; the rest go to the step summary, so nothing is dropped silently.
 #pragma once
 
 #include <iosfwd>

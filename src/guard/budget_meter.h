@@ -1,4 +1,4 @@
-// Budgets of one step (DESIGN.md §8): wall time, model calls, tool calls,
+// Budgets of one step (docs/taskpack.md, "Limits"): wall time, model calls, tool calls,
 // output bytes. Exceeding any one stops the step with BUDGET_EXCEEDED.
 // Pure (injected clock) and thread-safe: the bridge charges calls while the
 // pipeline charges the step's captured output.

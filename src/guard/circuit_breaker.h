@@ -1,4 +1,4 @@
-// The circuit breaker of one model lane (DESIGN.md §8): `failures` counted
+// The circuit breaker of one model lane (docs/taskpack.md, "Guardrails"): `failures` counted
 // failures within `windowSeconds` open it; after `cooldownSeconds` exactly
 // one probe call goes through; only the probe's success closes it, its
 // failure re-opens it; a probe that ends any other way (a non-retriable 4xx,

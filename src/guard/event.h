@@ -30,7 +30,7 @@ struct Event {
 // "guardrail warn LOOP_DETECTED (github.event): <message>": one line for stderr.
 std::string describe(const Event& e);
 
-// The line a stopped step yields (DESIGN.md §8), exactly:
+// The line a stopped step yields (docs/taskpack.md, "Guardrails"), exactly:
 // "BLOCKER: <what>. Last safe state: <lastSafeState>. Next action: <nextAction>."
 // A trailing period on any part is not doubled.
 std::string blockerLine(std::string_view what, std::string_view lastSafeState,

@@ -1,4 +1,4 @@
-// Loop detection at the bridge (DESIGN.md §8): the same tool with the same
+// Loop detection at the bridge (docs/taskpack.md, "Guardrails"): the same tool with the same
 // arguments repeated within a window warns, then stops the step; one tool
 // called very often is suspicious, then stops the step. Pure: time comes
 // from the injected clock. Not thread-safe (one per step, used under the

@@ -1,6 +1,6 @@
 // Where a run's taskpack comes from. For pull_request events it is read from
 // the base commit, never from the pull request's own tree, so that a pull
-// request cannot weaken its own review (DESIGN.md §4).
+// request cannot weaken its own review (docs/taskpack.md).
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // The taskpack as written by a repository maintainer (.loopwright/taskpack.yaml).
 // Optional fields stay std::nullopt when omitted: resolution (resolve.h) needs
-// to know "omitted" apart from "set to the default" (DESIGN.md §4).
+// to know "omitted" apart from "set to the default" (docs/taskpack.md).
 #pragma once
 
 #include <cstdint>

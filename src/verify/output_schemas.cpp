@@ -1,5 +1,5 @@
 // The output schemas, compiled in so that an installed binary needs no
-// source tree. tests/verify/output_schemas_test.cpp keeps these equal to
+// source tree. tests/verify/outputs_test.cpp keeps these equal to
 // schemas/*.schema.json.
 #include "verify/outputs.h"
 

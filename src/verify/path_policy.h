@@ -8,7 +8,7 @@
 
 namespace lw::verify {
 
-// The paths no step may write, whatever its scope (DESIGN.md §4). AGENTS.md
+// The paths no step may write, whatever its scope (docs/taskpack.md). AGENTS.md
 // and CLAUDE.md are protected at any depth: agents read nested ones too.
 const std::vector<std::string>& builtinProtectedGlobs();
 

@@ -1,6 +1,6 @@
 // The docker backend: one container per step through the Docker Engine API
 // on a local unix socket. It runs only images pinned by digest (a host
-// runtime profile, DESIGN.md §5, or `sandbox exec --image`), never pulls,
+// runtime profile, docs/host-config.md, or `sandbox exec --image`), never pulls,
 // and removes every container it created.
 #pragma once
 

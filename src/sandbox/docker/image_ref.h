@@ -1,5 +1,5 @@
 // Container images a step may run: only references that pin the content by
-// digest ("repo@sha256:<64 hex>", DESIGN.md §5), or a local image ID
+// digest ("repo@sha256:<64 hex>", docs/host-config.md), or a local image ID
 // ("sha256:<64 hex>", what `docker import` prints). A tag alone can be moved
 // by whoever pushes to the registry, so it is refused.
 #pragma once

@@ -1,4 +1,4 @@
-// The breaker of DESIGN.md §8 against real HTTP: libcurl talking to a local
+// The breaker of docs/taskpack.md against real HTTP: libcurl talking to a local
 // model server that fails on command. The breaker's clock is manual (the
 // cooldown is not slept through); the HTTP timeouts are real.
 #include <doctest/doctest.h>

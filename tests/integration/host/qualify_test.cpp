@@ -60,7 +60,7 @@ TEST_CASE("qualify: bwrap and landlock with every capability the escape suite ob
   }
   // The escape suite attacks landlock's read/write containment, network and
   // process cleanup and its seccomp filter; protected paths inside a
-  // writable tree are what Landlock cannot hold (DESIGN.md §6).
+  // writable tree are what Landlock cannot hold (docs/security-model.md).
   const auto* landlock = backend(j, "linux-landlock");
   REQUIRE(landlock != nullptr);
   for (const char* cap : {"filesystemReadContainment", "filesystemWriteContainment", "networkIsolation",

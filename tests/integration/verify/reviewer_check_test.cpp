@@ -1,5 +1,5 @@
 // Every way a reviewer can change a repository is detected, kept under the
-// quarantine ref, and undone byte for byte (DESIGN.md §9).
+// quarantine ref, and undone byte for byte (docs/verification.md).
 #include <doctest/doctest.h>
 
 #include <algorithm>
