@@ -34,7 +34,7 @@ Result<std::string> laneApiKey(const Lane& lane, const Environment& env) {
   return *key;
 }
 
-LaneClient::LaneClient(Lane lane, std::string apiKey, LaneHttp& http, guard::CircuitBreaker& breaker)
+LaneClient::LaneClient(Lane lane, std::string apiKey, http::Transport& http, guard::CircuitBreaker& breaker)
     : lane_(std::move(lane)), apiKey_(std::move(apiKey)), http_(http), breaker_(breaker) {}
 
 LaneResult LaneClient::complete(const CompletionRequest& request) {
@@ -50,13 +50,14 @@ LaneResult LaneClient::complete(const CompletionRequest& request) {
   // The permit settles on every path below; should anything throw, its
   // destructor releases the probe flag.
   try {
-    LaneHttpRequest http = buildLaneRequest(lane_, apiKey_, request);
+    http::Request http = buildLaneRequest(lane_, apiKey_, request);
     const std::string where = "POST " + http.url;
-    LaneHttpOutcome out = http_.post(http);
+    const http::Response out = http_.send(http);
     std::string what;
     if (out.status == 0) {
-      r.failure = out.timedOut ? LaneFailure::Timeout : LaneFailure::NoResponse;
-      what = out.timedOut ? "no answer within " + std::to_string(lane_.timeoutMs) + " ms" : out.error;
+      const bool timedOut = out.failure == http::Failure::kTimedOut;
+      r.failure = timedOut ? LaneFailure::Timeout : LaneFailure::NoResponse;
+      what = timedOut ? "no answer within " + std::to_string(lane_.timeoutMs) + " ms" : out.error;
     } else if (out.status == 429) {
       r.failure = LaneFailure::RateLimited;
     } else if (out.status >= 500) {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "bridge/lane_http.h"
 #include "bridge/lane_protocol.h"
 #include "core/environment.h"
+#include "core/http.h"
 #include "core/result.h"
 #include "guard/circuit_breaker.h"
 #include "policy/taskpack.h"
@@ -49,7 +49,7 @@ class LaneClient {
  public:
   // `http` and `breaker` must outlive the client; one breaker per lane,
   // shared by every step on it.
-  LaneClient(Lane lane, std::string apiKey, LaneHttp& http, guard::CircuitBreaker& breaker);
+  LaneClient(Lane lane, std::string apiKey, http::Transport& http, guard::CircuitBreaker& breaker);
 
   // Never throws. Errors: BREAKER_OPEN when the breaker refuses,
   // IO_ERROR for every failure of the call (the message names the lane,
@@ -62,7 +62,7 @@ class LaneClient {
  private:
   Lane lane_;
   std::string apiKey_;
-  LaneHttp& http_;
+  http::Transport& http_;
   guard::CircuitBreaker& breaker_;
 };
 

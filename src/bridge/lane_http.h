@@ -1,38 +1,18 @@
-// The HTTP seam of the model lanes: one POST, its outcome as a value (a
-// status, or why there was none). libcurl in production (curl_lane_http.h),
-// the fake model server or a scripted fake in tests.
+// The model lanes' use of the HTTP layer (core/http.h). A lane's request is
+// one POST (bridge/lane_protocol.h builds it); its transport is
+// http::CurlTransport under this policy in production, a scripted fake or
+// the fake model server in tests.
 #pragma once
 
-#include <chrono>
-#include <cstddef>
-#include <string>
-#include <utility>
-#include <vector>
+#include "core/http_policy.h"
 
 namespace lw::bridge {
 
-struct LaneHttpRequest {
-  std::string url;  // absolute; https, or http to this machine
-  // Carries the API key: never logged, never part of an error message.
-  std::vector<std::pair<std::string, std::string>> headers;
-  std::string body;
-  std::chrono::milliseconds timeout{120000};
-  std::size_t maxResponseBytes = 8u << 20;
-};
-
-struct LaneHttpOutcome {
-  int status = 0;          // 0: no response
-  std::string body;
-  bool timedOut = false;   // status 0 because the timeout passed
-  bool tooLarge = false;   // status 0 because the body passed maxResponseBytes
-  std::string error;       // what went wrong when status is 0 ("Couldn't connect to server")
-};
-
-class LaneHttp {
- public:
-  virtual ~LaneHttp() = default;
-  // Thread-safe: steps on one lane call it concurrently.
-  virtual LaneHttpOutcome post(const LaneHttpRequest& request) = 0;
-};
+// No redirects (one would carry the x-api-key or Authorization header to
+// wherever it points: a 3xx is the answer, and the lane rejects it),
+// responses up to 8 MiB, requests up to 8 MiB (a prompt is bounded far
+// lower by the taskpack), and the proxy variables honoured: a model API is a
+// remote https service, reached as GitHub's is.
+http::Policy laneHttpPolicy();
 
 }  // namespace lw::bridge

@@ -2,7 +2,7 @@
 
 namespace lw::bridge {
 
-LanePool::LanePool(const Taskpack& taskpack, const Environment& env, LaneHttp& http,
+LanePool::LanePool(const Taskpack& taskpack, const Environment& env, http::Transport& http,
                    const guard::Clock& clock) {
   for (const Lane& lane : taskpack.lanes) {
     Entry e;

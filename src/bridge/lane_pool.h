@@ -28,7 +28,7 @@ class LanePool {
  public:
   // `http` and `clock` must outlive the pool. Reads each lane's apiKeyEnv
   // from `env` now; the keys stay in this process.
-  LanePool(const Taskpack& taskpack, const Environment& env, LaneHttp& http, const guard::Clock& clock);
+  LanePool(const Taskpack& taskpack, const Environment& env, http::Transport& http, const guard::Clock& clock);
 
   // The route of `step`: {nullptr, nullptr} when it has no lane. USAGE_ERROR
   // when its lane (or the fallback it would need) has no API key, or names

@@ -61,9 +61,10 @@ CompletionRequest completionRequestFromArgs(const json::object& args) {
   return r;
 }
 
-LaneHttpRequest buildLaneRequest(const Lane& lane, const std::string& apiKey,
+http::Request buildLaneRequest(const Lane& lane, const std::string& apiKey,
                                  const CompletionRequest& request) {
-  LaneHttpRequest http;
+  http::Request http;
+  http.method = "POST";
   http.timeout = std::chrono::milliseconds(lane.timeoutMs);
   http.headers.emplace_back("Content-Type", "application/json");
   http.headers.emplace_back("Accept", "application/json");

@@ -13,7 +13,7 @@
 
 #include <boost/json/object.hpp>
 
-#include "bridge/lane_http.h"
+#include "core/http.h"
 #include "core/result.h"
 #include "policy/taskpack.h"
 
@@ -47,7 +47,7 @@ CompletionRequest completionRequestFromArgs(const boost::json::object& args);
 
 // The request for `lane`. Anthropic takes system messages apart; they are
 // joined into its `system` field in order.
-LaneHttpRequest buildLaneRequest(const Lane& lane, const std::string& apiKey,
+http::Request buildLaneRequest(const Lane& lane, const std::string& apiKey,
                                  const CompletionRequest& request);
 
 // The completion in a 2xx body. OUTPUT_INVALID when the body is not the

@@ -12,7 +12,7 @@
 #include "cli/commands.h"
 #include "cli/policy_context.h"
 #include "cli/report.h"
-#include "github/curl_transport.h"
+#include "core/http_curl.h"
 #include "github/publisher.h"
 
 namespace lw::cli {
@@ -84,7 +84,7 @@ Command publishCommand() {
     // Workflow commands must reach the runner; under --json stdout is the
     // JSON document, so they go to stderr, which the runner also reads.
     std::ostream& log = io.json ? io.err : io.out;
-    github::CurlTransport transport;
+    http::CurlTransport transport{github::httpPolicy()};
     github::SystemClock clock;
     github::ThreadSleeper sleeper;
     github::RestClient api(transport, clock, sleeper, github::restConfigFromEnvironment(io.env), &log);

@@ -18,10 +18,10 @@
 #include "cli/report.h"
 #include "core/executables.h"
 #include "core/file_io.h"
+#include "core/http_curl.h"
 #include "core/json_text.h"
 #include "github/actions_files.h"
 #include "github/channels.h"
-#include "github/curl_transport.h"
 #include "github/fallback.h"
 #include "github/outbox.h"
 #include "github/publisher.h"
@@ -57,7 +57,7 @@ std::string isoNow() {
 int publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& event,
                const Taskpack& taskpack, const HostConfig& host, const fs::path& repo, Io& io) {
   std::ostream& log = io.json ? io.err : io.out;
-  github::CurlTransport transport;
+  http::CurlTransport transport{github::httpPolicy()};
   github::SystemClock clock;
   github::ThreadSleeper sleeper;
   github::RestClient api(transport, clock, sleeper, github::restConfigFromEnvironment(io.env), &log);

@@ -39,6 +39,11 @@ Loaded load() {
   resolve(lib, "curl_easy_strerror", a.easyStrerror, out.error);
   resolve(lib, "curl_slist_append", a.slistAppend, out.error);
   resolve(lib, "curl_slist_free_all", a.slistFreeAll, out.error);
+  resolve(lib, "curl_url", a.urlNew, out.error);
+  resolve(lib, "curl_url_set", a.urlSet, out.error);
+  resolve(lib, "curl_url_get", a.urlGet, out.error);
+  resolve(lib, "curl_url_cleanup", a.urlCleanup, out.error);
+  resolve(lib, "curl_free", a.free, out.error);
   // curl_global_init is not thread-safe before libcurl 7.84; api() runs this once.
   if (out.error.empty() && globalInit(CURL_GLOBAL_DEFAULT) != CURLE_OK)
     out.error = "curl_global_init failed";

@@ -26,6 +26,11 @@ struct Api {
   const char* (*easyStrerror)(CURLcode);
   curl_slist* (*slistAppend)(curl_slist*, const char*);
   void (*slistFreeAll)(curl_slist*);
+  CURLU* (*urlNew)();
+  CURLUcode (*urlSet)(CURLU*, CURLUPart, const char*, unsigned int);
+  CURLUcode (*urlGet)(const CURLU*, CURLUPart, char**, unsigned int);
+  void (*urlCleanup)(CURLU*);
+  void (*free)(void*);
 };
 
 // The loaded library, globally initialised once (thread-safe); the same

@@ -4,6 +4,26 @@
 
 namespace lw::github {
 
+http::Policy httpPolicy() {
+  http::Policy p;
+  p.maxRedirects = 5;
+  p.maxRequestBytes = 64u << 20;
+  p.maxResponseBytes = 64u << 20;
+  p.proxy = http::Proxy::kFromEnvironment;
+  return p;
+}
+
+Result<HttpResponse> exchange(HttpTransport& transport, const HttpRequest& request) {
+  HttpResponse response = transport.send(request);
+  if (response.answered()) return response;
+  std::string hint = "check GITHUB_API_URL and the network";
+  if (response.failure == http::Failure::kTimedOut) hint = "GitHub did not answer in time";
+  if (response.failure == http::Failure::kRefused)
+    hint = "GITHUB_API_URL must be https (http only to this machine); redirects are followed on its host only";
+  return makeError(ErrorCode::PublicationFailed,
+                   request.method + " " + request.url + ": " + response.error, std::move(hint));
+}
+
 std::chrono::system_clock::time_point SystemClock::now() const {
   return std::chrono::system_clock::now();
 }

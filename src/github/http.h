@@ -1,46 +1,29 @@
-// The HTTP seam of the GitHub client: requests and responses as values, a
-// transport interface (libcurl in production, scripted fakes in tests), and
-// the clock and sleeper the retry logic uses so that tests never wait.
+// The GitHub client's use of the HTTP layer (core/http.h): its hardening
+// policy, the Error a missing response becomes, and the clock and sleeper the
+// retry logic uses so that tests never wait.
 #pragma once
 
 #include <chrono>
-#include <map>
-#include <string>
-#include <utility>
-#include <vector>
 
+#include "core/http.h"
+#include "core/http_policy.h"
 #include "core/result.h"
 
 namespace lw::github {
 
-struct HttpRequest {
-  std::string method;  // "GET", "POST", "PATCH", "PUT", "DELETE"
-  std::string url;     // absolute
-  std::vector<std::pair<std::string, std::string>> headers;
-  std::string body;
-  std::chrono::milliseconds timeout{30000};
-};
+using HttpRequest = http::Request;
+using HttpResponse = http::Response;
+using HttpTransport = http::Transport;
 
-struct HttpResponse {
-  int status = 0;
-  std::map<std::string, std::string> headers;  // names lower-cased; last value wins
-  std::string body;
+// Up to 5 redirects on the same origin (GitHub answers 301/307 for a renamed
+// repository; the token must never follow one elsewhere), bodies up to
+// 64 MiB (a pull request's diff; GitHub refuses larger ones with 406), and
+// the proxy variables honoured (self-hosted runners behind a proxy).
+http::Policy httpPolicy();
 
-  // The header's value, or "" when absent. `name` must be lower case.
-  std::string header(const std::string& name) const {
-    auto it = headers.find(name);
-    return it == headers.end() ? std::string() : it->second;
-  }
-};
-
-class HttpTransport {
- public:
-  virtual ~HttpTransport() = default;
-  // Sends one request. An HTTP error status is a response, not an error; the
-  // Error (PUBLICATION_FAILED) is for no response at all: connection refused,
-  // timeout, TLS failure. Its message says which.
-  virtual Result<HttpResponse> send(const HttpRequest& request) = 0;
-};
+// `transport.send(request)`, with no response turned into PUBLICATION_FAILED
+// naming the method and URL and what went wrong ("Couldn't connect to server").
+Result<HttpResponse> exchange(HttpTransport& transport, const HttpRequest& request);
 
 class Clock {
  public:

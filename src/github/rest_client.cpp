@@ -128,7 +128,7 @@ Result<HttpResponse> RestClient::execute(const std::string& method, const std::s
     if (isWrite && lastWrite_) waitUntil(*lastWrite_ + config_.writeInterval);
     if (isWrite) lastWrite_ = clock_.now();
 
-    Result<HttpResponse> res = transport_.send(req);
+    Result<HttpResponse> res = exchange(transport_, req);
     const HttpResponse* response = res.ok() ? &res.value() : nullptr;
     if (response && response->status / 100 == 2) {
       notBefore_ = clock_.now() + primaryWait(*response, clock_.now());

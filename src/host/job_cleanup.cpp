@@ -18,7 +18,6 @@
 
 #include "core/file_io.h"
 #include "sandbox/docker/container_plan.h"
-#include "sandbox/docker/curl_unix_transport.h"
 #include "sandbox/docker/docker_backend.h"
 #include "sandbox/docker/engine_client.h"
 #include "sandbox/step_env.h"
@@ -125,9 +124,10 @@ void removeContainers(const Environment& env, const CleanupOptions& o, CleanupRe
   if (config.endpointError) return;
   std::error_code ec;
   if (!fs::exists(config.socketPath, ec)) return;  // no engine here: nothing to clean
-  docker::CurlUnixTransport http(config.socketPath, 2s);
+  auto http = docker::engineTransport(config.socketPath, 2s);
   auto call = [&](const std::string& method, const std::string& target) {
-    return http.send({method, std::string(docker::kApiPrefix) + target, "", 10s});
+    return docker::exchange(*http,
+                            docker::engineRequest(method, std::string(docker::kApiPrefix) + target, "", 10s));
   };
   // filters={"label":["dev.loopwright.run"]}, URL-encoded.
   auto list = call("GET", "/containers/json?all=1&filters=%7B%22label%22%3A%5B%22" +

@@ -4,16 +4,18 @@
 #include <chrono>
 #include <mutex>
 
-#include "bridge/curl_lane_http.h"
 #include "bridge/github_read_tools.h"
+#include "bridge/lane_http.h"
 #include "bridge/lane_pool.h"
 #include "bridge/model_tool.h"
 #include "bridge/server.h"
 #include "bridge/session.h"
 #include "bridge/step_bridge.h"
 #include "bridge/tool_registry.h"
+#include "core/http_curl.h"
 #include "guard/clock.h"
 #include "pipeline/run_github_reader.h"
+#include "policy/tool_names.h"
 
 namespace lw::pipeline {
 namespace {
@@ -35,7 +37,7 @@ std::int64_t answerTokens(const boost::json::value& answer) {
 struct RunLanes {
   RunLanes(const Taskpack& tp, const Environment& env) : pool(tp, env, http, clock) {}
   guard::SteadyClock clock;
-  bridge::CurlLaneHttp http;
+  http::CurlTransport http{bridge::laneHttpPolicy()};
   bridge::LanePool pool;
   // The GitHub reads every step's bridge offers (to the steps granted
   // them), made on the first step: the run's context is the same for all.
@@ -77,7 +79,7 @@ class PipelineBridge final : public StepBridge {
       // each call is answered with why.
       Error why = route.error();
       options.extraTools.push_back(
-          {"model.complete", "model completion (unavailable: " + why.message + ")",
+          {tools::kModelComplete, "model completion (unavailable: " + why.message + ")",
            boost::json::object{{"type", "object"}},
            [why](const boost::json::object&, bridge::ToolContext&) -> Result<bridge::ToolOutput> {
              return why;
@@ -116,7 +118,7 @@ class PipelineBridge final : public StepBridge {
     out.tokensUsed = tokens_.load();
     for (const auto& r : bridge_->records()) {
       ++out.toolCalls;
-      if (r.tool == "model.complete") ++out.modelCalls;
+      if (r.tool == tools::kModelComplete) ++out.modelCalls;
       out.callLog.push_back(r.tool + " " + std::string(bridge::toString(r.outcome)) + " " +
                             std::to_string(r.duration.count()) + " ms");
     }

@@ -3,7 +3,7 @@
 #include <chrono>
 #include <ostream>
 
-#include "github/curl_transport.h"
+#include "core/http_curl.h"
 #include "github/last_reviewed.h"
 #include "github/publisher.h"
 #include "github/rest_client.h"
@@ -40,7 +40,7 @@ std::string lastReviewedHeadFor(const github::GithubEvent& event, const std::fil
   if (!wantsIncrementalReview(event)) return {};
   github::RestConfig config = github::restConfigFromEnvironment(env);
   if (config.token.empty()) return {};
-  github::CurlTransport transport;
+  http::CurlTransport transport{github::httpPolicy()};
   github::SystemClock clock;
   github::ThreadSleeper sleeper;
   github::RestClient api(transport, clock, sleeper, config, &log);

@@ -2,8 +2,9 @@
 
 #include <boost/json.hpp>
 
-#include "github/curl_transport.h"
+#include "core/http_curl.h"
 #include "github/read_shapes.h"
+#include "policy/tool_names.h"
 
 namespace lw::pipeline {
 
@@ -16,7 +17,7 @@ struct RestStack {
   RestStack(github::RestConfig config, github::RepoRef repo)
       : client(transport, clock, sleeper, std::move(config)),
         reads(client, clock, sleeper, limiter, std::move(repo)) {}
-  github::CurlTransport transport;
+  http::CurlTransport transport{github::httpPolicy()};
   github::SystemClock clock;
   github::ThreadSleeper sleeper;
   github::SearchLimiter limiter;
@@ -51,7 +52,7 @@ Result<PullSummary> RunGithubReader::pullLocked() {
   if (!facts_.event || !facts_.event->isPullRequest || number() <= 0)
     return makeError(ErrorCode::UsageError, "this run is not on a pull request",
                      "github.pull answers on pull_request events and comments on pull requests");
-  if (!rest_) return needsApi("github.pull");
+  if (!rest_) return needsApi(tools::kGithubPull);
   std::lock_guard<std::mutex> lock(restMu_);
   return rest_->pull(number());
 }
@@ -128,19 +129,19 @@ Result<IssueThread> RunGithubReader::issue(std::optional<int> n) {
   if (which <= 0)
     return makeError(ErrorCode::UsageError, "this run's event is about no issue",
                      "give github.issue a number");
-  if (!rest_) return needsApi("github.issue");
+  if (!rest_) return needsApi(tools::kGithubIssue);
   std::lock_guard<std::mutex> lock(restMu_);
   return rest_->issue(which);
 }
 
 Result<IssueSearch> RunGithubReader::searchIssues(const std::string& words, int maxResults) {
-  if (!rest_) return needsApi("github.issues.search");
+  if (!rest_) return needsApi(tools::kGithubIssuesSearch);
   std::lock_guard<std::mutex> lock(restMu_);
   return rest_->search(words, maxResults);
 }
 
 Result<std::vector<RepoLabel>> RunGithubReader::labels() {
-  if (!rest_) return needsApi("github.labels");
+  if (!rest_) return needsApi(tools::kGithubLabels);
   std::lock_guard<std::mutex> lock(restMu_);
   return rest_->labels();
 }

@@ -31,7 +31,7 @@ CompletionRequest hello() {
 TEST_CASE("lane client: each outcome classified, counted or not") {
   struct Case {
     const char* name;
-    LaneHttpOutcome out;
+    http::Response out;
     LaneFailure failure;
     bool counted;
     const char* message;

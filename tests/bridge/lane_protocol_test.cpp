@@ -22,7 +22,7 @@ Lane lane(LaneApi api) {
   return l;
 }
 
-std::string header(const LaneHttpRequest& r, const std::string& name) {
+std::string header(const http::Request& r, const std::string& name) {
   for (const auto& [k, v] : r.headers)
     if (k == name) return v;
   return "<absent>";
@@ -40,6 +40,7 @@ CompletionRequest sample() {
 
 TEST_CASE("lane protocol: OpenAI chat completions request") {
   auto r = buildLaneRequest(lane(LaneApi::OpenAiChat), "sk-test", sample());
+  CHECK(r.method == "POST");
   CHECK(r.url == "https://models.example/v1/chat/completions");
   CHECK(header(r, "Authorization") == "Bearer sk-test");
   CHECK(header(r, "x-api-key") == "<absent>");

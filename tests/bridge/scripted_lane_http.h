@@ -1,27 +1,35 @@
-// A LaneHttp that answers from a script and records requests (unit tests;
-// the integration tests use the fake model server over real HTTP).
+// An http::Transport that answers a lane's requests from a script and
+// records them (unit tests; the integration tests use the fake model server
+// over real HTTP with http::CurlTransport).
 #pragma once
 
 #include <deque>
 #include <mutex>
 #include <vector>
 
-#include "bridge/lane_http.h"
+#include "core/http.h"
 
 namespace lw::test {
 
-class ScriptedLaneHttp final : public bridge::LaneHttp {
+class ScriptedLaneHttp final : public http::Transport {
  public:
-  static bridge::LaneHttpOutcome ok(std::string body) { return {200, std::move(body), false, false, ""}; }
-  static bridge::LaneHttpOutcome status(int s, std::string body = "") { return {s, std::move(body), false, false, ""}; }
-  static bridge::LaneHttpOutcome timeout() { return {0, "", true, false, "Timeout was reached"}; }
-  static bridge::LaneHttpOutcome refused() { return {0, "", false, false, "Couldn't connect to server"}; }
+  static http::Response ok(std::string body) { return status(200, std::move(body)); }
+  static http::Response status(int s, std::string body = "") {
+    http::Response r;
+    r.status = s;
+    r.body = std::move(body);
+    return r;
+  }
+  static http::Response timeout() { return http::noResponse(http::Failure::kTimedOut, "Timeout was reached"); }
+  static http::Response refused() {
+    return http::noResponse(http::Failure::kUnreachable, "Couldn't connect to server");
+  }
 
-  void push(bridge::LaneHttpOutcome o, int times = 1) {
+  void push(http::Response o, int times = 1) {
     std::lock_guard<std::mutex> lock(mu_);
     for (int i = 0; i < times; ++i) script_.push_back(o);
   }
-  bridge::LaneHttpOutcome post(const bridge::LaneHttpRequest& r) override {
+  http::Response send(const http::Request& r) override {
     std::lock_guard<std::mutex> lock(mu_);
     requests.push_back(r);
     if (script_.empty()) return ok(R"({"model":"m","choices":[{"message":{"content":"hi"},"finish_reason":"stop"}]})");
@@ -29,11 +37,11 @@ class ScriptedLaneHttp final : public bridge::LaneHttp {
     script_.pop_front();
     return o;
   }
-  std::vector<bridge::LaneHttpRequest> requests;
+  std::vector<http::Request> requests;
 
  private:
   std::mutex mu_;
-  std::deque<bridge::LaneHttpOutcome> script_;
+  std::deque<http::Response> script_;
 };
 
 }  // namespace lw::test

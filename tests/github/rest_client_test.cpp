@@ -15,12 +15,17 @@ namespace {
 // Answers from a script and records what was sent.
 class ScriptedTransport final : public HttpTransport {
  public:
-  Result<HttpResponse> send(const HttpRequest& r) override {
+  // A scripted Error stands for no response, with its message as the
+  // reason; "Timeout was reached" is a timeout, as libcurl says it.
+  HttpResponse send(const HttpRequest& r) override {
     sent.push_back(r);
     REQUIRE_FALSE(answers.empty());
     auto a = std::move(answers.front());
     answers.pop_front();
-    return a;
+    if (a) return std::move(a).value();
+    const bool timeout = a.error().message == "Timeout was reached";
+    return http::noResponse(timeout ? http::Failure::kTimedOut : http::Failure::kUnreachable,
+                            a.error().message);
   }
   std::deque<Result<HttpResponse>> answers;
   std::vector<HttpRequest> sent;
@@ -135,7 +140,7 @@ TEST_CASE("rest client: a POST is retried only when the earlier try did not land
   CHECK(r->body == "{\"id\":5}");
   CHECK(f.transport.sent.size() == 2);
   CHECK(probes == 2);
-  CHECK(f.log.str().find("no response (Timeout was reached); retrying in 2 s (try 3 of 5)") != std::string::npos);
+  CHECK(f.log.str().find("no response (POST https://ghe.example.com/api/v3/p: Timeout was reached); retrying in 2 s (try 3 of 5)") != std::string::npos);
 }
 
 TEST_CASE("rest client: rate-limit refusals are retried without asking whether they landed") {
@@ -165,5 +170,24 @@ TEST_CASE("rest client: a final HTTP error is returned as a response, no respons
   auto gone = f.client().get("/x");
   REQUIRE_FALSE(gone.ok());
   CHECK(gone.error().code == ErrorCode::PublicationFailed);
+  CHECK(gone.error().message == "GET https://ghe.example.com/api/v3/x: Couldn't connect to server");
+  CHECK(gone.error().hint == "check GITHUB_API_URL and the network");
   CHECK(f.transport.sent.size() == 6);
+}
+
+TEST_CASE("rest client: no response is PUBLICATION_FAILED whose hint says why there was none") {
+  Fixture f;
+  f.config.retry.maxAttempts = 1;
+  f.transport.answers.push_back(makeError(ErrorCode::PublicationFailed, "Timeout was reached"));
+  auto slow = f.client().get("/slow");
+  REQUIRE_FALSE(slow.ok());
+  CHECK(slow.error().code == ErrorCode::PublicationFailed);
+  CHECK(slow.error().hint == "GitHub did not answer in time");
+  HttpResponse refused = http::noResponse(http::Failure::kRefused, "a redirect to another origin is not followed");
+  ScriptedTransport once;
+  once.answers.push_back(refused);
+  auto r = exchange(once, HttpRequest{.method = "GET", .url = "https://api.github.com/x"});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message == "GET https://api.github.com/x: a redirect to another origin is not followed");
+  CHECK(r.error().hint.find("redirects are followed on its host only") != std::string::npos);
 }

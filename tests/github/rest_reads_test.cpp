@@ -2,7 +2,7 @@
 
 #include <boost/json.hpp>
 
-#include "github/curl_transport.h"
+#include "core/http_curl.h"
 #include "github/read_shapes.h"
 #include "github/rest_reads.h"
 #include "support/fake_github.h"
@@ -63,7 +63,7 @@ struct Rig {
         api(transport, clock, sleeper, config(gh)),
         reads(api, clock, sleeper, limiter, RepoRef{FakeGithub::kOwner, FakeGithub::kRepo}, limits) {}
   FakeGithub gh;
-  CurlTransport transport;
+  http::CurlTransport transport{httpPolicy()};
   ManualClock clock;
   AdvancingSleeper sleeper;
   SearchLimiter limiter;

@@ -5,7 +5,7 @@
 
 #include <boost/json.hpp>
 
-#include "github/curl_transport.h"
+#include "core/http_curl.h"
 #include "pipeline/run_github_reader.h"
 #include "support/fake_github.h"
 #include "support/fake_github_reads.h"
@@ -59,7 +59,7 @@ class NoSleep final : public github::Sleeper {
 
 struct Api {
   FakeGithub gh;
-  github::CurlTransport transport;
+  http::CurlTransport transport{github::httpPolicy()};
   StillClock clock;
   NoSleep sleeper;
   github::SearchLimiter limiter;

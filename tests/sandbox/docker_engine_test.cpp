@@ -170,7 +170,7 @@ TEST_CASE("docker process: a step that ends is waited for, its logs demultiplexe
   CHECK(engine->count("POST /containers/" + kId + "/wait") == 1);
   CHECK(engine->count("DELETE /containers/" + kId) == 1);  // once, not again on destruction
   CHECK(engine->calls().back() == "DELETE /containers/" + kId + "?force=1&v=1");
-  CHECK(engine->requests()[2].target.find("condition=not-running") != std::string::npos);
+  CHECK(engine->requests()[2].url.find("condition=not-running") != std::string::npos);
 }
 
 TEST_CASE("docker process: at the deadline the container is killed and reported timed out") {

@@ -15,14 +15,18 @@ namespace lw::test {
 
 class FakeEngine final : public sandbox::docker::HttpTransport {
  public:
-  using Request = sandbox::docker::HttpRequest;
-  using Response = sandbox::docker::HttpResponse;
+  using Request = http::Request;
+  using Response = http::Response;
 
   // Queues an answer for requests whose "METHOD target-without-prefix"
   // starts with `key`; the last queued answer repeats.
   void on(const std::string& key, long status, std::string body = {}, bool timedOut = false) {
     std::lock_guard lock(mutex_);
-    routes_[key].push_back(Response{status, std::move(body), timedOut});
+    Response r;
+    r.status = static_cast<int>(status);
+    r.body = std::move(body);
+    if (timedOut) r.failure = http::Failure::kTimedOut;
+    routes_[key].push_back(std::move(r));
   }
   // Forgets the answers queued so far for `key`.
   void clear(const std::string& key) {
@@ -32,26 +36,25 @@ class FakeEngine final : public sandbox::docker::HttpTransport {
   // Every exchange fails as if the socket were missing.
   void unreachable() { unreachable_ = true; }
 
-  Result<Response> send(const Request& request,
-                        const sandbox::docker::BodySink& sink = {}) override {
+  Response send(const Request& request) override {
     std::lock_guard lock(mutex_);
-    std::string target = request.target;
+    std::string target = sandbox::docker::engineTarget(request);
     if (target.rfind("/v1.41", 0) == 0) target = target.substr(6);
     const std::string key = request.method + " " + target;
     requests_.push_back(request);
     calls_.push_back(key);
     if (unreachable_)
-      return makeError(ErrorCode::IoError, "Docker engine at /nowhere.sock: Couldn't connect to server");
+      return http::noResponse(http::Failure::kUnreachable, "Couldn't connect to server at /nowhere.sock");
     const std::string* bestKey = nullptr;
     for (const auto& [k, v] : routes_)
       if (key.rfind(k, 0) == 0 && (bestKey == nullptr || k.size() > bestKey->size())) bestKey = &k;
-    if (bestKey == nullptr) return Response{404, R"({"message":"no route in FakeEngine: )" + key + "\"}"};
+    if (bestKey == nullptr) return Response{404, {}, R"({"message":"no route in FakeEngine: )" + key + "\"}"};
     auto& queue = routes_[*bestKey];
     Response r = queue.front();
     if (queue.size() > 1) queue.pop_front();
-    if (sink && !r.timedOut) {
+    if (request.sink && r.answered()) {
       // Hand the body over in small pieces, as a socket would.
-      for (std::size_t i = 0; i < r.body.size(); i += 5) sink(std::string_view(r.body).substr(i, 5));
+      for (std::size_t i = 0; i < r.body.size(); i += 5) request.sink(std::string_view(r.body).substr(i, 5));
       r.body.clear();
     }
     return r;

@@ -11,7 +11,6 @@
 #include "core/executables.h"
 #include "core/file_io.h"
 #include "sandbox/docker/container_process.h"
-#include "sandbox/docker/curl_unix_transport.h"
 #include "sandbox/docker/endpoint.h"
 #include "sandbox/docker/engine_probe.h"
 #include "sandbox/docker/host_paths.h"
@@ -92,7 +91,7 @@ DockerConfig dockerConfigFromEnvironment(const Environment& env) {
 
 DockerBackend::DockerBackend(DockerConfig config, std::shared_ptr<HttpTransport> transport)
     : config_(std::move(config)), transport_(std::move(transport)) {
-  if (!transport_) transport_ = std::make_shared<CurlUnixTransport>(config_.socketPath);
+  if (!transport_) transport_ = engineTransport(config_.socketPath);
 }
 
 const EngineFacts& DockerBackend::engineFactsLocked() {

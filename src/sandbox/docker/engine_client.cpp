@@ -72,9 +72,9 @@ EngineClient::EngineClient(std::shared_ptr<HttpTransport> http, std::chrono::mil
 
 Result<HttpResponse> EngineClient::call(const std::string& method, const std::string& target,
                                         std::string body) {
-  auto r = http_->send(HttpRequest{method, std::string(kApiPrefix) + target, std::move(body), callTimeout_});
+  auto r = exchange(*http_, engineRequest(method, std::string(kApiPrefix) + target, std::move(body), callTimeout_));
   if (!r) return r.error();
-  if (r->timedOut)
+  if (timedOut(*r))
     return makeError(ErrorCode::SandboxLaunchFailed,
                      "Docker engine: " + method + " " + target + " took longer than " +
                          std::to_string(callTimeout_.count()) + " ms",
@@ -154,12 +154,12 @@ Result<int> EngineClient::hostPid(const std::string& id) {
 
 Result<WaitOutcome> EngineClient::wait(const std::string& id, std::chrono::milliseconds limit) {
   if (!isHexId(id)) return badId(id);
-  auto r = http_->send(HttpRequest{"POST",
-                                   std::string(kApiPrefix) + "/containers/" + id +
-                                       "/wait?condition=not-running",
-                                   {}, limit});
+  auto r = exchange(*http_, engineRequest("POST",
+                                           std::string(kApiPrefix) + "/containers/" + id +
+                                               "/wait?condition=not-running",
+                                           {}, limit));
   if (!r) return r.error();
-  if (r->timedOut) return WaitOutcome{true, -1};
+  if (timedOut(*r)) return WaitOutcome{true, -1};
   if (r->status != 200) return engineError("POST /containers/{id}/wait", *r);
   auto obj = parseObject("POST /containers/{id}/wait", *r);
   if (!obj) return obj.error();
@@ -184,17 +184,17 @@ Status EngineClient::kill(const std::string& id) {
 Status EngineClient::logs(const std::string& id, LogDemuxer& demux) {
   if (!isHexId(id)) return badId(id);
   std::string errorBody;
-  auto r = http_->send(
-      HttpRequest{"GET", std::string(kApiPrefix) + "/containers/" + id + "/logs?stdout=1&stderr=1",
-                  {}, callTimeout_},
-      [&](std::string_view piece) {
+  auto r = exchange(
+      *http_,
+      engineRequest("GET", std::string(kApiPrefix) + "/containers/" + id + "/logs?stdout=1&stderr=1",
+                    {}, callTimeout_, [&](std::string_view piece) {
         // Only a 200 carries the multiplexed stream; an error body is kept
         // (short) to be shown instead.
         if (errorBody.size() < 4096) errorBody.append(piece.substr(0, 4096));
         demux.feed(piece);
-      });
+      }));
   if (!r) return r.error();
-  if (r->timedOut)
+  if (timedOut(*r))
     return makeError(ErrorCode::SandboxLaunchFailed,
                      "Docker engine: reading the logs took longer than " +
                          std::to_string(callTimeout_.count()) + " ms",

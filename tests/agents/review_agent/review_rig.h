@@ -15,10 +15,11 @@
 #include <vector>
 
 #include "agents/review/review_agent.h"
-#include "bridge/curl_lane_http.h"
 #include "bridge/lane_client.h"
+#include "bridge/lane_http.h"
 #include "bridge/model_tool.h"
 #include "core/file_io.h"
+#include "core/http_curl.h"
 #include "guard/clock.h"
 #include "support/fake_model.h"
 #include "support/temp_dir.h"
@@ -164,7 +165,7 @@ class ReviewRig : public agents::BridgeClient {
 
   guard::ManualClock clock_;
   guard::CircuitBreaker breaker_{"review-lane", BreakerGuardrail{}, clock_};
-  bridge::CurlLaneHttp http_;
+  http::CurlTransport http_{bridge::laneHttpPolicy()};
   bridge::LaneClient client_;
   bridge::Tool model_;
   std::optional<Error> stopped_;

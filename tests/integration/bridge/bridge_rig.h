@@ -9,10 +9,11 @@
 #include <boost/json.hpp>
 
 #include "bridge/builtin_tools.h"
-#include "bridge/curl_lane_http.h"
+#include "bridge/lane_http.h"
 #include "bridge/model_tool.h"
 #include "bridge/server.h"
 #include "bridge/session.h"
+#include "core/http_curl.h"
 #include "guard/clock.h"
 #include "support/fake_model.h"
 
@@ -25,7 +26,7 @@ struct BridgeRig {
   guard::BudgetMeter budget{limits, clock};
   bridge::ToolRegistry registry;
   bridge::PendingFindings findings;
-  bridge::CurlLaneHttp http;
+  http::CurlTransport http{bridge::laneHttpPolicy()};
   guard::CircuitBreaker breaker{"primary", BreakerGuardrail{}, clock};
   std::unique_ptr<bridge::LaneClient> lane;
   std::unique_ptr<bridge::Session> session;

@@ -3,8 +3,9 @@
 // cooldown is not slept through); the HTTP timeouts are real.
 #include <doctest/doctest.h>
 
-#include "bridge/curl_lane_http.h"
 #include "bridge/lane_client.h"
+#include "bridge/lane_http.h"
+#include "core/http_curl.h"
 #include "support/fake_model.h"
 
 using namespace lw;
@@ -18,7 +19,7 @@ struct Rig {
   FakeModel server;
   guard::ManualClock clock;
   guard::CircuitBreaker breaker{"primary", BreakerGuardrail{}, clock};
-  CurlLaneHttp http;
+  http::CurlTransport http{laneHttpPolicy()};
   LaneClient client;
 
   explicit Rig(LaneApi api = LaneApi::OpenAiChat) : client(lane(api), "sk-test-key", http, breaker) {}
@@ -165,14 +166,16 @@ TEST_CASE("breaker over HTTP: the probe flag is released after a 401, the next c
 TEST_CASE("lanes over HTTP: a response over the size bound is a failure, not a crash" * doctest::test_suite("integration")) {
   FakeModel server;
   server.script(FakeModel::Reply::withStatus(200, std::string(9u << 20, 'x')));
-  CurlLaneHttp http;
-  LaneHttpRequest req;
+  http::Policy policy = laneHttpPolicy();
+  policy.maxResponseBytes = 1u << 20;
+  http::CurlTransport http(policy);
+  http::Request req;
+  req.method = "POST";
   req.url = server.url() + "/chat/completions";
   req.body = "{}";
-  req.maxResponseBytes = 1u << 20;
-  auto out = http.post(req);
+  auto out = http.send(req);
   CHECK(out.status == 0);
-  CHECK(out.tooLarge);
+  CHECK(out.failure == http::Failure::kTooLarge);
   CHECK(out.error == "response larger than 1048576 bytes");
   CHECK(out.body.empty());
 }

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "github/curl_transport.h"
+#include "core/http_curl.h"
 #include "github/outbox.h"
 #include "github/publisher.h"
 #include "github/rest_client.h"
@@ -108,7 +108,7 @@ struct Harness {
   FakeGithub gh;
   FakeClock clock;
   RecordingSleeper sleeper;
-  github::CurlTransport transport;
+  http::CurlTransport transport{github::httpPolicy()};
   TempDir state;
   std::ostringstream log;
   std::unique_ptr<github::RestClient> client;

@@ -12,8 +12,8 @@
 
 #include "core/environment.h"
 #include "integration/host/host_cli.h"
-#include "sandbox/docker/curl_unix_transport.h"
 #include "sandbox/docker/engine_client.h"
+#include "sandbox/docker/http_transport.h"
 #include "support/host_requirement.h"
 
 using namespace lw;
@@ -109,7 +109,7 @@ TEST_CASE("runner hook job-completed: no process, container or temp dir of the j
                      (s.root / "ws").string(), "--", "sleep", "100"},
                     env, s.root, "container");
     sandbox::docker::EngineClient client(
-        std::make_shared<sandbox::docker::CurlUnixTransport>(dockerHost->substr(7)), 5s);
+        sandbox::docker::engineTransport(dockerHost->substr(7)), 5s);
     REQUIRE(waitFor([&] {
       auto ids = client.listLabelled("dev.loopwright.run", "local-" + std::to_string(c));
       if (ids && !ids->empty()) container = ids->front();
@@ -144,7 +144,7 @@ TEST_CASE("runner hook job-completed: no process, container or temp dir of the j
       removed = removed || container.rfind(std::string(id.as_string()), 0) == 0;
     CHECK(removed);
     sandbox::docker::EngineClient client(
-        std::make_shared<sandbox::docker::CurlUnixTransport>(dockerHost->substr(7)), 5s);
+        sandbox::docker::engineTransport(dockerHost->substr(7)), 5s);
     CHECK_FALSE(client.hostPid(container).ok());
   }
   if (scratch) CHECK(scratchIn(s.root / "tmp").empty());

@@ -23,9 +23,9 @@
 
 #include "core/environment.h"
 #include "sandbox/docker/container_process.h"
-#include "sandbox/docker/curl_unix_transport.h"
 #include "sandbox/docker/docker_backend.h"
 #include "sandbox/docker/endpoint.h"
+#include "sandbox/docker/http_transport.h"
 #include "support/host_requirement.h"
 
 namespace fs = std::filesystem;
@@ -134,7 +134,7 @@ Ran run(DockerBackend& backend, const StepSpec& spec, std::chrono::seconds limit
 }
 
 int containersOfRun(const DockerHost& h, const std::string& run) {
-  EngineClient client(std::make_shared<CurlUnixTransport>(h.socket), 10s);
+  EngineClient client(engineTransport(h.socket), 10s);
   auto ids = client.listLabelled(std::string(kRunLabel), run);
   REQUIRE(ids.ok());
   return static_cast<int>(ids->size());
