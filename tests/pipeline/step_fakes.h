@@ -41,9 +41,10 @@ class FakeProcess final : public sandbox::process::RunningProcess {
     err_.data = script_.stderrText;
     err_.totalBytes = err_.data.size();
   }
-  // No real process: a pid no kill() can reach (runStep kills only on a
-  // guardrail stop, which these tests trigger through the bridge's outcome).
-  int pid() const override { return -1; }
+  // No real process: a pid above the kernel's PID_MAX_LIMIT (4194304), so
+  // that a kill on a guardrail stop reaches nothing (never 0 or -1, which
+  // would signal a process group or every process of this user).
+  int pid() const override { return 0x3fffffff; }
   sandbox::process::ExitInfo wait(std::optional<std::chrono::steady_clock::time_point> deadline) override {
     for (const auto& [name, content] : script_.outFiles) writeAt(spec_.outDir / name, content);
     for (const auto& [name, content] : script_.repoWrites) writeAt(spec_.workspace / name, content);
