@@ -421,6 +421,67 @@ Result<std::vector<RefState>> readRefs(const std::string& repoDir) {
   return refs;
 }
 
+namespace {
+
+// core.hooksPath, when set: inside the work tree it is watched there (and
+// its files are hooks); outside both roots it is an area of its own.
+void readHooksPath(git_repository* repo, Baseline& b) {
+  git_config* cfg = nullptr;
+  if (git_repository_config_snapshot(&cfg, repo) != 0) return;
+  GitPtr<git_config> owned(cfg);
+  git_buf buf = GIT_BUF_INIT;
+  if (git_config_get_path(&buf, cfg, "core.hooksPath") != 0) return;
+  std::string hp = buf.ptr;
+  git_buf_dispose(&buf);
+  if (!hp.empty() && hp[0] != '/') hp = b.workTree + "/" + hp;
+  hp = realPath(hp);
+  if (isInside(hp, b.workTree) && hp != b.workTree) {
+    b.hooksPathInWorkTree = hp.substr(b.workTree.size() + 1);
+  } else if (!isInside(hp, b.gitDir) && !isInside(hp, b.workTree)) {
+    b.hooksPath = hp;
+  }
+}
+
+// The store holds what a restore writes back: inside a watched area a step
+// could change it, and the check would report its own writes as the step's.
+Status refuseStoreInside(const Baseline& b) {
+  fs::path store(b.storePath);
+  std::string real = realPath(store.has_parent_path() ? store.parent_path().string() : ".") + "/" +
+                     store.filename().string();
+  for (const std::string* root : {&b.workTree, &b.gitDir, &b.hooksPath})
+    if (!root->empty() && isInside(real, *root))
+      return makeError(ErrorCode::UsageError,
+                       "the baseline store '" + real + "' is inside the repository ('" + *root + "')",
+                       "keep the baseline and its store outside the work tree and the git directory "
+                       "(docs/verification.md)",
+                       b.storePath);
+  return Ok{};
+}
+
+Result<GitPtr<git_index>> openIndex(git_repository* repo, const Baseline& b) {
+  git_index* rawIndex = nullptr;
+  if (git_repository_index(&rawIndex, repo) != 0) {
+    Error e = gitError(ErrorCode::IoError, "cannot read the index", b.repoPath + "/index");
+    e.hint = indexReadHint(e.message);
+    return e;
+  }
+  return GitPtr<git_index>(rawIndex);
+}
+
+// Walks every watched area into `b.entries`, capturing content to `store`.
+Status walkAreas(Baseline& b, git_repository* repo, git_index* index, ContentStore& store) {
+  Taker taker(b, repo, index, store);
+  for (auto st : {taker.walk(Area::GitDir, b.gitDir), taker.walk(Area::WorkTree, b.workTree)})
+    if (!st) return st;
+  struct stat s {};
+  if (!b.hooksPath.empty() && stat(b.hooksPath.c_str(), &s) == 0 && S_ISDIR(s.st_mode))
+    if (auto st = taker.walk(Area::HooksPath, b.hooksPath); !st) return st;
+  if (auto st = taker.status(); !st) return st;
+  return store.flush();
+}
+
+}  // namespace
+
 Result<Baseline> takeBaseline(const std::string& repoDir, const BaselineOptions& options) {
   auto repo = openRepository(repoDir);
   if (!repo) return repo.error();
@@ -435,57 +496,26 @@ Result<Baseline> takeBaseline(const std::string& repoDir, const BaselineOptions&
     return makeError(ErrorCode::IoError,
                      "the git directory '" + b.repoPath + "' is outside the common directory '" + b.gitDir + "'",
                      "verification watches the common git directory; use a standard layout", repoDir);
+  readHooksPath(repo->get(), b);
+  b.storePath = options.storePath.empty() ? defaultStorePath() : options.storePath;
+  if (auto st = refuseStoreInside(b); !st) {
+    if (options.storePath.empty()) ::unlink(b.storePath.c_str());
+    return st.error();
+  }
   // Before anything is read: what a running gc rewrites is not the step's.
   auto waits = waitForGitMaintenance(b.gitDir, options.maintenanceTimeout);
   if (!waits) return waits.error();
   b.maintenanceWaits = std::move(*waits);
   b.takenAtNs = realtimeNs();
   b.indexFile = b.repoPath == b.gitDir ? "index" : b.repoPath.substr(b.gitDir.size() + 1) + "/index";
-  b.storePath = options.storePath.empty() ? defaultStorePath() : options.storePath;
-
-  git_config* cfg = nullptr;
-  if (git_repository_config_snapshot(&cfg, repo->get()) == 0) {
-    GitPtr<git_config> owned(cfg);
-    git_buf buf = GIT_BUF_INIT;
-    if (git_config_get_path(&buf, cfg, "core.hooksPath") == 0) {
-      std::string hp = buf.ptr;
-      git_buf_dispose(&buf);
-      if (!hp.empty() && hp[0] != '/') hp = b.workTree + "/" + hp;
-      hp = realPath(hp);
-      if (isInside(hp, b.workTree) && hp != b.workTree) {
-        b.hooksPathInWorkTree = hp.substr(b.workTree.size() + 1);
-      } else if (!isInside(hp, b.gitDir) && !isInside(hp, b.workTree)) {
-        b.hooksPath = hp;
-      }
-    }
-  }
-
   auto refs = readRefs(repoDir);
   if (!refs) return refs.error();
   b.refs = std::move(*refs);
-
-  git_index* rawIndex = nullptr;
-  if (git_repository_index(&rawIndex, repo->get()) != 0) {
-    Error e = gitError(ErrorCode::IoError, "cannot read the index", b.repoPath + "/index");
-    e.hint = indexReadHint(e.message);
-    return e;
-  }
-  GitPtr<git_index> index(rawIndex);
-
+  auto index = openIndex(repo->get(), b);
+  if (!index) return index.error();
   auto store = ContentStore::create(b.storePath);
   if (!store) return store.error();
-  Taker taker(b, repo->get(), index.get(), *store);
-  for (auto st : {taker.walk(Area::GitDir, b.gitDir), taker.walk(Area::WorkTree, b.workTree)})
-    if (!st) return st.error();
-  if (!b.hooksPath.empty()) {
-    struct stat s {};
-    if (stat(b.hooksPath.c_str(), &s) == 0 && S_ISDIR(s.st_mode)) {
-      auto st = taker.walk(Area::HooksPath, b.hooksPath);
-      if (!st) return st.error();
-    }
-  }
-  if (auto st = taker.status(); !st) return st.error();
-  if (auto st = store->flush(); !st) return st.error();
+  if (auto st = walkAreas(b, repo->get(), index->get(), *store); !st) return st.error();
   if (!b.reindex()) return makeError(ErrorCode::Internal, "baseline entries are not grouped by directory");
   return b;
 }

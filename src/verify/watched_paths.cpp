@@ -19,13 +19,30 @@ bool equalsFolded(std::string_view a, std::string_view b) {
   return true;
 }
 
-// Where `rel` is inside an object database (the common one, or a submodule's
-// under modules/): the offset of the part after "objects/", or npos.
-std::size_t objectsTail(std::string_view rel) {
-  if (rel.starts_with("objects/")) return 8;
-  if (!rel.starts_with("modules/")) return std::string_view::npos;
-  auto at = rel.rfind("/objects/");
-  return at == std::string_view::npos ? at : at + 9;
+// What git keeps directly in a git directory. A submodule's git directory,
+// modules/<name>/, ends where the first of these begins: its name may hold
+// '/' but, where it holds one of these, what follows is still captured.
+bool isGitDirEntry(std::string_view part) {
+  for (std::string_view e : {"objects", "refs", "logs", "hooks", "info", "lfs", "worktrees", "modules"})
+    if (part == e) return true;
+  return false;
+}
+
+// `rel` (relative to the common git directory) as a path in the git
+// directory that holds it: the common one, or a submodule's (nested ones
+// included). "modules/a/b/objects/0f" -> "objects/0f".
+std::string_view inOwnGitDir(std::string_view rel) {
+  while (rel.starts_with("modules/")) {
+    std::size_t slash = rel.find('/', 8);  // past the name's first component
+    while (slash != std::string_view::npos) {
+      std::size_t next = rel.find('/', slash + 1);
+      if (next != std::string_view::npos && isGitDirEntry(rel.substr(slash + 1, next - slash - 1))) break;
+      slash = next;
+    }
+    if (slash == std::string_view::npos) return rel;  // a file of the submodule's git directory
+    rel = rel.substr(slash + 1);
+  }
+  return rel;
 }
 
 }  // namespace
@@ -39,13 +56,12 @@ Watch watchOf(const Baseline& b, Area area, std::string_view rel, FileType type)
     return Watch::Capture;
   }
   if (area != Area::GitDir) return Watch::Capture;
-  if (b.storePath == b.gitDir + "/" + std::string(rel)) return Watch::Skip;
+  std::string_view own = inOwnGitDir(rel);
   // Git LFS keeps its content-addressed files here, often large: detected,
   // not copied.
-  if (rel.starts_with("lfs/")) return Watch::StatOnly;
-  std::size_t tail = objectsTail(rel);
-  if (tail == std::string_view::npos) return Watch::Capture;
-  std::string_view inObjects = rel.substr(tail);
+  if (own.starts_with("lfs/")) return Watch::StatOnly;
+  if (!own.starts_with("objects/")) return Watch::Capture;
+  std::string_view inObjects = own.substr(8);
   // Loose objects are content-addressed and named by their hash: a new one
   // changes nothing git reads as state until a ref, the index or alternates
   // (all watched) names it; loopwright writes its own quarantine commits
@@ -54,7 +70,6 @@ Watch watchOf(const Baseline& b, Area area, std::string_view rel, FileType type)
   // Packs are written whole and never edited; they can be large.
   if (inObjects.starts_with("pack/")) return Watch::StatOnly;
   return Watch::Capture;  // info/alternates among them: where objects come from
-
 }
 
 std::optional<std::string_view> pathInGitDir(std::string_view rel) {

@@ -18,12 +18,13 @@ namespace lw::verify {
 enum class Watch : std::uint8_t {
   Capture,   // compared; its bytes kept for a restore (within the budgets)
   StatOnly,  // compared by metadata only: packs and LFS files, written whole and large
-  Skip,      // no entry and no descent: loose objects and the baseline's own store
+  Skip,      // no entry and no descent: loose objects (the repository's and each submodule's)
 };
 
 // How the walks of `b` treat the entry `rel` (relative to the root of `area`)
 // of type `type`. Depends only on the path, the type and where the baseline's
-// roots are, so the baseline and the check agree on it.
+// roots are, so the baseline and the check agree on it. (The baseline's own
+// store is never in a watched area: takeBaseline refuses one there.)
 Watch watchOf(const Baseline& b, Area area, std::string_view rel, FileType type);
 
 // True when the work-tree-relative path `rel` is a git directory or inside

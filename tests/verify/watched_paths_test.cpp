@@ -8,7 +8,6 @@ TEST_CASE("verify watch: every file of a git directory is walked but the loose o
   Baseline b;
   b.workTree = "/w";
   b.gitDir = "/w/.git";
-  b.storePath = "/w/.git/lw-store";
   struct Row {
     Area area;
     const char* rel;
@@ -30,8 +29,18 @@ TEST_CASE("verify watch: every file of a git directory is walked but the loose o
       {Area::GitDir, "objects/incoming", FileType::Dir, Watch::Capture},
       {Area::GitDir, "objects/abc", FileType::Dir, Watch::Capture},
       {Area::GitDir, "refs/heads/objects/ab", FileType::File, Watch::Capture},
-      {Area::GitDir, "lw-store", FileType::File, Watch::Skip},
+      {Area::GitDir, "lw-store", FileType::File, Watch::Capture},
       {Area::GitDir, "lfs/objects/ab/cd/abcd", FileType::File, Watch::StatOnly},
+      // A submodule's git directory is modules/<name>/ (a name may hold '/'),
+      // up to the first entry git keeps in a git directory.
+      {Area::GitDir, "modules/sub/refs/heads/objects/ab", FileType::File, Watch::Capture},
+      {Area::GitDir, "modules/sub/logs/refs/heads/objects/ab", FileType::File, Watch::Capture},
+      {Area::GitDir, "modules/sub/lfs/objects/ab/cd/abcd", FileType::File, Watch::StatOnly},
+      {Area::GitDir, "modules/a/modules/b/objects/0f", FileType::Dir, Watch::Skip},
+      {Area::GitDir, "modules/a/modules/b/refs/heads/objects/0f", FileType::File, Watch::Capture},
+      {Area::GitDir, "modules/objects/objects/0f", FileType::Dir, Watch::Skip},
+      {Area::GitDir, "modules/objects/0f/config", FileType::File, Watch::Capture},
+      {Area::GitDir, "modules/a/objects", FileType::Dir, Watch::Capture},
       {Area::WorkTree, ".git", FileType::Dir, Watch::Skip},
       {Area::WorkTree, ".git", FileType::File, Watch::Capture},
       {Area::WorkTree, "sub/.git", FileType::Dir, Watch::Capture},

@@ -6,6 +6,8 @@
 // a reviewer; each is caught, named, and undone.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <string>
 
@@ -19,13 +21,15 @@ using lw::test::TempRepo;
 
 namespace {
 
-// A submodule at sub/ (its git directory under .git/modules/sub), a linked
-// worktree ../wt, and an untracked nested repository at dir/nested.
+// A submodule at sub/ (its git directory under .git/modules/sub) with a
+// branch objects/00, a linked worktree ../wt, and an untracked nested
+// repository at dir/nested.
 constexpr const char* kLayout =
     "set -e\n"
     "git init -q -b main ../subsrc && git -C ../subsrc -c user.email=t@example.com -c user.name=t commit -q --allow-empty -m s\n"
     "git -c protocol.file.allow=always submodule add -q ../subsrc sub\n"
     "git commit -qm 'add sub'\n"
+    "git -C sub branch objects/00\n"
     "git worktree add -q -b wt ../wt\n"
     "git init -q dir/nested\n";
 
@@ -41,6 +45,10 @@ const Case kCases[] = {
     {"hook in a submodule", "printf '#!/bin/sh\\n' > .git/modules/sub/hooks/post-checkout",
      "modules/sub/hooks/post-checkout"},
     {"submodule gitfile redirected", "printf 'gitdir: /tmp/elsewhere\\n' > sub/.git", "sub/.git"},
+    // Below modules/<name>/refs, a directory named objects holds refs, not
+    // loose objects (which are not watched).
+    {"a submodule branch beside one named objects/00", "git -C sub branch objects/ab",
+     "modules/sub/refs/heads/objects/ab"},
     {"FETCH_HEAD", "printf '0000000000000000000000000000000000000000\\t\\tx\\n' > .git/FETCH_HEAD",
      "FETCH_HEAD"},
     {"description", "printf 'evil\\n' >> .git/description", "description"},
@@ -190,4 +198,23 @@ TEST_CASE("verify git dir: an author's git status and git diff are not a violati
   const Change* index = changeAt(*r, "index");
   REQUIRE(index != nullptr);
   CHECK(index->benign);
+}
+
+TEST_CASE("verify git dir: a baseline store inside the repository is refused" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to make the repository");
+  TempRepo repo;
+  for (std::string store : {repo.dir() + "/.git/lw-store", repo.dir() + "/dir/store", repo.dir() + "/new.store"}) {
+    CAPTURE(store);
+    BaselineOptions options;
+    options.storePath = store;
+    auto b = takeBaseline(repo.dir(), options);
+    REQUIRE_FALSE(b.ok());
+    CHECK(b.error().code == lw::ErrorCode::UsageError);
+    CHECK(b.error().message.find("is inside the repository") != std::string::npos);
+    CHECK(access(store.c_str(), F_OK) != 0);
+  }
+  BaselineOptions outside;
+  outside.storePath = repo.scratch() + "/store";
+  CHECK(takeBaseline(repo.dir(), outside).ok());
 }
