@@ -63,6 +63,17 @@ void recordQuarantine(const Baseline& b, const CheckPolicy& p, const std::string
 
 }  // namespace
 
+std::string_view toString(Verification v) {
+  switch (v) {
+    case Verification::NotRun: return "not-run";
+    case Verification::Passed: return "passed";
+    case Verification::Violation: return "violation";
+  }
+  return "not-run";
+}
+
+Verification verificationOf(const CheckReport& r) { return r.ok() ? Verification::Passed : Verification::Violation; }
+
 Result<CheckReport> check(const Baseline& b, const CheckPolicy& p) {
   auto observation = observeChanges(b, p);
   if (!observation) return observation.error();

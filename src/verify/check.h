@@ -2,9 +2,11 @@
 // the step's role allows, and — when asked — quarantine and restore.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/json/value.hpp>
@@ -52,6 +54,18 @@ struct CheckReport {
 
   bool ok() const { return !violation.has_value(); }
 };
+
+// What verification concluded for a step, as the run record carries it;
+// spelled out only at the JSON and text boundary (toString).
+enum class Verification : std::uint8_t {
+  NotRun,     // no check ran (the step failed first, or the check could not read the repository)
+  Passed,     // no violation
+  Violation,  // the report has a violation
+};
+// "not-run", "passed", "violation": the run record's verification.result.
+std::string_view toString(Verification v);
+// Passed or Violation, as the report says.
+Verification verificationOf(const CheckReport& report);
 
 // Compares the repository with `baseline` and applies `policy`. Fails only
 // when the repository cannot be read at all (IO_ERROR); violations are in

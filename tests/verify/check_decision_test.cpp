@@ -203,3 +203,14 @@ TEST_CASE("check decision: a dependency manifest change is a finding, a CMakeLis
   CHECK(r.findings[1].path == "src/sub/CMakeLists.txt");
   CHECK(r.findings[2].path.empty());  // deleted: no line to point at
 }
+
+TEST_CASE("check decision: the verification a report concludes, as the run record spells it") {
+  CheckReport clean;
+  CHECK(verificationOf(clean) == Verification::Passed);
+  Observation o;
+  o.changes = {observed(change("a.c"))};
+  CHECK(verificationOf(decide(std::move(o), CheckPolicy{})) == Verification::Violation);
+  CHECK(toString(Verification::NotRun) == "not-run");
+  CHECK(toString(Verification::Passed) == "passed");
+  CHECK(toString(Verification::Violation) == "violation");
+}
