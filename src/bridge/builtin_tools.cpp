@@ -3,6 +3,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "policy/tool_names.h"
 #include "verify/outputs.h"
 
 namespace lw::bridge {
@@ -26,7 +27,7 @@ std::size_t PendingFindings::size() const {
 
 Tool findingsReportTool(PendingFindings& sink) {
   Tool t;
-  t.name = "findings.report";
+  t.name = tools::kFindingsReport;
   t.description =
       "Report review findings (same format as findings.json in LOOPWRIGHT_OUT). Each call adds "
       "to the step's findings; they are published only after the step passes verification.";
@@ -39,7 +40,7 @@ Tool findingsReportTool(PendingFindings& sink) {
   t.inputSchema = std::move(schema);
   t.chargesOutput = true;
   t.handler = [&sink](const json::object& args, ToolContext& ctx) -> Result<ToolOutput> {
-    auto findings = verify::parseFindings(json::serialize(args), ctx.step, "findings.report");
+    auto findings = verify::parseFindings(json::serialize(args), ctx.step, tools::kFindingsReport);
     if (!findings) return findings.error();
     std::size_t n = findings->size();
     sink.add(std::move(*findings));
@@ -52,7 +53,7 @@ Tool findingsReportTool(PendingFindings& sink) {
 
 Tool githubEventTool(json::value event) {
   Tool t;
-  t.name = "github.event";
+  t.name = tools::kGithubEvent;
   t.description = "The GitHub event payload that started this run (the same as LOOPWRIGHT_EVENT).";
   t.inputSchema = json::object{{"type", "object"}, {"properties", json::object{}},
                                {"additionalProperties", false}};

@@ -1,4 +1,5 @@
 #include "bridge/github_read_tools.h"
+#include "policy/tool_names.h"
 
 #include <boost/json/array.hpp>
 
@@ -60,7 +61,8 @@ Tool fileTool(std::shared_ptr<GithubReader> reader) {
                    {"ref", json::object{{"type", "string"}, {"enum", json::array{"base", "head"}}}}},
       json::array{"path", "ref"});
   return makeTool(
-      "github.file", "A file of the repository at the pull request's base or head commit (at most 1 MiB of it).",
+      tools::kGithubFile,
+      "A file of the repository at the pull request's base or head commit (at most 1 MiB of it).",
       std::move(schema), [reader](const json::object& args, ToolContext&) -> Result<ToolOutput> {
         std::string path(args.at("path").as_string());
         if (std::string why = filePathProblem(path); !why.empty())
@@ -74,7 +76,7 @@ Tool fileTool(std::shared_ptr<GithubReader> reader) {
 Tool issueTool(std::shared_ptr<GithubReader> reader) {
   json::object schema = objectSchema(json::object{
       {"number", json::object{{"type", "integer"}, {"minimum", 1}, {"maximum", 2147483647}}}});
-  return makeTool("github.issue",
+  return makeTool(tools::kGithubIssue,
                   "An issue or pull request with its comments (default: the one the event is about).",
                   std::move(schema), [reader](const json::object& args, ToolContext&) -> Result<ToolOutput> {
                     std::optional<int> number;
@@ -90,7 +92,7 @@ Tool searchTool(std::shared_ptr<GithubReader> reader) {
       json::object{{"query", json::object{{"type", "string"}, {"minLength", 1}, {"maxLength", 256}}},
                    {"maxResults", json::object{{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}}},
       json::array{"query"});
-  return makeTool("github.issues.search",
+  return makeTool(tools::kGithubIssuesSearch,
                   "Search this repository's issues and pull requests (GitHub search syntax; the "
                   "repository is added by the bridge). At most 30 searches a minute.",
                   std::move(schema), [reader](const json::object& args, ToolContext&) -> Result<ToolOutput> {
@@ -187,24 +189,24 @@ std::string filePathProblem(const std::string& path) {
 }
 
 std::vector<std::string> githubReadToolNames() {
-  return {"github.pull",  "github.pulls.diff",    "github.pulls.files", "github.file",
-          "github.issue", "github.issues.search", "github.labels"};
+  return {tools::kGithubPull,  tools::kGithubPullsDiff,    tools::kGithubPullsFiles, tools::kGithubFile,
+          tools::kGithubIssue, tools::kGithubIssuesSearch, tools::kGithubLabels};
 }
 
 std::vector<Tool> githubReadTools(std::shared_ptr<GithubReader> reader) {
   std::vector<Tool> tools;
   tools.push_back(makeTool(
-      "github.pull", "The pull request: number, title, body, author, base and head commits, labels, draft.",
+      tools::kGithubPull, "The pull request: number, title, body, author, base and head commits, labels, draft.",
       objectSchema({}), [reader](const json::object&, ToolContext&) { return answer(reader->pull()); }));
   tools.push_back(makeTool(
-      "github.pulls.diff",
+      tools::kGithubPullsDiff,
       "The pull request's unified diff (base...head; on a synchronize after a review, only what changed "
       "since the reviewed head unless full is true). At most 1 MiB, cut at a file boundary.",
       fullFlagSchema(), [reader](const json::object& args, ToolContext&) {
         return answer(reader->diff(flag(args, "full")));
       }));
   tools.push_back(makeTool(
-      "github.pulls.files",
+      tools::kGithubPullsFiles,
       "The files the pull request changes, with status, additions, deletions and whether binary.",
       fullFlagSchema(), [reader](const json::object& args, ToolContext&) {
         return answer(reader->files(flag(args, "full")));
@@ -212,7 +214,7 @@ std::vector<Tool> githubReadTools(std::shared_ptr<GithubReader> reader) {
   tools.push_back(fileTool(reader));
   tools.push_back(issueTool(reader));
   tools.push_back(searchTool(reader));
-  tools.push_back(makeTool("github.labels", "The repository's labels: name, description, colour.",
+  tools.push_back(makeTool(tools::kGithubLabels, "The repository's labels: name, description, colour.",
                            objectSchema({}), [reader](const json::object&, ToolContext&) {
                              return answer(reader->labels());
                            }));

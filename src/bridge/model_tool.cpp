@@ -1,4 +1,5 @@
 #include "bridge/model_tool.h"
+#include "policy/tool_names.h"
 
 #include <atomic>
 #include <memory>
@@ -25,7 +26,7 @@ ToolOutput toOutput(const Completion& c, const std::string& lane) {
 
 Tool modelCompleteTool(LaneClient& primary, LaneClient* fallback) {
   Tool t;
-  t.name = "model.complete";
+  t.name = tools::kModelComplete;
   t.description = "A completion from this step's model lane (" + primary.lane().name + ", " +
                   primary.lane().model + "). The API key stays outside the sandbox.";
   t.inputSchema = completionRequestSchema();

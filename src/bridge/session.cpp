@@ -9,6 +9,7 @@
 #include "core/version.h"
 #include "guard/canonical_json.h"
 #include "policy/builtin_params.h"
+#include "policy/tool_names.h"
 #include "verify/json_schema.h"
 
 namespace lw::bridge {
@@ -16,8 +17,8 @@ namespace lw::bridge {
 namespace json = boost::json;
 
 std::vector<std::string> grantsFor(const Step& step) {
-  std::vector<std::string> g{"findings.report", "github.event"};
-  if (step.lane) g.push_back("model.complete");
+  std::vector<std::string> g{tools::kFindingsReport, tools::kGithubEvent};
+  if (step.lane) g.push_back(tools::kModelComplete);
   for (const std::string& t : step.tools)
     if (std::find(g.begin(), g.end(), t) == g.end()) g.push_back(t);
   for (const std::string& t : builtinGrants(step))

@@ -1,4 +1,5 @@
 #include "policy/builtin_catalog.h"
+#include "policy/tool_names.h"
 
 namespace lw {
 
@@ -12,7 +13,7 @@ std::vector<BuiltinStep> makeCatalog() {
       {"security",
        "deterministic rules on the changed lines: secrets, GitHub Actions risks, new dependencies",
        Role::Reviewer,
-       {"github.pulls.diff", "github.pulls.files", "github.file"},
+       {tools::kGithubPullsDiff, tools::kGithubPullsFiles, tools::kGithubFile},
        false,
        {
            P{"disable", T::StringList, "[]", "rule ids (or prefixes ending in '/') not to run", {}, 0, 0},
@@ -23,7 +24,7 @@ std::vector<BuiltinStep> makeCatalog() {
       {"lint",
        "runs a linter inside the sandbox and imports what it prints (SARIF, rdjson, checkstyle, lines)",
        Role::Reviewer,
-       {"github.pulls.diff"},
+       {tools::kGithubPullsDiff},
        false,
        {
            P{"command", T::StringList, "", "the linter's argv, run in the workspace", {}, 0, 0},
@@ -37,7 +38,8 @@ std::vector<BuiltinStep> makeCatalog() {
       {"review",
        "a model reviews the pull request's diff, file by file within a token budget",
        Role::Reviewer,
-       {"github.pull", "github.pulls.diff", "github.pulls.files", "github.file", "model.complete"},
+       {tools::kGithubPull, tools::kGithubPullsDiff, tools::kGithubPullsFiles, tools::kGithubFile,
+        tools::kModelComplete},
        true,
        {
            P{"maxFiles", T::Integer, "50", "review at most this many files; the rest are listed as skipped", {}, 1, 1000},
@@ -52,7 +54,7 @@ std::vector<BuiltinStep> makeCatalog() {
       {"triage",
        "labels from the repository's own, likely duplicates, missing information against the issue forms",
        Role::Triage,
-       {"github.issue", "github.labels", "github.issues.search", "github.file"},
+       {tools::kGithubIssue, tools::kGithubLabels, tools::kGithubIssuesSearch, tools::kGithubFile},
        false,
        {
            P{"duplicateThreshold", T::Number, "0.5", "similarity (0..1) from which an issue is called a likely duplicate", {}, 0, 1},

@@ -9,6 +9,7 @@
 #include <boost/json/parse.hpp>
 
 #include "policy/did_you_mean.h"
+#include "policy/tool_names.h"
 
 namespace lw {
 namespace {
@@ -246,7 +247,7 @@ Result<json::object> resolveParams(const BuiltinStep& builtin, const json::objec
 }
 
 bool stepCallsModel(const Step& step) {
-  if (std::find(step.tools.begin(), step.tools.end(), "model.complete") != step.tools.end()) return true;
+  if (std::find(step.tools.begin(), step.tools.end(), tools::kModelComplete) != step.tools.end()) return true;
   const BuiltinStep* b = builtinOf(step);
   if (b == nullptr) return false;
   if (b->needsLane) return true;
@@ -260,8 +261,8 @@ std::vector<std::string> builtinGrants(const Step& step) {
   if (b == nullptr) return out;
   for (std::string_view t : b->tools) out.emplace_back(t);
   if (stepCallsModel(step) &&
-      std::find(out.begin(), out.end(), "model.complete") == out.end())
-    out.emplace_back("model.complete");
+      std::find(out.begin(), out.end(), tools::kModelComplete) == out.end())
+    out.emplace_back(tools::kModelComplete);
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include "policy/isolation.h"
 #include "policy/sandbox_spec_reader.h"
+#include "policy/tool_names.h"
 
 namespace lw {
 namespace {
@@ -223,7 +224,8 @@ Result<std::vector<EffectiveStep>> resolvePolicies(const Taskpack& taskpack,
       applyResourceLimits(lo.resources, "step limits override" + at(lo.resources.location), es.resources, why);
 
       es.lane = step.lane;
-      bool usesModel = std::find(step.tools.begin(), step.tools.end(), "model.complete") != step.tools.end();
+      bool usesModel =
+          std::find(step.tools.begin(), step.tools.end(), tools::kModelComplete) != step.tools.end();
       if (!es.lane && usesModel && taskpack.lanes.size() == 1) {
         es.lane = taskpack.lanes.front().name;
         why["lane"] = "the only lane in spec.lanes";

@@ -7,6 +7,7 @@
 #include "policy/builtin_params.h"
 #include "policy/sandbox_spec_reader.h"
 #include "policy/stage_reader.h"
+#include "policy/tool_names.h"
 #include "policy/tuning_reader.h"
 #include "policy/yaml_document.h"
 #include "policy/yaml_schema.h"
@@ -91,7 +92,7 @@ void checkReferences(YamlSchemaReader& reader, const Taskpack& tp) {
         diag(step.location, "lane '" + *step.lane + "' is not defined",
              "define it under spec.lanes, or remove 'lane'");
       bool usesModel =
-          std::find(step.tools.begin(), step.tools.end(), "model.complete") != step.tools.end();
+          std::find(step.tools.begin(), step.tools.end(), tools::kModelComplete) != step.tools.end();
       if (usesModel && !step.lane && tp.lanes.size() != 1)
         diag(step.location, "step uses model.complete but names no lane",
              "add lane: <name> (needed when spec.lanes does not hold exactly one lane)");

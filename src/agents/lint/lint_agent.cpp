@@ -6,6 +6,7 @@
 #include "agents/lint/lint_findings.h"
 #include "agents/output.h"
 #include "github/diff.h"
+#include "policy/tool_names.h"
 
 namespace lw::agents::lint {
 
@@ -38,12 +39,13 @@ Error linterFailed(const LintParams& params, const LinterRun& run, const std::st
 // a linter's findings are deduplicated by the publisher, and reviewdog
 // filters against the whole pull request).
 Result<DiffLines> pullRequestDiff(BridgeClient& bridge, std::ostream& log) {
-  Result<json::value> answer = bridge.call("github.pulls.diff", json::object{{"full", true}});
+  Result<json::value> answer = bridge.call(tools::kGithubPullsDiff, json::object{{"full", true}});
   if (!answer) return answer.error();
   const json::object* o = answer->if_object();
   const json::value* text = o ? o->if_contains("diff") : nullptr;
   if (text == nullptr || !text->is_string()) {
-    return makeError(ErrorCode::OutputInvalid, "github.pulls.diff answered without a diff", "", "github.pulls.diff");
+    return makeError(ErrorCode::OutputInvalid, "github.pulls.diff answered without a diff", "",
+                     tools::kGithubPullsDiff);
   }
   if (const json::value* t = o->if_contains("truncated"); t && t->is_bool() && t->as_bool()) {
     log << "builtin/lint: the pull request's diff was truncated; findings on the files past the cut are "

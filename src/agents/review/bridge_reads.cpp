@@ -1,6 +1,7 @@
 #include "agents/review/bridge_reads.h"
 
 #include "agents/review/instructions.h"
+#include "policy/tool_names.h"
 
 namespace lw::agents::review {
 
@@ -12,7 +13,7 @@ namespace {
 bool isNotFound(const Error& e) { return e.message.find("not found") != std::string::npos; }
 
 Result<std::optional<std::string>> readBaseFile(BridgeClient& bridge, const std::string& path) {
-  Result<json::value> r = bridge.call("github.file", json::object{{"path", path}, {"ref", "base"}});
+  Result<json::value> r = bridge.call(tools::kGithubFile, json::object{{"path", path}, {"ref", "base"}});
   if (!r) {
     if (!isGuardrailStop(r.error()) && isNotFound(r.error())) return std::optional<std::string>();
     return std::move(r).error();
@@ -33,15 +34,15 @@ bool isGuardrailStop(const Error& e) {
 
 Result<PullRequestInputs> readPullRequest(BridgeClient& bridge) {
   PullRequestInputs in;
-  Result<json::value> pull = bridge.call("github.pull", {});
+  Result<json::value> pull = bridge.call(tools::kGithubPull, {});
   if (!pull) return std::move(pull).error();
   Result<PullInfo> info = readPullInfo(*pull);
   if (!info) return std::move(info).error();
-  Result<json::value> files = bridge.call("github.pulls.files", {});
+  Result<json::value> files = bridge.call(tools::kGithubPullsFiles, {});
   if (!files) return std::move(files).error();
   Result<PullFiles> fileList = readPullFiles(*files);
   if (!fileList) return std::move(fileList).error();
-  Result<json::value> diff = bridge.call("github.pulls.diff", {});
+  Result<json::value> diff = bridge.call(tools::kGithubPullsDiff, {});
   if (!diff) return std::move(diff).error();
   Result<PullDiff> unified = readPullDiff(*diff);
   if (!unified) return std::move(unified).error();

@@ -1,6 +1,7 @@
 #include "agents/review/pull_inputs.h"
 
 #include "github/json_fields.h"
+#include "policy/tool_names.h"
 
 namespace lw::agents::review {
 
@@ -27,7 +28,7 @@ Result<PullInfo> readPullInfo(const json::value& v) {
     p.headSha = jf::optStr(o, "headSha", "").value_or("");
     return p;
   } catch (const jf::FieldError& e) {
-    return invalidAnswer("github.pull", e);
+    return invalidAnswer(tools::kGithubPull, e);
   }
 }
 
@@ -49,7 +50,7 @@ Result<PullFiles> readPullFiles(const json::value& v) {
     }
     return out;
   } catch (const jf::FieldError& e) {
-    return invalidAnswer("github.pulls.files", e);
+    return invalidAnswer(tools::kGithubPullsFiles, e);
   }
 }
 
@@ -64,7 +65,7 @@ Result<PullDiff> readPullDiff(const json::value& v) {
     d.truncated = jf::optBool(o, "truncated", "").value_or(false);
     return d;
   } catch (const jf::FieldError& e) {
-    return invalidAnswer("github.pulls.diff", e);
+    return invalidAnswer(tools::kGithubPullsDiff, e);
   }
 }
 

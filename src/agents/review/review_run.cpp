@@ -4,6 +4,7 @@
 
 #include "agents/review/bridge_reads.h"
 #include "agents/review/token_estimate.h"
+#include "policy/tool_names.h"
 
 namespace lw::agents::review {
 
@@ -116,7 +117,7 @@ ReviewRun::Answer ReviewRun::completeOnce(const std::vector<Message>& messages, 
     result_.budgetReached = true;
     return {Outcome::OverBudget, {}, false};
   }
-  Result<json::value> r = bridge_.call("model.complete", completionArgs(messages, answerTokens_));
+  Result<json::value> r = bridge_.call(tools::kModelComplete, completionArgs(messages, answerTokens_));
   if (!r) {
     log_ << "builtin/review: model.complete failed: " << r.error().message << "\n";
     if (isGuardrailStop(r.error())) {

@@ -2,6 +2,7 @@
 
 #include "agents/security/scan.h"
 #include "github/diff.h"
+#include "policy/tool_names.h"
 
 namespace lw::agents::security {
 
@@ -28,14 +29,14 @@ bool truncated(const json::value& answer) {
 }
 
 Result<std::string> readHeadFile(BridgeClient& bridge, const std::string& path, std::ostream& log) {
-  Result<json::value> r = bridge.call("github.file", json::object{{"path", path}, {"ref", "head"}});
+  Result<json::value> r = bridge.call(tools::kGithubFile, json::object{{"path", path}, {"ref", "head"}});
   if (!r) {
     Error e = std::move(r).error();
     e.message = "github.file " + path + ": " + e.message;
     return e;
   }
   if (truncated(*r)) log << "builtin/security: " << path << " is truncated by github.file; scanned as far as it goes\n";
-  return stringField(*r, "content", "github.file");
+  return stringField(*r, "content", tools::kGithubFile);
 }
 
 FileKind kindOf(const ChangedFile& f) {
@@ -46,18 +47,18 @@ FileKind kindOf(const ChangedFile& f) {
 }  // namespace
 
 Result<std::vector<ChangedFile>> readChangedFiles(BridgeClient& bridge, std::ostream& log) {
-  Result<json::value> answer = bridge.call("github.pulls.diff", {});
+  Result<json::value> answer = bridge.call(tools::kGithubPullsDiff, {});
   if (!answer) {
     Error e = std::move(answer).error();
     e.message = "github.pulls.diff: " + e.message;
     return e;
   }
-  Result<std::string> text = stringField(*answer, "diff", "github.pulls.diff");
+  Result<std::string> text = stringField(*answer, "diff", tools::kGithubPullsDiff);
   if (!text) return std::move(text).error();
   if (truncated(*answer)) log << "builtin/security: the diff is truncated; the files past its end are not scanned\n";
   Result<github::DiffIndex> diff = github::DiffIndex::parse(*text);
   if (!diff) return makeError(ErrorCode::OutputInvalid, "github.pulls.diff: " + diff.error().message,
-                              "the diff must be a unified diff in git's format", "github.pulls.diff");
+                              "the diff must be a unified diff in git's format", tools::kGithubPullsDiff);
   std::vector<ChangedFile> files = changedFilesFromDiff(*diff);
   for (ChangedFile& f : files) {
     if (!needsContent(kindOf(f))) continue;

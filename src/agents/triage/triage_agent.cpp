@@ -9,6 +9,7 @@
 #include "agents/triage/labels.h"
 #include "agents/triage/triage_params.h"
 #include "agents/triage/triage_report.h"
+#include "policy/tool_names.h"
 
 namespace lw::agents {
 
@@ -44,7 +45,7 @@ IssueText issueText(const json::object& o) {
 }
 
 Result<std::vector<RepoLabel>> repositoryLabels(BridgeClient& bridge) {
-  auto answer = bridge.call("github.labels", {});
+  auto answer = bridge.call(tools::kGithubLabels, {});
   if (!answer) return std::move(answer).error();
   std::vector<RepoLabel> labels;
   if (answer->is_object())
@@ -59,7 +60,7 @@ Result<std::vector<RepoLabel>> repositoryLabels(BridgeClient& bridge) {
 std::optional<std::vector<std::string>> modelLabels(AgentContext& ctx, const IssueText& issue,
                                                     const std::vector<RepoLabel>& labels) {
   json::object args{{"messages", labelPrompt(issue.title, issue.body, labels)}, {"maxTokens", 200}, {"temperature", 0}};
-  auto answer = ctx.bridge.call("model.complete", args);
+  auto answer = ctx.bridge.call(tools::kModelComplete, args);
   if (!answer) {
     ctx.log << "triage: model.complete failed (" << answer.error().message << "); labels chosen by matching\n";
     return std::nullopt;
@@ -95,7 +96,7 @@ std::vector<IssueText> searchCandidates(AgentContext& ctx, const IssueText& issu
   for (std::size_t terms : {3u, 2u}) {
     const std::string query = searchQuery(issue, terms);
     if (query.empty() || candidates.size() >= static_cast<std::size_t>(kSearchResults)) break;
-    auto found = ctx.bridge.call("github.issues.search",
+    auto found = ctx.bridge.call(tools::kGithubIssuesSearch,
                                  json::object{{"query", query + " is:issue"}, {"maxResults", kSearchResults}});
     if (!found) {
       ctx.log << "triage: github.issues.search failed (" << found.error().message << ")\n";
@@ -133,7 +134,7 @@ int runTriageAgent(AgentContext& ctx) {
     ctx.log << "triage: " << params.error().message << "\n";
     return 2;
   }
-  auto answer = ctx.bridge.call("github.issue", {});
+  auto answer = ctx.bridge.call(tools::kGithubIssue, {});
   if (!answer || !answer->is_object()) {
     ctx.log << "triage: cannot read the issue: " << (answer ? "github.issue returned no object" : answer.error().message) << "\n";
     return 1;
