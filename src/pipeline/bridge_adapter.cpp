@@ -16,7 +16,6 @@
 #include "guard/clock.h"
 #include "pipeline/run_github_reader.h"
 #include "policy/tool_names.h"
-#include "policy/tool_names.h"
 
 namespace lw::pipeline {
 namespace {

@@ -5,7 +5,6 @@
 #include "core/http_curl.h"
 #include "github/read_shapes.h"
 #include "policy/tool_names.h"
-#include "policy/tool_names.h"
 
 namespace lw::pipeline {
 
