@@ -210,16 +210,27 @@ std::string Outbox::donePath(const OutboxEntry& entry) const {
   return (fs::path(dir_) / "done" / fs::path(entry.file).filename()).string();
 }
 
-Status Outbox::complete(const OutboxEntry& entry) {
-  fs::path done = fs::path(dir_) / "done";
+std::string Outbox::parkedPath(const OutboxEntry& entry) const {
+  return (fs::path(dir_) / "parked" / fs::path(entry.file).filename()).string();
+}
+
+// Moves an entry out of the pending set into `sub`/, dropping its claim
+// file (called under the claim: nothing is left to claim).
+Status Outbox::moveTo(const OutboxEntry& entry, const std::string& sub) {
+  fs::path target = fs::path(dir_) / sub;
   std::error_code ec;
-  fs::create_directories(done, ec);
-  if (!ec) fs::rename(entry.file, done / fs::path(entry.file).filename(), ec);
-  if (ec) return makeError(ErrorCode::IoError, "cannot move '" + entry.file + "' to done/: " + ec.message(), {}, entry.file);
-  // Called under the entry's claim: nothing is left to claim.
+  fs::create_directories(target, ec);
+  if (!ec) fs::rename(entry.file, target / fs::path(entry.file).filename(), ec);
+  if (ec)
+    return makeError(ErrorCode::IoError, "cannot move '" + entry.file + "' to " + sub + "/: " + ec.message(), {},
+                     entry.file);
   fs::remove(claimPathFor(entry.request.id), ec);
   return Ok{};
 }
+
+Status Outbox::complete(const OutboxEntry& entry) { return moveTo(entry, "done"); }
+
+Status Outbox::park(const OutboxEntry& entry) { return moveTo(entry, "parked"); }
 
 Result<std::vector<OutboxEntry>> Outbox::pending() const {
   std::vector<std::string> files;

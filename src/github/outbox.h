@@ -28,6 +28,9 @@ struct OutboxProgress {
   bool commentDone = false;
 };
 
+// Tries of one publication (this run's and the resumes) before it is parked.
+inline constexpr int kMaxPublishAttempts = 3;
+
 struct OutboxEntry {
   PublicationRequest request;
   OutboxProgress progress;
@@ -68,9 +71,16 @@ class Outbox {
 
   // Where complete() moves the entry.
   std::string donePath(const OutboxEntry& entry) const;
+  // Where park() moves the entry.
+  std::string parkedPath(const OutboxEntry& entry) const;
 
   // Moves a finished entry to done/. Irreversible for resume purposes.
   Status complete(const OutboxEntry& entry);
+
+  // Moves an entry that failed kMaxPublishAttempts times to parked/, with
+  // its lastError: a publication that cannot succeed (a request GitHub
+  // rejects every time) must not block every later run. Never resumed.
+  Status park(const OutboxEntry& entry);
 
   // Publication `id` claimed for this process and read again under the
   // claim (the holder before may have advanced or finished it).
@@ -89,6 +99,7 @@ class Outbox {
   const std::string& dir() const { return dir_; }
 
  private:
+  Status moveTo(const OutboxEntry& entry, const std::string& sub);
   std::string pathFor(const std::string& id) const;
   std::string claimPathFor(const std::string& id) const;
   std::string dir_;

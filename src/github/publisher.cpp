@@ -94,6 +94,18 @@ Result<PublicationOutcome> Publisher::publish(const PublicationRequest& request)
   return run(*(*claimed)->entry);
 }
 
+namespace {
+
+// "review: …; check: …" of the channels that failed.
+std::string failedChannels(const PublicationOutcome& outcome) {
+  std::string what;
+  for (const ChannelOutcome& c : outcome.channels)
+    if (c.state == ChannelState::Failed) what += (what.empty() ? "" : "; ") + c.channel + ": " + c.detail;
+  return what;
+}
+
+}  // namespace
+
 Result<std::vector<PublicationOutcome>> Publisher::resumeAll(const std::optional<RepoRef>& only) {
   auto entries = outbox_.pending();
   if (!entries) return std::move(entries).error();
@@ -124,6 +136,25 @@ Result<std::vector<PublicationOutcome>> Publisher::resumeAll(const std::optional
   return out;
 }
 
+Error Publisher::keepFailed(OutboxEntry& entry, const PublicationOutcome& outcome) {
+  const std::string& id = entry.request.id;
+  entry.lastError = outcome.lastError;
+  Status saved = outbox_.save(entry);
+  if (!saved) log_ << "loopwright: " << saved.error().message << "\n";
+  if (outcome.kept != PublicationOutcome::Kept::Parked)
+    return makeError(ErrorCode::PublicationFailed, "publication " + id + " did not finish: " + outcome.lastError,
+                     "the results are kept in " + entry.file + "; the next run or `loopwright publish --resume` finishes it",
+                     entry.file);
+  Status parked = outbox_.park(entry);
+  if (!parked) log_ << "loopwright: " << parked.error().message << "\n";
+  return makeError(ErrorCode::PublicationFailed,
+                   "publication " + id + " failed " + std::to_string(entry.attempts) + " times and was parked: " +
+                       outcome.lastError,
+                   "it is no longer retried; its results are in " + outbox_.parkedPath(entry) +
+                       " and in the step summary",
+                   outbox_.parkedPath(entry));
+}
+
 Result<PublicationOutcome> Publisher::run(OutboxEntry& entry) {
   // Every channel (review, check runs, triage, summary, annotations) renders
   // from this request, and a resumed entry passes here too: step-written text
@@ -147,6 +178,12 @@ Result<PublicationOutcome> Publisher::run(OutboxEntry& entry) {
     failed = failed || c.state == ChannelState::Failed;
   }
   outcome.complete = !failed && !outcome.permissionDenied;
+  outcome.attempts = entry.attempts;
+  if (failed) {
+    outcome.lastError = failedChannels(outcome);
+    outcome.kept = entry.attempts >= kMaxPublishAttempts ? PublicationOutcome::Kept::Parked
+                                                         : PublicationOutcome::Kept::Pending;
+  }
 
   // Whatever no channel carried is printed as annotations, the best first.
   std::vector<FallbackItem> items;
@@ -176,7 +213,9 @@ Result<PublicationOutcome> Publisher::run(OutboxEntry& entry) {
     echoUntrusted(log_, s.blocker);
   }
 
-  const std::string keptAt = failed ? entry.file : outbox_.donePath(entry);
+  const std::string keptAt = outcome.kept == PublicationOutcome::Kept::Parked    ? outbox_.parkedPath(entry)
+                             : outcome.kept == PublicationOutcome::Kept::Pending ? entry.file
+                                                                                 : outbox_.donePath(entry);
   if (!config_.stepSummaryPath.empty() && req.options.summary) {
     std::error_code ec;
     std::size_t used = 0;
@@ -198,17 +237,7 @@ Result<PublicationOutcome> Publisher::run(OutboxEntry& entry) {
     if (!s) log_ << "loopwright: " << s.error().message << "\n";
   }
 
-  if (failed) {
-    std::string what;
-    for (const ChannelOutcome& c : outcome.channels)
-      if (c.state == ChannelState::Failed) what += (what.empty() ? "" : "; ") + c.channel + ": " + c.detail;
-    entry.lastError = what;
-    Status s2 = outbox_.save(entry);
-    if (!s2) log_ << "loopwright: " << s2.error().message << "\n";
-    return makeError(ErrorCode::PublicationFailed, "publication " + req.id + " did not finish: " + what,
-                     "the results are kept in " + entry.file + "; run `loopwright publish --resume` to finish it",
-                     entry.file);
-  }
+  if (failed) return keepFailed(entry, outcome);
   // Refusals are final for this token: retrying cannot help, and the
   // findings are already in annotations and the summary.
   Status done = outbox_.complete(entry);

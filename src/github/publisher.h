@@ -42,6 +42,13 @@ struct PublicationOutcome {
   std::vector<Finding> summaryOnly;   // over the annotation limits: only in the summary
   bool complete = false;              // every channel posted or already there
   bool permissionDenied = false;      // some channel was refused 403/404
+  // Where the publication stays: done (finished, or refused for good by
+  // the token), pending for the next run, or parked after
+  // kMaxPublishAttempts failures.
+  enum class Kept { Done, Pending, Parked };
+  Kept kept = Kept::Done;
+  int attempts = 0;
+  std::string lastError;  // the failed channels, when not done
 };
 
 struct PublisherConfig {
@@ -73,6 +80,9 @@ class Publisher {
 
  private:
   Result<PublicationOutcome> run(OutboxEntry& entry);
+  // Saves a failed publication's reason and keeps it pending, or parks it
+  // after kMaxPublishAttempts; returns the error to report.
+  Error keepFailed(OutboxEntry& entry, const PublicationOutcome& outcome);
 
   RestClient& api_;
   Outbox& outbox_;

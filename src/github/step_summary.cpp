@@ -29,6 +29,23 @@ std::string duration(std::int64_t ms) {
   return buf;
 }
 
+// Where an unfinished publication is and what becomes of it. A refusal
+// (a fork's read-only token) is final: nothing is kept to resume, and the
+// runner's temporary directory is gone after the job anyway.
+std::string keptNote(const PublicationOutcome& o, const std::string& file) {
+  using Kept = PublicationOutcome::Kept;
+  if (o.kept == Kept::Pending)
+    return "The publication did not finish (" + tableCell(o.lastError) + "); it is kept in `" + file +
+           "` and the next run, or `loopwright publish --resume`, finishes it.\n\n";
+  if (o.kept == Kept::Parked)
+    return "The publication failed " + std::to_string(o.attempts) + " times and is parked in `" + file +
+           "`; it is not retried. Last error: " + tableCell(o.lastError) + "\n\n";
+  if (o.permissionDenied)
+    return "GitHub refused some of this token's writes (a pull request from a fork gets a read-only token): "
+           "the findings are in the annotations and in this summary.\n\n";
+  return "";
+}
+
 }  // namespace
 
 std::string renderStepSummary(const PublicationRequest& req, const PublicationOutcome& outcome,
@@ -68,7 +85,7 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
           " finding(s) could not be posted to GitHub**: " + std::to_string(outcome.annotations.size()) +
           " are shown as annotations, all are in the table below.\n\n";
   }
-  if (!outcome.complete) md += "The publication is kept in `" + outboxFile + "` for `loopwright publish --resume`.\n\n";
+  md += keptNote(outcome, outboxFile);
 
   for (const TriageResult& t : req.triage) {
     md += "### Triage (" + tableCell(t.step) + ")\n\n";
