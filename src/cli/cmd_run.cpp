@@ -34,6 +34,7 @@
 #include "pipeline/run.h"
 #include "pipeline/run_setup.h"
 #include "pipeline/incremental_review.h"
+#include "pipeline/pull_event.h"
 #include "pipeline/sarif_file.h"
 #include "pipeline/taskpack_source.h"
 #include "policy/taskpack_loader.h"
@@ -169,6 +170,8 @@ int runMain(const Args& args, Io& io) {
                                      "use --publish none or --publish github"));
   auto event = pipeline::loadEventInput(args.value("event-name"), args.value("event-path"), io.env);
   if (!event) return reportError(io, event.error());
+  if (auto s = pipeline::completePullRequestEvent(*event, io.env, io.json ? io.err : io.out); !s)
+    return reportError(io, s.error());
   if (publish == "github" && !event->typed)
     return reportError(io, makeError(ErrorCode::UsageError, "--publish github needs the event payload",
                                      "give --event-path (under Actions GITHUB_EVENT_PATH is used)"));
