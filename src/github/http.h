@@ -25,9 +25,11 @@ http::Policy httpPolicy();
 // naming the method and URL and what went wrong ("Couldn't connect to server").
 Result<HttpResponse> exchange(HttpTransport& transport, const HttpRequest& request);
 
-class Clock {
+// Wall-clock time: GitHub states rate-limit resets in epoch seconds. (The
+// guardrails measure durations on guard::Clock, a steady clock.)
+class WallClock {
  public:
-  virtual ~Clock() = default;
+  virtual ~WallClock() = default;
   virtual std::chrono::system_clock::time_point now() const = 0;
 };
 
@@ -38,7 +40,7 @@ class Sleeper {
 };
 
 // The real clock and sleeper.
-class SystemClock final : public Clock {
+class SystemClock final : public WallClock {
  public:
   std::chrono::system_clock::time_point now() const override;
 };

@@ -52,7 +52,7 @@ std::string nextPageUrl(const std::string& link) {
   return {};
 }
 
-RestClient::RestClient(HttpTransport& transport, const Clock& clock, Sleeper& sleeper,
+RestClient::RestClient(HttpTransport& transport, const WallClock& clock, Sleeper& sleeper,
                        RestConfig config, std::ostream* log)
     : transport_(transport), clock_(clock), sleeper_(sleeper), config_(std::move(config)), log_(log) {
   while (!config_.apiUrl.empty() && config_.apiUrl.back() == '/') config_.apiUrl.pop_back();

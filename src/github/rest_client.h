@@ -54,7 +54,7 @@ class RestClient {
   // landed (found by re-listing), nullopt if it did not, or an Error.
   using LandedProbe = std::function<Result<std::optional<HttpResponse>>()>;
 
-  RestClient(HttpTransport& transport, const Clock& clock, Sleeper& sleeper, RestConfig config,
+  RestClient(HttpTransport& transport, const WallClock& clock, Sleeper& sleeper, RestConfig config,
              std::ostream* log = nullptr);
 
   // `path` is "/repos/…" (joined to the API URL) or an absolute URL. An HTTP
@@ -86,7 +86,7 @@ class RestClient {
   void waitUntil(std::chrono::system_clock::time_point t);
 
   HttpTransport& transport_;
-  const Clock& clock_;
+  const WallClock& clock_;
   Sleeper& sleeper_;
   RestConfig config_;
   std::ostream* log_;

@@ -54,7 +54,7 @@ Result<std::string> scopedSearchQuery(const RepoRef& repo, const std::string& wo
   return "repo:" + repo.fullName() + " " + words;
 }
 
-RestReads::RestReads(RestClient& api, const Clock& clock, Sleeper& sleeper, SearchLimiter& limiter,
+RestReads::RestReads(RestClient& api, const WallClock& clock, Sleeper& sleeper, SearchLimiter& limiter,
                      RepoRef repo, ReadLimits limits)
     : api_(api), clock_(clock), sleeper_(sleeper), limiter_(limiter), repo_(std::move(repo)), limits_(limits) {}
 

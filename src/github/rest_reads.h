@@ -18,7 +18,7 @@ namespace lw::github {
 class RestReads {
  public:
   // `clock` and `sleeper` pace searches under `limiter`; all must outlive this.
-  RestReads(RestClient& api, const Clock& clock, Sleeper& sleeper, SearchLimiter& limiter, RepoRef repo,
+  RestReads(RestClient& api, const WallClock& clock, Sleeper& sleeper, SearchLimiter& limiter, RepoRef repo,
             ReadLimits limits = {});
 
   // GET pulls/{n}.
@@ -51,7 +51,7 @@ class RestReads {
                                    std::size_t maxItems, bool& truncated);
 
   RestClient& api_;
-  const Clock& clock_;
+  const WallClock& clock_;
   Sleeper& sleeper_;
   SearchLimiter& limiter_;
   RepoRef repo_;

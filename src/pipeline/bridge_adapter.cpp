@@ -51,7 +51,7 @@ struct RunLanes {
 
 // bridge::StepBridge behind the pipeline's interface, holding the step's end
 // of the socket pair until the step is launched.
-class PipelineBridge final : public StepBridge {
+class PipelineBridge final : public BridgeHandle {
  public:
   PipelineBridge(const PlannedStep& step, const RunContext& ctx, RunLanes& lanes,
                  std::function<void(const guard::Event&)> onStop) {
@@ -146,10 +146,10 @@ BridgeFactory makeBridgeFactory(const Taskpack& taskpack, const Environment& env
   auto lanes = std::make_shared<RunLanes>(taskpack, env);
   return [lanes](const PlannedStep& step, const RunContext& ctx,
                  std::function<void(const guard::Event&)> onStop, const std::string& socketPath)
-             -> Result<std::unique_ptr<StepBridge>> {
+             -> Result<std::unique_ptr<BridgeHandle>> {
     auto b = std::make_unique<PipelineBridge>(step, ctx, *lanes, std::move(onStop));
     if (auto s = b->start(socketPath); !s) return s.error();
-    return std::unique_ptr<StepBridge>(std::move(b));
+    return std::unique_ptr<BridgeHandle>(std::move(b));
   };
 }
 

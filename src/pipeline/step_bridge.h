@@ -25,9 +25,11 @@ struct BridgeOutcome {
   std::vector<std::string> callLog;      // "tool outcome ms" per call: the step's bridge-calls.log
 };
 
-class StepBridge {
+// The pipeline's handle on one step's bridge (bridge::StepBridge, adapted in
+// bridge_adapter.cpp; a fake in tests): its step end, then its outcome.
+class BridgeHandle {
  public:
-  virtual ~StepBridge() = default;
+  virtual ~BridgeHandle() = default;
   // The step's end of the connection (fd form); -1 in the path form.
   virtual int stepFd() const = 0;
   // After launch: the orchestrator keeps only its own end.

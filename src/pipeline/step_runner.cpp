@@ -80,7 +80,7 @@ void recordNegotiation(const sandbox::Negotiated& n, StepObservations& seen) {
 
 // Launches the step with its end of the bridge, then keeps only ours.
 Result<std::unique_ptr<sandbox::process::RunningProcess>> launchStep(sandbox::Backend& backend, StepPlan& plan,
-                                                                     StepBridge& bridge) {
+                                                                     BridgeHandle& bridge) {
   if (plan.bridge == BridgeKind::Descriptor) plan.spec.passFd = bridge.stepFd();
   auto process = backend.launch(plan.spec);
   bridge.closeStepEnd();
@@ -88,7 +88,7 @@ Result<std::unique_ptr<sandbox::process::RunningProcess>> launchStep(sandbox::Ba
 }
 
 // Waits for the step until its wall time, then stops its bridge.
-StepRun waitForStep(sandbox::process::RunningProcess& process, StepBridge& bridge, KillSwitch& kill,
+StepRun waitForStep(sandbox::process::RunningProcess& process, BridgeHandle& bridge, KillSwitch& kill,
                     guard::TimePoint started, const PlannedStep& planned, const RunContext& ctx) {
   kill.launched(process.pid());
   StepRun ran;

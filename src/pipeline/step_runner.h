@@ -32,7 +32,7 @@ namespace lw::pipeline {
 // thread) when a guardrail stops the step. With `socketPath` the bridge
 // listens there (for backends that cannot be handed a descriptor: docker);
 // otherwise it serves one end of a socket pair.
-using BridgeFactory = std::function<Result<std::unique_ptr<StepBridge>>(
+using BridgeFactory = std::function<Result<std::unique_ptr<BridgeHandle>>(
     const PlannedStep& step, const RunContext& ctx, std::function<void(const guard::Event&)> onStop,
     const std::string& socketPath)>;
 

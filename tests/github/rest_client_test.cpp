@@ -31,7 +31,7 @@ class ScriptedTransport final : public HttpTransport {
   std::vector<HttpRequest> sent;
 };
 
-class TestClock final : public Clock {
+class TestClock final : public WallClock {
  public:
   std::chrono::system_clock::time_point now() const override { return t; }
   std::chrono::system_clock::time_point t{std::chrono::seconds(1'700'000'000)};

@@ -20,7 +20,7 @@ constexpr const char* kHead = "0123456789abcdef0123456789abcdef01234567";
 
 // Starts at the real time (the fake's x-ratelimit-reset is real) and only
 // moves when the sleeper sleeps.
-class ManualClock final : public Clock {
+class ManualClock final : public WallClock {
  public:
   std::chrono::system_clock::time_point now() const override { return t; }
   std::chrono::system_clock::time_point t =

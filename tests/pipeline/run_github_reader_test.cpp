@@ -46,7 +46,7 @@ struct Clone {
   ~Clone() { std::remove((tmp.root.parent_path() / ("rev-" + tmp.root.filename().string())).c_str()); }
 };
 
-class StillClock final : public github::Clock {
+class StillClock final : public github::WallClock {
  public:
   std::chrono::system_clock::time_point now() const override { return t; }
   std::chrono::system_clock::time_point t = std::chrono::system_clock::now();

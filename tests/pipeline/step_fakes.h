@@ -97,7 +97,7 @@ class FakeBackend final : public sandbox::Backend {
   sandbox::ProbeReport report_;
 };
 
-class FakeBridge final : public pipeline::StepBridge {
+class FakeBridge final : public pipeline::BridgeHandle {
  public:
   FakeBridge(int fd, pipeline::BridgeOutcome outcome) : fd_(fd), outcome_(std::move(outcome)) {}
   int stepFd() const override { return closed_ ? -1 : fd_; }
@@ -119,10 +119,10 @@ struct FakeBridgeFactory {
   pipeline::BridgeFactory factory() {
     return [this](const pipeline::PlannedStep&, const pipeline::RunContext&,
                   std::function<void(const guard::Event&)>, const std::string& socket)
-               -> Result<std::unique_ptr<pipeline::StepBridge>> {
+               -> Result<std::unique_ptr<pipeline::BridgeHandle>> {
       socketPath = socket;
       if (error) return *error;
-      return std::unique_ptr<pipeline::StepBridge>(
+      return std::unique_ptr<pipeline::BridgeHandle>(
           std::make_unique<FakeBridge>(socket.empty() ? 42 : -1, outcome));
     };
   }

@@ -19,7 +19,7 @@
 
 namespace lw::test {
 
-class FakeClock final : public github::Clock {
+class FakeClock final : public github::WallClock {
  public:
   std::chrono::system_clock::time_point now() const override { return t; }
   std::chrono::system_clock::time_point t{std::chrono::seconds(1'700'000'000)};
