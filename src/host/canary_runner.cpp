@@ -88,18 +88,20 @@ bool placeBinary(const std::string& from, const fs::path& to) {
   return true;
 }
 
-void runOne(sandbox::Backend& backend, const CanaryHost& host, const CanaryLayout& layout,
-            const CanaryCase& c, bool shell, BackendQualification& q) {
-  const fs::path ws = layout.ws;
-  // A fresh, known state for every canary.
-  const fs::path w = ws / "w";
+// A fresh, known state for every canary.
+void resetScratch(const CanaryLayout& layout) {
+  const fs::path w = fs::path(layout.ws) / "w";
   std::error_code ec;
   fs::remove(w / "prot", ec);
   std::ofstream(w / "prot") << "protected\n";
   fs::remove(w / "beat", ec);
   fs::remove(w / "prot-swap", ec);
   fs::remove(fs::path(layout.root) / "outside" / "written", ec);
+}
 
+sandbox::StepSpec canarySpec(const CanaryHost& host, const CanaryLayout& layout, const CanaryCase& c, bool shell) {
+  const fs::path ws = layout.ws;
+  const fs::path w = ws / "w";
   sandbox::StepSpec spec;
   spec.argv = canaryArgv(c, layout, shell);
   spec.workspace = ws;
@@ -117,39 +119,21 @@ void runOne(sandbox::Backend& backend, const CanaryHost& host, const CanaryLayou
     for (std::string_view d : kBuiltinDeniedReadPaths)
       spec.deniedReadPaths.push_back(fs::path(*home) / std::string(d.substr(2)));
   spec.env = sandbox::stepEnvironment(host.env, {{"LOOPWRIGHT_OUT", spec.outDir.string()}});
+  return spec;
+}
 
-  CanaryRecord rec;
-  rec.target = c.target;
-  rec.attempt = c.attempt;
-  rec.expectBlocked = c.expectBlocked;
-  rec.failureCost = c.failureCost;
-  auto proc = backend.launch(spec);
-  if (!proc) {
-    rec.evidence = "launch refused: " + proc.error().message;
-    if (backend.traits().usesUserNamespaces && !q.userns) {
-      UsernsDiagnosis d = diagnoseUserns(proc.error().message, readUsernsSysctls());
-      if (d.blocked) q.userns = d;
-    }
-    q.canaries.push_back(rec);
-    return;
-  }
-  sandbox::process::ExitInfo info = (*proc)->wait(std::chrono::steady_clock::now() + host.deadline);
-  const std::string out = firstLine((*proc)->stdoutData().data);
-  const std::string err = firstLine((*proc)->stderrData().data);
-  const int status = info.status();
-  if (status == kCanaryBlocked || status == kCanaryEscaped) {
-    rec.ran = true;
-    rec.held = status == kCanaryBlocked;
-    rec.evidence = out.empty() ? "exit status " + std::to_string(status) : out;
-  } else {
-    rec.evidence = (out.empty() ? err : out) + " (exit status " + std::to_string(status) +
-                   (info.timedOut ? ", timed out" : "") + ")";
-    if (backend.traits().usesUserNamespaces && !q.userns) {
-      UsernsDiagnosis d = diagnoseUserns((*proc)->stderrData().data, readUsernsSysctls());
-      if (d.blocked) q.userns = d;
-    }
-  }
-  // The host side: what the sandbox said is checked where it matters.
+// A backend built on user namespaces fails in recognisable ways where they
+// are blocked: the first such failure is diagnosed once.
+void diagnoseFailure(const sandbox::Backend& backend, const std::string& message, BackendQualification& q) {
+  if (!backend.traits().usesUserNamespaces || q.userns) return;
+  UsernsDiagnosis d = diagnoseUserns(message, readUsernsSysctls());
+  if (d.blocked) q.userns = d;
+}
+
+// The host side: what the sandbox said is checked where it matters.
+void checkHostSide(const CanaryLayout& layout, const CanaryCase& c, CanaryRecord& rec) {
+  const fs::path w = fs::path(layout.ws) / "w";
+  std::error_code ec;
   if (rec.ran && c.hostCheck == HostCheck::OutsideFileAbsent &&
       fs::exists(fs::path(layout.root) / "outside" / "written", ec)) {
     rec.held = false;
@@ -172,6 +156,37 @@ void runOne(sandbox::Backend& backend, const CanaryHost& host, const CanaryLayou
                               : "ESCAPED: the daemon outlived the step";
     }
   }
+}
+
+void runOne(sandbox::Backend& backend, const CanaryHost& host, const CanaryLayout& layout,
+            const CanaryCase& c, bool shell, BackendQualification& q) {
+  resetScratch(layout);
+  CanaryRecord rec;
+  rec.target = c.target;
+  rec.attempt = c.attempt;
+  rec.expectBlocked = c.expectBlocked;
+  rec.failureCost = c.failureCost;
+  auto proc = backend.launch(canarySpec(host, layout, c, shell));
+  if (!proc) {
+    rec.evidence = "launch refused: " + proc.error().message;
+    diagnoseFailure(backend, proc.error().message, q);
+    q.canaries.push_back(rec);
+    return;
+  }
+  sandbox::process::ExitInfo info = (*proc)->wait(std::chrono::steady_clock::now() + host.deadline);
+  const std::string out = firstLine((*proc)->stdoutData().data);
+  const std::string err = firstLine((*proc)->stderrData().data);
+  const int status = info.status();
+  if (status == kCanaryBlocked || status == kCanaryEscaped) {
+    rec.ran = true;
+    rec.held = status == kCanaryBlocked;
+    rec.evidence = out.empty() ? "exit status " + std::to_string(status) : out;
+  } else {
+    rec.evidence = (out.empty() ? err : out) + " (exit status " + std::to_string(status) +
+                   (info.timedOut ? ", timed out" : "") + ")";
+    diagnoseFailure(backend, (*proc)->stderrData().data, q);
+  }
+  checkHostSide(layout, c, rec);
   q.canaries.push_back(rec);
 }
 
