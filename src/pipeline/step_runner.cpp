@@ -92,6 +92,7 @@ StepRun waitForStep(sandbox::process::RunningProcess& process, BridgeHandle& bri
                     guard::TimePoint started, const PlannedStep& planned, const RunContext& ctx) {
   kill.launched(process.pid());
   StepRun ran;
+  ran.sandboxNotes = process.planNotes();
   ran.exit = process.wait(started + std::chrono::milliseconds(planned.policy.limits.wallTimeMs));
   ran.endedAtMs = msBetween(started, nowOf(ctx));
   kill.ended();

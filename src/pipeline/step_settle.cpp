@@ -82,6 +82,7 @@ void recordRun(const StepRun& ran, StepRecord& rec) {
   rec.exitStatus = ran.exit.status();
   rec.timedOut = ran.exit.timedOut;
   rec.descendantsKilled = ran.exit.descendantsKilled;
+  rec.sandboxNotes = ran.sandboxNotes;
   rec.guardrails = ran.bridged.events;
   rec.toolCalls = ran.bridged.toolCalls;
   rec.modelCalls = ran.bridged.modelCalls;

@@ -71,6 +71,8 @@ struct NotRun {
 struct StepRun {
   sandbox::process::ExitInfo exit;
   std::int64_t endedAtMs = 0;  // since the step started, when it ended or was killed
+  // What the backend's planner could not give as asked (RunningProcess::planNotes).
+  std::vector<std::string> sandboxNotes;
   BridgeOutcome bridged;
 };
 

@@ -60,6 +60,7 @@ class FakeProcess final : public sandbox::process::RunningProcess {
     return exit;
   }
   void kill() override {}
+  const std::vector<std::string>& planNotes() const override { return notes_; }
   const sandbox::process::CapturedStream& stdoutData() const override { return out_; }
   const sandbox::process::CapturedStream& stderrData() const override { return err_; }
 
@@ -72,6 +73,7 @@ class FakeProcess final : public sandbox::process::RunningProcess {
   FakeStepScript script_;
   sandbox::StepSpec spec_;
   sandbox::process::CapturedStream out_, err_;
+  std::vector<std::string> notes_{"protected path .git/hooks reached through a symlink: not bound"};
 };
 
 class FakeBackend final : public sandbox::Backend {

@@ -38,6 +38,8 @@ TEST_CASE("step runner: a descriptor backend is handed the bridge's fd, and the 
   REQUIRE(backend.launched.has_value());
   CHECK(backend.launched->passFd == std::optional<int>(42));
   CHECK(backend.launched->env.at("LOOPWRIGHT_EVENT") == run.ctx.eventFile.string());
+  // The planner's notes of the launched process reach the record.
+  CHECK(rec.sandboxNotes == std::vector<std::string>{"protected path .git/hooks reached through a symlink: not bound"});
 }
 
 TEST_CASE("step runner: a socket backend gets its bridge on a socket in its private out dir, and a copy of the event") {
