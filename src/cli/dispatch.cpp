@@ -29,11 +29,12 @@ void printOverview(std::ostream& out, const std::vector<Command>& commands,
   out << "loopwright " << kVersion
       << " — run AI agent steps in OS sandboxes, verify them, publish to GitHub\n\n"
       << "usage: loopwright <command> [options]\n\ncommands:\n";
+  // The summaries start in one column, two spaces past the longest name.
+  std::size_t width = 0;
+  for (const Command& c : commands) width = std::max(width, c.name.size());
   for (const Command& c : commands) {
     if (!group.empty() && !c.name.starts_with(group + " ")) continue;
-    out << "  " << c.name;
-    for (std::size_t n = c.name.size(); n < 24; ++n) out << ' ';
-    out << c.summary << "\n";
+    out << "  " << c.name << std::string(width + 2 - c.name.size(), ' ') << c.summary << "\n";
   }
   out << "\nEvery command takes --help and --json. Exit codes: 0 ok, 1 findings or a failed step,\n"
          "2 usage/configuration, 3 sandbox negotiation, 4 guardrail stop, 5 verification,\n"

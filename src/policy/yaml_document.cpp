@@ -125,7 +125,7 @@ std::optional<YAML::Node> parseYamlDocument(std::string_view text, const std::st
     // malformed trailing input (found by the fuzz harness).
     YAML::Node root = YAML::Load(std::string(text));
     if (!root.IsDefined() || root.IsNull()) {
-      diagnostics.push_back({{file, 1, 1, ""}, "is empty", "start from examples/"});
+      diagnostics.push_back({{file, 1, 1, ""}, "is empty", "the README shows a complete one (docs/taskpack.md, docs/host-config.md)"});
       return std::nullopt;
     }
     return root;

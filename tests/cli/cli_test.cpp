@@ -44,6 +44,9 @@ TEST_CASE("cli: --version and --help exit 0, no arguments is a usage error") {
   CHECK(h.status == 0);
   CHECK(h.out.find("validate") != std::string::npos);
   CHECK(h.out.find("explain") != std::string::npos);
+  // Every command's summary starts in one column, apart from its name.
+  CHECK(h.out.find("  runner hook job-completed  job hook") != std::string::npos);
+  CHECK(h.out.find("  validate                   check a taskpack") != std::string::npos);
   CHECK(runCli({}).status == 2);
   auto sub = runCli({"validate", "--help"});
   CHECK(sub.status == 0);
