@@ -9,6 +9,7 @@
 #include "github/channels.h"
 #include "github/check_plan.h"
 #include "github/fingerprint.h"
+#include "github/json_fields.h"
 
 namespace lw::github {
 
@@ -16,17 +17,8 @@ namespace json = boost::json;
 
 namespace {
 
-std::int64_t intField(const json::value& v, const char* key) {
-  if (!v.is_object()) return 0;
-  const json::value* f = v.as_object().if_contains(key);
-  return f && f->is_int64() ? f->get_int64() : f && f->is_uint64() ? static_cast<std::int64_t>(f->get_uint64()) : 0;
-}
-
-std::string strField(const json::value& v, const char* key) {
-  if (!v.is_object()) return {};
-  const json::value* f = v.as_object().if_contains(key);
-  return f && f->is_string() ? std::string(f->get_string()) : std::string();
-}
+std::int64_t intField(const json::value& v, const char* key) { return json_fields::peekInt(v, key).value_or(0); }
+std::string strField(const json::value& v, const char* key) { return json_fields::peekStr(v, key).value_or(""); }
 
 class CheckChannel {
  public:

@@ -106,4 +106,24 @@ const json::array* optArray(const json::object& o, const std::string& key,
   return &array(*v, join(path, key));
 }
 
+const json::value& peekMember(const json::value& v, std::string_view key) {
+  static const json::value kNull;
+  const json::value* f = v.is_object() ? v.as_object().if_contains(key) : nullptr;
+  return f ? *f : kNull;
+}
+
+std::optional<std::string> peekStr(const json::value& v, std::string_view key) {
+  const json::value& f = peekMember(v, key);
+  if (!f.is_string()) return std::nullopt;
+  return std::string(f.get_string());
+}
+
+std::optional<std::int64_t> peekInt(const json::value& v, std::string_view key) {
+  const json::value& f = peekMember(v, key);
+  if (f.is_int64()) return f.get_int64();
+  if (f.is_uint64() && f.get_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
+    return static_cast<std::int64_t>(f.get_uint64());
+  return std::nullopt;
+}
+
 }  // namespace lw::github::json_fields

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <boost/json/value.hpp>
 
@@ -44,5 +45,15 @@ const boost::json::object* optObject(const boost::json::object& o, const std::st
                                      const std::string& path);
 const boost::json::array* optArray(const boost::json::object& o, const std::string& key,
                                    const std::string& path);
+
+// Lenient reads, for the items of a GitHub listing where an entry that
+// lacks a field is not ours to judge (a deleted user's comment has
+// "user": null): nullopt when `v` is not an object or the field is missing,
+// null or of another type. Never throw.
+std::optional<std::string> peekStr(const boost::json::value& v, std::string_view key);
+// An integer that fits std::int64_t, as integer() reads it.
+std::optional<std::int64_t> peekInt(const boost::json::value& v, std::string_view key);
+// The member `key` of `v`, or a null value: peekStr(peekMember(c, "user"), "login").
+const boost::json::value& peekMember(const boost::json::value& v, std::string_view key);
 
 }  // namespace lw::github::json_fields

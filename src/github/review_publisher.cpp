@@ -10,6 +10,7 @@
 #include "github/channels.h"
 #include "github/conclusion.h"
 #include "github/fingerprint.h"
+#include "github/json_fields.h"
 #include "github/resolve_plan.h"
 #include "github/review_plan.h"
 
@@ -19,35 +20,21 @@ namespace json = boost::json;
 
 namespace {
 
-std::string loginOf(const json::value& item) {
-  if (!item.is_object()) return {};
-  const json::value* user = item.as_object().if_contains("user");
-  if (!user || !user->is_object()) return {};
-  const json::value* login = user->as_object().if_contains("login");
-  return login && login->is_string() ? std::string(login->get_string()) : std::string();
-}
+using json_fields::peekInt;
+using json_fields::peekMember;
+using json_fields::peekStr;
 
-std::string stringField(const json::value& item, const char* key) {
-  if (!item.is_object()) return {};
-  const json::value* v = item.as_object().if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
-std::int64_t idOf(const json::value& item) {
-  if (!item.is_object()) return 0;
-  const json::value* v = item.as_object().if_contains("id");
-  return v && v->is_int64() ? v->get_int64() : v && v->is_uint64() ? static_cast<std::int64_t>(v->get_uint64()) : 0;
-}
+std::string loginOf(const json::value& item) { return peekStr(peekMember(item, "user"), "login").value_or(""); }
+std::string stringField(const json::value& item, const char* key) { return peekStr(item, key).value_or(""); }
+std::int64_t idOf(const json::value& item) { return peekInt(item, "id").value_or(0); }
 
 // Comments someone other than `self` replied to (their in_reply_to_id): a
 // person is discussing them, so they are never edited.
 std::set<std::int64_t> answeredByOthers(const json::array& comments, const std::string& self) {
   std::set<std::int64_t> out;
   for (const auto& c : comments) {
-    const json::value* to = c.is_object() ? c.as_object().if_contains("in_reply_to_id") : nullptr;
-    if (!to || loginOf(c) == self) continue;
-    if (to->is_int64()) out.insert(to->get_int64());
-    else if (to->is_uint64()) out.insert(static_cast<std::int64_t>(to->get_uint64()));
+    const auto to = peekInt(c, "in_reply_to_id");
+    if (to && loginOf(c) != self) out.insert(*to);
   }
   return out;
 }

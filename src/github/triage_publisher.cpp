@@ -13,6 +13,7 @@
 
 #include "github/channels.h"
 #include "github/fingerprint.h"
+#include "github/json_fields.h"
 
 namespace lw::github {
 
@@ -20,23 +21,13 @@ namespace json = boost::json;
 
 namespace {
 
-std::string str(const json::value& v, const char* key) {
-  if (!v.is_object()) return {};
-  const json::value* f = v.as_object().if_contains(key);
-  return f && f->is_string() ? std::string(f->get_string()) : std::string();
-}
+using json_fields::peekInt;
+using json_fields::peekMember;
+using json_fields::peekStr;
 
-std::string login(const json::value& v) {
-  if (!v.is_object()) return {};
-  const json::value* u = v.as_object().if_contains("user");
-  return u ? str(*u, "login") : std::string();
-}
-
-std::int64_t id(const json::value& v) {
-  if (!v.is_object()) return 0;
-  const json::value* f = v.as_object().if_contains("id");
-  return f && f->is_int64() ? f->get_int64() : 0;
-}
+std::string str(const json::value& v, const char* key) { return peekStr(v, key).value_or(""); }
+std::string login(const json::value& v) { return peekStr(peekMember(v, "user"), "login").value_or(""); }
+std::int64_t id(const json::value& v) { return peekInt(v, "id").value_or(0); }
 
 }  // namespace
 
