@@ -74,6 +74,24 @@ Status addBlob(git_repository* repo, git_index* index, const std::string& path,
   return Ok{};
 }
 
+// Writes the tree of `index` and a parentless commit of it; its id.
+Result<std::string> commitIndex(git_repository* repo, git_index* index, const std::string& message) {
+  git_oid treeId;
+  if (git_index_write_tree_to(&treeId, index, repo) != 0)
+    return gitError(ErrorCode::IoError, "cannot write quarantine tree");
+  git_tree* tree = nullptr;
+  if (git_tree_lookup(&tree, repo, &treeId) != 0) return gitError(ErrorCode::IoError, "cannot read quarantine tree");
+  GitPtr<git_tree> ownedTree(tree);
+  git_signature* sig = nullptr;
+  if (git_signature_now(&sig, "loopwright", "loopwright@localhost") != 0)
+    return gitError(ErrorCode::Internal, "cannot make a signature");
+  GitPtr<git_signature> ownedSig(sig);
+  git_oid commitId;
+  if (git_commit_create(&commitId, repo, nullptr, sig, sig, nullptr, message.c_str(), tree, 0, nullptr) != 0)
+    return gitError(ErrorCode::IoError, "cannot write quarantine commit");
+  return oidHex(commitId);
+}
+
 }  // namespace
 
 std::string quarantineRefName(const std::string& runId, const std::string& step) {
@@ -124,23 +142,7 @@ Result<std::string> writeQuarantineCommit(const Baseline& b, const std::vector<C
   }
   if (auto st = addBlob(repo->get(), index.get(), "CHANGES", list, GIT_FILEMODE_BLOB); !st)
     return st.error();
-  git_oid treeId;
-  if (git_index_write_tree_to(&treeId, index.get(), repo->get()) != 0)
-    return gitError(ErrorCode::IoError, "cannot write quarantine tree");
-  git_tree* tree = nullptr;
-  if (git_tree_lookup(&tree, repo->get(), &treeId) != 0)
-    return gitError(ErrorCode::IoError, "cannot read quarantine tree");
-  GitPtr<git_tree> ownedTree(tree);
-  git_signature* sig = nullptr;
-  if (git_signature_now(&sig, "loopwright", "loopwright@localhost") != 0)
-    return gitError(ErrorCode::Internal, "cannot make a signature");
-  GitPtr<git_signature> ownedSig(sig);
-  std::string message = "loopwright quarantine: run " + runId + ", step " + step + "\n\n" + list;
-  git_oid commitId;
-  if (git_commit_create(&commitId, repo->get(), nullptr, sig, sig, nullptr, message.c_str(), tree,
-                        0, nullptr) != 0)
-    return gitError(ErrorCode::IoError, "cannot write quarantine commit");
-  return oidHex(commitId);
+  return commitIndex(repo->get(), index.get(), "loopwright quarantine: run " + runId + ", step " + step + "\n\n" + list);
 }
 
 Status writeQuarantineRef(const Baseline& b, const std::string& refName,
