@@ -58,6 +58,22 @@ RestClient::RestClient(HttpTransport& transport, const WallClock& clock, Sleeper
   while (!config_.apiUrl.empty() && config_.apiUrl.back() == '/') config_.apiUrl.pop_back();
 }
 
+namespace {
+
+// True when the last answer was one the retry rules retry (a rate limit, a
+// 5xx, no answer at all), so stopping means the tries ran out.
+bool gaveUpRetrying(const HttpResponse* response) {
+  switch (classify(response)) {
+    case Failure::PrimaryRateLimit:
+    case Failure::SecondaryRateLimit:
+    case Failure::ServerError:
+    case Failure::NoResponse: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 std::string RestClient::url(const std::string& path) const {
   if (path.rfind("http://", 0) == 0 || path.rfind("https://", 0) == 0) return path;
   return config_.apiUrl + path;
@@ -139,7 +155,10 @@ Result<HttpResponse> RestClient::execute(const std::string& method, const std::s
     if (response && classify(response) == Failure::PrimaryRateLimit)
       notBefore_ = clock_.now() + d.wait;
     if (!d.retry) {
-      if (log_ && (!response || classify(response) != Failure::None))
+      // Giving up on what retries could have fixed is news; a refusal
+      // (403, 404, 406, 422) is the caller's to explain or to act on (the
+      // Actions token's 403 on GET /user, a 406 diff read locally instead).
+      if (log_ && gaveUpRetrying(response))
         *log_ << "loopwright: GitHub " << method << " " << path << ": " << d.reason << "\n";
       return res;
     }

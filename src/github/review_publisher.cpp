@@ -118,6 +118,8 @@ class ReviewChannel {
         return std::nullopt;
       }
       text = std::move(local).value();
+      ctx_.log << "loopwright: the diff is over GitHub's API limits (HTTP 406): comments are placed on the "
+                  "local clone's diff\n";
     } else if (r && r->status == 406) {
       ctx_.log << "loopwright: the diff is too large for the API and no local diff is available; "
                   "every finding goes to the review body\n";

@@ -170,6 +170,19 @@ TEST_CASE("publish failures: a 406 diff falls back to the local diff, a 422 on o
   std::string body(reviews[0].at("body").as_string());
   CHECK(body.find("refused one") != std::string::npos);
   CHECK_MESSAGE(h.log.str().find("1 comment(s) moved to the review body") != std::string::npos, h.log.str());
+  // The fallback is said once, in words; the 406 itself is not logged as a failure.
+  CHECK(h.log.str().find("over GitHub's API limits (HTTP 406): comments are placed on the local clone's diff") !=
+        std::string::npos);
+  CHECK(h.log.str().find("is not retried") == std::string::npos);
+}
+
+TEST_CASE("publish failures: the Actions token's 403 on GET /user is not reported, the Actions bot is the author") {
+  Harness h;
+  h.gh.setInstallationToken(true);
+  auto out = h.publisher().publish(prRequest({StageResult{"review", {finding(Severity::Error, "src/app.c", 2, "e")}}}));
+  REQUIRE_MESSAGE(out.ok(), h.log.str());
+  CHECK_MESSAGE(h.log.str().find("/user") == std::string::npos, h.log.str());
+  CHECK(h.gh.reviews(7).size() == 1);
 }
 
 TEST_CASE("publish failures: a request that times out is retried") {
