@@ -206,19 +206,7 @@ class Differ {
     c.path = rel;
     c.resolved = b_.rootOf(area) + "/" + rel;
     c.given = area == Area::WorkTree ? b_.repoDir + "/" + rel : c.resolved;
-    if (area == Area::GitDir) {
-      c.category = categorizeGitPath(rel);
-    } else if (auto inGit = area == Area::WorkTree ? pathInGitDir(rel) : std::nullopt; inGit) {
-      // A .git file or directory says where a repository is (this one's, a
-      // submodule's, a nested one's); below it, paths mean what they mean
-      // in any git directory.
-      c.category = inGit->empty() ? Category::Config : categorizeGitPath(*inGit);
-    } else if (area == Area::HooksPath) {
-      c.category = Category::Hook;
-    } else if (!b_.hooksPathInWorkTree.empty() &&
-               (rel == b_.hooksPathInWorkTree || rel.starts_with(b_.hooksPathInWorkTree + "/"))) {
-      c.category = Category::Hook;
-    }
+    c.category = categoryOf(b_, area, rel);
     return c;
   }
 

@@ -84,6 +84,19 @@ std::optional<std::string_view> pathInGitDir(std::string_view rel) {
   return std::nullopt;
 }
 
+Category categoryOf(const Baseline& b, Area area, std::string_view rel) {
+  if (area == Area::GitDir) return categorizeGitPath(rel);
+  if (area == Area::HooksPath) return Category::Hook;
+  // A .git file or directory says where a repository is (this one's, a
+  // submodule's, a nested one's); below it, paths mean what they mean in
+  // any git directory.
+  if (auto inGit = pathInGitDir(rel)) return inGit->empty() ? Category::Config : categorizeGitPath(*inGit);
+  const std::string& hooks = b.hooksPathInWorkTree;
+  if (!hooks.empty() && rel.starts_with(hooks) && (rel.size() == hooks.size() || rel[hooks.size()] == '/'))
+    return Category::Hook;
+  return Category::WorkTree;
+}
+
 bool isInsideGitDir(std::string_view rel) { return pathInGitDir(rel).has_value(); }
 
 bool touchesGitState(Area area, std::string_view rel) {

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "verify/baseline.h"
+#include "verify/change.h"
 #include "verify/fs_walk.h"
 
 namespace lw::verify {
@@ -26,6 +27,12 @@ enum class Watch : std::uint8_t {
 // roots are, so the baseline and the check agree on it. (The baseline's own
 // store is never in a watched area: takeBaseline refuses one there.)
 Watch watchOf(const Baseline& b, Area area, std::string_view rel, FileType type);
+
+// What part of the repository the entry `rel` of `area` is, for people and
+// for policy: in the git directory by what git reads there; in the work tree
+// a hook under a core.hooksPath there, what git reads inside any nested .git
+// (the .git itself says where a repository is: Config), else WorkTree.
+Category categoryOf(const Baseline& b, Area area, std::string_view rel);
 
 // True when the work-tree-relative path `rel` is a git directory or inside
 // one: any component named ".git" (in any case: it is one on a

@@ -69,3 +69,30 @@ TEST_CASE("verify watch: the path inside a nested .git is what git would read th
   CHECK(pathInGitDir(".GIT/config") == std::optional<std::string_view>("config"));
   CHECK_FALSE(pathInGitDir("dir/.gitmodules").has_value());
 }
+
+TEST_CASE("verify watch: each changed path's category, for people and for policy") {
+  Baseline b;
+  b.hooksPathInWorkTree = "tools/hooks";
+  struct Row {
+    Area area;
+    const char* rel;
+    Category category;
+  };
+  const Row rows[] = {
+      {Area::GitDir, "config", Category::Config},
+      {Area::GitDir, "refs/heads/main", Category::Ref},
+      {Area::GitDir, "worktrees/wt/index", Category::Index},
+      {Area::HooksPath, "pre-commit", Category::Hook},
+      {Area::WorkTree, "src/a.c", Category::WorkTree},
+      {Area::WorkTree, "sub/.git", Category::Config},
+      {Area::WorkTree, "dir/nested/.git/hooks/pre-push", Category::Hook},
+      {Area::WorkTree, "dir/nested/.git/HEAD", Category::Ref},
+      {Area::WorkTree, "tools/hooks", Category::Hook},
+      {Area::WorkTree, "tools/hooks/pre-commit", Category::Hook},
+      {Area::WorkTree, "tools/hooksmith", Category::WorkTree},
+  };
+  for (const Row& r : rows) {
+    CAPTURE(std::string(r.rel));
+    CHECK(categoryOf(b, r.area, r.rel) == r.category);
+  }
+}
