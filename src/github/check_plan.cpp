@@ -4,6 +4,7 @@
 
 #include "github/conclusion.h"
 #include "github/fingerprint.h"
+#include "github/markdown_table.h"
 #include "github/review_plan.h"
 
 namespace lw::github {
@@ -42,53 +43,72 @@ std::string truncateWithNote(const std::string& text, std::size_t limit, const s
   return text.substr(0, keep) + note.substr(0, limit);
 }
 
-CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& steps,
-                          const std::string& headSha, FailOn failOn) {
-  CheckRunPlan plan;
-  plan.name = "loopwright / " + stage.name;
-  std::vector<Finding> ranked = rankFindings(stage.findings);
-  const Verdict verdict = judgeStage(stage, steps, failOn);
+namespace {
 
-  // The digest of the findings names this exact result: a re-run with the same
-  // results finds its check run, one with different results makes a new one.
-  // A non-success verdict is part of the result (a re-run that now covers the
-  // change must not find the failed check run and stop there); its reasons'
-  // texts are not, they name per-run paths.
+// The digest of the findings names this exact result: a re-run with the same
+// results finds its check run, one with different results makes a new one.
+// A non-success verdict is part of the result (a re-run that now covers the
+// change must not find the failed check run and stop there); its reasons'
+// texts are not, they name per-run paths.
+std::string externalIdFor(const std::string& stage, const std::vector<Finding>& ranked, const Verdict& verdict,
+                          const std::string& headSha) {
   std::string digestInput;
   for (const Finding& f : ranked) digestInput += fingerprint(f);
   if (verdict.conclusion != Conclusion::Success) digestInput += "|" + std::string(toString(verdict.conclusion));
-  plan.externalId = "loopwright:" + stage.name + ":" + headSha.substr(0, 12) + ":" +
-                    fingerprint(Finding{.step = {}, .ruleId = {}, .severity = Severity::Notice,
-                                        .message = digestInput, .path = {}, .line = 0, .endLine = 0,
-                                        .suggestion = {}});
+  return "loopwright:" + stage + ":" + headSha.substr(0, 12) + ":" +
+         fingerprint(Finding{.step = {}, .ruleId = {}, .severity = Severity::Notice, .message = digestInput,
+                             .path = {}, .line = 0, .endLine = 0, .suggestion = {}});
+}
 
-  int errors = 0, warnings = 0, notices = 0;
+json::object annotation(const Finding& f) {
+  int start = f.line > 0 ? f.line : 1;
+  int end = f.endLine > start ? f.endLine : start;
+  std::string title = f.step.empty() ? f.ruleId : f.step + ": " + f.ruleId;
+  return json::object{{"path", f.path},
+                      {"start_line", start},
+                      {"end_line", end},
+                      {"annotation_level", level(f.severity)},
+                      {"message", truncateWithNote(f.message, 64 * 1024 - 1, "…")},
+                      {"title", truncateWithNote(title, 255, "…")}};
+}
+
+// The findings with a path as annotations, in batches the API accepts.
+void addAnnotations(CheckRunPlan& plan, const std::vector<Finding>& ranked) {
   json::array batch;
   for (const Finding& f : ranked) {
-    (f.severity == Severity::Error ? errors : f.severity == Severity::Warning ? warnings : notices)++;
     if (f.path.empty()) continue;  // the Checks API needs a path; the summary lists it
-    int start = f.line > 0 ? f.line : 1;
-    int end = f.endLine > start ? f.endLine : start;
-    std::string title = f.step.empty() ? f.ruleId : f.step + ": " + f.ruleId;
-    json::object a{{"path", f.path},
-                   {"start_line", start},
-                   {"end_line", end},
-                   {"annotation_level", level(f.severity)},
-                   {"message", truncateWithNote(f.message, 64 * 1024 - 1, "…")},
-                   {"title", truncateWithNote(title, 255, "…")}};
-    batch.push_back(std::move(a));
+    batch.push_back(annotation(f));
     ++plan.annotated;
     if (batch.size() == kAnnotationsPerRequest) plan.batches.push_back(std::exchange(batch, {}));
   }
   if (!batch.empty()) plan.batches.push_back(std::move(batch));
+}
 
-  plan.conclusion = std::string(toString(verdict.conclusion));
-  plan.title = std::to_string(errors) + " error(s), " + std::to_string(warnings) + " warning(s), " +
-               std::to_string(notices) + " notice(s)";
+std::string titleFor(const std::vector<Finding>& ranked, const Verdict& verdict) {
+  int errors = 0, warnings = 0, notices = 0;
+  for (const Finding& f : ranked)
+    (f.severity == Severity::Error ? errors : f.severity == Severity::Warning ? warnings : notices)++;
+  std::string title = std::to_string(errors) + " error(s), " + std::to_string(warnings) + " warning(s), " +
+                      std::to_string(notices) + " notice(s)";
   // The first reason in the title, so the checks list says why it is red.
   if (verdict.conclusion != Conclusion::Success && !verdict.reasons.empty())
-    plan.title = truncateWithNote(plan.title + "; " + verdict.reasons.front(), 255, "…");
+    title = truncateWithNote(title + "; " + verdict.reasons.front(), 255, "…");
+  return title;
+}
 
+std::string findingsTable(const std::vector<Finding>& ranked) {
+  if (ranked.empty()) return "";
+  std::string table = "\n| severity | where | rule | step | message |\n| --- | --- | --- | --- | --- |\n";
+  for (const Finding& f : ranked) {
+    std::string at = f.path.empty() ? "(whole change)" : f.path + (f.line > 0 ? ":" + std::to_string(f.line) : "");
+    table += "| " + std::string(toString(f.severity)) + " | `" + at + "` | `" + f.ruleId + "` | " + f.step + " | " +
+             tableCell(oneLine(f.message)) + " |\n";
+  }
+  return table;
+}
+
+std::string summaryFor(const CheckRunPlan& plan, const StageResult& stage, const std::vector<StepRow>& steps,
+                       const std::vector<Finding>& ranked, const Verdict& verdict, FailOn failOn) {
   std::string summary = "**" + plan.title + "** in stage `" + stage.name + "` (fail level: " +
                         std::string(failOnName(failOn)) + ").\n";
   for (const StepRow& s : steps) {
@@ -100,21 +120,25 @@ CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& 
     summary += "\n#### Not a success because\n\n";
     for (const std::string& r : verdict.reasons) summary += "- " + r + "\n";
   }
-  if (!ranked.empty()) {
-    summary += "\n| severity | where | rule | step | message |\n| --- | --- | --- | --- | --- |\n";
-    for (const Finding& f : ranked) {
-      std::string msg = oneLine(f.message);
-      std::string cell;
-      for (char c : msg) cell += c == '|' ? std::string("\\|") : std::string(1, c);
-      std::string at = f.path.empty() ? "(whole change)" : f.path + (f.line > 0 ? ":" + std::to_string(f.line) : "");
-      summary += "| " + std::string(toString(f.severity)) + " | `" + at + "` | `" + f.ruleId + "` | " + f.step +
-                 " | " + cell + " |\n";
-    }
-  }
-  plan.summary = truncateWithNote(
-      summary, kMaxCheckSummaryChars,
-      "\n\n_Truncated: the summary is limited to 65,535 characters; every finding is in the "
-      "annotations and the workflow step summary._\n");
+  summary += findingsTable(ranked);
+  return truncateWithNote(summary, kMaxCheckSummaryChars,
+                          "\n\n_Truncated: the summary is limited to 65,535 characters; every finding is in the "
+                          "annotations and the workflow step summary._\n");
+}
+
+}  // namespace
+
+CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& steps,
+                          const std::string& headSha, FailOn failOn) {
+  CheckRunPlan plan;
+  plan.name = "loopwright / " + stage.name;
+  std::vector<Finding> ranked = rankFindings(stage.findings);
+  const Verdict verdict = judgeStage(stage, steps, failOn);
+  plan.externalId = externalIdFor(stage.name, ranked, verdict, headSha);
+  addAnnotations(plan, ranked);
+  plan.conclusion = std::string(toString(verdict.conclusion));
+  plan.title = titleFor(ranked, verdict);
+  plan.summary = summaryFor(plan, stage, steps, ranked, verdict, failOn);
   return plan;
 }
 

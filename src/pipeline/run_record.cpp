@@ -31,6 +31,18 @@ boost::json::object findingJson(const Finding& f) {
   return o;
 }
 
+boost::json::object triageJson(const TriageResult& triage) {
+  boost::json::array dups;
+  for (const auto& d : triage.duplicates) dups.push_back({{"number", d.number}, {"reason", d.reason}});
+  boost::json::object t;
+  t["labels"] = strings(triage.labels);
+  t["duplicates"] = std::move(dups);
+  t["complete"] = triage.complete ? boost::json::value(*triage.complete) : nullptr;
+  t["reproducible"] = triage.reproducible ? boost::json::value(*triage.reproducible) : nullptr;
+  t["comment"] = triage.comment;
+  return t;
+}
+
 }  // namespace
 
 std::int64_t tokensUsed(const RunRecord& run) {
@@ -75,19 +87,7 @@ boost::json::value toJson(const StepRecord& s) {
   boost::json::array findings;
   for (const Finding& f : s.findings) findings.push_back(findingJson(f));
   o["findings"] = std::move(findings);
-  if (s.triage) {
-    boost::json::array dups;
-    for (const auto& d : s.triage->duplicates) dups.push_back({{"number", d.number}, {"reason", d.reason}});
-    boost::json::object t;
-    t["labels"] = strings(s.triage->labels);
-    t["duplicates"] = std::move(dups);
-    t["complete"] = s.triage->complete ? boost::json::value(*s.triage->complete) : nullptr;
-    t["reproducible"] = s.triage->reproducible ? boost::json::value(*s.triage->reproducible) : nullptr;
-    t["comment"] = s.triage->comment;
-    o["triage"] = std::move(t);
-  } else {
-    o["triage"] = nullptr;
-  }
+  o["triage"] = s.triage ? triageJson(*s.triage) : boost::json::value(nullptr);
   o["secretsMasked"] = s.secretsMasked;
   o["blocker"] = s.blocker.empty() ? boost::json::value(nullptr) : boost::json::value(s.blocker);
   o["message"] = s.message;
