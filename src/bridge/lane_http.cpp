@@ -3,12 +3,8 @@
 namespace lw::bridge {
 
 http::Policy laneHttpPolicy() {
-  http::Policy p;
-  p.maxRedirects = 0;
-  p.maxRequestBytes = 8u << 20;
-  p.maxResponseBytes = 8u << 20;
-  p.proxy = http::Proxy::kFromEnvironment;
-  return p;
+  return {.maxRedirects = 0, .maxRequestBytes = 8u << 20, .maxResponseBytes = 8u << 20,
+          .proxy = http::Proxy::kFromEnvironment};
 }
 
 }  // namespace lw::bridge

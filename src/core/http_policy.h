@@ -33,7 +33,7 @@ struct Policy {
   std::size_t maxResponseBytes = 8u << 20;   // kept in Response::body; a sink bounds its own memory
   std::chrono::milliseconds connectTimeout{10000};  // capped by the request's own timeout
   Proxy proxy = Proxy::kNever;
-  std::string unixSocket;  // when set, every exchange goes to this socket (Docker's engine)
+  std::string unixSocket{};  // when set, every exchange goes to this socket (Docker's engine)
 };
 
 // The parts of a URL the policy looks at, lower-case; the port is always

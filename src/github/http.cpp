@@ -5,12 +5,10 @@
 namespace lw::github {
 
 http::Policy httpPolicy() {
-  http::Policy p;
-  p.maxRedirects = 5;
-  p.maxRequestBytes = 64u << 20;
-  p.maxResponseBytes = 64u << 20;
-  p.proxy = http::Proxy::kFromEnvironment;
-  return p;
+  return {.maxRedirects = 5,
+          .maxRequestBytes = 64u << 20,
+          .maxResponseBytes = 64u << 20,
+          .proxy = http::Proxy::kFromEnvironment};
 }
 
 Result<HttpResponse> exchange(HttpTransport& transport, const HttpRequest& request) {

@@ -11,12 +11,8 @@ constexpr std::string_view kOrigin = "http://docker";
 }  // namespace
 
 http::Policy enginePolicy(const std::string& socketPath, std::chrono::milliseconds connectTimeout) {
-  http::Policy p;
-  p.unixSocket = socketPath;
-  p.connectTimeout = connectTimeout;
-  p.maxRedirects = 0;
-  p.proxy = http::Proxy::kNever;
-  return p;
+  return {.maxRedirects = 0, .connectTimeout = connectTimeout, .proxy = http::Proxy::kNever,
+          .unixSocket = socketPath};
 }
 
 std::shared_ptr<HttpTransport> engineTransport(const std::string& socketPath,
