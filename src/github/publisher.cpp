@@ -10,6 +10,7 @@
 #include "github/channels.h"
 #include "github/fallback.h"
 #include "github/fingerprint.h"
+#include "github/json_fields.h"
 #include "github/neutralise.h"
 #include "github/workflow_commands.h"
 
@@ -60,9 +61,7 @@ std::string ownLogin(RestClient& api, const std::string& fallback) {
   // comments are authored by the Actions bot.
   auto r = api.get("/user");
   if (r && r->status == 200) {
-    json::value v = jsonBody(*r);
-    if (v.is_object())
-      if (auto* l = v.as_object().if_contains("login"); l && l->is_string()) return std::string(l->get_string());
+    if (auto login = json_fields::peekStr(jsonBody(*r), "login")) return *login;
   }
   return fallback;
 }
