@@ -1,6 +1,9 @@
 #include "bridge/lane_client.h"
 
+#include <cstdint>
 #include <exception>
+#include <tuple>
+#include <utility>
 
 namespace lw::bridge {
 
@@ -22,6 +25,24 @@ std::string_view toString(LaneFailure f) {
 bool countsAsBreakerFailure(LaneFailure f) {
   return f != LaneFailure::None && f != LaneFailure::BreakerOpen && f != LaneFailure::Rejected;
 }
+
+namespace {
+
+// What an exchange's outcome says before its body is read: the failure
+// (None: a 2xx with a body to parse) and what to tell about it.
+std::pair<LaneFailure, std::string> exchangeFailure(const http::Response& out, std::int64_t timeoutMs) {
+  if (out.failure == http::Failure::kTimedOut)
+    return {LaneFailure::Timeout, "no answer within " + std::to_string(timeoutMs) + " ms"};
+  if (!out.answered()) return {LaneFailure::NoResponse, out.error};
+  if (out.status == 429) return {LaneFailure::RateLimited, ""};
+  if (out.status >= 500) return {LaneFailure::ServerError, ""};
+  if (out.status == 408) return {LaneFailure::Timeout, ""};
+  if (out.status < 200 || out.status >= 300) return {LaneFailure::Rejected, ""};
+  if (out.body.find_first_not_of(" \t\r\n") == std::string::npos) return {LaneFailure::EmptyResult, "an empty body"};
+  return {LaneFailure::None, ""};
+}
+
+}  // namespace
 
 Result<std::string> laneApiKey(const Lane& lane, const Environment& env) {
   auto key = env.get(lane.apiKeyEnv);
@@ -54,22 +75,8 @@ LaneResult LaneClient::complete(const CompletionRequest& request) {
     const std::string where = "POST " + http.url;
     const http::Response out = http_.send(http);
     std::string what;
-    if (out.status == 0) {
-      const bool timedOut = out.failure == http::Failure::kTimedOut;
-      r.failure = timedOut ? LaneFailure::Timeout : LaneFailure::NoResponse;
-      what = timedOut ? "no answer within " + std::to_string(lane_.timeoutMs) + " ms" : out.error;
-    } else if (out.status == 429) {
-      r.failure = LaneFailure::RateLimited;
-    } else if (out.status >= 500) {
-      r.failure = LaneFailure::ServerError;
-    } else if (out.status == 408) {
-      r.failure = LaneFailure::Timeout;
-    } else if (out.status < 200 || out.status >= 300) {
-      r.failure = LaneFailure::Rejected;
-    } else if (out.body.find_first_not_of(" \t\r\n") == std::string::npos) {
-      r.failure = LaneFailure::EmptyResult;
-      what = "an empty body";
-    } else {
+    std::tie(r.failure, what) = exchangeFailure(out, lane_.timeoutMs);
+    if (r.failure == LaneFailure::None) {
       auto c = parseLaneResponse(lane_.api, out.body);
       if (!c) {
         r.failure = LaneFailure::Invalid;
