@@ -87,6 +87,10 @@ void setMethodAndBody(const curl::Api& api, CURL* c, const Request& request) {
     api.easySetopt(c, CURLOPT_HTTPGET, 1L);
     return;
   }
+  if (request.method == "HEAD") {
+    api.easySetopt(c, CURLOPT_NOBODY, 1L);  // libcurl would otherwise wait for a body
+    return;
+  }
   api.easySetopt(c, CURLOPT_CUSTOMREQUEST, request.method.c_str());
   // A DELETE without a body sends none; every other method sends its body,
   // if only a Content-Length of 0 (GitHub wants one on an empty PUT).

@@ -99,6 +99,14 @@ TEST_CASE("http transport: same-origin redirects are followed up to the bound, a
   CHECK(loop.error.starts_with("more than 3 redirects"));
   CHECK(server.requests().size() == 2 + 4);
 
+  http::Request head = get(server.url() + "/new");
+  head.method = "HEAD";
+  const http::Response headers = transport.send(head);
+  REQUIRE(headers.answered());
+  CHECK(headers.status == 201);
+  CHECK(headers.body.empty());
+  CHECK(server.requests().back().method == "HEAD");
+
   // Without redirects in the policy, the 3xx is the answer.
   http::CurlTransport strict{http::Policy{}};
   const http::Response asIs = strict.send(get(server.url() + "/old"));
