@@ -23,7 +23,7 @@ std::string repositoryLeftChanged(const std::vector<StageRecord>& done) {
     for (const StepRecord& s : stage.steps)
       if (!s.repositoryIntact)
         return "step '" + s.step + "' of stage '" + stage.name + "' " +
-               (s.verification == "violation" ? "changed the repository and the change could not be undone"
+               (s.verification == verify::Verification::Violation ? "changed the repository and the change could not be undone"
                                               : "could not be verified: the repository may be changed");
   return {};
 }

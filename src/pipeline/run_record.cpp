@@ -77,7 +77,7 @@ boost::json::value toJson(const StepRecord& s) {
   o["tokensUsed"] = s.tokensUsed;
   o["coverage"] = s.coverage ? github::toJson(*s.coverage) : boost::json::value(nullptr);
   boost::json::object v;
-  v["result"] = s.verification;
+  v["result"] = verify::toString(s.verification);
   if (!s.violationCode.empty()) v["violation"] = s.violationCode;
   if (!s.quarantineRef.empty()) v["quarantineRef"] = s.quarantineRef;
   v["repositoryIntact"] = s.repositoryIntact;
@@ -137,7 +137,7 @@ std::string humanSummary(const RunRecord& run) {
       out << "  " << s.step << ": " << toString(s.outcome);
       if (!s.backend.empty()) out << " on " << s.backend;
       out << ", exit " << s.exitStatus << ", " << s.durationMs << " ms, verification "
-          << s.verification << ", " << s.findings.size()
+          << verify::toString(s.verification) << ", " << s.findings.size()
           << (s.findings.size() == 1 ? " finding" : " findings");
       if (s.toolCalls > 0) out << ", " << s.toolCalls << " tool calls";
       if (s.tokensUsed > 0) out << ", " << s.tokensUsed << " tokens";

@@ -15,6 +15,7 @@
 #include "github/coverage.h"
 #include "policy/taskpack.h"
 #include "policy/vocabulary.h"
+#include "verify/check.h"
 
 namespace lw::pipeline {
 
@@ -55,7 +56,7 @@ struct StepRecord {
   // wrote none. An invalid file is kept as an incomplete coverage saying so.
   std::optional<github::Coverage> coverage;
   // Verification: "passed", "violation", "not-run" (with why in `message`).
-  std::string verification = "not-run";
+  verify::Verification verification = verify::Verification::NotRun;
   std::string violationCode;
   std::string quarantineRef;
   // False when the step may have left the repository other than its role

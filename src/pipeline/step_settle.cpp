@@ -231,7 +231,7 @@ StepRecord settleStep(const StepObservations& seen, const verify::SecretScanner&
   }
   const verify::CheckReport& report = **seen.check;
   rec.verificationReport = verify::toJson(report, *seen.baseline);
-  rec.verification = report.ok() ? "passed" : "violation";
+  rec.verification = verify::verificationOf(report);
   if (ending == Ending::Violation) {
     quarantine(report, seen.layout, std::move(leaks), rec);
     return rec;

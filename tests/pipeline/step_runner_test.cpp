@@ -88,7 +88,7 @@ TEST_CASE("step runner: a reviewer that writes the repository is quarantined and
   FakeBridgeFactory bridges;
   auto rec = run.run(backend, bridges);
   CHECK(rec.outcome == pipeline::StepOutcome::Quarantined);
-  CHECK(rec.verification == "violation");
+  CHECK(rec.verification == verify::Verification::Violation);
   CHECK(rec.findings.empty());
   std::ifstream a(run.ctx.repo / "src/a.txt");
   std::string text((std::istreambuf_iterator<char>(a)), std::istreambuf_iterator<char>());

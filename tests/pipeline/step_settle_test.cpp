@@ -84,7 +84,7 @@ TEST_CASE("step settle: a clean step passes with its findings accepted") {
   auto rec = o.settle();
   CHECK(rec.outcome == StepOutcome::Passed);
   CHECK(rec.message.empty());
-  CHECK(rec.verification == "passed");
+  CHECK(rec.verification == verify::Verification::Passed);
   CHECK(rec.outputsAccepted);
   REQUIRE(rec.findings.size() == 1);
   CHECK(rec.findings[0].step == "lint");
@@ -129,7 +129,7 @@ TEST_CASE("step settle: a violation quarantines and keeps only the secret-leak f
   o.seen.logs.stderrLog.hits.push_back({"run-secret", 0, 12, 1, 1});
   auto rec = o.settle();
   CHECK(rec.outcome == StepOutcome::Quarantined);
-  CHECK(rec.verification == "violation");
+  CHECK(rec.verification == verify::Verification::Violation);
   CHECK(rec.violationCode == "READ_ONLY_VIOLATION");
   CHECK(rec.repositoryIntact);
   CHECK_FALSE(rec.outputsAccepted);
@@ -171,7 +171,7 @@ TEST_CASE("step settle: a check that could not run is an error and leaves the re
   auto rec = o.settle();
   CHECK(rec.outcome == StepOutcome::Error);
   CHECK(rec.message == "verification: cannot read the index");
-  CHECK(rec.verification == "not-run");
+  CHECK(rec.verification == verify::Verification::NotRun);
   CHECK_FALSE(rec.repositoryIntact);
   CHECK(rec.exitStatus == 3);
   CHECK(rec.findings.empty());
