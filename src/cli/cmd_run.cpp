@@ -239,6 +239,7 @@ int runMain(const Args& args, Io& io) {
   record.eventName = event->name;
   record.eventAction = event->action;
   record.repo = repo.string();
+  record.outDir = out->string();
   record.startedAt = startedAt;
   record.durationMs = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now() - started).count();

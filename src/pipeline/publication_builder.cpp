@@ -1,5 +1,8 @@
 #include "pipeline/publication_builder.h"
 
+#include <cstring>
+#include <utility>
+
 #include "github/conclusion.h"
 #include "github/resolve_plan.h"
 #include "verify/secret_scanner.h"
@@ -19,7 +22,20 @@ TriageResult maskedTriage(TriageResult t) {
   return t;
 }
 
-github::StepRow stepRow(const StepRecord& s) {
+// A BLOCKER names where a step's output and logs are kept: paths on the
+// runner, which mean nothing on GitHub (the runner's temporary directory is
+// gone after the job) and say how the runner is laid out. What is published
+// names the run's out dir and the checkout instead; run.json keeps the paths.
+std::string withoutRunnerPaths(std::string text, const RunRecord& run) {
+  for (const auto& [path, name] : {std::pair{run.outDir, "<run out dir>"}, std::pair{run.repo, "<checkout>"}}) {
+    if (path.empty()) continue;
+    for (auto at = text.find(path); at != std::string::npos; at = text.find(path, at + std::strlen(name)))
+      text.replace(at, path.size(), name);
+  }
+  return text;
+}
+
+github::StepRow stepRow(const StepRecord& s, const RunRecord& run) {
   github::StepRow row;
   row.stage = s.stage;
   row.step = s.step;
@@ -29,9 +45,10 @@ github::StepRow stepRow(const StepRecord& s) {
   row.exitCode = s.exitStatus;
   for (const GuardrailEvent& e : s.guardrails) row.guardrailEvents.push_back(e.kind + " " + e.code + ": " + e.message);
   row.blocked = !s.blocker.empty();
-  row.blocker = s.blocker.empty() && s.outcome != StepOutcome::Passed
-                    ? std::string(toString(s.outcome)) + ": " + s.message
-                    : s.blocker;
+  row.blocker = withoutRunnerPaths(s.blocker.empty() && s.outcome != StepOutcome::Passed
+                                        ? std::string(toString(s.outcome)) + ": " + s.message
+                                        : s.blocker,
+                                    run);
   row.outcome = std::string(toString(s.outcome));
   row.coverage = s.coverage;
   row.tokensUsed = s.tokensUsed;
@@ -45,7 +62,7 @@ void addStages(const RunRecord& run, std::vector<github::StageResult>& stages, s
     github::StageResult result{stage.name, {}};
     for (const StepRecord& s : stage.steps) {
       result.findings.insert(result.findings.end(), s.findings.begin(), s.findings.end());
-      rows.push_back(stepRow(s));
+      rows.push_back(stepRow(s, run));
     }
     stages.push_back(std::move(result));
   }

@@ -90,6 +90,7 @@ struct RunRecord {
   std::string eventName;
   std::string eventAction;
   std::string repo;
+  std::string outDir;     // where run.json, logs and outputs are (runner-local)
   std::string startedAt;  // UTC, ISO 8601
   std::int64_t durationMs = 0;
   std::vector<StageRecord> stages;

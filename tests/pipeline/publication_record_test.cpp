@@ -161,3 +161,21 @@ TEST_CASE("publication builder: where gone findings are resolved") {
   CHECK(none.reviewedFiles->empty());
   CHECK(none.conclusion == "failure");
 }
+
+TEST_CASE("publication builder: a BLOCKER names the run's out dir and the checkout, not where they are on the runner") {
+  StepRecord looper = step("looper", StepOutcome::Blocked);
+  looper.blocker = "BLOCKER: loop detected. Last safe state: output in /home/runner/work/_temp/loopwright/r1/steps/review/"
+                   "looper/out, logs in /home/runner/work/_temp/loopwright/r1/steps/review/looper; the tree at "
+                   "/home/runner/work/hello/hello is unchanged. Next action: look at the step's calls.";
+  RunRecord r = run({looper});
+  r.outDir = "/home/runner/work/_temp/loopwright/r1";
+  r.repo = "/home/runner/work/hello/hello";
+  github::PublicationRequest req = toPublicationRequest(r, pullRequest(), Publication{});
+  REQUIRE(req.steps.size() == 1);
+  const std::string& published = req.steps[0].blocker;
+  CHECK(published.find("/home/runner") == std::string::npos);
+  CHECK(published.find("output in <run out dir>/steps/review/looper/out, logs in <run out dir>/steps/review/looper") !=
+        std::string::npos);
+  CHECK(published.find("the tree at <checkout> is unchanged") != std::string::npos);
+  CHECK(req.conclusion == "failure");
+}
