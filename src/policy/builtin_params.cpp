@@ -1,7 +1,8 @@
 #include "policy/builtin_params.h"
 
 #include <algorithm>
-#include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -34,11 +35,22 @@ std::optional<json::value> readInteger(YamlSchemaReader& reader, const BuiltinPa
   return std::nullopt;
 }
 
-// 0.5 as "0.5", 1 as "1".
+// 0.5 as "0.5", 1 as "1". (Not std::to_chars/from_chars for doubles: the
+// front binary reaches this file, and their libstdc++ objects would link
+// libm and ~400 KB into every step's start.)
 std::string shortest(double d) {
   char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
-  return ec == std::errc() ? std::string(buf, end) : std::to_string(d);
+  std::snprintf(buf, sizeof buf, "%.15g", d);
+  return buf;
+}
+
+// A plain decimal: digits, sign, point and exponent only (strtod alone would
+// also take hex, inf, nan and leading spaces), all of it consumed.
+bool parseDecimal(const std::string& text, double& value) {
+  if (text.find_first_not_of("0123456789+-.eE") != std::string::npos) return false;
+  char* end = nullptr;
+  value = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size();
 }
 
 // A plain decimal number (no quotes, no YAML 1.1 .inf/.nan) within the bounds.
@@ -49,8 +61,7 @@ std::optional<json::value> readNumber(YamlSchemaReader& reader, const BuiltinPar
   bool valid = n.IsScalar() && n.Tag() != "!" && !n.Scalar().empty();
   if (valid) {
     const std::string& text = n.Scalar();
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    valid = ec == std::errc() && end == text.data() + text.size() && std::isfinite(value);
+    valid = parseDecimal(text, value) && std::isfinite(value);
   }
   if (!valid || (bounded(p) && (value < p.min || value > p.max))) {
     reader.error(n, path, (n.IsScalar() ? "'" + n.Scalar().substr(0, 40) + "'" : std::string("this")) +
