@@ -125,6 +125,16 @@ TEST_CASE("builtin params: each mistake in with: is reported at its file:line:co
               "tp.yaml:16:24 spec.stages[0].steps[0].with.maxTokens: '5000' is not a whole number from 1000 to "
               "2000000 | "});
   }
+  SUBCASE("a number is a plain decimal: hex, infinity, NaN and padding are not") {
+    for (const char* text : {"0x1p-1", ".inf", "nan", "' 0.5'", "1e400", "0.5x"}) {
+      auto p = problems(taskpack(std::string("          uses: builtin/review\n          with: {minConfidence: ") + text +
+                                 "}\n", kOneLane));
+      REQUIRE_MESSAGE(p.size() == 1, text);
+      CHECK_MESSAGE(p[0].find("is not a number from 0 to 1") != std::string::npos, p[0]);
+    }
+    CHECK(problems(taskpack("          uses: builtin/review\n          with: {minConfidence: 5e-1}\n", kOneLane))
+              .empty());
+  }
   SUBCASE("a required parameter missing: at with: when there is one, else at the step") {
     CHECK(problems(taskpack("          uses: builtin/lint\n          with: {format: sarif}\n")) ==
           std::vector<std::string>{
