@@ -1,40 +1,22 @@
 #include "agents/security/security_params.h"
 
+#include "agents/params.h"
+
 namespace lw::agents::security {
 
 namespace json = boost::json;
 
-namespace {
-
-Error badParam(const std::string& name, const std::string& expected) {
-  return makeError(ErrorCode::TaskpackInvalid, "builtin/security: with." + name + " must be " + expected,
-                   "see `loopwright explain` for builtin/security's parameters", "with." + name);
-}
-
-}  // namespace
-
 Result<ScanOptions> readSecurityParams(const json::object& params) {
+  const ParamReader with("security", params);
   ScanOptions o;
-  if (const json::value* v = params.if_contains("disable"); v != nullptr && !v->is_null()) {
-    if (!v->is_array()) return badParam("disable", "a list of rule ids");
-    for (const json::value& id : v->get_array()) {
-      if (!id.is_string()) return badParam("disable", "a list of rule ids");
-      o.disabled.emplace_back(id.get_string());
-    }
-  }
-  if (const json::value* v = params.if_contains("minSeverity"); v != nullptr && !v->is_null()) {
-    std::optional<Severity> s = v->is_string() ? parseSeverity(v->get_string()) : std::nullopt;
-    if (!s) return badParam("minSeverity", "one of error, warning, notice");
-    o.minSeverity = *s;
-  }
-  if (const json::value* v = params.if_contains("dependencies"); v != nullptr && !v->is_null()) {
-    if (!v->is_bool()) return badParam("dependencies", "true or false");
-    o.dependencies = v->get_bool();
-  }
-  if (const json::value* v = params.if_contains("maxFindings"); v != nullptr && !v->is_null()) {
-    if (!v->is_int64() || v->get_int64() < 1 || v->get_int64() > 1000) return badParam("maxFindings", "an integer from 1 to 1000");
-    o.maxFindings = static_cast<int>(v->get_int64());
-  }
+  if (!with.strings("disable", o.disabled)) return with.bad("disable", "a list of rule ids");
+  if (!with.severity("minSeverity", o.minSeverity)) return with.bad("minSeverity", "one of error, warning, notice");
+  if (!with.boolean("dependencies", o.dependencies)) return with.bad("dependencies", "true or false");
+  double maxFindings = o.maxFindings;
+  if (!with.number("maxFindings", maxFindings) || maxFindings < 1 || maxFindings > 1000 ||
+      maxFindings != static_cast<int>(maxFindings))
+    return with.bad("maxFindings", "an integer from 1 to 1000");
+  o.maxFindings = static_cast<int>(maxFindings);
   return o;
 }
 
