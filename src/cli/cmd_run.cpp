@@ -160,6 +160,58 @@ Result<Taskpack> loadTrustedTaskpack(const Args& args, const fs::path& repo,
   return loadTaskpack((repo / relative).string(), options);
 }
 
+// What every step of the run shares: the checkout, the out dir, the event
+// (a read-only copy the steps see), this binary, the secrets to mask, and on
+// a synchronize the head an earlier review covered.
+Result<pipeline::RunContext> runContext(const std::string& runId, const fs::path& repo, const fs::path& out,
+                                        const pipeline::EventInput& event, Io& io) {
+  pipeline::RunContext ctx;
+  ctx.runId = runId;
+  ctx.repo = repo;
+  ctx.outRoot = out;
+  ctx.eventFile = out / "event.json";
+  // A scratch copy for the steps: nothing to keep if the machine goes down,
+  // so no fsync (it costs 0.5-4 ms on ext4, before any step can start).
+  if (auto s = writeFileAtomic(ctx.eventFile.string(), event.payloadText, /*sync=*/false); !s) return s.error();
+  ::chmod(ctx.eventFile.c_str(), 0444);
+  ctx.event = event.payload;
+  ctx.githubEvent = event.typed;
+  // Steps run `$LOOPWRIGHT_BIN bridge stdio`: the lean front when it is
+  // installed beside this engine, else this very executable.
+  std::error_code ec;
+  ctx.selfExe = siblingExecutable(kFrontExecutable);
+  if (!fs::exists(ctx.selfExe, ec)) ctx.selfExe = runningExecutable();
+  ctx.env = &io.env;
+  ctx.secrets = std::make_shared<const verify::SecretScanner>(pipeline::secretValues(io.env));
+  // On a synchronize, the head our last review covered whole: the steps'
+  // GitHub reads diff from it (docs/review-coverage.md).
+  if (event.typed)
+    ctx.lastReviewedHead = pipeline::lastReviewedHeadFor(*event.typed, repo, io.env, io.json ? io.err : io.out);
+  return ctx;
+}
+
+// A plan whose steps run with no sandbox (direct-dedicated by default off a
+// GitHub-hosted runner) says so in the log and the step summary.
+void warnIfUnsandboxed(const pipeline::RunPlan& plan, Io& io) {
+  auto warning = pipeline::unsandboxedDefaultWarning(plan, io.env.get("RUNNER_ENVIRONMENT"));
+  if (!warning) return;
+  (io.json ? io.err : io.out) << github::warningCommand("loopwright: steps run with no sandbox", *warning) << "\n";
+  if (auto summary = io.env.get("GITHUB_STEP_SUMMARY"); summary && !summary->empty())
+    if (auto written = github::appendStepSummary(*summary, github::warningSummaryLine(*warning)); !written)
+      io.err << "loopwright: " << written.error().message << "\n";
+}
+
+// run --sarif FILE: every accepted finding with a file, for code scanning;
+// says how many it had to leave out.
+Status writeSarif(const pipeline::RunRecord& record, const std::string& file, std::ostream& progress) {
+  auto written = pipeline::writeSarifFile(record, file);
+  if (!written) return written.error();
+  if (written->leftOut > 0)
+    progress << "loopwright: " << written->leftOut << " finding(s) on the change as a whole are not in " << file
+             << " (code scanning needs a file for each)\n";
+  return Ok{};
+}
+
 int runMain(const Args& args, Io& io) {
   // libgit2's init parses the system CA bundle (~4 ms with mbedTLS); the
   // first baseline needs it, so it overlaps with loading and planning.
@@ -194,39 +246,15 @@ int runMain(const Args& args, Io& io) {
 
   int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   pipeline::RunPlan plan = pipeline::buildPlan(*taskpack, *policies, event->name, event->action, cores);
-  if (auto warning = pipeline::unsandboxedDefaultWarning(plan, io.env.get("RUNNER_ENVIRONMENT"))) {
-    (io.json ? io.err : io.out) << github::warningCommand("loopwright: steps run with no sandbox", *warning) << "\n";
-    if (auto summary = io.env.get("GITHUB_STEP_SUMMARY"); summary && !summary->empty())
-      if (auto written = github::appendStepSummary(*summary, github::warningSummaryLine(*warning)); !written)
-        io.err << "loopwright: " << written.error().message << "\n";
-  }
+  warnIfUnsandboxed(plan, io);
 
   std::string runId = pipeline::makeRunId(io.env);
   auto out = pipeline::prepareOutDir(args.value("out"), repo, runId, io.env);
   if (!out) return reportError(io, out.error());
 
-  pipeline::RunContext ctx;
-  ctx.runId = runId;
-  ctx.repo = repo;
-  ctx.outRoot = *out;
-  ctx.eventFile = *out / "event.json";
-  // A scratch copy for the steps: nothing to keep if the machine goes down,
-  // so no fsync (it costs 0.5-4 ms on ext4, before any step can start).
-  if (auto s = writeFileAtomic(ctx.eventFile.string(), event->payloadText, /*sync=*/false); !s)
-    return reportError(io, s.error());
-  ::chmod(ctx.eventFile.c_str(), 0444);
-  ctx.event = event->payload;
-  ctx.githubEvent = event->typed;
-  // Steps run `$LOOPWRIGHT_BIN bridge stdio`: the lean front when it is
-  // installed beside this engine, else this very executable.
-  ctx.selfExe = siblingExecutable(kFrontExecutable);
-  if (!fs::exists(ctx.selfExe, ec)) ctx.selfExe = runningExecutable();
-  ctx.env = &io.env;
-  ctx.secrets = std::make_shared<const verify::SecretScanner>(pipeline::secretValues(io.env));
-  // On a synchronize, the head our last review covered whole: the steps'
-  // GitHub reads diff from it (docs/review-coverage.md).
-  if (event->typed)
-    ctx.lastReviewedHead = pipeline::lastReviewedHeadFor(*event->typed, repo, io.env, io.json ? io.err : io.out);
+  auto made = runContext(runId, repo, *out, *event, io);
+  if (!made) return reportError(io, made.error());
+  pipeline::RunContext& ctx = *made;
 
   auto backends = sandbox::makeBackends(io.env);
   auto bridges = pipeline::makeBridgeFactory(*taskpack, io.env);
@@ -249,13 +277,8 @@ int runMain(const Args& args, Io& io) {
   fs::path runJson = *out / "run.json";
   if (auto s = writeFileAtomic(runJson.string(), toJsonText(json) + "\n"); !s)
     return reportError(io, s.error());
-  if (auto sarif = args.value("sarif")) {
-    auto written = pipeline::writeSarifFile(record, *sarif);
-    if (!written) return reportError(io, written.error());
-    if (written->leftOut > 0)
-      progress << "loopwright: " << written->leftOut << " finding(s) on the change as a whole are not in " << *sarif
-               << " (code scanning needs a file for each)\n";
-  }
+  if (auto sarif = args.value("sarif"))
+    if (auto s = writeSarif(record, *sarif, progress); !s) return reportError(io, s.error());
   if (io.json) {
     printJson(io.out, json);
   } else {
