@@ -14,6 +14,7 @@ int exitCodeFor(ErrorCode code) {
     case ErrorCode::SandboxBackendUnavailable:
     case ErrorCode::SandboxCapabilityInsufficient:
     case ErrorCode::SandboxLaunchFailed:
+    case ErrorCode::IsolationUnavailable:
       return kExitSandbox;
     case ErrorCode::LoopDetected:
     case ErrorCode::BreakerOpen:
@@ -23,9 +24,13 @@ int exitCodeFor(ErrorCode code) {
     case ErrorCode::PathPolicyViolation:
     case ErrorCode::SecretLeak:
     case ErrorCode::OutputInvalid:
+    case ErrorCode::ContractUnmet:
       return kExitVerification;
     case ErrorCode::PublicationFailed:
       return kExitPublication;
+    case ErrorCode::LeaseUnavailable:
+    case ErrorCode::LeaseLost:
+      return kExitLease;
     case ErrorCode::Internal:
       return kExitInternal;
   }

@@ -14,6 +14,7 @@ inline constexpr int kExitSandbox = 3;
 inline constexpr int kExitGuardrail = 4;
 inline constexpr int kExitVerification = 5;
 inline constexpr int kExitPublication = 6;
+inline constexpr int kExitLease = 7;
 inline constexpr int kExitInternal = 70;
 
 // The status of a command that failed with `code`.

@@ -12,14 +12,18 @@ std::string_view codeName(ErrorCode code) {
     case ErrorCode::SandboxBackendUnavailable: return "SANDBOX_BACKEND_UNAVAILABLE";
     case ErrorCode::SandboxCapabilityInsufficient: return "SANDBOX_CAPABILITY_INSUFFICIENT";
     case ErrorCode::SandboxLaunchFailed: return "SANDBOX_LAUNCH_FAILED";
+    case ErrorCode::IsolationUnavailable: return "ISOLATION_UNAVAILABLE";
     case ErrorCode::LoopDetected: return "LOOP_DETECTED";
     case ErrorCode::BreakerOpen: return "BREAKER_OPEN";
     case ErrorCode::BudgetExceeded: return "BUDGET_EXCEEDED";
     case ErrorCode::ReadOnlyViolation: return "READ_ONLY_VIOLATION";
     case ErrorCode::PathPolicyViolation: return "PATH_POLICY_VIOLATION";
     case ErrorCode::SecretLeak: return "SECRET_LEAK";
+    case ErrorCode::ContractUnmet: return "CONTRACT_UNMET";
     case ErrorCode::OutputInvalid: return "OUTPUT_INVALID";
     case ErrorCode::PublicationFailed: return "PUBLICATION_FAILED";
+    case ErrorCode::LeaseUnavailable: return "LEASE_UNAVAILABLE";
+    case ErrorCode::LeaseLost: return "LEASE_LOST";
     case ErrorCode::IoError: return "IO_ERROR";
     case ErrorCode::Internal: return "INTERNAL_ERROR";
   }
