@@ -43,6 +43,14 @@ boost::json::object triageJson(const TriageResult& triage) {
   return t;
 }
 
+boost::json::value changeJson(const AuthorChange& c) {
+  return {{"baseCommit", c.baseCommit},       {"patchFile", c.patchFile},
+          {"paths", strings(c.paths)},         {"filesChanged", c.filesChanged},
+          {"linesAdded", c.linesAdded},        {"linesDeleted", c.linesDeleted},
+          {"binary", c.binary},                {"accepted", c.accepted},
+          {"refusedBecause", c.refusedBecause}};
+}
+
 }  // namespace
 
 std::int64_t tokensUsed(const RunRecord& run) {
@@ -88,6 +96,7 @@ boost::json::value toJson(const StepRecord& s) {
   for (const Finding& f : s.findings) findings.push_back(findingJson(f));
   o["findings"] = std::move(findings);
   o["triage"] = s.triage ? triageJson(*s.triage) : boost::json::value(nullptr);
+  o["change"] = s.change ? changeJson(*s.change) : boost::json::value(nullptr);
   o["secretsMasked"] = s.secretsMasked;
   o["blocker"] = s.blocker.empty() ? boost::json::value(nullptr) : boost::json::value(s.blocker);
   o["message"] = s.message;

@@ -29,6 +29,23 @@ struct GuardrailEvent {
   std::int64_t atMs = 0;  // since the step started
 };
 
+// What an author step changed in its own worktree (docs/author-steps.md):
+// the patch against the commit the worktree was checked out at, its size,
+// and whether it may be published. Set only for author steps that ran.
+struct AuthorChange {
+  std::string baseCommit;            // the head the worktree was checked out at
+  std::string patchFile;             // <stepDir>/change.patch, `git diff --binary` format
+  std::vector<std::string> paths;    // changed paths, repository-relative, sorted
+  std::int64_t filesChanged = 0;
+  std::int64_t linesAdded = 0;
+  std::int64_t linesDeleted = 0;
+  bool binary = false;               // some changed file is binary
+  // Verification, the task contract and its validate command all passed:
+  // only then is the patch published.
+  bool accepted = false;
+  std::string refusedBecause;        // why not accepted, with the numbers
+};
+
 struct StepRecord {
   std::string stage;
   std::string step;
@@ -66,6 +83,7 @@ struct StepRecord {
   boost::json::value verificationReport;  // verify::toJson(CheckReport) or null
   std::vector<Finding> findings;          // accepted only after verification
   std::optional<TriageResult> triage;
+  std::optional<AuthorChange> change;     // author steps: what they proposed
   bool outputsAccepted = false;
   std::size_t secretsMasked = 0;
   std::string blocker;   // the BLOCKER: line when blocked, quarantined or refused
