@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <variant>
 
 #include <boost/json/serialize.hpp>
 
@@ -77,6 +78,37 @@ std::string negotiatedVersion(const json::value& params) {
   return std::string(std::end(kProtocolVersions)[-1]);
 }
 
+std::variant<ToolCall, RpcError> readToolCall(const json::value& id, const json::value& params) {
+  const json::object* p = params.if_object();
+  const json::value* nameV = p ? p->if_contains("name") : nullptr;
+  if (nameV == nullptr || !nameV->is_string())
+    return RpcError{id, kInvalidParams, "Invalid params: tools/call needs a string 'name'", nullptr};
+  ToolCall call;
+  call.name = std::string(nameV->get_string());
+  if (const json::value* a = p->if_contains("arguments"); a && !a->is_null()) {
+    if (!a->is_object()) return RpcError{id, kInvalidParams, "Invalid params: 'arguments' must be an object", nullptr};
+    call.args = a->get_object();
+  }
+  call.canonical = guard::canonicalJson(call.args);
+  return call;
+}
+
+// An unknown tool and one this step was not granted, told apart; `detail`
+// gets what the call record says.
+RpcError notGrantedError(const json::value& id, const std::string& name, bool known, const std::string& step,
+                         std::string& detail) {
+  std::string hint;
+  if (!known) {
+    detail = "unknown tool '" + name + "'";
+    hint = "tools/list shows the tools this step may call";
+  } else {
+    detail = "tool '" + name + "' is not granted to step '" + step + "'";
+    hint = "grant it in the taskpack: tools: [" + name + "] on this step";
+  }
+  return RpcError{id, kToolNotGranted, detail + "; missing grant: " + name,
+                  json::object{{"code", "TOOL_NOT_GRANTED"}, {"tool", name}, {"missingGrant", name}, {"hint", hint}}};
+}
+
 }  // namespace
 
 Session::Session(SessionOptions options, const ToolRegistry& tools, guard::BudgetMeter& budget,
@@ -127,93 +159,82 @@ std::optional<std::string> Session::handle(std::string_view line) {
 
 std::string Session::callTool(const json::value& id, const json::value& params) {
   const guard::TimePoint start = clock_.now();
-  const json::object* p = params.if_object();
-  const json::value* nameV = p ? p->if_contains("name") : nullptr;
-  if (nameV == nullptr || !nameV->is_string())
-    return errorLine(RpcError{id, kInvalidParams, "Invalid params: tools/call needs a string 'name'", nullptr});
-  const std::string name(nameV->get_string());
-  json::object args;
-  if (const json::value* a = p->if_contains("arguments"); a && !a->is_null()) {
-    if (!a->is_object())
-      return errorLine(RpcError{id, kInvalidParams, "Invalid params: 'arguments' must be an object", nullptr});
-    args = a->get_object();
-  }
-  const std::string canonical = guard::canonicalJson(args);
+  auto call = readToolCall(id, params);
+  if (auto* bad = std::get_if<RpcError>(&call)) return errorLine(*bad);
+  const ToolCall& c = std::get<ToolCall>(call);
   CallRecord rec;
-  rec.tool = name;
-  rec.argsDigest = guard::fingerprint(canonical);
-  const Tool* tool = tools_.find(name);
+  rec.tool = c.name;
+  rec.argsDigest = guard::fingerprint(c.canonical);
+  const Tool* tool = tools_.find(c.name);
   const bool granted =
-      tool != nullptr && std::find(options_.grants.begin(), options_.grants.end(), name) != options_.grants.end();
+      tool != nullptr && std::find(options_.grants.begin(), options_.grants.end(), c.name) != options_.grants.end();
 
   // Guardrails first: a step looping on a refused tool is looping all the same.
-  std::optional<guard::Event> stop;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (stopped_) {
-      guard::Event s = *stopped_;
-      ++refusedAfterStop_;
-      return errorLine(guardrailError(id, s.code, "the step was stopped: " + s.message, s.subject));
-    }
-    auto addBudget = [&](std::optional<guard::Event> e) {
-      if (e && !stop) stop = e;
-      if (e) rec.events.push_back(*e);
-    };
-    addBudget(budget_.chargeToolCall());
-    if (granted && tool->modelCall) addBudget(budget_.chargeModelCall());
-    if (granted && tool->chargesOutput) addBudget(budget_.chargeOutputBytes(static_cast<std::int64_t>(canonical.size())));
-    guard::LoopDecision loop = loop_.record(name, canonical);
-    for (auto& e : loop.events) {
-      if (e.kind == guard::EventKind::Stop && !stop) stop = e;
-      rec.events.push_back(std::move(e));
-    }
+  const Charge charged = charge(c, granted ? tool : nullptr, rec);
+  if (charged.latched) {
+    const guard::Event& s = *charged.latched;
+    return errorLine(guardrailError(id, s.code, "the step was stopped: " + s.message, s.subject));
   }
-  auto elapsed = [&] {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start);
-  };
-  if (stop) {
+  if (const auto& stop = charged.stop) {
     rec.outcome = CallOutcome::Refused;
     rec.detail = stop->message;
     finish(std::move(rec), stop);
     return errorLine(guardrailError(id, stop->code, stop->message, stop->subject));
   }
   if (!granted) {
-    std::string msg, hint;
-    if (tool == nullptr) {
-      msg = "unknown tool '" + name + "'";
-      hint = "tools/list shows the tools this step may call";
-    } else {
-      msg = "tool '" + name + "' is not granted to step '" + options_.step + "'";
-      hint = "grant it in the taskpack: tools: [" + name + "] on this step";
-    }
+    RpcError refusal = notGrantedError(id, c.name, tool != nullptr, options_.step, rec.detail);
     rec.outcome = CallOutcome::NotGranted;
-    rec.detail = msg;
     finish(std::move(rec), std::nullopt);
-    return errorLine(RpcError{id, kToolNotGranted, msg + "; missing grant: " + name,
-                              json::object{{"code", "TOOL_NOT_GRANTED"}, {"tool", name},
-                                           {"missingGrant", name}, {"hint", hint}}});
+    return errorLine(refusal);
   }
-  if (auto bad = verify::validateJson(tool->inputSchema, args)) {
+  if (auto bad = verify::validateJson(tool->inputSchema, c.args)) {
     std::string path = bad->path;
     if (path.rfind("$", 0) == 0) path = "arguments" + path.substr(1);
     rec.outcome = CallOutcome::Invalid;
     rec.detail = path + ": " + bad->message;
     finish(std::move(rec), std::nullopt);
-    return errorLine(RpcError{id, kInvalidParams, "Invalid params for " + name + ": " + path + ": " + bad->message,
+    return errorLine(RpcError{id, kInvalidParams, "Invalid params for " + c.name + ": " + path + ": " + bad->message,
                               json::object{{"path", path}}});
   }
+  return runTool(id, *tool, c, std::move(rec), start);
+}
 
+Session::Charge Session::charge(const ToolCall& call, const Tool* grantedTool, CallRecord& rec) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (stopped_) {
+    ++refusedAfterStop_;
+    return Charge{stopped_, std::nullopt};
+  }
+  Charge out;
+  auto add = [&](std::optional<guard::Event> e) {
+    if (e && !out.stop) out.stop = e;
+    if (e) rec.events.push_back(*e);
+  };
+  add(budget_.chargeToolCall());
+  if (grantedTool != nullptr && grantedTool->modelCall) add(budget_.chargeModelCall());
+  if (grantedTool != nullptr && grantedTool->chargesOutput)
+    add(budget_.chargeOutputBytes(static_cast<std::int64_t>(call.canonical.size())));
+  guard::LoopDecision loop = loop_.record(call.name, call.canonical);
+  for (auto& e : loop.events) {
+    if (e.kind == guard::EventKind::Stop && !out.stop) out.stop = e;
+    rec.events.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::string Session::runTool(const json::value& id, const Tool& tool, const ToolCall& call, CallRecord rec,
+                             guard::TimePoint start) {
   ToolContext ctx;
   ctx.step = options_.step;
   Result<ToolOutput> out = makeError(ErrorCode::Internal, "the tool did not run");
   try {
-    out = tool->handler(args, ctx);
+    out = tool.handler(call.args, ctx);
   } catch (const std::exception& e) {
-    out = makeError(ErrorCode::Internal, name + " failed: " + e.what());
+    out = makeError(ErrorCode::Internal, call.name + " failed: " + e.what());
   }
   for (auto& e : ctx.events) rec.events.push_back(std::move(e));
   if (ctx.stop) rec.events.push_back(*ctx.stop);
-  rec.duration = elapsed();
+  rec.duration = std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start);
   std::string line;
   if (ctx.stop) {
     rec.outcome = CallOutcome::Refused;
@@ -222,13 +243,9 @@ std::string Session::callTool(const json::value& id, const json::value& params) 
   } else if (!out) {
     const Error& e = out.error();
     rec.detail = e.message;
-    if (isGuardrailCode(e.code)) {
-      rec.outcome = CallOutcome::Refused;
-      line = errorLine(guardrailError(id, e.code, e.message, e.subject));
-    } else {
-      rec.outcome = CallOutcome::ToolError;
-      line = resultLine(id, toolErrorResult(e));
-    }
+    rec.outcome = isGuardrailCode(e.code) ? CallOutcome::Refused : CallOutcome::ToolError;
+    line = isGuardrailCode(e.code) ? errorLine(guardrailError(id, e.code, e.message, e.subject))
+                                   : resultLine(id, toolErrorResult(e));
   } else {
     rec.outcome = CallOutcome::Ok;
     line = resultLine(id, toolResult(*out));

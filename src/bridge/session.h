@@ -49,6 +49,14 @@ struct CallRecord {
   std::vector<guard::Event> events;
 };
 
+// A tools/call request as read: the tool's name, its arguments and their
+// canonical JSON (what the guardrails compare and charge).
+struct ToolCall {
+  std::string name;
+  boost::json::object args;
+  std::string canonical;
+};
+
 struct SessionOptions {
   std::string step;  // "stage/step", for messages and ToolContext
   std::vector<std::string> grants;
@@ -80,7 +88,20 @@ class Session {
   std::optional<guard::Event> stopped() const;
 
  private:
+  // What the guardrails said before the call ran: the stop latched by an
+  // earlier call, or the stop this call brings.
+  struct Charge {
+    std::optional<guard::Event> latched;
+    std::optional<guard::Event> stop;
+  };
+
   std::string callTool(const boost::json::value& id, const boost::json::value& params);
+  // Charges the call to the budget and the loop detector, under the lock.
+  // `grantedTool` is null when the call will be refused.
+  Charge charge(const ToolCall& call, const Tool* grantedTool, CallRecord& rec);
+  // Runs a granted, valid call and records how it ended.
+  std::string runTool(const boost::json::value& id, const Tool& tool, const ToolCall& call, CallRecord rec,
+                      guard::TimePoint start);
   // Records the call and its events, latches a stop, then tells the callbacks.
   void finish(CallRecord record, const std::optional<guard::Event>& stop);
 
