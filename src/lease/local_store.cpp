@@ -1,0 +1,135 @@
+#include "lease/local_store.h"
+
+#include <chrono>
+
+#include "lease/record_json.h"
+#include "lease/store_dir.h"
+#include "lease/transitions.h"
+
+namespace lw::lease {
+namespace {
+
+bool nameCharOk(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '.' || c == '_' || c == '-';
+}
+
+// The record of `resource` as decided on: absent, a lease, or corrupt.
+Result<std::optional<Lease>> readLease(const StoreDir& dir, const std::string& resource) {
+  auto text = dir.read(resource);
+  if (!text) return text.error();
+  if (!*text) return std::optional<Lease>();
+  auto lease = decodeRecord(**text, resource, dir.recordPath(resource));
+  if (!lease) return lease.error();
+  return std::optional<Lease>(std::move(*lease));
+}
+
+// One operation: lock the resource, read, decide, and write what changed.
+Result<Lease> transact(const std::filesystem::path& path, const Request& request,
+                       std::int64_t nowMs) {
+  if (auto named = validateResourceName(request.resource); !named) return named.error();
+  auto dir = StoreDir::open(path);
+  if (!dir) return dir.error();
+  auto lock = dir->lock(request.resource);
+  if (!lock) return lock.error();
+  auto current = readLease(*dir, request.resource);
+  if (!current) return current.error();
+  auto next = nextRecord(*current, request, nowMs);
+  if (!next || request.kind == RequestKind::CheckFence) return next;
+  if (auto written = dir->write(request.resource, encodeRecord(*next)); !written)
+    return written.error();
+  return next;
+}
+
+Request forHolder(RequestKind kind, const Lease& held, Ttl ttl = Ttl{0}) {
+  return Request{kind, held.resource, held.holder, held.token, ttl.count()};
+}
+
+Status done(const Result<Lease>& r) {
+  if (!r) return r.error();
+  return Ok{};
+}
+
+// One record as `list` shows it; nullopt when it was removed by hand
+// between the listing and the read.
+std::optional<ListedRecord> listed(const StoreDir& dir, const std::string& name) {
+  ListedRecord rec{name, dir.recordPath(name), std::nullopt, std::nullopt};
+  if (!validateResourceName(name)) {
+    rec.unreadable = makeError(ErrorCode::LeaseUnavailable,
+                               rec.file + " is not a lease record: its name is not a resource name",
+                               "inspect it and remove it by hand", rec.file);
+    return rec;
+  }
+  auto lease = readLease(dir, name);
+  if (!lease) rec.unreadable = lease.error();
+  else if (*lease) rec.lease = **lease;
+  else return std::nullopt;
+  return rec;
+}
+
+}  // namespace
+
+std::int64_t systemNowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+Status validateResourceName(const std::string& resource) {
+  bool ok = !resource.empty() && resource.size() <= 128 && resource[0] != '.';
+  for (char c : resource) ok = ok && nameCharOk(c);
+  if (ok) return Ok{};
+  return makeError(ErrorCode::UsageError, "invalid lease resource name \"" + resource + "\"",
+                   "use 1 to 128 of A-Z a-z 0-9 . _ -, not starting with a dot", resource);
+}
+
+LocalStore::LocalStore(std::filesystem::path dir, Clock nowMs)
+    : dir_(std::move(dir)), nowMs_(std::move(nowMs)) {}
+
+Result<Lease> LocalStore::claim(const std::string& resource, const std::string& holder, Ttl ttl) {
+  return transact(dir_, Request{RequestKind::Claim, resource, holder, 0, ttl.count()}, nowMs_());
+}
+
+Result<Lease> LocalStore::renew(const Lease& held, Ttl ttl) {
+  return transact(dir_, forHolder(RequestKind::Renew, held, ttl), nowMs_());
+}
+
+Result<Lease> LocalStore::beginTeardown(const Lease& held) {
+  return transact(dir_, forHolder(RequestKind::BeginTeardown, held), nowMs_());
+}
+
+Status LocalStore::release(const Lease& held) {
+  return done(transact(dir_, forHolder(RequestKind::Release, held), nowMs_()));
+}
+
+Status LocalStore::checkFence(const Lease& held) {
+  return done(transact(dir_, forHolder(RequestKind::CheckFence, held), nowMs_()));
+}
+
+Result<std::vector<ListedRecord>> LocalStore::survey() {
+  auto dir = StoreDir::open(dir_);
+  if (!dir) return dir.error();
+  auto names = dir->resources();
+  if (!names) return names.error();
+  std::vector<ListedRecord> records;
+  for (const std::string& name : *names)
+    if (auto rec = listed(*dir, name)) records.push_back(std::move(*rec));
+  return records;
+}
+
+Result<std::vector<Lease>> LocalStore::list() {
+  auto records = survey();
+  if (!records) return records.error();
+  std::vector<Lease> leases;
+  for (ListedRecord& rec : *records) {
+    if (rec.unreadable) return *rec.unreadable;
+    leases.push_back(std::move(*rec.lease));
+  }
+  return leases;
+}
+
+std::unique_ptr<Store> openLocalStore(const std::filesystem::path& dir, Clock nowMs) {
+  return std::make_unique<LocalStore>(dir, std::move(nowMs));
+}
+
+}  // namespace lw::lease

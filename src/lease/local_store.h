@@ -1,0 +1,72 @@
+// The local lease store (docs/leases.md, "Store layout"): one directory,
+// one record file per resource (<dir>/<resource>.json) and one lock file
+// beside it (<dir>/<resource>.lock). Every operation locks the resource's
+// lock file (flock), reads the record, decides with lease/transitions.h,
+// and writes the next record to a temporary file that is synced and renamed
+// over the old one, then syncs the directory: a crash leaves either record,
+// never half of one. Processes of one machine share it; for runners that
+// share work across machines, a store of the same interface over etcd or
+// Kubernetes.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "lease/lease.h"
+
+namespace lw::lease {
+
+// Wall-clock milliseconds since the epoch; injected so that tests expire
+// leases without sleeping.
+using Clock = std::function<std::int64_t()>;
+std::int64_t systemNowMs();
+
+// USAGE_ERROR unless `resource` is 1..128 of [A-Za-z0-9._-] and does not
+// start with a dot (a name is a file name in the store: no paths, no hidden
+// files).
+Status validateResourceName(const std::string& resource);
+
+// One record as `loopwright lease list` shows it: the lease, or why its
+// record cannot be read (a corrupt record, which every operation refuses).
+struct ListedRecord {
+  std::string resource;
+  std::string file;
+  std::optional<Lease> lease;
+  std::optional<Error> unreadable;
+};
+
+class LocalStore : public Store {
+ public:
+  LocalStore(std::filesystem::path dir, Clock nowMs);
+
+  Result<Lease> claim(const std::string& resource, const std::string& holder, Ttl ttl) override;
+  Result<Lease> renew(const Lease& held, Ttl ttl) override;
+  Result<Lease> beginTeardown(const Lease& held) override;
+  Status release(const Lease& held) override;
+  Status checkFence(const Lease& held) override;
+  // Fails with LEASE_UNAVAILABLE naming the file when any record is corrupt.
+  Result<std::vector<Lease>> list() override;
+
+  // Every record in name order, corrupt ones included (for the CLI).
+  Result<std::vector<ListedRecord>> survey();
+
+ private:
+  std::filesystem::path dir_;
+  Clock nowMs_;
+};
+
+// The store in `dir`. Nothing is touched until the first operation, which
+// creates the directory (mode 0700) when missing. Every operation refuses,
+// with LEASE_UNAVAILABLE, a store directory that is a symlink, not a
+// directory, owned by another user, or writable by group or others: whoever
+// can write there can forge ownership. Thread-safe; the clock must be too.
+std::unique_ptr<Store> openLocalStore(const std::filesystem::path& dir,
+                                      Clock nowMs = systemNowMs);
+
+}  // namespace lw::lease
