@@ -19,18 +19,6 @@ namespace lw::github {
 
 namespace json = boost::json;
 
-namespace {
-
-using json_fields::peekInt;
-using json_fields::peekMember;
-using json_fields::peekStr;
-
-std::string str(const json::value& v, const char* key) { return peekStr(v, key).value_or(""); }
-std::string login(const json::value& v) { return peekStr(peekMember(v, "user"), "login").value_or(""); }
-std::int64_t id(const json::value& v) { return peekInt(v, "id").value_or(0); }
-
-}  // namespace
-
 // A stable colour per label name, so the same label looks the same everywhere.
 std::string labelColour(const std::string& name) {
   std::uint32_t h = 2166136261u;
@@ -69,111 +57,146 @@ std::string triageCommentBody(const PublicationRequest& req) {
   return body;
 }
 
-std::vector<ChannelOutcome> publishTriage(PublishContext& ctx) {
-  const PublicationRequest& req = ctx.entry.request;
-  if (req.triage.empty()) return {};
-  std::vector<ChannelOutcome> out;
-  std::string issue = ctx.repoPath() + "/issues/" + std::to_string(req.number);
-  auto save = [&] {
-    Status s = ctx.outbox.save(ctx.entry);
-    if (!s) ctx.log << "loopwright: " << s.error().message << "\n";
-  };
+namespace {
 
+using json_fields::peekInt;
+using json_fields::peekMember;
+using json_fields::peekStr;
+
+std::string str(const json::value& v, const char* key) { return peekStr(v, key).value_or(""); }
+std::string login(const json::value& v) { return peekStr(peekMember(v, "user"), "login").value_or(""); }
+std::int64_t id(const json::value& v) { return peekInt(v, "id").value_or(0); }
+
+// The labels every triage step asked for, each once, in the order first asked.
+std::vector<std::string> wantedLabels(const PublicationRequest& req) {
   std::vector<std::string> wanted;
   for (const TriageResult& t : req.triage)
     for (const auto& l : t.labels)
       if (std::find(wanted.begin(), wanted.end(), l) == wanted.end()) wanted.push_back(l);
+  return wanted;
+}
 
-  if (ctx.entry.progress.labelsDone || wanted.empty()) {
-    out.push_back({"labels", wanted.empty() ? ChannelState::Skipped : ChannelState::AlreadyPosted, ""});
-  } else {
-    ChannelOutcome o{"labels", ChannelState::AlreadyPosted, "already on the issue"};
-    auto current = ctx.api.getAll(issue + "/labels");
-    std::vector<std::string> missing;
-    if (!current) {
-      o = {"labels", ChannelState::Failed, current.error().message};
-    } else {
-      for (const auto& l : wanted) {
-        bool have = std::any_of(current->begin(), current->end(), [&](const json::value& v) { return str(v, "name") == l; });
-        if (!have) missing.push_back(l);
-      }
-    }
-    for (const auto& l : missing) {
-      if (o.state == ChannelState::Failed || o.state == ChannelState::PermissionDenied) break;
-      auto exists = ctx.api.get(ctx.repoPath() + "/labels/" + urlEncode(l));
-      if (exists && exists->status == 200) continue;
-      if (!exists || exists->status != 404) {
-        o = outcomeOf("labels", exists, "GET label");
-        break;
-      }
-      // No probe needed: a second create answers 422 already_exists, which is fine.
-      RestClient::LandedProbe none = [] { return Result<std::optional<HttpResponse>>(std::optional<HttpResponse>()); };
-      auto created = ctx.api.post(ctx.repoPath() + "/labels",
-                                  json::object{{"name", l}, {"color", labelColour(l)},
-                                               {"description", "Added by loopwright triage"}},
-                                  none);
-      if (created && created->status == 422) continue;  // created meanwhile
-      ChannelOutcome c = outcomeOf("labels", created, "POST label");
-      if (c.state != ChannelState::Posted) o = c;
-    }
-    if (!missing.empty() && o.state == ChannelState::AlreadyPosted) {
-      json::array names;
-      for (const auto& l : missing) names.emplace_back(l);
-      // Adding a label twice is harmless, so the POST may simply be retried.
-      RestClient::LandedProbe none = [] { return Result<std::optional<HttpResponse>>(std::optional<HttpResponse>()); };
-      auto r = ctx.api.post(issue + "/labels", json::object{{"labels", names}}, none);
-      o = outcomeOf("labels", r, "POST issue labels");
-      if (o.state == ChannelState::Posted) o.detail = std::to_string(missing.size()) + " label(s) added";
-    }
-    if (o.state == ChannelState::Posted || o.state == ChannelState::AlreadyPosted) {
-      ctx.entry.progress.labelsDone = true;
-      save();
-    }
-    out.push_back(o);
-  }
+// For a POST that may simply be retried: nothing to look for first.
+RestClient::LandedProbe noProbe() {
+  return [] { return Result<std::optional<HttpResponse>>(std::optional<HttpResponse>()); };
+}
 
-  if (ctx.entry.progress.commentDone) {
-    out.push_back({"comment", ChannelState::AlreadyPosted, "posted by an earlier attempt"});
-    return out;
+bool done(const ChannelOutcome& o) {
+  return o.state == ChannelState::Posted || o.state == ChannelState::AlreadyPosted;
+}
+
+void saveProgress(PublishContext& ctx) {
+  Status s = ctx.outbox.save(ctx.entry);
+  if (!s) ctx.log << "loopwright: " << s.error().message << "\n";
+}
+
+std::vector<std::string> missingLabels(const json::array& current, const std::vector<std::string>& wanted) {
+  std::vector<std::string> missing;
+  for (const auto& l : wanted)
+    if (std::none_of(current.begin(), current.end(), [&](const json::value& v) { return str(v, "name") == l; }))
+      missing.push_back(l);
+  return missing;
+}
+
+// Creates each missing label in the repository; `o` becomes the first failure.
+void createLabels(PublishContext& ctx, const std::vector<std::string>& missing, ChannelOutcome& o) {
+  for (const auto& l : missing) {
+    if (o.state == ChannelState::Failed || o.state == ChannelState::PermissionDenied) break;
+    auto exists = ctx.api.get(ctx.repoPath() + "/labels/" + urlEncode(l));
+    if (exists && exists->status == 200) continue;
+    if (!exists || exists->status != 404) {
+      o = outcomeOf("labels", exists, "GET label");
+      break;
+    }
+    // No probe needed: a second create answers 422 already_exists, which is fine.
+    auto created = ctx.api.post(ctx.repoPath() + "/labels",
+                                json::object{{"name", l}, {"color", labelColour(l)},
+                                             {"description", "Added by loopwright triage"}},
+                                noProbe());
+    if (created && created->status == 422) continue;  // created meanwhile
+    ChannelOutcome c = outcomeOf("labels", created, "POST label");
+    if (c.state != ChannelState::Posted) o = c;
   }
-  std::string body = triageCommentBody(req);
-  auto comments = ctx.api.getAll(issue + "/comments");
-  if (!comments) {
-    out.push_back({"comment", ChannelState::Failed, comments.error().message});
-    return out;
+}
+
+ChannelOutcome addLabels(PublishContext& ctx, const std::string& issue, const std::vector<std::string>& wanted) {
+  ChannelOutcome o{"labels", ChannelState::AlreadyPosted, "already on the issue"};
+  auto current = ctx.api.getAll(issue + "/labels");
+  if (!current) return {"labels", ChannelState::Failed, current.error().message};
+  const std::vector<std::string> missing = missingLabels(*current, wanted);
+  createLabels(ctx, missing, o);
+  if (!missing.empty() && o.state == ChannelState::AlreadyPosted) {
+    json::array names;
+    for (const auto& l : missing) names.emplace_back(l);
+    // Adding a label twice is harmless, so the POST may simply be retried.
+    auto r = ctx.api.post(issue + "/labels", json::object{{"labels", names}}, noProbe());
+    o = outcomeOf("labels", r, "POST issue labels");
+    if (o.state == ChannelState::Posted) o.detail = std::to_string(missing.size()) + " label(s) added";
   }
-  auto findOurs = [&](const json::array& list) -> const json::value* {
-    for (const auto& c : list)
-      if (login(c) == ctx.ownLogin && str(c, "body").find(triageMarker()) != std::string::npos) return &c;
-    return nullptr;
+  return o;
+}
+
+ChannelOutcome publishLabels(PublishContext& ctx, const std::string& issue) {
+  const std::vector<std::string> wanted = wantedLabels(ctx.entry.request);
+  if (ctx.entry.progress.labelsDone || wanted.empty())
+    return {"labels", wanted.empty() ? ChannelState::Skipped : ChannelState::AlreadyPosted, ""};
+  ChannelOutcome o = addLabels(ctx, issue, wanted);
+  if (done(o)) {
+    ctx.entry.progress.labelsDone = true;
+    saveProgress(ctx);
+  }
+  return o;
+}
+
+const json::value* ourComment(const json::array& list, const std::string& ownLogin) {
+  for (const auto& c : list)
+    if (login(c) == ownLogin && str(c, "body").find(triageMarker()) != std::string::npos) return &c;
+  return nullptr;
+}
+
+// Edits our sticky comment in place, or creates it; a POST whose answer was
+// lost is found again by its marker rather than posted twice.
+ChannelOutcome upsertComment(PublishContext& ctx, const std::string& issue, const json::array& comments,
+                             const std::string& body) {
+  if (const json::value* mine = ourComment(comments, ctx.ownLogin)) {
+    if (str(*mine, "body") == body) return {"comment", ChannelState::AlreadyPosted, "unchanged"};
+    auto r = ctx.api.send("PATCH", ctx.repoPath() + "/issues/comments/" + std::to_string(id(*mine)),
+                          json::object{{"body", body}});
+    ChannelOutcome o = outcomeOf("comment", r, "PATCH comment");
+    if (o.state == ChannelState::Posted) o.detail = "edited in place";
+    return o;
+  }
+  RestClient::LandedProbe landed = [&]() -> Result<std::optional<HttpResponse>> {
+    auto again = ctx.api.getAll(issue + "/comments");
+    if (!again) return std::move(again).error();
+    if (const json::value* mine = ourComment(*again, ctx.ownLogin))
+      return std::optional<HttpResponse>(HttpResponse{201, {}, json::serialize(*mine)});
+    return std::optional<HttpResponse>();
   };
-  ChannelOutcome o;
-  if (const json::value* mine = findOurs(*comments)) {
-    if (str(*mine, "body") == body) {
-      o = {"comment", ChannelState::AlreadyPosted, "unchanged"};
-    } else {
-      auto r = ctx.api.send("PATCH", ctx.repoPath() + "/issues/comments/" + std::to_string(id(*mine)),
-                            json::object{{"body", body}});
-      o = outcomeOf("comment", r, "PATCH comment");
-      if (o.state == ChannelState::Posted) o.detail = "edited in place";
-    }
-  } else {
-    RestClient::LandedProbe landed = [&]() -> Result<std::optional<HttpResponse>> {
-      auto again = ctx.api.getAll(issue + "/comments");
-      if (!again) return std::move(again).error();
-      if (const json::value* mine = findOurs(*again))
-        return std::optional<HttpResponse>(HttpResponse{201, {}, json::serialize(*mine)});
-      return std::optional<HttpResponse>();
-    };
-    auto r = ctx.api.post(issue + "/comments", json::object{{"body", body}}, landed);
-    o = outcomeOf("comment", r, "POST comment");
-  }
-  if (o.state == ChannelState::Posted || o.state == ChannelState::AlreadyPosted) {
+  auto r = ctx.api.post(issue + "/comments", json::object{{"body", body}}, landed);
+  return outcomeOf("comment", r, "POST comment");
+}
+
+ChannelOutcome publishComment(PublishContext& ctx, const std::string& issue) {
+  if (ctx.entry.progress.commentDone) return {"comment", ChannelState::AlreadyPosted, "posted by an earlier attempt"};
+  auto comments = ctx.api.getAll(issue + "/comments");
+  if (!comments) return {"comment", ChannelState::Failed, comments.error().message};
+  ChannelOutcome o = upsertComment(ctx, issue, *comments, triageCommentBody(ctx.entry.request));
+  if (done(o)) {
     ctx.entry.progress.commentDone = true;
-    save();
+    saveProgress(ctx);
   }
-  out.push_back(o);
-  return out;
+  return o;
+}
+
+}  // namespace
+
+std::vector<ChannelOutcome> publishTriage(PublishContext& ctx) {
+  const PublicationRequest& req = ctx.entry.request;
+  if (req.triage.empty()) return {};
+  const std::string issue = ctx.repoPath() + "/issues/" + std::to_string(req.number);
+  ChannelOutcome labels = publishLabels(ctx, issue);
+  return {std::move(labels), publishComment(ctx, issue)};
 }
 
 }  // namespace lw::github
