@@ -103,6 +103,86 @@ std::string failedChannels(const PublicationOutcome& outcome) {
   return what;
 }
 
+// Whether the publication is complete, and when a channel failed, what and
+// whether the entry stays pending or is parked. True when a channel failed.
+bool judgeChannels(PublicationOutcome& outcome, int attempts) {
+  bool failed = false;
+  for (const ChannelOutcome& c : outcome.channels) {
+    outcome.permissionDenied = outcome.permissionDenied || c.state == ChannelState::PermissionDenied;
+    failed = failed || c.state == ChannelState::Failed;
+  }
+  outcome.complete = !failed && !outcome.permissionDenied;
+  outcome.attempts = attempts;
+  if (failed) {
+    outcome.lastError = failedChannels(outcome);
+    outcome.kept = attempts >= kMaxPublishAttempts ? PublicationOutcome::Kept::Parked
+                                                   : PublicationOutcome::Kept::Pending;
+  }
+  return failed;
+}
+
+// Whatever no channel carried is printed as annotations, the best first.
+void printUncarried(const PublishContext& ctx, PublicationOutcome& outcome) {
+  std::vector<FallbackItem> items;
+  for (const Finding& f : allFindings(ctx.entry.request)) {
+    if (ctx.carried.count(fingerprint(f))) continue;
+    bool inDiff = ctx.diff && !f.path.empty() && ctx.diff->commentable(f.path, f.line);
+    items.push_back({f, inDiff});
+  }
+  if (items.empty()) return;
+  FallbackPlan plan = planFallback(items);
+  printFallback(ctx.log, plan);
+  outcome.annotations = plan.annotations;
+  outcome.summaryOnly = plan.rest;
+}
+
+void reportUnpublished(std::ostream& log, const PublicationOutcome& outcome, const PublicationRequest& req) {
+  for (const ChannelOutcome& c : outcome.channels) {
+    if (c.state == ChannelState::PermissionDenied || c.state == ChannelState::Failed) {
+      // A plain line, not a ::warning: the runner shows 10 warnings a step and
+      // those slots belong to findings.
+      log << "loopwright: " << c.channel << ": " << toString(c.state) << ": " << c.detail
+          << " (results are in the annotations and the step summary)\n";
+    }
+  }
+  for (const StepRow& s : req.steps) {
+    if (!s.blocked) continue;
+    // The BLOCKER text comes from a step: it must not run workflow commands.
+    log << "loopwright: step " << s.stage << "/" << s.step << " was blocked:\n";
+    echoUntrusted(log, s.blocker);
+  }
+}
+
+std::string keptPath(const Outbox& outbox, const OutboxEntry& entry, PublicationOutcome::Kept kept) {
+  if (kept == PublicationOutcome::Kept::Parked) return outbox.parkedPath(entry);
+  if (kept == PublicationOutcome::Kept::Pending) return entry.file;
+  return outbox.donePath(entry);
+}
+
+void writeStepSummary(const std::string& path, const PublicationRequest& req,
+                      const PublicationOutcome& outcome, const std::string& keptAt, std::ostream& log) {
+  std::error_code ec;
+  std::size_t used = 0;
+  if (auto size = std::filesystem::file_size(path, ec); !ec) used = size;
+  Status s = appendStepSummary(path, renderStepSummary(req, outcome, keptAt, used));
+  if (!s) log << "loopwright: " << s.error().message << "\n";
+}
+
+void writeOutputs(const std::string& path, const PublicationRequest& req,
+                  const PublicationOutcome& outcome, const std::string& keptAt, std::ostream& log) {
+  std::size_t errors = 0, total = 0;
+  for (const Finding& f : allFindings(req)) {
+    ++total;
+    if (f.severity == Severity::Error) ++errors;
+  }
+  Status s = appendOutputs(path, {{"conclusion", req.conclusion},
+                                  {"findings", std::to_string(total)},
+                                  {"errors", std::to_string(errors)},
+                                  {"published", outcome.complete ? "true" : "false"},
+                                  {"outbox", keptAt}});
+  if (!s) log << "loopwright: " << s.error().message << "\n";
+}
+
 }  // namespace
 
 Result<std::vector<PublicationOutcome>> Publisher::resumeAll(const std::optional<RepoRef>& only) {
@@ -170,71 +250,14 @@ Result<PublicationOutcome> Publisher::run(OutboxEntry& entry) {
   if (req.isPullRequest) outcome.channels.push_back(publishReview(ctx));
   for (auto& c : publishChecks(ctx)) outcome.channels.push_back(std::move(c));
   for (auto& c : publishTriage(ctx)) outcome.channels.push_back(std::move(c));
+  const bool failed = judgeChannels(outcome, entry.attempts);
 
-  bool failed = false;
-  for (const ChannelOutcome& c : outcome.channels) {
-    outcome.permissionDenied = outcome.permissionDenied || c.state == ChannelState::PermissionDenied;
-    failed = failed || c.state == ChannelState::Failed;
-  }
-  outcome.complete = !failed && !outcome.permissionDenied;
-  outcome.attempts = entry.attempts;
-  if (failed) {
-    outcome.lastError = failedChannels(outcome);
-    outcome.kept = entry.attempts >= kMaxPublishAttempts ? PublicationOutcome::Kept::Parked
-                                                         : PublicationOutcome::Kept::Pending;
-  }
-
-  // Whatever no channel carried is printed as annotations, the best first.
-  std::vector<FallbackItem> items;
-  for (const Finding& f : allFindings(req)) {
-    if (ctx.carried.count(fingerprint(f))) continue;
-    bool inDiff = ctx.diff && !f.path.empty() && ctx.diff->commentable(f.path, f.line);
-    items.push_back({f, inDiff});
-  }
-  if (!items.empty()) {
-    FallbackPlan plan = planFallback(items);
-    printFallback(log_, plan);
-    outcome.annotations = plan.annotations;
-    outcome.summaryOnly = plan.rest;
-  }
-  for (const ChannelOutcome& c : outcome.channels) {
-    if (c.state == ChannelState::PermissionDenied || c.state == ChannelState::Failed) {
-      // A plain line, not a ::warning: the runner shows 10 warnings a step and
-      // those slots belong to findings.
-      log_ << "loopwright: " << c.channel << ": " << toString(c.state) << ": " << c.detail
-           << " (results are in the annotations and the step summary)\n";
-    }
-  }
-  for (const StepRow& s : req.steps) {
-    if (!s.blocked) continue;
-    // The BLOCKER text comes from a step: it must not run workflow commands.
-    log_ << "loopwright: step " << s.stage << "/" << s.step << " was blocked:\n";
-    echoUntrusted(log_, s.blocker);
-  }
-
-  const std::string keptAt = outcome.kept == PublicationOutcome::Kept::Parked    ? outbox_.parkedPath(entry)
-                             : outcome.kept == PublicationOutcome::Kept::Pending ? entry.file
-                                                                                 : outbox_.donePath(entry);
-  if (!config_.stepSummaryPath.empty() && req.options.summary) {
-    std::error_code ec;
-    std::size_t used = 0;
-    if (auto size = std::filesystem::file_size(config_.stepSummaryPath, ec); !ec) used = size;
-    Status s = appendStepSummary(config_.stepSummaryPath, renderStepSummary(req, outcome, keptAt, used));
-    if (!s) log_ << "loopwright: " << s.error().message << "\n";
-  }
-  if (!config_.outputPath.empty()) {
-    std::size_t errors = 0, total = 0;
-    for (const Finding& f : allFindings(req)) {
-      ++total;
-      if (f.severity == Severity::Error) ++errors;
-    }
-    Status s = appendOutputs(config_.outputPath, {{"conclusion", req.conclusion},
-                                                  {"findings", std::to_string(total)},
-                                                  {"errors", std::to_string(errors)},
-                                                  {"published", outcome.complete ? "true" : "false"},
-                                                  {"outbox", keptAt}});
-    if (!s) log_ << "loopwright: " << s.error().message << "\n";
-  }
+  printUncarried(ctx, outcome);
+  reportUnpublished(log_, outcome, req);
+  const std::string keptAt = keptPath(outbox_, entry, outcome.kept);
+  if (!config_.stepSummaryPath.empty() && req.options.summary)
+    writeStepSummary(config_.stepSummaryPath, req, outcome, keptAt, log_);
+  if (!config_.outputPath.empty()) writeOutputs(config_.outputPath, req, outcome, keptAt, log_);
 
   if (failed) return keepFailed(entry, outcome);
   // Refusals are final for this token: retrying cannot help, and the
