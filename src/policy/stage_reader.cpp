@@ -7,6 +7,8 @@
 #include "policy/did_you_mean.h"
 #include "policy/tool_names.h"
 #include "policy/sandbox_spec_reader.h"
+#include "policy/scope_glob.h"
+#include "policy/task_contract_reader.h"
 #include "policy/tuning_reader.h"
 
 namespace lw {
@@ -24,19 +26,6 @@ std::string knownToolsHint() {
   std::string names;
   for (std::string_view name : knownToolNames()) names += (names.empty() ? "" : ", ") + std::string(name);
   return "the bridge offers " + names;
-}
-
-// A writable scope entry: a relative glob that stays inside the workspace.
-bool isScopeGlob(const std::string& s) {
-  if (s.empty() || s.starts_with("/") || s.starts_with("~")) return false;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    std::size_t end = s.find('/', start);
-    if (end == std::string::npos) end = s.size();
-    if (s.compare(start, end - start, "..") == 0) return false;
-    start = end + 1;
-  }
-  return true;
 }
 
 void checkEvent(YamlSchemaReader& reader, const YAML::Node& n, const std::string& p,
@@ -68,7 +57,8 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
   step.location = reader.locate(n, p);
   auto entries = reader.mapping(n, p,
                                 {"name", "run", "uses", "with", "role", "tools", "lane", "sandbox",
-                                 "limits", "idempotent", "writable"},
+                                 "limits", "idempotent", "writable",
+                                 "expects", "validate", "maxChangedFiles", "maxChangedLines", "onStop"},
                                 {"name"});
   if (!entries) return step;
   for (const MapEntry& e : *entries) {
@@ -119,6 +109,8 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
                          "write a relative path or glob without '..', e.g. src/** or docs/");
         step.writable = *list;
       }
+    } else if (isTaskContractKey(e.key)) {
+      readTaskContractKey(reader, e, fp, step.contract);
     }
   }
   readStepBuiltin(reader, n, p, *entries, step);
@@ -131,6 +123,7 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
     reader.error(find(*entries, "writable"), childPath(p, "writable"),
                  "only an author step has a writable scope",
                  "set role: author, or remove 'writable'");
+  checkTaskContract(reader, *entries, p, step);
   return step;
 }
 

@@ -77,6 +77,22 @@ struct Lane {
   Location location;
 };
 
+// What an author step promises before it is dispatched (docs/taskpack.md,
+// "Task contract"): the paths it should change, a command its change must
+// pass, the largest change it may make, and what to do when it stops.
+// Every field empty or nullopt: no contract.
+struct TaskContract {
+  std::vector<std::string> expects;   // globs; each must match a changed path
+  std::vector<std::string> validate;  // argv run on the author's worktree after the step
+  std::optional<std::int64_t> maxChangedFiles;
+  std::optional<std::int64_t> maxChangedLines;  // added + deleted
+  std::optional<std::string> onStop;  // the BLOCKER's next action for this step
+  Location location;                  // of the first contract key
+  bool declared() const {
+    return !expects.empty() || !validate.empty() || maxChangedFiles || maxChangedLines || onStop;
+  }
+};
+
 struct Step {
   std::string name;  // [a-z0-9-], unique within its stage
   std::vector<std::string> run;  // argv; exactly one of run / uses
@@ -93,6 +109,7 @@ struct Step {
   LimitsOverride limits;
   bool idempotent = false;
   std::vector<std::string> writable;  // author scope (globs relative to the workspace)
+  TaskContract contract;              // author steps only
   Location location;
 };
 
