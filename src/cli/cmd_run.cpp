@@ -27,6 +27,7 @@
 #include "github/publisher.h"
 #include "github/rest_client.h"
 #include "github/workflow_commands.h"
+#include "lease/local_store.h"
 #include "pipeline/bridge_adapter.h"
 #include "pipeline/git_diff_source.h"
 #include "pipeline/publication_builder.h"
@@ -255,6 +256,10 @@ int runMain(const Args& args, Io& io) {
   auto made = runContext(runId, repo, *out, *event, io);
   if (!made) return reportError(io, made.error());
   pipeline::RunContext& ctx = *made;
+  // Author steps' worktrees and their leases (docs/author-steps.md).
+  ctx.stateDir = pipeline::stateDirFor(host->present, host->stateDir, io.env);
+  std::unique_ptr<lease::Store> leases = lease::openLocalStore(ctx.stateDir / "leases");
+  ctx.leases = leases.get();
 
   auto backends = sandbox::makeBackends(io.env);
   auto bridges = pipeline::makeBridgeFactory(*taskpack, io.env);

@@ -6,6 +6,9 @@
 #include <mutex>
 #include <thread>
 
+#include "pipeline/author_step.h"
+#include "pipeline/author_worktree.h"
+
 namespace lw::pipeline {
 namespace {
 
@@ -56,6 +59,11 @@ RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Back
     sandbox::Backend* b = backendFor(backends, id);
     return b ? &b->probe() : nullptr;
   };
+
+  // Worktrees of earlier runs that crashed, once their leases expired.
+  if (ctx.leases != nullptr)
+    for (const std::string& note : reclaimExpiredWorktrees(*ctx.leases, ctx.stateDir, "run " + ctx.runId + " reclaim"))
+      say(note);
 
   for (const PlannedStage& stage : plan.stages) {
     StageRecord record;
@@ -111,9 +119,20 @@ RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Back
           (r.backend.empty() ? "" : " on " + r.backend) + " (" + std::to_string(r.durationMs) + " ms)");
     };
 
+    // An author works in its own worktree, verified there (author_step.h).
+    auto runAuthor = [&](std::size_t i, const std::filesystem::path& store) {
+      const PlannedStep& s = stage.steps[i];
+      say("  " + s.policy.step + ": started in its own worktree");
+      sandbox::Backend* backend = negotiated[i] ? backendFor(backends, negotiated[i]->backend) : nullptr;
+      record.steps[i] = runAuthorStep(s, negotiated[i], backend, store, ctx, makeBridge);
+      const StepRecord& r = record.steps[i];
+      say("  " + s.policy.step + ": " + std::string(toString(r.outcome)) +
+          (r.backend.empty() ? "" : " on " + r.backend) + " (" + std::to_string(r.durationMs) + " ms)");
+    };
+
     // Steps that keep to their own out dir run side by side, verified against
-    // one baseline; the others alone, each against its own (an author's
-    // accepted changes are the next step's starting point).
+    // one baseline; the others alone, each against its own (an author's in
+    // its own worktree).
     std::vector<std::size_t> parallel, alone;
     for (std::size_t i = 0; i < stage.steps.size(); ++i) (shared[i] ? parallel : alone).push_back(i);
     std::atomic<std::size_t> next{0};
@@ -125,7 +144,12 @@ RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Back
       });
     for (auto& t : workers) t.join();
     for (std::size_t i : alone) {
-      StepBaseline own(ctx.repo, stageDir / (stage.steps[i].policy.step + ".baseline.store"));
+      const std::filesystem::path store = stageDir / (stage.steps[i].policy.step + ".baseline.store");
+      if (stage.steps[i].policy.role == Role::Author) {
+        runAuthor(i, store);
+        continue;
+      }
+      StepBaseline own(ctx.repo, store);
       runOne(i, own);
     }
     record.durationMs = std::chrono::duration<double, std::milli>(

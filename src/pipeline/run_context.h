@@ -13,6 +13,7 @@
 #include "core/environment.h"
 #include "github/event.h"
 #include "guard/clock.h"
+#include "lease/lease.h"
 #include "verify/secret_scanner.h"
 
 namespace lw::pipeline {
@@ -37,6 +38,11 @@ struct RunContext {
   // What the steps' durations and wall-time deadlines are measured on; null:
   // the steady clock. Tests pass a guard::ManualClock.
   const guard::Clock* clock = nullptr;
+  // Where author steps' worktrees go (<stateDir>/worktrees/) and the leases
+  // that say which run owns each (docs/author-steps.md). An author step
+  // without a store is not run.
+  std::filesystem::path stateDir;
+  lease::Store* leases = nullptr;
 };
 
 // ctx.clock's time, or the steady clock's when it has none.

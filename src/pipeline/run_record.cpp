@@ -51,6 +51,16 @@ boost::json::value changeJson(const AuthorChange& c) {
           {"refusedBecause", c.refusedBecause}};
 }
 
+// An author step's proposed change, one line: its size and patch, or why it
+// is not published.
+std::string changeLine(const AuthorChange& c) {
+  std::string size = std::to_string(c.filesChanged) + (c.filesChanged == 1 ? " file" : " files") + ", +" +
+                     std::to_string(c.linesAdded) + " -" + std::to_string(c.linesDeleted) +
+                     (c.binary ? ", binary" : "");
+  if (c.accepted) return "change: " + size + ", patch " + c.patchFile;
+  return "change not accepted: " + c.refusedBecause + (c.patchFile.empty() ? "" : " (" + size + ", patch " + c.patchFile + ")");
+}
+
 }  // namespace
 
 std::int64_t tokensUsed(const RunRecord& run) {
@@ -160,6 +170,7 @@ std::string humanSummary(const RunRecord& run) {
         // The first line: a terminal summary lists findings, the record holds them whole.
         out << ": " << f.message.substr(0, std::min<std::size_t>(200, f.message.find('\n'))) << "\n";
       }
+      if (s.change) out << "    " << changeLine(*s.change) << "\n";
       if (!s.blocker.empty()) out << "    " << s.blocker << "\n";
       else if (!s.message.empty() && s.outcome != StepOutcome::Passed) out << "    " << s.message << "\n";
     }

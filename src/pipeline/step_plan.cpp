@@ -13,15 +13,16 @@ namespace {
 std::string stepLabel(const EffectiveStep& s) { return s.stage + "/" + s.step; }
 
 // The step's view of the repository and its out dir, by its role.
-void planFilesystem(const PlannedStep& planned, const RunContext& ctx, const HostLookups& host,
+void planFilesystem(const PlannedStep& planned, const StepWorkspace& workspace, const HostLookups& host,
                     sandbox::StepSpec& spec) {
   const EffectiveStep& policy = planned.policy;
   const Step& step = *planned.step;
-  spec.workspace = ctx.repo;
-  spec.workdir = ctx.repo;
+  const fs::path& root = workspace.workTree;
+  spec.workspace = root;
+  spec.workdir = root;
   spec.workspaceWritable = policy.role == Role::Author && step.writable.empty();
-  if (policy.role == Role::Author) spec.writablePaths = writableRoots(ctx.repo, step.writable, host.existsNotSymlink);
-  for (const auto& p : policy.sandbox.protectedPaths) spec.protectedPaths.push_back(ctx.repo / p);
+  if (policy.role == Role::Author) spec.writablePaths = writableRoots(root, step.writable, host.existsNotSymlink);
+  for (const auto& p : policy.sandbox.protectedPaths) spec.protectedPaths.push_back(root / p);
   for (const auto& p : policy.sandbox.deniedReadPaths) spec.deniedReadPaths.emplace_back(p);
 }
 
@@ -67,6 +68,8 @@ StepLayout stepLayout(const fs::path& outRoot, const EffectiveStep& policy) {
   return l;
 }
 
+StepWorkspace checkoutWorkspace(const RunContext& ctx) { return {ctx.repo, {}}; }
+
 HostLookups hostLookups() {
   HostLookups h;
   h.isRegularFile = [](const fs::path& p) {
@@ -81,7 +84,8 @@ HostLookups hostLookups() {
 }
 
 Result<StepPlan> planStep(const PlannedStep& planned, const sandbox::BackendTraits& traits,
-                          std::string_view backendName, const RunContext& ctx, const HostLookups& host) {
+                          std::string_view backendName, const RunContext& ctx, const HostLookups& host,
+                          const StepWorkspace* workspace) {
   const EffectiveStep& policy = planned.policy;
   auto command = stepCommand(*planned.step, ctx.selfExe, traits, backendName, host.isRegularFile);
   if (!command) return command.error();
@@ -101,8 +105,10 @@ Result<StepPlan> planStep(const PlannedStep& planned, const sandbox::BackendTrai
   spec.network = policy.sandbox.networkMode;
   spec.maxOutputBytes = static_cast<std::size_t>(policy.limits.maxOutputBytes);
   spec.limits = policy.resources;
-  planFilesystem(planned, ctx, host, spec);
+  const StepWorkspace where = workspace ? *workspace : checkoutWorkspace(ctx);
+  planFilesystem(planned, where, host, spec);
   planHostView(policy, traits, ctx, *command, spec);
+  if (traits.hostFilesVisible && !where.gitCommonDir.empty()) spec.readOnlyPaths.push_back(where.gitCommonDir);
   spec.env = sandbox::stepEnvironment(*ctx.env, stepVariables(plan, traits, policy, ctx));
   return plan;
 }

@@ -50,6 +50,18 @@ struct StepPlan {
   sandbox::StepSpec spec;
 };
 
+// Where a step works: the orchestrator's checkout, or an author step's own
+// worktree (author_worktree.h), which the checkout never is for it.
+struct StepWorkspace {
+  std::filesystem::path workTree;  // the step's workspace and working directory
+  // A linked worktree's common git directory (the checkout's .git): visible
+  // read-only where host files are, so that git works inside the step;
+  // empty for the checkout itself.
+  std::filesystem::path gitCommonDir;
+};
+// The orchestrator's checkout, ctx.repo.
+StepWorkspace checkoutWorkspace(const RunContext& ctx);
+
 // The host questions planning asks, injected so that it stays pure.
 struct HostLookups {
   IsRegularFile isRegularFile;  // the engine beside loopwright
@@ -62,10 +74,10 @@ HostLookups hostLookups();
 
 // Fails (SANDBOX_LAUNCH_FAILED) only when the step's command cannot run on
 // this backend: the step is then refused, nothing ran. `backendName` is for
-// that message only.
+// that message only. The step works in `workspace` (null: the checkout).
 Result<StepPlan> planStep(const PlannedStep& step, const sandbox::BackendTraits& traits,
                           std::string_view backendName, const RunContext& ctx,
-                          const HostLookups& host);
+                          const HostLookups& host, const StepWorkspace* workspace = nullptr);
 
 // What the step's verification allows, by its role: an author without
 // `writable:` may write the whole workspace (protected paths aside), exactly

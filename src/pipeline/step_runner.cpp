@@ -146,7 +146,7 @@ OutputFiles readOutputs(const fs::path& outDir, std::size_t limit, bool verified
 
 StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>& negotiated,
                    sandbox::Backend* backend, StepBaseline& baselines, const RunContext& ctx,
-                   const BridgeFactory& makeBridge) {
+                   const BridgeFactory& makeBridge, const StepWorkspace* workspace) {
   const auto started = nowOf(ctx);
   StepObservations seen;
   seen.planned = &planned;
@@ -170,7 +170,7 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   if (backend == nullptr)
     return notRun(StepOutcome::Error, "negotiated backend " + backendName + " is not in this build's registry");
   recordNegotiation(*negotiated, seen);
-  auto plan = planStep(planned, backend->traits(), backendName, ctx, hostLookups());
+  auto plan = planStep(planned, backend->traits(), backendName, ctx, hostLookups(), workspace);
   if (!plan) return notRun(StepOutcome::Refused, plan.error().message);
   // Baseline before anything of the step can run (taken now, or already by
   // the group of steps this one runs beside).
@@ -195,6 +195,14 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
     seen.outputs = readOutputs(seen.layout.outDir, static_cast<std::size_t>(planned.policy.limits.maxOutputBytes),
                                (*seen.check)->ok());
   return settle();
+}
+
+StepRecord notRunRecord(const PlannedStep& planned, const RunContext& ctx, StepOutcome outcome, std::string why) {
+  StepObservations seen;
+  seen.planned = &planned;
+  seen.layout = stepLayout(ctx.outRoot, planned.policy);
+  seen.notRun = NotRun{outcome, std::move(why), ""};
+  return settleStep(seen, *ctx.secrets);
 }
 
 }  // namespace lw::pipeline

@@ -22,6 +22,7 @@
 #include "pipeline/run_record.h"
 #include "pipeline/step_baseline.h"
 #include "pipeline/step_bridge.h"
+#include "pipeline/step_plan.h"
 #include "sandbox/backend.h"
 #include "sandbox/negotiate.h"
 #include "verify/secret_scanner.h"
@@ -38,9 +39,13 @@ using BridgeFactory = std::function<Result<std::unique_ptr<BridgeHandle>>(
 
 // `negotiated` is this step's negotiation, done before any step started;
 // `backend` the winner (null when negotiation failed); `baseline` the one it
-// is verified against (shared by the steps that run beside it).
+// is verified against (shared by the steps that run beside it), taken of
+// `workspace` (null: the checkout; an author's worktree: author_step.h).
 StepRecord runStep(const PlannedStep& step, const Result<sandbox::Negotiated>& negotiated,
                    sandbox::Backend* backend, StepBaseline& baseline, const RunContext& ctx,
-                   const BridgeFactory& makeBridge);
+                   const BridgeFactory& makeBridge, const StepWorkspace* workspace = nullptr);
+
+// The record of a step that did not run, for `why` (Error or Refused).
+StepRecord notRunRecord(const PlannedStep& step, const RunContext& ctx, StepOutcome outcome, std::string why);
 
 }  // namespace lw::pipeline
