@@ -37,6 +37,85 @@ void readFloor(YamlSchemaReader& reader, const YAML::Node& node, Floor& floor) {
   }
 }
 
+void readStateDir(YamlSchemaReader& reader, const YAML::Node& node, HostConfig& config) {
+  auto s = reader.string(node, "stateDir", 4096);
+  if (!s) return;
+  if (!s->starts_with("/"))
+    reader.error(node, "stateDir", "'" + *s + "' is not an absolute path",
+                 "the state directory must be absolute, e.g. /var/lib/loopwright");
+  else
+    config.stateDir = *s;
+}
+
+void readProfileField(YamlSchemaReader& reader, const MapEntry& f, const std::string& fp, RuntimeProfile& profile) {
+  if (f.key == "image") {
+    if (auto img = reader.string(f.value, fp, 512)) {
+      if (!isPinnedImage(*img))
+        reader.error(f.value, fp, "image '" + *img + "' is not pinned by digest",
+                     "write name@sha256:<64 hex digits>; a tag can change under you");
+      profile.image = *img;
+    }
+  } else if (f.key == "extraReadOnlyPaths") {
+    if (auto list = reader.stringList(f.value, fp, 0, 64, {}, 4096)) {
+      for (std::size_t i = 0; i < list->size(); ++i)
+        if (!(*list)[i].starts_with("/")) reader.error(f.value[i], indexPath(fp, i), "is not an absolute path");
+      profile.extraReadOnlyPaths = *list;
+    }
+  }
+}
+
+void readProfile(YamlSchemaReader& reader, const YAML::Node& key, const YAML::Node& value, HostConfig& config) {
+  std::string name = key.IsScalar() ? key.Scalar() : "";
+  std::string p = childPath("runtimeProfiles", name);
+  if (!reader.name(key, p)) return;
+  if (config.runtimeProfiles.contains(name)) {
+    reader.error(key, p, "profile '" + name + "' is defined twice");
+    return;
+  }
+  auto fields = reader.mapping(value, p, {"image", "extraReadOnlyPaths"}, {"image"});
+  if (!fields) return;
+  RuntimeProfile profile;
+  profile.name = name;
+  for (const MapEntry& f : *fields) readProfileField(reader, f, childPath(p, f.key), profile);
+  config.runtimeProfiles.emplace(name, std::move(profile));
+}
+
+void readRuntimeProfiles(YamlSchemaReader& reader, const YAML::Node& node, HostConfig& config) {
+  if (!node.IsMap()) {
+    reader.error(node, "runtimeProfiles", "must be a mapping of profile names",
+                 "write runtimeProfiles: {name: {image: repo@sha256:…}}");
+    return;
+  }
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    YAML::Node key = it->first, value = it->second;  // copies: the iterator's pair is a temporary
+    readProfile(reader, key, value, config);
+  }
+}
+
+void readHostConfig(YamlSchemaReader& reader, const YAML::Node& root, HostConfig& config) {
+  auto top = reader.mapping(root, "", {"apiVersion", "kind", "floor", "runtimeProfiles", "stateDir"},
+                            {"apiVersion", "kind"});
+  if (!top) return;
+  for (const MapEntry& e : *top) {
+    if (e.key == "apiVersion") reader.oneOf(e.value, "apiVersion", {"loopwright.dev/v1alpha1"});
+    else if (e.key == "kind") reader.oneOf(e.value, "kind", {"HostConfig"});
+    else if (e.key == "floor") readFloor(reader, e.value, config.floor);
+    else if (e.key == "stateDir") readStateDir(reader, e.value, config);
+    else if (e.key == "runtimeProfiles") readRuntimeProfiles(reader, e.value, config);
+  }
+}
+
+Error invalidHostConfig(const std::string& file, std::vector<Diagnostic> diagnostics) {
+  Error error = makeError(ErrorCode::HostConfigInvalid,
+                          file + ": " + std::to_string(diagnostics.size()) +
+                              (diagnostics.size() == 1 ? " problem" : " problems"),
+                          "the host config is the runner admin's: fix it, or point "
+                          "LOOPWRIGHT_HOST_CONFIG at a valid one",
+                          file);
+  error.diagnostics = std::move(diagnostics);
+  return error;
+}
+
 }  // namespace
 
 bool isPinnedImage(std::string_view image) {
@@ -64,76 +143,14 @@ Result<HostConfig> parseHostConfig(std::string_view text, const std::string& fil
     auto root = parseYamlDocument(text, file, kHostConfigMaxBytes, diagnostics);
     if (root) {
       YamlSchemaReader reader(file);
-      auto top = reader.mapping(*root, "",
-                                {"apiVersion", "kind", "floor", "runtimeProfiles", "stateDir"},
-                                {"apiVersion", "kind"});
-      for (const MapEntry& e : top ? *top : std::vector<MapEntry>{}) {
-        if (e.key == "apiVersion") reader.oneOf(e.value, "apiVersion", {"loopwright.dev/v1alpha1"});
-        else if (e.key == "kind") reader.oneOf(e.value, "kind", {"HostConfig"});
-        else if (e.key == "floor") readFloor(reader, e.value, config.floor);
-        else if (e.key == "stateDir") {
-          if (auto s = reader.string(e.value, "stateDir", 4096)) {
-            if (!s->starts_with("/"))
-              reader.error(e.value, "stateDir", "'" + *s + "' is not an absolute path",
-                           "the state directory must be absolute, e.g. /var/lib/loopwright");
-            else
-              config.stateDir = *s;
-          }
-        } else if (e.key == "runtimeProfiles") {
-          if (!e.value.IsMap()) {
-            reader.error(e.value, "runtimeProfiles", "must be a mapping of profile names",
-                         "write runtimeProfiles: {name: {image: repo@sha256:…}}");
-            continue;
-          }
-          for (auto it = e.value.begin(); it != e.value.end(); ++it) {
-            YAML::Node key = it->first, value = it->second;  // copies: the iterator's pair is a temporary
-            std::string name = key.IsScalar() ? key.Scalar() : "";
-            std::string p = childPath("runtimeProfiles", name);
-            if (!reader.name(key, p)) continue;
-            if (config.runtimeProfiles.contains(name)) {
-              reader.error(key, p, "profile '" + name + "' is defined twice");
-              continue;
-            }
-            auto fields = reader.mapping(value, p, {"image", "extraReadOnlyPaths"}, {"image"});
-            if (!fields) continue;
-            RuntimeProfile profile;
-            profile.name = name;
-            for (const MapEntry& f : *fields) {
-              std::string fp = childPath(p, f.key);
-              if (f.key == "image") {
-                if (auto img = reader.string(f.value, fp, 512)) {
-                  if (!isPinnedImage(*img))
-                    reader.error(f.value, fp, "image '" + *img + "' is not pinned by digest",
-                                 "write name@sha256:<64 hex digits>; a tag can change under you");
-                  profile.image = *img;
-                }
-              } else if (f.key == "extraReadOnlyPaths") {
-                if (auto list = reader.stringList(f.value, fp, 0, 64, {}, 4096)) {
-                  for (std::size_t i = 0; i < list->size(); ++i)
-                    if (!(*list)[i].starts_with("/"))
-                      reader.error(f.value[i], indexPath(fp, i), "is not an absolute path");
-                  profile.extraReadOnlyPaths = *list;
-                }
-              }
-            }
-            config.runtimeProfiles.emplace(name, std::move(profile));
-          }
-        }
-      }
+      readHostConfig(reader, *root, config);
       diagnostics = reader.takeDiagnostics();
     }
   } catch (const std::exception& e) {
     diagnostics.push_back({{file, 0, 0, ""}, std::string("cannot be read: ") + e.what(), ""});
   }
   if (diagnostics.empty()) return config;
-  Error error = makeError(ErrorCode::HostConfigInvalid,
-                          file + ": " + std::to_string(diagnostics.size()) +
-                              (diagnostics.size() == 1 ? " problem" : " problems"),
-                          "the host config is the runner admin's: fix it, or point "
-                          "LOOPWRIGHT_HOST_CONFIG at a valid one",
-                          file);
-  error.diagnostics = std::move(diagnostics);
-  return error;
+  return invalidHostConfig(file, std::move(diagnostics));
 }
 
 Result<HostConfig> loadHostConfig(const std::string& path, bool mustExist) {
