@@ -177,7 +177,10 @@ json::value toJson(const PublicationRequest& r) {
                        {"checks", r.options.checks},
                        {"summary", r.options.summary},
                        {"failOn", failOnName(r.options.failOn)},
-                       {"maxInlineComments", r.options.maxInlineComments}};
+                       {"maxInlineComments", r.options.maxInlineComments},
+                       {"patches", toString(r.options.patches)}};
+  json::array changes;
+  for (const auto& c : r.changes) changes.push_back(toJson(c));
   json::value reviewed = nullptr;
   if (r.reviewedFiles) reviewed = strings(*r.reviewedFiles);
   return json::object{{"id", r.id},
@@ -190,7 +193,8 @@ json::value toJson(const PublicationRequest& r) {
                       {"triage", std::move(triage)},
                       {"steps", std::move(steps)},
                       {"conclusion", r.conclusion},
-                      {"options", std::move(options)}};
+                      {"options", std::move(options)},
+                      {"changes", std::move(changes)}};
 }
 
 Result<PublicationRequest> publicationFromJson(const json::value& v) {
@@ -242,7 +246,15 @@ Result<PublicationRequest> publicationFromJson(const json::value& v) {
       else throw FieldError("options.failOn", "unknown fail level '" + failOn + "'");
       r.options.maxInlineComments =
           static_cast<int>(optInt(*opt, "maxInlineComments", "options").value_or(50));
+      std::string patches = optStr(*opt, "patches", "options").value_or("suggestions");
+      if (patches == "suggestions") r.options.patches = PatchPublication::Suggestions;
+      else if (patches == "branch") r.options.patches = PatchPublication::Branch;
+      else if (patches == "none") r.options.patches = PatchPublication::None;
+      else throw FieldError("options.patches", "unknown patch publication '" + patches + "'");
     }
+    if (const json::array* a = optArray(o, "changes", ""))
+      for (std::size_t i = 0; i < a->size(); ++i)
+        r.changes.push_back(proposedChangeFromJson((*a)[i], "changes[" + std::to_string(i) + "]"));
     return r;
   } catch (const FieldError& e) {
     Error err = makeError(ErrorCode::PublicationFailed,

@@ -12,6 +12,7 @@
 #include "core/finding.h"
 #include "core/result.h"
 #include "github/coverage.h"
+#include "github/proposed_change.h"
 #include "policy/taskpack.h"
 
 namespace lw::github {
@@ -61,6 +62,8 @@ struct PublicationRequest {
   // gone is resolved only in these (a file not looked at says nothing).
   // nullopt: every file of the pull request was reviewed.
   std::optional<std::vector<std::string>> reviewedFiles;
+  // Author steps' accepted changes, published as options.patches says.
+  std::vector<ProposedChange> changes = {};
 };
 
 // Every finding of every stage, in stage order.

@@ -24,4 +24,13 @@ std::string_view toString(FailOn f) {
   return "error";
 }
 
+std::string_view toString(PatchPublication p) {
+  switch (p) {
+    case PatchPublication::Suggestions: return "suggestions";
+    case PatchPublication::Branch: return "branch";
+    case PatchPublication::None: return "none";
+  }
+  return "suggestions";
+}
+
 }  // namespace lw

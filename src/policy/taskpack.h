@@ -124,12 +124,18 @@ struct Stage {
 enum class ReviewMode { None, Comment, RequestChanges };
 enum class FailOn { Error, Warning, Never };
 
+// How an author step's accepted change is published (docs/taskpack.md,
+// publication.patches): review suggestions (the rest as a patch in the review
+// body), a commit on a branch loopwright/<run>/<step>, or not at all.
+enum class PatchPublication { Suggestions, Branch, None };
+
 struct Publication {
   ReviewMode review = ReviewMode::Comment;
   bool checks = true;
   bool summary = true;
   FailOn failOn = FailOn::Error;
   int maxInlineComments = 50;
+  PatchPublication patches = PatchPublication::Suggestions;
 };
 
 struct Taskpack {
@@ -150,5 +156,6 @@ struct Taskpack {
 std::string_view toString(LaneApi a);
 std::string_view toString(ReviewMode m);
 std::string_view toString(FailOn f);
+std::string_view toString(PatchPublication p);
 
 }  // namespace lw

@@ -18,7 +18,7 @@ namespace {
 void readPublication(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
                      Publication& out) {
   auto entries =
-      reader.mapping(node, path, {"review", "checks", "summary", "failOn", "maxInlineComments"});
+      reader.mapping(node, path, {"review", "checks", "summary", "failOn", "maxInlineComments", "patches"});
   if (!entries) return;
   for (const MapEntry& e : *entries) {
     std::string p = childPath(path, e.key);
@@ -36,6 +36,11 @@ void readPublication(YamlSchemaReader& reader, const YAML::Node& node, const std
         out.failOn = *s == "error" ? FailOn::Error : *s == "warning" ? FailOn::Warning : FailOn::Never;
     } else if (e.key == "maxInlineComments") {
       if (auto v = reader.integer(e.value, p, 0, 1000)) out.maxInlineComments = static_cast<int>(*v);
+    } else if (e.key == "patches") {
+      if (auto s = reader.oneOf(e.value, p, {"suggestions", "branch", "none"}))
+        out.patches = *s == "suggestions" ? PatchPublication::Suggestions
+                      : *s == "branch"    ? PatchPublication::Branch
+                                          : PatchPublication::None;
     }
   }
 }
