@@ -1,7 +1,9 @@
 // `loopwright publish --resume [--state-dir DIR]`: finishes the publications
 // left in the outbox by a run that was interrupted or could not reach
 // GitHub. `--request FILE` publishes a publication request written as JSON
-// (the form the outbox stores). GITHUB_TOKEN, GITHUB_API_URL,
+// (the form the outbox stores). `--from-artifact DIR` publishes what a fork
+// pull request's read-only job left in its artifact, in a workflow_run job
+// (docs/fork-pull-requests.md). GITHUB_TOKEN, GITHUB_API_URL,
 // GITHUB_STEP_SUMMARY and GITHUB_OUTPUT come from the environment.
 #include <fstream>
 #include <iostream>
@@ -14,6 +16,9 @@
 #include "cli/report.h"
 #include "core/http_curl.h"
 #include "github/publisher.h"
+#include "github/pulls.h"
+#include "github/run_artifact.h"
+#include "github/workflow_run.h"
 
 namespace lw::cli {
 
@@ -52,27 +57,50 @@ Result<github::PublicationRequest> readRequest(const std::string& path) {
   return r;
 }
 
+// The artifact's request, once the workflow_run event and the pull request
+// as the API has it now agree with it (github/run_artifact.h).
+Result<github::PublicationRequest> admittedArtifact(const std::string& dir, github::RestClient& api,
+                                                    const Environment& env) {
+  auto run = github::loadWorkflowRun(env);
+  if (!run) return std::move(run).error();
+  auto request = github::readArtifactRequest(dir);
+  if (!request) return std::move(request).error();
+  auto pull = github::fetchPull(api, run->repository, request->number);
+  if (!pull) return std::move(pull).error();
+  return github::admitArtifact(std::move(request).value(), *run, *pull);
+}
+
+// Exactly one of the three sources.
+Status checkSource(bool resume, bool request, bool artifact) {
+  if (int(resume) + int(request) + int(artifact) == 1) return Ok{};
+  return makeError(ErrorCode::UsageError, "give exactly one of --resume, --request FILE and --from-artifact DIR",
+                   "loopwright publish --resume [--state-dir DIR]");
+}
+
 }  // namespace
 
 Command publishCommand() {
   Command c;
   c.name = "publish";
   c.summary = "publish results to GitHub, or finish what the outbox holds";
-  c.usage = "--resume [--state-dir DIR] | --request FILE [--state-dir DIR]";
+  c.usage = "--resume [--state-dir DIR] | --request FILE [--state-dir DIR] | --from-artifact DIR [--state-dir DIR]";
   c.description =
       "--resume publishes every pending entry of <state dir>/outbox without posting\n"
-      "anything twice. --request publishes one publication request (JSON). Uses\n"
+      "anything twice. --request publishes one publication request (JSON).\n"
+      "--from-artifact publishes the publication.json of a pull_request job's run\n"
+      "directory in a workflow_run job, only while its head is the pull request's. Uses\n"
       "GITHUB_TOKEN and GITHUB_API_URL; writes GITHUB_STEP_SUMMARY and GITHUB_OUTPUT\n"
       "when set. Exits 6 when a publication could not be finished (it stays in the outbox).";
   c.options = {{"resume", "", "publish the pending outbox entries"},
                {"request", "FILE", "publish this publication request"},
+               {"from-artifact", "DIR", "publish a pull_request job's run directory (workflow_run jobs)"},
                {"state-dir", "DIR", "the state directory (default: the host config's)"}};
   c.run = [](const Args& args, Io& io) {
     bool resume = args.flag("resume");
     auto requestFile = args.value("request");
-    if (resume == requestFile.has_value())
-      return reportError(io, makeError(ErrorCode::UsageError, "give exactly one of --resume and --request FILE",
-                                       "loopwright publish --resume [--state-dir DIR]"));
+    auto artifactDir = args.value("from-artifact");
+    if (auto s = checkSource(resume, requestFile.has_value(), artifactDir.has_value()); !s)
+      return reportError(io, s.error());
     std::string stateDir;
     if (auto d = args.value("state-dir")) {
       stateDir = *d;
@@ -100,7 +128,7 @@ Command publishCommand() {
       if (!r) return reportError(io, r.error());
       outcomes = std::move(r).value();
     } else {
-      auto request = readRequest(*requestFile);
+      auto request = artifactDir ? admittedArtifact(*artifactDir, api, io.env) : readRequest(*requestFile);
       if (!request) return reportError(io, request.error());
       auto r = publisher.publish(*request);
       if (!r) return reportError(io, r.error());

@@ -26,9 +26,11 @@
 #include "github/outbox.h"
 #include "github/publisher.h"
 #include "github/rest_client.h"
+#include "github/run_artifact.h"
 #include "github/workflow_commands.h"
 #include "lease/local_store.h"
 #include "pipeline/bridge_adapter.h"
+#include "pipeline/comment_gate.h"
 #include "pipeline/git_diff_source.h"
 #include "pipeline/publication_builder.h"
 #include "pipeline/plan.h"
@@ -141,6 +143,17 @@ void reportUnpublished(const pipeline::RunRecord& record, const pipeline::EventI
   if (!written) io.err << "loopwright: " << written.error().message << "\n";
 }
 
+// A pull request run that publishes nothing leaves what it would have
+// published beside run.json: a fork's read-only job uploads its run
+// directory, and a workflow_run job publishes it (docs/fork-pull-requests.md).
+void keepUnpublishedRequest(const pipeline::RunRecord& record, const pipeline::EventInput& event,
+                            const Taskpack& taskpack, const fs::path& out, Io& io) {
+  if (!event.typed || !event.typed->isPullRequest) return;
+  auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
+  if (auto s = github::writeArtifactRequest(out.string(), request); !s)
+    io.err << "loopwright: " << s.error().message << "\n";
+}
+
 // The taskpack to trust: --taskpack when given; for pull requests the base
 // commit's; otherwise the working tree's.
 Result<Taskpack> loadTrustedTaskpack(const Args& args, const fs::path& repo,
@@ -202,6 +215,17 @@ void warnIfUnsandboxed(const pipeline::RunPlan& plan, Io& io) {
       io.err << "loopwright: " << written.error().message << "\n";
 }
 
+// A comment command its author may not give (docs/comment-commands.md):
+// one line in the log and the step summary, no stage runs, exit 0.
+int reportCommandRefused(const std::string& refusal, Io& io) {
+  (io.json ? io.err : io.out) << "::notice title=loopwright: command not run::" << github::escapeData(refusal)
+                              << "\n";
+  if (auto summary = io.env.get("GITHUB_STEP_SUMMARY"); summary && !summary->empty())
+    if (auto written = github::appendStepSummary(*summary, "> **Note:** " + refusal + "\n\n"); !written)
+      io.err << "loopwright: " << written.error().message << "\n";
+  return 0;
+}
+
 // run --sarif FILE: every accepted finding with a file, for code scanning;
 // says how many it had to leave out.
 Status writeSarif(const pipeline::RunRecord& record, const std::string& file, std::ostream& progress) {
@@ -225,6 +249,9 @@ int runMain(const Args& args, Io& io) {
   if (!event) return reportError(io, event.error());
   if (auto s = pipeline::completePullRequestEvent(*event, io.env, io.json ? io.err : io.out); !s)
     return reportError(io, s.error());
+  auto selection = pipeline::gateStages(*event, io.env, io.json ? io.err : io.out);
+  if (!selection) return reportError(io, selection.error());
+  if (!selection->refusal.empty()) return reportCommandRefused(selection->refusal, io);
   if (publish == "github" && !event->typed)
     return reportError(io, makeError(ErrorCode::UsageError, "--publish github needs the event payload",
                                      "give --event-path (under Actions GITHUB_EVENT_PATH is used)"));
@@ -246,7 +273,8 @@ int runMain(const Args& args, Io& io) {
   if (!policies) return reportError(io, policies.error());
 
   int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  pipeline::RunPlan plan = pipeline::buildPlan(*taskpack, *policies, event->name, event->action, cores);
+  pipeline::RunPlan plan =
+      pipeline::buildPlan(*taskpack, *policies, selection->eventName, selection->action, cores);
   warnIfUnsandboxed(plan, io);
 
   std::string runId = pipeline::makeRunId(io.env);
@@ -295,6 +323,7 @@ int runMain(const Args& args, Io& io) {
     if (published != 0 && status == 0) status = published;
   } else {
     reportUnpublished(record, *event, *taskpack, runJson, io);
+    keepUnpublishedRequest(record, *event, *taskpack, *out, io);
   }
   writeRunOutputs(record, runJson, status, io);
   return status;

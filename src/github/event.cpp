@@ -83,6 +83,9 @@ GithubEvent readEvent(std::string_view name, const json::object& root) {
     readIssue(root, ev);
     const json::object& comment = object(field(root, "comment", ""), "comment");
     ev.commentAuthorAssociation = str(comment, "author_association", "comment");
+    ev.commentBody = optStr(comment, "body", "comment").value_or("");
+    if (const json::object* user = optObject(comment, "user", "comment"))
+      ev.commentAuthor = optStr(*user, "login", "comment.user").value_or("");
   } else {  // workflow_dispatch
     ev.headRef = str(root, "ref", "");
   }

@@ -24,6 +24,8 @@ struct GithubEvent {
   std::string baseRef;
   std::string authorAssociation;  // of the PR or issue author ("OWNER", "NONE", …)
   std::string commentAuthorAssociation;  // issue_comment only: of the commenter
+  std::string commentAuthor;             // issue_comment only: the commenter's login
+  std::string commentBody;               // issue_comment only: what was written
   std::string sender;                    // login of who triggered the event
   std::vector<std::string> labels;       // on the PR or issue
   bool fromFork = false;  // head repository differs from the base (or was deleted)

@@ -25,6 +25,7 @@ Result<PullInfo> fetchPull(RestClient& api, const RepoRef& repo, int number) {
     info.baseSha = str(base, "sha", "base");
     const auto* headRepo = optObject(head, "repo", "head");
     const auto* baseRepo = optObject(base, "repo", "base");
+    if (headRepo) info.headRepo = str(*headRepo, "full_name", "head.repo");
     info.fromFork = !headRepo || !baseRepo ||
                     str(*headRepo, "full_name", "head.repo") != str(*baseRepo, "full_name", "base.repo");
     return info;

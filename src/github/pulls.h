@@ -14,6 +14,7 @@ struct PullInfo {
   std::string headSha;
   std::string baseSha;
   bool fromFork = false;  // head repository differs from the base, or was deleted
+  std::string headRepo;   // head.repo.full_name; empty when the fork was deleted
 };
 
 // GET /repos/{owner}/{repo}/pulls/{number}. Fails with PUBLICATION_FAILED on

@@ -89,7 +89,19 @@ std::optional<LocalHttpServer::Response> FakeGithub::answer(const LocalHttpServe
 
 void FakeGithub::addPull(int number, const std::string& headSha, const std::string& diff) {
   std::lock_guard<std::mutex> lock(state_->mu);
-  state_->pulls[number] = {headSha, diff};
+  state_->pulls[number] = {headSha, diff, {}};
+}
+void FakeGithub::setPullHeadRepo(int number, const std::string& headRepo) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  state_->pulls.at(number).headRepo = headRepo;
+}
+void FakeGithub::movePullHead(int number, const std::string& headSha) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  state_->pulls.at(number).headSha = headSha;
+}
+void FakeGithub::setPermission(const std::string& login, const std::string& permission) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  state_->permissions[login] = permission;
 }
 void FakeGithub::setReadOnly(bool v) {
   std::lock_guard<std::mutex> lock(state_->mu);

@@ -39,6 +39,15 @@ class FakeGithub {
   std::string url() const;
 
   void addPull(int number, const std::string& headSha, const std::string& diff);
+  // The pull request comes from a fork: its head.repo.full_name is
+  // `headRepo` (the base stays octo/hello).
+  void setPullHeadRepo(int number, const std::string& headRepo);
+  // A new push: the pull request's head moves to `headSha`.
+  void movePullHead(int number, const std::string& headSha);
+  // GET collaborators/{login}/permission answers `permission` ("admin",
+  // "maintain", "write", "triage", "read"); a login never set is not a
+  // collaborator and gets GitHub's 404.
+  void setPermission(const std::string& login, const std::string& permission);
   // Every write answers 403 "Resource not accessible by integration" (a fork
   // pull request's read-only GITHUB_TOKEN).
   void setReadOnly(bool readOnly);

@@ -128,8 +128,10 @@ struct FakeGithub::State {
   struct Pull {
     std::string headSha;
     std::string diff;
+    std::string headRepo;  // a fork's full name; empty: the base repository
   };
   std::map<int, Pull> pulls;
+  std::map<std::string, std::string> permissions;  // collaborator login -> permission
   std::map<int, json::array> reviews;         // by pull
   std::map<int, json::array> reviewComments;  // by pull
   json::array checkRuns;
@@ -159,6 +161,19 @@ struct FakeGithub::State {
                           std::to_string((all.size() + per - 1) / per) + ">; rel=\"last\"";
     }
     return r;
+  }
+
+  // GitHub's shape: the legacy `permission` (maintain reads as write,
+  // triage as read), the exact `role_name`, the user; 404 for a login that
+  // is not a collaborator.
+  Reply permission(const std::string& login) {
+    auto it = permissions.find(login);
+    if (it == permissions.end()) return message(404, "Not Found");
+    const std::string& role = it->second;
+    std::string legacy = role == "maintain" ? "write" : role == "triage" ? "read" : role;
+    return jsonReply(200, json::object{{"permission", legacy},
+                                       {"role_name", role},
+                                       {"user", json::object{{"login", login}, {"type", "User"}}}});
   }
 
   // Validates one review comment against the pull's diff, as GitHub does.
@@ -202,11 +217,13 @@ struct FakeGithub::State {
       std::string full = std::string(kOwner) + "/" + kRepo;
       json::object pr{
           {"number", p->first},
-          {"head", json::object{{"sha", p->second.headSha}, {"repo", json::object{{"full_name", full}}}}},
+          {"head", json::object{{"sha", p->second.headSha},
+                                {"repo", json::object{{"full_name", p->second.headRepo.empty() ? full : p->second.headRepo}}}}},
           {"base", json::object{{"sha", "b" + p->second.headSha.substr(1)}, {"repo", json::object{{"full_name", full}}}}}};
       reads.decoratePull(p->first, pr);
       return jsonReply(200, pr);
     }
+    if (is(R"(/collaborators/([^/]+)/permission)") && method == "GET") return permission(m[1]);
     if (is(R"(/pulls/(\d+)/comments)") && method == "GET") return page(reviewComments[std::stoi(m[1])], q, path);
     if (is(R"(/pulls/(\d+)/reviews)") && method == "GET") return page(reviews[std::stoi(m[1])], q, path);
     if (is(R"(/pulls/(\d+)/reviews)") && method == "POST") return createReview(std::stoi(m[1]), body);

@@ -36,7 +36,7 @@ json::object commentEvent() {
                                  {"author_association", "CONTRIBUTOR"},
                                  {"labels", json::array{}},
                                  {"pull_request", json::object{{"url", "https://api.github.com/repos/octo/hello/pulls/5"}}}}},
-          {"comment", json::object{{"body", "/loopwright review"}, {"author_association", "MEMBER"}}},
+          {"comment", json::object{{"body", "LGTM, please take a look"}, {"author_association", "MEMBER"}}},
           {"repository", json::object{{"name", "hello"}, {"full_name", "octo/hello"},
                                       {"owner", json::object{{"login", "octo"}}}}},
           {"sender", json::object{{"login", "mona"}}}};
@@ -49,7 +49,7 @@ TEST_CASE("pull event: an issue_comment on a pull request needs its commits, a p
   e.isPullRequest = true;
   e.number = 5;
   CHECK(lw::pipeline::needsPullLookup(e));
-  lw::pipeline::applyPull(e, {"h", "b", true});
+  lw::pipeline::applyPull(e, {"h", "b", true, "forker/hello"});
   CHECK_FALSE(lw::pipeline::needsPullLookup(e));
   CHECK(e.headSha == "h");
   CHECK(e.baseSha == "b");

@@ -1,0 +1,45 @@
+// The fork split's hand-over (docs/fork-pull-requests.md): the pull_request
+// job, whose token cannot write, leaves its publication request in the run
+// directory it uploads as an artifact; the workflow_run job, whose token
+// can, publishes it. The artifact was made by a job that ran a fork's code
+// (and maybe a fork's workflow file), so it is only ever read as data,
+// bounded and validated, and where it is posted is decided by the
+// workflow_run event and the API, never by the artifact.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "core/result.h"
+#include "github/publication.h"
+#include "github/pulls.h"
+#include "github/workflow_run.h"
+
+namespace lw::github {
+
+// The file in the run directory (beside run.json) the artifact carries.
+inline constexpr const char* kArtifactRequestFile = "publication.json";
+// Far above a real request (the review body alone is capped at 65,536
+// characters, findings at the check runs' limits); an artifact that is
+// larger was not written by loopwright.
+inline constexpr std::size_t kMaxArtifactRequestBytes = 8u << 20;
+
+// Writes <dir>/publication.json. Fails with IO_ERROR.
+Status writeArtifactRequest(const std::string& dir, const PublicationRequest& request);
+
+// Reads <dir>/publication.json: a regular file (no symlink, FIFO or
+// device), at most kMaxArtifactRequestBytes, a valid publication request
+// of a pull request with a 40-hex head and a known conclusion, carrying no
+// triage. Fails with PUBLICATION_FAILED naming the file and JSON path.
+Result<PublicationRequest> readArtifactRequest(const std::string& dir);
+
+// Pure. The request as it may be posted, when the artifact agrees with
+// the workflow_run event (a pull_request run on this repository, on the
+// artifact's head, for this pull request) and with the pull request as the
+// API has it now (same head repository, same head commit). Its id and
+// repository are then the event's. Fails with PUBLICATION_FAILED; a head
+// that moved on says that the newer push is reviewed by its own run.
+Result<PublicationRequest> admitArtifact(PublicationRequest request, const WorkflowRun& run,
+                                         const PullInfo& pull);
+
+}  // namespace lw::github
