@@ -158,48 +158,57 @@ Error childFailed(const detail::ChildFailure& failure, const SpawnRequest& req,
   return launchError(what, failure.err, req.argv[0]);
 }
 
-}  // namespace
-
-Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
-  Clock::time_point started = Clock::now();
-  if (req.argv.empty()) {
-    return makeError(ErrorCode::SandboxLaunchFailed, "no command to run",
-                     "give the step a command");
-  }
-  if (req.extraFds.size() > detail::kMaxExtraFds) {
+std::optional<Error> refusedRequest(const SpawnRequest& req) {
+  if (req.argv.empty())
+    return makeError(ErrorCode::SandboxLaunchFailed, "no command to run", "give the step a command");
+  if (req.extraFds.size() > detail::kMaxExtraFds)
     return makeError(ErrorCode::SandboxLaunchFailed, "too many descriptors to pass to the child",
                      "pass at most 4 extra descriptors", req.argv[0]);
-  }
-  // Resolved in the child, in the step's view (executable.h).
-  const std::string stepPath = stepPathOf(req.env);
-  const std::vector<std::string> candidates = commandCandidates(req.argv[0], stepPath);
+  return std::nullopt;
+}
 
-  // Everything the child touches is allocated before fork.
-  ExecStrings candidateStrings(candidates);
-  ExecStrings argv(req.argv);
-  ExecStrings envp = ExecStrings::environment(req.env);
-
+// The descriptors between loopwright, the supervisor and the step: the
+// step's output pipes, the pipe its child reports a failed exec on, the
+// control socket, and its stdin.
+struct Channels {
   Fd outR, outW, errR, errW, failR, failW, devNull;
-  if (!makePipe(outR, outW) || !makePipe(errR, errW) || !makePipe(failR, failW)) {
-    return launchError("pipe", errno, req.argv[0]);
-  }
-  int sv[2];
-  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
-    return launchError("socketpair", errno, req.argv[0]);
-  }
-  Fd control(sv[0]), supervisorEnd(sv[1]);
+  Fd control, supervisorEnd;
   int stdinFd = -1;
-  if (req.stdinFd) {
-    stdinFd = *req.stdinFd;
-  } else {
-    devNull.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-    if (!devNull) return launchError("open /dev/null", errno, req.argv[0]);
-    stdinFd = devNull.get();
-  }
 
+  // After the fork: the child's ends belong to it alone, so that a read
+  // sees end of file when it is gone.
+  void closeChildEnds() {
+    outW.reset();
+    errW.reset();
+    failW.reset();
+    supervisorEnd.reset();
+    devNull.reset();
+  }
+};
+
+std::optional<Error> openChannels(const SpawnRequest& req, Channels& ch) {
+  if (!makePipe(ch.outR, ch.outW) || !makePipe(ch.errR, ch.errW) || !makePipe(ch.failR, ch.failW))
+    return launchError("pipe", errno, req.argv[0]);
+  int sv[2];
+  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+    return launchError("socketpair", errno, req.argv[0]);
+  ch.control.reset(sv[0]);
+  ch.supervisorEnd.reset(sv[1]);
+  if (req.stdinFd) {
+    ch.stdinFd = *req.stdinFd;
+    return std::nullopt;
+  }
+  ch.devNull.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  if (!ch.devNull) return launchError("open /dev/null", errno, req.argv[0]);
+  ch.stdinFd = ch.devNull.get();
+  return std::nullopt;
+}
+
+detail::ExecPlan execPlanOf(const SpawnRequest& req, ExecStrings& candidates, std::size_t candidateCount,
+                            ExecStrings& argv, ExecStrings& envp, const Channels& ch) {
   detail::ExecPlan plan;
-  plan.candidates = candidateStrings.get();
-  plan.candidateCount = candidates.size();
+  plan.candidates = candidates.get();
+  plan.candidateCount = candidateCount;
   plan.argv = argv.get();
   plan.envp = envp.get();
   plan.cwd = req.cwd.empty() ? nullptr : req.cwd.c_str();
@@ -208,14 +217,45 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
   plan.supervisorSetups = req.supervisorSetup.data();
   plan.supervisorSetupCount = req.supervisorSetup.size();
   plan.stepIsInit = req.stepIsPidNamespaceInit;
-  plan.stdinFd = stdinFd;
-  plan.stdoutFd = outW.get();
-  plan.stderrFd = errW.get();
+  plan.stdinFd = ch.stdinFd;
+  plan.stdoutFd = ch.outW.get();
+  plan.stderrFd = ch.errW.get();
   plan.passFd = req.passFd.value_or(-1);
   plan.extraFds = req.extraFds.data();
   plan.extraCount = req.extraFds.size();
-  plan.errorPipe = failW.get();
-  plan.control = supervisorEnd.get();
+  plan.errorPipe = ch.failW.get();
+  plan.control = ch.supervisorEnd.get();
+  return plan;
+}
+
+// What the step's child wrote on the failure pipe before its exec; nothing
+// (end of file) when the exec succeeded.
+std::optional<detail::ChildFailure> childFailureOf(int failPipe) {
+  detail::ChildFailure failure;
+  ssize_t got = 0;
+  do {
+    got = ::read(failPipe, &failure, sizeof failure);
+  } while (got < 0 && errno == EINTR);
+  if (got == static_cast<ssize_t>(sizeof failure)) return failure;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
+  Clock::time_point started = Clock::now();
+  if (auto refused = refusedRequest(req)) return *refused;
+  // Resolved in the child, in the step's view (executable.h).
+  const std::string stepPath = stepPathOf(req.env);
+  const std::vector<std::string> candidates = commandCandidates(req.argv[0], stepPath);
+
+  // Everything the child touches is allocated before fork.
+  ExecStrings candidateStrings(candidates);
+  ExecStrings argv(req.argv);
+  ExecStrings envp = ExecStrings::environment(req.env);
+  Channels ch;
+  if (auto failed = openChannels(req, ch)) return *failed;
+  const detail::ExecPlan plan = execPlanOf(req, candidateStrings, candidates.size(), argv, envp, ch);
 
   // If the step kills its supervisor, its orphans come to us.
   becomeSubreaperOfLastResort();
@@ -227,36 +267,23 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
     if (supervisor == 0) detail::runSupervisor(plan);
     registerOwnChild(supervisor);
   }
+  ch.closeChildEnds();
 
-  outW.reset();
-  errW.reset();
-  failW.reset();
-  supervisorEnd.reset();
-  devNull.reset();
-
-  auto reapSupervisor = [&] { reapChild(supervisor); };
-  detail::SupervisorMessage started_msg;
-  if (!readMessage(control.get(), started_msg) || started_msg.kind != detail::kStarted) {
-    reapSupervisor();
-    return supervisorFailed(started_msg, req);
+  detail::SupervisorMessage startedMsg;
+  if (!readMessage(ch.control.get(), startedMsg) || startedMsg.kind != detail::kStarted) {
+    reapChild(supervisor);
+    return supervisorFailed(startedMsg, req);
   }
-  pid_t pid = started_msg.value;
-
-  detail::ChildFailure failure;
-  ssize_t got = 0;
-  do {
-    got = ::read(failR.get(), &failure, sizeof failure);
-  } while (got < 0 && errno == EINTR);
-  if (got == static_cast<ssize_t>(sizeof failure)) {
+  if (auto failure = childFailureOf(ch.failR.get())) {
     detail::SupervisorMessage fin;
-    readMessage(control.get(), fin);
-    reapSupervisor();
-    return childFailed(failure, req, candidates, stepPath);
+    readMessage(ch.control.get(), fin);
+    reapChild(supervisor);
+    return childFailed(*failure, req, candidates, stepPath);
   }
 
-  for (Fd* f : {&outR, &errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
+  for (Fd* f : {&ch.outR, &ch.errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
   return std::unique_ptr<RunningProcess>(std::make_unique<SupervisedProcess>(
-      supervisor, pid, std::move(control), std::move(outR), std::move(errR), req, started));
+      supervisor, startedMsg.value, std::move(ch.control), std::move(ch.outR), std::move(ch.errR), req, started));
 }
 
 }  // namespace lw::sandbox::process
