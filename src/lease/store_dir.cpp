@@ -70,7 +70,10 @@ Result<StoreDir> StoreDir::open(const std::filesystem::path& dir) {
   bridge::UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!fd) {
     int err = errno;
-    if (err == ELOOP) return refusedDir(dir.string(), "it is a symlink");
+    struct stat link {};
+    // Linux answers ENOTDIR, not ELOOP, for a symlink opened with both flags.
+    if (::lstat(dir.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
+      return refusedDir(dir.string(), "it is a symlink");
     if (err == ENOTDIR) return refusedDir(dir.string(), "it is not a directory");
     return ioError("cannot open the lease store", dir.string(), err);
   }
