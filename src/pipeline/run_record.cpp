@@ -43,12 +43,30 @@ boost::json::object triageJson(const TriageResult& triage) {
   return t;
 }
 
+boost::json::value validationJson(const ValidationRun& v) {
+  return {{"command", strings(v.command)}, {"exitStatus", v.exitStatus},   {"timedOut", v.timedOut},
+          {"wallTimeMs", v.wallTimeMs},    {"passed", v.passed},           {"durationMs", v.durationMs},
+          {"stdout", v.stdoutPath},        {"stderr", v.stderrPath},       {"secretsMasked", v.secretsMasked},
+          {"error", v.error.empty() ? boost::json::value(nullptr) : boost::json::value(v.error)}};
+}
+
+// The validate run, one line under the step in the terminal summary.
+std::string validationLine(const ValidationRun& v) {
+  std::string line = "validate `";
+  for (std::size_t i = 0; i < v.command.size(); ++i) line += (i ? " " : "") + v.command[i];
+  line += "`: " + std::string(v.passed ? "passed" : "failed");
+  if (!v.error.empty()) return line + " (could not run: " + v.error + ")";
+  line += v.timedOut ? " (ran past " + std::to_string(v.wallTimeMs) + " ms" : " (exit " + std::to_string(v.exitStatus);
+  return line + ", " + std::to_string(v.durationMs) + " ms, logs " + v.stdoutPath + ")";
+}
+
 boost::json::value changeJson(const AuthorChange& c) {
   return {{"baseCommit", c.baseCommit},       {"patchFile", c.patchFile},
           {"paths", strings(c.paths)},         {"filesChanged", c.filesChanged},
           {"linesAdded", c.linesAdded},        {"linesDeleted", c.linesDeleted},
           {"binary", c.binary},                {"accepted", c.accepted},
-          {"refusedBecause", c.refusedBecause}};
+          {"refusedBecause", c.refusedBecause},
+          {"validation", c.validation ? validationJson(*c.validation) : boost::json::value(nullptr)}};
 }
 
 // An author step's proposed change, one line: its size and patch, or why it
@@ -171,6 +189,7 @@ std::string humanSummary(const RunRecord& run) {
         out << ": " << f.message.substr(0, std::min<std::size_t>(200, f.message.find('\n'))) << "\n";
       }
       if (s.change) out << "    " << changeLine(*s.change) << "\n";
+      if (s.change && s.change->validation) out << "    " << validationLine(*s.change->validation) << "\n";
       if (!s.blocker.empty()) out << "    " << s.blocker << "\n";
       else if (!s.message.empty() && s.outcome != StepOutcome::Passed) out << "    " << s.message << "\n";
     }

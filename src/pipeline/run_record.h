@@ -29,6 +29,21 @@ struct GuardrailEvent {
   std::int64_t atMs = 0;  // since the step started
 };
 
+// The task contract's validate command, run in its own sandbox on the
+// author's worktree after the step (docs/taskpack.md, "Task contract"):
+// passed only on exit 0 within the step's wall time.
+struct ValidationRun {
+  std::vector<std::string> command;  // the argv as the taskpack wrote it
+  int exitStatus = -1;
+  bool timedOut = false;
+  std::int64_t wallTimeMs = 0;       // the limit it ran under (the step's)
+  bool passed = false;
+  std::int64_t durationMs = 0;
+  std::string stdoutPath, stderrPath;  // <stepDir>/validate/*.log, masked
+  std::size_t secretsMasked = 0;
+  std::string error;                 // why it could not be launched; empty when it ran
+};
+
 // What an author step changed in its own worktree (docs/author-steps.md):
 // the patch against the commit the worktree was checked out at, its size,
 // and whether it may be published. Set only for author steps that ran.
@@ -44,6 +59,7 @@ struct AuthorChange {
   // only then is the patch published.
   bool accepted = false;
   std::string refusedBecause;        // why not accepted, with the numbers
+  std::optional<ValidationRun> validation;  // the contract's validate run, when it ran
 };
 
 struct StepRecord {
