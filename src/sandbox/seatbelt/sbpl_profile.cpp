@@ -35,6 +35,114 @@ std::string filters(const char* kind, const std::vector<fs::path>& paths) {
   return out;
 }
 
+// The trees a profile names, anchored and checked.
+struct ProfilePaths {
+  std::vector<fs::path> system, readable, writable, protectedPaths, denied;
+};
+
+Result<ProfilePaths> profilePathsOf(const SbplInput& in) {
+  const StepSpec& spec = in.spec;
+  if (auto st = checkPath("workspace", spec.workspace); !st) return st.error();
+  const fs::path ws = anchored("/", spec.workspace);
+  ProfilePaths out;
+  for (const auto& s : in.systemReadPaths) out.system.push_back(anchored("/", s));
+  out.readable.push_back(ws);
+  for (const auto& p : spec.readOnlyPaths) out.readable.push_back(anchored("/", p));
+  if (!spec.outDir.empty()) out.writable.push_back(anchored(ws, spec.outDir));  // none for `sandbox exec`
+  if (spec.workspaceWritable) out.writable.push_back(ws);
+  for (const auto& p : spec.writablePaths) out.writable.push_back(anchored(ws, p));
+  for (const auto& w : out.writable)
+    if (std::find(out.readable.begin(), out.readable.end(), w) == out.readable.end()) out.readable.push_back(w);
+  for (const auto& p : spec.protectedPaths) out.protectedPaths.push_back(anchored(ws, p));
+  for (const auto& p : spec.deniedReadPaths) out.denied.push_back(anchored(ws, p));
+  for (const auto* list : {&out.system, &out.readable, &out.protectedPaths, &out.denied})
+    for (const auto& p : *list)
+      if (auto st = checkPath("path", p); !st) return st.error();
+  return out;
+}
+
+// A protected path could be moved out from under its rule by renaming a
+// directory above it: those directories (up to the writable root) are
+// pinned, their own entries unwritable, their contents not.
+std::vector<fs::path> pinnedDirs(const ProfilePaths& paths) {
+  std::set<fs::path> pinned;
+  for (const auto& p : paths.protectedPaths)
+    for (const auto& root : paths.writable)
+      if (isStrictlyWithin(p, root))
+        for (fs::path a = p.parent_path(); isWithinOrSame(a, root); a = a.parent_path()) {
+          pinned.insert(a);
+          if (a == root || a == a.parent_path()) break;
+        }
+  return {pinned.begin(), pinned.end()};
+}
+
+std::string processRules() {
+  std::string t;
+  t += "(version 1)\n";
+  t += "; loopwright step profile. Deny by default; the last matching rule wins.\n";
+  t += "(deny default)\n";
+  t += "\n; The step and its children; signals and process info only among them.\n";
+  t += "(allow process-exec)\n(allow process-fork)\n";
+  t += "(allow signal (target same-sandbox))\n(allow process-info* (target same-sandbox))\n";
+  t += "(allow sysctl-read)\n(allow ipc-posix-sem)\n";
+  t += "; getpwuid() and friends ask opendirectoryd.\n";
+  t += "(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.libinfo\"))\n";
+  t += "; Path lookups stat every ancestor; contents stay denied below.\n";
+  t += "(allow file-read-metadata)\n";
+  t += "; /dev/fd/N and /dev/stdout name descriptors the step already holds.\n";
+  t += "(allow file-read* file-write-data (literal \"/dev/null\") (literal \"/dev/zero\") "
+       "(literal \"/dev/stdout\") (literal \"/dev/stderr\") (subpath \"/dev/fd\"))\n";
+  t += "(allow file-read* (literal \"/dev/random\") (literal \"/dev/urandom\"))\n";
+  return t;
+}
+
+std::string treeRules(const ProfilePaths& paths) {
+  std::string t;
+  t += "\n; System paths, read-only.\n";
+  t += "(allow file-read*" + filters("subpath", paths.system) + ")\n";
+  t += "\n; The step's trees.\n";
+  t += "(allow file-read*" + filters("subpath", paths.readable) + ")\n";
+  if (!paths.writable.empty()) t += "(allow file-write*" + filters("subpath", paths.writable) + ")\n";
+  return t;
+}
+
+Result<std::string> networkRules(const StepSpec& spec) {
+  std::string t = "\n; Network: " + std::string(toString(spec.network)) + ".\n";
+  t += "(deny network*)\n";
+  const auto bridge = spec.env.find("LOOPWRIGHT_BRIDGE");
+  if (bridge != spec.env.end() && !bridge->second.empty() && bridge->second.rfind("fd:", 0) != 0) {
+    if (auto st = checkPath("bridge socket", bridge->second); !st) return st.error();
+    t += "(allow network-outbound (remote unix-socket (path-literal " + sbplQuote(bridge->second) + ")))\n";
+  }
+  if (spec.network == NetworkMode::LoopbackOnly) {
+    t += "(allow network-bind network-inbound (local ip \"localhost:*\"))\n";
+    t += "(allow network-outbound (remote ip \"localhost:*\"))\n";
+  } else if (spec.network == NetworkMode::AllowOutbound) {
+    t += "(allow network-outbound (remote ip \"*:*\"))\n";
+    t += "; Name resolution goes through mDNSResponder's socket.\n";
+    t += "(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/mDNSResponder\")))\n";
+    t += "; Not the host's own services.\n";
+    t += "(deny network-outbound (remote ip \"localhost:*\"))\n";
+  }
+  return t;
+}
+
+// Last, so that they win over the allowances above.
+std::string restrictionRules(const ProfilePaths& paths) {
+  std::string t;
+  if (!paths.protectedPaths.empty()) {
+    t += "\n; Protected: read-only even inside writable trees, and never hard-linked.\n";
+    t += "(deny file-write* file-link" + filters("subpath", paths.protectedPaths) + ")\n";
+  }
+  if (const std::vector<fs::path> pinned = pinnedDirs(paths); !pinned.empty())
+    t += "(deny file-write*" + filters("literal", pinned) + ")\n";
+  if (!paths.denied.empty()) {
+    t += "\n; Denied: neither read, written, nor linked.\n";
+    t += "(deny file-read* file-write* file-link" + filters("subpath", paths.denied) + ")\n";
+  }
+  return t;
+}
+
 }  // namespace
 
 std::vector<std::string> defaultSystemReadPaths() {
@@ -52,91 +160,11 @@ std::string sbplQuote(const std::string& s) {
 }
 
 Result<std::string> sbplProfile(const SbplInput& in) {
-  const StepSpec& spec = in.spec;
-  if (auto st = checkPath("workspace", spec.workspace); !st) return st.error();
-  const fs::path ws = anchored("/", spec.workspace);
-
-  std::vector<fs::path> system;
-  for (const auto& s : in.systemReadPaths) system.push_back(anchored("/", s));
-  std::vector<fs::path> readable{ws};
-  for (const auto& p : spec.readOnlyPaths) readable.push_back(anchored("/", p));
-  std::vector<fs::path> writable;
-  if (!spec.outDir.empty()) writable.push_back(anchored(ws, spec.outDir));  // none for `sandbox exec`
-  if (spec.workspaceWritable) writable.push_back(ws);
-  for (const auto& p : spec.writablePaths) writable.push_back(anchored(ws, p));
-  for (const auto& w : writable)
-    if (std::find(readable.begin(), readable.end(), w) == readable.end()) readable.push_back(w);
-  std::vector<fs::path> protectedPaths, denied;
-  for (const auto& p : spec.protectedPaths) protectedPaths.push_back(anchored(ws, p));
-  for (const auto& p : spec.deniedReadPaths) denied.push_back(anchored(ws, p));
-  for (const auto* list : {&system, &readable, &protectedPaths, &denied})
-    for (const auto& p : *list)
-      if (auto st = checkPath("path", p); !st) return st.error();
-
-  // A protected path could be moved out from under its rule by renaming a
-  // directory above it: those directories (up to the writable root) are
-  // pinned, their own entries unwritable, their contents not.
-  std::set<fs::path> pinned;
-  for (const auto& p : protectedPaths)
-    for (const auto& root : writable)
-      if (isStrictlyWithin(p, root))
-        for (fs::path a = p.parent_path(); isWithinOrSame(a, root); a = a.parent_path()) {
-          pinned.insert(a);
-          if (a == root || a == a.parent_path()) break;
-        }
-
-  std::string t;
-  t += "(version 1)\n";
-  t += "; loopwright step profile. Deny by default; the last matching rule wins.\n";
-  t += "(deny default)\n";
-  t += "\n; The step and its children; signals and process info only among them.\n";
-  t += "(allow process-exec)\n(allow process-fork)\n";
-  t += "(allow signal (target same-sandbox))\n(allow process-info* (target same-sandbox))\n";
-  t += "(allow sysctl-read)\n(allow ipc-posix-sem)\n";
-  t += "; getpwuid() and friends ask opendirectoryd.\n";
-  t += "(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.libinfo\"))\n";
-  t += "; Path lookups stat every ancestor; contents stay denied below.\n";
-  t += "(allow file-read-metadata)\n";
-  t += "; /dev/fd/N and /dev/stdout name descriptors the step already holds.\n";
-  t += "(allow file-read* file-write-data (literal \"/dev/null\") (literal \"/dev/zero\") "
-       "(literal \"/dev/stdout\") (literal \"/dev/stderr\") (subpath \"/dev/fd\"))\n";
-  t += "(allow file-read* (literal \"/dev/random\") (literal \"/dev/urandom\"))\n";
-  t += "\n; System paths, read-only.\n";
-  t += "(allow file-read*" + filters("subpath", system) + ")\n";
-  t += "\n; The step's trees.\n";
-  t += "(allow file-read*" + filters("subpath", readable) + ")\n";
-  if (!writable.empty()) t += "(allow file-write*" + filters("subpath", writable) + ")\n";
-
-  t += "\n; Network: " + std::string(toString(spec.network)) + ".\n";
-  t += "(deny network*)\n";
-  const auto bridge = spec.env.find("LOOPWRIGHT_BRIDGE");
-  if (bridge != spec.env.end() && !bridge->second.empty() && bridge->second.rfind("fd:", 0) != 0) {
-    if (auto st = checkPath("bridge socket", bridge->second); !st) return st.error();
-    t += "(allow network-outbound (remote unix-socket (path-literal " + sbplQuote(bridge->second) + ")))\n";
-  }
-  if (spec.network == NetworkMode::LoopbackOnly) {
-    t += "(allow network-bind network-inbound (local ip \"localhost:*\"))\n";
-    t += "(allow network-outbound (remote ip \"localhost:*\"))\n";
-  } else if (spec.network == NetworkMode::AllowOutbound) {
-    t += "(allow network-outbound (remote ip \"*:*\"))\n";
-    t += "; Name resolution goes through mDNSResponder's socket.\n";
-    t += "(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/mDNSResponder\")))\n";
-    t += "; Not the host's own services.\n";
-    t += "(deny network-outbound (remote ip \"localhost:*\"))\n";
-  }
-
-  if (!protectedPaths.empty()) {
-    t += "\n; Protected: read-only even inside writable trees, and never hard-linked.\n";
-    t += "(deny file-write* file-link" + filters("subpath", protectedPaths) + ")\n";
-  }
-  if (!pinned.empty()) {
-    t += "(deny file-write*" + filters("literal", {pinned.begin(), pinned.end()}) + ")\n";
-  }
-  if (!denied.empty()) {
-    t += "\n; Denied: neither read, written, nor linked.\n";
-    t += "(deny file-read* file-write* file-link" + filters("subpath", denied) + ")\n";
-  }
-  return t;
+  auto paths = profilePathsOf(in);
+  if (!paths) return paths.error();
+  auto network = networkRules(in.spec);
+  if (!network) return network.error();
+  return processRules() + treeRules(*paths) + *network + restrictionRules(*paths);
 }
 
 StepSpec canonicalSpec(const StepSpec& spec) {
