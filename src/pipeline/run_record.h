@@ -62,6 +62,23 @@ struct AuthorChange {
   std::optional<ValidationRun> validation;  // the contract's validate run, when it ran
 };
 
+// A stopped step's escalation (docs/taskpack.md, "Isolation and
+// escalation"): what stopped it and whether it was run once more at a higher
+// isolation level. When re-run, the rest of the StepRecord is the re-run's
+// and the first attempt is summed up here.
+struct StepEscalation {
+  Isolation from = Isolation::L1;
+  Isolation to = Isolation::L2;
+  std::string trigger;          // BREAKER_OPEN, LOOP_DETECTED, BUDGET_EXCEEDED, TIMEOUT
+  bool rerun = false;
+  std::string notRerunBecause;  // when !rerun
+  StepOutcome firstOutcome = StepOutcome::Blocked;
+  std::string firstBackend;
+  std::string firstBlocker;
+  std::string firstOutDir;      // the first attempt's step directory, kept
+  std::int64_t firstDurationMs = 0;
+};
+
 struct StepRecord {
   std::string stage;
   std::string step;
@@ -100,6 +117,7 @@ struct StepRecord {
   std::vector<Finding> findings;          // accepted only after verification
   std::optional<TriageResult> triage;
   std::optional<AuthorChange> change;     // author steps: what they proposed
+  std::optional<StepEscalation> escalation;  // set when an escalation trigger stopped it
   bool outputsAccepted = false;
   std::size_t secretsMasked = 0;
   std::string blocker;   // the BLOCKER: line when blocked, quarantined or refused

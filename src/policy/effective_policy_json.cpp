@@ -41,6 +41,13 @@ boost::json::value toJson(const EffectiveSandbox& s) {
   return o;
 }
 
+boost::json::value toJson(const EscalateSpec& e) {
+  boost::json::object o;
+  o["on"] = namesArray(e.on);
+  o["to"] = e.to ? boost::json::value(toString(*e.to)) : boost::json::value(nullptr);
+  return o;
+}
+
 boost::json::value toJson(const EffectiveStep& step) {
   boost::json::object o;
   o["stage"] = step.stage;
@@ -68,6 +75,8 @@ boost::json::value toJson(const EffectiveStep& step) {
                    {"escalateAfterCycles", b.escalateAfterCycles}}}};
   o["tools"] = stringsArray(step.tools);
   o["lane"] = step.lane ? boost::json::value(*step.lane) : boost::json::value(nullptr);
+  o["idempotent"] = step.idempotent;
+  o["escalate"] = step.escalate ? toJson(*step.escalate) : boost::json::value(nullptr);
   boost::json::object why;
   for (const auto& [field, rule] : step.origins) why[field] = rule;
   o["origins"] = std::move(why);

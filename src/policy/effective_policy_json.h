@@ -8,6 +8,8 @@
 namespace lw {
 
 boost::json::value toJson(const EffectiveSandbox& sandbox);
+// {"on": [...], "to": "L2" or null}.
+boost::json::value toJson(const EscalateSpec& escalate);
 boost::json::value toJson(const EffectiveStep& step);
 boost::json::value toJson(const Floor& floor);
 

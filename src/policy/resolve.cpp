@@ -96,8 +96,10 @@ void applyFloorIsolation(const HostConfig& host, const Location& where, const st
                       who + "asks for isolation " + std::string(toString(sb.minIsolation)) +
                           ", below the minimum " + std::string(toString(*floorLevel)) +
                           " required by the host config floor (" + host.file + ")",
-                      "set spec.isolation: " + std::string(toString(*floorLevel)) +
-                          " (or higher) in the taskpack"});
+                      why["isolation"].starts_with("step ")
+                          ? "set the step's isolation: " + std::string(toString(*floorLevel)) + " (or higher)"
+                          : "set spec.isolation: " + std::string(toString(*floorLevel)) +
+                                " (or higher) in the taskpack"});
   sb.minIsolation = *floorLevel;  // only reached together with a reported problem
 }
 
@@ -198,9 +200,12 @@ Result<std::vector<EffectiveStep>> resolvePolicies(const Taskpack& taskpack,
       why["protectedPaths"] = "built-in protected paths";
       es.githubActionsDefault = mergeSandbox(taskpack.sandbox, step.sandbox, context, sb, why);
 
-      sb.minIsolation = taskpack.isolation.value_or(Isolation::L1);
-      why["isolation"] = taskpack.isolation ? "taskpack spec.isolation" + at(taskpack.isolationLocation)
-                                            : "default L1";
+      sb.minIsolation = step.isolation.value_or(taskpack.isolation.value_or(Isolation::L1));
+      why["isolation"] = step.isolation       ? "step isolation" + at(step.isolationLocation)
+                         : taskpack.isolation ? "taskpack spec.isolation" + at(taskpack.isolationLocation)
+                                              : "default L1";
+      es.idempotent = step.idempotent;
+      es.escalate = step.escalate;
 
       std::optional<std::string> profile =
           step.sandbox && step.sandbox->runtimeProfile ? step.sandbox->runtimeProfile

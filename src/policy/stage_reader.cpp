@@ -7,6 +7,7 @@
 #include "policy/did_you_mean.h"
 #include "policy/tool_names.h"
 #include "policy/sandbox_spec_reader.h"
+#include "policy/step_isolation_reader.h"
 #include "policy/scope_glob.h"
 #include "policy/task_contract_reader.h"
 #include "policy/tuning_reader.h"
@@ -57,7 +58,7 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
   step.location = reader.locate(n, p);
   auto entries = reader.mapping(n, p,
                                 {"name", "run", "uses", "with", "role", "tools", "lane", "sandbox",
-                                 "limits", "idempotent", "writable",
+                                 "limits", "idempotent", "writable", "isolation", "escalate",
                                  "expects", "validate", "maxChangedFiles", "maxChangedLines", "onStop"},
                                 {"name"});
   if (!entries) return step;
@@ -98,6 +99,8 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
       step.sandbox = readSandboxSpec(reader, e.value, fp, homeDir);
     } else if (e.key == "limits") {
       readLimitsOverride(reader, e.value, fp, step.limits);
+    } else if (e.key == "isolation" || e.key == "escalate") {
+      readStepIsolationKey(reader, e, fp, step);
     } else if (e.key == "idempotent") {
       if (auto b = reader.boolean(e.value, fp)) step.idempotent = *b;
     } else if (e.key == "writable") {
@@ -114,6 +117,7 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
     }
   }
   readStepBuiltin(reader, n, p, *entries, step);
+  checkEscalateLevel(reader, step);
   bool hasRun = find(*entries, "run").IsDefined();
   bool hasUses = find(*entries, "uses").IsDefined();
   if (hasRun == hasUses)

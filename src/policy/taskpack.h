@@ -11,6 +11,7 @@
 #include <boost/json/object.hpp>
 
 #include "core/error.h"
+#include "policy/escalation_rule.h"
 #include "policy/resource_limits.h"
 #include "policy/vocabulary.h"
 
@@ -108,6 +109,10 @@ struct Step {
   std::optional<SandboxSpec> sandbox;  // per-step override
   LimitsOverride limits;
   bool idempotent = false;
+  // Overrides spec.isolation for this step (never below the host floor).
+  std::optional<Isolation> isolation;
+  Location isolationLocation;
+  std::optional<EscalateSpec> escalate;  // a re-run at a higher level (escalation_rule.h)
   std::vector<std::string> writable;  // author scope (globs relative to the workspace)
   TaskContract contract;              // author steps only
   Location location;

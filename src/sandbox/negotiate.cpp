@@ -43,18 +43,48 @@ std::string lacks(const ProbeReport& r, const EffectiveSandbox& p) {
   return why;
 }
 
-// Why nothing was chosen. A level no backend of this version gives comes
-// first: no host, backend list or capability could change the answer.
-Error refusalError(const EffectiveSandbox& p, const std::vector<Refusal>& refused) {
-  if (std::string missing = isolationMissing(p.minIsolation); !missing.empty()) {
-    const std::string level(toString(p.minIsolation));
-    return makeError(ErrorCode::SandboxBackendUnavailable,
-                     "the step asks for isolation " + describeLevel(p.minIsolation) +
-                         "; no backend here gives " + level + ": " + missing,
+// What keeps every backend at or above the policy's level from running
+// here ("docker: unavailable: …"), or empty when one of them runs and only
+// lacks a capability (that is SANDBOX_CAPABILITY_INSUFFICIENT).
+std::string missingAtLevel(const EffectiveSandbox& p, const std::vector<Refusal>& refused) {
+  std::string why;
+  for (const Refusal& r : refused) {
+    if (static_cast<int>(isolationOf(r.backend)) < static_cast<int>(p.minIsolation)) continue;
+    if (r.runsHere) return {};
+    why += (why.empty() ? "" : "; ") + std::string(toString(r.backend)) + ": " + r.reason;
+  }
+  if (!why.empty()) return why;
+  std::string givers;
+  for (BackendId b : kAllBackends)
+    if (static_cast<int>(isolationOf(b)) >= static_cast<int>(p.minIsolation))
+      givers += (givers.empty() ? "" : ", ") + std::string(toString(b));
+  return "preferredBackends lists no backend that gives it (" + givers + " would)";
+}
+
+// A level no backend gives: L3 in this version, or L2 where docker cannot
+// run (no engine, no pinned runtime profile). Never a lower level instead.
+Error isolationUnavailable(const EffectiveSandbox& p, const std::string& missing) {
+  const std::string level(toString(p.minIsolation));
+  const std::string what = "the step asks for isolation " + describeLevel(p.minIsolation) + "; no backend here gives " +
+                           level + ": " + missing;
+  if (p.minIsolation == Isolation::L3)
+    return makeError(ErrorCode::IsolationUnavailable, what,
                      "lower spec.isolation to L2 (docker, with a runtime profile the host admin pinned) if the "
                      "host admin allows it, or the host config's floor.minIsolation if that is what asks for " +
                          level + "; no host gives " + level + " until loopwright has a remote backend");
-  }
+  return makeError(ErrorCode::IsolationUnavailable, what,
+                   level + " needs a reachable Docker engine (DOCKER_HOST) and a runtime profile the host admin "
+                   "pinned, named by the step's sandbox.runtimeProfile; run 'loopwright sandbox backends' to see "
+                   "what this host lacks. The step is never run at a lower level instead");
+}
+
+// Why nothing was chosen. A level no backend gives comes first: no
+// capability could change the answer.
+Error refusalError(const EffectiveSandbox& p, const std::vector<Refusal>& refused) {
+  if (std::string missing = isolationMissing(p.minIsolation); !missing.empty())
+    return isolationUnavailable(p, missing);
+  if (p.minIsolation != Isolation::L1)
+    if (std::string missing = missingAtLevel(p, refused); !missing.empty()) return isolationUnavailable(p, missing);
   bool anyRuns = false;
   for (const Refusal& r : refused) anyRuns = anyRuns || r.runsHere;
   return anyRuns ? makeError(ErrorCode::SandboxCapabilityInsufficient,

@@ -35,11 +35,13 @@ struct Negotiated {
 // The probe of one backend, or null when this build has none for it.
 using ProbeFor = std::function<const ProbeReport*(BackendId)>;
 
-// Fails closed: SANDBOX_BACKEND_UNAVAILABLE when the isolation level asked
-// for is one no backend of this version gives (L3: the message names the
-// level and what is missing; nothing is probed) or when no listed backend can
-// run here, SANDBOX_CAPABILITY_INSUFFICIENT when some can but none gives what
-// is required; always one diagnostic per listed backend saying why.
+// Fails closed: ISOLATION_UNAVAILABLE when no backend here gives the
+// isolation level asked for (L3 in this version, nothing probed; L2 when
+// docker is not listed, cannot reach its engine or has no pinned runtime
+// profile; the message names the level and what is missing), never a lower
+// level instead; SANDBOX_BACKEND_UNAVAILABLE when no listed backend can run
+// here, SANDBOX_CAPABILITY_INSUFFICIENT when some can but none gives what is
+// required; always one diagnostic per listed backend saying why.
 // Backends after the winner are not probed.
 Result<Negotiated> negotiate(const NegotiationRequest& request, const ProbeFor& probeFor);
 

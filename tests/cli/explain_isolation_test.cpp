@@ -34,21 +34,21 @@ TEST_CASE("explain: a taskpack asking for isolation L3 exits 3 with the BLOCKER 
   CHECK(r.status == 3);
   CHECK(r.out.find("  isolation (minimum)           L3\n") != std::string::npos);
   CHECK(r.out.find("← taskpack spec.isolation (" + tp + ":6)") != std::string::npos);
-  CHECK(r.out.find("  backend (negotiated here)     none: refused (SANDBOX_BACKEND_UNAVAILABLE)\n") != std::string::npos);
+  CHECK(r.out.find("  backend (negotiated here)     none: refused (ISOLATION_UNAVAILABLE)\n") != std::string::npos);
   CHECK(r.out.find("direct-dedicated: provides isolation L1, the policy requires at least L3") != std::string::npos);
   CHECK(r.out.find("  BLOCKER: no sandbox backend gives step review/a what its policy requires "
-                   "(SANDBOX_BACKEND_UNAVAILABLE): the step asks for isolation L3 (remote: another kernel per step); "
+                   "(ISOLATION_UNAVAILABLE): the step asks for isolation L3 (remote: another kernel per step); "
                    "no backend here gives L3: a remote backend (k8s-pod with runtime class gvisor or kata) is not "
                    "available in this version. Last safe state: nothing ran. Next action: lower spec.isolation to L2") !=
         std::string::npos);
-  CHECK(r.err.find("error[SANDBOX_BACKEND_UNAVAILABLE]: 1 step would be refused on this host: review/a") !=
+  CHECK(r.err.find("error[ISOLATION_UNAVAILABLE]: 1 step would be refused on this host: review/a") !=
         std::string::npos);
 
   auto j = runCli({"explain", tp, "--json"}, env);
   CHECK(j.status == 3);
   auto step = boost::json::parse(j.out).at("steps").at(0).as_object();
   CHECK(step.at("negotiation").at("backend").is_null());
-  CHECK(step.at("negotiation").at("error").at("code").as_string() == "SANDBOX_BACKEND_UNAVAILABLE");
+  CHECK(step.at("negotiation").at("error").at("code").as_string() == "ISOLATION_UNAVAILABLE");
   CHECK(step.at("negotiation").at("blocker").as_string().find("isolation L3") != std::string::npos);
 }
 

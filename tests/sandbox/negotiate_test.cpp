@@ -114,6 +114,58 @@ TEST_CASE("negotiate: policy refusals come before any probe") {
   }
 }
 
+TEST_CASE("negotiate: L2 where docker cannot give it is ISOLATION_UNAVAILABLE naming what is missing") {
+  Host h;
+  for (BackendId id : kAllBackends) h.reports[id] = report(id);
+  auto l2 = [](std::vector<BackendId> order) {
+    NegotiationRequest req = request(std::move(order));
+    req.policy.minIsolation = Isolation::L2;
+    req.policy.runtimeProfile = RuntimeProfile{"ci", "registry.example/ci@sha256:00", {}};
+    return req;
+  };
+  SUBCASE("no reachable engine") {
+    h.reports[BackendId::Docker] = report(BackendId::Docker, false);
+    h.reports[BackendId::Docker].unavailableReason = "cannot reach the Docker engine at unix:///nowhere.sock";
+    auto r = negotiate(l2({BackendId::LinuxBwrap, BackendId::Docker}), h.probeFor());
+    REQUIRE(!r.ok());
+    CHECK(r.error().code == ErrorCode::IsolationUnavailable);
+    CHECK(r.error().message ==
+          "the step asks for isolation L2 (container: its own root filesystem, from an image the host admin "
+          "pinned); no backend here gives L2: docker: unavailable: cannot reach the Docker engine at "
+          "unix:///nowhere.sock");
+    CHECK(r.error().hint.find("The step is never run at a lower level instead") != std::string::npos);
+    CHECK(r.error().diagnostics[0].message == "linux-bwrap: provides isolation L1, the policy requires at least L2");
+  }
+  SUBCASE("no pinned runtime profile") {
+    NegotiationRequest req = l2({BackendId::Docker});
+    req.policy.runtimeProfile.reset();
+    auto r = negotiate(req, h.probeFor());
+    REQUIRE(!r.ok());
+    CHECK(r.error().code == ErrorCode::IsolationUnavailable);
+    CHECK(r.error().message.ends_with(
+        "no backend here gives L2: docker: docker runs only a runtime profile pinned by the host admin or an "
+        "explicit --image"));
+  }
+  SUBCASE("no L2 backend listed") {
+    auto r = negotiate(l2({BackendId::LinuxBwrap, BackendId::LinuxLandlock}), h.probeFor());
+    REQUIRE(!r.ok());
+    CHECK(r.error().code == ErrorCode::IsolationUnavailable);
+    CHECK(r.error().message.ends_with(
+        "no backend here gives L2: preferredBackends lists no backend that gives it (docker would)"));
+  }
+  SUBCASE("docker runs but lacks a capability: that is not the level's fault") {
+    h.reports[BackendId::Docker].capabilities[Capability::SyscallFiltering] = {Support::Partial, "no seccomp"};
+    auto r = negotiate(l2({BackendId::Docker}), h.probeFor());
+    REQUIRE(!r.ok());
+    CHECK(r.error().code == ErrorCode::SandboxCapabilityInsufficient);
+  }
+  SUBCASE("docker gives it: the L1 backends listed first are passed over, never used instead") {
+    auto r = negotiate(l2({BackendId::LinuxBwrap, BackendId::Docker}), h.probeFor());
+    REQUIRE(r.ok());
+    CHECK(r->backend == BackendId::Docker);
+  }
+}
+
 TEST_CASE("negotiate: L3 is refused before any probe: no backend of this version gives it") {
   Host h;
   for (BackendId id : kAllBackends) h.reports[id] = report(id);
@@ -124,7 +176,7 @@ TEST_CASE("negotiate: L3 is refused before any probe: no backend of this version
   auto r = negotiate(req, h.probeFor());
   REQUIRE(!r.ok());
   CHECK(h.probed.empty());
-  CHECK(r.error().code == ErrorCode::SandboxBackendUnavailable);
+  CHECK(r.error().code == ErrorCode::IsolationUnavailable);
   CHECK(r.error().message ==
         "the step asks for isolation L3 (remote: another kernel per step); no backend here gives L3: a remote "
         "backend (k8s-pod with runtime class gvisor or kata) is not available in this version");

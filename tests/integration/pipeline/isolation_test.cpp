@@ -28,10 +28,10 @@ TEST_CASE("run: a taskpack asking for isolation L3 is refused with exit 3 and a 
   CHECK(r.status == 3);
   auto step = stepOf(runJson(s.root / "out"), "review");
   CHECK(step.at("outcome").as_string() == "refused");
-  CHECK(step.at("message").as_string().rfind("SANDBOX_BACKEND_UNAVAILABLE", 0) == 0);
+  CHECK(step.at("message").as_string().rfind("ISOLATION_UNAVAILABLE", 0) == 0);
   const std::string blocker(step.at("blocker").as_string());
   CHECK(blocker.find("BLOCKER: no sandbox backend gives step s/review what its policy requires "
-                     "(SANDBOX_BACKEND_UNAVAILABLE): the step asks for isolation L3 (remote: another kernel per "
+                     "(ISOLATION_UNAVAILABLE): the step asks for isolation L3 (remote: another kernel per "
                      "step); no backend here gives L3: a remote backend (k8s-pod with runtime class gvisor or "
                      "kata) is not available in this version. Last safe state: nothing ran") == 0);
   CHECK(blocker.find("Next action: lower spec.isolation to L2 (docker") != std::string::npos);
