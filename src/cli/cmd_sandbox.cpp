@@ -31,9 +31,6 @@ namespace fs = std::filesystem;
 namespace json = boost::json;
 using sandbox::Backend;
 
-constexpr BackendId kDefaultOrder[] = {BackendId::MacosSeatbelt, BackendId::LinuxBwrap,
-                                       BackendId::LinuxLandlock};
-
 void printStatus(std::ostream& out, const std::string& what, const sandbox::SupportStatus& s) {
   out << "  " << what;
   for (std::size_t n = what.size(); n < 30; ++n) out << ' ';
@@ -83,7 +80,7 @@ Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environ
     if (!id) return usage("unknown backend '" + b + "'", "see 'loopwright sandbox backends'");
     p.preferredBackends.push_back(*id);
   }
-  if (p.preferredBackends.empty()) p.preferredBackends.assign(std::begin(kDefaultOrder), std::end(kDefaultOrder));
+  if (p.preferredBackends.empty()) p.preferredBackends = sandbox::defaultBackendOrder();
   if (auto n = a.value("network")) {
     auto m = parseNetworkMode(*n);
     if (!m) return usage("unknown network mode '" + *n + "'", "use none, loopback-only or allow-outbound");

@@ -1,5 +1,6 @@
 #include "sandbox/registry.h"
 
+#include "policy/resolve.h"
 #include "sandbox/bwrap/bwrap_backend.h"
 #include "sandbox/direct/direct_backend.h"
 #include "sandbox/docker/docker_backend.h"
@@ -30,6 +31,10 @@ class UnavailableBackend final : public Backend {
 };
 
 }  // namespace
+
+std::vector<BackendId> defaultBackendOrder() {
+  return {kDefaultBackendOrder.begin(), kDefaultBackendOrder.end()};
+}
 
 std::unique_ptr<Backend> makeUnavailableBackend(BackendId id, std::string reason) {
   return std::make_unique<UnavailableBackend>(id, std::move(reason));

@@ -22,6 +22,11 @@ struct RegistryOptions {
 std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env,
                                                    const RegistryOptions& options = {});
 
+// The backends `sandbox exec` and `sandbox probe` negotiate over when no
+// --backend is given, in order: those an omitted policy negotiates over,
+// fail-closed (kDefaultBackendOrder, policy/resolve.h).
+std::vector<BackendId> defaultBackendOrder();
+
 // A backend that can never run here, with the reason (for probes and errors).
 std::unique_ptr<Backend> makeUnavailableBackend(BackendId id, std::string reason);
 
