@@ -31,13 +31,11 @@ std::string fileSafe(std::string s) {
 struct WorktreeRecord {
   std::string resource, name;
   fs::path repo, path;
-  bool createdAdminRoot = false;
 };
 
 Status writeRecord(const fs::path& file, const WorktreeRecord& r) {
-  boost::json::object o{{"resource", r.resource},     {"name", r.name},
-                        {"repo", r.repo.string()},    {"path", r.path.string()},
-                        {"createdAdminRoot", r.createdAdminRoot}};
+  boost::json::object o{{"resource", r.resource}, {"name", r.name}, {"repo", r.repo.string()},
+                        {"path", r.path.string()}};
   return writeFileAtomic(file.string(), boost::json::serialize(o) + "\n");
 }
 
@@ -51,16 +49,15 @@ Result<WorktreeRecord> readRecord(const fs::path& file) {
     const auto* s = o ? o->if_contains(key) : nullptr;
     return s && s->is_string() ? std::string(s->get_string()) : std::string();
   };
-  WorktreeRecord r{str("resource"), str("name"), str("repo"), str("path"), false};
+  WorktreeRecord r{str("resource"), str("name"), str("repo"), str("path")};
   if (ec || o == nullptr || r.resource.empty() || r.name.empty() || r.repo.empty() || r.path.empty())
     return makeError(ErrorCode::IoError, file.string() + " is not a worktree record", "", file.string());
-  if (const auto* b = o->if_contains("createdAdminRoot"); b && b->is_bool()) r.createdAdminRoot = b->get_bool();
   return r;
 }
 
 // Remove and prune, then forget the record: the lease is released after.
 Status destroyWorktree(const WorktreeRecord& r, const fs::path& recordFile) {
-  if (auto removed = verify::removeWorktree(r.repo, r.name, r.path, r.createdAdminRoot); !removed) return removed;
+  if (auto removed = verify::removeWorktree(r.repo, r.name, r.path); !removed) return removed;
   std::error_code ec;
   fs::remove(recordFile, ec);
   return Ok{};
@@ -93,7 +90,7 @@ AuthorWorktree::~AuthorWorktree() { (void)teardown(); }
 Result<std::unique_ptr<AuthorWorktree>> AuthorWorktree::open(lease::Store& store, const WorktreePlan& plan,
                                                             const fs::path& repo, const std::string& commit) {
   verify::LinkedWorktree made;
-  WorktreeRecord record{plan.resource, plan.name, repo, plan.path, false};
+  const WorktreeRecord record{plan.resource, plan.name, repo, plan.path};
   lease::ResourceActions actions;
   actions.create = [&](const lease::Lease&) -> Status {
     std::error_code ec;
@@ -102,8 +99,7 @@ Result<std::unique_ptr<AuthorWorktree>> AuthorWorktree::open(lease::Store& store
     auto added = verify::addDetachedWorktree(repo, plan.name, plan.path, commit);
     if (!added) return added.error();
     made = *added;
-    record.createdAdminRoot = made.createdAdminRoot;
-    return writeRecord(plan.record, record);
+    return Ok{};
   };
   actions.destroy = [&](const lease::Lease&) { return destroyWorktree(record, plan.record); };
   auto held = lease::claimAndCreate(store, plan.resource, plan.holder, plan.ttl, actions);
@@ -119,7 +115,7 @@ Status AuthorWorktree::teardown() {
   // No renewal races the marker: the lease is the renewer's latest.
   renewer_.stop();
   const lease::Lease held = renewer_.current();
-  const WorktreeRecord record{held.resource, tree_.name, repo_, tree_.path, tree_.createdAdminRoot};
+  const WorktreeRecord record{held.resource, tree_.name, repo_, tree_.path};
   return lease::tearDown(store_, held, [&](const lease::Lease&) { return destroyWorktree(record, record_); });
 }
 

@@ -123,17 +123,14 @@ Result<LinkedWorktree> addDetachedWorktree(const fs::path& repo, const std::stri
   made.commonDir = commonDirOf(opened->get());
   made.adminDir = made.commonDir / "worktrees" / name;
   made.commit = commit;
-  std::error_code ec;
-  made.createdAdminRoot = !fs::exists(made.commonDir / "worktrees", ec);
   const std::vector<fs::path> madeForBranch = missingBranchDirs(made.commonDir);
   auto added = addWith(opened->get(), name, path, oid, made);
   for (const fs::path& dir : madeForBranch) removeIfEmpty(dir);
-  if (!added) (void)removeWorktree(repo, name, path, made.createdAdminRoot);
+  if (!added) (void)removeWorktree(repo, name, path);
   return added;
 }
 
-Status removeWorktree(const fs::path& repo, const std::string& name, const fs::path& path,
-                      bool removeEmptyAdminRoot) {
+Status removeWorktree(const fs::path& repo, const std::string& name, const fs::path& path) {
   // The files first, with what a step made read-only: libgit2's own removal
   // of the working tree would fail there after the administrative directory
   // was gone, leaving files no prune would find again.
@@ -152,7 +149,9 @@ Status removeWorktree(const fs::path& repo, const std::string& name, const fs::p
   std::error_code ec;
   if (fs::exists(path, ec))
     return makeError(ErrorCode::IoError, "cannot remove the worktree " + path.string(), "", name);
-  if (removeEmptyAdminRoot) removeIfEmpty(commonDirOf(opened->get()) / "worktrees");
+  // Git's own prune removes an empty worktrees/ too (builtin/worktree.c,
+  // delete_worktrees_dir_if_empty): the checkout is left as before the first add.
+  removeIfEmpty(commonDirOf(opened->get()) / "worktrees");
   return Ok{};
 }
 

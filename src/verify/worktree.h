@@ -22,9 +22,6 @@ struct LinkedWorktree {
   std::filesystem::path commonDir; // the orchestrator's git directory
   std::filesystem::path adminDir;  // commonDir/worktrees/<name>
   std::string commit;              // what it was checked out at (HEAD detached there)
-  // commonDir/worktrees did not exist before: removeWorktree removes it
-  // again when it is empty.
-  bool createdAdminRoot = false;
 };
 
 // Adds the worktree `name` of `repo` at `path` (which must not exist),
@@ -35,10 +32,10 @@ Result<LinkedWorktree> addDetachedWorktree(const std::filesystem::path& repo, co
                                            const std::filesystem::path& path, const std::string& commit);
 
 // Irreversible: deletes the working tree `path`, prunes the worktree `name`
-// of `repo` (its administrative directory) and, when `removeEmptyAdminRoot`,
-// the repository's worktrees/ directory if nothing else is left in it. A
+// of `repo` (its administrative directory) and the repository's worktrees/
+// directory if nothing is left in it (as `git worktree prune` does). A
 // worktree or directory already gone is not an error.
 Status removeWorktree(const std::filesystem::path& repo, const std::string& name,
-                      const std::filesystem::path& path, bool removeEmptyAdminRoot);
+                      const std::filesystem::path& path);
 
 }  // namespace lw::verify
