@@ -50,7 +50,6 @@ sandbox::StepSpec planValidate(const StepPlan& step, const std::vector<std::stri
   spec.argv = argv;
   spec.workspaceWritable = true;  // a build writes in the worktree; the patch was captured before
   spec.writablePaths.clear();
-  spec.readOnlyPaths.clear();
   spec.workdir = spec.workspace;
   spec.outDir = layout.outDir;
   spec.network = NetworkMode::None;

@@ -27,9 +27,12 @@ struct ValidateLayout {
 ValidateLayout validateLayout(const std::filesystem::path& stepDir);
 
 // The validate command's StepSpec from the author step's: its workspace
-// (the worktree) writable whole, protected paths still read-only, network
-// none, no bridge descriptor or variable, no extra host paths, its own out
-// dir as LOOPWRIGHT_OUT and HOME; limits, image and the rest as the step's.
+// (the worktree) writable whole, protected paths and the read-only host
+// paths (the checkout's git directory, for git inside) as the step's,
+// network none, no bridge descriptor or variable, its own out dir as
+// LOOPWRIGHT_OUT and HOME; limits, image and the rest as the step's. The
+// patch was captured before: what validate writes is never published, and
+// the worktree is removed without reading anything it left.
 sandbox::StepSpec planValidate(const StepPlan& step, const std::vector<std::string>& argv);
 
 // Launches `spec` with `backend` and waits at most `wallTimeMs`; the logs

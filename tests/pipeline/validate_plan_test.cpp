@@ -46,7 +46,7 @@ TEST_CASE("validate plan: the step's sandbox, the worktree writable, no network,
   CHECK(v.writablePaths.empty());
   CHECK(v.protectedPaths == plan.spec.protectedPaths);
   CHECK(v.deniedReadPaths == plan.spec.deniedReadPaths);
-  CHECK(v.readOnlyPaths.empty());
+  CHECK(v.readOnlyPaths == plan.spec.readOnlyPaths);
   CHECK(v.outDir == fs::path("/runs/r1/steps/fix/fmt/validate/out"));
   CHECK(v.network == NetworkMode::None);
   CHECK_FALSE(v.passFd.has_value());
