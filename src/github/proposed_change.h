@@ -15,8 +15,8 @@ struct ProposedChange {
   std::string step;
   std::string baseCommit;  // the commit the patch applies to
   std::string patch;       // `git diff --binary` text
-  // Where a reader finds the whole patch, as public text (the run's out dir
-  // or its artifact), never a path on the runner.
+  // Where a reader finds the whole patch: its path inside the run's out dir
+  // (kept as the run's artifact), never a path on the runner.
   std::string fullPatchAt;
   // The branch commit's time (seconds since the epoch): fixed when the run
   // is recorded, so a retried push makes the same commit.

@@ -13,6 +13,7 @@
 #include "github/json_fields.h"
 #include "github/resolve_plan.h"
 #include "github/review_plan.h"
+#include "github/suggestion_plan.h"
 
 namespace lw::github {
 
@@ -53,6 +54,11 @@ class ReviewChannel {
     std::vector<Finding> findings = allFindings(req_);
 
     if (auto denied = loadDiff()) return *denied;
+    // An author's change rides on the review as suggestions and a body patch.
+    if (req_.options.patches == PatchPublication::Suggestions)
+      suggestions_ = planSuggestions(req_.changes, ctx_.diff ? &*ctx_.diff : nullptr, req_.headSha);
+    std::vector<Finding> reviewed = findings;
+    for (Finding& f : findingsOf(suggestions_)) reviewed.push_back(std::move(f));
     auto comments = ctx_.api.getAll(pulls_ + "/comments");
     if (!comments) return {"review", ChannelState::Failed, comments.error().message};
     auto reviews = ctx_.api.getAll(pulls_ + "/reviews");
@@ -86,7 +92,7 @@ class ReviewChannel {
     ResolveRule resolveRule;
     if (req_.reviewedFiles) resolveRule.files = std::set<std::string>(req_.reviewedFiles->begin(), req_.reviewedFiles->end());
     resolveRule.onlyOutdated = reviewedIncrementally(req_.steps);
-    ReviewPlan plan = planReview(findings, ctx_.diff ? &*ctx_.diff : nullptr, posted, own,
+    ReviewPlan plan = planReview(reviewed, ctx_.diff ? &*ctx_.diff : nullptr, posted, own,
                                  req_.options.maxInlineComments, resolveRule);
     for (const Finding& f : findings)
       if (posted.count(fingerprint(f))) ctx_.carried.insert(fingerprint(f));
@@ -195,7 +201,11 @@ class ReviewChannel {
   // so a later run does not review only what changed since it.
   std::string bodyOf(const ReviewPlan& plan) const {
     std::string body = reviewBody(plan, req_.headSha, req_.id, req_.options.maxInlineComments);
-    return reviewedWhole(req_) ? body : partialReviewMarker() + "\n" + body;
+    if (!reviewedWhole(req_)) body = partialReviewMarker() + "\n" + body;
+    std::set<std::string> inBody;
+    for (const auto* list : {&plan.outsideDiff, &plan.overflow})
+      for (const BodyFinding& b : *list) inBody.insert(b.fingerprint);
+    return body + patchAppendix(suggestions_, inBody, kMaxBodyChars > body.size() ? kMaxBodyChars - body.size() : 0);
   }
 
   ChannelOutcome post(ReviewPlan plan) {
@@ -251,6 +261,7 @@ class ReviewChannel {
   PublishContext& ctx_;
   const PublicationRequest& req_;
   std::string pulls_;
+  SuggestionPlan suggestions_;
 };
 
 }  // namespace

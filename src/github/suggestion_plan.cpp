@@ -223,7 +223,7 @@ std::string patchAppendix(const SuggestionPlan& plan, const std::set<std::string
   std::string out = "\n#### Proposed change, as a patch\n";
   for (const auto& [at, patch] : blocks) {
     std::string where = at.empty() ? std::string("change.patch in the run's out dir")
-                                   : "`" + neutraliseIdentifier(at, 500) + "` (the run's out dir, kept as its artifact)";
+                                   : "`" + neutraliseIdentifier(at, 500) + "` (in the run's out dir, kept as its artifact)";
     std::string block = diffBlock(patch, where, maxChars > out.size() ? maxChars - out.size() : 0);
     if (block.empty()) break;
     out += block;

@@ -5,6 +5,7 @@
 
 #include "github/conclusion.h"
 #include "github/resolve_plan.h"
+#include "pipeline/proposed_changes.h"
 #include "verify/secret_scanner.h"
 
 namespace lw::pipeline {
@@ -94,6 +95,8 @@ github::PublicationRequest toPublicationRequest(const RunRecord& run,
   req.conclusion = std::string(toString(github::judgeRun(req).conclusion));
   if (auto scope = github::resolveScope(req.steps, !run.incrementalFrom.empty()))
     req.reviewedFiles = std::vector<std::string>(scope->begin(), scope->end());
+  addProposedChanges(run, readPatchFile, [&](const std::string& p) { return withoutRunnerPaths(p, run); }, req);
+  if (options.patches == PatchPublication::None) req.changes.clear();  // refusals stay noted
   return req;
 }
 

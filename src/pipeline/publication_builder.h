@@ -1,6 +1,7 @@
 // The run record as GitHub publication wants it: findings per stage (each
-// stage its own check run), triage results, the step table, a conclusion.
-// Pure.
+// stage its own check run), triage results, the step table, a conclusion,
+// and the author steps' accepted changes (their patch files are read; with
+// publication.patches none, not even that).
 #pragma once
 
 #include <string>
