@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/isolation_chain.h"
 #include "cli/policy_context.h"
 #include "cli/report.h"
 #include "core/error_json.h"
@@ -121,6 +122,17 @@ int finish(Io& io, const std::vector<const EffectiveStep*>& shown, const std::ve
                                      "each step's BLOCKER above names what is missing"));
 }
 
+// The backends the step's level allows, and its escalation chain.
+void printIsolationChain(std::ostream& out, const IsolationChain& c) {
+  row(out, "backends (" + std::string(toString(c.level)) + " and above)", backendsWords(c.backends),
+      "preferredBackends, in order; a lower level is never used instead");
+  const pipeline::EscalationPlan& e = c.escalation;
+  row(out, "escalation", pipeline::describeChain(e),
+      e.to ? "a blocked step is re-run once at " + std::string(toString(*e.to)) + " on: " +
+                 backendsWords(c.escalationBackends)
+           : "");
+}
+
 // A built-in step's name, summary, every parameter (and whether it is the
 // default) and the tools the built-in adds to the step's grants.
 void printBuiltin(std::ostream& out, const boost::json::value& builtin) {
@@ -156,6 +168,7 @@ void printStep(std::ostream& out, const EffectiveStep& s, const StepOutlook& o, 
   row(out, "networkMode", std::string(toString(sb.networkMode)), why("networkMode"));
   row(out, "requiredCapabilities", joined(sb.requiredCapabilities), why("requiredCapabilities"));
   row(out, "isolation (minimum)", std::string(toString(sb.minIsolation)), why("isolation"));
+  printIsolationChain(out, isolationChainOf(s));
   printNegotiation(out, s, o);
   row(out, "allowDedicatedDirectOverride", sb.allowDedicatedDirectOverride ? "true" : "false",
       why("allowDedicatedDirectOverride"));
@@ -237,6 +250,7 @@ Command explainCommand() {
       for (std::size_t i = 0; i < shown.size(); ++i) {
         boost::json::object step = lw::toJson(*shown[i]).as_object();
         step["negotiation"] = negotiationJson(outlooks[i]);
+        step["isolationChain"] = toJson(isolationChainOf(*shown[i]));
         const Step* written = stepOf(*tp, *shown[i]);
         step["builtin"] = written ? builtinJson(*written) : boost::json::value(nullptr);
         list.push_back(std::move(step));

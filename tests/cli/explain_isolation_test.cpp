@@ -82,3 +82,46 @@ TEST_CASE("explain: each step's level, the backend that gives it and where the l
   CHECK(f.status == 3);
   CHECK(f.out.find("← host config floor minIsolation (" + floored + ")") != std::string::npos);
 }
+
+TEST_CASE("explain: a step's own level, the backends from it up, and its escalation chain, text and JSON") {
+  TempDir dir;
+  std::string tp = dir.write(
+      "tp.yaml",
+      "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: iso}\nspec:\n"
+      "  sandbox: {preferredBackends: [direct-dedicated, docker], networkMode: allow-outbound}\n"
+      "  stages:\n    - name: review\n      on: [pull_request.opened]\n      steps:\n"
+      "        - name: a\n          run: [x]\n          idempotent: true\n"
+      "          escalate: {on: [LOOP_DETECTED], to: L2}\n"
+      "        - name: b\n          run: [x]\n          isolation: L2\n          escalate: {to: L3}\n"
+      "          idempotent: true\n"
+      "        - {name: c, run: [x], escalate: {}}\n");
+  std::map<std::string, std::string> env = {{"LOOPWRIGHT_HOST_CONFIG", dir.write("host.yaml", kHostAllowingDirect)}};
+  auto r = runCli({"explain", tp}, env);
+  INFO(r.out << r.err);
+  CHECK(r.out.find("  backends (L1 and above)       direct-dedicated, docker\n") != std::string::npos);
+  CHECK(r.out.find("  escalation                    L1 -> L2 on BREAKER_OPEN, LOOP_DETECTED (idempotent)\n"
+                   "                                ← a blocked step is re-run once at L2 on: docker\n") !=
+        std::string::npos);
+  CHECK(r.out.find("  isolation (minimum)           L2\n                                ← step isolation (" + tp +
+                   ":16)\n  backends (L2 and above)       docker\n") != std::string::npos);
+  CHECK(r.out.find("  escalation                    none: no level above L2 is available: a remote backend") !=
+        std::string::npos);
+  CHECK(r.out.find("  escalation                    none: the step is not idempotent (idempotent: true allows "
+                   "one re-run)\n") != std::string::npos);
+
+  auto j = runCli({"explain", tp, "--json"}, env);
+  auto steps = boost::json::parse(j.out).at("steps").as_array();
+  const auto& a = steps.at(0).at("isolationChain");
+  CHECK(a.at("level").as_string() == "L1");
+  CHECK(a.at("why").as_string() == "default L1");
+  CHECK(a.at("backends").as_array().size() == 2);
+  CHECK(a.at("escalation").at("chain").as_string() == "L1 -> L2 on BREAKER_OPEN, LOOP_DETECTED (idempotent)");
+  CHECK(a.at("escalation").at("to").as_string() == "L2");
+  CHECK(a.at("escalation").at("backends").at(0).as_string() == "docker");
+  const auto& b = steps.at(1).at("isolationChain");
+  CHECK(b.at("level").as_string() == "L2");
+  CHECK_FALSE(b.at("escalation").at("allowed").as_bool());
+  CHECK(b.at("escalation").at("why").as_string().rfind("no level above L2 is available", 0) == 0);
+  CHECK(steps.at(2).at("escalate").at("to").is_null());
+  CHECK(steps.at(0).at("idempotent").as_bool());
+}
