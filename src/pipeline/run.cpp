@@ -8,8 +8,6 @@
 
 #include "pipeline/step_escalation.h"
 
-#include "pipeline/step_escalation.h"
-
 #include "pipeline/author_step.h"
 #include "pipeline/author_worktree.h"
 
@@ -113,14 +111,12 @@ RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Back
     std::filesystem::create_directories(stageDir, ec);
     StepBaseline groupBaseline(ctx.repo, stageDir / "baseline.store");
     const RerunTools rerunTools{probeFor, [&](BackendId id) { return backendFor(backends, id); }, makeBridge, say};
-    const RerunTools rerunTools{probeFor, [&](BackendId id) { return backendFor(backends, id); }, makeBridge, say};
     auto runOne = [&](std::size_t i, StepBaseline& baseline) {
       const PlannedStep& s = stage.steps[i];
       say("  " + s.policy.step + ": started");
       sandbox::Backend* backend =
           negotiated[i] ? backendFor(backends, negotiated[i]->backend) : nullptr;
       record.steps[i] = runStep(s, negotiated[i], backend, baseline, ctx, makeBridge);
-      record.steps[i] = escalateIfDue(std::move(record.steps[i]), s, baseline, ctx, rerunTools);
       record.steps[i] = escalateIfDue(std::move(record.steps[i]), s, baseline, ctx, rerunTools);
       const StepRecord& r = record.steps[i];
       say("  " + s.policy.step + ": " + std::string(toString(r.outcome)) +

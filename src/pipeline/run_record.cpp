@@ -100,27 +100,6 @@ std::string escalationLine(const StepEscalation& e) {
          (e.firstBackend.empty() ? "" : " on " + e.firstBackend) + " (kept in " + e.firstOutDir + ")";
 }
 
-boost::json::value escalationJson(const StepEscalation& e) {
-  boost::json::object o{{"from", toString(e.from)}, {"to", toString(e.to)}, {"trigger", e.trigger},
-                        {"rerun", e.rerun}};
-  o["notRerunBecause"] = e.rerun ? boost::json::value(nullptr) : boost::json::value(e.notRerunBecause);
-  o["firstAttempt"] = e.rerun ? boost::json::value{{"outcome", toString(e.firstOutcome)},
-                                                   {"backend", e.firstBackend},
-                                                   {"blocker", e.firstBlocker},
-                                                   {"stepDir", e.firstOutDir},
-                                                   {"durationMs", e.firstDurationMs}}
-                              : boost::json::value(nullptr);
-  return o;
-}
-
-// One line under the step in the terminal summary.
-std::string escalationLine(const StepEscalation& e) {
-  const std::string chain = std::string(toString(e.from)) + " -> " + std::string(toString(e.to)) + " on " + e.trigger;
-  if (!e.rerun) return "escalation " + chain + " not run: " + e.notRerunBecause;
-  return "escalation " + chain + ": re-run once; the first attempt was " + std::string(toString(e.firstOutcome)) +
-         (e.firstBackend.empty() ? "" : " on " + e.firstBackend) + " (kept in " + e.firstOutDir + ")";
-}
-
 }  // namespace
 
 std::int64_t tokensUsed(const RunRecord& run) {
@@ -167,7 +146,6 @@ boost::json::value toJson(const StepRecord& s) {
   o["findings"] = std::move(findings);
   o["triage"] = s.triage ? triageJson(*s.triage) : boost::json::value(nullptr);
   o["change"] = s.change ? changeJson(*s.change) : boost::json::value(nullptr);
-  o["escalation"] = s.escalation ? escalationJson(*s.escalation) : boost::json::value(nullptr);
   o["escalation"] = s.escalation ? escalationJson(*s.escalation) : boost::json::value(nullptr);
   o["secretsMasked"] = s.secretsMasked;
   o["blocker"] = s.blocker.empty() ? boost::json::value(nullptr) : boost::json::value(s.blocker);
@@ -234,7 +212,6 @@ std::string humanSummary(const RunRecord& run) {
       }
       if (s.change) out << "    " << changeLine(*s.change) << "\n";
       if (s.change && s.change->validation) out << "    " << validationLine(*s.change->validation) << "\n";
-      if (s.escalation) out << "    " << escalationLine(*s.escalation) << "\n";
       if (s.escalation) out << "    " << escalationLine(*s.escalation) << "\n";
       if (!s.blocker.empty()) out << "    " << s.blocker << "\n";
       else if (!s.message.empty() && s.outcome != StepOutcome::Passed) out << "    " << s.message << "\n";

@@ -54,8 +54,6 @@ struct EffectiveStep {
   bool githubActionsDefault = false;  // its sandbox is GitHub Actions' default (direct-dedicated)
   bool idempotent = false;  // may be run again (a reroute, an escalation)
   std::optional<EscalateSpec> escalate;  // the step's escalate:, as written
-  bool idempotent = false;  // may be run again (a reroute, an escalation)
-  std::optional<EscalateSpec> escalate;  // the step's escalate:, as written
 };
 
 }  // namespace lw

@@ -8,7 +8,6 @@
 #include "policy/tool_names.h"
 #include "policy/sandbox_spec_reader.h"
 #include "policy/step_isolation_reader.h"
-#include "policy/step_isolation_reader.h"
 #include "policy/scope_glob.h"
 #include "policy/task_contract_reader.h"
 #include "policy/tuning_reader.h"
@@ -102,8 +101,6 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
       readLimitsOverride(reader, e.value, fp, step.limits);
     } else if (e.key == "isolation" || e.key == "escalate") {
       readStepIsolationKey(reader, e, fp, step);
-    } else if (e.key == "isolation" || e.key == "escalate") {
-      readStepIsolationKey(reader, e, fp, step);
     } else if (e.key == "idempotent") {
       if (auto b = reader.boolean(e.value, fp)) step.idempotent = *b;
     } else if (e.key == "writable") {
@@ -120,7 +117,6 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
     }
   }
   readStepBuiltin(reader, n, p, *entries, step);
-  checkEscalateLevel(reader, step);
   checkEscalateLevel(reader, step);
   bool hasRun = find(*entries, "run").IsDefined();
   bool hasUses = find(*entries, "uses").IsDefined();

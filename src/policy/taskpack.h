@@ -12,7 +12,6 @@
 
 #include "core/error.h"
 #include "policy/escalation_rule.h"
-#include "policy/escalation_rule.h"
 #include "policy/resource_limits.h"
 #include "policy/vocabulary.h"
 
@@ -110,10 +109,6 @@ struct Step {
   std::optional<SandboxSpec> sandbox;  // per-step override
   LimitsOverride limits;
   bool idempotent = false;
-  // Overrides spec.isolation for this step (never below the host floor).
-  std::optional<Isolation> isolation;
-  Location isolationLocation;
-  std::optional<EscalateSpec> escalate;  // a re-run at a higher level (escalation_rule.h)
   // Overrides spec.isolation for this step (never below the host floor).
   std::optional<Isolation> isolation;
   Location isolationLocation;
