@@ -126,7 +126,7 @@ def make_action_path(root, ref, version=VERSION, whole_tree=False, repo=REPO):
         os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
         shutil.copy2(src, os.path.join(dest, rel))
     # This checkout's own versions of the action's files, committed or not.
-    for rel in ("action.yml", "dist/install.sh", "dist/entrypoint.sh"):
+    for rel in ("action.yml", "dist/install.sh", "dist/entrypoint.sh", "dist/publish-artifact.sh"):
         shutil.copy2(os.path.join(SOURCE, rel), os.path.join(dest, rel))
     with open(os.path.join(dest, "VERSION"), "w") as f:
         f.write(version + "\n")
@@ -303,6 +303,47 @@ class ActionTest(unittest.TestCase):
         run = result.step("run")
         self.assertIn(run.status, (0, 6), run.log)
         self.assertEqual(sorted(run.output_keys), sorted(DECLARED_OUTPUTS), run.log)
+
+    # --- the fork split (docs/fork-pull-requests.md) ----------------------
+
+    def pull_request_half(self, name):
+        """The read-only job: runs with publish: none; its run directory."""
+        result = self.run_job(name, {"publish": "none"})
+        self.assertStep(result, "run")
+        run_dir = os.path.dirname(result.outputs["run-json"])
+        with open(os.path.join(run_dir, "publication.json")) as f:
+            request = json.load(f)
+        self.assertEqual(request["number"], 7)
+        self.assertEqual(request["repository"], "example/app")
+        self.assertTrue(request["isPullRequest"])
+        return run_dir
+
+    def test_the_pull_request_half_leaves_publication_json_beside_run_json(self):
+        self.pull_request_half("fork-pr-half")
+
+    def test_from_artifact_publishes_instead_of_running_in_a_workflow_run_job(self):
+        artifact = self.pull_request_half("fork-pr-for-publish")
+        job = self.job("fork-publish-half")
+        event = os.path.join(job.root, "workflow_run.json")
+        with open(event, "w") as f:
+            json.dump({"action": "completed",
+                       "repository": {"name": "app", "full_name": "example/app", "owner": {"login": "example"}},
+                       "workflow_run": {"id": 5, "run_attempt": 1, "event": "pull_request", "head_sha": "0" * 40,
+                                        "head_repository": {"full_name": "fork/app"}, "pull_requests": []}}, f)
+        job.env.update({"GITHUB_EVENT_NAME": "workflow_run", "GITHUB_EVENT_PATH": event})
+        result = self.run_action(job, {"from-artifact": artifact})
+        self.assertIn("Run the taskpack", result.skipped)
+        publish = result.step("publish-artifact")
+        # The release server is no GitHub API: the pull request cannot be
+        # read, so nothing is published (exit 6) -- but it was asked for.
+        self.assertEqual(publish.status, 6, publish.log)
+        self.assertIn("/repos/example/app/pulls/7", publish.log)
+
+    def test_from_artifact_outside_a_workflow_run_job_is_an_error_naming_the_input(self):
+        result = self.run_job("fork-wrong-event", {"from-artifact": self.tmp})
+        self.assertIn("Run the taskpack", result.skipped)
+        publish = self.assertStep(result, "publish-artifact", status=2)
+        self.assertIn("input from-artifact is for a workflow_run job, not 'pull_request'", publish.log)
 
     # --- the source build (slow) -----------------------------------------
 
