@@ -237,6 +237,80 @@ Status writeSarif(const pipeline::RunRecord& record, const std::string& file, st
   return Ok{};
 }
 
+// What a run is decided from: the trusted taskpack, the host config and the
+// effective policy of every step.
+struct RunInputs {
+  fs::path repo;
+  HostConfig host;
+  Taskpack taskpack;
+  std::vector<EffectiveStep> policies;
+};
+
+Result<RunInputs> loadRunInputs(const Args& args, const pipeline::EventInput& event, Io& io) {
+  std::error_code ec;
+  RunInputs in;
+  in.repo = fs::canonical(args.value("repo").value_or("."), ec);
+  if (ec)
+    return makeError(ErrorCode::UsageError, "repository " + args.value("repo").value_or(".") + " not found",
+                     "give --repo the checkout to run on");
+  auto host = loadHostConfigFrom(io.env);
+  if (!host) return host.error();
+  in.host = std::move(*host);
+  auto failOn = failOnOption(args);
+  if (!failOn) return failOn.error();
+  auto taskpack = loadTrustedTaskpack(args, in.repo, event);
+  if (!taskpack) return taskpack.error();
+  in.taskpack = std::move(*taskpack);
+  if (*failOn) in.taskpack.publication.failOn = **failOn;
+  auto policies = resolvePolicies(in.taskpack, in.host, resolveContextFrom(io.env));
+  if (!policies) return policies.error();
+  in.policies = std::move(*policies);
+  return in;
+}
+
+// Runs the plan's stages and fills in the record's run-wide fields.
+pipeline::RunRecord executePlan(const pipeline::RunPlan& plan, const RunInputs& in, pipeline::RunContext& ctx,
+                                const pipeline::EventInput& event, const std::string& runId, const fs::path& out,
+                                Io& io) {
+  // Author steps' worktrees and their leases (docs/author-steps.md).
+  ctx.stateDir = pipeline::stateDirFor(in.host.present, in.host.stateDir, io.env);
+  std::unique_ptr<lease::Store> leases = lease::openLocalStore(ctx.stateDir / "leases");
+  ctx.leases = leases.get();
+
+  auto backends = sandbox::makeBackends(io.env);
+  auto bridges = pipeline::makeBridgeFactory(in.taskpack, io.env);
+  auto started = std::chrono::steady_clock::now();
+  std::string startedAt = isoNow();
+  pipeline::RunRecord record = pipeline::runPlan(plan, backends, ctx, bridges, io.json ? io.err : io.out);
+  record.runId = runId;
+  record.taskpack = in.taskpack.file;
+  record.eventName = event.name;
+  record.eventAction = event.action;
+  record.repo = in.repo.string();
+  record.outDir = out.string();
+  record.startedAt = startedAt;
+  record.durationMs =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  record.incrementalFrom = ctx.lastReviewedHead;
+  ctx.leases = nullptr;  // the store closes on return
+  return record;
+}
+
+// run.json, the SARIF file when asked for, and the summary (or the record as
+// JSON) on stdout.
+Status writeRecord(const pipeline::RunRecord& record, const fs::path& runJson, const Args& args, Io& io) {
+  auto json = pipeline::toJson(record);
+  if (auto s = writeFileAtomic(runJson.string(), toJsonText(json) + "\n"); !s) return s.error();
+  if (auto sarif = args.value("sarif"))
+    if (auto s = writeSarif(record, *sarif, io.json ? io.err : io.out); !s) return s.error();
+  if (io.json) {
+    printJson(io.out, json);
+  } else {
+    io.out << "\n" << pipeline::humanSummary(record) << "\nrun record: " << runJson.string() << "\n";
+  }
+  return Ok{};
+}
+
 int runMain(const Args& args, Io& io) {
   // libgit2's init parses the system CA bundle (~4 ms with mbedTLS); the
   // first baseline needs it, so it overlaps with loading and planning.
@@ -255,75 +329,29 @@ int runMain(const Args& args, Io& io) {
   if (publish == "github" && !event->typed)
     return reportError(io, makeError(ErrorCode::UsageError, "--publish github needs the event payload",
                                      "give --event-path (under Actions GITHUB_EVENT_PATH is used)"));
-
-  std::error_code ec;
-  fs::path repo = fs::canonical(args.value("repo").value_or("."), ec);
-  if (ec)
-    return reportError(io, makeError(ErrorCode::UsageError,
-                                     "repository " + args.value("repo").value_or(".") + " not found",
-                                     "give --repo the checkout to run on"));
-  auto host = loadHostConfigFrom(io.env);
-  if (!host) return reportError(io, host.error());
-  auto failOn = failOnOption(args);
-  if (!failOn) return reportError(io, failOn.error());
-  auto taskpack = loadTrustedTaskpack(args, repo, *event);
-  if (!taskpack) return reportError(io, taskpack.error());
-  if (*failOn) taskpack->publication.failOn = **failOn;
-  auto policies = resolvePolicies(*taskpack, *host, resolveContextFrom(io.env));
-  if (!policies) return reportError(io, policies.error());
+  auto in = loadRunInputs(args, *event, io);
+  if (!in) return reportError(io, in.error());
 
   int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   pipeline::RunPlan plan =
-      pipeline::buildPlan(*taskpack, *policies, selection->eventName, selection->action, cores);
+      pipeline::buildPlan(in->taskpack, in->policies, selection->eventName, selection->action, cores);
   warnIfUnsandboxed(plan, io);
-
   std::string runId = pipeline::makeRunId(io.env);
-  auto out = pipeline::prepareOutDir(args.value("out"), repo, runId, io.env);
+  auto out = pipeline::prepareOutDir(args.value("out"), in->repo, runId, io.env);
   if (!out) return reportError(io, out.error());
+  auto ctx = runContext(runId, in->repo, *out, *event, io);
+  if (!ctx) return reportError(io, ctx.error());
+  pipeline::RunRecord record = executePlan(plan, *in, *ctx, *event, runId, *out, io);
 
-  auto made = runContext(runId, repo, *out, *event, io);
-  if (!made) return reportError(io, made.error());
-  pipeline::RunContext& ctx = *made;
-  // Author steps' worktrees and their leases (docs/author-steps.md).
-  ctx.stateDir = pipeline::stateDirFor(host->present, host->stateDir, io.env);
-  std::unique_ptr<lease::Store> leases = lease::openLocalStore(ctx.stateDir / "leases");
-  ctx.leases = leases.get();
-
-  auto backends = sandbox::makeBackends(io.env);
-  auto bridges = pipeline::makeBridgeFactory(*taskpack, io.env);
-  auto started = std::chrono::steady_clock::now();
-  std::string startedAt = isoNow();
-  std::ostream& progress = io.json ? io.err : io.out;
-  pipeline::RunRecord record = pipeline::runPlan(plan, backends, ctx, bridges, progress);
-  record.runId = runId;
-  record.taskpack = taskpack->file;
-  record.eventName = event->name;
-  record.eventAction = event->action;
-  record.repo = repo.string();
-  record.outDir = out->string();
-  record.startedAt = startedAt;
-  record.durationMs = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          std::chrono::steady_clock::now() - started).count();
-  record.incrementalFrom = ctx.lastReviewedHead;
-
-  auto json = pipeline::toJson(record);
-  fs::path runJson = *out / "run.json";
-  if (auto s = writeFileAtomic(runJson.string(), toJsonText(json) + "\n"); !s)
-    return reportError(io, s.error());
-  if (auto sarif = args.value("sarif"))
-    if (auto s = writeSarif(record, *sarif, progress); !s) return reportError(io, s.error());
-  if (io.json) {
-    printJson(io.out, json);
-  } else {
-    io.out << "\n" << pipeline::humanSummary(record) << "\nrun record: " << runJson.string() << "\n";
-  }
-  int status = exitStatusFor(pipeline::judgeRecord(record, taskpack->publication.failOn));
+  const fs::path runJson = *out / "run.json";
+  if (auto s = writeRecord(record, runJson, args, io); !s) return reportError(io, s.error());
+  int status = exitStatusFor(pipeline::judgeRecord(record, in->taskpack.publication.failOn));
   if (publish == "github") {
-    int published = publishRun(record, *event, *taskpack, *host, repo, io);
+    int published = publishRun(record, *event, in->taskpack, in->host, in->repo, io);
     if (published != 0 && status == 0) status = published;
   } else {
-    reportUnpublished(record, *event, *taskpack, runJson, io);
-    keepUnpublishedRequest(record, *event, *taskpack, *out, io);
+    reportUnpublished(record, *event, in->taskpack, runJson, io);
+    keepUnpublishedRequest(record, *event, in->taskpack, *out, io);
   }
   writeRunOutputs(record, runJson, status, io);
   return status;
