@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "pipeline/author_change.h"
+#include "pipeline/author_contract.h"
 #include "pipeline/author_worktree.h"
 #include "verify/worktree.h"
 #include "verify/worktree_patch.h"
@@ -83,6 +84,7 @@ StepRecord runAuthorStep(const PlannedStep& planned, const Result<sandbox::Negot
     rec = runStep(planned, negotiated, backend, baseline, ctx, makeBridge, &workspace);
   }
   AuthorChange change = proposedChange(rec, **wt, stepLayout(ctx.outRoot, planned.policy));
+  applyTaskContract(planned, *backend, workspace, ctx, rec, change);
   decideChange(rec, change);
   rec.change = std::move(change);
   recordTeardown((*wt)->teardown(), rec);

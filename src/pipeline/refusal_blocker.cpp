@@ -4,14 +4,15 @@
 
 namespace lw::pipeline {
 
-std::string refusalBlocker(std::string_view step, const Error& refusal, std::string_view lastSafeState) {
+std::string refusalBlocker(std::string_view step, const Error& refusal, std::string_view lastSafeState,
+                           const std::optional<std::string>& nextAction) {
   const std::string what = "no sandbox backend gives step " + std::string(step) + " what its policy requires (" +
                            std::string(codeName(refusal.code)) + "): " + refusal.message;
-  const std::string next = refusal.hint.empty()
+  const std::string hint = refusal.hint.empty()
                                ? "run 'loopwright sandbox backends' on this host and relax the step's sandbox "
                                  "policy or use a host that enforces it"
                                : refusal.hint;
-  return guard::blockerLine(what, lastSafeState, next);
+  return guard::blockerLine(what, lastSafeState, nextAction ? *nextAction : hint);
 }
 
 }  // namespace lw::pipeline

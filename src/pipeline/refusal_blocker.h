@@ -4,6 +4,7 @@
 // backend gives: the level and what is missing) and its hint as next action.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,8 @@ namespace lw::pipeline {
 
 // "BLOCKER: no sandbox backend gives step <step> what its policy requires
 // (<CODE>): <message>. Last safe state: <lastSafeState>. Next action: <hint>."
-std::string refusalBlocker(std::string_view step, const Error& refusal, std::string_view lastSafeState);
+// `nextAction`, when given (the step's onStop), replaces the hint.
+std::string refusalBlocker(std::string_view step, const Error& refusal, std::string_view lastSafeState,
+                           const std::optional<std::string>& nextAction = std::nullopt);
 
 }  // namespace lw::pipeline

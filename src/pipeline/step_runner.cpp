@@ -69,7 +69,8 @@ std::optional<std::string> prepareOutDir(const StepPlan& plan, const RunContext&
 NotRun refusedByNegotiation(const PlannedStep& planned, const Error& e, const StepLayout& layout) {
   const std::string label = planned.policy.stage + "/" + planned.policy.step;
   return {StepOutcome::Refused, std::string(codeName(e.code)) + ": " + e.message,
-          refusalBlocker(label, e, "nothing ran; " + layout.stepDir.string())};
+          refusalBlocker(label, e, "nothing ran; " + layout.stepDir.string(),
+                         planned.step ? planned.step->contract.onStop : std::nullopt)};
 }
 
 void recordNegotiation(const sandbox::Negotiated& n, StepObservations& seen) {

@@ -4,6 +4,7 @@
 
 #include "guard/event.h"
 #include "pipeline/coverage_output.h"
+#include "pipeline/task_contract.h"
 #include "verify/outputs.h"
 
 namespace lw::pipeline {
@@ -113,8 +114,9 @@ std::string whereKept(const StepLayout& layout) {
 
 // A violation: the changes are quarantined (and restored when they could
 // be); of the outputs only the secret-leak findings are kept.
-void quarantine(const verify::CheckReport& report, const StepLayout& layout, std::vector<Finding> leaks,
+void quarantine(const verify::CheckReport& report, const StepObservations& seen, std::vector<Finding> leaks,
                 StepRecord& rec) {
+  const StepLayout& layout = seen.layout;
   rec.violationCode = std::string(codeName(*report.violation));
   rec.quarantineRef = report.quarantineRef;
   rec.repositoryIntact = report.restored;
@@ -123,7 +125,7 @@ void quarantine(const verify::CheckReport& report, const StepLayout& layout, std
       (report.restored ? "the repository was restored to its state before the step; "
                        : "the repository could NOT be fully restored; ") +
           (report.quarantineRef.empty() ? whereKept(layout) : "the changes are kept under " + report.quarantineRef),
-      "inspect the quarantined changes; the step's outputs were not accepted");
+      nextActionFor(seen.planned->step, "inspect the quarantined changes; the step's outputs were not accepted"));
   rec.findings = std::move(leaks);
   rec.message = verify::toError(report).message;
 }
@@ -157,8 +159,9 @@ void block(const StepRun& ran, const StepObservations& seen, StepRecord& rec) {
     rec.guardrails.push_back({"stop", "BUDGET_EXCEEDED", "wall time exceeded", ran.endedAtMs});
   }
   rec.blocker = guard::blockerLine(rec.message, whereKept(seen.layout),
-                                   "look at the step's calls in its logs; raise the limit only if "
-                                   "the work is legitimate, otherwise fix the agent's loop");
+                                   nextActionFor(seen.planned->step,
+                                                 "look at the step's calls in its logs; raise the limit only if "
+                                                 "the work is legitimate, otherwise fix the agent's loop"));
 }
 
 EndingFacts factsOf(const StepObservations& seen, const std::string& outputProblem) {
@@ -233,7 +236,7 @@ StepRecord settleStep(const StepObservations& seen, const verify::SecretScanner&
   rec.verificationReport = verify::toJson(report, *seen.baseline);
   rec.verification = verify::verificationOf(report);
   if (ending == Ending::Violation) {
-    quarantine(report, seen.layout, std::move(leaks), rec);
+    quarantine(report, seen, std::move(leaks), rec);
     return rec;
   }
   const std::string outputProblem = outputs.problem;

@@ -82,4 +82,8 @@ std::string nextActionFor(const Step& step, std::string_view otherwise) {
   return step.contract.onStop ? *step.contract.onStop : std::string(otherwise);
 }
 
+std::string nextActionFor(const Step* step, std::string_view otherwise) {
+  return step ? nextActionFor(*step, otherwise) : std::string(otherwise);
+}
+
 }  // namespace lw::pipeline

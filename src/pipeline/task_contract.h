@@ -33,7 +33,8 @@ std::optional<Error> judgeValidation(const ValidationRun& run);
 std::string commandLine(const std::vector<std::string>& argv);
 
 // The "Next action" of this step's BLOCKERs: its onStop when given, else
-// `otherwise`.
+// `otherwise`. A null step (a record made without its taskpack) has none.
 std::string nextActionFor(const Step& step, std::string_view otherwise);
+std::string nextActionFor(const Step* step, std::string_view otherwise);
 
 }  // namespace lw::pipeline
