@@ -16,6 +16,7 @@ std::vector<Command> allCommands() {
       agentCommand(),
       qualifyCommand(),
       runnerJobStartedCommand(), runnerJobCompletedCommand(), runnerInstallHooksCommand(),
+      leaseClaimCommand(), leaseRenewCommand(), leaseReleaseCommand(), leaseListCommand(),
   };
 }
 

@@ -16,5 +16,6 @@ Command bridgeStdioCommand();
 Command agentCommand();
 Command qualifyCommand();
 Command runnerJobStartedCommand(); Command runnerJobCompletedCommand(); Command runnerInstallHooksCommand();
+Command leaseClaimCommand(); Command leaseRenewCommand(); Command leaseReleaseCommand(); Command leaseListCommand();
 
 }  // namespace lw::cli
