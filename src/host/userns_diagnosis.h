@@ -1,39 +1,16 @@
-// Why unprivileged user namespaces are refused on this host, from what bwrap
-// printed and the kernel's sysctls. Pure: the effects (running bwrap, reading
-// /proc/sys) are elsewhere, so each known cause is tested with recorded
-// messages (tests/host/userns_diagnosis_test.cpp).
+// The user-namespace diagnosis lives with the bwrap probe, which needs it
+// for its own refusal (sandbox/bwrap/userns_probe.h); the host module's
+// qualification uses the same one under its old names.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <string_view>
+#include "sandbox/bwrap/userns_probe.h"
 
 namespace lw::host {
 
-// The sysctls that decide whether an unprivileged process may create a user
-// namespace; nullopt when the file does not exist on this kernel.
-struct UsernsSysctls {
-  std::optional<long> apparmorRestrictUnprivilegedUserns;  // kernel.apparmor_restrict_unprivileged_userns (Ubuntu 23.10+)
-  std::optional<long> unprivilegedUsernsClone;             // kernel.unprivileged_userns_clone (Debian patch)
-  std::optional<long> maxUserNamespaces;                   // user.max_user_namespaces
-};
-
-struct UsernsDiagnosis {
-  bool blocked = false;  // the message is a refused user namespace
-  std::string cause;     // the recognised cause, for the report
-  std::string hint;      // how an admin fixes it (empty when not blocked)
-};
-
-// True when a bwrap error line says that setting up its user namespace was
-// refused ("setting up uid map: Permission denied", "No permissions to
-// creating new namespace", Ubuntu 24.04's "loopback: Failed RTM_NEWADDR").
-bool isUsernsRefusal(std::string_view bwrapStderr);
-
-// Classifies a failed bwrap launch. Not blocked (cause = the message) when
-// the message is about something else.
-UsernsDiagnosis diagnoseUserns(std::string_view bwrapStderr, const UsernsSysctls& sysctls);
-
-// Reads the three sysctls under `procRoot` (normally "/proc").
-UsernsSysctls readUsernsSysctls(const std::string& procRoot = "/proc");
+using sandbox::bwrap::diagnoseUserns;
+using sandbox::bwrap::isUsernsRefusal;
+using sandbox::bwrap::readUsernsSysctls;
+using sandbox::bwrap::UsernsDiagnosis;
+using sandbox::bwrap::UsernsSysctls;
 
 }  // namespace lw::host

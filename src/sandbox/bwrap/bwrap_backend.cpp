@@ -201,6 +201,7 @@ ProbeReport BwrapBackend::runProbe() {
                     std::to_string(info.status()) + ")";
     }
   }
+  if (!obs.ran) obs.sysctls = readUsernsSysctls();
   std::error_code ec;
   fs::remove_all(scratch, ec);
   return interpretProbe(obs);

@@ -50,6 +50,8 @@ ProbeReport interpretProbe(const ProbeObservation& o) {
   }
   if (!o.ran) {
     r.unavailableReason = "bwrap could not start a sandbox with the production flags: " + o.failure;
+    if (UsernsDiagnosis d = diagnoseUserns(o.failure, o.sysctls); d.blocked)
+      r.unavailableReason += ": " + d.cause + "; to fix: " + d.hint;
     absentAll(r.unavailableReason);
     return r;
   }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sandbox/backend.h"
+#include "sandbox/bwrap/userns_probe.h"
 
 namespace lw::sandbox::bwrap {
 
@@ -17,6 +18,7 @@ struct ProbeObservation {
   std::string version;           // "bubblewrap 0.8.0"
   bool ran = false;              // bwrap started the check script and it exited 0
   std::string failure;           // why it did not run (bwrap's own message)
+  UsernsSysctls sysctls;         // read when it did not run: why a user namespace was refused
   bool seccompCompiled = false;
   std::string seccompError;
   std::set<std::string> tokens;  // printed by probeScript()
@@ -26,7 +28,9 @@ struct ProbeObservation {
 // `denied` denied) inside `scratch`, which also holds `secret`, outside the view.
 std::string probeScript(const std::string& scratch, const std::string& ws);
 
-// Pure: tokens -> per-capability and per-network-mode status.
+// Pure: tokens -> per-capability and per-network-mode status. A launch
+// refused for want of a user namespace is named with its cause and what an
+// admin can do (userns_probe.h), e.g. on Ubuntu 24.04.
 ProbeReport interpretProbe(const ProbeObservation& observation);
 
 }  // namespace lw::sandbox::bwrap

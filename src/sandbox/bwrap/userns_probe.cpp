@@ -1,9 +1,9 @@
-#include "host/userns_diagnosis.h"
+#include "sandbox/bwrap/userns_probe.h"
 
 #include <array>
 #include <fstream>
 
-namespace lw::host {
+namespace lw::sandbox::bwrap {
 namespace {
 
 std::optional<long> readLong(const std::string& path) {
@@ -52,8 +52,11 @@ UsernsDiagnosis diagnoseUserns(std::string_view msg, const UsernsSysctls& s) {
         "unprivileged user namespaces are restricted by AppArmor "
         "(kernel.apparmor_restrict_unprivileged_userns=1, the Ubuntu 23.10+/24.04 default)";
     d.hint =
-        "install an AppArmor profile that grants bwrap 'userns' (see README: Runner admins), "
-        "or set kernel.apparmor_restrict_unprivileged_userns=0, or use linux-landlock";
+        "install the AppArmor profile for bwrap that loopwright ships as dist/apparmor/bwrap "
+        "(sudo install -m 644 dist/apparmor/bwrap /etc/apparmor.d/bwrap && "
+        "sudo apparmor_parser -r /etc/apparmor.d/bwrap), or set "
+        "sudo sysctl kernel.apparmor_restrict_unprivileged_userns=0, or list linux-landlock in "
+        "preferredBackends (no user namespace needed); README: Ubuntu 23.10 / 24.04";
   } else if (s.unprivilegedUsernsClone && *s.unprivilegedUsernsClone == 0) {
     d.cause = "unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone=0)";
     d.hint = "set kernel.unprivileged_userns_clone=1, or use linux-landlock";
@@ -77,4 +80,4 @@ UsernsSysctls readUsernsSysctls(const std::string& procRoot) {
   return s;
 }
 
-}  // namespace lw::host
+}  // namespace lw::sandbox::bwrap
