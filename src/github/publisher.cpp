@@ -12,6 +12,7 @@
 #include "github/fingerprint.h"
 #include "github/json_fields.h"
 #include "github/neutralise.h"
+#include "github/patch_branch_channel.h"
 #include "github/workflow_commands.h"
 
 namespace lw::github {
@@ -250,6 +251,7 @@ Result<PublicationOutcome> Publisher::run(OutboxEntry& entry) {
   if (req.isPullRequest) outcome.channels.push_back(publishReview(ctx));
   for (auto& c : publishChecks(ctx)) outcome.channels.push_back(std::move(c));
   for (auto& c : publishTriage(ctx)) outcome.channels.push_back(std::move(c));
+  for (auto& c : publishPatchBranches(ctx, config_.branchPusher)) outcome.channels.push_back(std::move(c));
   const bool failed = judgeChannels(outcome, entry.attempts);
 
   printUncarried(ctx, outcome);

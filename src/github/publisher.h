@@ -18,6 +18,8 @@
 
 namespace lw::github {
 
+class BranchPusher;  // github/patch_branch_channel.h
+
 // The unified diff of a pull request from the local clone (libgit2), for
 // when the API refuses a large diff with 406. The integrator provides it.
 class DiffSource {
@@ -57,6 +59,9 @@ struct PublisherConfig {
   // Whose comments count as ours when GET /user is refused (an installation
   // token such as GITHUB_TOKEN): the Actions bot.
   std::string fallbackLogin = "github-actions[bot]";
+  // Pushes author changes as branches (publication.patches: branch); null
+  // in a process without the repository, which then leaves them pending.
+  BranchPusher* branchPusher = nullptr;
 };
 
 class Publisher {

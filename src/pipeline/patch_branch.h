@@ -1,0 +1,42 @@
+// The git half of publication.patches: branch. The orchestrator (never a
+// step) applies an accepted patch to its base commit's tree in memory, commits
+// it and pushes the commit to refs/heads/loopwright/<run>/<step> of the
+// repository's remote. The commit is written to a scratch repository that
+// borrows the checkout's objects (an alternate), so the orchestrator's
+// checkout, its refs and its object store are left byte-for-byte as they were.
+#pragma once
+
+#include <string>
+
+#include "github/patch_branch_channel.h"
+
+namespace lw::pipeline {
+
+struct PatchBranchConfig {
+  std::string checkout;     // the orchestrator's repository (its origin, its objects)
+  std::string fallbackUrl;  // when it has no origin: the event's repository clone URL
+  std::string scratchDir;   // where the scratch repository is made and removed (the state dir)
+  // The job's token, given to libgit2 only through the credentials callback
+  // for an https URL (or http to loopback), as user x-access-token: never in
+  // a URL, a config file or a step's environment.
+  std::string token;
+};
+
+// Whether a remote URL may be sent the token: https, or http to a loopback host.
+bool mayCarryToken(const std::string& url);
+
+// The URL without user information ("https://user:pw@host/x" -> "https://host/x"):
+// credentials come from the callback alone.
+std::string withoutUserInfo(const std::string& url);
+
+class GitBranchPusher final : public github::BranchPusher {
+ public:
+  explicit GitBranchPusher(PatchBranchConfig config) : config_(std::move(config)) {}
+  Result<github::PushedBranch> push(const github::PublicationRequest& request, const github::ProposedChange& change,
+                                    const std::string& branch) override;
+
+ private:
+  PatchBranchConfig config_;
+};
+
+}  // namespace lw::pipeline
