@@ -121,3 +121,59 @@ TEST_CASE("escalation run: breaker cycles re-run the step once at L2 on the loca
   CHECK(r.out.find("escalation L1 -> L2 on BREAKER_OPEN: re-run once; the first attempt was blocked on linux-bwrap") !=
         std::string::npos);
 }
+
+namespace {
+
+// `loopwright run` of one step calling a lane that always fails, on bwrap
+// first, where no Docker engine is reachable.
+CliRun runFlakyWithoutEngine(const Scratch& s, FakeModel& model, const std::string& stepKeys) {
+  fs::path repo = s.root / "repo";
+  makeRepo(repo, {{".loopwright/taskpack.yaml",
+                   taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+                            "        - name: flaky\n          run: [sh, .loopwright/agents/caller.sh]\n"
+                            "          lane: fake\n          tools: [model.complete]\n" + stepKeys,
+                            "  sandbox: {preferredBackends: [linux-bwrap, docker], runtimeProfile: busybox}\n"
+                            "  guardrails:\n    breaker: {failures: 1, cooldownSeconds: 1, escalateAfterCycles: 2}\n"
+                            "  lanes:\n    - {name: fake, api: openai-chat, baseUrl: \"" + model.url() +
+                                "\", model: m, apiKeyEnv: LW_TEST_MODEL_KEY, timeoutMs: 2000}\n")},
+                  {".loopwright/agents/caller.sh", kModelCaller}});
+  writeFile(s.root / "host.yaml", pinnedProfileHost("sha256:" + std::string(64, 'a')));
+  return runDispatch(s, repo, {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()},
+                               {"DOCKER_HOST", "unix://" + (s.root / "no-engine.sock").string()},
+                               {"LW_TEST_MODEL_KEY", "sk-test-not-a-secret"}});
+}
+
+}  // namespace
+
+TEST_CASE("escalation run: the re-run's level has no backend here: refused ISOLATION_UNAVAILABLE, exit 3, never run lower [integration]") {
+  FakeModel model;
+  model.script(FakeModel::Reply::withStatus(500), 100);
+  Scratch s;
+  auto r = runFlakyWithoutEngine(s, model, "          idempotent: true\n          escalate: {}\n");
+  INFO(r.out << r.err);
+  CHECK(r.status == 3);
+  auto flaky = stepOf(runJson(s.root / "out"), "flaky");
+  INFO(boost::json::serialize(flaky));
+  CHECK(flaky.at("outcome").as_string() == "refused");
+  CHECK(flaky.at("backend").is_null());
+  CHECK(flaky.at("message").as_string().rfind("ISOLATION_UNAVAILABLE: the step asks for isolation L2", 0) == 0);
+  CHECK(flaky.at("escalation").at("rerun").as_bool());
+  CHECK(flaky.at("escalation").at("firstAttempt").at("backend").as_string() == "linux-bwrap");
+  CHECK(flaky.at("escalation").at("firstAttempt").at("outcome").as_string() == "blocked");
+}
+
+TEST_CASE("escalation run: a step that is not idempotent is not re-run, and its BLOCKER says why [integration]") {
+  FakeModel model;
+  model.script(FakeModel::Reply::withStatus(500), 100);
+  Scratch s;
+  auto r = runFlakyWithoutEngine(s, model, "          escalate: {to: L2}\n");
+  INFO(r.out << r.err);
+  CHECK(r.status == 4);
+  auto flaky = stepOf(runJson(s.root / "out"), "flaky");
+  CHECK(flaky.at("outcome").as_string() == "blocked");
+  CHECK(flaky.at("backend").as_string() == "linux-bwrap");
+  CHECK_FALSE(flaky.at("escalation").at("rerun").as_bool());
+  CHECK(std::string(flaky.at("blocker").as_string())
+            .ends_with(" Not re-run at L2: the step is not idempotent (idempotent: true allows one re-run)."));
+  CHECK(model.count() == 2);
+}
