@@ -157,6 +157,21 @@ const Step* stepOf(const Taskpack& tp, const EffectiveStep& s) {
   return nullptr;
 }
 
+// An author step's task contract: what its change must keep before it is
+// accepted (docs/taskpack.md, "Task contract").
+void printContract(std::ostream& out, const TaskContract& c) {
+  if (!c.declared()) return;
+  const std::string why = "step task contract" + (c.location.line > 0 ? " (line " + std::to_string(c.location.line) + ")" : "");
+  auto bound = [](const std::optional<std::int64_t>& n) { return n ? std::to_string(*n) : std::string("(none)"); };
+  row(out, "contract.expects", joined(c.expects), why);
+  std::string argv;
+  for (const std::string& a : c.validate) argv += (argv.empty() ? "" : " ") + a;
+  row(out, "contract.validate", argv.empty() ? "(none)" : argv, "run on the worktree in the step's sandbox, network none");
+  row(out, "contract.maxChangedFiles", bound(c.maxChangedFiles), "");
+  row(out, "contract.maxChangedLines", bound(c.maxChangedLines), "added + deleted");
+  row(out, "contract.onStop", c.onStop.value_or("(none)"), "the next action of the step's BLOCKERs");
+}
+
 void printStep(std::ostream& out, const EffectiveStep& s, const StepOutlook& o, const Step* step) {
   const EffectiveSandbox& sb = s.sandbox;
   auto why = [&](const char* f) {
@@ -189,6 +204,7 @@ void printStep(std::ostream& out, const EffectiveStep& s, const StepOutlook& o, 
   }
   row(out, "tools", joined(s.tools), "");
   if (step) printBuiltin(out, builtinJson(*step));
+  if (step) printContract(out, step->contract);
   if (s.lane) row(out, "lane", *s.lane, why("lane"));
   out << "\n";
 }
@@ -246,6 +262,7 @@ Command explainCommand() {
       o["event"] = event ? boost::json::value(*event) : boost::json::value(nullptr);
       o["hostConfig"] = {{"file", host->file}, {"present", host->present},
                          {"floor", toJson(host->floor)}};
+      o["publication"] = {{"patches", toString(tp->publication.patches)}};
       boost::json::array list;
       for (std::size_t i = 0; i < shown.size(); ++i) {
         boost::json::object step = lw::toJson(*shown[i]).as_object();
@@ -253,6 +270,8 @@ Command explainCommand() {
         step["isolationChain"] = toJson(isolationChainOf(*shown[i]));
         const Step* written = stepOf(*tp, *shown[i]);
         step["builtin"] = written ? builtinJson(*written) : boost::json::value(nullptr);
+        step["contract"] = written && written->contract.declared() ? lw::toJson(written->contract)
+                                                                   : boost::json::value(nullptr);
         list.push_back(std::move(step));
       }
       o["steps"] = std::move(list);
@@ -264,6 +283,8 @@ Command explainCommand() {
            << (host->present ? "" : " (absent: no floor)") << "\n"
            << "environment  GITHUB_ACTIONS=" << (ctx.githubActions ? "true" : "(not true)") << "\n";
     if (event) io.out << "event        " << *event << "\n";
+    io.out << "patches      " << toString(tp->publication.patches)
+           << " (publication.patches: how an author step's accepted change is published)\n";
     io.out << "\n";
     for (std::size_t i = 0; i < shown.size(); ++i)
       printStep(io.out, *shown[i], outlooks[i], stepOf(*tp, *shown[i]));

@@ -83,6 +83,17 @@ boost::json::value toJson(const EffectiveStep& step) {
   return o;
 }
 
+boost::json::value toJson(const TaskContract& c) {
+  auto number = [](const std::optional<std::int64_t>& n) { return n ? boost::json::value(*n) : nullptr; };
+  boost::json::object o;
+  o["expects"] = stringsArray(c.expects);
+  o["validate"] = c.validate.empty() ? boost::json::value(nullptr) : boost::json::value(stringsArray(c.validate));
+  o["maxChangedFiles"] = number(c.maxChangedFiles);
+  o["maxChangedLines"] = number(c.maxChangedLines);
+  o["onStop"] = c.onStop ? boost::json::value(*c.onStop) : nullptr;
+  return o;
+}
+
 boost::json::value toJson(const Floor& floor) {
   boost::json::object o;
   o["minIsolation"] =

@@ -12,5 +12,7 @@ boost::json::value toJson(const EffectiveSandbox& sandbox);
 boost::json::value toJson(const EscalateSpec& escalate);
 boost::json::value toJson(const EffectiveStep& step);
 boost::json::value toJson(const Floor& floor);
+// An author step's task contract as written: each key, null when omitted.
+boost::json::value toJson(const TaskContract& contract);
 
 }  // namespace lw
