@@ -47,6 +47,14 @@ struct StoreScratch {
   }
 };
 
+// A store in a scratch directory on a clock the test sets; tests take it
+// apart: `ClockedStore f; auto& [s, clock, store] = f;`.
+struct ClockedStore {
+  StoreScratch scratch;
+  ManualClock clock;
+  LocalStore store{scratch.store, clock.fn()};
+};
+
 // The unprivileged user `lwtest` when the tests run as root and it exists.
 inline std::optional<passwd> lwtestUser() {
   if (::geteuid() != 0) return std::nullopt;

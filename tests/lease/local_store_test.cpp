@@ -85,9 +85,8 @@ std::string corruptRecordFailsClosed(const fs::path& storeDir, const CorruptCase
 }  // namespace
 
 TEST_CASE("local store: a claim creates the directory 0700 and writes a versioned record") {
-  StoreScratch s;
-  ManualClock clock;
-  LocalStore store(s.store, clock.fn());
+  ClockedStore f;
+  auto& [s, clock, store] = f;
   auto lease = store.claim("worktree.12.build.fmt", "run 12 step fmt", 30s);
   REQUIRE(lease.ok());
   CHECK(lease->token == 1);
@@ -103,9 +102,8 @@ TEST_CASE("local store: a claim creates the directory 0700 and writes a versione
 }
 
 TEST_CASE("local store: a teardown in progress is not claimable, even long after expiry") {
-  StoreScratch s;
-  ManualClock clock;
-  LocalStore store(s.store, clock.fn());
+  ClockedStore f;
+  auto& [s, clock, store] = f;
   auto held = store.claim("wt", "run 1", 10s);
   REQUIRE(held.ok());
   REQUIRE(store.beginTeardown(*held).ok());
@@ -122,9 +120,8 @@ TEST_CASE("local store: a teardown in progress is not claimable, even long after
 }
 
 TEST_CASE("local store: a stale fencing token is refused on renew, teardown, release and fence") {
-  StoreScratch s;
-  ManualClock clock;
-  LocalStore store(s.store, clock.fn());
+  ClockedStore f;
+  auto& [s, clock, store] = f;
   auto first = store.claim("wt", "run 1", 10s);
   REQUIRE(first.ok());
   clock.set(kT0 + 10'000);

@@ -51,9 +51,8 @@ Status refuse(const std::string& why) { return makeError(ErrorCode::IoError, why
 }  // namespace
 
 TEST_CASE("owned resource: created under an active lease, torn down marker first") {
-  StoreScratch s;
-  ManualClock clock;
-  LocalStore store(s.store, clock.fn());
+  ClockedStore f;
+  auto& [s, clock, store] = f;
   DirResource res{s.tmp.root, store, {}};
   auto lease = claimAndCreate(store, "wt", "run 1", 10s, res.actions());
   REQUIRE(lease.ok());
@@ -65,9 +64,8 @@ TEST_CASE("owned resource: created under an active lease, torn down marker first
 }
 
 TEST_CASE("owned resource: when ownership cannot be registered the new resource is destroyed") {
-  StoreScratch s;
-  ManualClock clock;
-  LocalStore store(s.store, clock.fn());
+  ClockedStore f;
+  auto& [s, clock, store] = f;
   DirResource res{s.tmp.root, store, {}};
   ResourceActions actions = res.actions();
   actions.registerOwnership = [](const Lease&) { return refuse("cannot write the owner file"); };
@@ -80,9 +78,8 @@ TEST_CASE("owned resource: when ownership cannot be registered the new resource 
 }
 
 TEST_CASE("owned resource: a creation that outlived its lease is destroyed, the new holder's lease untouched") {
-  StoreScratch s;
-  ManualClock clock;
-  LocalStore store(s.store, clock.fn());
+  ClockedStore f;
+  auto& [s, clock, store] = f;
   DirResource res{s.tmp.root, store, {}};
   ResourceActions actions = res.actions();
   actions.create = [&](const Lease& l) {
@@ -102,9 +99,8 @@ TEST_CASE("owned resource: a creation that outlived its lease is destroyed, the 
 }
 
 TEST_CASE("owned resource: a failed creation frees the lease, a refused claim creates nothing") {
-  StoreScratch s;
-  ManualClock clock;
-  LocalStore store(s.store, clock.fn());
+  ClockedStore f;
+  auto& [s, clock, store] = f;
   DirResource res{s.tmp.root, store, {}};
   ResourceActions failing = res.actions();
   failing.create = [](const Lease&) { return refuse("git worktree add failed"); };
@@ -122,9 +118,8 @@ TEST_CASE("owned resource: a failed creation frees the lease, a refused claim cr
 }
 
 TEST_CASE("owned resource: a failed destroy leaves the marker, a stale lease destroys nothing") {
-  StoreScratch s;
-  ManualClock clock;
-  LocalStore store(s.store, clock.fn());
+  ClockedStore f;
+  auto& [s, clock, store] = f;
   DirResource res{s.tmp.root, store, {}};
   auto held = claimAndCreate(store, "wt", "run 1", 10s, res.actions());
   REQUIRE(held.ok());

@@ -34,9 +34,8 @@ TEST_CASE("lease renewer: renewal keeps going while the holder's cleanup is bloc
 }
 
 TEST_CASE("lease renewer: a refused renewal is reported as lost and renewing stops") {
-  StoreScratch s;
-  ManualClock clock;
-  LocalStore store(s.store, clock.fn());
+  ClockedStore f;
+  auto& [s, clock, store] = f;
   auto held = store.claim("wt", "run 1", 30ms);
   REQUIRE(held.ok());
   clock.set(kT0 + 30);  // expired before the first renewal (at 10 ms)
