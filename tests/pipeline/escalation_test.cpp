@@ -170,3 +170,43 @@ TEST_CASE("escalation: the records of both attempts") {
     CHECK_FALSE(again->rerun);
   }
 }
+
+TEST_CASE("escalation: run.json and the summary show both attempts, or why there was no re-run") {
+  const StepRecord first = breakerCycles();
+  auto d = decideEscalation(first, policyOf(Isolation::L1, true, escalateTo(Isolation::L2)), false);
+  REQUIRE(d);
+  StepRecord second = breakerCycles();
+  second.step = "a";
+  second.backend = "docker";
+  StepRecord rerun = withRerun(first, second, *d, "/out/steps/review/a.first-attempt");
+  auto j = toJson(rerun).as_object().at("escalation").as_object();
+  CHECK(j.at("from").as_string() == "L1");
+  CHECK(j.at("to").as_string() == "L2");
+  CHECK(j.at("trigger").as_string() == "BREAKER_OPEN");
+  CHECK(j.at("rerun").as_bool());
+  CHECK(j.at("notRerunBecause").is_null());
+  CHECK(j.at("firstAttempt").at("backend").as_string() == "linux-bwrap");
+  CHECK(j.at("firstAttempt").at("stepDir").as_string() == "/out/steps/review/a.first-attempt");
+
+  EscalationDecision no = *d;
+  no.rerun = false;
+  no.notRerunBecause = "the step is not idempotent (idempotent: true allows one re-run)";
+  StepRecord kept = withoutRerun(first, no);
+  auto k = toJson(kept).as_object().at("escalation").as_object();
+  CHECK_FALSE(k.at("rerun").as_bool());
+  CHECK(k.at("firstAttempt").is_null());
+  CHECK(k.at("notRerunBecause").as_string() == no.notRerunBecause);
+  CHECK(toJson(breakerCycles()).as_object().at("escalation").is_null());
+
+  RunRecord run;
+  StageRecord stage;
+  stage.name = "review";
+  stage.ran = true;
+  stage.steps = {rerun, kept};
+  run.stages.push_back(stage);
+  const std::string text = humanSummary(run);
+  CHECK(text.find("    escalation L1 -> L2 on BREAKER_OPEN: re-run once; the first attempt was blocked on linux-bwrap "
+                  "(kept in /out/steps/review/a.first-attempt)\n") != std::string::npos);
+  CHECK(text.find("    escalation L1 -> L2 on BREAKER_OPEN not run: the step is not idempotent (idempotent: true "
+                  "allows one re-run)\n") != std::string::npos);
+}
