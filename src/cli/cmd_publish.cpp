@@ -77,6 +77,69 @@ Status checkSource(bool resume, bool request, bool artifact) {
                    "loopwright publish --resume [--state-dir DIR]");
 }
 
+// --state-dir, else the host config's.
+Result<std::string> stateDirFrom(const Args& args, const Environment& env) {
+  if (auto d = args.value("state-dir")) return *d;
+  auto host = loadHostConfigFrom(env);
+  if (!host) return host.error();
+  return host->stateDir;
+}
+
+void printOutcomes(const std::vector<github::PublicationOutcome>& outcomes, const github::Outbox& outbox, Io& io) {
+  if (io.json) {
+    json::array a;
+    for (const auto& o : outcomes) a.push_back(outcomeJson(o));
+    printJson(io.out, json::object{{"publications", std::move(a)}});
+  } else if (outcomes.empty()) {
+    io.out << "loopwright: the outbox in " << outbox.dir() << " is empty\n";
+  } else {
+    for (const auto& o : outcomes) {
+      io.out << "loopwright: publication " << o.id << ": "
+             << (o.complete ? "published" : "published with fallbacks") << "\n";
+      for (const auto& ch : o.channels)
+        io.out << "  " << ch.channel << ": " << github::toString(ch.state)
+               << (ch.detail.empty() ? "" : " (" + ch.detail + ")") << "\n";
+    }
+  }
+}
+
+int publishMain(const Args& args, Io& io) {
+  bool resume = args.flag("resume");
+  auto requestFile = args.value("request");
+  auto artifactDir = args.value("from-artifact");
+  if (auto s = checkSource(resume, requestFile.has_value(), artifactDir.has_value()); !s)
+    return reportError(io, s.error());
+  auto stateDir = stateDirFrom(args, io.env);
+  if (!stateDir) return reportError(io, stateDir.error());
+  // Workflow commands must reach the runner; under --json stdout is the
+  // JSON document, so they go to stderr, which the runner also reads.
+  std::ostream& log = io.json ? io.err : io.out;
+  http::CurlTransport transport{github::httpPolicy()};
+  github::SystemClock clock;
+  github::ThreadSleeper sleeper;
+  github::RestClient api(transport, clock, sleeper, github::restConfigFromEnvironment(io.env), &log);
+  github::Outbox outbox(*stateDir);
+  github::PublisherConfig config;
+  config.stepSummaryPath = io.env.get("GITHUB_STEP_SUMMARY").value_or("");
+  config.outputPath = io.env.get("GITHUB_OUTPUT").value_or("");
+  github::Publisher publisher(api, outbox, config, log);
+
+  std::vector<github::PublicationOutcome> outcomes;
+  if (resume) {
+    auto r = publisher.resumeAll();
+    if (!r) return reportError(io, r.error());
+    outcomes = std::move(r).value();
+  } else {
+    auto request = artifactDir ? admittedArtifact(*artifactDir, api, io.env) : readRequest(*requestFile);
+    if (!request) return reportError(io, request.error());
+    auto r = publisher.publish(*request);
+    if (!r) return reportError(io, r.error());
+    outcomes.push_back(std::move(r).value());
+  }
+  printOutcomes(outcomes, outbox, io);
+  return 0;
+}
+
 }  // namespace
 
 Command publishCommand() {
@@ -95,62 +158,7 @@ Command publishCommand() {
                {"request", "FILE", "publish this publication request"},
                {"from-artifact", "DIR", "publish a pull_request job's run directory (workflow_run jobs)"},
                {"state-dir", "DIR", "the state directory (default: the host config's)"}};
-  c.run = [](const Args& args, Io& io) {
-    bool resume = args.flag("resume");
-    auto requestFile = args.value("request");
-    auto artifactDir = args.value("from-artifact");
-    if (auto s = checkSource(resume, requestFile.has_value(), artifactDir.has_value()); !s)
-      return reportError(io, s.error());
-    std::string stateDir;
-    if (auto d = args.value("state-dir")) {
-      stateDir = *d;
-    } else {
-      auto host = loadHostConfigFrom(io.env);
-      if (!host) return reportError(io, host.error());
-      stateDir = host->stateDir;
-    }
-    // Workflow commands must reach the runner; under --json stdout is the
-    // JSON document, so they go to stderr, which the runner also reads.
-    std::ostream& log = io.json ? io.err : io.out;
-    http::CurlTransport transport{github::httpPolicy()};
-    github::SystemClock clock;
-    github::ThreadSleeper sleeper;
-    github::RestClient api(transport, clock, sleeper, github::restConfigFromEnvironment(io.env), &log);
-    github::Outbox outbox(stateDir);
-    github::PublisherConfig config;
-    config.stepSummaryPath = io.env.get("GITHUB_STEP_SUMMARY").value_or("");
-    config.outputPath = io.env.get("GITHUB_OUTPUT").value_or("");
-    github::Publisher publisher(api, outbox, config, log);
-
-    std::vector<github::PublicationOutcome> outcomes;
-    if (resume) {
-      auto r = publisher.resumeAll();
-      if (!r) return reportError(io, r.error());
-      outcomes = std::move(r).value();
-    } else {
-      auto request = artifactDir ? admittedArtifact(*artifactDir, api, io.env) : readRequest(*requestFile);
-      if (!request) return reportError(io, request.error());
-      auto r = publisher.publish(*request);
-      if (!r) return reportError(io, r.error());
-      outcomes.push_back(std::move(r).value());
-    }
-    if (io.json) {
-      json::array a;
-      for (const auto& o : outcomes) a.push_back(outcomeJson(o));
-      printJson(io.out, json::object{{"publications", std::move(a)}});
-    } else if (outcomes.empty()) {
-      io.out << "loopwright: the outbox in " << outbox.dir() << " is empty\n";
-    } else {
-      for (const auto& o : outcomes) {
-        io.out << "loopwright: publication " << o.id << ": "
-               << (o.complete ? "published" : "published with fallbacks") << "\n";
-        for (const auto& ch : o.channels)
-          io.out << "  " << ch.channel << ": " << github::toString(ch.state)
-                 << (ch.detail.empty() ? "" : " (" + ch.detail + ")") << "\n";
-      }
-    }
-    return 0;
-  };
+  c.run = publishMain;
   return c;
 }
 

@@ -90,6 +90,15 @@ struct ForkRig {
                   env);
   }
 
+  // The pull_request job, which must succeed and post nothing.
+  void ranPullRequestJob() {
+    auto pr = pullRequestJob();
+    INFO(pr.out << pr.err);
+    REQUIRE(pr.status == 0);
+    REQUIRE(fs::exists(s.root / "artifact" / "publication.json"));
+    CHECK(github.count("POST", "") == 0);
+  }
+
   // The workflow_run job on `artifact`.
   CliRun publishJob(const json::object& event, const fs::path& artifact) {
     writeFile(s.root / "wr-event.json", json::serialize(event));
@@ -107,11 +116,7 @@ TEST_CASE("fork split: the pull_request job's artifact is published by the workf
   LW_REQUIRE_HOST(sh("bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1") == 0,
                   "bubblewrap cannot create namespaces here");
   ForkRig rig;
-  auto pr = rig.pullRequestJob();
-  INFO(pr.out << pr.err);
-  REQUIRE(pr.status == 0);
-  REQUIRE(fs::exists(rig.s.root / "artifact" / "publication.json"));
-  CHECK(rig.github.count("POST", "") == 0);
+  rig.ranPullRequestJob();
 
   auto published = rig.publishJob(workflowRunEvent(rig.head), rig.s.root / "artifact");
   INFO(published.out << published.err);
@@ -129,9 +134,7 @@ TEST_CASE("fork split: after a new push the same artifact is refused and nothing
   LW_REQUIRE_HOST(sh("bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1") == 0,
                   "bubblewrap cannot create namespaces here");
   ForkRig rig;
-  auto pr = rig.pullRequestJob();
-  INFO(pr.out << pr.err);
-  REQUIRE(pr.status == 0);
+  rig.ranPullRequestJob();
   rig.github.movePullHead(7, "9999999999999999999999999999999999999999");
   rig.github.clearRequests();
 
@@ -150,7 +153,7 @@ TEST_CASE("fork split: where to post comes from the workflow_run event, not the 
   LW_REQUIRE_HOST(sh("bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1") == 0,
                   "bubblewrap cannot create namespaces here");
   ForkRig rig;
-  REQUIRE(rig.pullRequestJob().status == 0);
+  rig.ranPullRequestJob();
   fs::path artifact = rig.s.root / "artifact";
 
   SUBCASE("an artifact of another commit than the workflow run's") {
