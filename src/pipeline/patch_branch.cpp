@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "github/neutralise.h"
 #include "verify/libgit2.h"
 
 namespace lw::pipeline {
@@ -187,6 +188,12 @@ Result<bool> pushCommit(git_repository* repo, const std::string& url, const std:
 }
 
 }  // namespace
+
+PatchBranchConfig patchBranchConfigFor(const std::string& checkout, const std::string& stateDir,
+                                       const github::RestConfig& rest, const github::RepoRef& repo) {
+  const std::string cloneUrl = "https://" + github::webHostOfApiUrl(rest.apiUrl) + "/" + repo.fullName() + ".git";
+  return {checkout, cloneUrl, (fs::path(stateDir) / "patch-branches").string(), rest.token};
+}
 
 bool mayCarryToken(const std::string& url) {
   if (url.rfind("https://", 0) == 0) return true;

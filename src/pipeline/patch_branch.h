@@ -9,6 +9,7 @@
 #include <string>
 
 #include "github/patch_branch_channel.h"
+#include "github/rest_client.h"
 
 namespace lw::pipeline {
 
@@ -21,6 +22,13 @@ struct PatchBranchConfig {
   // a URL, a config file or a step's environment.
   std::string token;
 };
+
+// The configuration `loopwright run` (and `publish --resume`, in the job's
+// workspace) gives its pusher: the token of the REST client, scratch space in
+// the state directory, https://<web host>/<owner>/<repo>.git when the checkout
+// has no origin.
+PatchBranchConfig patchBranchConfigFor(const std::string& checkout, const std::string& stateDir,
+                                       const github::RestConfig& rest, const github::RepoRef& repo);
 
 // Whether a remote URL may be sent the token: https, or http to a loopback host.
 bool mayCarryToken(const std::string& url);

@@ -194,4 +194,11 @@ TEST_CASE("patch branch: the token goes only to https, or http on loopback, and 
   CHECK_FALSE(pipeline::mayCarryToken("/srv/git/r.git"));
   CHECK(pipeline::withoutUserInfo("https://x-access-token:ghs_x@github.com/o/r.git") == "https://github.com/o/r.git");
   CHECK(pipeline::withoutUserInfo("https://github.com/o/r@v1.git") == "https://github.com/o/r@v1.git");
+  RestConfig rest;
+  rest.apiUrl = "https://ghe.example/api/v3";
+  rest.token = "ghs_token";
+  auto c = pipeline::patchBranchConfigFor("/w/repo", "/state", rest, RepoRef{"o", "r"});
+  CHECK(c.fallbackUrl == "https://ghe.example/o/r.git");
+  CHECK(c.scratchDir == "/state/patch-branches");
+  CHECK(c.token == "ghs_token");
 }
