@@ -48,6 +48,11 @@ Status checkRequestShape(const PublicationRequest& r, const std::string& file) {
   if (!isConclusion(r.conclusion))
     return artifactError(file, "conclusion '" + r.conclusion + "' is not success, failure, neutral or cancelled",
                          "conclusion");
+  // A pushed branch would carry a fork's change into this repository, where
+  // a push can start workflows that hold its secrets.
+  if (r.options.patches == PatchPublication::Branch && !r.changes.empty())
+    return artifactError(file, "it asks for its changes to be pushed as a branch; a branch is never pushed from an artifact",
+                         "options.patches");
   if (!r.triage.empty())
     return artifactError(file, "it carries triage results; labels and comments are never taken from an artifact",
                          "triage");

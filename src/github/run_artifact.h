@@ -30,7 +30,7 @@ Status writeArtifactRequest(const std::string& dir, const PublicationRequest& re
 // Reads <dir>/publication.json: a regular file (no symlink, FIFO or
 // device), at most kMaxArtifactRequestBytes, a valid publication request
 // of a pull request with a 40-hex head and a known conclusion, carrying no
-// triage. Fails with PUBLICATION_FAILED naming the file and JSON path.
+// triage and no change to push as a branch (suggestions are fine). Fails with PUBLICATION_FAILED naming the file and JSON path.
 Result<PublicationRequest> readArtifactRequest(const std::string& dir);
 
 // Pure. The request as it may be posted, when the artifact agrees with

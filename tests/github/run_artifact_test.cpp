@@ -92,6 +92,12 @@ TEST_CASE("run artifact: a malformed artifact is a PUBLICATION_FAILED naming the
          o["triage"] = json::array{json::object{{"step", "t"}, {"labels", json::array{"approved"}}}};
        }),
        "never taken from an artifact", "triage"},
+      {"a change to push as a branch",
+       edited([](json::object& o) {
+         o["options"] = json::object{{"patches", "branch"}};
+         o["changes"] = json::array{toJson(ProposedChange{"fix", "author", kHead, "diff --git a/x b/x\n", "", 0})};
+       }),
+       "a branch is never pushed from an artifact", "options.patches"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
