@@ -21,9 +21,10 @@ LW_BUILD_PACKAGES=(
 # Test-only tools: clang for the fuzz harness (its compiler-rt is added by
 # lw_ensure_fuzz_runtime) and, with shellcheck, for builtin/lint's tests (real
 # SARIF, checkstyle and gcc-style output), iproute2 for network namespaces,
-# procps for process assertions, python3-yaml for the action's simulated job (tests/action).
+# procps for process assertions, python3-yaml for the action's simulated job (tests/action),
+# clang-format and clang-tidy for scripts/lint.sh.
 # shellcheck disable=SC2034
-LW_TEST_PACKAGES=(clang shellcheck iproute2 procps python3 python3-yaml)
+LW_TEST_PACKAGES=(clang clang-format clang-tidy shellcheck iproute2 procps python3 python3-yaml)
 
 lw_sudo() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

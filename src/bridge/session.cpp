@@ -44,8 +44,7 @@ bool isGuardrailCode(ErrorCode c) {
   return c == ErrorCode::LoopDetected || c == ErrorCode::BudgetExceeded || c == ErrorCode::BreakerOpen;
 }
 
-RpcError guardrailError(const json::value& id, ErrorCode code, const std::string& message,
-                        const std::string& subject) {
+RpcError guardrailError(const json::value& id, ErrorCode code, const std::string& message, const std::string& subject) {
   json::object data{{"code", codeName(code)}};
   if (!subject.empty()) data["subject"] = subject;
   return RpcError{id, code == ErrorCode::BreakerOpen ? kBreakerOpen : kGuardrailStop,
@@ -113,15 +112,13 @@ RpcError notGrantedError(const json::value& id, const std::string& name, bool kn
 
 Session::Session(SessionOptions options, const ToolRegistry& tools, guard::BudgetMeter& budget,
                  const guard::Clock& clock)
-    : options_(std::move(options)), tools_(tools), budget_(budget), clock_(clock),
-      loop_(options_.loop, clock) {}
+    : options_(std::move(options)), tools_(tools), budget_(budget), clock_(clock), loop_(options_.loop, clock) {}
 
 std::string Session::tooLarge(std::size_t bytesSoFar) {
   return errorLine(RpcError{nullptr, kMessageTooLarge,
                             "message of " + std::to_string(bytesSoFar) + "+ bytes is larger than " +
                                 std::to_string(kMaxMessageBytes) + " bytes",
-                            json::object{{"code", "MESSAGE_TOO_LARGE"},
-                                         {"limit", kMaxMessageBytes}}});
+                            json::object{{"code", "MESSAGE_TOO_LARGE"}, {"limit", kMaxMessageBytes}}});
 }
 
 std::optional<std::string> Session::handle(std::string_view line) {
@@ -137,16 +134,15 @@ std::optional<std::string> Session::handle(std::string_view line) {
       r["protocolVersion"] = negotiatedVersion(req.params);
       r["capabilities"] = json::object{{"tools", json::object{{"listChanged", false}}}};
       r["serverInfo"] = json::object{{"name", "loopwright-bridge"}, {"version", kVersion}};
-      r["instructions"] = "Tools of loopwright step '" + options_.step +
-                          "'. Report findings with findings.report.";
+      r["instructions"] = "Tools of loopwright step '" + options_.step + "'. Report findings with findings.report.";
       return resultLine(id, std::move(r));
     }
     if (req.method == "ping") return resultLine(id, json::object{});
     if (req.method == "tools/list") {
       json::array list;
       for (const Tool* t : tools_.granted(options_.grants))
-        list.push_back(json::object{
-            {"name", t->name}, {"description", t->description}, {"inputSchema", t->inputSchema}});
+        list.push_back(
+            json::object{{"name", t->name}, {"description", t->description}, {"inputSchema", t->inputSchema}});
       return resultLine(id, json::object{{"tools", std::move(list)}});
     }
     if (req.method == "tools/call") return callTool(id, req.params);

@@ -23,8 +23,7 @@
 namespace lw::bridge {
 
 // The protocol revisions answered as asked; any other gets the newest.
-inline constexpr std::string_view kProtocolVersions[] = {"2024-11-05", "2025-03-26", "2025-06-18",
-                                                         "2025-11-25"};
+inline constexpr std::string_view kProtocolVersions[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
 
 // The tools a step may call: findings.report and github.event always (its
 // own output and the event it already has), model.complete when it has a
@@ -69,8 +68,7 @@ struct SessionOptions {
 class Session {
  public:
   // `tools`, `budget` and `clock` must outlive the session.
-  Session(SessionOptions options, const ToolRegistry& tools, guard::BudgetMeter& budget,
-          const guard::Clock& clock);
+  Session(SessionOptions options, const ToolRegistry& tools, guard::BudgetMeter& budget, const guard::Clock& clock);
 
   // Answers one line (without its newline); nullopt for notifications and
   // blank lines. Never throws.

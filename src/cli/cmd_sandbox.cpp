@@ -49,13 +49,11 @@ int runBackends(const Args&, Io& io) {
       all.push_back(sandbox::toJson(r));
       continue;
     }
-    io.out << toString(r.backend) << ": "
-           << (r.available ? "available" : "unavailable: " + r.unavailableReason)
+    io.out << toString(r.backend) << ": " << (r.available ? "available" : "unavailable: " + r.unavailableReason)
            << (r.version.empty() ? "" : " (" + r.version + ")") << "\n";
     if (!r.available) continue;
     for (const auto& [c, s] : r.capabilities) printStatus(io.out, std::string(toString(c)), s);
-    for (const auto& [m, s] : r.networkModes)
-      printStatus(io.out, "network " + std::string(toString(m)), s);
+    for (const auto& [m, s] : r.networkModes) printStatus(io.out, "network " + std::string(toString(m)), s);
   }
   if (io.json) printJson(io.out, json::object{{"backends", std::move(all)}});
   return kExitOk;
@@ -71,8 +69,7 @@ fs::path absolute(const std::string& p, const fs::path& base) {
 }
 
 // The policy of `sandbox exec`, from its flags (docs/taskpack.md, built-ins included).
-Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environment& env,
-                                                    const fs::path& cwd) {
+Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environment& env, const fs::path& cwd) {
   sandbox::NegotiationRequest req;
   EffectiveSandbox& p = req.policy;
   for (const std::string& b : a.values("backend")) {
@@ -119,10 +116,12 @@ Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environ
 Result<ResourceLimits> limitsFromFlags(const Args& a) {
   ResourceLimits l;
   ResourceLimitsOverride flags;
-  constexpr std::pair<ResourceLimit, std::string_view> kFlags[] = {
-      {ResourceLimit::Pids, "pids"},           {ResourceLimit::Memory, "memory"},
-      {ResourceLimit::FileSize, "file-size"},  {ResourceLimit::OpenFiles, "open-files"},
-      {ResourceLimit::CpuSeconds, "cpu-seconds"}, {ResourceLimit::TmpSize, "tmp-size"}};
+  constexpr std::pair<ResourceLimit, std::string_view> kFlags[] = {{ResourceLimit::Pids, "pids"},
+                                                                   {ResourceLimit::Memory, "memory"},
+                                                                   {ResourceLimit::FileSize, "file-size"},
+                                                                   {ResourceLimit::OpenFiles, "open-files"},
+                                                                   {ResourceLimit::CpuSeconds, "cpu-seconds"},
+                                                                   {ResourceLimit::TmpSize, "tmp-size"}};
   for (auto [r, name] : kFlags) {
     const std::string flag(name);
     auto text = a.value(flag);
@@ -165,15 +164,17 @@ Result<std::optional<double>> timeoutFromFlags(const Args& a) {
 
 // The StepSpec of `sandbox exec`: the command, the workspace and the flags'
 // paths, the negotiated policy's masks and network, the scrubbed environment.
-sandbox::StepSpec specFromFlags(const Args& a, const sandbox::NegotiationRequest& req,
-                                const fs::path& workspace, const fs::path& cwd, Io& io) {
+sandbox::StepSpec specFromFlags(const Args& a, const sandbox::NegotiationRequest& req, const fs::path& workspace,
+                                const fs::path& cwd, Io& io) {
   sandbox::StepSpec spec;
   spec.argv = a.command();
   spec.workspace = workspace;
   for (const std::string& w : a.values("writable")) {
     fs::path p = absolute(w, cwd);
-    if (p == workspace) spec.workspaceWritable = true;
-    else spec.writablePaths.push_back(p);
+    if (p == workspace)
+      spec.workspaceWritable = true;
+    else
+      spec.writablePaths.push_back(p);
   }
   for (const std::string& q : req.policy.protectedPaths) spec.protectedPaths.push_back(absolute(q, workspace));
   for (const std::string& d : req.policy.deniedReadPaths) spec.deniedReadPaths.push_back(d);
@@ -189,14 +190,12 @@ sandbox::StepSpec specFromFlags(const Args& a, const sandbox::NegotiationRequest
 }
 
 // The --report of a step that ran: what loopwright observed, never a guess.
-json::object exitReport(const sandbox::Negotiated& chosen, json::array refused,
-                        const sandbox::StepSpec& spec, Backend& backend,
-                        const sandbox::process::RunningProcess& proc,
+json::object exitReport(const sandbox::Negotiated& chosen, json::array refused, const sandbox::StepSpec& spec,
+                        Backend& backend, const sandbox::process::RunningProcess& proc,
                         const sandbox::process::ExitInfo& info) {
   json::array enforced;
   for (Capability c : chosen.enforced) enforced.push_back(json::string(toString(c)));
-  const char* outcome =
-      !info.supervisorLost.empty() ? "supervisor-lost" : (info.timedOut ? "timed-out" : "exited");
+  const char* outcome = !info.supervisorLost.empty() ? "supervisor-lost" : (info.timedOut ? "timed-out" : "exited");
   return {{"outcome", outcome},
           {"backend", std::string(toString(chosen.backend))},
           {"networkMode", std::string(toString(spec.network))},
@@ -206,8 +205,7 @@ json::object exitReport(const sandbox::Negotiated& chosen, json::array refused,
           {"exitStatus", info.status()},
           {"signal", info.signal},
           {"timedOut", info.timedOut},
-          {"supervisorLost", info.supervisorLost.empty() ? json::value(nullptr)
-                                                         : json::value(info.supervisorLost)},
+          {"supervisorLost", info.supervisorLost.empty() ? json::value(nullptr) : json::value(info.supervisorLost)},
           // null where the step's pid namespace ended the rest: counted
           // only by loopwright's own subreaper.
           {"descendantsKilled", info.descendantsKilled ? json::value(*info.descendantsKilled) : nullptr},
@@ -228,8 +226,8 @@ int runExec(const Args& a, Io& io) {
   std::error_code ec;
   fs::path workspace = fs::canonical(a.value("workspace").value_or(cwd.string()), ec);
   if (ec || !fs::is_directory(workspace))
-    return reportError(io, usage("workspace " + a.value("workspace").value_or(cwd.string()) +
-                                 " is not an existing directory"));
+    return reportError(
+        io, usage("workspace " + a.value("workspace").value_or(cwd.string()) + " is not an existing directory"));
 
   auto backends = sandbox::makeBackends(io.env);
   auto find = [&](BackendId id) -> Backend* {

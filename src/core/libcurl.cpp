@@ -74,7 +74,7 @@ Result<HeaderList> headerList(const Api& api,
   auto append = [&](const std::string& line) {
     curl_slist* next = api.slistAppend(list.get(), line.c_str());
     if (next == nullptr) return false;
-    list.release();  // slist_append returned the same list, extended
+    static_cast<void>(list.release());  // slist_append returned the same list, extended
     list.reset(next);
     return true;
   };

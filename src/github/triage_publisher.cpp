@@ -81,9 +81,7 @@ RestClient::LandedProbe noProbe() {
   return [] { return Result<std::optional<HttpResponse>>(std::optional<HttpResponse>()); };
 }
 
-bool done(const ChannelOutcome& o) {
-  return o.state == ChannelState::Posted || o.state == ChannelState::AlreadyPosted;
-}
+bool done(const ChannelOutcome& o) { return o.state == ChannelState::Posted || o.state == ChannelState::AlreadyPosted; }
 
 void saveProgress(PublishContext& ctx) {
   Status s = ctx.outbox.save(ctx.entry);
@@ -109,10 +107,9 @@ void createLabels(PublishContext& ctx, const std::vector<std::string>& missing, 
       break;
     }
     // No probe needed: a second create answers 422 already_exists, which is fine.
-    auto created = ctx.api.post(ctx.repoPath() + "/labels",
-                                json::object{{"name", l}, {"color", labelColour(l)},
-                                             {"description", "Added by loopwright triage"}},
-                                noProbe());
+    auto created = ctx.api.post(
+        ctx.repoPath() + "/labels",
+        json::object{{"name", l}, {"color", labelColour(l)}, {"description", "Added by loopwright triage"}}, noProbe());
     if (created && created->status == 422) continue;  // created meanwhile
     ChannelOutcome c = outcomeOf("labels", created, "POST label");
     if (c.state != ChannelState::Posted) o = c;

@@ -21,8 +21,7 @@ std::vector<std::string_view> capabilityNames() {
 }
 
 void readFloor(YamlSchemaReader& reader, const YAML::Node& node, Floor& floor) {
-  auto entries =
-      reader.mapping(node, "floor", {"minIsolation", "requiredCapabilities", "allowDirectDedicated"});
+  auto entries = reader.mapping(node, "floor", {"minIsolation", "requiredCapabilities", "allowDirectDedicated"});
   if (!entries) return;
   for (const MapEntry& e : *entries) {
     std::string p = childPath("floor", e.key);
@@ -93,25 +92,30 @@ void readRuntimeProfiles(YamlSchemaReader& reader, const YAML::Node& node, HostC
 }
 
 void readHostConfig(YamlSchemaReader& reader, const YAML::Node& root, HostConfig& config) {
-  auto top = reader.mapping(root, "", {"apiVersion", "kind", "floor", "runtimeProfiles", "stateDir"},
-                            {"apiVersion", "kind"});
+  auto top =
+      reader.mapping(root, "", {"apiVersion", "kind", "floor", "runtimeProfiles", "stateDir"}, {"apiVersion", "kind"});
   if (!top) return;
   for (const MapEntry& e : *top) {
-    if (e.key == "apiVersion") reader.oneOf(e.value, "apiVersion", {"loopwright.dev/v1alpha1"});
-    else if (e.key == "kind") reader.oneOf(e.value, "kind", {"HostConfig"});
-    else if (e.key == "floor") readFloor(reader, e.value, config.floor);
-    else if (e.key == "stateDir") readStateDir(reader, e.value, config);
-    else if (e.key == "runtimeProfiles") readRuntimeProfiles(reader, e.value, config);
+    if (e.key == "apiVersion")
+      reader.oneOf(e.value, "apiVersion", {"loopwright.dev/v1alpha1"});
+    else if (e.key == "kind")
+      reader.oneOf(e.value, "kind", {"HostConfig"});
+    else if (e.key == "floor")
+      readFloor(reader, e.value, config.floor);
+    else if (e.key == "stateDir")
+      readStateDir(reader, e.value, config);
+    else if (e.key == "runtimeProfiles")
+      readRuntimeProfiles(reader, e.value, config);
   }
 }
 
 Error invalidHostConfig(const std::string& file, std::vector<Diagnostic> diagnostics) {
-  Error error = makeError(ErrorCode::HostConfigInvalid,
-                          file + ": " + std::to_string(diagnostics.size()) +
-                              (diagnostics.size() == 1 ? " problem" : " problems"),
-                          "the host config is the runner admin's: fix it, or point "
-                          "LOOPWRIGHT_HOST_CONFIG at a valid one",
-                          file);
+  Error error =
+      makeError(ErrorCode::HostConfigInvalid,
+                file + ": " + std::to_string(diagnostics.size()) + (diagnostics.size() == 1 ? " problem" : " problems"),
+                "the host config is the runner admin's: fix it, or point "
+                "LOOPWRIGHT_HOST_CONFIG at a valid one",
+                file);
   error.diagnostics = std::move(diagnostics);
   return error;
 }
@@ -123,9 +127,8 @@ bool isPinnedImage(std::string_view image) {
   if (at == std::string_view::npos) return false;
   if (at != 0 && (at < 2 || image[at - 1] != '@')) return false;
   std::string_view hex = image.substr(at + 7);
-  return hex.size() == 64 && std::all_of(hex.begin(), hex.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
+  return hex.size() == 64 &&
+         std::all_of(hex.begin(), hex.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 std::string hostConfigPath(const Environment& env) {

@@ -32,16 +32,13 @@ class UnavailableBackend final : public Backend {
 
 }  // namespace
 
-std::vector<BackendId> defaultBackendOrder() {
-  return {kDefaultBackendOrder.begin(), kDefaultBackendOrder.end()};
-}
+std::vector<BackendId> defaultBackendOrder() { return {kDefaultBackendOrder.begin(), kDefaultBackendOrder.end()}; }
 
 std::unique_ptr<Backend> makeUnavailableBackend(BackendId id, std::string reason) {
   return std::make_unique<UnavailableBackend>(id, std::move(reason));
 }
 
-std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env,
-                                                   const RegistryOptions& options) {
+std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env, const RegistryOptions& options) {
   std::vector<std::unique_ptr<Backend>> all;
   all.push_back(seatbelt::makeSeatbeltBackend(env));
   bwrap::BwrapConfig bwrapConfig = bwrap::bwrapConfigFor(env);

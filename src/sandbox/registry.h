@@ -19,8 +19,7 @@ struct RegistryOptions {
 // One backend per BackendId, in kAllBackends order. A backend this platform
 // cannot have (macos-seatbelt on Linux) is present and reports itself
 // unavailable with the reason.
-std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env,
-                                                   const RegistryOptions& options = {});
+std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env, const RegistryOptions& options = {});
 
 // The backends `sandbox exec` and `sandbox probe` negotiate over when no
 // --backend is given, in order: those an omitted policy negotiates over,

@@ -22,8 +22,7 @@ struct Tree {
 };
 
 Error planError(std::string message, std::string hint, const fs::path& subject) {
-  return makeError(ErrorCode::SandboxLaunchFailed, std::move(message), std::move(hint),
-                   subject.string());
+  return makeError(ErrorCode::SandboxLaunchFailed, std::move(message), std::move(hint), subject.string());
 }
 
 PathFact factOf(const PathFacts& facts, const fs::path& p) {
@@ -71,8 +70,7 @@ const Tree* writableTreeOf(const std::vector<Tree>& trees, const fs::path& p) {
 const Tree* visibleTreeOf(const std::vector<Tree>& trees, const fs::path& p) {
   const Tree* best = nullptr;
   for (const auto& t : trees)
-    if (isWithinOrSame(p, t.target) &&
-        (best == nullptr || t.target.string().size() > best->target.string().size()))
+    if (isWithinOrSame(p, t.target) && (best == nullptr || t.target.string().size() > best->target.string().size()))
       best = &t;
   return best;
 }
@@ -147,8 +145,8 @@ std::optional<Error> refusedInput(const ContainerPlanInput& in) {
   if (spec.argv.empty() || spec.argv.front().empty())
     return planError("the step has no command", "give the program to run", {});
   if (!spec.workspace.is_absolute())
-    return planError("workspace '" + spec.workspace.string() + "' is not an absolute path",
-                     "pass an absolute path", spec.workspace);
+    return planError("workspace '" + spec.workspace.string() + "' is not an absolute path", "pass an absolute path",
+                     spec.workspace);
   // Host binaries and files do not run in another root file system; the
   // image brings its own tools.
   if (!spec.readOnlyPaths.empty())
@@ -156,8 +154,7 @@ std::optional<Error> refusedInput(const ContainerPlanInput& in) {
                      "put what the step needs into the pinned image", spec.readOnlyPaths.front());
   if (spec.passFd)
     return planError("the docker backend cannot hand a descriptor to a container",
-                     "give the bridge as a unix socket path inside LOOPWRIGHT_OUT instead of fd:N",
-                     "docker");
+                     "give the bridge as a unix socket path inside LOOPWRIGHT_OUT instead of fd:N", "docker");
   return std::nullopt;
 }
 
@@ -180,17 +177,15 @@ std::optional<Error> notUtf8(const StepSpec& spec) {
 void addTreeMounts(const ContainerPlanInput& in, const std::vector<Tree>& trees, Mounts& mounts) {
   for (const auto& t : trees) mounts.add(t.target, bindMount(t.source, t.target, !t.writable));
   // The init connects the bridge and installs the filter, then execs the step.
-  for (auto [source, target] :
-       {std::pair{in.initBinary, kInitTarget}, std::pair{in.filterFile, kFilterTarget}})
+  for (auto [source, target] : {std::pair{in.initBinary, kInitTarget}, std::pair{in.filterFile, kFilterTarget}})
     mounts.add(fs::path(target), bindMount(source, fs::path(target), true));
   // The root filesystem is read-only; programs still expect a writable /tmp.
   mounts.add("/tmp", tmpfsMount("/tmp", false, in.spec.limits.tmpBytes, 01777));
 }
 
 // Denied paths come first: masking wins over a read-only re-bind of the same path.
-std::optional<Error> addDeniedMounts(const ContainerPlanInput& in, const fs::path& ws,
-                                     const std::vector<Tree>& trees, Mounts& mounts,
-                                     std::vector<std::string>& notes) {
+std::optional<Error> addDeniedMounts(const ContainerPlanInput& in, const fs::path& ws, const std::vector<Tree>& trees,
+                                     Mounts& mounts, std::vector<std::string>& notes) {
   for (const auto& raw : in.spec.deniedReadPaths) {
     const fs::path d = anchoredPath(ws, raw);
     for (const auto& t : trees)
@@ -207,8 +202,7 @@ std::optional<Error> addDeniedMounts(const ContainerPlanInput& in, const fs::pat
                       "container's view, not masked");
       continue;
     }
-    mounts.add(d, fact.kind == PathKind::Directory ? tmpfsMount(d, true, 4096, 0500)
-                                                   : bindMount("/dev/null", d, true));
+    mounts.add(d, fact.kind == PathKind::Directory ? tmpfsMount(d, true, 4096, 0500) : bindMount("/dev/null", d, true));
   }
   return std::nullopt;
 }
@@ -217,8 +211,8 @@ std::optional<Error> addDeniedMounts(const ContainerPlanInput& in, const fs::pat
 // directory between the tree and the path is pinned (bound onto itself, so
 // a mount point the step cannot rename away), and the path itself, or its
 // first missing component as an empty placeholder, is bound read-only.
-std::optional<Error> pinProtectedPath(const ContainerPlanInput& in, const Tree& tree, const fs::path& p,
-                                      Mounts& mounts, ContainerPlan& plan) {
+std::optional<Error> pinProtectedPath(const ContainerPlanInput& in, const Tree& tree, const fs::path& p, Mounts& mounts,
+                                      ContainerPlan& plan) {
   std::vector<fs::path> chain;  // tree (exclusive) down to p
   for (fs::path a = p; isStrictlyWithin(a, tree.target); a = a.parent_path()) chain.insert(chain.begin(), a);
   for (const fs::path& c : chain) {
@@ -255,8 +249,7 @@ std::optional<Error> addProtectedMounts(const ContainerPlanInput& in, const fs::
     const fs::path p = anchoredPath(ws, raw);
     for (const auto& t : trees)
       if (t.writable && isWithinOrSame(t.target, p))
-        return planError("writable path " + t.target.string() + " lies inside the protected path " +
-                             p.string(),
+        return planError("writable path " + t.target.string() + " lies inside the protected path " + p.string(),
                          "protected paths stay read-only; narrow the writable scope", p);
     const Tree* tree = writableTreeOf(trees, p);
     if (tree == nullptr) continue;  // already read-only or not visible
@@ -269,8 +262,7 @@ Result<json::array> envOf(const StepSpec& spec) {
   json::array env;
   for (const auto& [k, v] : spec.env) {
     if (k.empty() || k.find('=') != std::string::npos)
-      return planError("environment variable name '" + k + "' is invalid",
-                       "names are non-empty and contain no '='", k);
+      return planError("environment variable name '" + k + "' is invalid", "names are non-empty and contain no '='", k);
     env.push_back(json::string(k + "=" + v));
   }
   return env;
@@ -278,63 +270,58 @@ Result<json::array> envOf(const StepSpec& spec) {
 
 json::object hostConfigOf(const StepSpec& spec, json::array mounts) {
   const char* network = spec.network == NetworkMode::AllowOutbound ? "bridge" : "none";
-  return json::object{
-      {"NetworkMode", network},
-      {"ReadonlyRootfs", true},
-      {"CapDrop", json::array{"ALL"}},
-      {"SecurityOpt", json::array{"no-new-privileges"}},
-      {"Privileged", false},
-      {"Init", true},
-      {"IpcMode", "private"},
-      {"CgroupnsMode", "private"},
-      {"PidsLimit", spec.limits.pids},
-      {"Memory", spec.limits.memoryBytes},
-      {"MemorySwap", spec.limits.memoryBytes},  // equal to Memory: no swap on top
-      {"Ulimits", ulimitsOf(spec.limits)},
-      // A bound on the engine's disk, not on what is captured (that is
-      // maxOutputBytes); past it the engine rotates and the count is low.
-      {"LogConfig", {{"Type", "json-file"}, {"Config", {{"max-size", "256m"}, {"max-file", "1"}}}}},
-      {"RestartPolicy", {{"Name", "no"}}},
-      {"AutoRemove", false},
-      {"Mounts", std::move(mounts)}};
+  return json::object{{"NetworkMode", network},
+                      {"ReadonlyRootfs", true},
+                      {"CapDrop", json::array{"ALL"}},
+                      {"SecurityOpt", json::array{"no-new-privileges"}},
+                      {"Privileged", false},
+                      {"Init", true},
+                      {"IpcMode", "private"},
+                      {"CgroupnsMode", "private"},
+                      {"PidsLimit", spec.limits.pids},
+                      {"Memory", spec.limits.memoryBytes},
+                      {"MemorySwap", spec.limits.memoryBytes},  // equal to Memory: no swap on top
+                      {"Ulimits", ulimitsOf(spec.limits)},
+                      // A bound on the engine's disk, not on what is captured (that is
+                      // maxOutputBytes); past it the engine rotates and the count is low.
+                      {"LogConfig", {{"Type", "json-file"}, {"Config", {{"max-size", "256m"}, {"max-file", "1"}}}}},
+                      {"RestartPolicy", {{"Name", "no"}}},
+                      {"AutoRemove", false},
+                      {"Mounts", std::move(mounts)}};
 }
 
-json::object containerBody(const ContainerPlanInput& in, const fs::path& ws, json::array env,
-                           json::array mounts) {
+json::object containerBody(const ContainerPlanInput& in, const fs::path& ws, json::array env, json::array mounts) {
   const StepSpec& spec = in.spec;
   json::array entrypoint{json::string(kInitTarget), json::string(kFilterTarget), "--"};
   for (const std::string& a : spec.argv) entrypoint.push_back(json::string(a));
   const fs::path workdir = spec.workdir.empty() ? ws : anchoredPath(ws, spec.workdir);
-  return json::object{
-      {"Image", in.image.reference},
-      {"Entrypoint", std::move(entrypoint)},
-      {"Cmd", json::array{}},
-      {"Env", std::move(env)},
-      {"WorkingDir", workdir.string()},
-      {"User", in.user},
-      {"Hostname", "loopwright"},
-      {"Labels", {{kRunLabel, in.runLabel}, {kStepLabel, in.stepLabel}}},
-      {"AttachStdin", false},
-      {"AttachStdout", false},
-      {"AttachStderr", false},
-      {"OpenStdin", false},
-      {"StdinOnce", false},
-      {"Tty", false},
-      {"HostConfig", hostConfigOf(spec, std::move(mounts))}};
+  return json::object{{"Image", in.image.reference},
+                      {"Entrypoint", std::move(entrypoint)},
+                      {"Cmd", json::array{}},
+                      {"Env", std::move(env)},
+                      {"WorkingDir", workdir.string()},
+                      {"User", in.user},
+                      {"Hostname", "loopwright"},
+                      {"Labels", {{kRunLabel, in.runLabel}, {kStepLabel, in.stepLabel}}},
+                      {"AttachStdin", false},
+                      {"AttachStdout", false},
+                      {"AttachStderr", false},
+                      {"OpenStdin", false},
+                      {"StdinOnce", false},
+                      {"Tty", false},
+                      {"HostConfig", hostConfigOf(spec, std::move(mounts))}};
 }
 
 }  // namespace
 
-
 std::vector<limits::Enforcement> containerLimitsEnforcement(const ResourceLimits& l) {
   using limits::Enforcement;
-  std::vector<Enforcement> out{
-      {ResourceLimit::Pids, l.pids, true, "container PidsLimit", "the container's cgroup"},
-      {ResourceLimit::Memory, l.memoryBytes, true, "container Memory and MemorySwap",
-       "the container's cgroup, its /tmp pages included; no swap on top"},
-      {ResourceLimit::FileSize, l.fileSizeBytes, true, "container ulimit fsize",
-       "per file; the number of files is not bounded"},
-      {ResourceLimit::OpenFiles, l.openFiles, true, "container ulimit nofile", "per process"}};
+  std::vector<Enforcement> out{{ResourceLimit::Pids, l.pids, true, "container PidsLimit", "the container's cgroup"},
+                               {ResourceLimit::Memory, l.memoryBytes, true, "container Memory and MemorySwap",
+                                "the container's cgroup, its /tmp pages included; no swap on top"},
+                               {ResourceLimit::FileSize, l.fileSizeBytes, true, "container ulimit fsize",
+                                "per file; the number of files is not bounded"},
+                               {ResourceLimit::OpenFiles, l.openFiles, true, "container ulimit nofile", "per process"}};
   if (l.cpuSeconds)
     out.push_back({ResourceLimit::CpuSeconds, l.cpuSeconds, true, "container ulimit cpu", "per process"});
   else

@@ -76,6 +76,7 @@ ExecStrings::ExecStrings(std::vector<std::string> strings) : strings_(std::move(
 
 ExecStrings ExecStrings::environment(const std::map<std::string, std::string>& env) {
   std::vector<std::string> vars;
+  vars.reserve(env.size());
   for (const auto& [k, v] : env) vars.push_back(k + "=" + v);
   return ExecStrings(std::move(vars));
 }

@@ -33,8 +33,7 @@ bool readMessage(int fd, detail::SupervisorMessage& m) {
 
 void reapChild(pid_t pid, int* status = nullptr) {
   int st = 0;
-  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-  }
+  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
   forgetOwnChild(pid);
   if (status != nullptr) *status = st;
 }
@@ -45,8 +44,7 @@ bool isStopped(pid_t pid) {
   std::string line;
   if (!std::getline(in, line)) return false;
   auto close = line.rfind(')');  // comm may hold ')'
-  return close != std::string::npos && close + 2 < line.size() &&
-         (line[close + 2] == 'T' || line[close + 2] == 't');
+  return close != std::string::npos && close + 2 < line.size() && (line[close + 2] == 'T' || line[close + 2] == 't');
 }
 
 // Why the supervisor ended without its report, in the words of the report.
@@ -55,13 +53,12 @@ std::string supervisorLossOf(int status, std::optional<PipedProcess::Stuck> forc
   if (forced == PipedProcess::Stuck::Stopped)
     return "the step's supervisor was stopped (the step may have stopped it) and was killed; " + swept;
   if (forced)
-    return "the step's supervisor did not end the step within " +
-           std::to_string(kKillGrace.count()) +
+    return "the step's supervisor did not end the step within " + std::to_string(kKillGrace.count()) +
            " ms of the kill request (stopped or starved by the step) and was killed; " + swept;
   std::string how = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
                                         : "ended with status " + std::to_string(WEXITSTATUS(status));
-  return "the step's supervisor was " + how +
-         " before it reported the step's end (the step may have killed it); " + swept;
+  return "the step's supervisor was " + how + " before it reported the step's end (the step may have killed it); " +
+         swept;
 }
 
 // The step's end comes as the supervisor's report on the control socket; a
@@ -70,8 +67,8 @@ std::string supervisorLossOf(int status, std::optional<PipedProcess::Stuck> forc
 // (the step stopped it) leaves the sweep to loopwright (orphan_sweep.h).
 class SupervisedProcess final : public PipedProcess {
  public:
-  SupervisedProcess(pid_t supervisor, pid_t pid, Fd control, Fd out, Fd err,
-                    const SpawnRequest& req, Clock::time_point started)
+  SupervisedProcess(pid_t supervisor, pid_t pid, Fd control, Fd out, Fd err, const SpawnRequest& req,
+                    Clock::time_point started)
       : PipedProcess(std::move(out), std::move(err), req, started),
         supervisor_(supervisor),
         pid_(pid),
@@ -150,8 +147,8 @@ Error childFailed(const detail::ChildFailure& failure, const SpawnRequest& req,
       return launchError("execve " + req.argv[0], failure.err, req.argv[0]);
     return commandNotFound(req.argv[0], stepPath, failure.err);
   }
-  std::string what = failure.step >= 0 ? req.childSetup[static_cast<std::size_t>(failure.step)].what
-                                       : detail::stepName(failure.step);
+  std::string what =
+      failure.step >= 0 ? req.childSetup[static_cast<std::size_t>(failure.step)].what : detail::stepName(failure.step);
   if (failure.step == detail::kStepExec && failure.candidate >= 0 &&
       static_cast<std::size_t>(failure.candidate) < candidates.size())
     what += " " + candidates[static_cast<std::size_t>(failure.candidate)];

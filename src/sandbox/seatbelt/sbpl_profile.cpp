@@ -18,13 +18,11 @@ fs::path anchored(const fs::path& workspace, const fs::path& p) {
 
 Status checkPath(const std::string& what, const fs::path& p) {
   if (!p.is_absolute())
-    return makeError(ErrorCode::SandboxLaunchFailed,
-                     what + " '" + p.string() + "' is not an absolute path",
+    return makeError(ErrorCode::SandboxLaunchFailed, what + " '" + p.string() + "' is not an absolute path",
                      "pass absolute paths (canonicalSpec does)", p.string());
   for (unsigned char c : p.string())
     if (c < 0x20 || c == 0x7f)
-      return makeError(ErrorCode::SandboxLaunchFailed,
-                       what + " '" + p.string() + "' holds a control character",
+      return makeError(ErrorCode::SandboxLaunchFailed, what + " '" + p.string() + "' holds a control character",
                        "rename the path; an SBPL profile cannot name it faithfully", p.string());
   return Ok{};
 }
@@ -146,8 +144,15 @@ std::string restrictionRules(const ProfilePaths& paths) {
 }  // namespace
 
 std::vector<std::string> defaultSystemReadPaths() {
-  return {"/usr", "/bin", "/sbin", "/System", "/Library", "/opt/homebrew",
-          "/private/etc", "/private/var/db/timezone", "/private/var/select"};
+  return {"/usr",
+          "/bin",
+          "/sbin",
+          "/System",
+          "/Library",
+          "/opt/homebrew",
+          "/private/etc",
+          "/private/var/db/timezone",
+          "/private/var/select"};
 }
 
 std::string sbplQuote(const std::string& s) {
@@ -195,8 +200,7 @@ StepSpec canonicalSpec(const StepSpec& spec) {
   return out;
 }
 
-std::vector<std::string> sandboxExecArgv(const std::string& profile,
-                                         const std::vector<std::string>& argv) {
+std::vector<std::string> sandboxExecArgv(const std::string& profile, const std::vector<std::string>& argv) {
   std::vector<std::string> out{"/usr/bin/sandbox-exec", "-p", profile};
   out.insert(out.end(), argv.begin(), argv.end());
   return out;
