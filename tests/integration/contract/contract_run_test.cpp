@@ -5,6 +5,9 @@
 // validate run; the checkout is unchanged either way.
 #include <doctest/doctest.h>
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include "integration/pipeline/pipeline_fixture.h"
 #include "support/tree_snapshot.h"
 
@@ -35,19 +38,44 @@ const char* kCheck = "echo checked > src/.checked\nif grep -q '  ' src/a.c; then
 
 bool bwrapWorks() { return sh("command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null") == 0; }
 
+// The sandbox a non-root user gets differs (user namespaces): the same runs
+// as the unprivileged `lwtest`, when this test runs as root and it exists.
+bool lwtestWorks() {
+  return ::getuid() == 0 && ::getpwnam("lwtest") != nullptr &&
+         sh("setpriv --reuid=lwtest --regid=lwtest --clear-groups bwrap --ro-bind / / true 2>/dev/null") == 0;
+}
+
+// `loopwright run` of `repo` as lwtest, everything under `scratch` its own.
+CliRun runDispatchAsLwtest(const Scratch& scratch, const fs::path& repo, std::map<std::string, std::string> env) {
+  REQUIRE(sh("chown -R lwtest:lwtest '" + scratch.root.string() + "'") == 0);
+  env["HOME"] = (scratch.root / "home").string();
+  lw::sandbox::process::SpawnRequest req;
+  req.argv = {"setpriv", "--reuid=lwtest", "--regid=lwtest", "--clear-groups", LOOPWRIGHT_BIN, "run", "--repo",
+              repo.string(), "--event-name", "workflow_dispatch", "--out", (scratch.root / "out").string()};
+  env.emplace("PATH", "/usr/local/bin:/usr/bin:/bin");
+  req.env = std::move(env);
+  CliRun run;
+  auto p = lw::sandbox::process::spawn(req);
+  REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
+  run.status = (*p)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(120)).status();
+  run.out = (*p)->stdoutData().data;
+  run.err = (*p)->stderrData().data;
+  return run;
+}
+
 struct ContractRun {
   Scratch s;
   fs::path repo = s.root / "repo";
   TreeSnapshot before;
   CliRun r;
   boost::json::object step;
-  ContractRun(const std::string& contract, const char* fix = kFix) {
+  ContractRun(const std::string& contract, const char* fix = kFix, bool asLwtest = false) {
     makeRepo(repo, {{".loopwright/taskpack.yaml", contractTaskpack(contract)},
                     {"src/a.c", "int  v1 = 1;\n"},
                     {"tools/fix.sh", fix},
                     {"tools/check.sh", kCheck}});
     before = snapshotTree(repo);
-    r = runDispatch(s, repo, authorHost(s.root));
+    r = asLwtest ? runDispatchAsLwtest(s, repo, authorHost(s.root)) : runDispatch(s, repo, authorHost(s.root));
     step = stepOf(runJson(s.root / "out"), "fmt");
   }
   const boost::json::object& change() const { return step.at("change").as_object(); }
@@ -78,11 +106,11 @@ TEST_CASE("run contract: a change past maxChangedLines is refused with the numbe
   CHECK(treeDifferences(run.before, snapshotTree(run.repo)).empty());
 }
 
-TEST_CASE("run contract: a change whose validate fails is refused, exit 5, its validate run recorded" *
-          doctest::test_suite("integration")) {
-  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
+namespace {
+
+void checkValidateFails(bool asLwtest) {
   ContractRun run("          validate: [sh, tools/check.sh]\n          maxChangedFiles: 2\n",
-                  "echo 'int  v1 = 2;' > src/a.c\n");
+                  "echo 'int  v1 = 2;' > src/a.c\n", asLwtest);
   INFO(run.r.out << run.r.err);
   CHECK(run.r.status == 5);
   CHECK(run.step.at("outcome").as_string() == "quarantined");
@@ -101,11 +129,9 @@ TEST_CASE("run contract: a change whose validate fails is refused, exit 5, its v
   CHECK(treeDifferences(run.before, snapshotTree(run.repo)).empty());
 }
 
-TEST_CASE("run contract: a change that keeps its contract and passes validate is accepted" *
-          doctest::test_suite("integration")) {
-  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
+void checkAccepted(bool asLwtest) {
   ContractRun run("          expects: [\"src/*.c\", src/a.h]\n          validate: [sh, tools/check.sh]\n"
-                  "          maxChangedFiles: 2\n          maxChangedLines: 12\n");
+                  "          maxChangedFiles: 2\n          maxChangedLines: 12\n", kFix, asLwtest);
   INFO(run.r.out << run.r.err);
   CHECK(run.r.status == 0);
   CHECK(run.step.at("outcome").as_string() == "passed");
@@ -117,6 +143,31 @@ TEST_CASE("run contract: a change that keeps its contract and passes validate is
   CHECK(run.change().at("filesChanged").as_int64() == 2);
   CHECK(run.r.out.find("validate `sh tools/check.sh`: passed (exit 0, ") != std::string::npos);
   CHECK(treeDifferences(run.before, snapshotTree(run.repo)).empty());
+}
+
+}  // namespace
+
+TEST_CASE("run contract: a change whose validate fails is refused, exit 5, its validate run recorded" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
+  checkValidateFails(false);
+}
+
+TEST_CASE("run contract: a change whose validate fails is refused, as lwtest" * doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(lwtestWorks(), "no unprivileged user lwtest with bubblewrap here (run as root to test it)");
+  checkValidateFails(true);
+}
+
+TEST_CASE("run contract: a change that keeps its contract and passes validate is accepted" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
+  checkAccepted(false);
+}
+
+TEST_CASE("run contract: a change that keeps its contract and passes validate is accepted, as lwtest" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(lwtestWorks(), "no unprivileged user lwtest with bubblewrap here (run as root to test it)");
+  checkAccepted(true);
 }
 
 TEST_CASE("run contract: an expected path the change does not touch is CONTRACT_UNMET" *
