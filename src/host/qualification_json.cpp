@@ -136,7 +136,7 @@ Error floorError(const json::object& report) {
   Error e = unavailableLevel.empty()
                 ? makeError(ErrorCode::SandboxCapabilityInsufficient, what,
                             "README, 'Runner admins: qualifying a host', lists the fixes", "qualify")
-                : makeError(ErrorCode::SandboxBackendUnavailable, what,
+                : makeError(ErrorCode::IsolationUnavailable, what,
                             "lower floor.minIsolation to L2 (docker, with a pinned runtime profile) or L1 in the "
                             "host config; no host gives " + unavailableLevel +
                                 " until loopwright has a remote backend",

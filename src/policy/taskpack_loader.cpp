@@ -5,6 +5,7 @@
 
 #include "core/file_io.h"
 #include "policy/builtin_params.h"
+#include "policy/escalation_rule.h"
 #include "policy/sandbox_spec_reader.h"
 #include "policy/stage_reader.h"
 #include "policy/tool_names.h"
@@ -82,6 +83,20 @@ const Lane* laneNamed(const Taskpack& tp, const std::string& name) {
 }
 
 // References between parts of the document, checked once everything is read.
+// A step that sets no level of its own runs at spec.isolation: its
+// escalate.to must be above that (the step's own level is checked when the
+// step is read, before spec.isolation may have been).
+void checkEscalateAboveTaskpack(YamlSchemaReader& reader, const Taskpack& tp, const Step& step) {
+  if (!tp.isolation || step.isolation || !step.escalate || !step.escalate->to) return;
+  if (isAbove(*step.escalate->to, *tp.isolation)) return;
+  auto above = levelAbove(*tp.isolation);
+  reader.errorAt(step.escalate->toLocation,
+                 "escalate.to " + std::string(toString(*step.escalate->to)) + " is not above spec.isolation " +
+                     std::string(toString(*tp.isolation)) + ", the level this step runs at",
+                 above ? "set to: " + std::string(toString(*above)) + " or higher, or remove 'escalate'"
+                       : "a step at L3 cannot escalate: remove 'escalate'");
+}
+
 void checkReferences(YamlSchemaReader& reader, const Taskpack& tp) {
   auto diag = [&](const Location& loc, std::string message, std::string hint) {
     reader.errorAt(loc, std::move(message), std::move(hint));
@@ -104,6 +119,7 @@ void checkReferences(YamlSchemaReader& reader, const Taskpack& tp) {
       if (step.lane && !stepCallsModel(step))
         diag(step.location, "step names a lane but is not granted model.complete",
              "add model.complete to its tools, or remove 'lane'");
+      checkEscalateAboveTaskpack(reader, tp, step);
     }
   }
 }

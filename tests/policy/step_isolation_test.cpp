@@ -77,6 +77,14 @@ TEST_CASE("step isolation: mistakes are reported where they are, with a did-you-
     auto r = parse("", "          escalate: {to: L1}\n");
     CHECK(firstProblem(r).find("escalate.to L1 is not above the step's level (L1 by default)") != std::string::npos);
   }
+  SUBCASE("a step without its own level escalates above spec.isolation, wherever spec.isolation is written") {
+    auto after = parseTaskpack(taskpackWith("", "          escalate: {to: L2}\n") + "  isolation: L2\n", "tp.yaml",
+                               TaskpackLoadOptions{"/home/alice"});
+    CHECK(firstProblem(after).find("escalate.to L2 is not above spec.isolation L2, the level this step runs at | "
+                                   "set to: L3 or higher") != std::string::npos);
+    CHECK(parse("  isolation: L1\n", "          escalate: {to: L2}\n").ok());
+    CHECK(parse("  isolation: L2\n", "          isolation: L1\n          escalate: {to: L2}\n").ok());
+  }
   SUBCASE("a step at L3 has nowhere to go") {
     auto r = parse("", "          isolation: L3\n          escalate: {to: L3}\n");
     CHECK(firstProblem(r).find("| a step at L3 cannot escalate: remove 'escalate'") != std::string::npos);

@@ -156,7 +156,7 @@ TEST_CASE("qualify: a floor asking for L3 exits 3 with a BLOCKER naming the leve
   CHECK(r.err.find("BLOCKER: this host does not meet the floor: isolation L3 (remote: another kernel per step): no backend here gives L3: a remote backend "
                    "(k8s-pod with runtime class gvisor or kata) is not available in this version. "
                    "Last safe state: nothing ran. Next action: lower floor.minIsolation to L2") != std::string::npos);
-  CHECK(r.err.find("error[SANDBOX_BACKEND_UNAVAILABLE]") != std::string::npos);
+  CHECK(r.err.find("error[ISOLATION_UNAVAILABLE]") != std::string::npos);
   Run j = run({"qualify", "--json", "--backend", "direct-dedicated"}, env, s.root);
   CHECK(j.status == 3);
   CHECK_FALSE(j.json().at("floor").at("satisfied").as_bool());
