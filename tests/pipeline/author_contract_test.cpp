@@ -6,6 +6,7 @@
 #include "pipeline/refusal_blocker.h"
 #include "pipeline/step_settle.h"
 #include "pipeline/task_contract.h"
+#include "step_fakes.h"
 
 using namespace lw;
 using namespace lw::pipeline;
@@ -109,4 +110,90 @@ TEST_CASE("author contract: onStop is the next action of a refusal by negotiatio
   CHECK(refusalBlocker("fix/fmt", refusal, "nothing ran").ends_with("Next action: install docker."));
   CHECK(refusalBlocker("fix/fmt", refusal, "nothing ran", std::string(kOnStop))
             .ends_with("Next action: run clang-format locally and push."));
+}
+
+namespace {
+
+// A passed author step of FakeRun with a validate command, and its change.
+struct Applied {
+  test::FakeRun run;
+  StepRecord rec;
+  AuthorChange change;
+  Applied() {
+    run.step.role = Role::Author;
+    run.planned.policy.role = Role::Author;
+    run.step.contract.validate = {"make", "check"};
+    rec = passedAuthor();
+    change.paths = {"src/a.txt"};
+    change.filesChanged = 1;
+    change.linesAdded = 1;
+    change.patchFile = "/o/change.patch";
+  }
+  void apply(test::FakeBackend& backend) {
+    applyTaskContract(run.planned, backend, StepWorkspace{run.ctx.repo, {}}, run.ctx, rec, change);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("author contract: validate runs in the step's sandbox without network or bridge, and its pass is recorded") {
+  Applied a;
+  a.run.planned.policy.sandbox.networkMode = NetworkMode::AllowOutbound;
+  test::FakeStepScript script;
+  script.stdoutText = "checked s3cr3t-value\n";
+  test::FakeBackend backend(a.run.clock, {}, script);
+  a.apply(backend);
+  REQUIRE(backend.launched.has_value());
+  CHECK(backend.launched->argv == std::vector<std::string>{"make", "check"});
+  CHECK(backend.launched->network == NetworkMode::None);
+  CHECK_FALSE(backend.launched->passFd.has_value());
+  CHECK(backend.launched->workspaceWritable);
+  CHECK(backend.launched->outDir == a.run.ctx.outRoot / "steps/review/check/validate/out");
+  CHECK_FALSE(backend.launched->env.contains("LOOPWRIGHT_BRIDGE"));
+  REQUIRE(a.change.validation.has_value());
+  CHECK(a.change.validation->passed);
+  CHECK(a.change.validation->wallTimeMs == 1500);
+  CHECK(a.change.validation->secretsMasked == 1);
+  CHECK(a.change.refusedBecause.empty());
+  CHECK(a.rec.outcome == StepOutcome::Passed);
+}
+
+TEST_CASE("author contract: a failing validate refuses the change") {
+  Applied a;
+  test::FakeStepScript script;
+  script.exitCode = 2;
+  test::FakeBackend backend(a.run.clock, {}, script);
+  a.apply(backend);
+  CHECK(a.rec.outcome == StepOutcome::Quarantined);
+  CHECK(a.rec.violationCode == "CONTRACT_UNMET");
+  CHECK(a.change.refusedBecause == "validate `make check` exited 2");
+  CHECK_FALSE(a.change.accepted);
+}
+
+TEST_CASE("author contract: nothing is judged or run for a step that did not pass, or a change already refused") {
+  Applied a;
+  test::FakeBackend backend(a.run.clock, {}, test::FakeStepScript{});
+  a.rec.outcome = StepOutcome::Failed;
+  a.apply(backend);
+  CHECK_FALSE(backend.launched.has_value());
+  CHECK(a.rec.outcome == StepOutcome::Failed);
+  CHECK_FALSE(a.change.validation.has_value());
+  a.rec.outcome = StepOutcome::Passed;
+  a.change.refusedBecause = "no patch: disk full";
+  a.apply(backend);
+  CHECK_FALSE(backend.launched.has_value());
+  CHECK(a.change.refusedBecause == "no patch: disk full");
+}
+
+TEST_CASE("author contract: no change from a step that expects one is CONTRACT_UNMET, and validate does not run") {
+  Applied a;
+  a.run.step.contract.expects = {"src/**"};
+  a.change.paths.clear();
+  a.change.filesChanged = 0;
+  a.change.linesAdded = 0;
+  test::FakeBackend backend(a.run.clock, {}, test::FakeStepScript{});
+  a.apply(backend);
+  CHECK_FALSE(backend.launched.has_value());
+  CHECK(a.rec.outcome == StepOutcome::Quarantined);
+  CHECK(a.change.refusedBecause == "changed nothing, the contract expects a change to src/**");
 }
