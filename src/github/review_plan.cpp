@@ -7,6 +7,7 @@
 #include "github/fingerprint.h"
 #include "github/publication.h"
 #include "github/resolve_plan.h"
+#include "github/suggestion_plan.h"
 
 namespace lw::github {
 
@@ -31,17 +32,6 @@ std::string heading(const Finding& f) {
   if (!f.ruleId.empty()) h += " `" + f.ruleId + "`";
   if (!f.step.empty()) h += " (" + f.step + ")";
   return h;
-}
-
-// A fence longer than any run of backticks in the text, so a suggestion
-// containing ``` cannot close it early.
-std::string fenceFor(const std::string& text) {
-  std::size_t longest = 0, run = 0;
-  for (char c : text) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-  }
-  return std::string(std::max<std::size_t>(3, longest + 1), '`');
 }
 
 std::string indentContinuation(const std::string& text) {
@@ -104,7 +94,7 @@ std::string inlineCommentBody(const InlineComment& c) {
             "; only line " + std::to_string(c.placement.line) + " is in this hunk of the diff._\n";
   }
   if (f.suggestion && !c.placement.clipped) {
-    std::string fence = fenceFor(*f.suggestion);
+    std::string fence = codeFenceFor(*f.suggestion);  // a suggestion containing ``` cannot close it early
     std::string s = *f.suggestion;
     if (!s.empty() && s.back() != '\n') s += '\n';
     body += "\n" + fence + "suggestion\n" + s + fence + "\n";

@@ -75,6 +75,25 @@ Result<std::string> remoteUrl(git_repository* checkout, const std::string& fallb
                    "publication.patches: branch pushes to the repository's remote");
 }
 
+// The tree of `base` with the patch applied, written to `repo`.
+Result<GitPtr<git_tree>> patchedTree(git_repository* repo, git_commit* base, const std::string& patch) {
+  git_tree* treeRaw = nullptr;
+  if (git_commit_tree(&treeRaw, base) != 0) return pushError("base tree not readable");
+  GitPtr<git_tree> baseTree(treeRaw);
+  git_diff* diffRaw = nullptr;
+  if (git_diff_from_buffer(&diffRaw, patch.data(), patch.size()) != 0) return pushError("the patch does not parse");
+  std::unique_ptr<git_diff, DiffFree> diff(diffRaw);
+  git_index* indexRaw = nullptr;
+  if (git_apply_to_tree(&indexRaw, repo, baseTree.get(), diff.get(), nullptr) != 0)
+    return pushError("the patch does not apply to its base commit");
+  GitPtr<git_index> index(indexRaw);
+  git_oid treeOid;
+  if (git_index_write_tree_to(&treeOid, index.get(), repo) != 0) return pushError("cannot write the new tree");
+  git_tree* newTree = nullptr;
+  if (git_tree_lookup(&newTree, repo, &treeOid) != 0) return pushError("cannot read the new tree");
+  return GitPtr<git_tree>(newTree);
+}
+
 // The patch applied to the base commit's tree, committed with the base as
 // its parent; nothing but the scratch repository's objects is written.
 Result<git_oid> commitChange(git_repository* repo, const github::PublicationRequest& req,
@@ -85,22 +104,8 @@ Result<git_oid> commitChange(git_repository* repo, const github::PublicationRequ
   git_commit* parentRaw = nullptr;
   if (git_commit_lookup(&parentRaw, repo, &base) != 0) return pushError("base commit not found", change.baseCommit);
   GitPtr<git_object> parent(reinterpret_cast<git_object*>(parentRaw));
-  git_tree* treeRaw = nullptr;
-  if (git_commit_tree(&treeRaw, parentRaw) != 0) return pushError("base tree not readable", change.baseCommit);
-  GitPtr<git_tree> baseTree(treeRaw);
-  git_diff* diffRaw = nullptr;
-  if (git_diff_from_buffer(&diffRaw, change.patch.data(), change.patch.size()) != 0)
-    return pushError("the patch does not parse");
-  std::unique_ptr<git_diff, DiffFree> diff(diffRaw);
-  git_index* indexRaw = nullptr;
-  if (git_apply_to_tree(&indexRaw, repo, baseTree.get(), diff.get(), nullptr) != 0)
-    return pushError("the patch does not apply to its base commit", change.baseCommit);
-  GitPtr<git_index> index(indexRaw);
-  git_oid treeOid;
-  if (git_index_write_tree_to(&treeOid, index.get(), repo) != 0) return pushError("cannot write the new tree");
-  git_tree* newTree = nullptr;
-  if (git_tree_lookup(&newTree, repo, &treeOid) != 0) return pushError("cannot read the new tree");
-  GitPtr<git_tree> tree(newTree);
+  auto tree = patchedTree(repo, parentRaw, change.patch);
+  if (!tree) return std::move(tree).error();
   git_signature* sigRaw = nullptr;
   if (git_signature_new(&sigRaw, "loopwright", "loopwright@users.noreply.github.com", change.committedAt, 0) != 0)
     return pushError("cannot make the commit signature");
@@ -109,7 +114,7 @@ Result<git_oid> commitChange(git_repository* repo, const github::PublicationRequ
                               "\n\nRun " + req.id + ", made on " + change.baseCommit + ".\n";
   const git_commit* parents[] = {parentRaw};
   git_oid commit;
-  if (git_commit_create(&commit, repo, nullptr, sig.get(), sig.get(), nullptr, message.c_str(), tree.get(), 1,
+  if (git_commit_create(&commit, repo, nullptr, sig.get(), sig.get(), nullptr, message.c_str(), tree->get(), 1,
                         parents) != 0)
     return pushError("cannot create the commit");
   return commit;
