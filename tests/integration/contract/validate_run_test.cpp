@@ -4,6 +4,8 @@
 // rest of the host is not.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +15,8 @@
 #include "core/environment.h"
 #include "pipeline/task_contract.h"
 #include "pipeline/validate_run.h"
+#include "sandbox/docker/docker_backend.h"
+#include "sandbox/docker/endpoint.h"
 #include "sandbox/registry.h"
 #include "support/host_requirement.h"
 #include "support/temp_dir.h"
@@ -165,4 +169,41 @@ TEST_CASE("validate run: a command that cannot be started fails, saying why [int
     CHECK_FALSE(run.passed);
     CHECK(judgeValidation(run).has_value());
   });
+}
+
+// On the docker backend (L2), the container is the sandbox: the same plan,
+// the step's pinned image, the worktree mounted writable. Needs the private
+// engine of scripts/docker-test-env.sh.
+TEST_CASE("validate run: on docker, passes, fails with its status, stops at the wall time [integration]") {
+  const Environment env = Environment::fromProcess();
+  const auto image = env.get("LOOPWRIGHT_TEST_DOCKER_IMAGE");
+  LW_REQUIRE_HOST(env.get("DOCKER_HOST") && image && !image->empty(),
+                  "DOCKER_HOST and LOOPWRIGHT_TEST_DOCKER_IMAGE are unset: run scripts/docker-test-env.sh start, "
+                  "then eval \"$(scripts/docker-test-env.sh env)\"");
+  auto socket = sandbox::docker::dockerSocketPath(env);
+  REQUIRE_MESSAGE(socket.ok(), (socket.ok() ? "" : socket.error().message));
+  sandbox::docker::DockerConfig config;
+  config.socketPath = *socket;
+  config.runLabel = "itest-" + std::to_string(::getpid());
+  config.initBinary = LOOPWRIGHT_CONTAINER_INIT;
+  auto docker = std::make_unique<sandbox::docker::DockerBackend>(config);
+  LW_REQUIRE_HOST(docker->probe().available, "docker unavailable: " + docker->probe().unavailableReason);
+  Scene s;
+  auto validate = [&](const std::string& script, std::int64_t wallTimeMs) {
+    StepPlan plan = s.authorPlan();
+    plan.spec.image = *image;
+    plan.spec.readOnlyPaths.clear();  // a container sees no host files
+    return runValidation(*docker, planValidate(plan, {"/bin/sh", "-c", script}), validateLayout(s.stepDir),
+                         wallTimeMs, verify::SecretScanner());
+  };
+  ValidationRun passed = validate("echo built > build.o && echo ok", 60'000);
+  CHECK_MESSAGE(passed.passed, passed.error);
+  CHECK(slurp(s.worktree / "build.o") == "built\n");
+  CHECK(slurp(passed.stdoutPath) == "ok\n");
+  ValidationRun failed = validate("echo x > \"$OUTSIDE/escaped\"; exit 2", 60'000);
+  CHECK(failed.exitStatus == 2);
+  CHECK_FALSE(fs::exists(s.outside / "escaped"));
+  ValidationRun slow = validate("sleep 30", 1'000);
+  CHECK(slow.timedOut);
+  CHECK_FALSE(slow.passed);
 }
