@@ -38,7 +38,7 @@ void printOverview(std::ostream& out, const std::vector<Command>& commands,
   }
   out << "\nEvery command takes --help and --json. Exit codes: 0 ok, 1 findings or a failed step,\n"
          "2 usage/configuration, 3 sandbox negotiation, 4 guardrail stop, 5 verification,\n"
-         "6 publication, 70 internal error.\n";
+         "6 publication, 7 lease refused, 70 internal error.\n";
 }
 
 void printCommandHelp(std::ostream& out, const Command& c) {
