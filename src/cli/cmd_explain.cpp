@@ -50,8 +50,12 @@ void row(std::ostream& out, const std::string& field, const std::string& value,
 
 std::string label(const EffectiveStep& s) { return s.stage + "/" + s.step; }
 
-// Negotiates every step against this host's backends, each probed once.
-std::vector<StepOutlook> outlooksOf(const std::vector<const EffectiveStep*>& steps, const Environment& env) {
+const Step* stepOf(const Taskpack& tp, const EffectiveStep& s);
+
+// Negotiates every step against this host's backends, each probed once; a
+// refused step's BLOCKER is the one `run` would give (its onStop included).
+std::vector<StepOutlook> outlooksOf(const Taskpack& tp, const std::vector<const EffectiveStep*>& steps,
+                                    const Environment& env) {
   auto backends = sandbox::makeBackends(env);
   sandbox::ProbeFor probeFor = [&](BackendId id) -> const sandbox::ProbeReport* {
     for (auto& b : backends)
@@ -61,7 +65,10 @@ std::vector<StepOutlook> outlooksOf(const std::vector<const EffectiveStep*>& ste
   std::vector<StepOutlook> out;
   for (const EffectiveStep* s : steps) {
     StepOutlook o{sandbox::negotiate({s->sandbox, false}, probeFor), {}};
-    if (!o.negotiated) o.blocker = pipeline::refusalBlocker(label(*s), o.negotiated.error(), "nothing ran");
+    const Step* written = stepOf(tp, *s);
+    if (!o.negotiated)
+      o.blocker = pipeline::refusalBlocker(label(*s), o.negotiated.error(), "nothing ran",
+                                           written ? written->contract.onStop : std::nullopt);
     out.push_back(std::move(o));
   }
   return out;
@@ -252,7 +259,7 @@ Command explainCommand() {
     std::vector<const EffectiveStep*> shown;
     for (const auto& s : *steps)
       if (selected(s)) shown.push_back(&s);
-    const std::vector<StepOutlook> outlooks = outlooksOf(shown, io.env);
+    const std::vector<StepOutlook> outlooks = outlooksOf(*tp, shown, io.env);
 
     if (io.json) {
       boost::json::object o;

@@ -72,3 +72,14 @@ TEST_CASE("validate: a task contract's mistakes, each with its location, exit 2"
   std::string good = dir.write("good.yaml", taskpackWith(kContract));
   CHECK(runCli({"validate", good}, env).status == 0);
 }
+
+TEST_CASE("explain: a refused author step's BLOCKER gives its onStop as next action, as run would") {
+  TempDir dir;
+  std::string tp = dir.write("tp.yaml", taskpackWith("          sandbox: {preferredBackends: [macos-seatbelt]}\n" + kContract));
+  std::map<std::string, std::string> env = {{"LOOPWRIGHT_HOST_CONFIG", dir.write("host.yaml", kHost)}};
+  auto r = runCli({"explain", tp}, env);
+  INFO(r.out << r.err);
+  CHECK(r.status == 3);
+  CHECK(r.out.find("no sandbox backend gives step fix/fmt") != std::string::npos);
+  CHECK(r.out.find("Next action: run clang-format locally and push.\n") != std::string::npos);
+}
