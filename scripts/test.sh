@@ -29,6 +29,15 @@ else
   echo "[SKIPPED] fuzz harness: clang++ is not installed" >&2
 fi
 
+# The portable build (LOOPWRIGHT_LINUX_BACKENDS=OFF, as on macOS): a tree of
+# its own without sanitizers, at -O0 and niced, building only what the
+# portable tests need (core, policy, guard, the Seatbelt planner).
+portable_status=0
+portable_dir="${build_dir}-portable"
+nice -n 10 cmake -S . -B "$portable_dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O0 \
+  -DLOOPWRIGHT_LINUX_BACKENDS=OFF -DLOOPWRIGHT_WERROR=ON >/dev/null
+nice -n 10 cmake --build "$portable_dir" -j"$jobs"
+
 # A private Docker engine (own socket, no network, local busybox image) for
 # the docker backend's tests; stopped again whatever the tests do.
 if scripts/docker-test-env.sh start; then
@@ -48,4 +57,8 @@ ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" "$@" || status=$?
 if [ -n "${fuzz_dir:-}" ]; then
   ctest --test-dir "$fuzz_dir" --output-on-failure -j"$jobs" -L fuzz || fuzz_status=$?
 fi
-exit $(( ${status:-0} != 0 ? status : fuzz_status ))
+ctest --test-dir "$portable_dir" --output-on-failure -j"$jobs" -L portable || portable_status=$?
+for s in "${status:-0}" "$fuzz_status" "$portable_status"; do
+  [ "$s" -ne 0 ] && exit "$s"
+done
+exit 0

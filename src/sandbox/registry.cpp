@@ -8,35 +8,8 @@
 #include "sandbox/seatbelt/seatbelt_backend.h"
 
 namespace lw::sandbox {
-namespace {
-
-class UnavailableBackend final : public Backend {
- public:
-  UnavailableBackend(BackendId id, std::string reason) {
-    report_.backend = id;
-    report_.unavailableReason = std::move(reason);
-    for (Capability c : kAllCapabilities) report_.capabilities[c] = {Support::Absent, report_.unavailableReason};
-    for (NetworkMode m : kAllNetworkModes) report_.networkModes[m] = {Support::Absent, report_.unavailableReason};
-  }
-  BackendId id() const override { return report_.backend; }
-  BackendTraits traits() const override { return {}; }
-  const ProbeReport& probe() override { return report_; }
-  Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec&) override {
-    return makeError(ErrorCode::SandboxBackendUnavailable, report_.unavailableReason, "",
-                     std::string(toString(report_.backend)));
-  }
-
- private:
-  ProbeReport report_;
-};
-
-}  // namespace
 
 std::vector<BackendId> defaultBackendOrder() { return {kDefaultBackendOrder.begin(), kDefaultBackendOrder.end()}; }
-
-std::unique_ptr<Backend> makeUnavailableBackend(BackendId id, std::string reason) {
-  return std::make_unique<UnavailableBackend>(id, std::move(reason));
-}
 
 std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env, const RegistryOptions& options) {
   std::vector<std::unique_ptr<Backend>> all;
