@@ -1,5 +1,6 @@
 #include "pipeline/patch_branch.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -60,19 +61,26 @@ class ScratchRepository {
   GitPtr<git_repository> repo_;
 };
 
-Result<std::string> remoteUrl(git_repository* checkout, const std::string& fallback) {
+// The checkout's origin push URL, or "" when it has none.
+std::string originUrl(git_repository* checkout) {
   git_remote* raw = nullptr;
-  if (git_remote_lookup(&raw, checkout, "origin") == 0) {
-    std::unique_ptr<git_remote, RemoteFree> origin(raw);
-    const char* url = git_remote_pushurl(raw) ? git_remote_pushurl(raw) : git_remote_url(raw);
-    // git resolves a relative path remote ("../x.git") from the working tree.
-    if (url && url[0] == '.' && git_repository_workdir(checkout))
-      return (fs::path(git_repository_workdir(checkout)) / url).lexically_normal().string();
-    if (url) return std::string(url);
-  }
-  if (!fallback.empty()) return fallback;
-  return makeError(ErrorCode::PublicationFailed, "the checkout has no origin remote and the event no clone URL",
-                   "publication.patches: branch pushes to the repository's remote");
+  if (git_remote_lookup(&raw, checkout, "origin") != 0) return "";
+  std::unique_ptr<git_remote, RemoteFree> origin(raw);
+  const char* url = git_remote_pushurl(raw) ? git_remote_pushurl(raw) : git_remote_url(raw);
+  if (!url) return "";
+  // git resolves a relative path remote ("../x.git") from the working tree.
+  if (url[0] == '.' && git_repository_workdir(checkout))
+    return (fs::path(git_repository_workdir(checkout)) / url).lexically_normal().string();
+  return url;
+}
+
+bool endsWithIgnoringCase(std::string_view s, std::string_view suffix) {
+  if (s.size() < suffix.size()) return false;
+  for (std::size_t i = 0; i < suffix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) !=
+        std::tolower(static_cast<unsigned char>(suffix[i])))
+      return false;
+  return true;
 }
 
 // The tree of `base` with the patch applied, written to `repo`.
@@ -195,9 +203,20 @@ Result<bool> pushCommit(git_repository* repo, const std::string& url, const std:
 }  // namespace
 
 PatchBranchConfig patchBranchConfigFor(const std::string& checkout, const std::string& stateDir,
-                                       const github::RestConfig& rest, const github::RepoRef& repo) {
-  const std::string cloneUrl = "https://" + github::webHostOfApiUrl(rest.apiUrl) + "/" + repo.fullName() + ".git";
-  return {checkout, cloneUrl, (fs::path(stateDir) / "patch-branches").string(), rest.token};
+                                       const github::RestConfig& rest) {
+  return {checkout, github::webHostOfApiUrl(rest.apiUrl), (fs::path(stateDir) / "patch-branches").string(), rest.token};
+}
+
+std::string pushUrlFor(const std::string& origin, const github::RepoRef& repo, const std::string& webHost) {
+  std::string path = withoutUserInfo(origin);
+  while (!path.empty() && path.back() == '/') path.pop_back();
+  if (endsWithIgnoringCase(path, ".git")) path.resize(path.size() - 4);
+  const std::string name = repo.fullName();
+  const bool namesRepo = endsWithIgnoringCase(path, name) &&
+                         (path.size() == name.size() || std::string_view("/:").find(path[path.size() - name.size() - 1]) !=
+                                                            std::string_view::npos);
+  if (!origin.empty() && namesRepo) return origin;
+  return "https://" + webHost + "/" + name + ".git";
 }
 
 bool mayCarryToken(const std::string& url) {
@@ -227,13 +246,12 @@ Result<github::PushedBranch> GitBranchPusher::push(const github::PublicationRequ
   if (git_repository_open_ext(&raw, config_.checkout.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0)
     return pushError("cannot open the checkout", config_.checkout);
   GitPtr<git_repository> checkout(raw);
-  auto url = remoteUrl(checkout.get(), config_.fallbackUrl);
-  if (!url) return std::move(url).error();
+  const std::string url = pushUrlFor(originUrl(checkout.get()), request.repo, config_.webHost);
   auto scratch = ScratchRepository::make(config_.scratchDir, checkout.get());
   if (!scratch) return std::move(scratch).error();
   auto commit = commitChange((*scratch)->get(), request, change);
   if (!commit) return std::move(commit).error();
-  const std::string clean = withoutUserInfo(*url);
+  const std::string clean = withoutUserInfo(url);
   PushState state{config_.token, mayCarryToken(clean), 0, {}};
   auto there = pushCommit((*scratch)->get(), clean, "refs/heads/" + branch, *commit, state);
   if (!there) return std::move(there).error();

@@ -15,7 +15,7 @@ namespace lw::pipeline {
 
 struct PatchBranchConfig {
   std::string checkout;     // the orchestrator's repository (its origin, its objects)
-  std::string fallbackUrl;  // when it has no origin: the event's repository clone URL
+  std::string webHost = "github.com";  // for https://<web host>/<owner>/<repo>.git
   std::string scratchDir;   // where the scratch repository is made and removed (the state dir)
   // The job's token, given to libgit2 only through the credentials callback
   // for an https URL (or http to loopback), as user x-access-token: never in
@@ -24,11 +24,16 @@ struct PatchBranchConfig {
 };
 
 // The configuration `loopwright run` (and `publish --resume`, in the job's
-// workspace) gives its pusher: the token of the REST client, scratch space in
-// the state directory, https://<web host>/<owner>/<repo>.git when the checkout
-// has no origin.
+// workspace) gives its pusher: the token and web host of the REST client,
+// scratch space in the state directory.
 PatchBranchConfig patchBranchConfigFor(const std::string& checkout, const std::string& stateDir,
-                                       const github::RestConfig& rest, const github::RepoRef& repo);
+                                       const github::RestConfig& rest);
+
+// Where a change of `repo` is pushed: the checkout's origin when it names that
+// repository (its path ends in <owner>/<repo>, .git optional), else
+// https://<web host>/<owner>/<repo>.git, the repository's clone URL. A
+// publication resumed in another repository's checkout never goes to its origin.
+std::string pushUrlFor(const std::string& origin, const github::RepoRef& repo, const std::string& webHost);
 
 // Whether a remote URL may be sent the token: https, or http to a loopback host.
 bool mayCarryToken(const std::string& url);

@@ -65,19 +65,19 @@ struct Harness {
   PublisherConfig publisherConfig;
 };
 
-// remote.git (bare) has main; work/ is the orchestrator's checkout of it;
+// octo/hello.git (bare, the remote) has main; work/ is the orchestrator's checkout of it;
 // change.patch is an author's change to main made in another clone: an
 // edited line, a new file, a deleted file and an edited binary file.
 struct Repos {
   explicit Repos(const std::string& root) : root(root) {
     std::filesystem::create_directories(root);
-    REQUIRE(sh("git init -q --bare -b main remote.git && git init -q -b main work && cd work && "
+    REQUIRE(sh("mkdir octo && git init -q --bare -b main octo/hello.git && git init -q -b main work && cd work && "
                "git config user.email t@example.com && git config user.name t && mkdir src && "
                "printf 'one\\ntwo\\nthree\\n' > src/app.c && printf 'gone\\n' > old.txt && "
                "printf '\\211PNG\\0\\1\\2\\3' > logo.png && git add -A && git commit -qm base && "
-               "git remote add origin ../remote.git && git push -q origin main") == 0);
+               "git remote add origin ../octo/hello.git && git push -q origin main") == 0);
     base = out("git -C work rev-parse HEAD");
-    REQUIRE(sh("git clone -q remote.git author && cd author && printf 'one\\nTWO\\nthree\\n' > src/app.c && "
+    REQUIRE(sh("git clone -q octo/hello.git author && cd author && printf 'one\\nTWO\\nthree\\n' > src/app.c && "
                "printf 'new\\n' > added.txt && git rm -q old.txt && printf '\\211PNG\\0\\4\\5' > logo.png && "
                "git add -A && git diff --cached --binary > ../change.patch") == 0);
     patch = readFile(root + "/change.patch");
@@ -118,21 +118,21 @@ TEST_CASE("patch branch: the commit is pushed to loopwright/<run>/<step> and lin
   Harness h;
   Repos repos(h / "git");
   const std::string before = repos.snapshot();
-  pipeline::GitBranchPusher pusher({repos.root + "/work", "", h / "scratch", "not-used-for-a-path-remote"});
+  pipeline::GitBranchPusher pusher({repos.root + "/work", "github.com", h / "scratch", "not-used-for-a-path-remote"});
   h.publisherConfig.branchPusher = &pusher;
 
   auto outcome = h.publisher().publish(branchRequest(repos));
   REQUIRE_MESSAGE(outcome.ok(), (outcome.ok() ? "" : outcome.error().message), "\n", h.log.str());
   CHECK(outcome->complete);
 
-  const std::string commit = repos.out("git -C remote.git rev-parse refs/heads/loopwright/run-1/fmt");
-  CHECK(repos.out("git -C remote.git rev-parse " + commit + "^") == repos.base);
-  CHECK(repos.out("git -C remote.git log -1 --format='%an <%ae>|%cn|%s' " + commit) ==
+  const std::string commit = repos.out("git -C octo/hello.git rev-parse refs/heads/loopwright/run-1/fmt");
+  CHECK(repos.out("git -C octo/hello.git rev-parse " + commit + "^") == repos.base);
+  CHECK(repos.out("git -C octo/hello.git log -1 --format='%an <%ae>|%cn|%s' " + commit) ==
         "loopwright <loopwright@users.noreply.github.com>|loopwright|loopwright: change proposed by author step fix/fmt");
   // `git apply` on a clone at the base gives the same tree.
-  REQUIRE(repos.sh("git clone -q remote.git check && cd check && git checkout -q " + repos.base +
+  REQUIRE(repos.sh("git clone -q octo/hello.git check && cd check && git checkout -q " + repos.base +
                    " && git apply --index ../change.patch") == 0);
-  CHECK(repos.out("git -C check write-tree") == repos.out("git -C remote.git rev-parse " + commit + "^{tree}"));
+  CHECK(repos.out("git -C check write-tree") == repos.out("git -C octo/hello.git rev-parse " + commit + "^{tree}"));
 
   json::array comments = h.gh.issueComments(7);
   REQUIRE(comments.size() == 1);
@@ -149,7 +149,7 @@ TEST_CASE("patch branch: the commit is pushed to loopwright/<run>/<step> and lin
     auto again = h.publisher().publish(branchRequest(repos));
     REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message), "\n", h.log.str());
     CHECK(h.gh.issueComments(7).size() == 1);
-    CHECK(repos.out("git -C remote.git rev-parse refs/heads/loopwright/run-1/fmt") == commit);
+    CHECK(repos.out("git -C octo/hello.git rev-parse refs/heads/loopwright/run-1/fmt") == commit);
   }
 }
 
@@ -157,14 +157,14 @@ TEST_CASE("patch branch: an existing branch at another commit is not overwritten
   Harness h;
   Repos repos(h / "git");
   REQUIRE(repos.sh("git -C work push -q origin main:refs/heads/loopwright/run-1/fmt") == 0);
-  pipeline::GitBranchPusher pusher({repos.root + "/work", "", h / "scratch", ""});
+  pipeline::GitBranchPusher pusher({repos.root + "/work", "github.com", h / "scratch", ""});
   h.publisherConfig.branchPusher = &pusher;
 
   auto outcome = h.publisher().publish(branchRequest(repos));
   REQUIRE_FALSE(outcome.ok());
   CHECK(outcome.error().code == ErrorCode::PublicationFailed);
   CHECK(outcome.error().message.find("already exists on the remote at another commit") != std::string::npos);
-  CHECK(repos.out("git -C remote.git rev-parse refs/heads/loopwright/run-1/fmt") == repos.base);
+  CHECK(repos.out("git -C octo/hello.git rev-parse refs/heads/loopwright/run-1/fmt") == repos.base);
   CHECK(h.gh.issueComments(7).empty());
   auto pending = h.outbox.pending();
   REQUIRE(pending.ok());
@@ -182,6 +182,16 @@ TEST_CASE("patch branch: a publisher without a pusher keeps the change pending")
   CHECK(h.gh.issueComments(7).empty());
 }
 
+TEST_CASE("patch branch: the checkout's origin only when it names the publication's repository") {
+  const RepoRef repo{"octo", "hello"};
+  CHECK(pipeline::pushUrlFor("https://github.com/octo/hello", repo, "github.com") == "https://github.com/octo/hello");
+  CHECK(pipeline::pushUrlFor("git@github.com:Octo/Hello.git", repo, "github.com") == "git@github.com:Octo/Hello.git");
+  CHECK(pipeline::pushUrlFor("/srv/git/octo/hello.git/", repo, "github.com") == "/srv/git/octo/hello.git/");
+  CHECK(pipeline::pushUrlFor("https://github.com/octo/other", repo, "ghe.example") == "https://ghe.example/octo/hello.git");
+  CHECK(pipeline::pushUrlFor("https://github.com/xocto/hello", repo, "github.com") == "https://github.com/octo/hello.git");
+  CHECK(pipeline::pushUrlFor("", repo, "github.com") == "https://github.com/octo/hello.git");
+}
+
 TEST_CASE("patch branch: the token goes only to https, or http on loopback, and never in the URL") {
   CHECK(pipeline::mayCarryToken("https://github.com/o/r.git"));
   CHECK(pipeline::mayCarryToken("http://127.0.0.1:8080/o/r.git"));
@@ -197,8 +207,8 @@ TEST_CASE("patch branch: the token goes only to https, or http on loopback, and 
   RestConfig rest;
   rest.apiUrl = "https://ghe.example/api/v3";
   rest.token = "ghs_token";
-  auto c = pipeline::patchBranchConfigFor("/w/repo", "/state", rest, RepoRef{"o", "r"});
-  CHECK(c.fallbackUrl == "https://ghe.example/o/r.git");
+  auto c = pipeline::patchBranchConfigFor("/w/repo", "/state", rest);
+  CHECK(c.webHost == "ghe.example");
   CHECK(c.scratchDir == "/state/patch-branches");
   CHECK(c.token == "ghs_token");
 }
