@@ -234,10 +234,10 @@ Command explainCommand() {
                {"event-name", "N", "only stages this event runs: EVENT or EVENT.ACTION"}};
   c.maxPositionals = 1;
   c.run = [](const Args& args, Io& io) {
-    auto host = loadHostConfigFrom(io.env);
-    if (!host) return reportError(io, host.error());
-    auto tp = loadTaskpackFrom(args);
-    if (!tp) return reportError(io, tp.error());
+    auto files = loadPolicyFiles(args, io.env);
+    if (!files) return reportError(io, files.error());
+    const HostConfig* host = &files->host;
+    const Taskpack* tp = &files->taskpack;
     ResolveContext ctx = resolveContextFrom(io.env);
     auto steps = resolvePolicies(*tp, *host, ctx);
     if (!steps) return reportError(io, steps.error());

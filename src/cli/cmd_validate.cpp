@@ -22,10 +22,9 @@ Command validateCommand() {
                {"repo", "DIR", "repository whose .loopwright/taskpack.yaml to check"}};
   c.maxPositionals = 1;
   c.run = [](const Args& args, Io& io) {
-    auto host = loadHostConfigFrom(io.env);
-    if (!host) return reportError(io, host.error());
-    auto tp = loadTaskpackFrom(args);
-    if (!tp) return reportError(io, tp.error());
+    auto files = loadPolicyFiles(args, io.env);
+    if (!files) return reportError(io, files.error());
+    const Taskpack* tp = &files->taskpack;
     std::size_t steps = 0;
     for (const Stage& s : tp->stages) steps += s.steps.size();
     if (io.json) {

@@ -28,4 +28,12 @@ ResolveContext resolveContextFrom(const Environment& env) {
   return ResolveContext{env.isTrue("GITHUB_ACTIONS"), currentUserHome()};
 }
 
+Result<PolicyFiles> loadPolicyFiles(const Args& args, const Environment& env) {
+  auto host = loadHostConfigFrom(env);
+  if (!host) return host.error();
+  auto taskpack = loadTaskpackFrom(args);
+  if (!taskpack) return taskpack.error();
+  return PolicyFiles{std::move(*host), std::move(*taskpack)};
+}
+
 }  // namespace lw::cli

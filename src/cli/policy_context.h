@@ -25,4 +25,12 @@ Result<HostConfig> loadHostConfigFrom(const Environment& env);
 
 ResolveContext resolveContextFrom(const Environment& env);
 
+// The host config and the taskpack, as validate and explain read them: the
+// host config first, so that its error is the one reported.
+struct PolicyFiles {
+  HostConfig host;
+  Taskpack taskpack;
+};
+Result<PolicyFiles> loadPolicyFiles(const Args& args, const Environment& env);
+
 }  // namespace lw::cli

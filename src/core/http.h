@@ -57,6 +57,11 @@ struct Response {
 // A Response that says there was none, and why.
 Response noResponse(Failure failure, std::string error);
 
+// `s` with every byte but RFC 3986's unreserved characters (letters, digits,
+// "-", "_", ".", "~") percent-encoded, upper-case hex: a path segment or a
+// query value.
+std::string percentEncode(std::string_view s);
+
 class Transport {
  public:
   virtual ~Transport() = default;

@@ -1,11 +1,11 @@
 #include "github/publisher.h"
 
-#include <cctype>
 #include <filesystem>
 #include <ostream>
 
 #include <boost/json.hpp>
 
+#include "core/http.h"
 #include "github/actions_files.h"
 #include "github/channels.h"
 #include "github/fallback.h"
@@ -30,20 +30,7 @@ std::string_view toString(ChannelState s) {
   return "failed";
 }
 
-std::string urlEncode(const std::string& s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
+std::string urlEncode(const std::string& s) { return lw::http::percentEncode(s); }
 
 std::string urlEncodePath(const std::string& path) {
   std::string out;

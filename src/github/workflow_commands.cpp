@@ -5,7 +5,11 @@
 
 namespace lw::github {
 
-std::string escapeData(std::string_view s) {
+namespace {
+
+// The runner's escapes: '%', CR and LF always; in a property also ':' and
+// ',', which end the property.
+std::string escapeCommandText(std::string_view s, bool property) {
   std::string out;
   out.reserve(s.size());
   for (char c : s) {
@@ -13,27 +17,19 @@ std::string escapeData(std::string_view s) {
       case '%': out += "%25"; break;
       case '\r': out += "%0D"; break;
       case '\n': out += "%0A"; break;
+      case ':': out += property ? "%3A" : ":"; break;
+      case ',': out += property ? "%2C" : ","; break;
       default: out += c;
     }
   }
   return out;
 }
 
-std::string escapeProperty(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '%': out += "%25"; break;
-      case '\r': out += "%0D"; break;
-      case '\n': out += "%0A"; break;
-      case ':': out += "%3A"; break;
-      case ',': out += "%2C"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+}  // namespace
+
+std::string escapeData(std::string_view s) { return escapeCommandText(s, false); }
+
+std::string escapeProperty(std::string_view s) { return escapeCommandText(s, true); }
 
 std::string annotationCommand(const Finding& f) {
   std::string props;

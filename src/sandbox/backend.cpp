@@ -14,6 +14,17 @@ std::string_view toString(Support s) {
   return "absent";
 }
 
+process::SpawnRequest spawnRequestFor(const StepSpec& spec) {
+  process::SpawnRequest req;
+  req.argv = spec.argv;
+  req.env = spec.env;  // already the allow-listed step environment, nothing inherited
+  req.cwd = (spec.workdir.empty() ? spec.workspace : spec.workdir).string();
+  req.passFd = spec.passFd;
+  req.maxOutputBytes = spec.maxOutputBytes;
+  req.onOutput = spec.onOutput;
+  return req;
+}
+
 std::vector<limits::Enforcement> Backend::limitsEnforcement(const ResourceLimits& l) {
   return limits::planLimits(l, limits::observedHostLimitFacts(), "report",
                             {"", std::string(limits::kNoPrivateTmp)})

@@ -109,4 +109,9 @@ class Backend {
   virtual std::vector<std::string> hostNotes() { return {}; }
 };
 
+// What a launcher that runs the step's command itself starts from: its argv,
+// environment, working directory (workdir, else the workspace), descriptor
+// and output cap, with no setup yet.
+process::SpawnRequest spawnRequestFor(const StepSpec& spec);
+
 }  // namespace lw::sandbox

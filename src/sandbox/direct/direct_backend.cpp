@@ -69,13 +69,7 @@ Result<std::unique_ptr<process::RunningProcess>> DirectBackend::launch(const Ste
   if (!report.available)
     return makeError(ErrorCode::SandboxBackendUnavailable,
                      "direct-dedicated: " + report.unavailableReason, {}, "direct-dedicated");
-  process::SpawnRequest req;
-  req.argv = spec.argv;
-  req.env = spec.env;  // already the allow-listed step environment, nothing inherited
-  req.cwd = (spec.workdir.empty() ? spec.workspace : spec.workdir).string();
-  req.passFd = spec.passFd;
-  req.maxOutputBytes = spec.maxOutputBytes;
-  req.onOutput = spec.onOutput;
+  process::SpawnRequest req = spawnRequestFor(spec);
   auto limited = limits::limitStep(spec.limits, {"", std::string(limits::kNoPrivateTmp)}, req);
   if (!limited) return std::move(limited).error();
   req.childSetup.push_back(process::dropAllCapabilities());

@@ -1,9 +1,9 @@
 #include "sandbox/docker/engine_client.h"
 
-#include <cctype>
-
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+
+#include "core/http.h"
 
 namespace lw::sandbox::docker {
 namespace {
@@ -39,20 +39,7 @@ Result<json::object> parseObject(const std::string& what, const HttpResponse& r)
   return std::move(v.as_object());
 }
 
-std::string escapeQuery(const std::string& s) {
-  std::string out;
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
+std::string escapeQuery(const std::string& s) { return lw::http::percentEncode(s); }
 
 bool isHexId(const std::string& id) {
   if (id.empty() || id.size() > 64) return false;

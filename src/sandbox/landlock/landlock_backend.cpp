@@ -146,13 +146,7 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
   auto filter = filters_.get(planned->seccomp);
   if (!filter) return std::move(filter).error();
 
-  process::SpawnRequest req;
-  req.argv = spec.argv;
-  req.env = spec.env;
-  req.cwd = (spec.workdir.empty() ? spec.workspace : spec.workdir).string();
-  req.passFd = spec.passFd;
-  req.maxOutputBytes = spec.maxOutputBytes;
-  req.onOutput = spec.onOutput;
+  process::SpawnRequest req = spawnRequestFor(spec);
   // First: the cgroup is joined and the limits set before any namespace or
   // Landlock rule could stand in the way (the cgroup files are outside the view).
   auto limited = limits::limitStep(spec.limits, {"", std::string(limits::kNoPrivateTmp)}, req);
