@@ -1,5 +1,6 @@
 // `loopwright lease claim|renew|release|list`: the ownership leases of
-// docs/leases.md, in the local store (--store DIR, default <state dir>/leases).
+// docs/leases.md, in the host config's store (`leases:`; by default the local
+// one in <state dir>/leases), a local one (--store DIR) or etcd (--etcd URL).
 // For operators and scripts: inspect who holds what, finish a teardown whose
 // holder is gone, or hold a resource from a shell script.
 #include <charconv>
@@ -12,7 +13,7 @@
 #include "cli/policy_context.h"
 #include "cli/report.h"
 #include "core/json_text.h"
-#include "lease/local_store.h"
+#include "lease/open_store.h"
 #include "lease/transitions.h"
 
 namespace lw::cli {
@@ -23,11 +24,51 @@ using lease::Lease;
 
 constexpr std::uint64_t kMaxTtlSeconds = 7 * 24 * 3600;
 
-Result<std::filesystem::path> storeDir(const Args& args, const Environment& env) {
-  if (auto dir = args.value("store")) return std::filesystem::path(*dir);
+// The store a command acts on and the state directory it defaults under.
+struct StoreChoice {
+  LeaseStoreConfig config;
+  std::filesystem::path stateDir;
+};
+
+Error storeUsage(std::string message, std::string subject) {
+  return makeError(ErrorCode::UsageError, std::move(message),
+                   "see `loopwright lease --help` and docs/leases.md", std::move(subject));
+}
+
+// --etcd URL [--prefix P] (checked as the host config's `leases:` is).
+Result<StoreChoice> etcdChoice(const std::string& endpoint, const Args& args) {
+  StoreChoice choice;
+  choice.config.store = LeaseStoreKind::Etcd;
+  choice.config.endpoint = endpoint;
+  choice.config.prefix = args.value("prefix").value_or(choice.config.prefix);
+  if (std::string problem = leaseEndpointProblem(endpoint); !problem.empty())
+    return storeUsage("--etcd " + problem, "--etcd");
+  if (std::string problem = leasePrefixProblem(choice.config.prefix); !problem.empty())
+    return storeUsage("--prefix " + problem, "--prefix");
+  return choice;
+}
+
+// --store DIR, --etcd URL, or else the host config's `leases:`.
+Result<StoreChoice> storeChoice(const Args& args, const Environment& env) {
+  auto dir = args.value("store");
+  auto etcd = args.value("etcd");
+  if (dir && etcd) return storeUsage("give --store or --etcd, not both", "--etcd");
+  if (args.value("prefix") && !etcd) return storeUsage("--prefix goes with --etcd", "--prefix");
+  if (etcd) return etcdChoice(*etcd, args);
+  StoreChoice choice;
+  if (dir) {
+    choice.config.localDir = *dir;
+    return choice;
+  }
   auto host = loadHostConfigFrom(env);
   if (!host) return host.error();
-  return std::filesystem::path(host->stateDir) / "leases";
+  return StoreChoice{host->leases, host->stateDir};
+}
+
+Result<std::unique_ptr<lease::Store>> chosenStore(const Args& args, const Environment& env) {
+  auto choice = storeChoice(args, env);
+  if (!choice) return choice.error();
+  return lease::openStore(choice->config, choice->stateDir);
 }
 
 Result<std::uint64_t> number(const Args& args, const std::string& option, std::uint64_t min,
@@ -101,10 +142,9 @@ int runClaim(const Args& args, Io& io) {
   auto holder = resource ? holderOf(args) : Result<std::string>(resource.error());
   if (!holder) return reportError(io, holder.error());
   auto ttl = number(args, "ttl", 1, kMaxTtlSeconds);
-  auto dir = ttl ? storeDir(args, io.env) : Result<std::filesystem::path>(ttl.error());
-  if (!dir) return reportError(io, dir.error());
-  auto claimed = lease::LocalStore(*dir, lease::systemNowMs)
-                     .claim(*resource, *holder, std::chrono::seconds(*ttl));
+  auto store = ttl ? chosenStore(args, io.env) : Result<std::unique_ptr<lease::Store>>(ttl.error());
+  if (!store) return reportError(io, store.error());
+  auto claimed = (*store)->claim(*resource, *holder, std::chrono::seconds(*ttl));
   if (!claimed) return reportError(io, claimed.error());
   return printLease(io, "claimed", *claimed);
 }
@@ -112,23 +152,21 @@ int runClaim(const Args& args, Io& io) {
 int runRenew(const Args& args, Io& io) {
   auto held = heldFrom(args);
   auto ttl = held ? number(args, "ttl", 1, kMaxTtlSeconds) : Result<std::uint64_t>(held.error());
-  auto dir = ttl ? storeDir(args, io.env) : Result<std::filesystem::path>(ttl.error());
-  if (!dir) return reportError(io, dir.error());
-  auto renewed =
-      lease::LocalStore(*dir, lease::systemNowMs).renew(*held, std::chrono::seconds(*ttl));
+  auto store = ttl ? chosenStore(args, io.env) : Result<std::unique_ptr<lease::Store>>(ttl.error());
+  if (!store) return reportError(io, store.error());
+  auto renewed = (*store)->renew(*held, std::chrono::seconds(*ttl));
   if (!renewed) return reportError(io, renewed.error());
   return printLease(io, "renewed", *renewed);
 }
 
 int runRelease(const Args& args, Io& io) {
   auto held = heldFrom(args);
-  auto dir = held ? storeDir(args, io.env) : Result<std::filesystem::path>(held.error());
-  if (!dir) return reportError(io, dir.error());
-  lease::LocalStore store(*dir, lease::systemNowMs);
+  auto store = held ? chosenStore(args, io.env) : Result<std::unique_ptr<lease::Store>>(held.error());
+  if (!store) return reportError(io, store.error());
   // The marker first, as every teardown: from here on nobody can claim it.
-  auto marked = store.beginTeardown(*held);
+  auto marked = (*store)->beginTeardown(*held);
   if (!marked) return reportError(io, marked.error());
-  if (auto released = store.release(*marked); !released) return reportError(io, released.error());
+  if (auto released = (*store)->release(*marked); !released) return reportError(io, released.error());
   Lease freed = *marked;
   freed.phase = lease::Phase::Free;
   freed.holder.clear();
@@ -136,7 +174,7 @@ int runRelease(const Args& args, Io& io) {
   return printLease(io, "released", freed);
 }
 
-json::value listJson(const std::filesystem::path& dir,
+json::value listJson(const std::string& storeName,
                      const std::vector<lease::ListedRecord>& records, std::int64_t nowMs) {
   json::array rows;
   for (const auto& rec : records) {
@@ -148,7 +186,7 @@ json::value listJson(const std::filesystem::path& dir,
                                   {"error", rec.unreadable->message},
                                   {"hint", rec.unreadable->hint}});
   }
-  return json::object{{"store", dir.string()}, {"leases", std::move(rows)}};
+  return json::object{{"store", storeName}, {"leases", std::move(rows)}};
 }
 
 void listText(std::ostream& out, const std::vector<lease::ListedRecord>& records,
@@ -168,19 +206,22 @@ void listText(std::ostream& out, const std::vector<lease::ListedRecord>& records
 }
 
 int runList(const Args& args, Io& io) {
-  auto dir = storeDir(args, io.env);
-  if (!dir) return reportError(io, dir.error());
-  auto records = lease::LocalStore(*dir, lease::systemNowMs).survey();
+  auto choice = storeChoice(args, io.env);
+  if (!choice) return reportError(io, choice.error());
+  auto records = lease::surveyStore(choice->config, choice->stateDir);
   if (!records) return reportError(io, records.error());
   const std::int64_t now = lease::systemNowMs();
-  if (io.json) printJson(io.out, listJson(*dir, *records, now));
-  else if (records->empty()) io.out << "loopwright: no leases in " << dir->string() << "\n";
+  const std::string name = lease::storeName(choice->config, choice->stateDir);
+  if (io.json) printJson(io.out, listJson(name, *records, now));
+  else if (records->empty()) io.out << "loopwright: no leases in " << name << "\n";
   else listText(io.out, *records, now);
   return kExitOk;
 }
 
-OptionSpec storeOption() {
-  return {"store", "DIR", "the lease store (default: <state dir>/leases from the host config)"};
+std::vector<OptionSpec> storeOptions() {
+  return {{"store", "DIR", "a local lease store (default: the host config's `leases:`, else <state dir>/leases)"},
+          {"etcd", "URL", "the etcd lease store at this gateway (http only to this machine)"},
+          {"prefix", "P", "with --etcd: the key prefix (default /loopwright/leases/)"}};
 }
 
 Command leaseCommand(std::string verb, std::string summary, std::string usage,
@@ -193,7 +234,7 @@ Command leaseCommand(std::string verb, std::string summary, std::string usage,
   c.description = std::move(description) +
                   "\nSee docs/leases.md. Exits 7 when the lease is held, being torn down,\n"
                   "unreadable (LEASE_UNAVAILABLE) or no longer the caller's (LEASE_LOST).";
-  options.push_back(storeOption());
+  for (OptionSpec& o : storeOptions()) options.push_back(std::move(o));
   c.options = std::move(options);
   c.maxPositionals = verb == "list" ? 0 : 1;
   c.run = std::move(run);
@@ -205,7 +246,7 @@ Command leaseCommand(std::string verb, std::string summary, std::string usage,
 Command leaseClaimCommand() {
   return leaseCommand(
       "claim", "claim an ownership lease (free or expired only)",
-      "RESOURCE --holder TEXT --ttl SECONDS [--store DIR]",
+      "RESOURCE --holder TEXT --ttl SECONDS [--store DIR | --etcd URL [--prefix P]]",
       "Claims RESOURCE for --ttl seconds when it is free or its lease expired; never\n"
       "takes over a live lease or one being torn down. Prints the fencing token.",
       {{"holder", "TEXT", "who holds it, in words"}, {"ttl", "SECONDS", "how long the lease lasts"}},
@@ -214,7 +255,7 @@ Command leaseClaimCommand() {
 
 Command leaseRenewCommand() {
   return leaseCommand("renew", "renew a lease you hold",
-                      "RESOURCE --token N --ttl SECONDS [--store DIR]",
+                      "RESOURCE --token N --ttl SECONDS [--store DIR | --etcd URL [--prefix P]]",
                       "Moves the expiry of the lease with fencing token N to now + --ttl, only\n"
                       "while it is active and unexpired.",
                       {{"token", "N", "the fencing token of the lease"},
@@ -224,7 +265,7 @@ Command leaseRenewCommand() {
 
 Command leaseReleaseCommand() {
   return leaseCommand("release", "release a lease (teardown marker first)",
-                      "RESOURCE --token N [--store DIR]",
+                      "RESOURCE --token N [--store DIR | --etcd URL [--prefix P]]",
                       "Marks the lease with fencing token N as tearing down, then frees it. Use it\n"
                       "to finish a teardown whose holder is gone, once the resource is destroyed.",
                       {{"token", "N", "the fencing token of the lease"}}, runRelease);
@@ -232,7 +273,7 @@ Command leaseReleaseCommand() {
 
 Command leaseListCommand() {
   return leaseCommand("list", "list the leases of the store, corrupt records included",
-                      "[--store DIR] [--json]",
+                      "[--store DIR | --etcd URL [--prefix P]] [--json]",
                       "Every record of the store in name order: phase, token, holder and expiry,\n"
                       "or why it cannot be read (corrupt: inspect and remove it by hand).",
                       {}, runList);

@@ -28,7 +28,7 @@
 #include "github/rest_client.h"
 #include "github/run_artifact.h"
 #include "github/workflow_commands.h"
-#include "lease/local_store.h"
+#include "lease/open_store.h"
 #include "pipeline/bridge_adapter.h"
 #include "pipeline/comment_gate.h"
 #include "pipeline/git_diff_source.h"
@@ -274,7 +274,10 @@ pipeline::RunRecord executePlan(const pipeline::RunPlan& plan, const RunInputs& 
                                 Io& io) {
   // Author steps' worktrees and their leases (docs/author-steps.md).
   ctx.stateDir = pipeline::stateDirFor(in.host.present, in.host.stateDir, io.env);
-  std::unique_ptr<lease::Store> leases = lease::openLocalStore(ctx.stateDir / "leases");
+  // The host config's store (docs/host-config.md, `leases:`); without one,
+  // author steps are refused with LEASE_UNAVAILABLE.
+  auto opened = lease::openStore(in.host.leases, ctx.stateDir);
+  std::unique_ptr<lease::Store> leases = opened ? std::move(*opened) : nullptr;
   ctx.leases = leases.get();
 
   auto backends = sandbox::makeBackends(io.env);

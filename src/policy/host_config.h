@@ -3,9 +3,11 @@
 // images a step may use, and where loopwright keeps its state.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "policy/vocabulary.h"
@@ -30,12 +32,35 @@ struct RuntimeProfile {
   std::vector<std::string> extraReadOnlyPaths;
 };
 
+// Where the ownership leases live (docs/leases.md, "Stores: local and etcd";
+// docs/host-config.md, `leases:`). The local store is one machine's; etcd is
+// shared by runners on several machines.
+enum class LeaseStoreKind { Local, Etcd };
+
+struct LeaseStoreConfig {
+  LeaseStoreKind store = LeaseStoreKind::Local;
+  std::string localDir;  // the local store's directory; empty: <stateDir>/leases
+  std::string endpoint = "http://127.0.0.1:2379";  // etcd's JSON gateway: http only to loopback
+  std::string prefix = "/loopwright/leases/";      // one key per resource: <prefix><resource>
+  std::int64_t maxClockSkewMs = 2000;  // another holder's lease counts as expired this much later
+};
+
+// Why `endpoint` cannot be an etcd endpoint, or "" when it can: it must be
+// http(s)://host[:port] with no path, user or query, and plain http only to
+// this machine (core/http_policy.h: nothing crosses a network in clear text).
+std::string leaseEndpointProblem(std::string_view endpoint);
+
+// Why `prefix` cannot be a key prefix, or "" when it can: 1 to 256 bytes of
+// printable ASCII ending in '/' (so that /leases/ never lists /leases2/).
+std::string leasePrefixProblem(std::string_view prefix);
+
 struct HostConfig {
   std::string file;  // empty when no file exists (no floor)
   bool present = false;
   Floor floor;
   std::map<std::string, RuntimeProfile> runtimeProfiles;
   std::string stateDir = std::string(kDefaultStateDir);
+  LeaseStoreConfig leases;
 };
 
 }  // namespace lw

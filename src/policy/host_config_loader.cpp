@@ -3,10 +3,14 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <exception>
+#include <optional>
+#include <utility>
 
 #include "core/file_io.h"
+#include "core/http_policy.h"
 #include "policy/sandbox_spec_reader.h"
 #include "policy/yaml_document.h"
 #include "policy/yaml_schema.h"
@@ -91,9 +95,56 @@ void readRuntimeProfiles(YamlSchemaReader& reader, const YAML::Node& node, HostC
   }
 }
 
+// The host and port of "host[:port]" (brackets kept on an IPv6 literal), or
+// nullopt when it is not that form.
+std::optional<std::pair<std::string, std::string>> hostAndPort(std::string_view authority) {
+  std::size_t hostEnd = authority.starts_with("[") ? authority.find(']') + 1 : authority.find(':');
+  if (hostEnd == 0) return std::nullopt;  // "[" without "]"
+  hostEnd = std::min(hostEnd, authority.size());
+  std::string_view host = authority.substr(0, hostEnd), rest = authority.substr(hostEnd);
+  std::string_view port = rest.starts_with(":") ? rest.substr(1) : rest;
+  bool portOk = rest.empty() || (!port.empty() && port.size() <= 5 &&
+                                 std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+                                 std::stoi(std::string(port)) <= 65535);
+  bool hostOk = !host.empty() && std::none_of(host.begin(), host.end(), [](char c) {
+    return c == '@' || c == '/' || c == '?' || c == '#' || c <= ' ' || c > '~';
+  });
+  if (!hostOk || !portOk) return std::nullopt;
+  return std::pair{std::string(host), std::string(port)};
+}
+
+void readLeaseField(YamlSchemaReader& reader, const MapEntry& e, const std::string& p, LeaseStoreConfig& leases) {
+  if (e.key == "store") {
+    if (auto s = reader.oneOf(e.value, p, {"local", "etcd"}))
+      leases.store = *s == "etcd" ? LeaseStoreKind::Etcd : LeaseStoreKind::Local;
+  } else if (e.key == "endpoint") {
+    auto s = reader.string(e.value, p, 2048);
+    if (!s) return;
+    if (std::string problem = leaseEndpointProblem(*s); !problem.empty())
+      reader.error(e.value, p, problem, "write the etcd client URL, e.g. http://127.0.0.1:2379 or https://etcd.example:2379");
+    else
+      leases.endpoint = *s;
+  } else if (e.key == "prefix") {
+    auto s = reader.string(e.value, p, 256);
+    if (!s) return;
+    if (std::string problem = leasePrefixProblem(*s); !problem.empty())
+      reader.error(e.value, p, problem, "write a key prefix such as /loopwright/leases/");
+    else
+      leases.prefix = *s;
+  } else if (e.key == "maxClockSkewMs") {
+    if (auto n = reader.integer(e.value, p, 0, 600000)) leases.maxClockSkewMs = *n;
+  }
+}
+
+void readLeases(YamlSchemaReader& reader, const YAML::Node& node, LeaseStoreConfig& leases) {
+  auto entries = reader.mapping(node, "leases", {"store", "endpoint", "prefix", "maxClockSkewMs"});
+  if (!entries) return;
+  for (const MapEntry& e : *entries) readLeaseField(reader, e, childPath("leases", e.key), leases);
+}
+
 void readHostConfig(YamlSchemaReader& reader, const YAML::Node& root, HostConfig& config) {
   auto top =
-      reader.mapping(root, "", {"apiVersion", "kind", "floor", "runtimeProfiles", "stateDir"}, {"apiVersion", "kind"});
+      reader.mapping(root, "", {"apiVersion", "kind", "floor", "runtimeProfiles", "stateDir", "leases"}, {"apiVersion", "kind"});
   if (!top) return;
   for (const MapEntry& e : *top) {
     if (e.key == "apiVersion")
@@ -106,6 +157,8 @@ void readHostConfig(YamlSchemaReader& reader, const YAML::Node& root, HostConfig
       readStateDir(reader, e.value, config);
     else if (e.key == "runtimeProfiles")
       readRuntimeProfiles(reader, e.value, config);
+    else if (e.key == "leases")
+      readLeases(reader, e.value, config.leases);
   }
 }
 
@@ -129,6 +182,27 @@ bool isPinnedImage(std::string_view image) {
   std::string_view hex = image.substr(at + 7);
   return hex.size() == 64 &&
          std::all_of(hex.begin(), hex.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+std::string leaseEndpointProblem(std::string_view endpoint) {
+  std::size_t sep = endpoint.find("://");
+  if (sep == std::string_view::npos) return "'" + std::string(endpoint) + "' is not a URL";
+  std::string scheme(endpoint.substr(0, sep));
+  std::string_view authority = endpoint.substr(sep + 3);
+  if (authority.ends_with("/")) authority.remove_suffix(1);
+  auto hp = hostAndPort(authority);
+  if (!hp) return "'" + std::string(endpoint) + "' is not scheme://host[:port] (no path, user or query)";
+  std::string host = hp->first;
+  std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::string refused = http::refusal(http::Origin{scheme, host, hp->second}, http::Policy{});
+  return refused.empty() ? "" : "'" + std::string(endpoint) + "': " + refused;
+}
+
+std::string leasePrefixProblem(std::string_view prefix) {
+  bool printable = std::all_of(prefix.begin(), prefix.end(), [](char c) { return c > ' ' && c <= '~'; });
+  if (prefix.empty() || prefix.size() > 256 || !printable || !prefix.ends_with("/"))
+    return "'" + std::string(prefix) + "' is not 1 to 256 printable ASCII characters ending in '/'";
+  return "";
 }
 
 std::string hostConfigPath(const Environment& env) {
