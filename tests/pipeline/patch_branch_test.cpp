@@ -3,8 +3,12 @@
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+
+#include <sys/wait.h>
+#include <unistd.h>
 #include <fstream>
 #include <sstream>
 
@@ -14,6 +18,7 @@
 #include "github/rest_client.h"
 #include "pipeline/patch_branch.h"
 #include "support/fake_github.h"
+#include "support/host_requirement.h"
 #include "support/temp_dir.h"
 
 using namespace lw;
@@ -211,4 +216,75 @@ TEST_CASE("patch branch: the token goes only to https, or http on loopback, and 
   CHECK(c.webHost == "ghe.example");
   CHECK(c.scratchDir == "/state/patch-branches");
   CHECK(c.token == "ghs_token");
+}
+
+namespace {
+
+// tests/pipeline/git_http_server.py on a free port of 127.0.0.1, stopped
+// with the object.
+struct GitHttpServer {
+  GitHttpServer(const std::string& root, const std::string& password, const std::string& log) {
+    int out[2];
+    REQUIRE(::pipe(out) == 0);
+    pid = ::fork();
+    if (pid == 0) {
+      ::dup2(out[1], 1);
+      ::close(out[0]);
+      const std::string script = std::string(LOOPWRIGHT_SOURCE_DIR) + "/tests/pipeline/git_http_server.py";
+      ::execlp("python3", "python3", script.c_str(), root.c_str(), password.c_str(), log.c_str(), nullptr);
+      ::_exit(127);
+    }
+    ::close(out[1]);
+    char buf[16] = {};
+    ssize_t n = ::read(out[0], buf, sizeof buf - 1);
+    ::close(out[0]);
+    port = n > 0 ? std::atoi(buf) : 0;
+  }
+  ~GitHttpServer() {
+    if (pid > 0) {
+      ::kill(pid, SIGTERM);
+      ::waitpid(pid, nullptr, 0);
+    }
+  }
+  std::string url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(port) + "/" + path; }
+  pid_t pid = -1;
+  int port = 0;
+};
+
+}  // namespace
+
+TEST_CASE("patch branch: over http the token goes only through the credentials callback, as x-access-token") {
+  LW_REQUIRE_HOST(std::system("command -v python3 >/dev/null && test -x \"$(git --exec-path)/git-http-backend\"") == 0,
+                  "python3 or git http-backend is missing");
+  Harness h;
+  Repos repos(h / "git");
+  const std::string token = "ghs_patchBranchToken123";
+  GitHttpServer server(repos.root, token, h / "http.log");
+  REQUIRE(server.port > 0);
+  REQUIRE(repos.sh("git -C work remote set-url origin " + server.url("octo/hello.git")) == 0);
+  const std::string before = repos.snapshot();
+
+  SUBCASE("the right token pushes the branch") {
+    pipeline::GitBranchPusher pusher({repos.root + "/work", "github.com", h / "scratch", token});
+    h.publisherConfig.branchPusher = &pusher;
+    auto outcome = h.publisher().publish(branchRequest(repos));
+    REQUIRE_MESSAGE(outcome.ok(), (outcome.ok() ? "" : outcome.error().message), "\n", h.log.str());
+    const std::string commit = repos.out("git -C octo/hello.git rev-parse refs/heads/loopwright/run-1/fmt");
+    CHECK(repos.out("git -C octo/hello.git rev-parse " + commit + "^") == repos.base);
+    const std::string log = readFile(h / "http.log");
+    CHECK(log.find("POST /octo/hello.git/git-receive-pack Basic ") != std::string::npos);
+    CHECK(log.find(token) == std::string::npos);  // only its base64 in the header, never in a path
+    CHECK(repos.snapshot() == before);           // nothing of it written to the checkout's config
+  }
+  SUBCASE("a refused token fails the push after one try, and the change stays pending") {
+    pipeline::GitBranchPusher pusher({repos.root + "/work", "github.com", h / "scratch", "wrong-token"});
+    h.publisherConfig.branchPusher = &pusher;
+    auto outcome = h.publisher().publish(branchRequest(repos));
+    REQUIRE_FALSE(outcome.ok());
+    std::size_t requests = 0;
+    for (char c : readFile(h / "http.log")) requests += c == '\n';
+    CHECK(requests <= 3);
+    CHECK(h.outbox.pending()->size() == 1);
+    CHECK(h.gh.issueComments(7).empty());
+  }
 }
