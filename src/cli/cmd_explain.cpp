@@ -216,6 +216,90 @@ void printStep(std::ostream& out, const EffectiveStep& s, const StepOutlook& o, 
   out << "\n";
 }
 
+// The steps an event runs (every step without one), in order.
+std::vector<const EffectiveStep*> stepsForEvent(const Taskpack& tp, const std::vector<EffectiveStep>& steps,
+                                                const std::optional<std::string>& event) {
+  std::string eventName, action;
+  if (event) {
+    auto dot = event->find('.');
+    eventName = event->substr(0, dot);
+    action = dot == std::string::npos ? "" : event->substr(dot + 1);
+  }
+  auto selected = [&](const EffectiveStep& s) {
+    if (!event) return true;
+    for (const Stage& st : tp.stages)
+      if (st.name == s.stage) return stageMatchesEvent(st, eventName, action);
+    return false;
+  };
+  std::vector<const EffectiveStep*> shown;
+  for (const auto& s : steps)
+    if (selected(s)) shown.push_back(&s);
+  return shown;
+}
+
+// What explain shows: the files, the context, and each shown step with its
+// negotiation on this host.
+struct Explanation {
+  const Taskpack& tp;
+  const HostConfig& host;
+  ResolveContext ctx;
+  std::optional<std::string> event;
+  std::vector<const EffectiveStep*> shown;
+  std::vector<StepOutlook> outlooks;
+};
+
+boost::json::object explanationJson(const Explanation& e) {
+  boost::json::object o;
+  o["taskpack"] = e.tp.file;
+  o["name"] = e.tp.name;
+  o["githubActions"] = e.ctx.githubActions;
+  o["event"] = e.event ? boost::json::value(*e.event) : boost::json::value(nullptr);
+  o["hostConfig"] = {{"file", e.host.file}, {"present", e.host.present}, {"floor", toJson(e.host.floor)}};
+  o["publication"] = {{"patches", toString(e.tp.publication.patches)}};
+  boost::json::array list;
+  for (std::size_t i = 0; i < e.shown.size(); ++i) {
+    boost::json::object step = lw::toJson(*e.shown[i]).as_object();
+    step["negotiation"] = negotiationJson(e.outlooks[i]);
+    step["isolationChain"] = toJson(isolationChainOf(*e.shown[i]));
+    const Step* written = stepOf(e.tp, *e.shown[i]);
+    step["builtin"] = written ? builtinJson(*written) : boost::json::value(nullptr);
+    step["contract"] =
+        written && written->contract.declared() ? lw::toJson(written->contract) : boost::json::value(nullptr);
+    list.push_back(std::move(step));
+  }
+  o["steps"] = std::move(list);
+  return o;
+}
+
+void printExplanation(std::ostream& out, const Explanation& e) {
+  out << "taskpack     " << e.tp.file << " (" << e.tp.name << ")\n"
+      << "host config  " << e.host.file << (e.host.present ? "" : " (absent: no floor)") << "\n"
+      << "environment  GITHUB_ACTIONS=" << (e.ctx.githubActions ? "true" : "(not true)") << "\n";
+  if (e.event) out << "event        " << *e.event << "\n";
+  out << "patches      " << toString(e.tp.publication.patches)
+      << " (publication.patches: how an author step's accepted change is published)\n";
+  out << "\n";
+  for (std::size_t i = 0; i < e.shown.size(); ++i)
+    printStep(out, *e.shown[i], e.outlooks[i], stepOf(e.tp, *e.shown[i]));
+  if (e.shown.empty()) out << "no stage runs on " << e.event.value_or("this event") << "\n";
+}
+
+int explainMain(const Args& args, Io& io) {
+  auto files = loadPolicyFiles(args, io.env);
+  if (!files) return reportError(io, files.error());
+  ResolveContext ctx = resolveContextFrom(io.env);
+  auto steps = resolvePolicies(files->taskpack, files->host, ctx);
+  if (!steps) return reportError(io, steps.error());
+  Explanation e{files->taskpack, files->host, ctx, args.value("event-name"), {}, {}};
+  e.shown = stepsForEvent(e.tp, *steps, e.event);
+  e.outlooks = outlooksOf(e.tp, e.shown, io.env);
+  if (io.json)
+    printJson(io.out, explanationJson(e));
+  else
+    printExplanation(io.out, e);
+  return finish(io, e.shown, e.outlooks);
+}
+
 }  // namespace
 
 Command explainCommand() {
@@ -233,71 +317,7 @@ Command explainCommand() {
                {"repo", "DIR", "repository whose .loopwright/taskpack.yaml to explain"},
                {"event-name", "N", "only stages this event runs: EVENT or EVENT.ACTION"}};
   c.maxPositionals = 1;
-  c.run = [](const Args& args, Io& io) {
-    auto files = loadPolicyFiles(args, io.env);
-    if (!files) return reportError(io, files.error());
-    const HostConfig* host = &files->host;
-    const Taskpack* tp = &files->taskpack;
-    ResolveContext ctx = resolveContextFrom(io.env);
-    auto steps = resolvePolicies(*tp, *host, ctx);
-    if (!steps) return reportError(io, steps.error());
-
-    std::optional<std::string> event = args.value("event-name");
-    std::string eventName, action;
-    if (event) {
-      auto dot = event->find('.');
-      eventName = event->substr(0, dot);
-      action = dot == std::string::npos ? "" : event->substr(dot + 1);
-    }
-    auto selected = [&](const EffectiveStep& s) {
-      if (!event) return true;
-      for (const Stage& st : tp->stages)
-        if (st.name == s.stage) return stageMatchesEvent(st, eventName, action);
-      return false;
-    };
-
-    std::vector<const EffectiveStep*> shown;
-    for (const auto& s : *steps)
-      if (selected(s)) shown.push_back(&s);
-    const std::vector<StepOutlook> outlooks = outlooksOf(*tp, shown, io.env);
-
-    if (io.json) {
-      boost::json::object o;
-      o["taskpack"] = tp->file;
-      o["name"] = tp->name;
-      o["githubActions"] = ctx.githubActions;
-      o["event"] = event ? boost::json::value(*event) : boost::json::value(nullptr);
-      o["hostConfig"] = {{"file", host->file}, {"present", host->present},
-                         {"floor", toJson(host->floor)}};
-      o["publication"] = {{"patches", toString(tp->publication.patches)}};
-      boost::json::array list;
-      for (std::size_t i = 0; i < shown.size(); ++i) {
-        boost::json::object step = lw::toJson(*shown[i]).as_object();
-        step["negotiation"] = negotiationJson(outlooks[i]);
-        step["isolationChain"] = toJson(isolationChainOf(*shown[i]));
-        const Step* written = stepOf(*tp, *shown[i]);
-        step["builtin"] = written ? builtinJson(*written) : boost::json::value(nullptr);
-        step["contract"] = written && written->contract.declared() ? lw::toJson(written->contract)
-                                                                   : boost::json::value(nullptr);
-        list.push_back(std::move(step));
-      }
-      o["steps"] = std::move(list);
-      printJson(io.out, o);
-      return finish(io, shown, outlooks);
-    }
-    io.out << "taskpack     " << tp->file << " (" << tp->name << ")\n"
-           << "host config  " << host->file
-           << (host->present ? "" : " (absent: no floor)") << "\n"
-           << "environment  GITHUB_ACTIONS=" << (ctx.githubActions ? "true" : "(not true)") << "\n";
-    if (event) io.out << "event        " << *event << "\n";
-    io.out << "patches      " << toString(tp->publication.patches)
-           << " (publication.patches: how an author step's accepted change is published)\n";
-    io.out << "\n";
-    for (std::size_t i = 0; i < shown.size(); ++i)
-      printStep(io.out, *shown[i], outlooks[i], stepOf(*tp, *shown[i]));
-    if (shown.empty()) io.out << "no stage runs on " << event.value_or("this event") << "\n";
-    return finish(io, shown, outlooks);
-  };
+  c.run = explainMain;
   return c;
 }
 
