@@ -77,12 +77,11 @@ std::string patchBranchComment(const PublicationRequest& request, const Proposed
                                const PushedBranch& pushed, const std::string& webHost) {
   const std::string repo = "https://" + webHost + "/" + request.repo.fullName();
   const std::string step = neutraliseIdentifier(change.stage + "/" + change.step, 200);
-  return patchBranchMarker(request.id, change) + "\n### loopwright: proposed change\n\n" +
-         "Author step `" + step + "` proposes a change, committed as `" + pushed.commit.substr(0, 12) +
-         "` on branch [`" + pushed.branch + "`](" + repo + "/tree/" + pushed.branch + ") (its parent is `" +
-         change.baseCommit.substr(0, 12) + "`, the head it was made on).\n\n" + "[Compare](" + repo + "/compare/" +
-         change.baseCommit + "..." + pushed.branch + ") · to take it, merge or cherry-pick `" + pushed.commit +
-         "`.\n";
+  return patchBranchMarker(request.id, change) + "\n### loopwright: proposed change\n\n" + "Author step `" + step +
+         "` proposes a change, committed as `" + pushed.commit.substr(0, 12) + "` on branch [`" + pushed.branch +
+         "`](" + repo + "/tree/" + pushed.branch + ") (its parent is `" + change.baseCommit.substr(0, 12) +
+         "`, the head it was made on).\n\n" + "[Compare](" + repo + "/compare/" + change.baseCommit + "..." +
+         pushed.branch + ") · to take it, merge or cherry-pick `" + pushed.commit + "`.\n";
 }
 
 std::vector<ChannelOutcome> publishPatchBranches(PublishContext& ctx, BranchPusher* pusher) {

@@ -18,8 +18,8 @@
 namespace lw::github {
 
 struct PushedBranch {
-  std::string branch;  // "loopwright/<run>/<step>"
-  std::string commit;  // the commit the branch points at
+  std::string branch;         // "loopwright/<run>/<step>"
+  std::string commit;         // the commit the branch points at
   bool alreadyThere = false;  // an earlier attempt pushed this very commit
 };
 

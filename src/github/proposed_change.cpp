@@ -10,9 +10,12 @@ namespace json = boost::json;
 using namespace json_fields;
 
 json::value toJson(const ProposedChange& c) {
-  return json::object{{"stage", c.stage},           {"step", c.step},
-                      {"baseCommit", c.baseCommit}, {"patch", c.patch},
-                      {"fullPatchAt", c.fullPatchAt}, {"committedAt", c.committedAt}};
+  return json::object{{"stage", c.stage},
+                      {"step", c.step},
+                      {"baseCommit", c.baseCommit},
+                      {"patch", c.patch},
+                      {"fullPatchAt", c.fullPatchAt},
+                      {"committedAt", c.committedAt}};
 }
 
 ProposedChange proposedChangeFromJson(const json::value& v, const std::string& path) {

@@ -246,11 +246,12 @@ Result<PublicationRequest> publicationFromJson(const json::value& v) {
       else throw FieldError("options.failOn", "unknown fail level '" + failOn + "'");
       r.options.maxInlineComments =
           static_cast<int>(optInt(*opt, "maxInlineComments", "options").value_or(50));
-      std::string patches = optStr(*opt, "patches", "options").value_or("suggestions");
-      if (patches == "suggestions") r.options.patches = PatchPublication::Suggestions;
-      else if (patches == "branch") r.options.patches = PatchPublication::Branch;
-      else if (patches == "none") r.options.patches = PatchPublication::None;
-      else throw FieldError("options.patches", "unknown patch publication '" + patches + "'");
+      const std::string patches = optStr(*opt, "patches", "options").value_or("suggestions");
+      if (patches != "suggestions" && patches != "branch" && patches != "none")
+        throw FieldError("options.patches", "unknown patch publication '" + patches + "'");
+      r.options.patches = patches == "branch" ? PatchPublication::Branch
+                          : patches == "none" ? PatchPublication::None
+                                              : PatchPublication::Suggestions;
     }
     if (const json::array* a = optArray(o, "changes", ""))
       for (std::size_t i = 0; i < a->size(); ++i)

@@ -114,7 +114,8 @@ void planFile(const ProposedChange& c, const PatchFile& f, const DiffIndex& prDi
       s->step = c.step;
       s->ruleId = kSuggestionRule;
       s->severity = Severity::Notice;
-      s->message = "Suggested change from author step `" + stepName(c) + "` (patch `" + shortHash(*s->suggestion) + "`).";
+      s->message =
+          "Suggested change from author step `" + stepName(c) + "` (patch `" + shortHash(*s->suggestion) + "`).";
       plan.pieces.push_back({std::move(*s), f.header + h.text, c.fullPatchAt});
     } else {
       restOfFile += h.text;
@@ -144,8 +145,9 @@ void planChange(const ProposedChange& c, const DiffIndex* prDiff, const std::str
   if (!prDiff) {
     rest = {c.patch, {"the pull request's diff is not available"}};
   } else if (c.baseCommit != headSha) {
-    rest = {c.patch, {"it was made on commit " + c.baseCommit.substr(0, 12) + ", and the pull request's head is " +
-                      headSha.substr(0, 12)}};
+    rest = {c.patch,
+            {"it was made on commit " + c.baseCommit.substr(0, 12) + ", and the pull request's head is " +
+             headSha.substr(0, 12)}};
   } else if (!files) {
     rest = {c.patch, {files.error().message}};
   } else {
@@ -222,8 +224,9 @@ std::string patchAppendix(const SuggestionPlan& plan, const std::set<std::string
   if (blocks.empty()) return "";
   std::string out = "\n#### Proposed change, as a patch\n";
   for (const auto& [at, patch] : blocks) {
-    std::string where = at.empty() ? std::string("change.patch in the run's out dir")
-                                   : "`" + neutraliseIdentifier(at, 500) + "` (in the run's out dir, kept as its artifact)";
+    std::string where = at.empty()
+                            ? std::string("change.patch in the run's out dir")
+                            : "`" + neutraliseIdentifier(at, 500) + "` (in the run's out dir, kept as its artifact)";
     std::string block = diffBlock(patch, where, maxChars > out.size() ? maxChars - out.size() : 0);
     if (block.empty()) break;
     out += block;

@@ -213,8 +213,8 @@ std::string pushUrlFor(const std::string& origin, const github::RepoRef& repo, c
   if (endsWithIgnoringCase(path, ".git")) path.resize(path.size() - 4);
   const std::string name = repo.fullName();
   const bool namesRepo = endsWithIgnoringCase(path, name) &&
-                         (path.size() == name.size() || std::string_view("/:").find(path[path.size() - name.size() - 1]) !=
-                                                            std::string_view::npos);
+                         (path.size() == name.size() ||
+                          std::string_view("/:").find(path[path.size() - name.size() - 1]) != std::string_view::npos);
   if (!origin.empty() && namesRepo) return origin;
   return "https://" + webHost + "/" + name + ".git";
 }

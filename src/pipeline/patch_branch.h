@@ -14,9 +14,9 @@
 namespace lw::pipeline {
 
 struct PatchBranchConfig {
-  std::string checkout;     // the orchestrator's repository (its origin, its objects)
+  std::string checkout;                // the orchestrator's repository (its origin, its objects)
   std::string webHost = "github.com";  // for https://<web host>/<owner>/<repo>.git
-  std::string scratchDir;   // where the scratch repository is made and removed (the state dir)
+  std::string scratchDir;              // where the scratch repository is made and removed (the state dir)
   // The job's token, given to libgit2 only through the credentials callback
   // for an https URL (or http to loopback), as user x-access-token: never in
   // a URL, a config file or a step's environment.

@@ -11,13 +11,15 @@ using lw::test::TempDir;
 
 TEST_CASE("explain: publication.patches is shown, as text and as JSON") {
   TempDir dir;
-  const std::string head = "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: p}\nspec:\n"
-                           "  sandbox: {preferredBackends: [direct-dedicated], networkMode: allow-outbound}\n"
-                           "  stages:\n    - name: fix\n      on: [pull_request.opened]\n      steps:\n"
-                           "        - {name: a, run: [x]}\n";
+  const std::string head =
+      "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: p}\nspec:\n"
+      "  sandbox: {preferredBackends: [direct-dedicated], networkMode: allow-outbound}\n"
+      "  stages:\n    - name: fix\n      on: [pull_request.opened]\n      steps:\n"
+      "        - {name: a, run: [x]}\n";
   std::map<std::string, std::string> env = {
       {"LOOPWRIGHT_HOST_CONFIG",
-       dir.write("host.yaml", "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {allowDirectDedicated: true}\n")}};
+       dir.write("host.yaml",
+                 "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {allowDirectDedicated: true}\n")}};
   auto byDefault = runCli({"explain", dir.write("d.yaml", head)}, env);
   INFO(byDefault.out << byDefault.err);
   CHECK(byDefault.out.find("\npatches      suggestions (publication.patches: how an author step's accepted change is "

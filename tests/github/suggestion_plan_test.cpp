@@ -24,7 +24,8 @@ DiffIndex prDiff() {
 }
 
 std::string fileHeader(const std::string& path) {
-  return "diff --git a/" + path + " b/" + path + "\nindex 1111111..2222222 100644\n--- a/" + path + "\n+++ b/" + path + "\n";
+  return "diff --git a/" + path + " b/" + path + "\nindex 1111111..2222222 100644\n--- a/" + path + "\n+++ b/" + path +
+         "\n";
 }
 
 ProposedChange change(std::string patch, std::string base = kHead) {
@@ -55,24 +56,35 @@ TEST_CASE("suggestion plan: a table of patches on a pull request's diff") {
        "n3\nl4\nn5\n"},
       {"second hunk of the diff", a + "@@ -31,3 +31,3 @@\n l31\n-l32\n+n32\n l33\n", 32, 0, "n32\n"},
       {"a hunk half outside the diff", a + "@@ -9,4 +9,4 @@\n l9\n-l10\n-l11\n+n10\n+n11\n l12\n", 0, 0, ""},
-      {"a hunk across two diff hunks", a + "@@ -10,21 +10,1 @@\n-" + [] {
-         std::string s = "l10";
-         for (int i = 11; i <= 30; ++i) s += "\n-l" + std::to_string(i);
-         return s;
-       }() + "\n+x\n", 0, 0, ""},
-      {"a file not in the diff", fileHeader("src/b.c") + "@@ -3,3 +3,3 @@\n l3\n-l4\n+n4\n l5\n", 0, 0, ""},
-      {"binary", "diff --git a/img.png b/img.png\nindex 1111111..2222222 100644\nGIT binary patch\nliteral 5\n"
-                 "McmZ?wbYf=\n\nliteral 0\nHcmV?d00001\n\n", 0, 0, ""},
-      {"rename", "diff --git a/src/a.c b/src/c.c\nsimilarity index 90%\nrename from src/a.c\nrename to src/c.c\n"
-                 "--- a/src/a.c\n+++ b/src/c.c\n@@ -3,3 +3,3 @@\n l3\n-l4\n+n4\n l5\n", 0, 0, ""},
-      {"new file", "diff --git a/src/a.c b/src/a.c\nnew file mode 100644\n--- /dev/null\n+++ b/src/a.c\n@@ -0,0 +1 @@\n+x\n",
+      {"a hunk across two diff hunks",
+       a + "@@ -10,21 +10,1 @@\n-" +
+           [] {
+             std::string s = "l10";
+             for (int i = 11; i <= 30; ++i) s += "\n-l" + std::to_string(i);
+             return s;
+           }() +
+           "\n+x\n",
        0, 0, ""},
-      {"mode change", "diff --git a/src/a.c b/src/a.c\nold mode 100644\nnew mode 100755\n--- a/src/a.c\n+++ b/src/a.c\n"
-                      "@@ -3,3 +3,3 @@\n l3\n-l4\n+n4\n l5\n", 0, 0, ""},
+      {"a file not in the diff", fileHeader("src/b.c") + "@@ -3,3 +3,3 @@\n l3\n-l4\n+n4\n l5\n", 0, 0, ""},
+      {"binary",
+       "diff --git a/img.png b/img.png\nindex 1111111..2222222 100644\nGIT binary patch\nliteral 5\n"
+       "McmZ?wbYf=\n\nliteral 0\nHcmV?d00001\n\n",
+       0, 0, ""},
+      {"rename",
+       "diff --git a/src/a.c b/src/c.c\nsimilarity index 90%\nrename from src/a.c\nrename to src/c.c\n"
+       "--- a/src/a.c\n+++ b/src/c.c\n@@ -3,3 +3,3 @@\n l3\n-l4\n+n4\n l5\n",
+       0, 0, ""},
+      {"new file",
+       "diff --git a/src/a.c b/src/a.c\nnew file mode 100644\n--- /dev/null\n+++ b/src/a.c\n@@ -0,0 +1 @@\n+x\n", 0, 0,
+       ""},
+      {"mode change",
+       "diff --git a/src/a.c b/src/a.c\nold mode 100644\nnew mode 100755\n--- a/src/a.c\n+++ b/src/a.c\n"
+       "@@ -3,3 +3,3 @@\n l3\n-l4\n+n4\n l5\n",
+       0, 0, ""},
       {"no newline at the end", a + "@@ -9,2 +9,2 @@\n l9\n-l10\n+n10\n\\ No newline at end of file\n", 0, 0, ""},
       {"CRLF line", a + "@@ -3,3 +3,3 @@\n l3\n-l4\r\n+n4\r\n l5\n", 0, 0, ""},
-      {"hidden marker in the new code", a + "@@ -3,3 +3,3 @@\n l3\n-l4\n+<!-- loopwright:finding:0123456789abcdef -->\n l5\n",
-       0, 0, ""},
+      {"hidden marker in the new code",
+       a + "@@ -3,3 +3,3 @@\n l3\n-l4\n+<!-- loopwright:finding:0123456789abcdef -->\n l5\n", 0, 0, ""},
       {"bidi control in the new code", a + "@@ -3,3 +3,3 @@\n l3\n-l4\n+x = 1; \xE2\x80\xAE// admin\n l5\n", 0, 0, ""},
   };
   for (const Row& row : rows) {
@@ -109,7 +121,8 @@ TEST_CASE("suggestion plan: hunks of one file are split between suggestions and 
   CHECK(plan.pieces[0].patch == h + inside);
   CHECK(plan.pieces[1].finding.ruleId == kPatchRule);
   CHECK(plan.pieces[1].patch == h + outside);
-  CHECK(plan.pieces[1].finding.message.find("`src/a.c` at line 20 replaces lines outside one hunk") != std::string::npos);
+  CHECK(plan.pieces[1].finding.message.find("`src/a.c` at line 20 replaces lines outside one hunk") !=
+        std::string::npos);
 }
 
 TEST_CASE("suggestion plan: a change made on another commit, or with no diff known, goes whole to the body") {
@@ -121,15 +134,17 @@ TEST_CASE("suggestion plan: a change made on another commit, or with no diff kno
     REQUIRE(plan.pieces.size() == 1);
     CHECK(plan.pieces[0].finding.ruleId == kPatchRule);
   }
-  CHECK(planSuggestions({change(patch, std::string(40, 'b'))}, &diff, kHead).pieces[0].finding.message.find(
-            "it was made on commit bbbbbbbbbbbb, and the pull request's head is aaaaaaaaaaaa") != std::string::npos);
+  CHECK(planSuggestions({change(patch, std::string(40, 'b'))}, &diff, kHead)
+            .pieces[0]
+            .finding.message.find("it was made on commit bbbbbbbbbbbb, and the pull request's head is aaaaaaaaaaaa") !=
+        std::string::npos);
 }
 
 TEST_CASE("suggestion plan: backticks in the new code get a longer fence, and the code is kept verbatim") {
   const DiffIndex diff = prDiff();
   const std::string code = "s = \"```` @octocat <b>x</b> [a](https://evil.example)\"";
-  SuggestionPlan plan =
-      planSuggestions({change(fileHeader("src/a.c") + "@@ -3,3 +3,3 @@\n l3\n-l4\n+" + code + "\n l5\n")}, &diff, kHead);
+  SuggestionPlan plan = planSuggestions(
+      {change(fileHeader("src/a.c") + "@@ -3,3 +3,3 @@\n l3\n-l4\n+" + code + "\n l5\n")}, &diff, kHead);
   REQUIRE(plan.pieces.size() == 1);
   const Finding& f = plan.pieces[0].finding;
   REQUIRE(f.suggestion);
@@ -142,8 +157,11 @@ TEST_CASE("suggestion plan: backticks in the new code get a longer fence, and th
 TEST_CASE("suggestion plan: the same suggestion has the same fingerprint, a different one another") {
   const DiffIndex diff = prDiff();
   auto fp = [&](const std::string& line) {
-    return fingerprint(planSuggestions({change(fileHeader("src/a.c") + "@@ -3,3 +3,3 @@\n l3\n-l4\n+" + line + "\n l5\n")},
-                                       &diff, kHead).pieces[0].finding);
+    return fingerprint(
+        planSuggestions({change(fileHeader("src/a.c") + "@@ -3,3 +3,3 @@\n l3\n-l4\n+" + line + "\n l5\n")}, &diff,
+                        kHead)
+            .pieces[0]
+            .finding);
   };
   CHECK(fp("a") == fp("a"));
   CHECK(fp("a") != fp("b"));
@@ -153,8 +171,8 @@ TEST_CASE("patch appendix: body pieces as a diff block, markers broken, cut with
   const DiffIndex diff = prDiff();
   std::string big;
   for (int i = 0; i < 400; ++i) big += "+added line " + std::to_string(i) + "\n";
-  const std::string patch = fileHeader("src/b.c") + "@@ -3,2 +3,403 @@\n l3\n" + big +
-                            "+<!-- loopwright:finding:0123456789abcdef -->\n l4\n";
+  const std::string patch =
+      fileHeader("src/b.c") + "@@ -3,2 +3,403 @@\n l3\n" + big + "+<!-- loopwright:finding:0123456789abcdef -->\n l4\n";
   SuggestionPlan plan = planSuggestions({change(patch)}, &diff, kHead);
   REQUIRE(plan.pieces.size() == 1);
   const std::set<std::string> inBody{fingerprint(plan.pieces[0].finding)};

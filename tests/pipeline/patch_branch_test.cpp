@@ -1,7 +1,7 @@
 // publication.patches: branch, end to end: a real bare repository as the
 // remote, the fake GitHub for the linking comment.
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include <csignal>
 #include <cstdio>
@@ -132,8 +132,9 @@ TEST_CASE("patch branch: the commit is pushed to loopwright/<run>/<step> and lin
 
   const std::string commit = repos.out("git -C octo/hello.git rev-parse refs/heads/loopwright/run-1/fmt");
   CHECK(repos.out("git -C octo/hello.git rev-parse " + commit + "^") == repos.base);
-  CHECK(repos.out("git -C octo/hello.git log -1 --format='%an <%ae>|%cn|%s' " + commit) ==
-        "loopwright <loopwright@users.noreply.github.com>|loopwright|loopwright: change proposed by author step fix/fmt");
+  CHECK(
+      repos.out("git -C octo/hello.git log -1 --format='%an <%ae>|%cn|%s' " + commit) ==
+      "loopwright <loopwright@users.noreply.github.com>|loopwright|loopwright: change proposed by author step fix/fmt");
   // `git apply` on a clone at the base gives the same tree.
   REQUIRE(repos.sh("git clone -q octo/hello.git check && cd check && git checkout -q " + repos.base +
                    " && git apply --index ../change.patch") == 0);
@@ -192,8 +193,10 @@ TEST_CASE("patch branch: the checkout's origin only when it names the publicatio
   CHECK(pipeline::pushUrlFor("https://github.com/octo/hello", repo, "github.com") == "https://github.com/octo/hello");
   CHECK(pipeline::pushUrlFor("git@github.com:Octo/Hello.git", repo, "github.com") == "git@github.com:Octo/Hello.git");
   CHECK(pipeline::pushUrlFor("/srv/git/octo/hello.git/", repo, "github.com") == "/srv/git/octo/hello.git/");
-  CHECK(pipeline::pushUrlFor("https://github.com/octo/other", repo, "ghe.example") == "https://ghe.example/octo/hello.git");
-  CHECK(pipeline::pushUrlFor("https://github.com/xocto/hello", repo, "github.com") == "https://github.com/octo/hello.git");
+  CHECK(pipeline::pushUrlFor("https://github.com/octo/other", repo, "ghe.example") ==
+        "https://ghe.example/octo/hello.git");
+  CHECK(pipeline::pushUrlFor("https://github.com/xocto/hello", repo, "github.com") ==
+        "https://github.com/octo/hello.git");
   CHECK(pipeline::pushUrlFor("", repo, "github.com") == "https://github.com/octo/hello.git");
 }
 
@@ -274,7 +277,7 @@ TEST_CASE("patch branch: over http the token goes only through the credentials c
     const std::string log = readFile(h / "http.log");
     CHECK(log.find("POST /octo/hello.git/git-receive-pack Basic ") != std::string::npos);
     CHECK(log.find(token) == std::string::npos);  // only its base64 in the header, never in a path
-    CHECK(repos.snapshot() == before);           // nothing of it written to the checkout's config
+    CHECK(repos.snapshot() == before);            // nothing of it written to the checkout's config
   }
   SUBCASE("a refused token fails the push after one try, and the change stays pending") {
     pipeline::GitBranchPusher pusher({repos.root + "/work", "github.com", h / "scratch", "wrong-token"});

@@ -55,9 +55,9 @@ TEST_CASE("publication builder: only accepted changes are carried, with their pa
   const std::string patch = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
   const std::string good = out.write("fix/fmt/change.patch", patch);
   const std::string bad = out.write("fix/big/change.patch", patch);
-  RunRecord run = runWith({authorStep("fmt", good, true),
-                           authorStep("big", bad, false, "maxChangedLines: 420 changed, at most 100")},
-                          out.root.string());
+  RunRecord run = runWith(
+      {authorStep("fmt", good, true), authorStep("big", bad, false, "maxChangedLines: 420 changed, at most 100")},
+      out.root.string());
   Publication options;
   auto req = toPublicationRequest(run, pullRequest(), options);
   REQUIRE(req.changes.size() == 1);

@@ -7,11 +7,12 @@ using namespace lw;
 namespace {
 
 Result<Taskpack> withPublication(const std::string& publication) {
-  return parseTaskpack("apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n"
-                       "  stages:\n    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-                       "        - {name: a, run: [true]}\n" +
-                           publication,
-                       "tp.yaml", TaskpackLoadOptions{"/home/alice"});
+  return parseTaskpack(
+      "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n"
+      "  stages:\n    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+      "        - {name: a, run: [true]}\n" +
+          publication,
+      "tp.yaml", TaskpackLoadOptions{"/home/alice"});
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // An author's accepted change published through the review channel, against
 // the fake GitHub, which refuses comments off the diff and start_line >= line
 // with 422 as GitHub does.
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/fingerprint.h"
 #include "harness.h"
@@ -96,8 +96,9 @@ TEST_CASE("patch suggestions: with patches none or branch, the review carries no
   for (PatchPublication mode : {PatchPublication::None, PatchPublication::Branch}) {
     Harness h;
     auto outcome = h.publisher().publish(requestWithChange(mode));
-    REQUIRE_MESSAGE(outcome.ok(), (outcome.ok() ? "" : outcome.error().message), "\n", h.log.str());
+    // Branch mode needs a pusher, which this publisher lacks: it stays pending.
+    CHECK(outcome.ok() == (mode == PatchPublication::None));
     CHECK(h.gh.reviewComments(7).empty());
-    CHECK(h.gh.reviews(7).empty());  // no finding, no change: no review at all
+    CHECK(h.gh.reviews(7).empty());  // no finding, no suggestion: no review at all
   }
 }

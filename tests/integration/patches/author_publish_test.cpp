@@ -25,17 +25,20 @@ struct PullRepo {
   explicit PullRepo(const fs::path& dir, const std::string& publication) : dir(dir) {
     std::string notes;
     for (int i = 1; i <= 20; ++i) notes += "n" + std::to_string(i) + "\n";
-    const std::string stage = "    - name: fix\n      on: [pull_request.opened]\n      steps:\n"
-                              "        - {name: fmt, role: author, run: [sh, tools/fix.sh]}\n";
-    makeRepo(dir, {{".loopwright/taskpack.yaml", taskpack(stage, "  sandbox: {preferredBackends: [linux-bwrap]}\n" +
-                                                                    publication)},
+    const std::string stage =
+        "    - name: fix\n      on: [pull_request.opened]\n      steps:\n"
+        "        - {name: fmt, role: author, run: [sh, tools/fix.sh]}\n";
+    makeRepo(dir, {{".loopwright/taskpack.yaml",
+                    taskpack(stage, "  sandbox: {preferredBackends: [linux-bwrap]}\n" + publication)},
                    {"src/app.c", lines(1, 3)},
                    {"docs/notes.txt", notes},
-                   {"tools/fix.sh", "set -e\nprintf 'l1\\nl2\\nl3\\nl4\\nL5\\nl6\\nl78\\nl9\\nl10\\n' > src/app.c\n"
-                                    "sed -i 's/^n10$/N10/' docs/notes.txt\n"}});
+                   {"tools/fix.sh",
+                    "set -e\nprintf 'l1\\nl2\\nl3\\nl4\\nL5\\nl6\\nl78\\nl9\\nl10\\n' > src/app.c\n"
+                    "sed -i 's/^n10$/N10/' docs/notes.txt\n"}});
     base = git("rev-parse HEAD");
     writeFile(dir / "src/app.c", lines(1, 10));
-    REQUIRE(sh("cd '" + dir.string() + "' && git checkout -q -b feature && git add -A && "
+    REQUIRE(sh("cd '" + dir.string() +
+               "' && git checkout -q -b feature && git add -A && "
                "git -c user.name=t -c user.email=t@invalid commit -qm grow") == 0);
     head = git("rev-parse HEAD");
     diff = capture("git -C '" + dir.string() + "' diff " + base + " " + head);
@@ -48,8 +51,10 @@ struct PullRepo {
   void writeEvent(const fs::path& file) const {
     writeFile(file, R"({"action": "opened", "number": 1, "pull_request": {"number": 1, "title": "grow", "state": "open",
       "user": {"login": "octocat"}, "author_association": "OWNER", "labels": [],
-      "head": {"sha": ")" + head + R"(", "ref": "feature", "repo": {"full_name": "octo/hello", "fork": false}},
-      "base": {"sha": ")" + base + R"(", "ref": "main", "repo": {"full_name": "octo/hello", "fork": false}}},
+      "head": {"sha": ")" +
+                        head + R"(", "ref": "feature", "repo": {"full_name": "octo/hello", "fork": false}},
+      "base": {"sha": ")" +
+                        base + R"(", "ref": "main", "repo": {"full_name": "octo/hello", "fork": false}}},
       "repository": {"name": "hello", "full_name": "octo/hello", "owner": {"login": "octo"}},
       "sender": {"login": "octocat"}})");
   }
