@@ -44,6 +44,29 @@ std::string indentContinuation(const std::string& text) {
   return out;
 }
 
+// The parts of an author's proposed change (github/suggestion_plan.h) ride
+// in the plan as findings; the body's count names them apart.
+bool isChangePart(const Finding& f) { return f.ruleId == kSuggestionRule || f.ruleId == kPatchRule; }
+
+// "3 new findings: 2 inline, 1 below" and/or "a proposed change in 2 parts:
+// 1 suggestion inline, 1 below", over the plan's new items.
+std::string countLine(const ReviewPlan& plan) {
+  std::size_t inl[2] = {0, 0}, below[2] = {0, 0};  // [0] findings, [1] change parts
+  for (const InlineComment& c : plan.inlineComments) ++inl[isChangePart(c.finding)];
+  for (const auto* list : {&plan.outsideDiff, &plan.overflow})
+    for (const BodyFinding& b : *list) ++below[isChangePart(b.finding)];
+  std::string line;
+  const std::size_t findings = inl[0] + below[0], parts = inl[1] + below[1];
+  if (findings || !parts)
+    line = std::to_string(findings) + " new finding" + (findings == 1 ? "" : "s") + ": " + std::to_string(inl[0]) +
+           " inline, " + std::to_string(below[0]) + " below";
+  if (parts)
+    line += std::string(line.empty() ? "A" : "; a") + " proposed change in " + std::to_string(parts) + " part" +
+            (parts == 1 ? "" : "s") + ": " + std::to_string(inl[1]) + " suggestion" + (inl[1] == 1 ? "" : "s") +
+            " inline, " + std::to_string(below[1]) + " below";
+  return line;
+}
+
 std::string listItem(const BodyFinding& b) {
   return "- " + heading(b.finding) + " `" + where(b.finding) + "`: " +
          indentContinuation(b.finding.message) + " " + findingMarker(b.fingerprint) + "\n";
@@ -106,10 +129,7 @@ std::string inlineCommentBody(const InlineComment& c) {
 std::string reviewBody(const ReviewPlan& plan, const std::string& headSha,
                        const std::string& publicationId, int maxInline) {
   std::string head = reviewMarker(headSha, publicationId) + "\n### loopwright review\n\n";
-  std::size_t total = plan.inlineComments.size() + plan.outsideDiff.size() + plan.overflow.size();
-  head += std::to_string(total) + " new finding" + (total == 1 ? "" : "s") + ": " +
-          std::to_string(plan.inlineComments.size()) + " inline, " +
-          std::to_string(plan.outsideDiff.size() + plan.overflow.size()) + " below";
+  head += countLine(plan);
   if (plan.alreadyPosted) head += "; " + std::to_string(plan.alreadyPosted) + " already posted earlier";
   head += ".\n";
 

@@ -72,6 +72,7 @@ TEST_CASE("patch suggestions: a review whose comments carry suggestion blocks on
   CHECK(body.find("`logo.png` is a binary file") != std::string::npos);
   CHECK(body.find("`fix/fmt/change.patch` (in the run's out dir, kept as its artifact)") != std::string::npos);
   CHECK(body.find("int a3 = 3;") == std::string::npos);  // inline, so not in the body
+  CHECK(body.find("\nA proposed change in 3 parts: 2 suggestions inline, 1 below.\n") != std::string::npos);
 
   SUBCASE("a second run with the same change posts nothing again") {
     auto again = h.publisher().publish(requestWithChange(PatchPublication::Suggestions, "run-2"));
