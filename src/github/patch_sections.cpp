@@ -24,7 +24,8 @@ void noteHeaderLine(std::string_view line, PatchFile& f) {
   // text with -p"); "GIT binary patch" and "Binary files" mark binary data.
   if (startsWith(line, "rename from") || startsWith(line, "copy from")) f.renamedOrCopied = true;
   if (startsWith(line, "old mode") || startsWith(line, "new mode")) f.modeChanged = true;
-  if (startsWith(line, "new file mode") || startsWith(line, "deleted file mode")) f.modeChanged = true;
+  if (startsWith(line, "new file mode")) f.added = true;
+  if (startsWith(line, "deleted file mode")) f.deleted = true;
   if (startsWith(line, "GIT binary patch") || startsWith(line, "Binary files ")) f.binary = true;
 }
 

@@ -25,6 +25,8 @@ struct PatchFile {
   std::string newPath;  // empty for a deleted file
   // What a suggestion (replacement lines of one file) cannot express.
   bool binary = false;
+  bool added = false;    // "new file mode"
+  bool deleted = false;  // "deleted file mode"
   bool renamedOrCopied = false;
   bool modeChanged = false;
   std::vector<PatchHunk> hunks;

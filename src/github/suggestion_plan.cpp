@@ -67,8 +67,8 @@ std::optional<Replacement> replacementOf(const DiffHunk& h) {
 std::string fileRefusal(const PatchFile& f) {
   const std::string path = neutraliseIdentifier(f.newPath.empty() ? f.oldPath : f.newPath, 300);
   if (f.binary) return "`" + path + "` is a binary file";
-  if (f.oldPath.empty()) return "`" + path + "` is a new file";
-  if (f.newPath.empty()) return "`" + path + "` is deleted";
+  if (f.added || f.oldPath.empty()) return "`" + path + "` is a new file";
+  if (f.deleted || f.newPath.empty()) return "`" + path + "` is deleted";
   if (f.renamedOrCopied || f.oldPath != f.newPath) return "`" + path + "` is renamed or copied";
   if (f.modeChanged) return "`" + path + "` changes its file mode";
   if (f.hunks.empty()) return "`" + path + "` has no text hunks";

@@ -110,6 +110,24 @@ TEST_CASE("suggestion plan: a table of patches on a pull request's diff") {
   }
 }
 
+TEST_CASE("suggestion plan: each file that cannot carry a suggestion says why") {
+  const DiffIndex diff = prDiff();
+  const std::vector<std::pair<std::string, std::string>> rows = {
+      {"diff --git a/src/a.c b/src/a.c\nnew file mode 100644\nindex 0000000..e69de29\n", "`src/a.c` is a new file"},
+      {"diff --git a/src/a.c b/src/a.c\ndeleted file mode 100644\nindex e69de29..0000000\n", "`src/a.c` is deleted"},
+      {"diff --git a/src/a.c b/src/a.c\nold mode 100644\nnew mode 100755\n", "`src/a.c` changes its file mode"},
+      {"diff --git a/src/a.c b/src/d.c\nsimilarity index 100%\nrename from src/a.c\nrename to src/d.c\n",
+       "`src/d.c` is renamed or copied"},
+  };
+  for (const auto& [patch, why] : rows) {
+    CAPTURE(patch);
+    SuggestionPlan plan = planSuggestions({change(patch)}, &diff, kHead);
+    REQUIRE(plan.pieces.size() == 1);
+    CHECK(plan.pieces[0].patch == patch);
+    CHECK(plan.pieces[0].finding.message.find("\n- " + why) != std::string::npos);
+  }
+}
+
 TEST_CASE("suggestion plan: hunks of one file are split between suggestions and the body") {
   const DiffIndex diff = prDiff();
   const std::string h = fileHeader("src/a.c");
