@@ -4,6 +4,8 @@
 //   PATCH /repos/{o}/{r}/check-runs/{id}                       50 annotations per request;
 //                                                              the last also completes it
 //   GET   /repos/{o}/{r}/check-runs/{id}/annotations           how many landed (resume, retries)
+#include <optional>
+
 #include <boost/json.hpp>
 
 #include "github/channels.h"
@@ -29,41 +31,49 @@ class CheckChannel {
 
   ChannelOutcome run() {
     if (progress_.done) return carried({channel_, ChannelState::AlreadyPosted, "completed by an earlier attempt"});
-    bool createdNow = false;
+    if (auto ended = findOrCreate()) return *ended;
+    return sendBatches();
+  }
+
+ private:
+  // Our check run found, created, or resumed where the last attempt stopped;
+  // an outcome when there is nothing more to send (or sending cannot start).
+  std::optional<ChannelOutcome> findOrCreate() {
     if (progress_.id == 0) {
       auto existing = findOurs();
-      if (!existing) return {channel_, ChannelState::Failed, existing.error().message};
-      if (existing->is_object()) {
-        progress_.id = intField(*existing, "id");
-      } else {
+      if (!existing) return ChannelOutcome{channel_, ChannelState::Failed, existing.error().message};
+      if (!existing->is_object()) {
         auto created = create();
         if (created.state != ChannelState::Posted) return created;
-        createdNow = true;
         save();
+        return std::nullopt;
       }
+      progress_.id = intField(*existing, "id");
     }
-    if (!createdNow) {
-      // An earlier attempt may have landed PATCHes it did not record (killed
-      // between the answer and the outbox save): ask the check run itself.
-      auto run = ctx_.api.get(runPath());
-      if (!run || run->status / 100 != 2) return outcomeOf(channel_, run, "GET check run");
-      if (strField(jsonBody(*run), "status") == "completed") {
-        progress_.done = true;
-        save();
-        return carried({channel_, ChannelState::AlreadyPosted, "check run " + std::to_string(progress_.id)});
-      }
-      auto count = annotationCount();
-      if (!count) return {channel_, ChannelState::Failed, count.error().message};
-      progress_.batchesDone = *count / kAnnotationsPerRequest;
+    // An earlier attempt may have landed PATCHes it did not record (killed
+    // between the answer and the outbox save): ask the check run itself.
+    auto run = ctx_.api.get(runPath());
+    if (!run || run->status / 100 != 2) return outcomeOf(channel_, run, "GET check run");
+    if (strField(jsonBody(*run), "status") == "completed") {
+      progress_.done = true;
       save();
+      return carried({channel_, ChannelState::AlreadyPosted, "check run " + std::to_string(progress_.id)});
     }
+    auto count = annotationCount();
+    if (!count) return ChannelOutcome{channel_, ChannelState::Failed, count.error().message};
+    progress_.batchesDone = *count / kAnnotationsPerRequest;
+    save();
+    return std::nullopt;
+  }
+
+  // The annotations 50 a PATCH, the last completing the check run.
+  ChannelOutcome sendBatches() {
     std::size_t batches = std::max<std::size_t>(plan_.batches.size(), 1);
     for (std::size_t i = progress_.batchesDone; i < batches; ++i) {
-      bool last = i + 1 == batches;
       json::object output{{"title", plan_.title}, {"summary", plan_.summary}};
       output["annotations"] = i < plan_.batches.size() ? plan_.batches[i] : json::array{};
       json::object body{{"output", std::move(output)}};
-      if (last) {
+      if (i + 1 == batches) {
         body["status"] = "completed";
         body["conclusion"] = plan_.conclusion;
       }
@@ -89,7 +99,6 @@ class CheckChannel {
                         " batch(es), conclusion " + plan_.conclusion});
   }
 
- private:
   std::string runPath() const { return ctx_.repoPath() + "/check-runs/" + std::to_string(progress_.id); }
 
   ChannelOutcome carried(ChannelOutcome o) {
