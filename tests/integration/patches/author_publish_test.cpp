@@ -98,6 +98,12 @@ TEST_CASE("run author --publish github: the change ends as suggestions on the ri
   CHECK(c.at("line").as_int64() == 8);
   CHECK(c.at("side").as_string() == "RIGHT");
   CHECK(std::string(c.at("body").as_string()).find("```suggestion\nL5\nl6\nl78\n```\n") != std::string::npos);
+  // Committing the suggestion on the head gives the author's file.
+  const std::string cbody(c.at("body").as_string());
+  const auto from = cbody.find("```suggestion\n") + 14;
+  const std::string suggested = cbody.substr(from, cbody.find("```\n", from) - from);
+  const int first = static_cast<int>(c.at("start_line").as_int64()), last = static_cast<int>(c.at("line").as_int64());
+  CHECK(lines(1, first - 1) + suggested + lines(last + 1, 10) == "l1\nl2\nl3\nl4\nL5\nl6\nl78\nl9\nl10\n");
   const std::string body(reviews[0].at("body").as_string());
   CHECK(body.find("+N10\n") != std::string::npos);
   CHECK(body.find("`steps/fix/fmt/change.patch`") != std::string::npos);
