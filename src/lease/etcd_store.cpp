@@ -40,15 +40,6 @@ Result<Lease> decodeValue(const std::string& value, const std::string& resource,
   return lease;
 }
 
-Request forHolder(RequestKind kind, const Lease& held, Ttl ttl = Ttl{0}) {
-  return Request{kind, held.resource, held.holder, held.token, ttl.count()};
-}
-
-Status done(const Result<Lease>& r) {
-  if (!r) return r.error();
-  return Ok{};
-}
-
 std::string withoutTrailingSlash(std::string url) {
   while (url.ends_with("/")) url.pop_back();
   return url;
@@ -171,19 +162,19 @@ Result<Lease> EtcdStore::claim(const std::string& resource, const std::string& h
 }
 
 Result<Lease> EtcdStore::renew(const Lease& held, Ttl ttl) {
-  return transact(forHolder(RequestKind::Renew, held, ttl));
+  return transact(holderRequest(RequestKind::Renew, held, ttl));
 }
 
 Result<Lease> EtcdStore::beginTeardown(const Lease& held) {
-  return transact(forHolder(RequestKind::BeginTeardown, held));
+  return transact(holderRequest(RequestKind::BeginTeardown, held));
 }
 
 Status EtcdStore::release(const Lease& held) {
-  return done(transact(forHolder(RequestKind::Release, held)));
+  return statusOf(transact(holderRequest(RequestKind::Release, held)));
 }
 
 Status EtcdStore::checkFence(const Lease& held) {
-  return done(transact(forHolder(RequestKind::CheckFence, held)));
+  return statusOf(transact(holderRequest(RequestKind::CheckFence, held)));
 }
 
 ListedRecord EtcdStore::listed(const std::string& key, const std::string& value) const {
@@ -220,12 +211,7 @@ Result<std::vector<ListedRecord>> EtcdStore::survey() {
 Result<std::vector<Lease>> EtcdStore::list() {
   auto records = survey();
   if (!records) return records.error();
-  std::vector<Lease> leases;
-  for (ListedRecord& rec : *records) {
-    if (rec.unreadable) return *rec.unreadable;
-    leases.push_back(std::move(*rec.lease));
-  }
-  return leases;
+  return leasesOf(std::move(*records));
 }
 
 std::unique_ptr<EtcdStore> openEtcdStore(EtcdStoreOptions options, Clock nowMs) {

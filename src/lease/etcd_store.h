@@ -17,7 +17,7 @@
 #include "core/http.h"
 #include "core/result.h"
 #include "lease/lease.h"
-#include "lease/local_store.h"
+#include "lease/store_support.h"
 #include "lease/transitions.h"
 
 namespace lw::lease {

@@ -1,18 +1,11 @@
 #include "lease/local_store.h"
 
-#include <chrono>
-
 #include "lease/record_json.h"
 #include "lease/store_dir.h"
 #include "lease/transitions.h"
 
 namespace lw::lease {
 namespace {
-
-bool nameCharOk(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '.' || c == '_' || c == '-';
-}
 
 // The record of `resource` as decided on: absent, a lease, or corrupt.
 Result<std::optional<Lease>> readLease(const StoreDir& dir, const std::string& resource) {
@@ -41,15 +34,6 @@ Result<Lease> transact(const std::filesystem::path& path, const Request& request
   return next;
 }
 
-Request forHolder(RequestKind kind, const Lease& held, Ttl ttl = Ttl{0}) {
-  return Request{kind, held.resource, held.holder, held.token, ttl.count()};
-}
-
-Status done(const Result<Lease>& r) {
-  if (!r) return r.error();
-  return Ok{};
-}
-
 // One record as `list` shows it; nullopt when it was removed by hand
 // between the listing and the read.
 std::optional<ListedRecord> listed(const StoreDir& dir, const std::string& name) {
@@ -69,20 +53,6 @@ std::optional<ListedRecord> listed(const StoreDir& dir, const std::string& name)
 
 }  // namespace
 
-std::int64_t systemNowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-Status validateResourceName(const std::string& resource) {
-  bool ok = !resource.empty() && resource.size() <= 128 && resource[0] != '.';
-  for (char c : resource) ok = ok && nameCharOk(c);
-  if (ok) return Ok{};
-  return makeError(ErrorCode::UsageError, "invalid lease resource name \"" + resource + "\"",
-                   "use 1 to 128 of A-Z a-z 0-9 . _ -, not starting with a dot", resource);
-}
-
 LocalStore::LocalStore(std::filesystem::path dir, Clock nowMs)
     : dir_(std::move(dir)), nowMs_(std::move(nowMs)) {}
 
@@ -91,19 +61,19 @@ Result<Lease> LocalStore::claim(const std::string& resource, const std::string& 
 }
 
 Result<Lease> LocalStore::renew(const Lease& held, Ttl ttl) {
-  return transact(dir_, forHolder(RequestKind::Renew, held, ttl), nowMs_());
+  return transact(dir_, holderRequest(RequestKind::Renew, held, ttl), nowMs_());
 }
 
 Result<Lease> LocalStore::beginTeardown(const Lease& held) {
-  return transact(dir_, forHolder(RequestKind::BeginTeardown, held), nowMs_());
+  return transact(dir_, holderRequest(RequestKind::BeginTeardown, held), nowMs_());
 }
 
 Status LocalStore::release(const Lease& held) {
-  return done(transact(dir_, forHolder(RequestKind::Release, held), nowMs_()));
+  return statusOf(transact(dir_, holderRequest(RequestKind::Release, held), nowMs_()));
 }
 
 Status LocalStore::checkFence(const Lease& held) {
-  return done(transact(dir_, forHolder(RequestKind::CheckFence, held), nowMs_()));
+  return statusOf(transact(dir_, holderRequest(RequestKind::CheckFence, held), nowMs_()));
 }
 
 Result<std::vector<ListedRecord>> LocalStore::survey() {
@@ -120,12 +90,7 @@ Result<std::vector<ListedRecord>> LocalStore::survey() {
 Result<std::vector<Lease>> LocalStore::list() {
   auto records = survey();
   if (!records) return records.error();
-  std::vector<Lease> leases;
-  for (ListedRecord& rec : *records) {
-    if (rec.unreadable) return *rec.unreadable;
-    leases.push_back(std::move(*rec.lease));
-  }
-  return leases;
+  return leasesOf(std::move(*records));
 }
 
 std::unique_ptr<Store> openLocalStore(const std::filesystem::path& dir, Clock nowMs) {

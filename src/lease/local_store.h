@@ -19,27 +19,9 @@
 
 #include "core/result.h"
 #include "lease/lease.h"
+#include "lease/store_support.h"
 
 namespace lw::lease {
-
-// Wall-clock milliseconds since the epoch; injected so that tests expire
-// leases without sleeping.
-using Clock = std::function<std::int64_t()>;
-std::int64_t systemNowMs();
-
-// USAGE_ERROR unless `resource` is 1..128 of [A-Za-z0-9._-] and does not
-// start with a dot (a name is a file name in the store: no paths, no hidden
-// files).
-Status validateResourceName(const std::string& resource);
-
-// One record as `loopwright lease list` shows it: the lease, or why its
-// record cannot be read (a corrupt record, which every operation refuses).
-struct ListedRecord {
-  std::string resource;
-  std::string file;
-  std::optional<Lease> lease;
-  std::optional<Error> unreadable;
-};
 
 class LocalStore : public Store {
  public:

@@ -1,0 +1,47 @@
+#include "lease/store_support.h"
+
+#include <chrono>
+
+namespace lw::lease {
+namespace {
+
+bool nameCharOk(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '.' || c == '_' || c == '-';
+}
+
+}  // namespace
+
+std::int64_t systemNowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+Status validateResourceName(const std::string& resource) {
+  bool ok = !resource.empty() && resource.size() <= 128 && resource[0] != '.';
+  for (char c : resource) ok = ok && nameCharOk(c);
+  if (ok) return Ok{};
+  return makeError(ErrorCode::UsageError, "invalid lease resource name \"" + resource + "\"",
+                   "use 1 to 128 of A-Z a-z 0-9 . _ -, not starting with a dot", resource);
+}
+
+Request holderRequest(RequestKind kind, const Lease& held, Ttl ttl) {
+  return Request{kind, held.resource, held.holder, held.token, ttl.count()};
+}
+
+Status statusOf(const Result<Lease>& r) {
+  if (!r) return r.error();
+  return Ok{};
+}
+
+Result<std::vector<Lease>> leasesOf(std::vector<ListedRecord> records) {
+  std::vector<Lease> leases;
+  for (ListedRecord& rec : records) {
+    if (rec.unreadable) return *rec.unreadable;
+    leases.push_back(std::move(*rec.lease));
+  }
+  return leases;
+}
+
+}  // namespace lw::lease
