@@ -5,6 +5,7 @@
 // pull request's read-only job left in its artifact, in a workflow_run job
 // (docs/fork-pull-requests.md). GITHUB_TOKEN, GITHUB_API_URL,
 // GITHUB_STEP_SUMMARY and GITHUB_OUTPUT come from the environment.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -19,6 +20,7 @@
 #include "github/pulls.h"
 #include "github/run_artifact.h"
 #include "github/workflow_run.h"
+#include "pipeline/patch_branch.h"
 
 namespace lw::cli {
 
@@ -117,11 +119,17 @@ int publishMain(const Args& args, Io& io) {
   http::CurlTransport transport{github::httpPolicy()};
   github::SystemClock clock;
   github::ThreadSleeper sleeper;
-  github::RestClient api(transport, clock, sleeper, github::restConfigFromEnvironment(io.env), &log);
+  const github::RestConfig rest = github::restConfigFromEnvironment(io.env);
+  github::RestClient api(transport, clock, sleeper, rest, &log);
   github::Outbox outbox(*stateDir);
+  // A pending branch (publication.patches: branch) is pushed from the job's
+  // checkout, GITHUB_WORKSPACE (else the current directory).
+  pipeline::GitBranchPusher pusher(pipeline::patchBranchConfigFor(
+      io.env.get("GITHUB_WORKSPACE").value_or(std::filesystem::current_path().string()), *stateDir, rest));
   github::PublisherConfig config;
   config.stepSummaryPath = io.env.get("GITHUB_STEP_SUMMARY").value_or("");
   config.outputPath = io.env.get("GITHUB_OUTPUT").value_or("");
+  config.branchPusher = &pusher;
   github::Publisher publisher(api, outbox, config, log);
 
   std::vector<github::PublicationOutcome> outcomes;

@@ -32,6 +32,7 @@
 #include "pipeline/bridge_adapter.h"
 #include "pipeline/comment_gate.h"
 #include "pipeline/git_diff_source.h"
+#include "pipeline/patch_branch.h"
 #include "pipeline/publication_builder.h"
 #include "pipeline/plan.h"
 #include "pipeline/run.h"
@@ -64,9 +65,14 @@ int publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& ev
   http::CurlTransport transport{github::httpPolicy()};
   github::SystemClock clock;
   github::ThreadSleeper sleeper;
-  github::RestClient api(transport, clock, sleeper, github::restConfigFromEnvironment(io.env), &log);
-  github::Outbox outbox(pipeline::stateDirFor(host.present, host.stateDir, io.env));
+  const github::RestConfig rest = github::restConfigFromEnvironment(io.env);
+  github::RestClient api(transport, clock, sleeper, rest, &log);
+  const std::string stateDir = pipeline::stateDirFor(host.present, host.stateDir, io.env);
+  github::Outbox outbox(stateDir);
+  // publication.patches: branch is pushed by this process, from this checkout.
+  pipeline::GitBranchPusher pusher(pipeline::patchBranchConfigFor(repo.string(), stateDir, rest));
   github::PublisherConfig config;
+  config.branchPusher = &pusher;
   config.stepSummaryPath = io.env.get("GITHUB_STEP_SUMMARY").value_or("");
   // The outputs are the action's declared ones, written once by runMain
   // after publishing (the publisher's own set is for `loopwright publish`).

@@ -111,12 +111,12 @@ TEST_CASE("resume: a publication killed mid-way is finished by `publish --resume
   CHECK(h.writes() == 0);
 }
 
-TEST_CASE("resume: publish without --resume or --request is a usage error") {
+TEST_CASE("resume: publish without --resume, --request or --from-artifact is a usage error") {
   TempDir dir;
   pid_t pid = spawnLoopwright({"publish"}, {"PATH=/usr/bin:/bin"}, dir / "stderr");
   CHECK(waitExit(pid) == 2);
   CHECK(readFile(dir / "stderr") ==
-        "loopwright: error[USAGE_ERROR]: give exactly one of --resume and --request FILE\n"
+        "loopwright: error[USAGE_ERROR]: give exactly one of --resume, --request FILE and --from-artifact DIR\n"
         "hint: loopwright publish --resume [--state-dir DIR]\n");
 }
 
