@@ -6,10 +6,9 @@
 #include <mutex>
 #include <thread>
 
-#include "pipeline/step_escalation.h"
-
 #include "pipeline/author_step.h"
 #include "pipeline/author_worktree.h"
+#include "pipeline/step_escalation.h"
 
 namespace lw::pipeline {
 namespace {
@@ -47,6 +46,122 @@ std::string unmetNeeds(const PlannedStage& stage, const std::vector<StageRecord>
   return {};
 }
 
+// A stage that does not run: each of its steps recorded as skipped, and why.
+StageRecord skippedStage(const PlannedStage& stage, const std::string& why) {
+  StageRecord record;
+  record.name = stage.name;
+  record.skippedBecause = why;
+  for (const PlannedStep& s : stage.steps) {
+    StepRecord skipped;
+    skipped.stage = stage.name;
+    skipped.step = s.policy.step;
+    skipped.role = s.policy.role;
+    skipped.outcome = StepOutcome::Skipped;
+    skipped.message = why;
+    record.steps.push_back(std::move(skipped));
+  }
+  return record;
+}
+
+// Every step's backend, chosen before any step of the stage starts, and
+// whether the step may run beside others against one baseline.
+struct Provisioned {
+  std::vector<Result<sandbox::Negotiated>> negotiated;
+  std::vector<bool> shared;
+};
+
+Provisioned provision(const PlannedStage& stage, const sandbox::ProbeFor& probeFor) {
+  Provisioned p;
+  for (const PlannedStep& s : stage.steps) {
+    p.negotiated.push_back(sandbox::negotiate({s.policy.sandbox, false}, probeFor));
+    bool contained = false;
+    if (p.negotiated.back()) {
+      const auto& caps = p.negotiated.back()->enforced;
+      contained = std::find(caps.begin(), caps.end(), Capability::FilesystemWriteContainment) != caps.end();
+    }
+    p.shared.push_back(mayShareWorkingTree(s.policy.role, contained));
+  }
+  return p;
+}
+
+// Runs the steps of one provisioned stage into `record.steps`: those that
+// keep to their own out dir side by side, verified against one baseline;
+// the others alone, each against its own (an author in its own worktree).
+class StageRunner {
+ public:
+  StageRunner(const PlannedStage& stage, const Provisioned& provisioned, const RunContext& ctx,
+              const RerunTools& tools, StageRecord& record)
+      : stage_(stage), provisioned_(provisioned), ctx_(ctx), tools_(tools), record_(record),
+        stageDir_(ctx.outRoot / "steps" / stage.name) {
+    // Stores of captured bytes stay outside every sandbox view: the out root
+    // is not bound, only each step's out dir.
+    std::error_code ec;
+    std::filesystem::create_directories(stageDir_, ec);
+    record_.steps.resize(stage.steps.size());
+  }
+
+  void run(int maxConcurrency) {
+    std::vector<std::size_t> parallel, alone;
+    for (std::size_t i = 0; i < stage_.steps.size(); ++i) (provisioned_.shared[i] ? parallel : alone).push_back(i);
+    runSideBySide(parallel, maxConcurrency);
+    for (std::size_t i : alone) runAlone(i);
+  }
+
+ private:
+  void runSideBySide(const std::vector<std::size_t>& steps, int maxConcurrency) {
+    StepBaseline groupBaseline(ctx_.repo, stageDir_ / "baseline.store");
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> workers;
+    const std::size_t width = std::min<std::size_t>(static_cast<std::size_t>(maxConcurrency), steps.size());
+    for (std::size_t w = 0; w < width; ++w)
+      workers.emplace_back([&] {
+        for (std::size_t k; (k = next.fetch_add(1)) < steps.size();) runOne(steps[k], groupBaseline);
+      });
+    for (auto& t : workers) t.join();
+  }
+
+  void runAlone(std::size_t i) {
+    const std::filesystem::path store = stageDir_ / (stage_.steps[i].policy.step + ".baseline.store");
+    if (stage_.steps[i].policy.role == Role::Author) return runAuthor(i, store);
+    StepBaseline own(ctx_.repo, store);
+    runOne(i, own);
+  }
+
+  sandbox::Backend* backendOf(std::size_t i) const {
+    const auto& n = provisioned_.negotiated[i];
+    return n ? tools_.backendFor(n->backend) : nullptr;
+  }
+
+  void runOne(std::size_t i, StepBaseline& baseline) {
+    const PlannedStep& s = stage_.steps[i];
+    tools_.say("  " + s.policy.step + ": started");
+    StepRecord first = runStep(s, provisioned_.negotiated[i], backendOf(i), baseline, ctx_, tools_.makeBridge);
+    record_.steps[i] = escalateIfDue(std::move(first), s, baseline, ctx_, tools_);
+    sayEnded(i);
+  }
+
+  // An author works in its own worktree, verified there (author_step.h).
+  void runAuthor(std::size_t i, const std::filesystem::path& store) {
+    const PlannedStep& s = stage_.steps[i];
+    tools_.say("  " + s.policy.step + ": started in its own worktree");
+    record_.steps[i] = runAuthorStep(s, provisioned_.negotiated[i], backendOf(i), store, ctx_, tools_.makeBridge);
+    sayEnded(i);
+  }
+
+  void sayEnded(std::size_t i) {
+    const StepRecord& r = record_.steps[i];
+    tools_.say("  " + stage_.steps[i].policy.step + ": " + std::string(toString(r.outcome)) +
+               (r.backend.empty() ? "" : " on " + r.backend) + " (" + std::to_string(r.durationMs) + " ms)");
+  }
+
+  const PlannedStage& stage_;
+  const Provisioned& provisioned_;
+  const RunContext& ctx_;
+  const RerunTools& tools_;
+  StageRecord& record_;
+  std::filesystem::path stageDir_;
+};
+
 }  // namespace
 
 RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Backend>>& backends,
@@ -57,10 +172,12 @@ RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Back
     std::lock_guard<std::mutex> lock(progressMu);
     progress << line << "\n" << std::flush;
   };
+  auto backendOf = [&](BackendId id) { return backendFor(backends, id); };
   auto probeFor = [&](BackendId id) -> const sandbox::ProbeReport* {
     sandbox::Backend* b = backendFor(backends, id);
     return b ? &b->probe() : nullptr;
   };
+  const RerunTools tools{probeFor, backendOf, makeBridge, say};
 
   // Worktrees of earlier runs that crashed, once their leases expired.
   if (ctx.leases != nullptr)
@@ -68,94 +185,20 @@ RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Back
       say(note);
 
   for (const PlannedStage& stage : plan.stages) {
-    StageRecord record;
-    record.name = stage.name;
-    record.skippedBecause = repositoryLeftChanged(run.stages);
-    if (record.skippedBecause.empty()) record.skippedBecause = unmetNeeds(stage, run.stages);
-    if (!record.skippedBecause.empty()) {
-      say("stage " + stage.name + ": skipped (" + record.skippedBecause + ")");
-      for (const PlannedStep& s : stage.steps) {
-        StepRecord skipped;
-        skipped.stage = stage.name;
-        skipped.step = s.policy.step;
-        skipped.role = s.policy.role;
-        skipped.outcome = StepOutcome::Skipped;
-        skipped.message = record.skippedBecause;
-        record.steps.push_back(std::move(skipped));
-      }
-      run.stages.push_back(std::move(record));
+    std::string skip = repositoryLeftChanged(run.stages);
+    if (skip.empty()) skip = unmetNeeds(stage, run.stages);
+    if (!skip.empty()) {
+      say("stage " + stage.name + ": skipped (" + skip + ")");
+      run.stages.push_back(skippedStage(stage, skip));
       continue;
     }
+    StageRecord record;
+    record.name = stage.name;
     record.ran = true;
     const auto stageStarted = std::chrono::steady_clock::now();
     say("stage " + stage.name + ": " + std::to_string(stage.steps.size()) + " steps");
-
-    // Provisioning: every step's backend is chosen before any step starts.
-    std::vector<Result<sandbox::Negotiated>> negotiated;
-    std::vector<bool> shared;
-    for (const PlannedStep& s : stage.steps) {
-      negotiated.push_back(sandbox::negotiate({s.policy.sandbox, false}, probeFor));
-      bool contained = false;
-      if (negotiated.back()) {
-        const auto& caps = negotiated.back()->enforced;
-        contained = std::find(caps.begin(), caps.end(), Capability::FilesystemWriteContainment) != caps.end();
-      }
-      shared.push_back(mayShareWorkingTree(s.policy.role, contained));
-    }
-
-    record.steps.resize(stage.steps.size());
-    // Stores of captured bytes stay outside every sandbox view: the out root
-    // is not bound, only each step's out dir.
-    const std::filesystem::path stageDir = ctx.outRoot / "steps" / stage.name;
-    std::error_code ec;
-    std::filesystem::create_directories(stageDir, ec);
-    StepBaseline groupBaseline(ctx.repo, stageDir / "baseline.store");
-    const RerunTools rerunTools{probeFor, [&](BackendId id) { return backendFor(backends, id); }, makeBridge, say};
-    auto runOne = [&](std::size_t i, StepBaseline& baseline) {
-      const PlannedStep& s = stage.steps[i];
-      say("  " + s.policy.step + ": started");
-      sandbox::Backend* backend =
-          negotiated[i] ? backendFor(backends, negotiated[i]->backend) : nullptr;
-      record.steps[i] = runStep(s, negotiated[i], backend, baseline, ctx, makeBridge);
-      record.steps[i] = escalateIfDue(std::move(record.steps[i]), s, baseline, ctx, rerunTools);
-      const StepRecord& r = record.steps[i];
-      say("  " + s.policy.step + ": " + std::string(toString(r.outcome)) +
-          (r.backend.empty() ? "" : " on " + r.backend) + " (" + std::to_string(r.durationMs) + " ms)");
-    };
-
-    // An author works in its own worktree, verified there (author_step.h).
-    auto runAuthor = [&](std::size_t i, const std::filesystem::path& store) {
-      const PlannedStep& s = stage.steps[i];
-      say("  " + s.policy.step + ": started in its own worktree");
-      sandbox::Backend* backend = negotiated[i] ? backendFor(backends, negotiated[i]->backend) : nullptr;
-      record.steps[i] = runAuthorStep(s, negotiated[i], backend, store, ctx, makeBridge);
-      const StepRecord& r = record.steps[i];
-      say("  " + s.policy.step + ": " + std::string(toString(r.outcome)) +
-          (r.backend.empty() ? "" : " on " + r.backend) + " (" + std::to_string(r.durationMs) + " ms)");
-    };
-
-    // Steps that keep to their own out dir run side by side, verified against
-    // one baseline; the others alone, each against its own (an author's in
-    // its own worktree).
-    std::vector<std::size_t> parallel, alone;
-    for (std::size_t i = 0; i < stage.steps.size(); ++i) (shared[i] ? parallel : alone).push_back(i);
-    std::atomic<std::size_t> next{0};
-    std::vector<std::thread> workers;
-    const std::size_t width = std::min<std::size_t>(static_cast<std::size_t>(plan.maxConcurrency), parallel.size());
-    for (std::size_t w = 0; w < width; ++w)
-      workers.emplace_back([&] {
-        for (std::size_t k; (k = next.fetch_add(1)) < parallel.size();) runOne(parallel[k], groupBaseline);
-      });
-    for (auto& t : workers) t.join();
-    for (std::size_t i : alone) {
-      const std::filesystem::path store = stageDir / (stage.steps[i].policy.step + ".baseline.store");
-      if (stage.steps[i].policy.role == Role::Author) {
-        runAuthor(i, store);
-        continue;
-      }
-      StepBaseline own(ctx.repo, store);
-      runOne(i, own);
-    }
+    const Provisioned provisioned = provision(stage, probeFor);
+    StageRunner(stage, provisioned, ctx, tools, record).run(plan.maxConcurrency);
     record.durationMs = std::chrono::duration<double, std::milli>(
                             std::chrono::steady_clock::now() - stageStarted).count();
     run.stages.push_back(std::move(record));

@@ -210,9 +210,9 @@ std::string humanSummary(const RunRecord& run) {
         // The first line: a terminal summary lists findings, the record holds them whole.
         out << ": " << f.message.substr(0, std::min<std::size_t>(200, f.message.find('\n'))) << "\n";
       }
+      if (s.escalation) out << "    " << escalationLine(*s.escalation) << "\n";
       if (s.change) out << "    " << changeLine(*s.change) << "\n";
       if (s.change && s.change->validation) out << "    " << validationLine(*s.change->validation) << "\n";
-      if (s.escalation) out << "    " << escalationLine(*s.escalation) << "\n";
       if (!s.blocker.empty()) out << "    " << s.blocker << "\n";
       else if (!s.message.empty() && s.outcome != StepOutcome::Passed) out << "    " << s.message << "\n";
     }
