@@ -1,0 +1,3 @@
+#pragma once
+
+void greet(const char *name);
