@@ -1,0 +1,324 @@
+// examples/author-fix end to end (docs/author-steps.md, "A worked example"):
+// `loopwright run --publish github` of its formatter step on the example's
+// pull request, against the local GitHub server, in a real sandbox (bwrap,
+// and Landlock where the host has it). The accepted fix ends as ONE review
+// whose suggestions sit on the lines they replace and whose body carries the
+// change off the diff as a patch; a fix that fails its validate check or
+// exceeds maxChangedLines is refused with the numbers and published nowhere;
+// with patches: branch it is a commit on a branch of a real bare remote. In
+// every case the checkout is byte for byte what it was, .git included.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include <boost/json.hpp>
+
+#include "integration/pipeline/pipeline_fixture.h"
+#include "support/fake_github.h"
+#include "support/tree_snapshot.h"
+
+using namespace lw::test;
+namespace json = boost::json;
+
+namespace {
+
+const std::string kExample = std::string(LOOPWRIGHT_SOURCE_DIR) + "/examples/author-fix";
+const std::string kStep = "fix-format";
+
+bool backendAvailable(const std::string& backend) {
+  const std::string probe = capture(std::string(LOOPWRIGHT_BIN) + " sandbox backends 2>&1");
+  return lw::test::requireHost(probe.find(backend + ": available") != std::string::npos,
+                               backend + " is not available on this host");
+}
+
+// The example's taskpack with each `from` replaced by its `to` (each must be
+// there), run on `backend` only.
+std::string exampleTaskpack(const std::string& backend,
+                            const std::vector<std::pair<std::string, std::string>>& edits = {}) {
+  std::string text = readFile(kExample + "/.loopwright/taskpack.yaml");
+  for (const auto& [from, to] : edits) {
+    const auto at = text.find(from);
+    REQUIRE_MESSAGE(at != std::string::npos, from);
+    text.replace(at, from.size(), to);
+  }
+  const auto spec = text.find("spec:\n") + 6;
+  return text.insert(spec, "  sandbox: {preferredBackends: [" + backend + "]}\n");
+}
+
+// The example's repository (base commit with `taskpack`, head the pull
+// request) served as pull request 1 of octo/hello, with its own state dir.
+struct AuthorFix {
+  Scratch s;
+  FakeGithub github;
+  fs::path repo = s.root / "repo";
+  std::string head;
+
+  explicit AuthorFix(const std::string& taskpack) {
+    writeFile(s.root / "taskpack.yaml", taskpack);
+    REQUIRE(sh(kExample + "/make-repo.sh '" + repo.string() + "' '" + (s.root / "taskpack.yaml").string() + "'") == 0);
+    head = git("rev-parse HEAD");
+    github.addPull(1, head, capture("git -C '" + repo.string() + "' diff HEAD~1 HEAD"));
+  }
+  std::string git(const std::string& args) const { return gitAt(repo, args); }
+  static std::string gitAt(const fs::path& dir, const std::string& args) {
+    std::string out = capture("git -C '" + dir.string() + "' " + args);
+    if (!out.empty() && out.back() == '\n') out.pop_back();
+    return out;
+  }
+  // A bare repository named like the pull request's, holding both branches,
+  // as the checkout's origin.
+  fs::path addOrigin() {
+    const fs::path bare = s.root / "remote/octo/hello.git";
+    REQUIRE(sh("git init -q --bare '" + bare.string() + "' && git -C '" + repo.string() + "' remote add origin '" +
+               bare.string() + "' && git -C '" + repo.string() + "' push -q origin main feature") == 0);
+    return bare;
+  }
+  CliRun run() {
+    writeFile(s.root / "host.yaml", "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nstateDir: " +
+                                        (s.root / "state").string() + "\nfloor: {allowDirectDedicated: true}\n");
+    return runCli({"run", "--repo", repo.string(), "--event-name", "pull_request", "--event-path",
+                   repo.string() + ".event.json", "--out", (s.root / "out").string(), "--publish", "github"},
+                  {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()},
+                   {"GITHUB_API_URL", github.url()},
+                   {"GITHUB_TOKEN", FakeGithub::kToken},
+                   {"GITHUB_STEP_SUMMARY", (s.root / "summary.md").string()}});
+  }
+  json::object step() const { return stepOf(runJson(s.root / "out"), kStep); }
+  // What the example's formatter makes of `file` at the head, run outside
+  // any sandbox on a clone: what the published change must reproduce.
+  std::string fixedAtHead(const std::string& file) {
+    const fs::path clone = s.root / "expected";
+    if (!fs::exists(clone))
+      REQUIRE(sh("git clone -q '" + repo.string() + "' '" + clone.string() + "' && cd '" + clone.string() +
+                 "' && sh .loopwright/fix-format.sh") == 0);
+    return readFile(clone / file);
+  }
+  std::string fixedTreeAtHead() {
+    fixedAtHead("src/greet.c");
+    REQUIRE(sh("git -C '" + (s.root / "expected").string() + "' add -A") == 0);
+    return gitAt(s.root / "expected", "write-tree");
+  }
+};
+
+std::vector<std::string> linesOf(const std::string& text) {
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at < text.size();) {
+    const auto nl = text.find('\n', at);
+    lines.push_back(text.substr(at, nl - at + 1));
+    at = nl + 1;
+  }
+  return lines;
+}
+
+// `file` with each suggestion (lines start_line..line replaced by its block)
+// committed, as GitHub's "Commit suggestion" does.
+std::string withSuggestions(const std::string& file, json::array comments) {
+  std::vector<std::string> lines = linesOf(file);
+  std::sort(comments.begin(), comments.end(), [](const json::value& a, const json::value& b) {
+    return a.at("line").as_int64() > b.at("line").as_int64();
+  });
+  for (const json::value& c : comments) {
+    const std::string body(c.at("body").as_string());
+    const auto from = body.find("```suggestion\n") + 14;
+    const auto last = c.at("line").as_int64();
+    const auto first = c.as_object().contains("start_line") ? c.at("start_line").as_int64() : last;
+    lines.erase(lines.begin() + first - 1, lines.begin() + last);
+    const auto block = linesOf(body.substr(from, body.find("```\n", from) - from));
+    lines.insert(lines.begin() + first - 1, block.begin(), block.end());
+  }
+  std::string out;
+  for (const auto& l : lines) out += l;
+  return out;
+}
+
+// No request the fake GitHub received carries any of the change.
+void requirePublishedNowhere(const FakeGithub& github) {
+  for (const auto& r : github.requests()) {
+    INFO(r.method << " " << r.path << "\n" << r.body);
+    CHECK(r.body.find("suggestion") == std::string::npos);
+    CHECK(r.body.find("diff --git") == std::string::npos);
+    CHECK(r.body.find("```diff") == std::string::npos);
+    CHECK(r.body.find("loopwright/patch") == std::string::npos);
+    CHECK(r.body.find("proposed change") == std::string::npos);
+  }
+  CHECK(github.reviewComments(1).empty());
+  CHECK(github.issueComments(1).empty());
+}
+
+void suggestionsEndToEnd(const std::string& backend) {
+  AuthorFix fx(exampleTaskpack(backend));
+  const TreeSnapshot before = snapshotTree(fx.repo);
+  auto r = fx.run();
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const json::object step = fx.step();
+  CHECK(step.at("outcome") == "passed");
+  CHECK(step.at("backend").as_string() == backend);
+  const json::object& change = step.at("change").as_object();
+  CHECK(change.at("accepted") == true);
+  CHECK(change.at("paths") == json::array{"src/greet.c", "src/util.c"});
+  CHECK(change.at("linesAdded") == 5);
+  CHECK(change.at("linesDeleted") == 5);
+  CHECK(change.at("validation").at("passed") == true);
+
+  // ONE review: the two hunks on the pull request's lines of src/greet.c
+  // inline, src/util.c (not in the pull request) in its body.
+  CHECK(fx.github.count("POST", "/pulls/1/reviews") == 1);
+  json::array reviews = fx.github.reviews(1);
+  REQUIRE(reviews.size() == 1);
+  json::array comments = fx.github.reviewComments(1);
+  REQUIRE(comments.size() == 2);
+  std::sort(comments.begin(), comments.end(), [](const json::value& a, const json::value& b) {
+    return a.at("line").as_int64() < b.at("line").as_int64();
+  });
+  const json::object& range = comments[0].as_object();
+  CHECK(range.at("path") == "src/greet.c");
+  CHECK(range.at("start_line") == 11);
+  CHECK(range.at("line") == 13);
+  CHECK(range.at("side") == "RIGHT");
+  CHECK(range.at("commit_id").as_string() == fx.head);
+  CHECK(std::string(range.at("body").as_string())
+            .find("\n```suggestion\n"
+                  "    for (int i = 0; i < count; i++) {\n"
+                  "        greet(names[i]);\n"
+                  "    }\n```\n") != std::string::npos);
+  const json::object& single = comments[1].as_object();
+  CHECK(single.at("path") == "src/greet.c");
+  CHECK(single.at("line") == 25);
+  CHECK_FALSE(single.contains("start_line"));
+  CHECK(std::string(single.at("body").as_string())
+            .find("\n```suggestion\n    printf(\"Goodbye, %s!\\n\", name);\n```\n") != std::string::npos);
+  // Committing both on the head gives exactly what the formatter makes.
+  CHECK(withSuggestions(fx.git("show HEAD:src/greet.c") + "\n", comments) == fx.fixedAtHead("src/greet.c"));
+
+  const std::string body(reviews[0].at("body").as_string());
+  CHECK(body.find("A proposed change in 3 parts: 2 suggestions inline, 1 below.") != std::string::npos);
+  CHECK(body.find("`src/util.c` at line 4 replaces lines outside one hunk of the pull request's diff") !=
+        std::string::npos);
+  CHECK(body.find("```diff\ndiff --git a/src/util.c b/src/util.c\n") != std::string::npos);
+  CHECK(body.find("\n-    size_t n = strlen(s);  \n+    size_t n = strlen(s);\n") != std::string::npos);
+  CHECK(body.find("greet(names[i])") == std::string::npos);  // inline, not in the body
+  CHECK(body.find("`steps/format/fix-format/change.patch`") != std::string::npos);
+  CHECK(fx.github.issueComments(1).empty());
+  CHECK(treeDifferences(before, snapshotTree(fx.repo)).empty());
+}
+
+// A refused change: exit 5, the step quarantined with `code`, `refused` in
+// run.json and the BLOCKER, nothing on GitHub nor on the remote.
+void refusedEndToEnd(const std::string& backend, const std::vector<std::pair<std::string, std::string>>& edits,
+                     const std::string& code, const std::string& refused) {
+  for (const std::string patches : {"suggestions", "branch"}) {
+    INFO("patches: " << patches);
+    auto all = edits;
+    all.emplace_back("patches: suggestions", "patches: " + patches);
+    AuthorFix fx(exampleTaskpack(backend, all));
+    const fs::path origin = fx.addOrigin();
+    const TreeSnapshot before = snapshotTree(fx.repo);
+    const std::string remoteRefs = AuthorFix::gitAt(origin, "for-each-ref");
+    auto r = fx.run();
+    INFO(r.out << r.err);
+    CHECK(r.status == 5);
+    const json::object step = fx.step();
+    CHECK(step.at("outcome") == "quarantined");
+    CHECK(step.at("backend").as_string() == backend);
+    CHECK(step.at("verification").at("violation").as_string() == code);
+    CHECK(step.at("change").at("accepted") == false);
+    CHECK(step.at("change").at("refusedBecause").as_string() == refused);
+    const json::string* blocker_ = step.at("blocker").if_string();
+    const std::string blocker = blocker_ ? std::string(*blocker_) : "";
+    CHECK(blocker.find("(" + code + "): " + refused + ".") != std::string::npos);
+    CHECK(blocker.find("Next action: run sh .loopwright/fix-format.sh locally and push the result.") !=
+          std::string::npos);
+    requirePublishedNowhere(fx.github);
+    CHECK(AuthorFix::gitAt(origin, "for-each-ref") == remoteRefs);
+    CHECK(treeDifferences(before, snapshotTree(fx.repo)).empty());
+  }
+}
+
+// Only the trailing blanks stripped: the tabs are left, check-format fails.
+void validateRefusedEndToEnd(const std::string& backend) {
+  refusedEndToEnd(backend, {{"run: [sh, .loopwright/fix-format.sh]", "run: [sh, -c, \"sed -i 's/ *$//' src/*.c\"]"}},
+                  "CONTRACT_UNMET", "validate `sh .loopwright/check-format.sh` exited 1");
+}
+
+void tooLargeEndToEnd(const std::string& backend) {
+  refusedEndToEnd(backend, {{"maxChangedLines: 40", "maxChangedLines: 6"}}, "PATH_POLICY_VIOLATION",
+                  "changed 10 lines (5 added, 5 deleted), the contract allows 6");
+}
+
+void branchEndToEnd(const std::string& backend) {
+  AuthorFix fx(exampleTaskpack(backend, {{"patches: suggestions", "patches: branch"}}));
+  const fs::path origin = fx.addOrigin();
+  const TreeSnapshot before = snapshotTree(fx.repo);
+  auto r = fx.run();
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const std::string runId(runJson(fx.s.root / "out").at("runId").as_string());
+  const std::string branch = "loopwright/" + runId + "/" + kStep;
+  const std::string commit = AuthorFix::gitAt(origin, "rev-parse --verify -q refs/heads/" + branch);
+  REQUIRE_MESSAGE(commit.size() == 40, AuthorFix::gitAt(origin, "for-each-ref"));
+  CHECK(AuthorFix::gitAt(origin, "rev-parse " + commit + "^@") == fx.head);  // one parent: the head
+  CHECK(AuthorFix::gitAt(origin, "rev-parse " + commit + "^{tree}") == fx.fixedTreeAtHead());
+  CHECK(AuthorFix::gitAt(origin, "log -1 --format=%an%n%s " + commit) ==
+        "loopwright\nloopwright: change proposed by author step format/fix-format");
+  CHECK(AuthorFix::gitAt(origin, "rev-parse main feature") == fx.git("rev-parse main feature"));
+
+  // The pull request is linked by one comment; the review carries nothing of it.
+  json::array links = fx.github.issueComments(1);
+  REQUIRE(links.size() == 1);
+  const std::string link(links[0].at("body").as_string());
+  CHECK(link.find("`" + branch + "`") != std::string::npos);
+  CHECK(link.find(commit) != std::string::npos);
+  CHECK(link.find("/compare/" + fx.head + "..." + branch) != std::string::npos);
+  CHECK(fx.github.reviewComments(1).empty());
+  CHECK(treeDifferences(before, snapshotTree(fx.repo)).empty());
+}
+
+}  // namespace
+
+TEST_CASE(
+    "examples/author-fix on linux-bwrap: one review, suggestions on the right lines, the rest as a patch in its body") {
+  if (backendAvailable("linux-bwrap")) suggestionsEndToEnd("linux-bwrap");
+}
+
+TEST_CASE(
+    "examples/author-fix on linux-landlock: one review, suggestions on the right lines, the rest as a patch in its "
+    "body") {
+  if (backendAvailable("linux-landlock")) suggestionsEndToEnd("linux-landlock");
+}
+
+TEST_CASE(
+    "examples/author-fix on linux-bwrap: a fix that fails its validate check is refused with its exit status, "
+    "published nowhere") {
+  if (backendAvailable("linux-bwrap")) validateRefusedEndToEnd("linux-bwrap");
+}
+
+TEST_CASE(
+    "examples/author-fix on linux-landlock: a fix that fails its validate check is refused with its exit status, "
+    "published nowhere") {
+  if (backendAvailable("linux-landlock")) validateRefusedEndToEnd("linux-landlock");
+}
+
+TEST_CASE(
+    "examples/author-fix on linux-bwrap: a fix over maxChangedLines is refused with the numbers, published nowhere") {
+  if (backendAvailable("linux-bwrap")) tooLargeEndToEnd("linux-bwrap");
+}
+
+TEST_CASE(
+    "examples/author-fix on linux-landlock: a fix over maxChangedLines is refused with the numbers, published "
+    "nowhere") {
+  if (backendAvailable("linux-landlock")) tooLargeEndToEnd("linux-landlock");
+}
+
+TEST_CASE(
+    "examples/author-fix on linux-bwrap with patches: branch: a commit on the head, pushed to the bare origin, linked "
+    "on the pull request") {
+  if (backendAvailable("linux-bwrap")) branchEndToEnd("linux-bwrap");
+}
+
+TEST_CASE(
+    "examples/author-fix on linux-landlock with patches: branch: a commit on the head, pushed to the bare origin, "
+    "linked on the pull request") {
+  if (backendAvailable("linux-landlock")) branchEndToEnd("linux-landlock");
+}
