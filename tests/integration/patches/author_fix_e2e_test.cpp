@@ -146,27 +146,8 @@ void requirePublishedNowhere(const FakeGithub& github) {
   CHECK(github.issueComments(1).empty());
 }
 
-void suggestionsEndToEnd(const std::string& backend) {
-  AuthorFix fx(exampleTaskpack(backend));
-  const TreeSnapshot before = snapshotTree(fx.repo);
-  auto r = fx.run();
-  INFO(r.out << r.err);
-  REQUIRE(r.status == 0);
-  const json::object step = fx.step();
-  CHECK(step.at("outcome") == "passed");
-  CHECK(step.at("backend").as_string() == backend);
-  const json::object& change = step.at("change").as_object();
-  CHECK(change.at("accepted") == true);
-  CHECK(change.at("paths") == json::array{"src/greet.c", "src/util.c"});
-  CHECK(change.at("linesAdded") == 5);
-  CHECK(change.at("linesDeleted") == 5);
-  CHECK(change.at("validation").at("passed") == true);
-
-  // ONE review: the two hunks on the pull request's lines of src/greet.c
-  // inline, src/util.c (not in the pull request) in its body.
-  CHECK(fx.github.count("POST", "/pulls/1/reviews") == 1);
-  json::array reviews = fx.github.reviews(1);
-  REQUIRE(reviews.size() == 1);
+// The two hunks on the pull request's lines of src/greet.c, inline.
+void checkSuggestions(AuthorFix& fx) {
   json::array comments = fx.github.reviewComments(1);
   REQUIRE(comments.size() == 2);
   std::sort(comments.begin(), comments.end(), [](const json::value& a, const json::value& b) {
@@ -191,8 +172,10 @@ void suggestionsEndToEnd(const std::string& backend) {
             .find("\n```suggestion\n    printf(\"Goodbye, %s!\\n\", name);\n```\n") != std::string::npos);
   // Committing both on the head gives exactly what the formatter makes.
   CHECK(withSuggestions(fx.git("show HEAD:src/greet.c") + "\n", comments) == fx.fixedAtHead("src/greet.c"));
+}
 
-  const std::string body(reviews[0].at("body").as_string());
+// src/util.c, not in the pull request, as a patch in the review's body.
+void checkBodyPatch(const std::string& body) {
   CHECK(body.find("A proposed change in 3 parts: 2 suggestions inline, 1 below.") != std::string::npos);
   CHECK(body.find("`src/util.c` at line 4 replaces lines outside one hunk of the pull request's diff") !=
         std::string::npos);
@@ -200,6 +183,29 @@ void suggestionsEndToEnd(const std::string& backend) {
   CHECK(body.find("\n-    size_t n = strlen(s);  \n+    size_t n = strlen(s);\n") != std::string::npos);
   CHECK(body.find("greet(names[i])") == std::string::npos);  // inline, not in the body
   CHECK(body.find("`steps/format/fix-format/change.patch`") != std::string::npos);
+}
+
+void suggestionsEndToEnd(const std::string& backend) {
+  AuthorFix fx(exampleTaskpack(backend));
+  const TreeSnapshot before = snapshotTree(fx.repo);
+  auto r = fx.run();
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const json::object step = fx.step();
+  CHECK(step.at("outcome") == "passed");
+  CHECK(step.at("backend").as_string() == backend);
+  const json::object& change = step.at("change").as_object();
+  CHECK(change.at("accepted") == true);
+  CHECK(change.at("paths") == json::array{"src/greet.c", "src/util.c"});
+  CHECK(change.at("linesAdded") == 5);
+  CHECK(change.at("linesDeleted") == 5);
+  CHECK(change.at("validation").at("passed") == true);
+
+  CHECK(fx.github.count("POST", "/pulls/1/reviews") == 1);  // ONE review
+  json::array reviews = fx.github.reviews(1);
+  REQUIRE(reviews.size() == 1);
+  checkSuggestions(fx);
+  checkBodyPatch(std::string(reviews[0].at("body").as_string()));
   CHECK(fx.github.issueComments(1).empty());
   CHECK(treeDifferences(before, snapshotTree(fx.repo)).empty());
 }
