@@ -6,7 +6,9 @@
 # Then the built-in steps on examples/pr-review (builtin/security,
 # builtin/lint with shellcheck, builtin/review), published to the test
 # suite's local GitHub server, the review's model lane served by its local
-# model server (a deterministic stand-in, not a model).
+# model server (a deterministic stand-in, not a model). Last, an author step
+# on examples/author-fix: its formatter fix proposed as review suggestions,
+# then pushed as a branch to a bare origin (publication.patches: branch).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/deps.sh
@@ -83,17 +85,30 @@ fi
 section "built-in steps: examples/pr-review, published to a local GitHub"
 echo "uses: builtin/security, builtin/lint (shellcheck), builtin/review; the model lane is a local stand-in"
 # The servers print their URLs, then take "pull N SHA DIFF" on their input
-# (the URLs go into the repository's taskpack before its commits exist).
-mkfifo "$tmp/servers.in"
-"$build_dir/loopwright-dev-servers" "$tmp/posted.json" <"$tmp/servers.in" >"$tmp/servers.out" &
-servers_pid=$!
-exec 7>"$tmp/servers.in"
-until [ "$(wc -l <"$tmp/servers.out")" -ge 2 ]; do sleep 0.05; done
-github_url="$(sed -n 's/^GITHUB_API_URL=//p' "$tmp/servers.out")"
-model_url="$(sed -n 's/^MODEL_URL=//p' "$tmp/servers.out")"
+# (the URLs go into the repository's taskpack before its commits exist); when
+# their input closes they write what was posted to the file named $1.
+start_dev_servers() {
+  rm -f "$tmp/servers.in" "$tmp/servers.out"
+  mkfifo "$tmp/servers.in"
+  "$build_dir/loopwright-dev-servers" "$1" <"$tmp/servers.in" >"$tmp/servers.out" &
+  servers_pid=$!
+  exec 7>"$tmp/servers.in"
+  until [ "$(wc -l <"$tmp/servers.out")" -ge 2 ]; do sleep 0.05; done
+  github_url="$(sed -n 's/^GITHUB_API_URL=//p' "$tmp/servers.out")"
+  model_url="$(sed -n 's/^MODEL_URL=//p' "$tmp/servers.out")"
+}
+# The repository $1's head commit as pull request 1.
+serve_pull() {
+  git -C "$1" diff HEAD~1 HEAD >"$1.diff"
+  echo "pull 1 $(git -C "$1" rev-parse HEAD) $1.diff" >&7
+}
+stop_dev_servers() {
+  exec 7>&-
+  wait "$servers_pid"
+}
+start_dev_servers "$tmp/posted.json"
 examples/pr-review/make-repo.sh "$tmp/pr" "$model_url"
-git -C "$tmp/pr" diff HEAD~1 HEAD >"$tmp/pr.diff"
-echo "pull 1 $(git -C "$tmp/pr" rev-parse HEAD) $tmp/pr.diff" >&7
+serve_pull "$tmp/pr"
 set +e
 env -u GITHUB_ACTIONS GITHUB_API_URL="$github_url" GITHUB_TOKEN=test-token \
   GITHUB_REPOSITORY=octo/hello OPENAI_API_KEY=demo-key GITHUB_STEP_SUMMARY="$tmp/summary.md" \
@@ -101,8 +116,7 @@ env -u GITHUB_ACTIONS GITHUB_API_URL="$github_url" GITHUB_TOKEN=test-token \
   --out "$tmp/pr-out" --publish github --sarif "$tmp/findings.sarif"
 status=$?
 set -e
-exec 7>&-
-wait "$servers_pid"
+stop_dev_servers
 echo "exit status: $status (1: findings at the taskpack's failOn: error)"
 echo "what the local GitHub received:"
 python3 -c '
@@ -115,3 +129,49 @@ for r in posted["checkRuns"]:
     print("  check run %r: %s" % (r["name"], r.get("conclusion")))
 sarif = json.load(open(sys.argv[2]))
 print("  SARIF for code scanning: %d results" % len(sarif["runs"][0]["results"]))' "$tmp/posted.json" "$tmp/findings.sarif"
+
+# examples/author-fix at $1 (with the taskpack $2, else the example's), run
+# with --publish github against fresh dev servers, its state in $1.state.
+run_author_fix() {
+  start_dev_servers "$1.posted.json"
+  examples/author-fix/make-repo.sh "$1" ${2:+"$2"}
+  [ -z "${3:-}" ] || { git init -q --bare "$3" && git -C "$1" remote add origin "$3" && git -C "$1" push -q origin main feature; }
+  serve_pull "$1"
+  set +e
+  env -u GITHUB_ACTIONS GITHUB_API_URL="$github_url" GITHUB_TOKEN=test-token GITHUB_REPOSITORY=octo/hello \
+    RUNNER_TEMP="$1.state" "$lw" run --repo "$1" --event-name pull_request --event-path "$1.event.json" \
+    --out "$1.out" --publish github >"$1.log" 2>&1
+  status=$?
+  set -e
+  stop_dev_servers
+  sed -n '/^stage format (/,/^run record/p' "$1.log" | sed "s|$tmp/||g"
+  echo "exit status: $status"
+}
+
+section "an author step: examples/author-fix, its fix proposed as review suggestions"
+echo "fix-format reformats the pull request's C sources in its own worktree and sandbox;"
+echo "its change is accepted only if .loopwright/check-format.sh passes on it"
+run_author_fix "$tmp/fix"
+echo "the one review the local GitHub received:"
+python3 -c '
+import json, sys
+posted = json.load(open(sys.argv[1]))
+for c in sorted(posted["reviewComments"], key=lambda c: c["line"]):
+    lines = "lines %s-%s" % (c["start_line"], c["line"]) if "start_line" in c else "line %s" % c["line"]
+    block = c["body"].split("```suggestion\n")[1].split("```")[0]
+    print("  suggestion on %s %s:" % (c["path"], lines))
+    for l in block.splitlines(): print("    | " + l)
+body = posted["reviews"][0]["body"]
+patch = body.split("```diff\n")[1].split("```")[0]
+print("  in its body, as a patch: " + ", ".join(l[6:] for l in patch.splitlines() if l.startswith("+++ b/")))' "$tmp/fix.posted.json"
+
+section "the same step with publication.patches: branch, pushed to a bare origin"
+sed 's/patches: suggestions/patches: branch/' examples/author-fix/.loopwright/taskpack.yaml >"$tmp/branch.yaml"
+run_author_fix "$tmp/branch" "$tmp/branch.yaml" "$tmp/remote/octo/hello.git"
+echo "the bare origin's new branch:"
+git -C "$tmp/remote/octo/hello.git" log -1 --format='  %D: %h "%s" (parent %p)' --decorate-refs='refs/heads/loopwright/*' \
+  --branches='loopwright/*' --stat=60 | sed -e '/^$/d' -e 's/^ \([^ ]\)/    \1/'
+python3 -c '
+import json, re, sys
+for c in json.load(open(sys.argv[1]))["issueComments"]:
+    print("  pull request comment: " + re.sub(r"\]\([^)]*\)", "]", c["body"].split("\n")[3]))' "$tmp/branch.posted.json"
