@@ -26,20 +26,23 @@ missing() {  # a tool this machine lacks: a skip, except on CI where it is requi
   exit 0
 }
 
+# Version 14 (Debian 12's; Ubuntu 24.04 has it too): another version lays
+# the same code out otherwise.
 lint_format() {
-  command -v clang-format >/dev/null 2>&1 || lw_ensure_packages clang-format || true
-  command -v clang-format >/dev/null 2>&1 || missing clang-format
+  command -v clang-format-14 >/dev/null 2>&1 || lw_ensure_packages clang-format-14 || true
+  command -v clang-format-14 >/dev/null 2>&1 || missing clang-format-14
   local files=() f
   while read -r f; do
     [ -n "$f" ] && [ "${f#\#}" = "$f" ] && [ -f "$f" ] && files+=("$f")
   done < scripts/lint-format-files.txt
-  clang-format --dry-run -Werror "${files[@]}"
+  clang-format-14 --dry-run -Werror "${files[@]}"
   echo "clang-format: ${#files[@]} listed files formatted"
   if [ -n "${LOOPWRIGHT_LINT_BASE:-}" ]; then
     # Only the lines changed since the base: the rest of a file keeps its
     # layout until someone works on it.
     local diff
-    diff="$(git clang-format --diff --extensions cpp,h "$LOOPWRIGHT_LINT_BASE" -- src tests bench fuzz || true)"
+    diff="$(git clang-format --binary clang-format-14 --diff --extensions cpp,h "$LOOPWRIGHT_LINT_BASE" \
+      -- src tests bench fuzz || true)"
     case "$diff" in
       "" | "no modified files to format" | "clang-format did not modify any files") ;;
       *) printf '%s\n' "$diff"
@@ -52,15 +55,15 @@ lint_format() {
 
 lint_tidy() {
   local build="$1"
-  command -v clang-tidy >/dev/null 2>&1 || lw_ensure_packages clang-tidy || true
-  command -v clang-tidy >/dev/null 2>&1 || missing clang-tidy
+  command -v clang-tidy-14 >/dev/null 2>&1 || lw_ensure_packages clang-tidy-14 || true
+  command -v clang-tidy-14 >/dev/null 2>&1 || missing clang-tidy-14
   [ -f "$build/compile_commands.json" ] || { echo "lint: no $build/compile_commands.json" >&2; exit 1; }
   local files=()
   mapfile -t files < <(git ls-files 'src/core/*.cpp' 'src/guard/*.cpp' 'src/sandbox/*.cpp' |
     grep -v -e '^src/sandbox/docker/' -e '^src/sandbox/process/' -e '^src/sandbox/direct/' -e '_darwin\.cpp$')
   # Four files a process, two at a time: ~2 minutes on two cores. The build's
   # flags are GCC's; clang-tidy ignores the warnings it does not know.
-  printf '%s\n' "${files[@]}" | xargs -P2 -n4 clang-tidy -p "$build" --quiet \
+  printf '%s\n' "${files[@]}" | xargs -P2 -n4 clang-tidy-14 -p "$build" --quiet \
     --extra-arg=-Wno-unknown-warning-option 2> >(grep -v ' warnings generated\.$' >&2)
   echo "clang-tidy: ${#files[@]} files clean"
 }

@@ -22,10 +22,11 @@ LW_BUILD_PACKAGES=(
 # lw_ensure_fuzz_runtime) and, with shellcheck, for builtin/lint's tests (real
 # SARIF, checkstyle and gcc-style output), iproute2 for network namespaces,
 # procps for process assertions, python3-yaml for the action's simulated job (tests/action),
-# clang-format and clang-tidy for scripts/lint.sh, etcd-server (its binary is `etcd`) for
+# clang-format and clang-tidy 14 for scripts/lint.sh (Debian 12's; another version
+# formats and checks otherwise), etcd-server (its binary is `etcd`) for
 # the etcd lease store's tests (tests/lease/etcd_*).
 # shellcheck disable=SC2034
-LW_TEST_PACKAGES=(clang clang-format clang-tidy shellcheck iproute2 procps python3 python3-yaml etcd-server)
+LW_TEST_PACKAGES=(clang clang-format-14 clang-tidy-14 shellcheck iproute2 procps python3 python3-yaml etcd-server)
 
 lw_sudo() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
