@@ -45,22 +45,6 @@ std::string_view inOwnGitDir(std::string_view rel) {
   return rel;
 }
 
-// Another checkout's worktree administrative directory (worktrees/<name>),
-// or all of worktrees/ for a baseline of the main checkout: other runs add
-// and remove their author steps' worktrees there while this step runs (each
-// such worktree's own verification watches its own directory). A baseline of
-// a linked worktree keeps its own.
-bool isOtherWorktreesState(const Baseline& b, std::string_view rel) {
-  constexpr std::string_view kRoot = "worktrees";
-  if (!rel.starts_with(kRoot) || (rel.size() > kRoot.size() && rel[kRoot.size()] != '/')) return false;
-  const std::string ownPrefix = b.gitDir + "/worktrees/";
-  if (!b.repoPath.starts_with(ownPrefix)) return true;
-  if (rel.size() == kRoot.size()) return false;
-  std::string_view name = rel.substr(kRoot.size() + 1);
-  name = name.substr(0, name.find('/'));
-  return name != std::string_view(b.repoPath).substr(ownPrefix.size());
-}
-
 }  // namespace
 
 Watch watchOf(const Baseline& b, Area area, std::string_view rel, FileType type) {
@@ -72,7 +56,6 @@ Watch watchOf(const Baseline& b, Area area, std::string_view rel, FileType type)
     return Watch::Capture;
   }
   if (area != Area::GitDir) return Watch::Capture;
-  if (isOtherWorktreesState(b, rel)) return Watch::Skip;
   std::string_view own = inOwnGitDir(rel);
   // Git LFS keeps its content-addressed files here, often large: detected,
   // not copied.

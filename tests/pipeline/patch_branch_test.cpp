@@ -238,10 +238,13 @@ struct GitHttpServer {
       ::_exit(127);
     }
     ::close(out[1]);
-    char buf[16] = {};
-    ssize_t n = ::read(out[0], buf, sizeof buf - 1);
+    // The port, a whole line: the server must not find its pipe closed
+    // while it writes (it would die of SIGPIPE before serving).
+    std::string line;
+    char c = 0;
+    while (line.size() < 16 && ::read(out[0], &c, 1) == 1 && c != '\n') line += c;
     ::close(out[0]);
-    port = n > 0 ? std::atoi(buf) : 0;
+    port = std::atoi(line.c_str());
   }
   ~GitHttpServer() {
     if (pid > 0) {

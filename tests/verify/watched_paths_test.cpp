@@ -18,10 +18,7 @@ TEST_CASE("verify watch: every file of a git directory is walked but the loose o
       {Area::GitDir, "config", FileType::File, Watch::Capture},
       {Area::GitDir, "FETCH_HEAD", FileType::File, Watch::Capture},
       {Area::GitDir, "modules/sub/config", FileType::File, Watch::Capture},
-      // Other runs' author worktrees come and go there (docs/verification.md).
-      {Area::GitDir, "worktrees", FileType::Dir, Watch::Skip},
-      {Area::GitDir, "worktrees/x/config", FileType::File, Watch::Skip},
-      {Area::GitDir, "worktreesx", FileType::File, Watch::Capture},
+      {Area::GitDir, "worktrees/x/config", FileType::File, Watch::Capture},
       {Area::GitDir, "objects", FileType::Dir, Watch::Capture},
       {Area::GitDir, "objects/ab", FileType::Dir, Watch::Skip},
       {Area::GitDir, "objects/Ab", FileType::File, Watch::Skip},
@@ -56,19 +53,6 @@ TEST_CASE("verify watch: every file of a git directory is walked but the loose o
   // A .git directory that is not the repository's (core.worktree elsewhere) is walked.
   b.gitDir = "/elsewhere/repo.git";
   CHECK(watchOf(b, Area::WorkTree, ".git", FileType::Dir) == Watch::Capture);
-}
-
-TEST_CASE("verify watch: a linked worktree watches its own administrative directory, not the others'") {
-  Baseline b;
-  b.workTree = "/state/worktrees/run1-review-fmt";
-  b.gitDir = "/w/.git";
-  b.repoPath = "/w/.git/worktrees/run1-review-fmt";
-  CHECK(watchOf(b, Area::GitDir, "worktrees", FileType::Dir) == Watch::Capture);
-  CHECK(watchOf(b, Area::GitDir, "worktrees/run1-review-fmt", FileType::Dir) == Watch::Capture);
-  CHECK(watchOf(b, Area::GitDir, "worktrees/run1-review-fmt/config.worktree", FileType::File) == Watch::Capture);
-  CHECK(watchOf(b, Area::GitDir, "worktrees/run2-review-fmt", FileType::Dir) == Watch::Skip);
-  CHECK(watchOf(b, Area::GitDir, "worktrees/run1-review-fmt2", FileType::Dir) == Watch::Skip);
-  CHECK(watchOf(b, Area::GitDir, "config", FileType::File) == Watch::Capture);
 }
 
 TEST_CASE("verify watch: a change anywhere in git's state, or inside any .git, is git state") {
