@@ -11,6 +11,7 @@
 // (--check: exit 1 when linux-bwrap costs more than 1.2x raw bwrap;
 // --before: an earlier build measured beside this one, rows "(before)").
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,11 +41,24 @@ struct Variant {
   int seccompFd = -1;  // moved to fd 4 in the child
   std::vector<double> ms, cpuMs;
   bool failed = false;
+  std::vector<std::string> extraEnv;  // on top of the run's environment
 };
 
 // The same timed fork/exec for every variant.
 int runOnce(const Variant& v, const std::vector<std::string>& env, double* ms, double* cpuMs = nullptr) {
-  return lw::bench::runQuiet(v.argv, env, v.seccompFd, ms, cpuMs);
+  if (v.extraEnv.empty()) return lw::bench::runQuiet(v.argv, env, v.seccompFd, ms, cpuMs);
+  std::vector<std::string> all = env;
+  all.insert(all.end(), v.extraEnv.begin(), v.extraEnv.end());
+  return lw::bench::runQuiet(v.argv, all, v.seccompFd, ms, cpuMs);
+}
+
+// The earlier build's own probe cache: a cache entry's key names the
+// version, so two versions sharing one cache would each probe again on
+// every run, and the bench would measure the probes.
+std::string beforeCacheHome() {
+  const std::string dir = "/tmp/lw-bench-before-cache-" + std::to_string(::getuid());
+  ::mkdir(dir.c_str(), 0700);
+  return "XDG_CACHE_HOME=" + dir;
 }
 
 using lw::bench::median;
@@ -75,7 +89,7 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, bool withoutView, std
     return {};
   }
   Variant v{withoutView ? "raw landlock, before (no view)" : "raw landlock (same rules)",
-            {RAW_LANDLOCK_BIN}, *memfd, {}, {}, false};
+            {RAW_LANDLOCK_BIN}, *memfd, {}, {}, false, {}};
   for (std::uint64_t n : {plan->handled.handledAccessFs, plan->handled.handledAccessNet, plan->handled.scoped})
     v.argv.push_back(std::to_string(n));
   for (bool ns : {plan->userNamespace, plan->networkNamespace, plan->pidNamespace, plan->mountNamespace})
@@ -96,8 +110,8 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, bool withoutView, std
 std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::bench::RawBwrap& raw,
                                    const std::string& before, std::string& noRawLandlock) {
   std::vector<Variant> variants;
-  variants.push_back({"bare exec", {"/bin/true"}, -1, {}, {}, false});
-  variants.push_back({"raw bwrap (same flags)", raw.argv, raw.seccompFd, {}, {}, false});
+  variants.push_back({"bare exec", {"/bin/true"}, -1, {}, {}, false, {}});
+  variants.push_back({"raw bwrap (same flags)", raw.argv, raw.seccompFd, {}, {}, false, {}});
   for (bool withoutView : {true, false}) {
     Variant rawLandlock = planRawLandlock(spec, withoutView, noRawLandlock);
     if (!rawLandlock.argv.empty()) variants.push_back(std::move(rawLandlock));
@@ -113,7 +127,8 @@ std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::
       if (std::string_view(b) == "direct-dedicated") argv.insert(argv.end(), {"--network", "allow-outbound"});
       argv.insert(argv.end(), {"--", "/bin/true"});
       std::string name = std::string("loopwright ") + b + (bin == before ? " (before)" : "");
-      variants.push_back({name, std::move(argv), -1, {}, {}, false});
+      variants.push_back({name, std::move(argv), -1, {}, {}, false, {}});
+      if (bin == before) variants.back().extraEnv = {beforeCacheHome()};
     }
   }
   return variants;
