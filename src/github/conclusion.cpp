@@ -1,22 +1,11 @@
 #include "github/conclusion.h"
 
 #include <algorithm>
-#include <array>
 #include <utility>
 
 namespace lw::github {
 
 namespace {
-
-constexpr std::array<std::pair<StepOutcome, std::string_view>, 7> kOutcomeNames{{
-    {StepOutcome::Passed, "passed"},
-    {StepOutcome::Failed, "failed"},
-    {StepOutcome::Blocked, "blocked"},
-    {StepOutcome::Quarantined, "quarantined"},
-    {StepOutcome::Refused, "refused"},
-    {StepOutcome::Skipped, "skipped"},
-    {StepOutcome::Error, "error"},
-}};
 
 // A more severe failure raises the conclusion to failure; a neutral reason
 // (FailureKind::None) only lifts a success to neutral.
@@ -58,18 +47,6 @@ void judgeFindings(Verdict& v, std::size_t failing, FailOn failOn) {
 
 }  // namespace
 
-std::string_view toString(StepOutcome o) {
-  for (const auto& [outcome, name] : kOutcomeNames)
-    if (outcome == o) return name;
-  return "error";
-}
-
-std::optional<StepOutcome> stepOutcomeNamed(std::string_view name) {
-  for (const auto& [outcome, known] : kOutcomeNames)
-    if (known == name) return outcome;
-  return std::nullopt;
-}
-
 std::string_view toString(Conclusion c) {
   switch (c) {
     case Conclusion::Success: return "success";
@@ -91,8 +68,7 @@ std::string_view toString(FailureKind k) {
 }
 
 FailureKind failureOf(const StepRow& s) {
-  std::optional<StepOutcome> outcome = stepOutcomeNamed(s.outcome);
-  if (!outcome && !s.outcome.empty()) return FailureKind::Failed;
+  const std::optional<StepOutcome>& outcome = s.outcome;
   if (!outcome || *outcome == StepOutcome::Passed || *outcome == StepOutcome::Skipped)
     return s.blocked ? FailureKind::Guardrail : FailureKind::None;
   switch (*outcome) {

@@ -13,22 +13,9 @@
 #include <vector>
 
 #include "github/publication.h"
+#include "github/step_outcome.h"
 
 namespace lw::github {
-
-// How a step ended. Written in run.json and the outbox's step rows by name.
-enum class StepOutcome {
-  Passed,       // exited 0, verified, outputs accepted
-  Failed,       // exited non-zero (outputs still verified and kept)
-  Blocked,      // stopped by a guardrail or its wall time: BLOCKER
-  Quarantined,  // verification found a violation; changes quarantined
-  Refused,      // no backend could give the policy: fail closed
-  Skipped,      // its stage did not run
-  Error,        // loopwright could not run it (launch, I/O)
-};
-std::string_view toString(StepOutcome o);
-// nullopt for a name no version wrote (and for the empty outcome of old rows).
-std::optional<StepOutcome> stepOutcomeNamed(std::string_view name);
 
 // The check-run conclusions loopwright sets, as the Checks API spells them.
 enum class Conclusion { Success, Neutral, Failure };

@@ -136,7 +136,7 @@ json::object stepJson(const StepRow& s) {
                       {"guardrailEvents", strings(s.guardrailEvents)},
                       {"blocked", s.blocked},
                       {"blocker", s.blocker},
-                      {"outcome", s.outcome},
+                      {"outcome", s.outcome ? toString(*s.outcome) : std::string_view()},
                       {"tokensUsed", s.tokensUsed}};
   if (s.coverage) o["coverage"] = toJson(*s.coverage);
   return o;
@@ -154,7 +154,7 @@ StepRow readStep(const json::value& v, const std::string& path) {
   s.guardrailEvents = readStrings(o, "guardrailEvents", path);
   s.blocked = optBool(o, "blocked", path).value_or(false);
   s.blocker = optStr(o, "blocker", path).value_or("");
-  s.outcome = optStr(o, "outcome", path).value_or("");
+  s.outcome = rowOutcomeNamed(optStr(o, "outcome", path).value_or(""));
   s.tokensUsed = optInt(o, "tokensUsed", path).value_or(0);
   if (o.if_contains("coverage") && !o.at("coverage").is_null()) s.coverage = readCoverage(o.at("coverage"), join(path, "coverage"));
   return s;

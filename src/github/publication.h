@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "core/result.h"
 #include "github/coverage.h"
 #include "github/proposed_change.h"
+#include "github/step_outcome.h"
 #include "policy/taskpack.h"
 
 namespace lw::github {
@@ -34,7 +36,7 @@ struct StepRow {
   std::vector<std::string> guardrailEvents;  // "loop warn: github.issues.search x3"
   bool blocked = false;
   std::string blocker;  // the BLOCKER text when blocked
-  std::string outcome = {};  // "passed", "failed", "blocked", ... (empty in entries of older versions)
+  std::optional<StepOutcome> outcome = {};  // nullopt in entries of older versions
   std::optional<Coverage> coverage = {};  // what a reviewing step covered (coverage.json)
   std::int64_t tokensUsed = 0;       // its model calls' tokens
 };

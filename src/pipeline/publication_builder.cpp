@@ -50,7 +50,7 @@ github::StepRow stepRow(const StepRecord& s, const RunRecord& run) {
                                         ? std::string(toString(s.outcome)) + ": " + s.message
                                         : s.blocker,
                                     run);
-  row.outcome = std::string(toString(s.outcome));
+  row.outcome = s.outcome;
   row.coverage = s.coverage;
   row.tokensUsed = s.tokensUsed;
   return row;

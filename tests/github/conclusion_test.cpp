@@ -13,9 +13,9 @@ StepRow row(std::string step, std::string outcome, std::string blocker = {}) {
   StepRow r;
   r.stage = "review";
   r.step = std::move(step);
-  r.outcome = std::move(outcome);
+  r.outcome = rowOutcomeNamed(outcome);
   r.blocker = std::move(blocker);
-  r.blocked = r.outcome == "blocked";
+  r.blocked = r.outcome == StepOutcome::Blocked;
   return r;
 }
 
@@ -217,5 +217,8 @@ TEST_CASE("conclusion: step outcomes round-trip through their names") {
                         StepOutcome::Refused, StepOutcome::Skipped, StepOutcome::Error})
     CHECK(stepOutcomeNamed(toString(o)) == o);
   CHECK_FALSE(stepOutcomeNamed("").has_value());
+  CHECK_FALSE(rowOutcomeNamed("").has_value());
+  CHECK(rowOutcomeNamed("cancelled") == StepOutcome::Failed);
+  CHECK(rowOutcomeNamed("blocked") == StepOutcome::Blocked);
   CHECK(toString(Conclusion::Neutral) == "neutral");
 }

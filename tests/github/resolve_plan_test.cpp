@@ -16,7 +16,7 @@ StepRow reviewed(std::vector<std::string> paths, std::string outcome = "passed")
   StepRow r;
   r.stage = "review";
   r.step = "review";
-  r.outcome = std::move(outcome);
+  r.outcome = rowOutcomeNamed(outcome);
   r.coverage = Coverage{};
   r.coverage->complete = true;
   for (auto& p : paths) r.coverage->files.push_back({p, FileReview::Reviewed, ""});
@@ -64,7 +64,7 @@ TEST_CASE("resolve scope: the files the steps reviewed, nothing after a failed s
 
   StepRow lint;
   lint.step = "lint";
-  lint.outcome = "passed";
+  lint.outcome = StepOutcome::Passed;
   CHECK_FALSE(resolveScope({lint}, false).has_value());  // no coverage, whole change: every file
   REQUIRE(resolveScope({lint}, true));
   CHECK(resolveScope({lint}, true)->empty());  // only what changed since: we do not know which files

@@ -122,7 +122,7 @@ TEST_CASE("publication builder: the step rows carry outcome, coverage and tokens
   options.failOn = FailOn::Error;
   github::PublicationRequest req = toPublicationRequest(run({review}), pullRequest(), options);
   REQUIRE(req.steps.size() == 1);
-  CHECK(req.steps[0].outcome == "passed");
+  CHECK(req.steps[0].outcome == StepOutcome::Passed);
   CHECK(req.steps[0].tokensUsed == 42);
   REQUIRE(req.steps[0].coverage);
   CHECK(req.conclusion == "failure");
@@ -134,7 +134,7 @@ TEST_CASE("publication builder: the step rows carry outcome, coverage and tokens
   REQUIRE(back.ok());
   REQUIRE(back->steps[0].coverage);
   CHECK(back->steps[0].coverage->reason == "the model lane failed (HTTP 503)");
-  CHECK(back->steps[0].outcome == "passed");
+  CHECK(back->steps[0].outcome == StepOutcome::Passed);
   CHECK(back->steps[0].tokensUsed == 42);
   REQUIRE(back->reviewedFiles);
   CHECK(*back->reviewedFiles == std::vector<std::string>{"src/a.c"});

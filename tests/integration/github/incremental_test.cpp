@@ -28,7 +28,7 @@ StepRow reviewStep(Coverage coverage) {
   r.stage = "review";
   r.step = "review";
   r.backend = "linux-bwrap";
-  r.outcome = "passed";
+  r.outcome = StepOutcome::Passed;
   r.coverage = std::move(coverage);
   r.tokensUsed = 1200;
   return r;
