@@ -15,7 +15,7 @@
 #include "cli/commands.h"
 #include "cli/policy_context.h"
 #include "cli/report.h"
-#include "core/http_curl.h"
+#include "github/live_rest_client.h"
 #include "github/publisher.h"
 #include "github/pulls.h"
 #include "github/run_artifact.h"
@@ -116,11 +116,9 @@ int publishMain(const Args& args, Io& io) {
   // Workflow commands must reach the runner; under --json stdout is the
   // JSON document, so they go to stderr, which the runner also reads.
   std::ostream& log = io.json ? io.err : io.out;
-  http::CurlTransport transport{github::httpPolicy()};
-  github::SystemClock clock;
-  github::ThreadSleeper sleeper;
   const github::RestConfig rest = github::restConfigFromEnvironment(io.env);
-  github::RestClient api(transport, clock, sleeper, rest, &log);
+  github::LiveRestClient client(rest, &log);
+  github::RestClient& api = client.api();
   github::Outbox outbox(*stateDir);
   // A pending branch (publication.patches: branch) is pushed from the job's
   // checkout, GITHUB_WORKSPACE (else the current directory).

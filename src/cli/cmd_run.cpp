@@ -18,14 +18,13 @@
 #include "cli/report.h"
 #include "core/executables.h"
 #include "core/file_io.h"
-#include "core/http_curl.h"
 #include "core/json_text.h"
 #include "github/actions_files.h"
 #include "github/channels.h"
 #include "github/fallback.h"
+#include "github/live_rest_client.h"
 #include "github/outbox.h"
 #include "github/publisher.h"
-#include "github/rest_client.h"
 #include "github/run_artifact.h"
 #include "github/workflow_commands.h"
 #include "lease/open_store.h"
@@ -62,11 +61,9 @@ std::string isoNow() {
 int publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& event,
                const Taskpack& taskpack, const HostConfig& host, const fs::path& repo, Io& io) {
   std::ostream& log = io.json ? io.err : io.out;
-  http::CurlTransport transport{github::httpPolicy()};
-  github::SystemClock clock;
-  github::ThreadSleeper sleeper;
   const github::RestConfig rest = github::restConfigFromEnvironment(io.env);
-  github::RestClient api(transport, clock, sleeper, rest, &log);
+  github::LiveRestClient client(rest, &log);
+  github::RestClient& api = client.api();
   const std::string stateDir = pipeline::stateDirFor(host.present, host.stateDir, io.env);
   github::Outbox outbox(stateDir);
   // publication.patches: branch is pushed by this process, from this checkout.

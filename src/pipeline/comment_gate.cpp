@@ -1,8 +1,6 @@
 #include "pipeline/comment_gate.h"
 
-#include "core/http_curl.h"
-#include "github/http.h"
-#include "github/rest_client.h"
+#include "github/live_rest_client.h"
 
 namespace lw::pipeline {
 
@@ -41,10 +39,8 @@ Result<StageSelection> gateStages(const EventInput& event, const Environment& en
     return makeError(ErrorCode::UsageError,
                      commandText(*command) + " needs the commenter's permission, read from the API",
                      "set GITHUB_TOKEN (the action passes its github-token input)");
-  http::CurlTransport transport{github::httpPolicy()};
-  github::SystemClock clock;
-  github::ThreadSleeper sleeper;
-  github::RestClient api(transport, clock, sleeper, config, &log);
+  github::LiveRestClient client(config, &log);
+  github::RestClient& api = client.api();
   auto permission = github::fetchPermission(api, event.typed->repository, event.typed->commentAuthor);
   if (!permission) return std::move(permission).error();
   return selectStages(event, command, *permission);

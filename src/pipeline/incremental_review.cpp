@@ -3,8 +3,8 @@
 #include <chrono>
 #include <ostream>
 
-#include "core/http_curl.h"
 #include "github/last_reviewed.h"
+#include "github/live_rest_client.h"
 #include "github/publisher.h"
 #include "github/rest_client.h"
 #include "verify/libgit2.h"
@@ -40,10 +40,8 @@ std::string lastReviewedHeadFor(const github::GithubEvent& event, const std::fil
   if (!wantsIncrementalReview(event)) return {};
   github::RestConfig config = github::restConfigFromEnvironment(env);
   if (config.token.empty()) return {};
-  http::CurlTransport transport{github::httpPolicy()};
-  github::SystemClock clock;
-  github::ThreadSleeper sleeper;
-  github::RestClient api(transport, clock, sleeper, config, &log);
+  github::LiveRestClient client(config, &log);
+  github::RestClient& api = client.api();
   auto last = github::findLastReviewedHead(api, event.repository, event.number, github::PublisherConfig{}.fallbackLogin);
   if (!last) {
     log << "loopwright: reviewing the whole change: the last reviewed head could not be read ("

@@ -1,8 +1,6 @@
 #include "pipeline/pull_event.h"
 
-#include "core/http_curl.h"
-#include "github/http.h"
-#include "github/rest_client.h"
+#include "github/live_rest_client.h"
 
 namespace lw::pipeline {
 
@@ -23,10 +21,8 @@ Status completePullRequestEvent(EventInput& event, const Environment& env, std::
   if (config.token.empty())
     return makeError(ErrorCode::UsageError, "the " + which + " does not name the pull request's commits",
                      "set GITHUB_TOKEN (the action passes its github-token input) so that they can be read");
-  http::CurlTransport transport{github::httpPolicy()};
-  github::SystemClock clock;
-  github::ThreadSleeper sleeper;
-  github::RestClient api(transport, clock, sleeper, config, &log);
+  github::LiveRestClient client(config, &log);
+  github::RestClient& api = client.api();
   auto pull = github::fetchPull(api, event.typed->repository, event.typed->number);
   if (!pull) {
     Error e = std::move(pull).error();
