@@ -11,7 +11,7 @@
 
 #include "core/http_curl.h"
 #include "lease/etcd_store.h"
-#include "lease_fixture.h"
+#include "race_harness.h"
 #include "etcd_server.h"
 
 using namespace lw;
@@ -25,40 +25,13 @@ EtcdStoreOptions optionsFor(EtcdServer& server, const std::string& prefix) {
   return EtcdStoreOptions{server.endpoint(), prefix, 2000, 16, 5000ms};
 }
 
-// A child's exit status for a claim: 0 won, 1 refused as held, 2 other.
-[[noreturn]] void claimAndExit(const EtcdStoreOptions& options, const std::string& resource,
-                               std::int64_t aheadMs, int startFd) {
-  char go;
-  (void)::read(startFd, &go, 1);  // returns at EOF: when the parent lets both go
-  http::CurlTransport transport{http::Policy{}};
-  EtcdStore store(transport, options, [aheadMs] { return systemNowMs() + aheadMs; });
-  auto lease = store.claim(resource, "child " + std::to_string(::getpid()), 3'600s);
-  ::_exit(lease.ok() ? 0 : lease.error().code == ErrorCode::LeaseUnavailable ? 1 : 2);
-}
-
-int exitStatus(pid_t pid) {
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-// One round: two children claim `resource` at once; their exit statuses
-// sorted ("01" is the one right answer).
-std::string raceOnce(const EtcdStoreOptions& options, const std::string& resource, std::int64_t aheadMs) {
-  int start[2];
-  REQUIRE(::pipe(start) == 0);
-  pid_t kids[2];
-  for (pid_t& kid : kids) {
-    kid = ::fork();
-    if (kid == 0) {
-      ::close(start[1]);
-      claimAndExit(options, resource, aheadMs, start[0]);
-    }
-  }
-  ::close(start[0]);
-  ::close(start[1]);
-  int a = exitStatus(kids[0]), b = exitStatus(kids[1]);
-  return std::to_string(std::min(a, b)) + std::to_string(std::max(a, b));
+// A claim of `ttl` on the etcd store `options` names, over its own
+// connection (a forked child must not share its parent's).
+Claim etcdClaim(const EtcdStoreOptions& options, Ttl ttl) {
+  return [options, ttl](const std::string& resource, const std::string& holder, Clock nowMs) {
+    http::CurlTransport transport{http::Policy{}};
+    return EtcdStore(transport, options, std::move(nowMs)).claim(resource, holder, ttl);
+  };
 }
 
 }  // namespace
@@ -66,17 +39,10 @@ std::string raceOnce(const EtcdStoreOptions& options, const std::string& resourc
 TEST_CASE("etcd race: two processes claim one key, exactly one wins, 200 rounds") {
   LW_REQUIRE_ETCD(server);
   EtcdStoreOptions options = optionsFor(server, server.freshPrefix("race"));
-  int bad = 0;
   auto start = std::chrono::steady_clock::now();
   // Even rounds race for a key nobody wrote (compare CREATE == 0); odd ones
-  // for one whose last lease expired (each round's clock is two hours after
-  // the last's, a lease lasts one: compare MOD == the revision read).
-  for (int i = 0; i < 200; ++i) {
-    std::string resource = i % 2 == 0 ? "race-" + std::to_string(i) : "race-expired";
-    std::string outcome = raceOnce(options, resource, std::int64_t{i} * 7'200'000);
-    if (outcome != "01" && bad++ == 0) MESSAGE("round " << i << ": exit statuses " << outcome);
-  }
-  CHECK(bad == 0);
+  // for one whose last lease expired (compare MOD == the revision read).
+  CHECK(racesWithoutOneWinner(etcdClaim(options, 3'600s), 200, std::nullopt) == 0);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
   MESSAGE("200 rounds against etcd in " << ms.count() << " ms (" << ms.count() / 200.0 << " ms a round)");
   http::CurlTransport transport{http::Policy{}};
@@ -90,23 +56,7 @@ TEST_CASE("etcd race: two processes claim one key, exactly one wins, 200 rounds"
 TEST_CASE("etcd race: a holder killed with SIGKILL keeps the key until expiry plus the skew margin") {
   LW_REQUIRE_ETCD(server);
   EtcdStoreOptions options = optionsFor(server, server.freshPrefix("killed"));
-  int claimed[2];
-  REQUIRE(::pipe(claimed) == 0);
-  pid_t holder = ::fork();
-  if (holder == 0) {
-    http::CurlTransport transport{http::Policy{}};
-    auto lease = EtcdStore(transport, options, [] { return kT0; }).claim("wt", "doomed holder", 10s);
-    char done = lease.ok() ? '1' : '0';
-    (void)::write(claimed[1], &done, 1);
-    for (;;) ::pause();
-  }
-  ::close(claimed[1]);
-  char done = 0;
-  REQUIRE(::read(claimed[0], &done, 1) == 1);
-  ::close(claimed[0]);
-  REQUIRE(done == '1');
-  ::kill(holder, SIGKILL);
-  CHECK(exitStatus(holder) == 128 + SIGKILL);
+  CHECK(killedHolder(etcdClaim(options, 10s)) == 128 + SIGKILL);
 
   http::CurlTransport transport{http::Policy{}};
   ManualClock clock;
