@@ -10,6 +10,7 @@
 
 #include <boost/json/parse.hpp>
 
+#include "support/read_file.h"
 #include "support/run_cli.h"
 #include "support/temp_dir.h"
 
@@ -19,13 +20,6 @@ namespace fs = std::filesystem;
 namespace json = boost::json;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 json::object jsonOf(const lw::test::CliRun& run) {
   boost::system::error_code ec;
@@ -120,7 +114,7 @@ TEST_CASE("cli lease: a corrupt record is listed as corrupt and every command re
     CHECK(run.status == 7);
     CHECK(run.err.find("error[LEASE_UNAVAILABLE]") != std::string::npos);
   }
-  CHECK(slurp(store / "wt.json") == garbage);
+  CHECK(lw::test::readFile(store / "wt.json") == garbage);
 }
 
 TEST_CASE("cli lease: the default store is <state dir>/leases from the host config") {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/read_file.h"
 #include "lease/local_store.h"
 #include "lease_fixture.h"
 
@@ -20,13 +21,6 @@ using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 struct CorruptCase {
   std::string name;
@@ -75,7 +69,7 @@ std::string corruptRecordFailsClosed(const fs::path& storeDir, const CorruptCase
       problems += c.name + ": " + op + " failed with " +
                   std::string(codeName(e->code)) + " on " + e->subject + "\n";
   }
-  if (slurp(file) != c.content) problems += std::string(c.name) + ": the record was overwritten\n";
+  if (lw::test::readFile(file) != c.content) problems += std::string(c.name) + ": the record was overwritten\n";
   auto survey = store.survey();
   if (!survey || survey->size() != 2 || !(*survey)[1].unreadable)
     problems += std::string(c.name) + ": survey does not show it as unreadable\n";
@@ -94,7 +88,7 @@ TEST_CASE("local store: a claim creates the directory 0700 and writes a versione
   struct stat st {};
   REQUIRE(::stat(s.store.c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0700);
-  CHECK(slurp(s.store / "worktree.12.build.fmt.json") ==
+  CHECK(lw::test::readFile(s.store / "worktree.12.build.fmt.json") ==
         "{\"schema\":1,\"resource\":\"worktree.12.build.fmt\",\"phase\":\"active\",\"holder\":"
         "\"run 12 step fmt\",\"token\":1,\"expiresAtMs\":1700000030000,\"claimedAtMs\":"
         "1700000000000}\n");

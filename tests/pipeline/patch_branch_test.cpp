@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/read_file.h"
 #include "core/http_curl.h"
 #include "github/outbox.h"
 #include "github/publisher.h"
@@ -36,13 +37,6 @@ class NoWait final : public Sleeper {
  public:
   void sleepFor(std::chrono::milliseconds) override {}
 };
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 const std::string kHeadSha(40, 'c');
 
@@ -85,7 +79,7 @@ struct Repos {
     REQUIRE(sh("git clone -q octo/hello.git author && cd author && printf 'one\\nTWO\\nthree\\n' > src/app.c && "
                "printf 'new\\n' > added.txt && git rm -q old.txt && printf '\\211PNG\\0\\4\\5' > logo.png && "
                "git add -A && git diff --cached --binary > ../change.patch") == 0);
-    patch = readFile(root + "/change.patch");
+    patch = lw::test::readFile(root + "/change.patch");
     REQUIRE(patch.find("GIT binary patch") != std::string::npos);
   }
   int sh(const std::string& script) const {
@@ -93,7 +87,7 @@ struct Repos {
   }
   std::string out(const std::string& cmd) const {
     REQUIRE(sh(cmd + " > .out") == 0);
-    std::string s = readFile(root + "/.out");
+    std::string s = lw::test::readFile(root + "/.out");
     std::remove((root + "/.out").c_str());
     while (!s.empty() && s.back() == '\n') s.pop_back();
     return s;
@@ -277,7 +271,7 @@ TEST_CASE("patch branch: over http the token goes only through the credentials c
     REQUIRE_MESSAGE(outcome.ok(), (outcome.ok() ? "" : outcome.error().message), "\n", h.log.str());
     const std::string commit = repos.out("git -C octo/hello.git rev-parse refs/heads/loopwright/run-1/fmt");
     CHECK(repos.out("git -C octo/hello.git rev-parse " + commit + "^") == repos.base);
-    const std::string log = readFile(h / "http.log");
+    const std::string log = lw::test::readFile(h / "http.log");
     CHECK(log.find("POST /octo/hello.git/git-receive-pack Basic ") != std::string::npos);
     CHECK(log.find(token) == std::string::npos);  // only its base64 in the header, never in a path
     CHECK(repos.snapshot() == before);            // nothing of it written to the checkout's config
@@ -288,7 +282,7 @@ TEST_CASE("patch branch: over http the token goes only through the credentials c
     auto outcome = h.publisher().publish(branchRequest(repos));
     REQUIRE_FALSE(outcome.ok());
     std::size_t requests = 0;
-    for (char c : readFile(h / "http.log")) requests += c == '\n';
+    for (char c : lw::test::readFile(h / "http.log")) requests += c == '\n';
     CHECK(requests <= 3);
     CHECK(h.outbox.pending()->size() == 1);
     CHECK(h.gh.issueComments(7).empty());

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "support/read_file.h"
 #include "core/environment.h"
 #include "pipeline/task_contract.h"
 #include "pipeline/validate_run.h"
@@ -26,11 +27,6 @@ using namespace lw::pipeline;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // The orchestrator's checkout, an author's linked worktree of it (its .git
 // a file, git's state in the checkout's .git), the step's directory beside
@@ -104,10 +100,10 @@ TEST_CASE("validate run: a passing command, with its build output in the worktre
     CHECK(run.exitStatus == 0);
     CHECK_FALSE(run.timedOut);
     CHECK(run.command == std::vector<std::string>{"/bin/sh", "-c", run.command[2]});
-    CHECK(slurp(s.worktree / "build.o") == "built\n");
-    CHECK(slurp(s.stepDir / "validate/out/report") == "done\n");
+    CHECK(lw::test::readFile(s.worktree / "build.o") == "built\n");
+    CHECK(lw::test::readFile(s.stepDir / "validate/out/report") == "done\n");
     CHECK(run.stdoutPath == (s.stepDir / "validate/stdout.log").string());
-    CHECK(slurp(run.stdoutPath) == "ok ***\n");
+    CHECK(lw::test::readFile(run.stdoutPath) == "ok ***\n");
     CHECK(run.secretsMasked == 1);
     CHECK_FALSE(judgeValidation(run).has_value());
   });
@@ -119,7 +115,7 @@ TEST_CASE("validate run: a failing command fails the contract with its status [i
     ValidationRun run = s.validate(backend, "echo 'src/a.c: not formatted' >&2; exit 2");
     CHECK_FALSE(run.passed);
     CHECK(run.exitStatus == 2);
-    CHECK(slurp(run.stderrPath) == "src/a.c: not formatted\n");
+    CHECK(lw::test::readFile(run.stderrPath) == "src/a.c: not formatted\n");
     auto refusal = judgeValidation(run);
     REQUIRE(refusal);
     CHECK(refusal->code == ErrorCode::ContractUnmet);
@@ -134,7 +130,7 @@ TEST_CASE("validate run: a failing command fails the contract with its status [i
 TEST_CASE("validate run: a command that writes outside the worktree or into the checkout's git state is contained [integration]") {
   onEachSandbox([](sandbox::Backend& backend) {
     Scene s;
-    const std::string configBefore = slurp(s.checkout / ".git/config");
+    const std::string configBefore = lw::test::readFile(s.checkout / ".git/config");
     ValidationRun run = s.validate(backend,
                                    "git status --short >/dev/null || exit 4; "
                                    "echo x > \"$OUTSIDE/escaped\"; echo y >> \"$COMMON/config\"; "
@@ -144,7 +140,7 @@ TEST_CASE("validate run: a command that writes outside the worktree or into the 
     CHECK(run.exitStatus == 3);
     CHECK_FALSE(fs::exists(s.outside / "escaped"));
     CHECK_FALSE(fs::exists(s.checkout / "src/escaped.c"));
-    CHECK(slurp(s.checkout / ".git/config") == configBefore);
+    CHECK(lw::test::readFile(s.checkout / ".git/config") == configBefore);
   });
 }
 
@@ -198,8 +194,8 @@ TEST_CASE("validate run: on docker, passes, fails with its status, stops at the 
   };
   ValidationRun passed = validate("echo built > build.o && echo ok", 60'000);
   CHECK_MESSAGE(passed.passed, passed.error);
-  CHECK(slurp(s.worktree / "build.o") == "built\n");
-  CHECK(slurp(passed.stdoutPath) == "ok\n");
+  CHECK(lw::test::readFile(s.worktree / "build.o") == "built\n");
+  CHECK(lw::test::readFile(passed.stdoutPath) == "ok\n");
   ValidationRun failed = validate("echo x > \"$OUTSIDE/escaped\"; exit 2", 60'000);
   CHECK(failed.exitStatus == 2);
   CHECK_FALSE(fs::exists(s.outside / "escaped"));
