@@ -12,7 +12,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "support/read_file.h"
 #include "core/http_curl.h"
 #include "github/outbox.h"
 #include "github/publisher.h"
@@ -20,6 +19,7 @@
 #include "pipeline/patch_branch.h"
 #include "support/fake_github.h"
 #include "support/host_requirement.h"
+#include "support/read_file.h"
 #include "support/temp_dir.h"
 
 using namespace lw;
