@@ -1,6 +1,6 @@
 // What the benchmarks share: a quiet timed fork/exec, the median, and the
 // raw bubblewrap command loopwright would run for a step (same planner, same
-// seccomp filter on fd 4), so "raw bwrap" is measured with exactly our flags.
+// seccomp filter on fd 4, same /etc files after it), so "raw bwrap" is measured with exactly our flags.
 #pragma once
 
 #include <fcntl.h>
@@ -21,12 +21,21 @@
 
 namespace lw::bench {
 
-// Runs argv with stdout/stderr to /dev/null, `seccompFd` (if any) as fd 4,
-// and `env` (empty: this process's environment); returns the exit status
-// and sets *ms to the start-to-exit time and *cpuMs (when given) to the CPU
-// time, user + system, of the process and the descendants it waited for.
+// What a bwrap command line expects open: the seccomp filter as fd 4 and
+// the /etc files it copies as 5, 6, … (opened afresh for every run: bwrap
+// reads each to its end).
+struct ChildFds {
+  int seccompFd = -1;
+  std::vector<std::string> copiedFiles;
+};
+
+// Runs argv with stdout/stderr to /dev/null, `fds` in place, and `env`
+// (empty: this process's environment); returns the exit status and sets
+// *ms to the start-to-exit time and *cpuMs (when given) to the CPU time,
+// user + system, of the process and the descendants it waited for.
 inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                    int seccompFd, double* ms, double* cpuMs = nullptr) {
+                    const ChildFds& fds, double* ms, double* cpuMs = nullptr) {
+  const int seccompFd = fds.seccompFd;
   std::vector<char*> args, envp;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -43,6 +52,10 @@ inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std:
     // dup2 onto itself would keep close-on-exec: clear it instead.
     if (seccompFd == 4) ::fcntl(4, F_SETFD, 0);
     else if (seccompFd >= 0) ::dup2(seccompFd, 4);
+    for (std::size_t i = 0; i < fds.copiedFiles.size(); ++i) {
+      int fd = ::open(fds.copiedFiles[i].c_str(), O_RDONLY);
+      if (fd != 5 + static_cast<int>(i)) ::dup2(fd, 5 + static_cast<int>(i));
+    }
     if (env.empty()) ::execv(args[0], args.data());
     else ::execve(args[0], args.data(), envp.data());
     ::_exit(127);
@@ -63,7 +76,7 @@ inline double median(std::vector<double> v) {
 
 struct RawBwrap {
   std::vector<std::string> argv;
-  int seccompFd = -1;
+  ChildFds fds;
 };
 
 // The bwrap command the linux-bwrap backend builds for `spec`, or nullopt
@@ -79,9 +92,12 @@ inline std::optional<RawBwrap> planRawBwrap(const sandbox::StepSpec& spec) {
   sandbox::bwrap::BwrapOptions bo;
   bo.bwrapPath = config.bwrapPath;
   bo.seccompFd = 4;
+  bo.firstCopyFd = 5;
   auto plan = sandbox::bwrap::planBwrap(spec, bo, &sandbox::bwrap::lstatPath);
   if (!memfd || !plan) return std::nullopt;
-  return RawBwrap{plan->argv, *memfd};
+  RawBwrap raw{plan->argv, {*memfd, {}}};
+  for (const auto& file : plan->copiedFiles) raw.fds.copiedFiles.push_back(file.string());
+  return raw;
 }
 
 }  // namespace lw::bench

@@ -35,9 +35,9 @@ using Clock = std::chrono::steady_clock;
 constexpr int kSteps = 6;
 
 // Runs argv quietly in this process's environment; returns its exit status.
-int run(const std::vector<std::string>& argv, int seccompFd = -1) {
+int run(const std::vector<std::string>& argv, const lw::bench::ChildFds& fds = {}) {
   double ms = 0;
-  return lw::bench::runQuiet(argv, {}, seccompFd, &ms);
+  return lw::bench::runQuiet(argv, {}, fds, &ms);
 }
 
 using lw::bench::median;
@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
     fs::remove_all(root / "run");
     t0 = Clock::now();
     for (int i = 0; i < kSteps; ++i)
-      if (run(raw->argv, raw->seccompFd) != 0) {
+      if (run(raw->argv, raw->fds) != 0) {
         std::fprintf(stderr, "bench_pipeline: raw bwrap failed\n");
         return 2;
       }

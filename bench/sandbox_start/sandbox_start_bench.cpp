@@ -38,7 +38,7 @@ using Clock = std::chrono::steady_clock;
 struct Variant {
   std::string name;
   std::vector<std::string> argv;
-  int seccompFd = -1;  // moved to fd 4 in the child
+  lw::bench::ChildFds fds;  // the seccomp filter (fd 4) and /etc copies of raw bwrap
   std::vector<double> ms, cpuMs;
   bool failed = false;
   std::vector<std::string> extraEnv;  // on top of the run's environment
@@ -46,10 +46,10 @@ struct Variant {
 
 // The same timed fork/exec for every variant.
 int runOnce(const Variant& v, const std::vector<std::string>& env, double* ms, double* cpuMs = nullptr) {
-  if (v.extraEnv.empty()) return lw::bench::runQuiet(v.argv, env, v.seccompFd, ms, cpuMs);
+  if (v.extraEnv.empty()) return lw::bench::runQuiet(v.argv, env, v.fds, ms, cpuMs);
   std::vector<std::string> all = env;
   all.insert(all.end(), v.extraEnv.begin(), v.extraEnv.end());
-  return lw::bench::runQuiet(v.argv, all, v.seccompFd, ms, cpuMs);
+  return lw::bench::runQuiet(v.argv, all, v.fds, ms, cpuMs);
 }
 
 // The earlier build's own probe cache: a cache entry's key names the
@@ -89,7 +89,7 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, bool withoutView, std
     return {};
   }
   Variant v{withoutView ? "raw landlock, before (no view)" : "raw landlock (same rules)",
-            {RAW_LANDLOCK_BIN}, *memfd, {}, {}, false, {}};
+            {RAW_LANDLOCK_BIN}, {*memfd, {}}, {}, {}, false, {}};
   for (std::uint64_t n : {plan->handled.handledAccessFs, plan->handled.handledAccessNet, plan->handled.scoped})
     v.argv.push_back(std::to_string(n));
   for (bool ns : {plan->userNamespace, plan->networkNamespace, plan->pidNamespace, plan->mountNamespace})
@@ -110,8 +110,8 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, bool withoutView, std
 std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::bench::RawBwrap& raw,
                                    const std::string& before, std::string& noRawLandlock) {
   std::vector<Variant> variants;
-  variants.push_back({"bare exec", {"/bin/true"}, -1, {}, {}, false, {}});
-  variants.push_back({"raw bwrap (same flags)", raw.argv, raw.seccompFd, {}, {}, false, {}});
+  variants.push_back({"bare exec", {"/bin/true"}, {}, {}, {}, false, {}});
+  variants.push_back({"raw bwrap (same flags)", raw.argv, raw.fds, {}, {}, false, {}});
   for (bool withoutView : {true, false}) {
     Variant rawLandlock = planRawLandlock(spec, withoutView, noRawLandlock);
     if (!rawLandlock.argv.empty()) variants.push_back(std::move(rawLandlock));
@@ -127,7 +127,7 @@ std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::
       if (std::string_view(b) == "direct-dedicated") argv.insert(argv.end(), {"--network", "allow-outbound"});
       argv.insert(argv.end(), {"--", "/bin/true"});
       std::string name = std::string("loopwright ") + b + (bin == before ? " (before)" : "");
-      variants.push_back({name, std::move(argv), -1, {}, {}, false, {}});
+      variants.push_back({name, std::move(argv), {}, {}, {}, false, {}});
       if (bin == before) variants.back().extraEnv = {beforeCacheHome()};
     }
   }

@@ -13,16 +13,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
+PathInfo dirInfo(bool othersMayRead = true) {
+  return {PathKind::Directory, {}, PathKind::Directory, othersMayRead};
+}
+PathInfo fileInfo(bool othersMayRead = true) { return {PathKind::File, {}, PathKind::File, othersMayRead}; }
+PathInfo linkInfo(const std::string& target, PathKind leadsTo = PathKind::Missing) {
+  return {PathKind::Symlink, target, leadsTo, leadsTo != PathKind::Missing};
+}
+
 struct FakeHost {
   std::map<std::string, PathInfo> paths = {
-      {"/usr", {PathKind::Directory, {}}},     {"/bin", {PathKind::Symlink, "usr/bin"}},
-      {"/lib", {PathKind::Symlink, "usr/lib"}}, {"/lib64", {PathKind::Symlink, "usr/lib64"}},
-      {"/etc", {PathKind::Directory, {}}},     {"/etc/shadow", {PathKind::File, {}}},
-      {"/etc/passwd", {PathKind::File, {}}},   {"/etc/resolv.conf", {PathKind::Symlink, "../run/resolv.conf"}},
-      {"/etc/ssl", {PathKind::Directory, {}}}, {"/etc/ssl/certs", {PathKind::Directory, {}}},
-      {"/etc/ssl/private", {PathKind::Directory, {}}}, {"/etc/docker", {PathKind::Directory, {}}},
-      {"/etc/docker/key.json", {PathKind::File, {}}},
-      {"/ws", {PathKind::Directory, {}}},      {"/out", {PathKind::Directory, {}}},
+      {"/usr", dirInfo()},  {"/bin", linkInfo("usr/bin")}, {"/lib", linkInfo("usr/lib")},
+      {"/lib64", linkInfo("usr/lib64")},
+      {"/etc", dirInfo()},  {"/etc/shadow", fileInfo(false)},
+      {"/etc/passwd", fileInfo()}, {"/etc/resolv.conf", linkInfo("../run/resolv.conf", PathKind::File)},
+      {"/etc/ssl", dirInfo()}, {"/etc/ssl/certs", dirInfo()},
+      {"/etc/ssl/private", dirInfo(false)}, {"/etc/docker", dirInfo(false)},
+      {"/etc/docker/key.json", fileInfo(false)},
+      {"/ws", dirInfo()},   {"/out", dirInfo()},
   };
   PathLookup lookup() {
     return [this](const fs::path& p) {
@@ -30,9 +38,9 @@ struct FakeHost {
       return it == paths.end() ? PathInfo{} : it->second;
     };
   }
-  void dir(const std::string& p) { paths[p] = {PathKind::Directory, {}}; }
-  void file(const std::string& p) { paths[p] = {PathKind::File, {}}; }
-  void link(const std::string& p, const std::string& t) { paths[p] = {PathKind::Symlink, t}; }
+  void dir(const std::string& p) { paths[p] = dirInfo(); }
+  void file(const std::string& p) { paths[p] = fileInfo(); }
+  void link(const std::string& p, const std::string& t) { paths[p] = linkInfo(t); }
 };
 
 StepSpec step() {
@@ -81,8 +89,8 @@ TEST_CASE("bwrap plan: golden argv of a reviewer step with network none and secc
   CHECK(joined(plan->argv) ==
         "bwrap --unshare-all --unshare-user --disable-userns --die-with-parent --new-session "
         "--cap-drop ALL --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib "
-        "--symlink usr/lib64 /lib64 --ro-bind /etc/passwd /etc/passwd "
-        "--ro-bind-try /etc/resolv.conf /etc/resolv.conf --ro-bind /etc/ssl/certs /etc/ssl/certs "
+        "--symlink usr/lib64 /lib64 --perms 0444 --file 5 /etc/passwd "
+        "--perms 0444 --file 6 /etc/resolv.conf --ro-bind /etc/ssl/certs /etc/ssl/certs "
         "--proc /proc --dev /dev --size 1073741824 --tmpfs /tmp --ro-bind /ws /ws --bind /out /out --remount-ro / --chdir /ws "
         "--seccomp 4 -- /bin/true");
   CHECK(plan->placeholders.empty());
@@ -260,15 +268,36 @@ TEST_CASE("bwrap plan: /etc is an allow-list, and root-only files beside it are 
   auto shows = [&](const std::string& path) {
     return std::count(plan->argv.begin(), plan->argv.end(), path) > 0;
   };
-  CHECK(indexOf(*plan, "--ro-bind", "/etc/passwd") != std::string::npos);
+  // Files are copied into bwrap's root, on the descriptors the launcher
+  // opens in copiedFiles' order; a symlink is copied as what it leads to.
+  CHECK(indexOf(*plan, "5", "/etc/passwd") != std::string::npos);
+  CHECK(indexOf(*plan, "6", "/etc/resolv.conf") != std::string::npos);
+  CHECK(plan->copiedFiles == std::vector<fs::path>{"/etc/passwd", "/etc/resolv.conf"});
   CHECK(indexOf(*plan, "--ro-bind", "/etc/ssl/certs") != std::string::npos);
-  // A symlink is bound as its target, skipped if that is missing.
-  CHECK(indexOf(*plan, "--ro-bind-try", "/etc/resolv.conf") != std::string::npos);
   for (const char* hidden : {"/etc", "/etc/ssl", "/etc/ssl/private", "/etc/docker", "/etc/docker/key.json",
                              "/etc/shadow"}) {
     CAPTURE(hidden);
     CHECK_FALSE(shows(hidden));
   }
+}
+
+TEST_CASE("bwrap plan: an /etc entry others may not read, or that leads nowhere, is left out") {
+  FakeHost host;
+  host.paths["/etc/gitconfig"] = fileInfo(false);  // a token in root's 0600 gitconfig
+  host.paths["/etc/terminfo"] = dirInfo(false);
+  host.paths["/etc/localtime"] = linkInfo("/usr/share/zoneinfo/Gone");  // dangling
+  host.paths["/etc/alternatives"] = linkInfo("/var/lib/alternatives", PathKind::Directory);
+  auto plan = planBwrap(step(), options(), host.lookup());
+  REQUIRE(plan.ok());
+  for (const char* hidden : {"/etc/gitconfig", "/etc/terminfo", "/etc/localtime"}) {
+    CAPTURE(hidden);
+    CHECK(std::count(plan->argv.begin(), plan->argv.end(), hidden) == 0);
+  }
+  CHECK(std::find(plan->notes.begin(), plan->notes.end(),
+                  "/etc/gitconfig is not readable by others on this host: left out of the view") !=
+        plan->notes.end());
+  // A symlink to a directory is bound as what it leads to.
+  CHECK(indexOf(*plan, "--ro-bind", "/etc/alternatives") != std::string::npos);
 }
 
 TEST_CASE("bwrap plan: a read-only path that brings in /etc keeps its secrets masked") {

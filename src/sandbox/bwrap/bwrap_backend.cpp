@@ -1,5 +1,6 @@
 #include "sandbox/bwrap/bwrap_backend.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "sandbox/bwrap/bwrap_probe.h"
 #include "sandbox/limits/limits_applier.h"
 #include "sandbox/limits/limits_host.h"
+#include "sandbox/process/fd.h"
 #include "sandbox/process/placeholders.h"
 #include "sandbox/process/plan_notes.h"
 #include "sandbox/process/unsupervised_spawn.h"
@@ -46,6 +48,25 @@ void writeFile(const fs::path& p, const std::string& text) { std::ofstream(p) <<
 // The step's private /tmp is a tmpfs of tmpSize (bwrap_plan.cpp).
 limits::Scratch scratch() {
   return {"the size of the private /tmp tmpfs (bwrap --size)", ""};
+}
+
+// The /etc files the plan copies, opened as what was planned: a regular file
+// others may read. Anything else by now (the host replaced it since the
+// plan) fails the launch rather than copying what was not planned; O_NONBLOCK
+// so that a FIFO put there cannot hang the open.
+Result<std::vector<process::Fd>> openCopiedFiles(const std::vector<fs::path>& files) {
+  std::vector<process::Fd> fds;
+  for (const fs::path& file : files) {
+    process::Fd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    struct stat st {};
+    if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & S_IROTH) == 0) {
+      return makeError(ErrorCode::SandboxLaunchFailed,
+                       file.string() + " changed while the step was starting: it is no longer a file others may read",
+                       "start the step again; if this repeats, see what rewrites " + file.string(), file.string());
+    }
+    fds.push_back(std::move(fd));
+  }
+  return fds;
 }
 
 }  // namespace
@@ -95,21 +116,22 @@ Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const Step
   if (!filter) return std::move(filter).error();
   auto memfd = (*filter)->toSealedMemfd();
   if (!memfd) return std::move(memfd).error();
-  int seccompFd = *memfd;
+  const process::Fd seccompFd(*memfd);
 
   BwrapOptions options;
   options.bwrapPath = config_.bwrapPath;
-  options.seccompFd = 4;  // extraFds[0] lands at 4
+  options.seccompFd = 4;    // extraFds[0] lands at 4
+  options.firstCopyFd = 5;  // and the copied /etc files after it
   auto plan = planBwrap(spec, options, &lstatPath);
-  if (!plan) {
-    ::close(seccompFd);
-    return std::move(plan).error();
-  }
+  if (!plan) return std::move(plan).error();
+  auto copies = openCopiedFiles(plan->copiedFiles);
+  if (!copies) return std::move(copies).error();
   process::SpawnRequest req;
   req.argv = plan->argv;
   req.env = spec.env;
   req.passFd = spec.passFd;
-  req.extraFds = {seccompFd};
+  req.extraFds = {seccompFd.get()};
+  for (const process::Fd& fd : *copies) req.extraFds.push_back(fd.get());
   req.maxOutputBytes = spec.maxOutputBytes;
   req.onOutput = spec.onOutput;
   // Capabilities are not dropped before bwrap: as root it needs them to
@@ -120,12 +142,8 @@ Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const Step
   // rlimits and cgroup are set in the launcher's child before bwrap runs:
   // everything bwrap starts inherits them.
   auto limited = limits::limitStep(spec.limits, scratch(), req);
-  if (!limited) {
-    ::close(seccompFd);
-    return std::move(limited).error();
-  }
+  if (!limited) return std::move(limited).error();
   auto proc = process::spawnSelfCleaningLauncher(req);
-  ::close(seccompFd);
   if (!proc) {
     for (const fs::path& p : plan->placeholders) ::rmdir(p.c_str());
     return std::move(proc).error();

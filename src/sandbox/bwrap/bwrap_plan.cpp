@@ -112,6 +112,7 @@ class Planner {
   void protectSymlinks(const fs::path& p);
   void protectPath(const fs::path& p);
   void bindSystem();
+  void addEtcEntry(const std::string& entry);
   Status bindUserPaths(const fs::path& ws);
   void bindProtected();
   Status maskDenied();
@@ -126,6 +127,30 @@ class Planner {
   std::vector<Protective> protective_;
   BwrapPlan plan_;
 };
+
+// One /etc entry, as what it leads to: a symlink (resolv.conf into /run,
+// localtime into /usr) may point outside the view. A file is copied into
+// bwrap's root (--file, read-only once the root is): a bind would cost bwrap
+// a parse of the whole mount table each, about 50 µs an entry, and the
+// allow-list is most of the view's mounts. A directory is bound read-only.
+// Left out: a missing or dangling entry, and one others may not read — a
+// 0600 file root owns is still root's in the view, capabilities or not.
+void Planner::addEtcEntry(const std::string& entry) {
+  PathInfo info = lookup_(entry);
+  if (info.resolvedKind != PathKind::File && info.resolvedKind != PathKind::Directory) return;
+  if (!info.othersMayRead) {
+    plan_.notes.push_back(entry + " is not readable by others on this host: left out of the view");
+    return;
+  }
+  if (info.resolvedKind == PathKind::File) {
+    const int fd = options_.firstCopyFd + static_cast<int>(plan_.copiedFiles.size());
+    argv_.insert(argv_.end(), {"--perms", "0444", "--file", std::to_string(fd), entry});
+    plan_.copiedFiles.emplace_back(entry);
+  } else {
+    bind(false, entry, entry);
+  }
+  user_.push_back({entry, false});
+}
 
 // Pass 1: a symlink on the way to a protected path cannot carry a mount (the
 // kernel follows it), so the directory holding it becomes read-only.
@@ -232,20 +257,7 @@ void Planner::bindSystem() {
       argv_.insert(argv_.end(), {"--symlink", info.linkTarget, dir});
     }
   }
-  // An /etc entry that is a symlink (resolv.conf into /run, localtime into
-  // /usr) is bound as what it points to: its target may lie outside the
-  // view. -try: a dangling one is skipped, as a missing entry is here.
-  for (const std::string& entry : systemEtcPaths()) {
-    PathInfo info = lookup_(entry);
-    if (info.kind == PathKind::Directory || info.kind == PathKind::File) {
-      bind(false, entry, entry);
-    } else if (info.kind == PathKind::Symlink) {
-      argv_.insert(argv_.end(), {"--ro-bind-try", entry, entry});
-    } else {
-      continue;
-    }
-    user_.push_back({entry, false});
-  }
+  for (const std::string& entry : systemEtcPaths()) addEtcEntry(entry);
   // The private /tmp is RAM: bounded by the step's tmpSize (--size: bwrap 0.5).
   argv_.insert(argv_.end(), {"--proc", "/proc", "--dev", "/dev", "--size",
                              std::to_string(spec_.limits.tmpBytes), "--tmpfs", "/tmp"});
@@ -354,17 +366,35 @@ Result<BwrapPlan> planBwrap(const StepSpec& spec, const BwrapOptions& options,
   return Planner(spec, options, lookup).run();
 }
 
+namespace {
+
+PathKind kindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return PathKind::Directory;
+  if (S_ISREG(mode)) return PathKind::File;
+  if (S_ISLNK(mode)) return PathKind::Symlink;
+  return PathKind::Other;
+}
+
+bool othersMayRead(const struct stat& st) {
+  const mode_t need = S_ISDIR(st.st_mode) ? (S_IROTH | S_IXOTH) : S_IROTH;
+  return (st.st_mode & need) == need;
+}
+
+}  // namespace
+
 PathInfo lstatPath(const std::filesystem::path& path) {
   struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) return {PathKind::Missing, {}};
-  if (S_ISDIR(st.st_mode)) return {PathKind::Directory, {}};
-  if (S_ISREG(st.st_mode)) return {PathKind::File, {}};
-  if (S_ISLNK(st.st_mode)) {
-    char buf[4096];
-    ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
-    return {PathKind::Symlink, n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : ""};
-  }
-  return {PathKind::Other, {}};
+  if (::lstat(path.c_str(), &st) != 0) return {};
+  PathInfo info{kindOf(st.st_mode), {}, kindOf(st.st_mode), othersMayRead(st)};
+  if (info.kind != PathKind::Symlink) return info;
+  char buf[4096];
+  ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
+  if (n > 0) info.linkTarget.assign(buf, static_cast<std::size_t>(n));
+  struct stat target {};
+  const bool dangling = ::stat(path.c_str(), &target) != 0;
+  info.resolvedKind = dangling ? PathKind::Missing : kindOf(target.st_mode);
+  info.othersMayRead = !dangling && othersMayRead(target);
+  return info;
 }
 
 }  // namespace lw::sandbox::bwrap

@@ -3,8 +3,8 @@
 // here, so the containment order is tested as data on any machine.
 //
 // Order of the view (later mounts cover earlier ones):
-//   1. system dirs and the allow-listed /etc entries (system_paths.h)
-//      read-only, fresh /proc, /dev, /tmp
+//   1. system dirs read-only, the allow-listed /etc entries (system_paths.h)
+//      copied (files) or bound read-only (directories), fresh /proc, /dev, /tmp
 //   2. the workspace (read-write only for the author role), writable paths, the out dir
 //   3. parents of protected symlinks re-bound read-only (the entry itself
 //      cannot carry a mount), then the writable paths below them again
@@ -33,9 +33,14 @@ enum class PathKind { Missing, Directory, File, Symlink, Other };
 struct PathInfo {
   PathKind kind = PathKind::Missing;
   std::string linkTarget;  // for a symlink
+  // What the path leads to with symlinks followed (Missing when dangling),
+  // and whether others — not the owner, not the group — may read it (r for
+  // a file, r-x for a directory). Only the /etc allow-list asks.
+  PathKind resolvedKind = PathKind::Missing;
+  bool othersMayRead = false;
 };
 
-// lstat() of a host path; tests pass a table.
+// lstat() of a host path (stat() too for a symlink); tests pass a table.
 using PathLookup = std::function<PathInfo(const std::filesystem::path&)>;
 
 // Host secrets masked when something in the view shows them (only a
@@ -49,6 +54,7 @@ inline constexpr const char* kSystemSecrets[] = {
 struct BwrapOptions {
   std::string bwrapPath = "/usr/bin/bwrap";
   std::optional<int> seccompFd;  // the descriptor number bwrap will see
+  int firstCopyFd = 5;           // the number of the first of BwrapPlan::copiedFiles
 };
 
 struct BwrapPlan {
@@ -56,6 +62,9 @@ struct BwrapPlan {
   // Mount points bwrap creates on the host for missing protected paths;
   // the launcher removes them (if still empty) after the step.
   std::vector<std::filesystem::path> placeholders;
+  // The /etc files bwrap copies into its root (--file): the launcher opens
+  // them, in this order, as descriptors firstCopyFd, firstCopyFd + 1, …
+  std::vector<std::filesystem::path> copiedFiles;
   // Where the view is stricter than asked, and why (for reports).
   std::vector<std::string> notes;
 };
