@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
-
 #include <sys/resource.h>
+
+#include <map>
 
 #include "sandbox/limits/limits_host.h"
 #include "sandbox/limits/limits_plan.h"
@@ -117,4 +118,36 @@ TEST_CASE("limits host: this process's cgroup directories from /proc/self/cgroup
   CgroupPaths c = cgroupPathsFrom("0::/system.slice/ci.service\n",
                                   "40 30 0:30 /system.slice/ci.service /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
   CHECK(c.v2Dir == "/sys/fs/cgroup");
+}
+
+TEST_CASE("limits host: the usual cgroup layout is found without mountinfo, and anything else is not guessed") {
+  std::map<std::string, CgroupFs> dirs;
+  CgroupFsLookup fsAt = [&](const std::string& dir) {
+    auto it = dirs.find(dir);
+    return it == dirs.end() ? CgroupFs::NotCgroup : it->second;
+  };
+  SUBCASE("a hybrid host: v1 controllers, and cgroup2 at unified") {
+    dirs = {{"/sys/fs/cgroup", CgroupFs::NotCgroup}, {"/sys/fs/cgroup/unified", CgroupFs::V2},
+            {"/sys/fs/cgroup/pids", CgroupFs::V1}, {"/sys/fs/cgroup/memory/jobs/abc", CgroupFs::V1}};
+    auto p = conventionalCgroupPaths("8:pids:/\n4:memory:/jobs/abc\n1:cpu:/\n0::/\n", fsAt);
+    REQUIRE(p.has_value());
+    CHECK(p->v2Dir == "/sys/fs/cgroup/unified");
+    CHECK(p->v1PidsDir == "/sys/fs/cgroup/pids");
+    CHECK(p->v1MemoryDir == "/sys/fs/cgroup/memory/jobs/abc");
+  }
+  SUBCASE("a cgroup2-only host") {
+    dirs = {{"/sys/fs/cgroup/system.slice/runner.service", CgroupFs::V2}};
+    auto p = conventionalCgroupPaths("0::/system.slice/runner.service\n", fsAt);
+    REQUIRE(p.has_value());
+    CHECK(p->v2Dir == "/sys/fs/cgroup/system.slice/runner.service");
+    CHECK(p->v1PidsDir.empty());
+  }
+  SUBCASE("a container whose mount shows a subtree: our full path is not there") {
+    dirs = {{"/sys/fs/cgroup", CgroupFs::V2}};
+    CHECK_FALSE(conventionalCgroupPaths("0::/docker/abc\n", fsAt).has_value());
+  }
+  SUBCASE("a v1 controller mounted elsewhere") {
+    dirs = {{"/sys/fs/cgroup/unified", CgroupFs::V2}, {"/cgroup/pids", CgroupFs::V1}};
+    CHECK_FALSE(conventionalCgroupPaths("8:pids:/\n0::/\n", fsAt).has_value());
+  }
 }

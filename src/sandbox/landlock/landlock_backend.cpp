@@ -154,13 +154,15 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
   const Plan& p = *planned;
   // A pid namespace is entered by the supervisor (with the user namespace
   // that allows it), so that the step it forks is the init: no fork of ours.
+  // The IPC namespace comes with the last of the two unshares.
   const bool userInSupervisor = p.pidNamespace && p.userNamespace;
+  const bool childUnshares = (p.userNamespace && !userInSupervisor) || p.mountNamespace || p.networkNamespace;
   if (p.pidNamespace) {
-    req.supervisorSetup.push_back(
-        enterNamespaces(geteuid(), getegid(), {.user = userInSupervisor, .pid = true}));
+    req.supervisorSetup.push_back(enterNamespaces(
+        geteuid(), getegid(), {.user = userInSupervisor, .pid = true, .ipc = !childUnshares}));
     req.stepIsPidNamespaceInit = true;
   }
-  if ((p.userNamespace && !userInSupervisor) || p.mountNamespace || p.networkNamespace)
+  if (childUnshares)
     req.childSetup.push_back(enterNamespaces(
         geteuid(), getegid(),
         {.user = p.userNamespace && !userInSupervisor, .mount = p.mountNamespace,

@@ -3,7 +3,9 @@
 #include <dirent.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -31,6 +33,37 @@ bool hasWord(std::string_view list, std::string_view word, char sep) {
   for (std::string_view w : split(list, sep))
     if (w == word) return true;
   return false;
+}
+
+// This process's path in each hierarchy, from /proc/self/cgroup: "0::/a"
+// is v2, "4:memory:/a" a v1 controller.
+struct OwnCgroups {
+  std::optional<std::string> v2, pids, memory;
+};
+
+OwnCgroups ownCgroupsFrom(std::string_view procSelfCgroup) {
+  OwnCgroups own;
+  for (std::string_view line : split(procSelfCgroup, '\n')) {
+    auto f = split(line, ':');
+    if (f.size() < 3) continue;
+    std::string path(line.substr(f[0].size() + f[1].size() + 2));
+    if (f[0] == "0" && f[1].empty()) own.v2 = path;
+    if (hasWord(f[1], "pids", ',')) own.pids = path;
+    if (hasWord(f[1], "memory", ',')) own.memory = path;
+  }
+  return own;
+}
+
+// A mount point and a path in its hierarchy: "/" is the mount point itself.
+std::string joined(std::string_view mountPoint, const std::string& path) {
+  return std::string(mountPoint) + (path == "/" ? "" : path);
+}
+
+CgroupFs cgroupFsAt(const std::string& dir) {
+  struct statfs fs {};
+  if (::statfs(dir.c_str(), &fs) != 0) return CgroupFs::NotCgroup;
+  if (fs.f_type == CGROUP2_SUPER_MAGIC) return CgroupFs::V2;
+  return fs.f_type == CGROUP_SUPER_MAGIC ? CgroupFs::V1 : CgroupFs::NotCgroup;
 }
 
 // Empty when the file cannot be read: then no cgroup is found there.
@@ -82,7 +115,9 @@ HostLimitFacts observe() {
     struct rlimit rl {};
     if (::getrlimit(r, &rl) == 0 && rl.rlim_max != RLIM_INFINITY) f.hardLimits[r] = rl.rlim_max;
   }
-  CgroupPaths paths = cgroupPathsFrom(readFile("/proc/self/cgroup"), readFile("/proc/self/mountinfo"));
+  const std::string own = readFile("/proc/self/cgroup");
+  const auto conventional = conventionalCgroupPaths(own, &cgroupFsAt);
+  const CgroupPaths paths = conventional ? *conventional : cgroupPathsFrom(own, readFile("/proc/self/mountinfo"));
   std::string why;
   if (!paths.v2Dir.empty()) {
     std::string control = readFile(paths.v2Dir + "/cgroup.subtree_control");
@@ -113,20 +148,7 @@ HostLimitFacts observe() {
 }  // namespace
 
 CgroupPaths cgroupPathsFrom(std::string_view procSelfCgroup, std::string_view mountinfo) {
-  // Our path per hierarchy: "0::/a" is v2, "4:memory:/a" a v1 controller.
-  std::string v2Path, pidsPath, memoryPath;
-  bool haveV2 = false;
-  for (std::string_view line : split(procSelfCgroup, '\n')) {
-    auto f = split(line, ':');
-    if (f.size() < 3) continue;
-    std::string path(line.substr(f[0].size() + f[1].size() + 2));
-    if (f[0] == "0" && f[1].empty()) {
-      v2Path = path;
-      haveV2 = true;
-    }
-    if (hasWord(f[1], "pids", ',')) pidsPath = path;
-    if (hasWord(f[1], "memory", ',')) memoryPath = path;
-  }
+  const OwnCgroups own = ownCgroupsFrom(procSelfCgroup);
   // mountinfo: "id parent maj:min root mountpoint opts … - fstype source superopts".
   CgroupPaths out;
   for (std::string_view line : split(mountinfo, '\n')) {
@@ -137,16 +159,37 @@ CgroupPaths cgroupPathsFrom(std::string_view procSelfCgroup, std::string_view mo
     std::string_view root = f[3], point = f[4], type = f[dash + 1], super = f[dash + 3];
     auto under = [&](const std::string& path) -> std::string {
       // Our path is relative to the hierarchy's root; the mount may show a subtree of it.
-      if (root == "/") return std::string(point) + (path == "/" ? "" : path);
+      if (root == "/") return joined(point, path);
       if (path.starts_with(root)) return std::string(point) + path.substr(root.size());
       return {};
     };
-    if (type == "cgroup2" && haveV2 && out.v2Dir.empty()) out.v2Dir = under(v2Path);
-    if (type == "cgroup" && hasWord(super, "pids", ',') && !pidsPath.empty() && out.v1PidsDir.empty())
-      out.v1PidsDir = under(pidsPath);
-    if (type == "cgroup" && hasWord(super, "memory", ',') && !memoryPath.empty() && out.v1MemoryDir.empty())
-      out.v1MemoryDir = under(memoryPath);
+    if (type == "cgroup2" && own.v2 && out.v2Dir.empty()) out.v2Dir = under(*own.v2);
+    if (type == "cgroup" && hasWord(super, "pids", ',') && own.pids && out.v1PidsDir.empty())
+      out.v1PidsDir = under(*own.pids);
+    if (type == "cgroup" && hasWord(super, "memory", ',') && own.memory && out.v1MemoryDir.empty())
+      out.v1MemoryDir = under(*own.memory);
   }
+  return out;
+}
+
+std::optional<CgroupPaths> conventionalCgroupPaths(std::string_view procSelfCgroup, const CgroupFsLookup& fsAt) {
+  const OwnCgroups own = ownCgroupsFrom(procSelfCgroup);
+  const std::string base = "/sys/fs/cgroup";
+  CgroupPaths out;
+  if (own.v2) {
+    for (const std::string& mount : {base, base + "/unified"}) {
+      if (fsAt(joined(mount, *own.v2)) != CgroupFs::V2) continue;
+      out.v2Dir = joined(mount, *own.v2);
+      break;
+    }
+    if (out.v2Dir.empty()) return std::nullopt;
+  }
+  auto v1 = [&](const std::optional<std::string>& path, const char* controller, std::string& dir) {
+    if (!path) return true;
+    dir = joined(base + "/" + controller, *path);
+    return fsAt(dir) == CgroupFs::V1;
+  };
+  if (!v1(own.pids, "pids", out.v1PidsDir) || !v1(own.memory, "memory", out.v1MemoryDir)) return std::nullopt;
   return out;
 }
 

@@ -4,6 +4,8 @@
 // process, and the current hard rlimits.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,6 +21,18 @@ struct CgroupPaths {
   std::string v1MemoryDir;  // its directory in the v1 memory hierarchy, or empty
 };
 CgroupPaths cgroupPathsFrom(std::string_view procSelfCgroup, std::string_view mountinfo);
+
+// What file system a directory is on, for the usual layout below.
+enum class CgroupFs { NotCgroup, V1, V2 };
+using CgroupFsLookup = std::function<CgroupFs(const std::string& dir)>;
+
+// The same directories found without mountinfo, on the usual layout: cgroup2
+// at /sys/fs/cgroup (or /sys/fs/cgroup/unified on a hybrid host), each v1
+// controller at /sys/fs/cgroup/<controller>, our paths appended. Reading
+// mountinfo costs every start about 60 µs; a statfs of each directory a few.
+// nullopt when any of our cgroups is not found so (another layout, or a
+// mount that shows a subtree, where the appended path does not exist).
+std::optional<CgroupPaths> conventionalCgroupPaths(std::string_view procSelfCgroup, const CgroupFsLookup& fsAt);
 
 // The facts, observed once and cached: each candidate directory is used only
 // if a child cgroup can actually be created in it (and removed again).
