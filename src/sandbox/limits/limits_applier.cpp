@@ -105,6 +105,7 @@ class ReleasingLimits final : public process::RunningProcess {
   }
   int pid() const override { return inner_->pid(); }
   process::ExitInfo wait(std::optional<std::chrono::steady_clock::time_point> deadline) override {
+    sweepStaleStepCgroups();  // while the step runs: its start does not wait for it
     process::ExitInfo info = inner_->wait(deadline);
     limits_->release();
     return info;

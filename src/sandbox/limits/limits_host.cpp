@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "core/file_io.h"
@@ -127,7 +128,6 @@ HostLimitFacts observe() {
     if (both && canCreateChild(paths.v2Dir, why)) {
       f.v2Parent = paths.v2Dir;
       f.v2SwapFile = exists(paths.v2Dir + "/memory.swap.max");
-      removeStaleStepCgroups(f.v2Parent);
       return f;
     }
   }
@@ -137,8 +137,6 @@ HostLimitFacts observe() {
     f.v1MemoryParent = paths.v1MemoryDir;
     f.v1MemswFile = exists(paths.v1MemoryDir + "/memory.memsw.limit_in_bytes");
   }
-  removeStaleStepCgroups(f.v1PidsParent);
-  removeStaleStepCgroups(f.v1MemoryParent);
   if (why.empty()) why = v1why;
   if (why.empty()) why = "no cgroup v2 subtree or v1 hierarchy is mounted for pids and memory";
   f.noCgroupReason = why;
@@ -196,6 +194,15 @@ std::optional<CgroupPaths> conventionalCgroupPaths(std::string_view procSelfCgro
 const HostLimitFacts& observedHostLimitFacts() {
   static const HostLimitFacts facts = observe();
   return facts;
+}
+
+void sweepStaleStepCgroups() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const HostLimitFacts& f = observedHostLimitFacts();
+    for (const std::string* parent : {&f.v2Parent, &f.v1PidsParent, &f.v1MemoryParent})
+      removeStaleStepCgroups(*parent);
+  });
 }
 
 }  // namespace lw::sandbox::limits

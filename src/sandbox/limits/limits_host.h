@@ -38,4 +38,9 @@ std::optional<CgroupPaths> conventionalCgroupPaths(std::string_view procSelfCgro
 // if a child cgroup can actually be created in it (and removed again).
 const HostLimitFacts& observedHostLimitFacts();
 
+// Removes the empty step cgroups that a loopwright killed before it could
+// remove them left behind ("loopwright-<pid>-<n>" whose pid is gone), once
+// per process. Called while a step runs, not before it starts.
+void sweepStaleStepCgroups();
+
 }  // namespace lw::sandbox::limits
