@@ -4,7 +4,8 @@
 // launcher that does nothing else — the floor of linux-landlock, as raw
 // bwrap is the floor of linux-bwrap),
 // and `loopwright sandbox exec --backend B` for every backend that runs here,
-// interleaved round by round so that load hits all alike; printed as ratios,
+// interleaved round by round, each round in a shuffled order, so that load
+// and the teardown work a variant leaves behind hit all alike; printed as ratios,
 // with the median CPU time (user + system of the whole process tree) beside:
 // on a small shared machine it varies less than the clock.
 // Usage: bench_sandbox_start [RUNS] [--check] [--before LOOPWRIGHT]
@@ -21,6 +22,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -141,8 +143,16 @@ void measure(std::vector<Variant>& variants, int runs, const std::vector<std::st
     double ms = 0;
     v.failed = runOnce(v, env, &ms) != 0;
   }
+  // A variant leaves the kernel work of its teardown (network namespaces,
+  // cgroups) to whatever runs next: a fixed order would charge it to the
+  // same neighbour every time.
+  std::vector<Variant*> order;
+  for (Variant& v : variants) order.push_back(&v);
+  std::mt19937 shuffle(42);
   for (int r = 0; r < runs; ++r) {
-    for (Variant& v : variants) {
+    std::shuffle(order.begin(), order.end(), shuffle);
+    for (Variant* vp : order) {
+      Variant& v = *vp;
       if (v.failed) continue;
       double ms = 0, cpu = 0;
       if (runOnce(v, env, &ms, &cpu) == 0) {

@@ -2,13 +2,11 @@
 
 #include <fcntl.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-#include <cerrno>
 
 #include "sandbox/limits/limits_applier.h"
 #include "sandbox/process/child_setups.h"
+#include "sandbox/process/orphan_sweep.h"
 
 namespace lw::sandbox::direct {
 namespace {
@@ -18,18 +16,16 @@ constexpr const char* kNoContainment =
 
 }  // namespace
 
+// Whether this process can be a child subreaper that reads its children's
+// list. Asked of this process itself: every supervised spawn makes it a
+// subreaper of last resort anyway (orphan_sweep.h), and a child forked to
+// ask would cost each start a fork of the orchestrator.
 bool observeSubreaper() {
-  pid_t c = fork();
-  if (c < 0) return false;
-  if (c == 0) {
-    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) _exit(1);
-    int fd = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
-    _exit(fd >= 0 ? 0 : 2);
-  }
-  int st = 0;
-  while (waitpid(c, &st, 0) < 0)
-    if (errno != EINTR) return false;
-  return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  if (!process::becomeSubreaperOfLastResort()) return false;
+  int fd = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  close(fd);
+  return true;
 }
 
 ProbeReport classify(bool subreaper) {

@@ -92,9 +92,10 @@ bool isStrayStepProcess(const ChildFacts& child, pid_t ownSession) {
   return !child.registered && child.session != ownSession && child.noNewPrivileges;
 }
 
-void becomeSubreaperOfLastResort() {
-  static std::once_flag once;
-  std::call_once(once, [] { ::prctl(PR_SET_CHILD_SUBREAPER, 1); });
+bool becomeSubreaperOfLastResort() {
+  // Every time, not once per process: a forked copy of this process is not a
+  // subreaper, whatever a flag copied with its memory says.
+  return ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
 }
 
 std::shared_lock<std::shared_mutex> ownChildGuard() {

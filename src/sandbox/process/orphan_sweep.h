@@ -29,9 +29,10 @@ struct ChildFacts {
 // three must hold, so that a helper forked without registering still lives.
 bool isStrayStepProcess(const ChildFacts& child, pid_t ownSession);
 
-// Makes this process a child subreaper (PR_SET_CHILD_SUBREAPER), once per
-// process; irreversible. Orphans of anything below then come here, not to init.
-void becomeSubreaperOfLastResort();
+// Makes this process a child subreaper (PR_SET_CHILD_SUBREAPER); irreversible,
+// and cheap to repeat. Orphans of anything below then come here, not to init.
+// False when the kernel refuses it.
+bool becomeSubreaperOfLastResort();
 
 // Held shared by a thread from just before it forks a child it owns until the
 // child is registered; a sweep holds it exclusively, so it never sees an owned
