@@ -27,6 +27,7 @@ namespace lw::bench {
 struct ChildFds {
   int seccompFd = -1;
   std::vector<std::string> copiedFiles;
+  std::vector<int> joinFds;  // cgroup.procs descriptors the child joins before its exec
 };
 
 // Runs argv with stdout/stderr to /dev/null, `fds` in place, and `env`
@@ -56,6 +57,8 @@ inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std:
       int fd = ::open(fds.copiedFiles[i].c_str(), O_RDONLY);
       if (fd != 5 + static_cast<int>(i)) ::dup2(fd, 5 + static_cast<int>(i));
     }
+    for (int fd : fds.joinFds)
+      if (::write(fd, "0", 1) != 1) ::_exit(126);
     if (env.empty()) ::execv(args[0], args.data());
     else ::execve(args[0], args.data(), envp.data());
     ::_exit(127);
@@ -95,7 +98,7 @@ inline std::optional<RawBwrap> planRawBwrap(const sandbox::StepSpec& spec) {
   bo.firstCopyFd = 5;
   auto plan = sandbox::bwrap::planBwrap(spec, bo, &sandbox::bwrap::lstatPath);
   if (!memfd || !plan) return std::nullopt;
-  RawBwrap raw{plan->argv, {*memfd, {}}};
+  RawBwrap raw{plan->argv, {*memfd, {}, {}}};
   for (const auto& file : plan->copiedFiles) raw.fds.copiedFiles.push_back(file.string());
   return raw;
 }
