@@ -1,5 +1,5 @@
-// What the step sees of the host's system paths: root-only files under /etc
-// stay unreadable even when loopwright runs as root, and the step's command
+// What the step sees of the host's system paths: root-only files under /etc,
+// on its allow-list or beside it, stay unreadable even when loopwright runs as root, and the step's command
 // is found in the step's view, never through the caller's view.
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,6 +29,20 @@ struct RootOnlyFile {
   }
 };
 
+// The directories on the way to `file` that are missing, made for one case
+// and removed after (deepest first).
+struct MadeParents {
+  std::vector<fs::path> made;
+  explicit MadeParents(const fs::path& file) {
+    for (fs::path dir = file.parent_path(); !fs::exists(dir); dir = dir.parent_path()) made.push_back(dir);
+    for (auto it = made.rbegin(); it != made.rend(); ++it) fs::create_directory(*it);
+  }
+  ~MadeParents() {
+    std::error_code ec;
+    for (const fs::path& dir : made) fs::remove(dir, ec);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("escape: a root-only file under /etc is unreadable, also when loopwright runs as root") {
@@ -40,7 +54,11 @@ TEST_CASE("escape: a root-only file under /etc is unreadable, also when loopwrig
   std::vector<fs::path> places = {"/etc/lw-escape-root-only-" + std::to_string(::getpid())};
   if (fs::is_directory("/etc/ssl/private"))
     places.push_back("/etc/ssl/private/lw-escape-" + std::to_string(::getpid()) + ".key");
+  // On the allow-list itself (Red Hat's TLS bundle, absent on Debian): a
+  // file others may not read is left out of the view all the same.
+  if (!fs::exists("/etc/pki/tls/cert.pem")) places.push_back("/etc/pki/tls/cert.pem");
   for (const fs::path& place : places) {
+    MadeParents parents(place);
     RootOnlyFile secret(place);
     for (const Runner& r : runners()) {
       if (!probeEnforces(r, lw::Capability::FilesystemReadContainment)) continue;

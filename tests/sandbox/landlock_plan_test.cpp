@@ -85,6 +85,16 @@ TEST_CASE("landlock plan: reviewer step at ABI 7 — read-only workspace, writab
                        [](const PathRule& a, const PathRule& b) { return a.path < b.path; }));
 }
 
+TEST_CASE("landlock plan: a system path others may not read is not granted") {
+  // A token in root's 0600 gitconfig: root in the step would still own it.
+  auto othersMayRead = [](const std::string& path) { return path != "/etc/gitconfig"; };
+  auto p = plan(reviewer(), {7, true, true}, identity, nullptr, othersMayRead);
+  REQUIRE(p.ok());
+  CHECK(ruleFor(*p, "/etc/gitconfig") == nullptr);
+  CHECK(ruleFor(*p, "/etc/passwd") != nullptr);
+  CHECK(ruleFor(*p, "/usr") != nullptr);
+}
+
 TEST_CASE("landlock plan: author step — protected paths inside the writable workspace reported") {
   StepSpec s = reviewer();
   s.workspaceWritable = true;

@@ -35,6 +35,13 @@ std::string canonical(const std::string& raw) {
   return s;
 }
 
+bool othersMayRead(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return false;
+  const mode_t need = S_ISDIR(st.st_mode) ? (S_IROTH | S_IXOTH) : S_IROTH;
+  return (st.st_mode & need) == need;
+}
+
 std::optional<std::vector<std::string>> listNonSymlinks(const std::string& dir) {
   std::error_code ec;
   std::vector<std::string> names;
@@ -131,7 +138,7 @@ Result<Plan> LandlockBackend::planFor(const StepSpec& spec) {
                      "linux-landlock: " + report.unavailableReason, {}, "linux-landlock");
   ConfinementFacts facts = confinementFactsFrom(report, queryAbi(), holdsCapability(CAP_SETPCAP),
                                   holdsCapability(CAP_SYS_ADMIN));
-  return plan(spec, facts, [this](const std::string& p) { return resolve(p); }, listNonSymlinks);
+  return plan(spec, facts, [this](const std::string& p) { return resolve(p); }, listNonSymlinks, othersMayRead);
 }
 
 Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const StepSpec& spec) {

@@ -161,7 +161,7 @@ const std::vector<std::string>& systemDevicePaths() {
 }
 
 Result<Plan> plan(const StepSpec& spec, const ConfinementFacts& f, const PathResolver& resolve,
-                  const DirLister& list) {
+                  const DirLister& list, const OthersMayRead& othersMayRead) {
   if (f.abi < 1)
     return makeError(ErrorCode::SandboxBackendUnavailable,
                      "linux-landlock: Landlock is not enabled in this kernel",
@@ -195,7 +195,8 @@ Result<Plan> plan(const StepSpec& spec, const ConfinementFacts& f, const PathRes
     r.access |= access;
     r.required = r.required || required;
   };
-  for (const std::string& s : systemReadPaths()) grant(s, kFsReadRights, false);
+  for (const std::string& s : systemReadPaths())
+    if (!othersMayRead || othersMayRead(s)) grant(s, kFsReadRights, false);
   for (const std::string& s : systemDevicePaths())
     grant(s, kFsReadFile | kFsWriteFile | (all & kFsTruncate), false);
   grant(spec.workspace.string(), spec.workspaceWritable ? all : kFsReadRights, true);

@@ -67,6 +67,9 @@ using PathResolver = std::function<std::string(const std::string&)>;
 // The entries of a directory that are not symlinks (a symlink granted by
 // path would grant its target), or nullopt when it cannot be listed.
 using DirLister = std::function<std::optional<std::vector<std::string>>(const std::string&)>;
+// Whether others (not the owner, not the group) may read a path, symlinks
+// followed: r for a file, r-x for a directory; false when it is missing.
+using OthersMayRead = std::function<bool(const std::string&)>;
 
 // Paths every step may read and execute: loader, libraries, tools and the
 // handful of /etc files they need (not all of /etc: root inside the sandbox
@@ -84,7 +87,9 @@ const std::vector<std::string>& systemDevicePaths();
 // out by granting its siblings one by one (`list` reads the directories on
 // the way; those directories themselves become unlistable, and entries
 // created in them later unreadable); without `list` that is refused too.
+// With `othersMayRead`, a system path others may not read is not granted (a
+// 0600 file of root's in the /etc allow-list is still root's in the step).
 Result<Plan> plan(const StepSpec& spec, const ConfinementFacts& facts, const PathResolver& resolve,
-                  const DirLister& list = nullptr);
+                  const DirLister& list = nullptr, const OthersMayRead& othersMayRead = nullptr);
 
 }  // namespace lw::sandbox::landlock
