@@ -1,6 +1,7 @@
 // What the step sees of the host's system paths: root-only files under /etc,
-// on its allow-list or beside it, stay unreadable even when loopwright runs as root, and the step's command
-// is found in the step's view, never through the caller's view.
+// on its allow-list or beside it, stay unreadable even when loopwright runs
+// as root, and the step's command is found in the step's view, never
+// through the caller's view.
 #include <sys/stat.h>
 #include <unistd.h>
 
