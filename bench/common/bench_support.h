@@ -47,6 +47,9 @@ inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std:
   auto start = std::chrono::steady_clock::now();
   pid_t pid = ::fork();
   if (pid == 0) {
+    // First, before the descriptors below are put in place over them.
+    for (int fd : fds.joinFds)
+      if (::write(fd, "0", 1) != 1) ::_exit(126);
     int null = ::open("/dev/null", O_WRONLY);
     ::dup2(null, 1);
     ::dup2(null, 2);
@@ -57,8 +60,6 @@ inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std:
       int fd = ::open(fds.copiedFiles[i].c_str(), O_RDONLY);
       if (fd != 5 + static_cast<int>(i)) ::dup2(fd, 5 + static_cast<int>(i));
     }
-    for (int fd : fds.joinFds)
-      if (::write(fd, "0", 1) != 1) ::_exit(126);
     if (env.empty()) ::execv(args[0], args.data());
     else ::execve(args[0], args.data(), envp.data());
     ::_exit(127);

@@ -6,13 +6,13 @@
 #pragma once
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "sandbox/limits/limits_host.h"
@@ -32,14 +32,16 @@ inline RawCgroups planRawCgroups() {
   return {plan.cgroups};
 }
 
-// Closes the descriptors and removes the cgroups (one whose last process
-// is still exiting refuses rmdir for a moment).
+// Closes the descriptors and removes the cgroups. One whose last process
+// is still exiting (bwrap's pid 1 tearing its namespaces down) refuses rmdir
+// for a moment: asked again at once, so that the floor counts no sleep.
 inline void removeRawCgroups(const RawCgroups& c, std::vector<int>& procs) {
   for (int fd : procs) ::close(fd);
   procs.clear();
+  const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   for (auto it = c.dirs.rbegin(); it != c.dirs.rend(); ++it)
-    for (int i = 0; i < 1000 && ::rmdir(it->path.c_str()) != 0 && errno == EBUSY; ++i)
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    while (::rmdir(it->path.c_str()) != 0 && errno == EBUSY && std::chrono::steady_clock::now() < giveUp)
+      ::sched_yield();
 }
 
 inline bool writeValue(const std::string& path, const std::string& value) {
