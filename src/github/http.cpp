@@ -12,7 +12,10 @@ http::Policy httpPolicy() {
 }
 
 Result<HttpResponse> exchange(HttpTransport& transport, const HttpRequest& request) {
-  HttpResponse response = transport.send(request);
+  return answeredOrError(transport.send(request), request);
+}
+
+Result<HttpResponse> answeredOrError(HttpResponse response, const HttpRequest& request) {
   if (response.answered()) return response;
   std::string hint = "check GITHUB_API_URL and the network";
   if (response.failure == http::Failure::kTimedOut) hint = "GitHub did not answer in time";

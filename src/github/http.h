@@ -24,6 +24,8 @@ http::Policy httpPolicy();
 // `transport.send(request)`, with no response turned into PUBLICATION_FAILED
 // naming the method and URL and what went wrong ("Couldn't connect to server").
 Result<HttpResponse> exchange(HttpTransport& transport, const HttpRequest& request);
+// The same for a response already received.
+Result<HttpResponse> answeredOrError(HttpResponse response, const HttpRequest& request);
 
 // Wall-clock time: GitHub states rate-limit resets in epoch seconds. (The
 // guardrails measure durations on guard::Clock, a steady clock.)

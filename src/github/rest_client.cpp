@@ -144,7 +144,12 @@ Result<HttpResponse> RestClient::execute(const std::string& method, const std::s
     if (isWrite && lastWrite_) waitUntil(*lastWrite_ + config_.writeInterval);
     if (isWrite) lastWrite_ = clock_.now();
 
-    Result<HttpResponse> res = exchange(transport_, req);
+    HttpResponse sent = transport_.send(req);
+    // Nothing another try could change: the policy refuses the URL, or a
+    // body is over the bound (the request's was not sent at all).
+    const bool final = sent.failure == http::Failure::kRefused || sent.failure == http::Failure::kTooLarge;
+    Result<HttpResponse> res = answeredOrError(std::move(sent), req);
+    if (final) return res;
     const HttpResponse* response = res.ok() ? &res.value() : nullptr;
     if (response && response->status / 100 == 2) {
       notBefore_ = clock_.now() + primaryWait(*response, clock_.now());

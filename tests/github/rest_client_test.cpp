@@ -191,3 +191,17 @@ TEST_CASE("rest client: no response is PUBLICATION_FAILED whose hint says why th
   CHECK(r.error().message == "GET https://api.github.com/x: a redirect to another origin is not followed");
   CHECK(r.error().hint.find("redirects are followed on its host only") != std::string::npos);
 }
+
+TEST_CASE("rest client: a request the policy refuses or that is over the bound is not tried again") {
+  for (http::Failure failure : {http::Failure::kRefused, http::Failure::kTooLarge}) {
+    CAPTURE(http::toString(failure));
+    Fixture f;
+    f.transport.answers.push_back(http::noResponse(failure, "not sent"));
+    auto r = f.client().post("/repos/o/r/issues/1/comments", boost::json::object{{"body", "x"}},
+                             [] { return Result<std::optional<HttpResponse>>(std::nullopt); });
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::PublicationFailed);
+    CHECK(f.transport.sent.size() == 1);
+    CHECK(f.sleeper.slept.empty());
+  }
+}
