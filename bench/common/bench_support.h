@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,7 +34,7 @@ struct ChildFds {
 // Runs argv with stdout/stderr to /dev/null, `fds` in place, and `env`
 // (empty: this process's environment); returns the exit status and sets
 // *ms to the start-to-exit time and *cpuMs (when given) to the CPU time,
-// user + system, of the process and the descendants it waited for.
+// user + system, of the process and every descendant, orphans included.
 inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                     const ChildFds& fds, double* ms, double* cpuMs = nullptr) {
   const int seccompFd = fds.seccompFd;
@@ -44,6 +45,10 @@ inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std:
   envp.push_back(nullptr);
   // bwrap reads the filter from the current offset of a shared description.
   if (seccompFd >= 0) ::lseek(seccompFd, 0, SEEK_SET);
+  static const bool subreaper = ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+  (void)subreaper;
+  rusage before{};
+  ::getrusage(RUSAGE_CHILDREN, &before);
   auto start = std::chrono::steady_clock::now();
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -65,11 +70,17 @@ inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std:
     ::_exit(127);
   }
   int st = 0;
-  rusage ru{};
-  ::wait4(pid, &st, 0, &ru);
+  ::waitpid(pid, &st, 0);
   *ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  // The orphans too (bwrap's pid 1 outlives bwrap): this process is their
+  // subreaper, so their time is in RUSAGE_CHILDREN once they are reaped.
+  while (::waitpid(-1, nullptr, 0) > 0) {
+  }
+  rusage after{};
+  ::getrusage(RUSAGE_CHILDREN, &after);
   auto toMs = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3; };
-  if (cpuMs != nullptr) *cpuMs = toMs(ru.ru_utime) + toMs(ru.ru_stime);
+  if (cpuMs != nullptr)
+    *cpuMs = toMs(after.ru_utime) + toMs(after.ru_stime) - toMs(before.ru_utime) - toMs(before.ru_stime);
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
