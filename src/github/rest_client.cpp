@@ -147,9 +147,9 @@ Result<HttpResponse> RestClient::execute(const std::string& method, const std::s
     HttpResponse sent = transport_.send(req);
     // Nothing another try could change: the policy refuses the URL, or a
     // body is over the bound (the request's was not sent at all).
-    const bool final = sent.failure == http::Failure::kRefused || sent.failure == http::Failure::kTooLarge;
+    const bool unchangeable = sent.failure == http::Failure::kRefused || sent.failure == http::Failure::kTooLarge;
     Result<HttpResponse> res = answeredOrError(std::move(sent), req);
-    if (final) return res;
+    if (unchangeable) return res;
     const HttpResponse* response = res.ok() ? &res.value() : nullptr;
     if (response && response->status / 100 == 2) {
       notBefore_ = clock_.now() + primaryWait(*response, clock_.now());

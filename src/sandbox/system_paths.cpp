@@ -27,4 +27,9 @@ const std::vector<std::string>& systemEtcPaths() {
   return paths;
 }
 
+bool othersMayRead(const struct stat& st) {
+  const mode_t need = S_ISDIR(st.st_mode) ? (S_IROTH | S_IXOTH) : S_IROTH;
+  return (st.st_mode & need) == need;
+}
+
 }  // namespace lw::sandbox

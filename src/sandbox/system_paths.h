@@ -3,6 +3,8 @@
 // command finds the same files on either backend.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <string>
 #include <vector>
 
@@ -19,5 +21,11 @@ const std::vector<std::string>& systemTrees();
 // is not; a directory with a root-only part is listed by its readable parts
 // (/etc/ssl/certs, not /etc/ssl).
 const std::vector<std::string>& systemEtcPaths();
+
+// Whether others (not the owner, not the group) may read what `st`
+// describes: r for a file, r-x for a directory. An allow-listed entry they
+// may not read is left out of every view: a 0600 file root owns is still
+// root's in a step that root runs.
+bool othersMayRead(const struct stat& st);
 
 }  // namespace lw::sandbox

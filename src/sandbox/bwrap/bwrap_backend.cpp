@@ -20,6 +20,7 @@
 #include "sandbox/process/plan_notes.h"
 #include "sandbox/process/unsupervised_spawn.h"
 #include "sandbox/probe_cache.h"
+#include "sandbox/system_paths.h"
 
 namespace lw::sandbox::bwrap {
 namespace {
@@ -59,7 +60,7 @@ Result<std::vector<process::Fd>> openCopiedFiles(const std::vector<fs::path>& fi
   for (const fs::path& file : files) {
     process::Fd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
     struct stat st {};
-    if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & S_IROTH) == 0) {
+    if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || !othersMayRead(st)) {
       return makeError(ErrorCode::SandboxLaunchFailed,
                        file.string() + " changed while the step was starting: it is no longer a file others may read",
                        "start the step again; if this repeats, see what rewrites " + file.string(), file.string());

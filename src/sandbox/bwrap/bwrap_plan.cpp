@@ -375,11 +375,6 @@ PathKind kindOf(mode_t mode) {
   return PathKind::Other;
 }
 
-bool othersMayRead(const struct stat& st) {
-  const mode_t need = S_ISDIR(st.st_mode) ? (S_IROTH | S_IXOTH) : S_IROTH;
-  return (st.st_mode & need) == need;
-}
-
 }  // namespace
 
 PathInfo lstatPath(const std::filesystem::path& path) {

@@ -20,6 +20,7 @@
 #include "sandbox/limits/limits_applier.h"
 #include "sandbox/process/child_setups.h"
 #include "sandbox/probe_cache.h"
+#include "sandbox/system_paths.h"
 
 namespace lw::sandbox::landlock {
 namespace {
@@ -35,11 +36,9 @@ std::string canonical(const std::string& raw) {
   return s;
 }
 
-bool othersMayRead(const std::string& path) {
+bool othersMayReadPath(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return false;
-  const mode_t need = S_ISDIR(st.st_mode) ? (S_IROTH | S_IXOTH) : S_IROTH;
-  return (st.st_mode & need) == need;
+  return ::stat(path.c_str(), &st) == 0 && othersMayRead(st);
 }
 
 std::optional<std::vector<std::string>> listNonSymlinks(const std::string& dir) {
@@ -138,7 +137,7 @@ Result<Plan> LandlockBackend::planFor(const StepSpec& spec) {
                      "linux-landlock: " + report.unavailableReason, {}, "linux-landlock");
   ConfinementFacts facts = confinementFactsFrom(report, queryAbi(), holdsCapability(CAP_SETPCAP),
                                   holdsCapability(CAP_SYS_ADMIN));
-  return plan(spec, facts, [this](const std::string& p) { return resolve(p); }, listNonSymlinks, othersMayRead);
+  return plan(spec, facts, [this](const std::string& p) { return resolve(p); }, listNonSymlinks, othersMayReadPath);
 }
 
 Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const StepSpec& spec) {
