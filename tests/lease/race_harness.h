@@ -94,4 +94,18 @@ inline int killedHolder(const Claim& claim) {
   return exitStatus(holder);
 }
 
+// After killedHolder: the doomed holder's "wt" is refused as held at
+// `stillHeldAt` and claimed, with the next token, at `claimableAt`.
+inline void checkFreedOnlyAt(Store& store, ManualClock& clock, std::int64_t stillHeldAt, std::int64_t claimableAt) {
+  clock.set(stillHeldAt);
+  auto early = store.claim("wt", "next holder", std::chrono::seconds(10));
+  REQUIRE_FALSE(early.ok());
+  CHECK(early.error().code == ErrorCode::LeaseUnavailable);
+  CHECK(early.error().message.find("held by doomed holder (token 1)") != std::string::npos);
+  clock.set(claimableAt);
+  auto late = store.claim("wt", "next holder", std::chrono::seconds(10));
+  REQUIRE(late.ok());
+  CHECK(late->token == 2);
+}
+
 }  // namespace lw::lease::test

@@ -1,7 +1,7 @@
 // Observing what this host allows for a step's limits: which cgroup
 // directory loopwright may create step cgroups in (v2 delegated subtree, or
-// the v1 pids/memory hierarchies of a hybrid host), tried for real once per
-// process, and the current hard rlimits.
+// the v1 pids/memory hierarchies of a hybrid host), once per process, and
+// the current hard rlimits.
 #pragma once
 
 #include <functional>
@@ -35,7 +35,8 @@ using CgroupFsLookup = std::function<CgroupFs(const std::string& dir)>;
 std::optional<CgroupPaths> conventionalCgroupPaths(std::string_view procSelfCgroup, const CgroupFsLookup& fsAt);
 
 // The facts, observed once and cached: each candidate directory is used only
-// if a child cgroup can actually be created in it (and removed again).
+// if the kernel's permission check lets this process create a child in it
+// (a mkdir that fails all the same fails the launch, closed).
 const HostLimitFacts& observedHostLimitFacts();
 
 // Removes the empty step cgroups that a loopwright killed before it could
