@@ -139,7 +139,6 @@ Result<bool> EtcdStore::putIfUnchanged(const Observed& current, const Lease& nex
 }
 
 Result<Lease> EtcdStore::transact(const Request& request) {
-  if (auto named = validateResourceName(request.resource); !named) return named.error();
   for (int attempt = 0; attempt < options_.maxAttempts; ++attempt) {
     auto current = read(request.resource);
     if (!current) return current.error();
@@ -155,26 +154,6 @@ Result<Lease> EtcdStore::transact(const Request& request) {
                    "and write " + std::to_string(options_.maxAttempts) + " times in a row",
                    "try again; if it persists, look for a process writing the key in a loop",
                    options_.prefix + request.resource);
-}
-
-Result<Lease> EtcdStore::claim(const std::string& resource, const std::string& holder, Ttl ttl) {
-  return transact(Request{RequestKind::Claim, resource, holder, 0, ttl.count()});
-}
-
-Result<Lease> EtcdStore::renew(const Lease& held, Ttl ttl) {
-  return transact(holderRequest(RequestKind::Renew, held, ttl));
-}
-
-Result<Lease> EtcdStore::beginTeardown(const Lease& held) {
-  return transact(holderRequest(RequestKind::BeginTeardown, held));
-}
-
-Status EtcdStore::release(const Lease& held) {
-  return statusOf(transact(holderRequest(RequestKind::Release, held)));
-}
-
-Status EtcdStore::checkFence(const Lease& held) {
-  return statusOf(transact(holderRequest(RequestKind::CheckFence, held)));
 }
 
 ListedRecord EtcdStore::listed(const std::string& key, const std::string& value) const {
@@ -206,12 +185,6 @@ Result<std::vector<ListedRecord>> EtcdStore::survey() {
     records.push_back(listed(kv.key, kv.value));
   }
   return records;
-}
-
-Result<std::vector<Lease>> EtcdStore::list() {
-  auto records = survey();
-  if (!records) return records.error();
-  return leasesOf(std::move(*records));
 }
 
 std::unique_ptr<EtcdStore> openEtcdStore(EtcdStoreOptions options, Clock nowMs) {

@@ -32,34 +32,27 @@ struct EtcdStoreOptions {
   std::chrono::milliseconds requestTimeout{5000};
 };
 
-class EtcdStore : public Store {
+class EtcdStore : public RecordStore {
  public:
   // `transport` must outlive the store.
   EtcdStore(http::Transport& transport, EtcdStoreOptions options, Clock nowMs);
 
+  // Every key under the prefix in key order, unreadable ones included;
+  // `file` is the key.
+  Result<std::vector<ListedRecord>> survey() override;
+
+ private:
   // Every operation fails with LEASE_UNAVAILABLE, never an assumed success,
   // when the gateway does not answer, answers with a status other than 200
   // or with JSON it cannot read, when the key's value is not a lease record
   // (nothing is written over it), or when its compare is lost maxAttempts
   // times in a row (contended).
-  Result<Lease> claim(const std::string& resource, const std::string& holder, Ttl ttl) override;
-  Result<Lease> renew(const Lease& held, Ttl ttl) override;
-  Result<Lease> beginTeardown(const Lease& held) override;
-  Status release(const Lease& held) override;
-  Status checkFence(const Lease& held) override;  // a read and a decision: nothing is written
-  Result<std::vector<Lease>> list() override;
-
-  // Every key under the prefix in key order, unreadable ones included (for
-  // the CLI); `file` is the key.
-  Result<std::vector<ListedRecord>> survey();
-
- private:
+  Result<Lease> transact(const Request& request) override;
   struct Observed;
   Result<std::string> post(const std::string& path, std::string body);
   Result<Observed> read(const std::string& resource);
   Result<Lease> decide(const Observed& current, const Request& request);
   Result<bool> putIfUnchanged(const Observed& current, const Lease& next);
-  Result<Lease> transact(const Request& request);
   ListedRecord listed(const std::string& key, const std::string& value) const;
 
   http::Transport& transport_;

@@ -18,9 +18,7 @@ Result<std::optional<Lease>> readLease(const StoreDir& dir, const std::string& r
 }
 
 // One operation: lock the resource, read, decide, and write what changed.
-Result<Lease> transact(const std::filesystem::path& path, const Request& request,
-                       std::int64_t nowMs) {
-  if (auto named = validateResourceName(request.resource); !named) return named.error();
+Result<Lease> transactIn(const std::filesystem::path& path, const Request& request, std::int64_t nowMs) {
   auto dir = StoreDir::open(path);
   if (!dir) return dir.error();
   auto lock = dir->lock(request.resource);
@@ -56,25 +54,7 @@ std::optional<ListedRecord> listed(const StoreDir& dir, const std::string& name)
 LocalStore::LocalStore(std::filesystem::path dir, Clock nowMs)
     : dir_(std::move(dir)), nowMs_(std::move(nowMs)) {}
 
-Result<Lease> LocalStore::claim(const std::string& resource, const std::string& holder, Ttl ttl) {
-  return transact(dir_, Request{RequestKind::Claim, resource, holder, 0, ttl.count()}, nowMs_());
-}
-
-Result<Lease> LocalStore::renew(const Lease& held, Ttl ttl) {
-  return transact(dir_, holderRequest(RequestKind::Renew, held, ttl), nowMs_());
-}
-
-Result<Lease> LocalStore::beginTeardown(const Lease& held) {
-  return transact(dir_, holderRequest(RequestKind::BeginTeardown, held), nowMs_());
-}
-
-Status LocalStore::release(const Lease& held) {
-  return statusOf(transact(dir_, holderRequest(RequestKind::Release, held), nowMs_()));
-}
-
-Status LocalStore::checkFence(const Lease& held) {
-  return statusOf(transact(dir_, holderRequest(RequestKind::CheckFence, held), nowMs_()));
-}
+Result<Lease> LocalStore::transact(const Request& request) { return transactIn(dir_, request, nowMs_()); }
 
 Result<std::vector<ListedRecord>> LocalStore::survey() {
   auto dir = StoreDir::open(dir_);
@@ -85,12 +65,6 @@ Result<std::vector<ListedRecord>> LocalStore::survey() {
   for (const std::string& name : *names)
     if (auto rec = listed(*dir, name)) records.push_back(std::move(*rec));
   return records;
-}
-
-Result<std::vector<Lease>> LocalStore::list() {
-  auto records = survey();
-  if (!records) return records.error();
-  return leasesOf(std::move(*records));
 }
 
 std::unique_ptr<Store> openLocalStore(const std::filesystem::path& dir, Clock nowMs) {

@@ -23,22 +23,17 @@
 
 namespace lw::lease {
 
-class LocalStore : public Store {
+class LocalStore : public RecordStore {
  public:
   LocalStore(std::filesystem::path dir, Clock nowMs);
 
-  Result<Lease> claim(const std::string& resource, const std::string& holder, Ttl ttl) override;
-  Result<Lease> renew(const Lease& held, Ttl ttl) override;
-  Result<Lease> beginTeardown(const Lease& held) override;
-  Status release(const Lease& held) override;
-  Status checkFence(const Lease& held) override;
-  // Fails with LEASE_UNAVAILABLE naming the file when any record is corrupt.
-  Result<std::vector<Lease>> list() override;
-
-  // Every record in name order, corrupt ones included (for the CLI).
-  Result<std::vector<ListedRecord>> survey();
+  // Every record file in name order, corrupt ones included.
+  Result<std::vector<ListedRecord>> survey() override;
 
  private:
+  // Locks the resource's record, reads, decides and writes what changed.
+  Result<Lease> transact(const Request& request) override;
+
   std::filesystem::path dir_;
   Clock nowMs_;
 };

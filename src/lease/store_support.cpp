@@ -26,7 +26,9 @@ Status validateResourceName(const std::string& resource) {
                    "use 1 to 128 of A-Z a-z 0-9 . _ -, not starting with a dot", resource);
 }
 
-Request holderRequest(RequestKind kind, const Lease& held, Ttl ttl) {
+namespace {
+
+Request holderRequest(RequestKind kind, const Lease& held, Ttl ttl = Ttl{0}) {
   return Request{kind, held.resource, held.holder, held.token, ttl.count()};
 }
 
@@ -35,9 +37,36 @@ Status statusOf(const Result<Lease>& r) {
   return Ok{};
 }
 
-Result<std::vector<Lease>> leasesOf(std::vector<ListedRecord> records) {
+}  // namespace
+
+Result<Lease> RecordStore::named(const Request& request) {
+  if (auto valid = validateResourceName(request.resource); !valid) return valid.error();
+  return transact(request);
+}
+
+Result<Lease> RecordStore::claim(const std::string& resource, const std::string& holder, Ttl ttl) {
+  return named(Request{RequestKind::Claim, resource, holder, 0, ttl.count()});
+}
+
+Result<Lease> RecordStore::renew(const Lease& held, Ttl ttl) {
+  return named(holderRequest(RequestKind::Renew, held, ttl));
+}
+
+Result<Lease> RecordStore::beginTeardown(const Lease& held) {
+  return named(holderRequest(RequestKind::BeginTeardown, held));
+}
+
+Status RecordStore::release(const Lease& held) { return statusOf(named(holderRequest(RequestKind::Release, held))); }
+
+Status RecordStore::checkFence(const Lease& held) {
+  return statusOf(named(holderRequest(RequestKind::CheckFence, held)));
+}
+
+Result<std::vector<Lease>> RecordStore::list() {
+  auto records = survey();
+  if (!records) return records.error();
   std::vector<Lease> leases;
-  for (ListedRecord& rec : records) {
+  for (ListedRecord& rec : *records) {
     if (rec.unreadable) return *rec.unreadable;
     leases.push_back(std::move(*rec.lease));
   }

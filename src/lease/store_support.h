@@ -1,5 +1,5 @@
 // What every lease store shares around the state machine (lease/transitions.h):
-// the clock, resource names, the request a holder's operation makes, and the
+// the clock, resource names, the operations as requests (RecordStore), and the
 // listing `loopwright lease list` prints. The local and etcd stores differ
 // only in how they read and write a record.
 #pragma once
@@ -26,13 +26,6 @@ std::int64_t systemNowMs();
 // etcd: no paths, no hidden files).
 Status validateResourceName(const std::string& resource);
 
-// The request the holder of `held` makes for a renew, teardown, release or
-// fence check.
-Request holderRequest(RequestKind kind, const Lease& held, Ttl ttl = Ttl{0});
-
-// The outcome of an operation whose resulting record the caller does not need.
-Status statusOf(const Result<Lease>& r);
-
 // One record as `loopwright lease list` shows it: the lease, or why its
 // record cannot be read (a corrupt record, which every operation refuses).
 struct ListedRecord {
@@ -42,8 +35,31 @@ struct ListedRecord {
   std::optional<Error> unreadable;
 };
 
-// The leases of a survey; fails with the first unreadable record's error
-// (Store::list fails closed).
-Result<std::vector<Lease>> leasesOf(std::vector<ListedRecord> records);
+// A store whose every operation is one Request decided by the state machine
+// against the record as read (transitions.h). The local and the etcd store
+// differ only in how one request is carried out on a record, atomically, and
+// how the records are listed; everything else is here, once.
+class RecordStore : public Store {
+ public:
+  Result<Lease> claim(const std::string& resource, const std::string& holder, Ttl ttl) final;
+  Result<Lease> renew(const Lease& held, Ttl ttl) final;
+  Result<Lease> beginTeardown(const Lease& held) final;
+  Status release(const Lease& held) final;
+  Status checkFence(const Lease& held) final;  // a read and a decision: nothing is written
+  // Fails with LEASE_UNAVAILABLE naming the record when any is unreadable.
+  Result<std::vector<Lease>> list() final;
+
+  // Every record in name order, unreadable ones included (for the CLI).
+  virtual Result<std::vector<ListedRecord>> survey() = 0;
+
+ protected:
+  // Reads the record, decides (nextRecord) and, unless the request is a
+  // fence check, writes what changed, all as one atomic step. The
+  // request's resource is a valid name.
+  virtual Result<Lease> transact(const Request& request) = 0;
+
+ private:
+  Result<Lease> named(const Request& request);  // USAGE_ERROR for a bad name, else transact
+};
 
 }  // namespace lw::lease
