@@ -110,7 +110,7 @@ std::string findingsTable(const std::vector<Finding>& ranked) {
 std::string summaryFor(const CheckRunPlan& plan, const StageResult& stage, const std::vector<StepRow>& steps,
                        const std::vector<Finding>& ranked, const Verdict& verdict, FailOn failOn) {
   std::string summary = "**" + plan.title + "** in stage `" + stage.name + "` (fail level: " +
-                        std::string(failOnName(failOn)) + ").\n";
+                        std::string(toString(failOn)) + ").\n";
   for (const StepRow& s : steps) {
     if (s.stage != stage.name || !s.coverage || s.coverage->incrementalFrom.empty()) continue;
     summary += "\n`" + s.step + "` reviewed only the changes since `" + s.coverage->incrementalFrom.substr(0, 12) +

@@ -42,7 +42,7 @@ std::size_t failingIn(const StageResult& stage, FailOn failOn) {
 void judgeFindings(Verdict& v, std::size_t failing, FailOn failOn) {
   if (failing > 0)
     raise(v, FailureKind::Failed,
-          std::to_string(failing) + " finding(s) at the fail level (" + std::string(failOnName(failOn)) + ")");
+          std::to_string(failing) + " finding(s) at the fail level (" + std::string(toString(failOn)) + ")");
 }
 
 }  // namespace

@@ -16,15 +16,6 @@ std::vector<Finding> allFindings(const PublicationRequest& request) {
   return out;
 }
 
-std::string_view failOnName(FailOn f) {
-  switch (f) {
-    case FailOn::Error: return "error";
-    case FailOn::Warning: return "warning";
-    case FailOn::Never: return "never";
-  }
-  return "error";
-}
-
 bool failsAt(Severity s, FailOn failOn) {
   switch (failOn) {
     case FailOn::Error: return s == Severity::Error;
@@ -36,13 +27,11 @@ bool failsAt(Severity s, FailOn failOn) {
 
 namespace {
 
-std::string_view reviewModeName(ReviewMode m) {
-  switch (m) {
-    case ReviewMode::None: return "none";
-    case ReviewMode::Comment: return "comment";
-    case ReviewMode::RequestChanges: return "request-changes";
-  }
-  return "comment";
+// The value a name stood for, or the field's error.
+template <typename T>
+T known(std::optional<T> value, const std::string& field, const std::string& why) {
+  if (!value) throw FieldError(field, why);
+  return *value;
 }
 
 json::array strings(const std::vector<std::string>& v) {
@@ -173,10 +162,10 @@ json::value toJson(const PublicationRequest& r) {
   for (const auto& t : r.triage) triage.push_back(triageJson(t));
   json::array steps;
   for (const auto& s : r.steps) steps.push_back(stepJson(s));
-  json::object options{{"review", reviewModeName(r.options.review)},
+  json::object options{{"review", toString(r.options.review)},
                        {"checks", r.options.checks},
                        {"summary", r.options.summary},
-                       {"failOn", failOnName(r.options.failOn)},
+                       {"failOn", toString(r.options.failOn)},
                        {"maxInlineComments", r.options.maxInlineComments},
                        {"patches", toString(r.options.patches)}};
   json::array changes;
@@ -232,26 +221,17 @@ Result<PublicationRequest> publicationFromJson(const json::value& v) {
     if (o.if_contains("reviewedFiles") && !o.at("reviewedFiles").is_null())
       r.reviewedFiles = readStrings(o, "reviewedFiles", "");
     if (const json::object* opt = optObject(o, "options", "")) {
-      std::string review = optStr(*opt, "review", "options").value_or("comment");
-      if (review == "none") r.options.review = ReviewMode::None;
-      else if (review == "comment") r.options.review = ReviewMode::Comment;
-      else if (review == "request-changes") r.options.review = ReviewMode::RequestChanges;
-      else throw FieldError("options.review", "unknown review mode '" + review + "'");
+      const std::string review = optStr(*opt, "review", "options").value_or("comment");
+      r.options.review = known(reviewModeNamed(review), "options.review", "unknown review mode '" + review + "'");
       r.options.checks = optBool(*opt, "checks", "options").value_or(true);
       r.options.summary = optBool(*opt, "summary", "options").value_or(true);
-      std::string failOn = optStr(*opt, "failOn", "options").value_or("error");
-      if (failOn == "error") r.options.failOn = FailOn::Error;
-      else if (failOn == "warning") r.options.failOn = FailOn::Warning;
-      else if (failOn == "never") r.options.failOn = FailOn::Never;
-      else throw FieldError("options.failOn", "unknown fail level '" + failOn + "'");
+      const std::string failOn = optStr(*opt, "failOn", "options").value_or("error");
+      r.options.failOn = known(failOnNamed(failOn), "options.failOn", "unknown fail level '" + failOn + "'");
       r.options.maxInlineComments =
           static_cast<int>(optInt(*opt, "maxInlineComments", "options").value_or(50));
       const std::string patches = optStr(*opt, "patches", "options").value_or("suggestions");
-      if (patches != "suggestions" && patches != "branch" && patches != "none")
-        throw FieldError("options.patches", "unknown patch publication '" + patches + "'");
-      r.options.patches = patches == "branch" ? PatchPublication::Branch
-                          : patches == "none" ? PatchPublication::None
-                                              : PatchPublication::Suggestions;
+      r.options.patches =
+          known(patchPublicationNamed(patches), "options.patches", "unknown patch publication '" + patches + "'");
     }
     if (const json::array* a = optArray(o, "changes", ""))
       for (std::size_t i = 0; i < a->size(); ++i)

@@ -75,7 +75,6 @@ boost::json::value toJson(const PublicationRequest& request);
 // Fails with PUBLICATION_FAILED naming the JSON path of the first bad field.
 Result<PublicationRequest> publicationFromJson(const boost::json::value& json);
 
-std::string_view failOnName(FailOn f);
 // True when a finding of severity `s` makes a check fail under `failOn`.
 bool failsAt(Severity s, FailOn failOn);
 

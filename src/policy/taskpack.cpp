@@ -1,5 +1,7 @@
 #include "policy/taskpack.h"
 
+#include <initializer_list>
+
 namespace lw {
 
 std::string_view toString(LaneApi a) {
@@ -31,6 +33,30 @@ std::string_view toString(PatchPublication p) {
     case PatchPublication::None: return "none";
   }
   return "suggestions";
+}
+
+namespace {
+
+// The one of `values` whose toString is `name`.
+template <typename E>
+std::optional<E> named(std::string_view name, std::initializer_list<E> values) {
+  for (E v : values)
+    if (toString(v) == name) return v;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<ReviewMode> reviewModeNamed(std::string_view name) {
+  return named(name, {ReviewMode::Comment, ReviewMode::RequestChanges, ReviewMode::None});
+}
+
+std::optional<FailOn> failOnNamed(std::string_view name) {
+  return named(name, {FailOn::Error, FailOn::Warning, FailOn::Never});
+}
+
+std::optional<PatchPublication> patchPublicationNamed(std::string_view name) {
+  return named(name, {PatchPublication::Suggestions, PatchPublication::Branch, PatchPublication::None});
 }
 
 }  // namespace lw

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/json/object.hpp>
@@ -162,5 +163,11 @@ std::string_view toString(LaneApi a);
 std::string_view toString(ReviewMode m);
 std::string_view toString(FailOn f);
 std::string_view toString(PatchPublication p);
+
+// The value a name (as toString spells it) stands for; nullopt for any other
+// name. What the taskpack loader and the outbox's JSON both read.
+std::optional<ReviewMode> reviewModeNamed(std::string_view name);
+std::optional<FailOn> failOnNamed(std::string_view name);
+std::optional<PatchPublication> patchPublicationNamed(std::string_view name);
 
 }  // namespace lw

@@ -24,24 +24,17 @@ void readPublication(YamlSchemaReader& reader, const YAML::Node& node, const std
   for (const MapEntry& e : *entries) {
     std::string p = childPath(path, e.key);
     if (e.key == "review") {
-      if (auto s = reader.oneOf(e.value, p, {"comment", "request-changes", "none"}))
-        out.review = *s == "comment"           ? ReviewMode::Comment
-                     : *s == "request-changes" ? ReviewMode::RequestChanges
-                                               : ReviewMode::None;
+      if (auto s = reader.oneOf(e.value, p, {"comment", "request-changes", "none"})) out.review = *reviewModeNamed(*s);
     } else if (e.key == "checks") {
       if (auto b = reader.boolean(e.value, p)) out.checks = *b;
     } else if (e.key == "summary") {
       if (auto b = reader.boolean(e.value, p)) out.summary = *b;
     } else if (e.key == "failOn") {
-      if (auto s = reader.oneOf(e.value, p, {"error", "warning", "never"}))
-        out.failOn = *s == "error" ? FailOn::Error : *s == "warning" ? FailOn::Warning : FailOn::Never;
+      if (auto s = reader.oneOf(e.value, p, {"error", "warning", "never"})) out.failOn = *failOnNamed(*s);
     } else if (e.key == "maxInlineComments") {
       if (auto v = reader.integer(e.value, p, 0, 1000)) out.maxInlineComments = static_cast<int>(*v);
     } else if (e.key == "patches") {
-      if (auto s = reader.oneOf(e.value, p, {"suggestions", "branch", "none"}))
-        out.patches = *s == "suggestions" ? PatchPublication::Suggestions
-                      : *s == "branch"    ? PatchPublication::Branch
-                                          : PatchPublication::None;
+      if (auto s = reader.oneOf(e.value, p, {"suggestions", "branch", "none"})) out.patches = *patchPublicationNamed(*s);
     }
   }
 }

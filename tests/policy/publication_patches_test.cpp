@@ -43,3 +43,14 @@ TEST_CASE("taskpack publication.patches: a wrong value is refused at its line an
   CHECK(d.message == "'branches' is not one of 'suggestions', 'branch' or 'none'");
   CHECK(d.hint == "did you mean 'branch'?");
 }
+
+TEST_CASE("publication vocabulary: each name reads back as its value, and no other name does") {
+  for (PatchPublication p : {PatchPublication::Suggestions, PatchPublication::Branch, PatchPublication::None})
+    CHECK(patchPublicationNamed(toString(p)) == p);
+  for (FailOn f : {FailOn::Error, FailOn::Warning, FailOn::Never}) CHECK(failOnNamed(toString(f)) == f);
+  for (ReviewMode m : {ReviewMode::Comment, ReviewMode::RequestChanges, ReviewMode::None})
+    CHECK(reviewModeNamed(toString(m)) == m);
+  CHECK_FALSE(patchPublicationNamed("Branch").has_value());
+  CHECK_FALSE(failOnNamed("").has_value());
+  CHECK_FALSE(reviewModeNamed("request_changes").has_value());
+}
