@@ -45,8 +45,7 @@ inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std:
   envp.push_back(nullptr);
   // bwrap reads the filter from the current offset of a shared description.
   if (seccompFd >= 0) ::lseek(seccompFd, 0, SEEK_SET);
-  static const bool subreaper = ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
-  (void)subreaper;
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);  // orphans come here (see below); untimed, idempotent
   rusage before{};
   ::getrusage(RUSAGE_CHILDREN, &before);
   auto start = std::chrono::steady_clock::now();

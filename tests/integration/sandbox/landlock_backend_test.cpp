@@ -186,6 +186,15 @@ TEST_CASE("landlock backend: in the private view, metadata changes work inside t
   CHECK(fs::last_write_time(d.ws / "file.txt") > fs::file_time_type::clock::now() - 24h);  // beside it: read-only
 }
 
+TEST_CASE("landlock backend: the step's System V and POSIX queue IPC is its own, not the host's [integration]") {
+  LW_REQUIRE_HOST(available(), "linux-landlock unavailable: " + backend().probe().unavailableReason);
+  Dirs d;
+  Run r = sh(d, "readlink /proc/self/ns/ipc");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.starts_with("ipc:["));
+  CHECK(r.out != fs::read_symlink("/proc/self/ns/ipc").string() + "\n");
+}
+
 TEST_CASE("landlock backend: no capabilities, no-new-privileges, seccomp on, as root too [integration]") {
   LW_REQUIRE_HOST(available(), "linux-landlock unavailable: " + backend().probe().unavailableReason);
   Dirs d;
