@@ -19,8 +19,8 @@ namespace json = boost::json;
 
 namespace {
 
-std::int64_t intField(const json::value& v, const char* key) { return json_fields::peekInt(v, key).value_or(0); }
-std::string strField(const json::value& v, const char* key) { return json_fields::peekStr(v, key).value_or(""); }
+using json_fields::idOf;
+using json_fields::textOf;
 
 class CheckChannel {
  public:
@@ -48,13 +48,13 @@ class CheckChannel {
         save();
         return std::nullopt;
       }
-      progress_.id = intField(*existing, "id");
+      progress_.id = idOf(*existing);
     }
     // An earlier attempt may have landed PATCHes it did not record (killed
     // between the answer and the outbox save): ask the check run itself.
     auto run = ctx_.api.get(runPath());
     if (!run || run->status / 100 != 2) return outcomeOf(channel_, run, "GET check run");
-    if (strField(jsonBody(*run), "status") == "completed") {
+    if (textOf(jsonBody(*run), "status") == "completed") {
       progress_.done = true;
       save();
       return carried({channel_, ChannelState::AlreadyPosted, "check run " + std::to_string(progress_.id)});
@@ -118,7 +118,7 @@ class CheckChannel {
                                 "check_runs");
     if (!runs) return std::move(runs).error();
     for (const auto& r : *runs)
-      if (strField(r, "external_id") == plan_.externalId) return r;
+      if (textOf(r, "external_id") == plan_.externalId) return r;
     return json::value(nullptr);
   }
 
@@ -143,7 +143,7 @@ class CheckChannel {
     auto r = ctx_.api.post(ctx_.repoPath() + "/check-runs", body, landed);
     ChannelOutcome o = outcomeOf(channel_, r, "POST check run");
     if (o.state == ChannelState::Posted) {
-      progress_.id = intField(jsonBody(*r), "id");
+      progress_.id = idOf(jsonBody(*r));
       if (progress_.id == 0) return {channel_, ChannelState::Failed, "the created check run has no id"};
     }
     return o;

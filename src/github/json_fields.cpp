@@ -126,4 +126,10 @@ std::optional<std::int64_t> peekInt(const json::value& v, std::string_view key) 
   return std::nullopt;
 }
 
+std::string textOf(const json::value& v, std::string_view key) { return peekStr(v, key).value_or(""); }
+
+std::int64_t idOf(const json::value& v) { return peekInt(v, "id").value_or(0); }
+
+std::string loginOf(const json::value& item) { return textOf(peekMember(item, "user"), "login"); }
+
 }  // namespace lw::github::json_fields

@@ -55,5 +55,10 @@ std::optional<std::string> peekStr(const boost::json::value& v, std::string_view
 std::optional<std::int64_t> peekInt(const boost::json::value& v, std::string_view key);
 // The member `key` of `v`, or a null value: peekStr(peekMember(c, "user"), "login").
 const boost::json::value& peekMember(const boost::json::value& v, std::string_view key);
+// The same with what a missing field reads as: "" and 0.
+std::string textOf(const boost::json::value& v, std::string_view key);
+std::int64_t idOf(const boost::json::value& v);  // its "id"
+// The login of an item's "user" ("" for a deleted user's).
+std::string loginOf(const boost::json::value& item);
 
 }  // namespace lw::github::json_fields

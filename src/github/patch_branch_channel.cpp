@@ -38,9 +38,8 @@ Result<std::int64_t> earlierComment(PublishContext& ctx, const std::string& issu
   auto comments = ctx.api.getAll(issue + "/comments");
   if (!comments) return std::move(comments).error();
   for (const auto& c : *comments) {
-    if (json_fields::peekStr(json_fields::peekMember(c, "user"), "login").value_or("") != ctx.ownLogin) continue;
-    if (json_fields::peekStr(c, "body").value_or("").find(marker) != std::string::npos)
-      return json_fields::peekInt(c, "id").value_or(0);
+    if (json_fields::loginOf(c) != ctx.ownLogin) continue;
+    if (json_fields::textOf(c, "body").find(marker) != std::string::npos) return json_fields::idOf(c);
   }
   return std::int64_t{0};
 }

@@ -21,13 +21,10 @@ namespace json = boost::json;
 
 namespace {
 
+using json_fields::idOf;
+using json_fields::loginOf;
 using json_fields::peekInt;
-using json_fields::peekMember;
-using json_fields::peekStr;
-
-std::string loginOf(const json::value& item) { return peekStr(peekMember(item, "user"), "login").value_or(""); }
-std::string stringField(const json::value& item, const char* key) { return peekStr(item, key).value_or(""); }
-std::int64_t idOf(const json::value& item) { return peekInt(item, "id").value_or(0); }
+using json_fields::textOf;
 
 // Comments someone other than `self` replied to (their in_reply_to_id): a
 // person is discussing them, so they are never edited.
@@ -69,16 +66,16 @@ class ReviewChannel {
     const std::set<std::int64_t> answered = answeredByOthers(*comments, ctx_.ownLogin);
     for (const auto& c : *comments) {
       if (loginOf(c) != ctx_.ownLogin) continue;  // a marker from anyone else means nothing
-      std::string body = stringField(c, "body");
+      std::string body = textOf(c, "body");
       const auto* line = c.as_object().if_contains("line");
-      own.push_back({idOf(c), body, stringField(c, "path"), answered.count(idOf(c)) > 0,
+      own.push_back({idOf(c), body, textOf(c, "path"), answered.count(idOf(c)) > 0,
                      line != nullptr && line->is_null()});
       if (!hasResolvedMarker(body))
         for (auto& fp : findingMarkersIn(body)) posted.insert(fp);
     }
     for (const auto& r : *reviews) {
       if (loginOf(r) != ctx_.ownLogin) continue;
-      if (stringField(r, "state") == "PENDING") {
+      if (textOf(r, "state") == "PENDING") {
         // A probe left by an interrupted run: GitHub allows one pending
         // review per user, so it would make our next POST fail.
         auto d = ctx_.api.send("DELETE", pulls_ + "/reviews/" + std::to_string(idOf(r)), nullptr);
@@ -86,7 +83,7 @@ class ReviewChannel {
           ctx_.log << "loopwright: could not delete a leftover pending review " << idOf(r) << "\n";
         continue;
       }
-      for (auto& fp : findingMarkersIn(stringField(r, "body"))) posted.insert(fp);
+      for (auto& fp : findingMarkersIn(textOf(r, "body"))) posted.insert(fp);
     }
 
     ResolveRule resolveRule;
@@ -152,8 +149,8 @@ class ReviewChannel {
       if (!reviews) return std::move(reviews).error();
       for (const auto& r : *reviews) {
         if (loginOf(r) != ctx_.ownLogin) continue;
-        bool match = pending ? stringField(r, "state") == "PENDING"
-                             : stringField(r, "body").find(marker) != std::string::npos;
+        bool match = pending ? textOf(r, "state") == "PENDING"
+                             : textOf(r, "body").find(marker) != std::string::npos;
         if (match) return std::optional<HttpResponse>(HttpResponse{200, {}, json::serialize(r)});
       }
       return std::optional<HttpResponse>();

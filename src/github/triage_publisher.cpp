@@ -59,13 +59,9 @@ std::string triageCommentBody(const PublicationRequest& req) {
 
 namespace {
 
-using json_fields::peekInt;
-using json_fields::peekMember;
-using json_fields::peekStr;
-
-std::string str(const json::value& v, const char* key) { return peekStr(v, key).value_or(""); }
-std::string login(const json::value& v) { return peekStr(peekMember(v, "user"), "login").value_or(""); }
-std::int64_t id(const json::value& v) { return peekInt(v, "id").value_or(0); }
+using json_fields::idOf;
+using json_fields::loginOf;
+using json_fields::textOf;
 
 // The labels every triage step asked for, each once, in the order first asked.
 std::vector<std::string> wantedLabels(const PublicationRequest& req) {
@@ -91,7 +87,7 @@ void saveProgress(PublishContext& ctx) {
 std::vector<std::string> missingLabels(const json::array& current, const std::vector<std::string>& wanted) {
   std::vector<std::string> missing;
   for (const auto& l : wanted)
-    if (std::none_of(current.begin(), current.end(), [&](const json::value& v) { return str(v, "name") == l; }))
+    if (std::none_of(current.begin(), current.end(), [&](const json::value& v) { return textOf(v, "name") == l; }))
       missing.push_back(l);
   return missing;
 }
@@ -147,7 +143,7 @@ ChannelOutcome publishLabels(PublishContext& ctx, const std::string& issue) {
 
 const json::value* ourComment(const json::array& list, const std::string& ownLogin) {
   for (const auto& c : list)
-    if (login(c) == ownLogin && str(c, "body").find(triageMarker()) != std::string::npos) return &c;
+    if (loginOf(c) == ownLogin && textOf(c, "body").find(triageMarker()) != std::string::npos) return &c;
   return nullptr;
 }
 
@@ -156,8 +152,8 @@ const json::value* ourComment(const json::array& list, const std::string& ownLog
 ChannelOutcome upsertComment(PublishContext& ctx, const std::string& issue, const json::array& comments,
                              const std::string& body) {
   if (const json::value* mine = ourComment(comments, ctx.ownLogin)) {
-    if (str(*mine, "body") == body) return {"comment", ChannelState::AlreadyPosted, "unchanged"};
-    auto r = ctx.api.send("PATCH", ctx.repoPath() + "/issues/comments/" + std::to_string(id(*mine)),
+    if (textOf(*mine, "body") == body) return {"comment", ChannelState::AlreadyPosted, "unchanged"};
+    auto r = ctx.api.send("PATCH", ctx.repoPath() + "/issues/comments/" + std::to_string(idOf(*mine)),
                           json::object{{"body", body}});
     ChannelOutcome o = outcomeOf("comment", r, "PATCH comment");
     if (o.state == ChannelState::Posted) o.detail = "edited in place";
