@@ -6,9 +6,9 @@
 # Process v2), which bookworm ships under versioned names. Newer releases
 # (Ubuntu 24.04: 1.83) have it as the default.
 if grep -q '^VERSION_CODENAME=bookworm' /etc/os-release 2>/dev/null; then
-  LW_BOOST_PACKAGES=(libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev)
+  LW_BOOST_PACKAGES=(libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev libboost-url1.81-dev)
 else
-  LW_BOOST_PACKAGES=(libboost-dev libboost-json-dev libboost-filesystem-dev)
+  LW_BOOST_PACKAGES=(libboost-dev libboost-json-dev libboost-filesystem-dev libboost-url-dev)
 fi
 # The package arrays are read by the scripts that source this file.
 # shellcheck disable=SC2034
@@ -16,6 +16,7 @@ LW_BUILD_PACKAGES=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   "${LW_BOOST_PACKAGES[@]}"
   libyaml-cpp-dev libcurl4-openssl-dev libssl-dev libgit2-dev libseccomp-dev libcap-dev
+  libcmark-gfm-dev libcmark-gfm-extensions-dev
   doctest-dev bubblewrap
 )
 # Test-only tools: clang for the fuzz harness (its compiler-rt is added by

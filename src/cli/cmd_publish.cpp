@@ -21,6 +21,7 @@
 #include "github/run_artifact.h"
 #include "github/workflow_run.h"
 #include "pipeline/patch_branch.h"
+#include "pipeline/run_setup.h"
 
 namespace lw::cli {
 
@@ -128,6 +129,7 @@ int publishMain(const Args& args, Io& io) {
   config.stepSummaryPath = io.env.get("GITHUB_STEP_SUMMARY").value_or("");
   config.outputPath = io.env.get("GITHUB_OUTPUT").value_or("");
   config.branchPusher = &pusher;
+  config.secrets = pipeline::secretValues(io.env);
   github::Publisher publisher(api, outbox, config, log);
 
   std::vector<github::PublicationOutcome> outcomes;

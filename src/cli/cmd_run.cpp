@@ -70,6 +70,9 @@ int publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& ev
   pipeline::GitBranchPusher pusher(pipeline::patchBranchConfigFor(repo.string(), stateDir, rest));
   github::PublisherConfig config;
   config.branchPusher = &pusher;
+  // Masked again after each text is made inert: removing a hidden
+  // character can join a token the step's own masking saw split.
+  config.secrets = pipeline::secretValues(io.env);
   config.stepSummaryPath = io.env.get("GITHUB_STEP_SUMMARY").value_or("");
   // The outputs are the action's declared ones, written once by runMain
   // after publishing (the publisher's own set is for `loopwright publish`).

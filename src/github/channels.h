@@ -7,6 +7,7 @@
 #include <string>
 
 #include "github/diff.h"
+#include "github/neutralise.h"
 #include "github/publisher.h"
 
 namespace lw::github {
@@ -14,15 +15,15 @@ namespace lw::github {
 struct PublishContext {
   RestClient& api;
   Outbox& outbox;
-  OutboxEntry& entry;
+  OutboxEntry& entry;    // its progress; its request as the step wrote it
+  const InertRequest& inert;  // the request every channel publishes
   std::string ownLogin;
   DiffSource* diffSource;
   std::ostream& log;
   std::optional<DiffIndex> diff;           // set by the review channel when known
   std::set<std::string> carried;           // fingerprints now visible on GitHub
-  std::string repoPath() const {
-    return "/repos/" + entry.request.repo.owner + "/" + entry.request.repo.name;
-  }
+  const PublicationRequest& request() const { return inert.get(); }
+  std::string repoPath() const { return "/repos/" + request().repo.owner + "/" + request().repo.name; }
 };
 
 // Percent-encodes everything but unreserved characters (RFC 3986), for

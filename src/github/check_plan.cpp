@@ -4,6 +4,7 @@
 
 #include "github/conclusion.h"
 #include "github/fingerprint.h"
+#include "github/inert_markdown.h"
 #include "github/markdown_table.h"
 #include "github/review_plan.h"
 
@@ -27,12 +28,6 @@ std::size_t utf8Floor(const std::string& s, std::size_t n) {
   if (n >= s.size()) return s.size();
   while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
   return n;
-}
-
-std::string oneLine(const std::string& s) {
-  std::string out;
-  for (char c : s) out += (c == '\n' || c == '\r') ? ' ' : c;
-  return out;
 }
 
 }  // namespace
@@ -101,8 +96,8 @@ std::string findingsTable(const std::vector<Finding>& ranked) {
   std::string table = "\n| severity | where | rule | step | message |\n| --- | --- | --- | --- | --- |\n";
   for (const Finding& f : ranked) {
     std::string at = f.path.empty() ? "(whole change)" : f.path + (f.line > 0 ? ":" + std::to_string(f.line) : "");
-    table += "| " + std::string(toString(f.severity)) + " | `" + at + "` | `" + f.ruleId + "` | " + f.step + " | " +
-             tableCell(oneLine(f.message)) + " |\n";
+    table += "| " + std::string(toString(f.severity)) + " | `" + tableCell(at) + "` | `" + tableCell(f.ruleId) + "` | " +
+             tableCell(f.step) + " | " + tableCell(inertOneLine(f.message)) + " |\n";
   }
   return table;
 }

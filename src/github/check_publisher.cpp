@@ -25,7 +25,7 @@ using json_fields::textOf;
 class CheckChannel {
  public:
   CheckChannel(PublishContext& ctx, const StageResult& stage)
-      : ctx_(ctx), req_(ctx.entry.request), stage_(stage),
+      : ctx_(ctx), req_(ctx.request()), stage_(stage),
         plan_(planCheckRun(stage, req_.steps, req_.headSha, req_.options.failOn)),
         progress_(ctx.entry.progress.checks[stage.name]), channel_("check: " + stage.name) {}
 
@@ -160,7 +160,7 @@ class CheckChannel {
 }  // namespace
 
 std::vector<ChannelOutcome> publishChecks(PublishContext& ctx) {
-  const PublicationRequest& req = ctx.entry.request;
+  const PublicationRequest& req = ctx.request();
   if (!req.options.checks) return {{"checks", ChannelState::Skipped, "checks: false"}};
   if (req.headSha.empty()) return {{"checks", ChannelState::Skipped, "no head commit to attach check runs to"}};
   std::vector<ChannelOutcome> out;

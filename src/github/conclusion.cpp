@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "github/inert_markdown.h"
+
 namespace lw::github {
 
 namespace {
@@ -16,18 +18,12 @@ void raise(Verdict& v, FailureKind kind, std::string reason) {
   v.reasons.push_back(std::move(reason));
 }
 
-std::string oneLine(const std::string& s) {
-  std::string out;
-  for (char c : s) out += (c == '\n' || c == '\r') ? ' ' : c;
-  return out;
-}
-
 void judgeSteps(Verdict& v, const std::vector<StepRow>& steps, const std::string* stage, FailOn failOn) {
   for (const StepRow& s : steps) {
     if (stage && s.stage != *stage) continue;
-    if (FailureKind k = failureOf(s); k != FailureKind::None) raise(v, k, "`" + s.step + "`: " + oneLine(s.blocker));
+    if (FailureKind k = failureOf(s); k != FailureKind::None) raise(v, k, "`" + s.step + "`: " + inertOneLine(s.blocker));
     if (s.coverage && !s.coverage->complete) {
-      std::string why = s.coverage->reason.empty() ? "no reason given" : oneLine(s.coverage->reason);
+      std::string why = s.coverage->reason.empty() ? "no reason given" : inertOneLine(s.coverage->reason);
       raise(v, failOn == FailOn::Never ? FailureKind::None : FailureKind::Failed,
             "`" + s.step + "` did not review the whole change: " + why);
     }

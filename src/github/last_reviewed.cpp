@@ -3,7 +3,7 @@
 #include <boost/json.hpp>
 
 #include "github/channels.h"
-#include "github/fingerprint.h"
+#include "github/markers.h"
 
 namespace lw::github {
 
@@ -31,9 +31,10 @@ std::optional<std::string> lastReviewedHead(const json::array& reviews, const st
     // A marker in anyone else's review means nothing; a pending review was
     // never submitted.
     if (loginOf(r) != ownLogin || stringAt(r, "state") == "PENDING") continue;
-    std::string body = stringAt(r, "body");
-    if (hasPartialReviewMarker(body)) continue;
-    if (auto marker = parseReviewMarker(body)) head = marker->headSha;
+    // Only a trusted run's review: a fork's artifact must not make a later
+    // run skip code it never looked at.
+    const BodyMarkers marks = markersIn(stringAt(r, "body"));
+    if (!marks.partial && marks.review && marks.review->origin == Origin::Trusted) head = marks.review->headSha;
   }
   return head;
 }

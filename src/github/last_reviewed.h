@@ -16,7 +16,8 @@
 namespace lw::github {
 
 // Pure: the head in the marker of the last review (in GitHub's order,
-// oldest first) written by `ownLogin`, submitted, and not marked partial.
+// oldest first) written by `ownLogin`, submitted, of a trusted run (not a
+// fork's artifact) and not marked partial.
 // nullopt when there is none.
 std::optional<std::string> lastReviewedHead(const boost::json::array& reviews, const std::string& ownLogin);
 

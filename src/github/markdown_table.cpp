@@ -6,7 +6,7 @@ std::string tableCell(const std::string& s) {
   std::string out;
   for (char c : s) {
     if (c == '|') out += "\\|";
-    else if (c == '\n') out += "<br>";
+    else if (c == '\n') out += ' ';  // a line break ends a table row
     else if (c != '\r') out += c;
   }
   return out;

@@ -5,8 +5,8 @@
 
 namespace lw::github {
 
-// A table cell: one line, pipes escaped, so step-written text or a path
-// cannot break the table.
+// A table cell: one line, pipes escaped (also inside a code span, as GFM
+// tables require), so step-written text or a path cannot break the table.
 std::string tableCell(const std::string& s);
 
 }  // namespace lw::github

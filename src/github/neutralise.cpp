@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
-#include "github/neutralise_markdown.h"
+#include <cmark-gfm.h>
+
+#include "github/inert_markdown.h"
+#include "github/markdown_tree.h"
+#include "github/text_clean.h"
 
 namespace lw::github {
 
@@ -15,14 +19,60 @@ std::string_view precut(std::string_view text, std::size_t maxBytes) {
   return text.substr(0, std::min(text.size(), maxBytes * 2 + 64));
 }
 
+std::size_t characterBoundary(std::string_view text, std::size_t cut) {
+  cut = std::min(cut, text.size());
+  while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return cut;
+}
+
+std::string withoutJoiners(std::string text) {
+  for (std::size_t p = text.find(kWordJoiner); p != std::string::npos; p = text.find(kWordJoiner, p))
+    text.erase(p, kWordJoiner.size());
+  return text;
+}
+
+// What a reader sees of rendered Markdown: its text and where its links go.
+std::string readingOf(const std::string& markdown) {
+  md::Tree tree = md::Tree::parse(markdown);
+  std::string reading = md::plainText(tree.root());
+  for (cmark_node* n : md::nodesUnder(tree.root()))
+    if (cmark_node_get_type(n) == CMARK_NODE_LINK) reading += "\n" + md::urlOf(n);
+  return withoutJoiners(reading);
+}
+
+bool showsSecret(const std::string& reading, const verify::SecretScanner& secrets) {
+  return !secrets.scanAndMask(reading).clean();
+}
+
+std::string masked(const std::string& text, const verify::SecretScanner& secrets) {
+  return secrets.scanAndMask(text).masked;
+}
+
+// The longest prefix of `text` whose inert form fits in `maxBytes` with
+// `note` after it (cutting the result instead could cut a construct in two).
+std::string boundedInert(const std::string& text, const LinkScope& scope, std::size_t maxBytes, std::string_view note) {
+  std::string whole = inertMarkdown(text, scope);
+  if (whole.size() <= maxBytes) return whole;
+  const std::size_t room = maxBytes > note.size() ? maxBytes - note.size() : 0;
+  std::size_t length = characterBoundary(text, room);
+  for (;;) {
+    std::string cut = inertMarkdown(std::string_view(text).substr(0, length), scope);
+    if (cut.size() <= room) return cut + std::string(note);
+    if (length == 0) return std::string(note.substr(0, maxBytes));
+    // The result grows with the text roughly in proportion: scale down.
+    const auto scaled = static_cast<std::size_t>(static_cast<double>(length) * static_cast<double>(room) /
+                                                 static_cast<double>(cut.size()));
+    length = characterBoundary(text, std::min(length - 1, scaled));
+  }
+}
+
 std::string lowered(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 
-// "<!--" then "loopwright", with any blanks between: the shape of every
-// hidden marker the publisher searches its own comments for.
+// "<!--" then "loopwright", with any blanks between: the shape of a marker.
 bool formsMarker(std::string_view text) {
   const std::string t = lowered(text);
   for (std::size_t p = t.find("<!--"); p != std::string::npos; p = t.find("<!--", p + 1)) {
@@ -46,85 +96,61 @@ std::string trimmed(std::string_view s) {
 
 }  // namespace
 
-std::string webHostOfApiUrl(std::string_view apiUrl) {
-  std::size_t start = apiUrl.find("://");
-  start = start == std::string_view::npos ? 0 : start + 3;
-  std::string_view rest = apiUrl.substr(start);
-  std::string host = lowered(rest.substr(0, std::min(rest.find('/'), rest.size())));
-  // github.com's API lives on its own host; GHES serves it under /api/v3.
-  if (host.rfind("api.", 0) == 0) host.erase(0, 4);
-  return host;
+std::string neutraliseMarkdown(std::string_view text, const LinkScope& scope, std::size_t maxBytes,
+                               const verify::SecretScanner& secrets) {
+  const std::string clean = masked(removeUnsafeCharacters(precut(text, maxBytes), true), secrets);
+  std::string out = boundedInert(clean, scope, maxBytes, "\n\n(truncated)");
+  return showsSecret(readingOf(out), secrets) ? std::string(kWithheld) : out;
 }
 
-std::string neutraliseMarkdown(std::string_view text, const LinkScope& scope, std::size_t maxBytes) {
-  const std::string clean = neutral::removeUnsafeCharacters(precut(text, maxBytes), true);
-  return neutral::boundedMarkup(clean, scope, true, maxBytes, "\n(truncated)");
+std::string neutraliseLine(std::string_view text, std::size_t maxBytes, const verify::SecretScanner& secrets) {
+  std::string clean = masked(removeUnsafeCharacters(precut(text, maxBytes), false), secrets);
+  clean.resize(characterBoundary(clean, maxBytes));
+  std::string out = inertPlain(clean);
+  return showsSecret(withoutJoiners(readingOf(out)), secrets) ? std::string(kWithheld) : out;
 }
 
-std::string neutraliseLine(std::string_view text, const LinkScope& scope, std::size_t maxBytes) {
-  const std::string clean = neutral::removeUnsafeCharacters(precut(text, maxBytes), false);
-  return neutral::boundedMarkup(clean, scope, false, maxBytes, " (truncated)");
-}
-
-std::optional<std::string> neutraliseSuggestion(std::string_view text, std::string* why) {
+std::optional<std::string> neutraliseSuggestion(std::string_view text, const verify::SecretScanner& secrets,
+                                                std::string* why) {
   auto refuse = [&](std::string reason) -> std::optional<std::string> {
     if (why) *why = std::move(reason);
     return std::nullopt;
   };
   if (text.size() > kMaxSuggestionBytes)
     return refuse("the suggestion was longer than " + std::to_string(kMaxSuggestionBytes) + " bytes");
-  std::string clean = neutral::removeUnsafeCharacters(text, true);
+  std::string clean = removeUnsafeCharacters(text, true);
+  // Markers are read only from HTML, never from a fence; but an older
+  // loopwright on the same repository searched bodies for them as text.
   if (formsMarker(clean)) return refuse("the suggestion contained loopwright's hidden-marker syntax");
+  // A masked suggestion would be wrong code: it is not offered at all.
+  if (showsSecret(clean, secrets)) return refuse("the suggestion showed a secret");
   return clean;
 }
 
 std::string neutraliseIdentifier(std::string_view text, std::size_t maxBytes) {
-  std::string out = replaceChars(neutral::removeUnsafeCharacters(text, false), "`<\n", '_');
-  std::size_t cut = std::min(out.size(), maxBytes);
-  while (cut > 0 && cut < out.size() && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
-  return out.substr(0, cut);
+  std::string out = replaceChars(removeUnsafeCharacters(text, false), "`<\n", '_');
+  return out.substr(0, characterBoundary(out, maxBytes));
+}
+
+std::string neutraliseName(std::string_view text) {
+  std::string out;
+  for (char c : text.substr(0, kMaxNameBytes)) {
+    const bool kept = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+    out += kept ? c : '_';
+  }
+  return defused(out);
 }
 
 std::optional<std::string> neutraliseLabel(std::string_view text) {
-  std::string name = trimmed(neutral::removeUnsafeCharacters(text, false));
+  std::string name = trimmed(removeUnsafeCharacters(text, false));
   if (name.empty() || name.size() > kMaxLabelBytes || name.find_first_of("`<") != std::string::npos)
     return std::nullopt;
   return name;
 }
 
-Finding neutralised(Finding f, const LinkScope& scope) {
-  f.ruleId = neutraliseIdentifier(f.ruleId, kMaxRuleIdBytes);
-  f.path = neutraliseIdentifier(f.path, 4096);
-  std::string note;
-  if (f.suggestion) {
-    std::string why;
-    f.suggestion = neutraliseSuggestion(*f.suggestion, &why);
-    if (!f.suggestion) note = "\n\n(" + why + ", so it is not offered.)";
-  }
-  // The note goes in after the bound so that it is never the part cut off.
-  f.message = neutraliseMarkdown(f.message, scope, kMaxMessageBytes - note.size()) + note;
-  return f;
-}
-
-TriageResult neutralised(TriageResult t, const LinkScope& scope) {
-  std::vector<std::string> labels;
-  for (const std::string& l : t.labels)
-    if (auto safe = neutraliseLabel(l); safe && std::find(labels.begin(), labels.end(), *safe) == labels.end())
-      labels.push_back(*safe);
-  t.labels = std::move(labels);
-  for (TriageResult::Duplicate& d : t.duplicates) d.reason = neutraliseLine(d.reason, scope, kMaxReasonBytes);
-  t.comment = neutraliseMarkdown(t.comment, scope, kMaxCommentBytes);
-  return t;
-}
-
-void neutraliseRequest(PublicationRequest& request, const LinkScope& scope) {
-  for (StageResult& stage : request.stages)
-    for (Finding& f : stage.findings) f = neutralised(std::move(f), scope);
-  for (TriageResult& t : request.triage) t = neutralised(std::move(t), scope);
-  for (StepRow& s : request.steps) {
-    s.blocker = neutraliseMarkdown(s.blocker, scope, kMaxMessageBytes);
-    for (std::string& e : s.guardrailEvents) e = neutraliseLine(e, scope, kMaxReasonBytes);
-  }
+bool isCommitId(std::string_view text) {
+  return (text.size() == 40 || text.size() == 64) &&
+         std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f'); });
 }
 
 }  // namespace lw::github

@@ -1,11 +1,10 @@
-// Text a step wrote (finding messages and suggestions, triage comments and
-// reasons, labels, rule ids) is untrusted: a model or a repository's script
-// wrote it. Before anything is published it is neutralised so that it cannot
-// notify people, inject HTML, hide content, forge loopwright's hidden
-// markers, show images, link off-site, break out of a suggestion block or
-// hide characters; lengths are bounded. Pure. Applying it twice changes
-// nothing (the publisher applies it to resumed outbox entries too).
-// Why each rule is as it is: the comments in github/neutralise_markdown.cpp.
+// Text a step wrote, or a fork's artifact carried, is untrusted: a model, a
+// repository's script or a fork wrote it. Before anything is published,
+// every string of the request passes one boundary (makeInert): characters a
+// reader cannot see are removed, the run's secrets are masked, and the text
+// is rebuilt from GitHub's own parse of it (github/inert_markdown.h) or
+// shown as plain text, as its field requires; lengths are bounded. The
+// channels take only an InertRequest, which nothing else can make. Pure.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +13,10 @@
 #include <string_view>
 
 #include "core/finding.h"
+#include "core/result.h"
 #include "github/publication.h"
+#include "github/repo_links.h"
+#include "verify/secret_scanner.h"
 
 namespace lw::github {
 
@@ -24,51 +26,64 @@ inline constexpr std::size_t kMaxCommentBytes = 60000;
 inline constexpr std::size_t kMaxReasonBytes = 1000;
 inline constexpr std::size_t kMaxLabelBytes = 50;
 inline constexpr std::size_t kMaxRuleIdBytes = 128;
+inline constexpr std::size_t kMaxNameBytes = 100;
 
-// Where links may point: https://<webHost>/<owner>/<repo>… and links
-// relative to the page (which stay in the repository).
-struct LinkScope {
-  std::string webHost = "github.com";
-  RepoRef repo;
-};
+// What a text that still showed a secret once made safe is replaced with.
+inline constexpr std::string_view kWithheld = "(withheld: the text showed a secret)";
 
-// The web host of an API base URL: https://api.github.com -> github.com,
-// https://ghe.example/api/v3 -> ghe.example.
-std::string webHostOfApiUrl(std::string_view apiUrl);
+// Untrusted Markdown made safe to publish (github/inert_markdown.h), the
+// run's secrets masked before it is rebuilt and looked for again in what a
+// reader would see of the result; at most `maxBytes` (a prefix of the text,
+// cut on a character boundary, with a "(truncated)" note).
+std::string neutraliseMarkdown(std::string_view text, const LinkScope& scope, std::size_t maxBytes,
+                               const verify::SecretScanner& secrets);
 
-// Untrusted Markdown, made safe to publish: control and bidi characters
-// removed (invalid UTF-8 dropped), mentions and other repositories' issue
-// references defused, HTML and character references escaped, images
-// removed, links and bare URLs off the repository turned into plain text,
-// link reference definitions disabled, an
-// unterminated code fence closed, at most `maxBytes` (cut on a character
-// boundary with a "(truncated)" note).
-std::string neutraliseMarkdown(std::string_view text, const LinkScope& scope, std::size_t maxBytes);
-
-// The same on one line (newlines become spaces): duplicate reasons, blocker
-// lines, guardrail events.
-std::string neutraliseLine(std::string_view text, const LinkScope& scope, std::size_t maxBytes);
+// Text shown as it is, on one line, never read as Markdown: duplicate
+// reasons, guardrail events, coverage reasons.
+std::string neutraliseLine(std::string_view text, std::size_t maxBytes, const verify::SecretScanner& secrets);
 
 // A suggestion is code inside a fence the review builds longer than any
 // backtick run in it, so it is not Markdown: only unsafe characters are
-// removed. nullopt when it must not be posted: it would forge a hidden
-// marker, or it is longer than kMaxSuggestionBytes (a cut suggestion is
-// wrong code); `why` then says which.
-std::optional<std::string> neutraliseSuggestion(std::string_view text, std::string* why = nullptr);
+// removed. nullopt when it must not be posted: it is longer than
+// kMaxSuggestionBytes (a cut suggestion is wrong code), holds loopwright's
+// marker syntax or shows a secret; `why` then says which.
+std::optional<std::string> neutraliseSuggestion(std::string_view text, const verify::SecretScanner& secrets,
+                                                 std::string* why = nullptr);
 
 // An identifier shown inside a code span (rule id, path): unsafe characters
-// removed, backticks, '<' and line breaks replaced by '_', bounded.
+// removed, backticks, '<' and line breaks replaced by '_', bounded. Table
+// cells escape '|' themselves (github/markdown_table.h).
 std::string neutraliseIdentifier(std::string_view text, std::size_t maxBytes);
+
+// A name of the taskpack's grammar shown anywhere (stage, step, backend,
+// capability, publication id): characters other than A-Z, a-z, 0-9, '.',
+// '_' and '-' become '_', "www." is defused, at most kMaxNameBytes.
+std::string neutraliseName(std::string_view text);
 
 // A label name, or nullopt when it cannot be one safely (empty after
 // cleaning, a backtick or '<', longer than kMaxLabelBytes).
 std::optional<std::string> neutraliseLabel(std::string_view text);
 
-Finding neutralised(Finding f, const LinkScope& scope);
-TriageResult neutralised(TriageResult t, const LinkScope& scope);
+// 40 (SHA-1) or 64 (SHA-256) lowercase hex digits.
+bool isCommitId(std::string_view text);
 
-// Every untrusted text of the request, in place: findings of every stage,
-// triage results, blocker texts and guardrail events of the step table.
-void neutraliseRequest(PublicationRequest& request, const LinkScope& scope);
+// A request every string of which passed the boundary. Only makeInert makes
+// one, so a channel cannot be handed text that skipped it.
+class InertRequest {
+ public:
+  const PublicationRequest& get() const { return request_; }
+
+ private:
+  explicit InertRequest(PublicationRequest request) : request_(std::move(request)) {}
+  PublicationRequest request_;
+  friend Result<InertRequest> makeInert(PublicationRequest request, const LinkScope& scope,
+                                        const verify::SecretScanner& secrets);
+};
+
+// Every string of `request` through the boundary, each as its field is shown.
+// Fails with PUBLICATION_FAILED when a commit id (the head, a change's base,
+// a coverage head) is not one.
+Result<InertRequest> makeInert(PublicationRequest request, const LinkScope& scope,
+                               const verify::SecretScanner& secrets);
 
 }  // namespace lw::github

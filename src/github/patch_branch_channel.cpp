@@ -45,7 +45,7 @@ Result<std::int64_t> earlierComment(PublishContext& ctx, const std::string& issu
 }
 
 ChannelOutcome publishOne(PublishContext& ctx, BranchPusher& pusher, const ProposedChange& change) {
-  const PublicationRequest& req = ctx.entry.request;
+  const PublicationRequest& req = ctx.request();
   const std::string channel = "branch: " + change.stage + "/" + change.step;
   auto pushed = pusher.push(req, change, branchNameFor(req, change));
   if (!pushed) return {channel, ChannelState::Failed, pushed.error().message};
@@ -84,7 +84,7 @@ std::string patchBranchComment(const PublicationRequest& request, const Proposed
 }
 
 std::vector<ChannelOutcome> publishPatchBranches(PublishContext& ctx, BranchPusher* pusher) {
-  const PublicationRequest& req = ctx.entry.request;
+  const PublicationRequest& req = ctx.request();
   std::vector<ChannelOutcome> out;
   if (req.options.patches != PatchPublication::Branch) return out;
   for (const ProposedChange& change : req.changes) {

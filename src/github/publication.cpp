@@ -183,7 +183,8 @@ json::value toJson(const PublicationRequest& r) {
                       {"steps", std::move(steps)},
                       {"conclusion", r.conclusion},
                       {"options", std::move(options)},
-                      {"changes", std::move(changes)}};
+                      {"changes", std::move(changes)},
+                      {"origin", toString(r.origin)}};
 }
 
 Result<PublicationRequest> publicationFromJson(const json::value& v) {
@@ -236,6 +237,9 @@ Result<PublicationRequest> publicationFromJson(const json::value& v) {
     if (const json::array* a = optArray(o, "changes", ""))
       for (std::size_t i = 0; i < a->size(); ++i)
         r.changes.push_back(proposedChangeFromJson((*a)[i], "changes[" + std::to_string(i) + "]"));
+    // Entries of 1.0 carry no origin: only this repository's runs wrote them.
+    const std::string origin = optStr(o, "origin", "").value_or("trusted");
+    r.origin = known(originNamed(origin), "origin", "unknown origin '" + origin + "'");
     return r;
   } catch (const FieldError& e) {
     Error err = makeError(ErrorCode::PublicationFailed,

@@ -13,6 +13,7 @@
 #include "core/finding.h"
 #include "core/result.h"
 #include "github/coverage.h"
+#include "github/markers.h"
 #include "github/proposed_change.h"
 #include "github/step_outcome.h"
 #include "policy/taskpack.h"
@@ -66,6 +67,10 @@ struct PublicationRequest {
   std::optional<std::vector<std::string>> reviewedFiles;
   // Author steps' accepted changes, published as options.patches says.
   std::vector<ProposedChange> changes = {};
+  // Who made the findings: this repository's own run, or a fork's job whose
+  // artifact is published (github/run_artifact.h sets it, whatever the
+  // artifact says). The markers carry it.
+  Origin origin = Origin::Trusted;
 };
 
 // Every finding of every stage, in stage order.

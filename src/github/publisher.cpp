@@ -64,7 +64,12 @@ ChannelOutcome outcomeOf(const std::string& channel, const Result<HttpResponse>&
 
 Publisher::Publisher(RestClient& api, Outbox& outbox, PublisherConfig config, std::ostream& log,
                      DiffSource* diffSource)
-    : api_(api), outbox_(outbox), config_(std::move(config)), log_(log), diffSource_(diffSource) {}
+    : api_(api),
+      outbox_(outbox),
+      config_(std::move(config)),
+      secrets_(config_.secrets),
+      log_(log),
+      diffSource_(diffSource) {}
 
 Result<PublicationOutcome> Publisher::publish(const PublicationRequest& request) {
   // Recorded before anything is sent: from here on nothing can be lost.
@@ -112,7 +117,7 @@ bool judgeChannels(PublicationOutcome& outcome, int attempts) {
 // Whatever no channel carried is printed as annotations, the best first.
 void printUncarried(const PublishContext& ctx, PublicationOutcome& outcome) {
   std::vector<FallbackItem> items;
-  for (const Finding& f : allFindings(ctx.entry.request)) {
+  for (const Finding& f : allFindings(ctx.request())) {
     if (ctx.carried.count(fingerprint(f))) continue;
     bool inDiff = ctx.diff && !f.path.empty() && ctx.diff->commentable(f.path, f.line);
     items.push_back({f, inDiff});
@@ -224,15 +229,17 @@ Error Publisher::keepFailed(OutboxEntry& entry, const PublicationOutcome& outcom
 
 Result<PublicationOutcome> Publisher::run(OutboxEntry& entry) {
   // Every channel (review, check runs, triage, summary, annotations) renders
-  // from this request, and a resumed entry passes here too: step-written text
-  // is made safe once, here (github/neutralise.h; applying it twice is a no-op).
-  neutraliseRequest(entry.request, LinkScope{webHostOfApiUrl(api_.config().apiUrl), entry.request.repo});
-  const PublicationRequest& req = entry.request;
+  // from the inert request; the outbox keeps what the steps wrote, so a
+  // resumed entry passes the boundary again.
+  auto inert = makeInert(entry.request, linkScopeOf(webHostOfApiUrl(api_.config().apiUrl), entry.request.repo),
+                         secrets_);
+  if (!inert) return std::move(inert).error();
+  const PublicationRequest& req = inert->get();
   ++entry.attempts;
   Status saved = outbox_.save(entry);
   if (!saved) return std::move(saved).error();
 
-  PublishContext ctx{api_, outbox_, entry, ownLogin(api_, config_.fallbackLogin), diffSource_, log_, {}, {}};
+  PublishContext ctx{api_, outbox_, entry, *inert, ownLogin(api_, config_.fallbackLogin), diffSource_, log_, {}, {}};
   PublicationOutcome outcome;
   outcome.id = req.id;
   if (req.isPullRequest) outcome.channels.push_back(publishReview(ctx));

@@ -15,6 +15,7 @@
 #include "github/outbox.h"
 #include "github/publication.h"
 #include "github/rest_client.h"
+#include "verify/secret_scanner.h"
 
 namespace lw::github {
 
@@ -62,6 +63,9 @@ struct PublisherConfig {
   // Pushes author changes as branches (publication.patches: branch); null
   // in a process without the repository, which then leaves them pending.
   BranchPusher* branchPusher = nullptr;
+  // The run's secret values: masked in every text published, after it was
+  // made inert (token shapes are masked without them).
+  std::vector<std::string> secrets;
 };
 
 class Publisher {
@@ -92,6 +96,7 @@ class Publisher {
   RestClient& api_;
   Outbox& outbox_;
   PublisherConfig config_;
+  verify::SecretScanner secrets_;
   std::ostream& log_;
   DiffSource* diffSource_;
 };

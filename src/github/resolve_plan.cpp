@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "github/conclusion.h"
-#include "github/fingerprint.h"
+#include "github/markers.h"
 
 namespace lw::github {
 
@@ -29,11 +29,14 @@ std::vector<std::int64_t> planResolve(const std::vector<OwnComment>& own, const 
                                       const ResolveRule& rule) {
   std::vector<std::int64_t> out;
   for (const OwnComment& c : own) {
-    if (hasResolvedMarker(c.body) || c.answered) continue;
+    if (c.answered) continue;
     if (rule.files && !rule.files->count(c.path)) continue;
     if (rule.onlyOutdated && !c.outdated) continue;
-    auto fps = findingMarkersIn(c.body);
-    if (fps.empty()) continue;
+    const BodyMarkers marks = markersIn(c.body);
+    std::vector<std::string> fps;
+    for (const FindingMark& m : marks.findings)
+      if (m.origin == rule.origin) fps.push_back(m.fingerprint);
+    if (!marks.resolved.empty() || fps.empty()) continue;
     bool stillReported = std::any_of(fps.begin(), fps.end(), [&](const std::string& fp) { return current.count(fp) > 0; });
     if (!stillReported) out.push_back(c.id);
   }

@@ -5,6 +5,7 @@
 #include <boost/json.hpp>
 
 #include "github/fingerprint.h"
+#include "github/markers.h"
 #include "github/publication.h"
 #include "github/resolve_plan.h"
 #include "github/suggestion_plan.h"
@@ -34,13 +35,16 @@ std::string heading(const Finding& f) {
   return h;
 }
 
-std::string indentContinuation(const std::string& text) {
+// Every non-blank line two spaces in: the content of a "- " list item.
+std::string indentedInItem(const std::string& text) {
   std::string out;
-  for (char c : text) {
-    out += c;
-    if (c == '\n') out += "  ";
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    if (end > start) out += "  " + text.substr(start, end - start);
+    out += '\n';
+    start = end + 1;
   }
-  while (!out.empty() && (out.back() == ' ' || out.back() == '\n')) out.pop_back();
+  while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
 
@@ -67,9 +71,12 @@ std::string countLine(const ReviewPlan& plan) {
   return line;
 }
 
-std::string listItem(const BodyFinding& b) {
-  return "- " + heading(b.finding) + " `" + where(b.finding) + "`: " +
-         indentContinuation(b.finding.message) + " " + findingMarker(b.fingerprint) + "\n";
+// The message is a block of its own in the item: inert Markdown is inert
+// where a block may start, and text in front of it on its line could make
+// its first block part of a paragraph and its next line something else.
+std::string listItem(const BodyFinding& b, Origin origin) {
+  return "- " + heading(b.finding) + " `" + where(b.finding) + "` " +
+         findingMarker(b.fingerprint, origin, b.finding.severity) + "\n\n" + indentedInItem(b.finding.message) + "\n\n";
 }
 
 }  // namespace
@@ -87,6 +94,7 @@ ReviewPlan planReview(const std::vector<Finding>& findings, const DiffIndex* dif
                       const std::set<std::string>& posted, const std::vector<OwnComment>& own,
                       int maxInline, const ResolveRule& resolve) {
   ReviewPlan plan;
+  plan.origin = resolve.origin;
   std::set<std::string> current;
   for (const Finding& f : rankFindings(findings)) {
     std::string fp = fingerprint(f);
@@ -100,7 +108,7 @@ ReviewPlan planReview(const std::vector<Finding>& findings, const DiffIndex* dif
     if (!place) {
       plan.outsideDiff.push_back({f, fp});
     } else if (static_cast<int>(plan.inlineComments.size()) < std::max(0, maxInline)) {
-      plan.inlineComments.push_back({f, fp, *place, f.path});
+      plan.inlineComments.push_back({f, fp, *place, f.path, plan.origin});
     } else {
       plan.overflow.push_back({f, fp});
     }
@@ -122,13 +130,13 @@ std::string inlineCommentBody(const InlineComment& c) {
     if (!s.empty() && s.back() != '\n') s += '\n';
     body += "\n" + fence + "suggestion\n" + s + fence + "\n";
   }
-  body += findingMarker(c.fingerprint);
+  body += findingMarker(c.fingerprint, c.origin, f.severity);
   return body;
 }
 
 std::string reviewBody(const ReviewPlan& plan, const std::string& headSha,
                        const std::string& publicationId, int maxInline) {
-  std::string head = reviewMarker(headSha, publicationId) + "\n### loopwright review\n\n";
+  std::string head = reviewMarker(headSha, publicationId, plan.origin) + "\n### loopwright review\n\n";
   head += countLine(plan);
   if (plan.alreadyPosted) head += "; " + std::to_string(plan.alreadyPosted) + " already posted earlier";
   head += ".\n";
@@ -145,7 +153,7 @@ std::string reviewBody(const ReviewPlan& plan, const std::string& headSha,
     }
     sections += t;
     for (const BodyFinding& b : items) {
-      std::string item = listItem(b);
+      std::string item = listItem(b, plan.origin);
       if (head.size() + sections.size() + item.size() + reserve > kMaxBodyChars) {
         ++omitted;
         continue;
@@ -196,14 +204,12 @@ std::string resolvedCommentBody(const std::string& oldBody, const std::string& h
   // The old finding marker is dropped, so the finding counts as posted no
   // more: if it comes back, it is posted again.
   std::string old = oldBody;
-  std::vector<std::string> fps = findingMarkersIn(oldBody);
-  for (const std::string& fp : fps) {
-    std::string m = findingMarker(fp);
-    for (auto pos = old.find(m); pos != std::string::npos; pos = old.find(m)) old.erase(pos, m.size());
-  }
+  const std::vector<FindingMark> marks = markersIn(oldBody).findings;
+  for (const FindingMark& m : marks)
+    for (auto pos = old.find(m.literal); pos != std::string::npos; pos = old.find(m.literal)) old.erase(pos, m.literal.size());
   std::string body = "**Resolved**: loopwright no longer reports this at " + headSha.substr(0, 12) + ".\n\n";
   body += "<details><summary>Earlier comment</summary>\n\n" + old + "\n\n</details>\n";
-  for (const std::string& fp : fps) body += resolvedMarker(fp) + "\n";
+  for (const FindingMark& m : marks) body += resolvedMarker(m.fingerprint, m.origin) + "\n";
   return body;
 }
 

@@ -14,6 +14,7 @@
 
 #include "core/finding.h"
 #include "github/diff.h"
+#include "github/markers.h"
 #include "policy/taskpack.h"
 
 namespace lw::github {
@@ -36,6 +37,9 @@ struct OwnComment {
 struct ResolveRule {
   std::optional<std::set<std::string>> files;
   bool onlyOutdated = false;
+  // Only comments of this origin: a fork's artifact never resolves a
+  // trusted run's finding by leaving it out, nor the other way round.
+  Origin origin = Origin::Trusted;
 };
 
 struct InlineComment {
@@ -43,6 +47,7 @@ struct InlineComment {
   std::string fingerprint;
   CommentPlacement placement;
   std::string path;
+  Origin origin = Origin::Trusted;  // what its marker says
 };
 
 struct BodyFinding {
@@ -51,6 +56,7 @@ struct BodyFinding {
 };
 
 struct ReviewPlan {
+  Origin origin = Origin::Trusted;  // what the markers of this review say
   std::vector<InlineComment> inlineComments;
   std::vector<BodyFinding> outsideDiff;  // not on a line of the diff
   std::vector<BodyFinding> overflow;     // on the diff, over the inline budget
@@ -63,7 +69,9 @@ struct ReviewPlan {
 std::vector<Finding> rankFindings(std::vector<Finding> findings);
 
 // `diff` null means the diff is unknown: every finding goes to the body.
-// `posted` holds the fingerprints found in our earlier comments and reviews.
+// `posted` holds the fingerprints found in our earlier comments and reviews
+// (of this origin or a more trusted one); the plan's markers carry
+// `resolve.origin`.
 // `resolveIn`: the files in which gone findings are resolved (resolve_plan.h;
 // nullopt: every file).
 ReviewPlan planReview(const std::vector<Finding>& findings, const DiffIndex* diff,
@@ -92,7 +100,8 @@ std::string reviewEvent(const ReviewPlan& plan, ReviewMode mode, FailOn failOn);
 boost::json::value reviewPayload(const std::vector<InlineComment>& comments, const std::string& headSha,
                                  const std::string& body, const std::string& event);
 
-// The body an outdated comment of ours is edited to.
+// The body an outdated comment of ours is edited to: its finding markers
+// become resolved markers of the same origin.
 std::string resolvedCommentBody(const std::string& oldBody, const std::string& headSha);
 
 }  // namespace lw::github

@@ -10,6 +10,7 @@
 #include "github/channels.h"
 #include "github/conclusion.h"
 #include "github/fingerprint.h"
+#include "github/markers.h"
 #include "github/json_fields.h"
 #include "github/resolve_plan.h"
 #include "github/review_plan.h"
@@ -40,7 +41,7 @@ std::set<std::int64_t> answeredByOthers(const json::array& comments, const std::
 class ReviewChannel {
  public:
   explicit ReviewChannel(PublishContext& ctx)
-      : ctx_(ctx), req_(ctx.entry.request),
+      : ctx_(ctx), req_(ctx.request()),
         pulls_(ctx.repoPath() + "/pulls/" + std::to_string(req_.number)) {}
 
   ChannelOutcome run() {
@@ -70,8 +71,7 @@ class ReviewChannel {
       const auto* line = c.as_object().if_contains("line");
       own.push_back({idOf(c), body, textOf(c, "path"), answered.count(idOf(c)) > 0,
                      line != nullptr && line->is_null()});
-      if (!hasResolvedMarker(body))
-        for (auto& fp : findingMarkersIn(body)) posted.insert(fp);
+      for (auto& fp : openFindingsIn(body, req_.origin)) posted.insert(fp);
     }
     for (const auto& r : *reviews) {
       if (loginOf(r) != ctx_.ownLogin) continue;
@@ -83,12 +83,13 @@ class ReviewChannel {
           ctx_.log << "loopwright: could not delete a leftover pending review " << idOf(r) << "\n";
         continue;
       }
-      for (auto& fp : findingMarkersIn(textOf(r, "body"))) posted.insert(fp);
+      for (auto& fp : openFindingsIn(textOf(r, "body"), req_.origin)) posted.insert(fp);
     }
 
     ResolveRule resolveRule;
     if (req_.reviewedFiles) resolveRule.files = std::set<std::string>(req_.reviewedFiles->begin(), req_.reviewedFiles->end());
     resolveRule.onlyOutdated = reviewedIncrementally(req_.steps);
+    resolveRule.origin = req_.origin;
     ReviewPlan plan = planReview(reviewed, ctx_.diff ? &*ctx_.diff : nullptr, posted, own,
                                  req_.options.maxInlineComments, resolveRule);
     for (const Finding& f : findings)
@@ -142,7 +143,7 @@ class ReviewChannel {
 
   Result<HttpResponse> postReview(const std::vector<InlineComment>& comments, const std::string& body,
                                   const std::string& event) {
-    std::string marker = reviewMarker(req_.headSha, req_.id);
+    std::string marker = reviewMarker(req_.headSha, req_.id, req_.origin);
     bool pending = event.empty();
     RestClient::LandedProbe landed = [this, marker, pending]() -> Result<std::optional<HttpResponse>> {
       auto reviews = ctx_.api.getAll(pulls_ + "/reviews");
@@ -265,7 +266,7 @@ class ReviewChannel {
 
 ChannelOutcome publishReview(PublishContext& ctx) {
   if (ctx.entry.progress.reviewDone) {
-    for (const Finding& f : allFindings(ctx.entry.request)) ctx.carried.insert(fingerprint(f));
+    for (const Finding& f : allFindings(ctx.request())) ctx.carried.insert(fingerprint(f));
     return {"review", ChannelState::AlreadyPosted, "posted by an earlier attempt"};
   }
   ChannelOutcome o = ReviewChannel(ctx).run();

@@ -111,6 +111,8 @@ Result<PublicationRequest> admitArtifact(PublicationRequest request, const Workf
                    "the newer push is reviewed by its own run; nothing needs doing");
   request.repo = run.repository;
   request.id = "workflow-run-" + std::to_string(run.id) + "-" + std::to_string(run.attempt);
+  // Whatever the artifact says, its findings are a fork's job's claim.
+  request.origin = Origin::Artifact;
   return request;
 }
 

@@ -7,7 +7,8 @@
 
 #include "github/fingerprint.h"
 #include "github/neutralise.h"
-#include "github/neutralise_markdown.h"
+#include "github/inert_markdown.h"
+#include "github/text_clean.h"
 #include "github/patch_sections.h"
 
 namespace lw::github {
@@ -90,7 +91,7 @@ std::optional<Finding> suggestionFor(const PatchHunk& h, const std::string& path
   if (!placed || placed->clipped) return refuse("replaces lines outside one hunk of the pull request's diff");
   // A suggestion is applied verbatim: text the neutraliser would have to
   // change (hidden characters, marker syntax, over its size bound) is not one.
-  auto safe = neutraliseSuggestion(r->text);
+  auto safe = neutraliseSuggestion(r->text, verify::SecretScanner{});
   if (!safe || *safe != r->text) return refuse("has text a suggestion cannot carry verbatim");
   Finding f;
   f.path = path;
@@ -159,8 +160,8 @@ void planChange(const ProposedChange& c, const DiffIndex* prDiff, const std::str
 // Patch text as the body shows it: inside a fence nothing is Markdown, but
 // hidden characters would still hide code and "<!--" could forge a marker.
 std::string shownPatch(std::string_view patch) {
-  std::string clean = neutral::removeUnsafeCharacters(patch, true);
-  const std::string breakMarker = "<!-" + std::string(neutral::kWordJoiner) + "-";
+  std::string clean = removeUnsafeCharacters(patch, true);
+  const std::string breakMarker = "<!-" + std::string(kWordJoiner) + "-";
   for (auto at = clean.find("<!--"); at != std::string::npos; at = clean.find("<!--", at + breakMarker.size()))
     clean.replace(at, 4, breakMarker);
   return clean;

@@ -12,7 +12,7 @@
 #include <boost/json.hpp>
 
 #include "github/channels.h"
-#include "github/fingerprint.h"
+#include "github/markers.h"
 #include "github/json_fields.h"
 
 namespace lw::github {
@@ -130,7 +130,7 @@ ChannelOutcome addLabels(PublishContext& ctx, const std::string& issue, const st
 }
 
 ChannelOutcome publishLabels(PublishContext& ctx, const std::string& issue) {
-  const std::vector<std::string> wanted = wantedLabels(ctx.entry.request);
+  const std::vector<std::string> wanted = wantedLabels(ctx.request());
   if (ctx.entry.progress.labelsDone || wanted.empty())
     return {"labels", wanted.empty() ? ChannelState::Skipped : ChannelState::AlreadyPosted, ""};
   ChannelOutcome o = addLabels(ctx, issue, wanted);
@@ -143,7 +143,7 @@ ChannelOutcome publishLabels(PublishContext& ctx, const std::string& issue) {
 
 const json::value* ourComment(const json::array& list, const std::string& ownLogin) {
   for (const auto& c : list)
-    if (loginOf(c) == ownLogin && textOf(c, "body").find(triageMarker()) != std::string::npos) return &c;
+    if (loginOf(c) == ownLogin && markersIn(textOf(c, "body")).triage) return &c;
   return nullptr;
 }
 
@@ -174,7 +174,7 @@ ChannelOutcome publishComment(PublishContext& ctx, const std::string& issue) {
   if (ctx.entry.progress.commentDone) return {"comment", ChannelState::AlreadyPosted, "posted by an earlier attempt"};
   auto comments = ctx.api.getAll(issue + "/comments");
   if (!comments) return {"comment", ChannelState::Failed, comments.error().message};
-  ChannelOutcome o = upsertComment(ctx, issue, *comments, triageCommentBody(ctx.entry.request));
+  ChannelOutcome o = upsertComment(ctx, issue, *comments, triageCommentBody(ctx.request()));
   if (done(o)) {
     ctx.entry.progress.commentDone = true;
     saveProgress(ctx);
@@ -185,7 +185,7 @@ ChannelOutcome publishComment(PublishContext& ctx, const std::string& issue) {
 }  // namespace
 
 std::vector<ChannelOutcome> publishTriage(PublishContext& ctx) {
-  const PublicationRequest& req = ctx.entry.request;
+  const PublicationRequest& req = ctx.request();
   if (req.triage.empty()) return {};
   const std::string issue = ctx.repoPath() + "/issues/" + std::to_string(req.number);
   ChannelOutcome labels = publishLabels(ctx, issue);

@@ -33,12 +33,3 @@ TEST_CASE("fingerprint: stable, 16 hex digits, sensitive to every field") {
   d.ruleId = "bc";
   CHECK(fingerprint(c) != fingerprint(d));
 }
-
-TEST_CASE("fingerprint: markers are found in bodies, malformed ones ignored") {
-  std::string body = "x " + findingMarker("0123456789abcdef") + " y <!-- loopwright:finding:XYZ --> " +
-                     findingMarker("fedcba9876543210");
-  CHECK(findingMarkersIn(body) == std::vector<std::string>{"0123456789abcdef", "fedcba9876543210"});
-  CHECK_FALSE(hasResolvedMarker(body));
-  CHECK(hasResolvedMarker(resolvedMarker("0123456789abcdef")));
-  CHECK(reviewMarker("sha", "id") == "<!-- loopwright:review:sha:id -->");
-}

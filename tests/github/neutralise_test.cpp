@@ -1,11 +1,14 @@
-#include <cctype>
+// The neutraliser on GitHub's own grammar: every case is judged by parsing
+// the result with cmark-gfm (github/inert_check.h), as GitHub renders it.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
 
-#include "github/fingerprint.h"
+#include "github/inert_check.h"
+#include "github/inert_markdown.h"
+#include "github/markers.h"
 #include "github/neutralise.h"
 
 using namespace lw;
@@ -15,190 +18,158 @@ namespace {
 
 const std::string WJ = "\xE2\x81\xA0";  // U+2060 WORD JOINER
 
-LinkScope scope() {
-  LinkScope s;
-  s.webHost = "github.com";
-  s.repo = {"octo", "hello"};
-  return s;
-}
+const LinkScope kScope{"github.com", "octo", "hello"};
+const verify::SecretScanner kNoSecrets;
 
 std::string md(const std::string& text, std::size_t max = kMaxMessageBytes) {
-  return neutraliseMarkdown(text, scope(), max);
+  return neutraliseMarkdown(text, kScope, max, kNoSecrets);
 }
 
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+// What GitHub would render of `out` that must not be there.
+std::vector<std::string> forbidden(const std::string& out) { return inertViolations(out, kScope); }
+
 }  // namespace
+
+TEST_CASE("neutralise: the 1.0 link attack: a link's parentheses with trailing text are no link at all") {
+  const std::string attack =
+      "[x](foo bar @octocat [y](https://evil.example) ![i](https://evil.example/p.png) www.evil.example o/other#1)";
+  // What 1.0 posted, as GitHub parses it: a live link, an image, a mention.
+  CHECK(forbidden(attack).size() >= 4);
+  const std::string out = md(attack);
+  CAPTURE(out);
+  CHECK(forbidden(out).empty());
+  CHECK(has(out, "@" + WJ + "octocat"));
+  CHECK(has(out, "(image: i)"));
+  CHECK(has(out, "evil.example"));  // shown, not linked
+}
 
 TEST_CASE("neutralise: mentions, team mentions and addresses get a word joiner") {
   CHECK(md("ping @alice and @octo/admins") == "ping @" + WJ + "alice and @" + WJ + "octo/admins");
-  CHECK(md("@bob first") == "@" + WJ + "bob first");
   CHECK(md("(@carol)") == "(@" + WJ + "carol)");
-  CHECK(md("\\@dave") == "\\@" + WJ + "dave");
   CHECK(md("mail me at me@example.org") == "mail me at me@" + WJ + "example.org");  // no mailto: autolink
   CHECK(md("a lone @ sign") == "a lone @ sign");
+  for (const std::string& t : std::vector<std::string>{"\\@dave", "&#64;erin", "@*frank*", "**@gina**", "[@hal](docs/a.md)", "&commat;ivy"}) {
+    CAPTURE(t);
+    CHECK(forbidden(md(t)).empty());
+  }
 }
 
 TEST_CASE("neutralise: references to other repositories' issues leave no backlink there") {
-  CHECK(md("same as other/project#12") == "same as other/project" + WJ + "#12");
-  CHECK(md("same as other/project\\#12") == "same as other/project\\" + WJ + "#12");
-  CHECK(md("see #12 and GH-3") == "see #12 and GH-3");  // this repository's own issues stay linked
-  CHECK(md("C# 12 and item#3") == "C# 12 and item#3");
+  CHECK(forbidden(md("same as other/project#12")).empty());
+  CHECK(forbidden(md("same as other/project\\#12")).empty());
+  CHECK(has(md("see #12 and GH-3"), "#12"));  // this repository's own issues stay linked
 }
 
-TEST_CASE("neutralise: raw HTML, hidden comments and a forged loopwright marker are escaped") {
-  CHECK(md("<details><summary>x</summary>hidden</details>") ==
-        "&lt;details>&lt;summary>x&lt;/summary>hidden&lt;/details>");
-  CHECK(md("<img src=https://evil.example/p.png>") == "&lt;img src=https:" + WJ + "//evil.example/p.png>");
-  CHECK(md("<a href=\"https://evil.example\">x</a>") == "&lt;a href=\"https:" + WJ + "//evil.example\">x&lt;/a>");
-  CHECK(md("before <!-- secret instructions --> after") == "before &lt;!-- secret instructions --> after");
-  std::string forged = findingMarker("0123456789abcdef");
-  std::string out = md("fine " + forged);
-  CHECK(findingMarkersIn(out).empty());
-  CHECK_FALSE(has(out, "<!--"));
-  CHECK(md("\\<b>") == "&lt;b>");
-  // Comparisons are no tags and stay readable.
-  CHECK(md("if a < b and c <= d") == "if a < b and c <= d");
-}
-
-TEST_CASE("neutralise: character references that would decode to a mention or a tag are escaped") {
-  CHECK(md("&#64;alice") == "&amp;#64;alice");
-  CHECK(md("&#60;img&#62;") == "&amp;#60;img&amp;#62;");
-  CHECK(md("&lt;kept&gt; &amp; &quot;") == "&lt;kept&gt; &amp; &quot;");
-  CHECK(md("fish & chips") == "fish & chips");
+TEST_CASE("neutralise: raw HTML and hidden comments are shown as code, never rendered") {
+  for (const std::string& t : std::vector<std::string>
+       {"<details><summary>x</summary>hidden</details>", "<img src=https://evil.example/p.png>",
+        "<a href=\"https://evil.example\">x</a>", "before <!-- secret instructions --> after", "\\<b>",
+        "&#60;img src=x&#62;", "<!-- loopwright:triage -->"}) {
+    CAPTURE(t);
+    const std::string out = md(t);
+    CAPTURE(out);
+    CHECK(forbidden(out).empty());
+    CHECK_FALSE(markersIn(out).triage);
+  }
+  CHECK(md("if a < b and c <= d") == "if a \\< b and c \\<= d");
 }
 
 TEST_CASE("neutralise: images are removed, alt text kept as text") {
-  CHECK(md("see ![tracking pixel](https://evil.example/t.gif) here") == "see (image removed: tracking pixel) here");
-  CHECK(md("![](https://github.com/octo/hello/raw/main/a.png)") == "(image removed)");
-  // A reference-style image loses its '!' and is at most a (harmless) bracket.
-  CHECK_FALSE(has(md("![x][ref]"), "!["));
+  CHECK(md("see ![tracking pixel](https://evil.example/t.gif) here") == "see (image: tracking pixel) here");
+  CHECK(md("![](https://github.com/octo/hello/raw/main/a.png)") == "(image)");
+  CHECK(forbidden(md("![x][ref]\n\n[ref]: https://evil.example/p.png")).empty());
 }
 
-TEST_CASE("neutralise: links stay only within the repository, others become plain text") {
+TEST_CASE("neutralise: links stay only within the repository, resolved as a browser would") {
   SUBCASE("kept") {
     CHECK(md("[the file](https://github.com/octo/hello/blob/main/a.c#L3)") ==
           "[the file](https://github.com/octo/hello/blob/main/a.c#L3)");
     CHECK(md("[docs](docs/guide.md)") == "[docs](docs/guide.md)");
     CHECK(md("[issue](/octo/hello/issues/3)") == "[issue](/octo/hello/issues/3)");
-    CHECK(md("https://github.com/octo/hello/pull/7") == "https://github.com/octo/hello/pull/7");
+    CHECK(md("[up](../../hello/blob/main/x)") == "[up](../../hello/blob/main/x)");
   }
   SUBCASE("off-site, another repository, tricks") {
+    for (const std::string& t : std::vector<std::string>
+         {"[click](https://evil.example/x)", "[other](https://github.com/octo/hello-evil/x)",
+          "[up](../../../evil/repo)", "[pr](//evil.example/x)", "[js](javascript:alert(1))",
+          "[at](https://github.com@evil.example/octo/hello)", "[bs](https:\\\\evil.example)",
+          "[enc](/octo/hello/..%2f..%2fevil)", "[ref][r]\n\n[r]: https://evil.example",
+          "[port](https://github.com:8443/octo/hello)", "<https://evil.example>", "https://evil.example/x now",
+          "www.evil.example", "ftp://evil.example", "[a `]` b](//evil.example)"}) {
+      CAPTURE(t);
+      const std::string out = md(t);
+      CAPTURE(out);
+      CHECK(forbidden(out).empty());
+    }
     CHECK(md("[click](https://evil.example/x)") == "click (https:" + WJ + "//evil.example/x)");
-    CHECK(md("[other](https://github.com/octo/hello-evil/x)") == "other (https:" + WJ + "//github.com/octo/hello-evil/x)");
-    CHECK(md("[up](../../../evil/repo)") == "up (../../../evil/repo)");
-    CHECK(md("[pr](//evil.example/x)") == "pr (//evil.example/x)");
-    CHECK(md("[js](javascript:alert(1))") == "js (javascript:alert(1))");
-    CHECK(md("[at](https://github.com@evil.example/octo/hello)") ==
-          "at (https:" + WJ + "//github.com@" + WJ + "evil.example/octo/hello)");
-    CHECK(md("[ent](https&#58;//evil.example)") == "ent (https&amp;#58;//evil.example)");
-    // A ']' inside a code span does not end the link text (CommonMark).
-    CHECK(md("[a `]` b](//evil.example)") == "a `]` b (//evil.example)");
   }
-  SUBCASE("a kept link's title cannot hide a marker") {
-    CHECK(md("[x](https://github.com/octo/hello \"<!-- loopwright:triage -->\")") ==
-          "[x](https://github.com/octo/hello \"&lt;!-- loopwright:triage -->\")");
-  }
-  SUBCASE("bare URLs and www are not autolinked") {
-    CHECK(md("go to https://evil.example/x now") == "go to https:" + WJ + "//evil.example/x now");
-    CHECK(md("www.evil.example") == "www" + WJ + ".evil.example");
-  }
-  SUBCASE("reference definitions are disabled") {
-    std::string out = md("[click][r]\n\n[r]: https://evil.example\n");
-    CHECK(has(out, "\\[r]:"));
-    CHECK_FALSE(has(out, "https://evil"));
-  }
-  SUBCASE("a link that only forms once an image took its backtick away is caught too") {
-    // In the step's text the ']' after the image is in a code span; removing
-    // the image regroups the spans, and GitHub parses what is posted.
-    std::string out = md("[a ![i](`) `]x` ](//evil.example)");
-    CHECK_FALSE(has(out, "](//evil"));
-    CHECK(has(out, "(//evil.example)"));
-  }
-  SUBCASE("an unmatched bracket is escaped") {
-    CHECK(md("[a](https://evil.example") == "\\[a](https:" + WJ + "//evil.example");
+  SUBCASE("a kept link's title is dropped") {
+    CHECK(md("[x](https://github.com/octo/hello \"<!-- loopwright:triage -->\")") == "[x](https://github.com/octo/hello)");
   }
 }
 
-TEST_CASE("neutralise: control and bidi characters are removed, invalid UTF-8 dropped") {
+TEST_CASE("neutralise: control, bidi and invisible characters are removed, invalid UTF-8 dropped") {
   CHECK(md("safe\u202Eevil\u2066x\u2069\u200F") == "safeevilx");
-  CHECK(md(std::string("bell\x07 esc\x1b[31m red\r\n")) == "bell esc\\[31m red\n");  // an unmatched '[' is escaped
+  CHECK(md("tag\U000E0041\U000E0042s zw\u200B\u200C\u200Dj \u2061\u2064 soft\u00ADhyphen mongol\u180Ex") ==
+        "tags zwj  softhyphen mongolx");
+  CHECK(md("vs\uFE0F\U000E0100 text") == "vs text");
   CHECK(md(std::string("bad \xff\xfe bytes \xc3\xa9")) == "bad  bytes \xc3\xa9");
-  CHECK(md("tab\tkept\nnewline kept") == "tab\tkept\nnewline kept");
+}
+
+TEST_CASE("neutralise: a token split by a hidden character is masked once the character is gone") {
+  const std::string token = "ghp_" + std::string(36, 'A');
+  const std::string split = token.substr(0, 10) + "\u202E" + token.substr(10);
+  const std::string out = md("leaked " + split);
+  CHECK_FALSE(has(out, token.substr(4)));
+  const std::string lane = "sk-lane-key-0123456789";
+  const verify::SecretScanner run({lane});
+  const std::string hidden = "key " + lane.substr(0, 6) + "\u200B" + lane.substr(6);
+  CHECK_FALSE(has(neutraliseMarkdown(hidden, kScope, kMaxMessageBytes, run), "0123456789"));
+  CHECK_FALSE(has(neutraliseLine(hidden, kMaxReasonBytes, run), "0123456789"));
+  // The renderer escapes '_': what a reader sees is scanned, not the escapes.
+  CHECK_FALSE(has(neutraliseMarkdown("`" + lane.substr(0, 8) + "`" + lane.substr(8), kScope, kMaxMessageBytes, run),
+                  "0123456789"));
 }
 
 TEST_CASE("neutralise: lengths are bounded with a note, never inside a character") {
-  std::string huge(100000, 'x');
-  std::string out = md(huge);
+  const std::string out = md(std::string(100000, 'x'));
   CHECK(out.size() <= kMaxMessageBytes);
   CHECK(out.substr(out.size() - 11) == "(truncated)");
   std::string accents;
   for (int i = 0; i < 5000; ++i) accents += "\xc3\xa9";
-  std::string cut = md(accents, 101);
-  CHECK(cut.size() <= 101);
-  CHECK(neutraliseMarkdown(cut, scope(), 101) == cut);  // valid UTF-8: a second pass keeps it
-  CHECK(neutraliseMarkdown(std::string(70000, 'c'), scope(), kMaxCommentBytes).size() <= kMaxCommentBytes);
-  // Escaping grows the text: the bound holds after it.
+  CHECK(md(accents, 101).size() <= 101);
   CHECK(md(std::string(3000, '<') + std::string(3000, 'a')).size() <= kMaxMessageBytes);
-  CHECK(md(std::string(5000, '<') + "b").size() <= kMaxMessageBytes);
+  CHECK(md(std::string(5000, '*') + "b").size() <= kMaxMessageBytes);
 }
 
-TEST_CASE("neutralise: a code fence left open is closed, also after a cut") {
-  CHECK(md("look:\n```\ncode") == "look:\n```\ncode\n```\n");
-  CHECK(md("````c\nx\n```\n") == "````c\nx\n```\n````\n");
-  std::string cut = md("```\n" + std::string(10000, 'y'));
-  CHECK(has(cut, "\n```\n\n(truncated)"));
-  CHECK(md("inline ``` not a fence ```") == "inline ``` not a fence ```");
+TEST_CASE("neutralise: a code fence left open is closed; a suggestion fence in a message is a plain one") {
+  CHECK(md("look:\n```\ncode") == "look:\n\n``` text\ncode\n```");
+  CHECK(md("```suggestion\nrm -rf /\n```") == "``` text\nrm -rf /\n```");
 }
 
-TEST_CASE("neutralise: suggestions keep their code, lose unsafe characters, refuse marker forgery") {
-  CHECK(neutraliseSuggestion("if (a < b) { x = y; } // @Override\n") == "if (a < b) { x = y; } // @Override\n");
-  CHECK(neutraliseSuggestion("x = 1;\u202E // evil\n") == "x = 1; // evil\n");
+TEST_CASE("neutralise: suggestions keep their code, lose unsafe characters, refuse secrets") {
+  CHECK(neutraliseSuggestion("if (a < b) { x = y; } // @Override\n", kNoSecrets) == "if (a < b) { x = y; } // @Override\n");
+  CHECK(neutraliseSuggestion("x = 1;\u202E // evil\n", kNoSecrets) == "x = 1; // evil\n");
   std::string why;
-  CHECK_FALSE(neutraliseSuggestion("a\n<!--  LOOPWRIGHT:finding:0123456789abcdef -->\n", &why));
+  CHECK_FALSE(neutraliseSuggestion("a\n<!--  LOOPWRIGHT:finding:0123456789abcdef -->\n", kNoSecrets, &why));
   CHECK(why == "the suggestion contained loopwright's hidden-marker syntax");
-  CHECK_FALSE(neutraliseSuggestion(std::string(kMaxSuggestionBytes + 1, 'z'), &why));
+  CHECK_FALSE(neutraliseSuggestion("t = \"ghp_" + std::string(36, 'B') + "\"\n", kNoSecrets, &why));
+  CHECK(why == "the suggestion showed a secret");
+  CHECK_FALSE(neutraliseSuggestion(std::string(kMaxSuggestionBytes + 1, 'z'), kNoSecrets, &why));
   CHECK(has(why, "longer than 20000"));
 }
 
-TEST_CASE("neutralise: a finding's suggestion with ``` keeps a fence the review makes longer, a forged one is dropped to the message") {
-  Finding f;
-  f.ruleId = "review/x`<img>";
-  f.message = "use this";
-  f.path = "src/app.c";
-  f.line = 3;
-  f.suggestion = "```\n</details>\n```";
-  Finding safe = neutralised(f, scope());
-  CHECK(safe.ruleId == "review/x__img>");
-  REQUIRE(safe.suggestion);
-  CHECK(*safe.suggestion == "```\n</details>\n```");  // review_plan's fence is longer than any run in it
-  f.suggestion = "ok\n<!-- loopwright:triage -->";
-  safe = neutralised(f, scope());
-  CHECK_FALSE(safe.suggestion);
-  CHECK(safe.message == "use this\n\n(the suggestion contained loopwright's hidden-marker syntax, so it is not offered.)");
-}
-
-TEST_CASE("neutralise: triage labels, reasons and comments") {
-  TriageResult t;
-  t.labels = {"bug", " bug ", "x`y", "<b>", std::string(51, 'l'), "docs\u202E"};
-  t.duplicates = {{.number = 3, .reason = "same as\n@alice's <img src=x> report"}};
-  t.comment = "Thanks @alice! <!-- loopwright:triage -->";
-  TriageResult safe = neutralised(t, scope());
-  CHECK(safe.labels == std::vector<std::string>{"bug", "docs"});
-  CHECK(safe.duplicates[0].reason == "same as @" + WJ + "alice's &lt;img src=x> report");
-  CHECK(safe.comment == "Thanks @" + WJ + "alice! &lt;!-- loopwright:triage -->");
-}
-
-TEST_CASE("neutralise: applying it twice changes nothing") {
-  const char* hostile[] = {
-      "@alice <b>x</b> ![i](https://e.example/i.png) [l](https://e.example) [k](https://github.com/octo/hello) "
-      "https://e.example www.e.example &#64;x \\[y\\] [d]: https://e.example\n```\nopen",
-      "[[[[[[[[[[a](//e.example)]]]]]]]]]] `[a](x)` \\@bob other/repo#3",
-      "<!-- loopwright:finding:0123456789abcdef --> &amp;#64; &lt;"};
-  for (const char* h : hostile) {
-    std::string once = md(h);
-    CHECK(md(once) == once);
-  }
+TEST_CASE("neutralise: names keep the taskpack's grammar, identifiers cannot leave their code span") {
+  CHECK(neutraliseName("review") == "review");
+  CHECK(neutraliseName("<img src=x>@octocat") == "_img_src_x__octocat");
+  CHECK(neutraliseName("www.evil.example") == "www" + WJ + ".evil.example");
+  CHECK(neutraliseName(std::string(300, 'n')).size() == kMaxNameBytes);
+  CHECK(neutraliseIdentifier("x`y<z>\nw", 100) == "x_y_z> w");
+  CHECK(isCommitId(std::string(40, 'a')));
+  CHECK_FALSE(isCommitId(std::string(40, 'A')));
+  CHECK_FALSE(isCommitId("abc"));
 }
 
 TEST_CASE("neutralise: the web host of the API URL") {
@@ -207,49 +178,14 @@ TEST_CASE("neutralise: the web host of the API URL") {
   CHECK(webHostOfApiUrl("http://127.0.0.1:8080") == "127.0.0.1:8080");
 }
 
-TEST_CASE("neutralise: the request's findings, triage and blocker texts all pass through it") {
-  PublicationRequest r;
-  r.repo = {"octo", "hello"};
-  Finding f;
-  f.message = "@alice <img>";
-  r.stages.push_back({"review", {f}});
-  TriageResult t;
-  t.comment = "<details>";
-  r.triage.push_back(t);
-  StepRow row;
-  row.blocker = "BLOCKER @bob";
-  row.guardrailEvents = {"loop warn: <img> x3"};
-  r.steps.push_back(row);
-  neutraliseRequest(r, scope());
-  CHECK(r.stages[0].findings[0].message == "@" + WJ + "alice &lt;img>");
-  CHECK(r.triage[0].comment == "&lt;details>");
-  CHECK(r.steps[0].blocker == "BLOCKER @" + WJ + "bob");
-  CHECK(r.steps[0].guardrailEvents[0] == "loop warn: &lt;img> x3");
-}
-
-namespace {
-
-bool validUtf8(const std::string& s) {
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-    if (len == 0 || i + len > s.size()) return false;
-    for (std::size_t k = 1; k < len; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    i += len;
-  }
-  return true;
-}
-
-}  // namespace
-
-TEST_CASE("neutralise: random hostile text keeps every invariant") {
+TEST_CASE("neutralise: random hostile text is inert in GitHub's parse, bounded, valid UTF-8") {
   // Pieces of the attacks above, glued at random (a fixed seed: the same
   // 3000 texts every run).
   const std::vector<std::string> pieces = {
       "[", "]", "(", ")", "<", ">", "!", "@", "a", "Z", " ", "\n", "\n\n", "`", "```", "~~~", "\\", "&", "#",
       "#1", "/", ":", "&#64;", "&lt;", "http://", "https://", "www.", "e.example", "github.com/octo/hello",
-      "<!--", "-->", "loopwright:", "\u202E", "\u2066", "\xff", "\xc3", "\xe2\x81\xa0", "o/r", "img"};
+      "<!--", "-->", "loopwright:", "\u202E", "\u2066", "\xff", "\xc3", "\xe2\x81\xa0", "o/r", "img", "|", "- ",
+      "    ", "> ", "*", "_", "[r]: ", "<a href=", "mailto:", "\U000E0041"};
   std::uint64_t state = 0x9E3779B97F4A7C15ULL;
   auto next = [&] {
     state ^= state << 13;
@@ -266,15 +202,9 @@ TEST_CASE("neutralise: random hostile text keeps every invariant") {
     CAPTURE(text);
     CAPTURE(out);
     REQUIRE(out.size() <= max);
-    REQUIRE(validUtf8(out));
-    REQUIRE(md(out, max) == out);
-    for (std::size_t p = out.find('<'); p != std::string::npos; p = out.find('<', p + 1))
-      REQUIRE_FALSE((p + 1 < out.size() && (std::isalpha(static_cast<unsigned char>(out[p + 1])) ||
-                                            std::string_view("!/?").find(out[p + 1]) != std::string_view::npos)));
-    for (std::size_t p = out.find('@'); p != std::string::npos; p = out.find('@', p + 1))
-      REQUIRE((p + 1 == out.size() || out[p + 1] == ' ' || out[p + 1] == '\n' || out.compare(p + 1, 3, WJ) == 0));
-    for (std::size_t p = out.find("://"); p != std::string::npos; p = out.find("://", p + 1))
-      REQUIRE(out.compare(p + 3, 21, "github.com/octo/hello") == 0);
-    REQUIRE(out.find("\u202E") == std::string::npos);
+    REQUIRE(forbidden(out).empty());
+    REQUIRE(forbidden(inertOneLine(out)).empty());
+    REQUIRE_FALSE(has(out, "\u202E"));
+    REQUIRE_FALSE(has(out, "\U000E0041"));
   }
 }

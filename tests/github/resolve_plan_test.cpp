@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "github/fingerprint.h"
+#include "github/markers.h"
 #include "github/resolve_plan.h"
 
 using namespace lw;
@@ -9,7 +10,7 @@ using namespace lw::github;
 namespace {
 
 OwnComment comment(std::int64_t id, const std::string& fp, std::string path = "src/a.c", bool answered = false) {
-  return OwnComment{id, "**error** `r`\n\nm\n" + findingMarker(fp), std::move(path), answered};
+  return OwnComment{id, "**error** `r`\n\nm\n" + findingMarker(fp, Origin::Trusted, Severity::Error), std::move(path), answered};
 }
 
 StepRow reviewed(std::vector<std::string> paths, std::string outcome = "passed") {
@@ -40,7 +41,7 @@ TEST_CASE("resolve plan: a thread someone answered, a file not reviewed, or an a
   SUBCASE("not in scope") { CHECK(planResolve({comment(1, kGone, "src/b.c")}, {}, ResolveRule{std::set<std::string>{"src/a.c"}}).empty()); }
   SUBCASE("empty scope") { CHECK(planResolve({comment(1, kGone)}, {}, ResolveRule{std::set<std::string>{}}).empty()); }
   SUBCASE("already resolved") {
-    OwnComment c{1, "**Resolved** " + resolvedMarker(kGone), "src/a.c", false};
+    OwnComment c{1, "**Resolved** " + resolvedMarker(kGone, Origin::Trusted), "src/a.c", false};
     CHECK(planResolve({c}, {}, ResolveRule{}).empty());
   }
   SUBCASE("no marker") { CHECK(planResolve({OwnComment{1, "hello", "src/a.c", false}}, {}, ResolveRule{}).empty()); }

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "github/fingerprint.h"
+#include "github/markers.h"
 #include "github/review_plan.h"
 
 using namespace lw;
@@ -51,9 +52,9 @@ TEST_CASE("review plan: already-posted fingerprints are skipped, our comments no
   DiffIndex d = diff();
   Finding kept = f(Severity::Error, "a.c", 2, "kept");
   Finding gone = f(Severity::Error, "a.c", 3, "gone");
-  std::vector<OwnComment> own = {{1, "x " + findingMarker(fingerprint(kept))},
-                                 {2, "y " + findingMarker(fingerprint(gone))},
-                                 {3, resolvedMarker(fingerprint(gone)) + " resolved already"},
+  std::vector<OwnComment> own = {{1, "x " + findingMarker(fingerprint(kept), Origin::Trusted, kept.severity)},
+                                 {2, "y " + findingMarker(fingerprint(gone), Origin::Trusted, gone.severity)},
+                                 {3, resolvedMarker(fingerprint(gone), Origin::Trusted) + " resolved already"},
                                  {4, "no marker"}};
   ReviewPlan p = planReview({kept, kept}, &d, {fingerprint(kept)}, own, 50);
   CHECK_FALSE(p.hasNew());
@@ -72,7 +73,7 @@ TEST_CASE("review plan: comment bodies carry suggestion blocks and the marker") 
   s.suggestion = "x = ```y```;";
   InlineComment c{s, fingerprint(s), {2, 3, false}, "a.c"};
   std::string body = inlineCommentBody(c);
-  CHECK(body == "**warning** `r` (sec)\n\nuse x\n\n````suggestion\nx = ```y```;\n````\n" + findingMarker(fingerprint(s)));
+  CHECK(body == "**warning** `r` (sec)\n\nuse x\n\n````suggestion\nx = ```y```;\n````\n" + findingMarker(fingerprint(s), Origin::Trusted, s.severity));
   InlineComment clipped{s, fingerprint(s), {0, 2, true}, "a.c"};
   std::string cb = inlineCommentBody(clipped);
   CHECK(cb.find("suggestion") == std::string::npos);
@@ -104,13 +105,13 @@ TEST_CASE("review plan: payload shape, event and body bound") {
   std::string body = reviewBody(big, "sha", "id", 50);
   CHECK(body.size() <= kMaxBodyChars);
   CHECK(body.find("more finding(s) did not fit in a review body") != std::string::npos);
-  CHECK(body.rfind(reviewMarker("sha", "id"), 0) == 0);
+  CHECK(body.rfind(reviewMarker("sha", "id", Origin::Trusted), 0) == 0);
 }
 
 TEST_CASE("review plan: a resolved comment drops its finding marker") {
-  std::string old = "**error** x\n" + findingMarker("0123456789abcdef");
+  std::string old = "**error** x\n" + findingMarker("0123456789abcdef", Origin::Trusted, Severity::Error);
   std::string now = resolvedCommentBody(old, "abcdef0123456789");
-  CHECK(findingMarkersIn(now).empty());
-  CHECK(hasResolvedMarker(now));
+  CHECK(markersIn(now).findings.empty());
+  CHECK(markersIn(now).resolved.size() == 1);
   CHECK(now.rfind("**Resolved**: loopwright no longer reports this at abcdef012345.", 0) == 0);
 }

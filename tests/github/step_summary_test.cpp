@@ -44,7 +44,7 @@ TEST_CASE("step summary: step table with backends, capabilities, guardrail event
   std::string md = renderStepSummary(request(1), o, "/state/outbox/x.json", 0);
   CHECK(md.rfind("## loopwright: failure\n\no/r pull request #5 at `0123456789ab`\n", 0) == 0);
   CHECK(md.find("| review | sec\\|x | linux-landlock | filesystemReadContainment | 250 ms | 4 | loop stop: a x5; budget | "
-                "blocked: BLOCKER: loop.<br>Next action: retry |") != std::string::npos);
+                "blocked: BLOCKER: loop. Next action: retry |") != std::string::npos);
   CHECK(md.find("| review | permission denied | POST review: HTTP 403 |") != std::string::npos);
   CHECK(md.find("a pull request from a fork gets a read-only token") != std::string::npos);
   CHECK(md.find("publish --resume") == std::string::npos);  // a refusal is final: nothing to resume

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "github/fingerprint.h"
+#include "github/markers.h"
 #include "github/review_plan.h"
 #include "github/suggestion_plan.h"
 
@@ -198,7 +199,7 @@ TEST_CASE("patch appendix: body pieces as a diff block, markers broken, cut with
   const std::string whole = patchAppendix(plan, inBody, 65536);
   CHECK(whole.find("```diff\ndiff --git a/src/b.c b/src/b.c\n") != std::string::npos);
   CHECK(whole.find("The whole patch is `fix/fmt/change.patch`") != std::string::npos);
-  CHECK(findingMarkersIn(whole).empty());
+  CHECK(markersIn(whole).findings.empty());
   CHECK(whole.find("<!--") == std::string::npos);
 
   const std::string cut = patchAppendix(plan, inBody, 2000);

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "github/fingerprint.h"
+#include "github/markers.h"
 #include "harness.h"
 
 using namespace lw;
@@ -37,7 +38,7 @@ TEST_CASE("publish: one review with inline comments on the right lines, a check 
   CHECK(reviews[0].at("state") == "COMMENTED");
   CHECK(reviews[0].at("commit_id") == kHeadSha);
   std::string body(reviews[0].at("body").as_string());
-  CHECK(body.find(reviewMarker(kHeadSha, "run-1")) != std::string::npos);
+  CHECK(body.find(reviewMarker(kHeadSha, "run-1", Origin::Trusted)) != std::string::npos);
   CHECK(body.find("outside the diff") != std::string::npos);
   CHECK(body.find("lacks tests") != std::string::npos);
 
@@ -111,7 +112,7 @@ TEST_CASE("publish: a later run resolves our outdated comments and ignores marke
   // Someone else copies one of our markers into their comment: it must not
   // stop us from posting, nor be edited by us.
   Finding fresh = finding(Severity::Error, "src/app.c", 52, "new problem");
-  h.gh.addReviewComment(7, "mallory", "copied " + findingMarker(fingerprint(fresh)), "src/app.c", 52);
+  h.gh.addReviewComment(7, "mallory", "copied " + findingMarker(fingerprint(fresh), Origin::Trusted, fresh.severity), "src/app.c", 52);
   auto stages = mixedStages();
   stages[0].findings.erase(stages[0].findings.begin());  // "SQL built from input" is fixed
   stages[0].findings.push_back(fresh);

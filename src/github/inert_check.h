@@ -1,0 +1,26 @@
+// The test of inertness, on GitHub's own parse of a body (cmark-gfm): what
+// a reader's GitHub would render of it that loopwright must never post from
+// untrusted text. The neutraliser checks its own output with it, and the
+// tests check every request body with it. Pure.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "github/repo_links.h"
+
+namespace lw::github {
+
+// Whether a raw HTML literal is markup the publisher itself writes (its
+// hidden markers, the <details> of a resolved comment).
+using OwnMarkup = std::function<bool(std::string_view literal)>;
+
+// What is forbidden in `body`, one line each ("image https://…", "link
+// https://…", "raw HTML <img …>", "mention @octocat", "reference o/r#1");
+// empty when it is inert. HTML is allowed only where `own` says it is the
+// publisher's; without `own`, none is.
+std::vector<std::string> inertViolations(std::string_view body, const LinkScope& scope, const OwnMarkup& own = {});
+
+}  // namespace lw::github
