@@ -138,7 +138,11 @@ std::string neutraliseName(std::string_view text) {
     const bool kept = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
     out += kept ? c : '_';
   }
-  return defused(out);
+  // "www." is the one autolink these characters can spell; a word joiner
+  // would not do, as names also go into markers and URLs.
+  const std::string low = lowered(out);
+  for (std::size_t p = low.find("www."); p != std::string::npos; p = low.find("www.", p + 1)) out[p + 3] = '_';
+  return out;
 }
 
 std::optional<std::string> neutraliseLabel(std::string_view text) {

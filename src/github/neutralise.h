@@ -57,7 +57,8 @@ std::string neutraliseIdentifier(std::string_view text, std::size_t maxBytes);
 
 // A name of the taskpack's grammar shown anywhere (stage, step, backend,
 // capability, publication id): characters other than A-Z, a-z, 0-9, '.',
-// '_' and '-' become '_', "www." is defused, at most kMaxNameBytes.
+// '_' and '-' become '_', and so does the '.' of "www.", at most
+// kMaxNameBytes. Inert anywhere, markers and URLs included.
 std::string neutraliseName(std::string_view text);
 
 // A label name, or nullopt when it cannot be one safely (empty after

@@ -164,7 +164,7 @@ TEST_CASE("neutralise: suggestions keep their code, lose unsafe characters, refu
 TEST_CASE("neutralise: names keep the taskpack's grammar, identifiers cannot leave their code span") {
   CHECK(neutraliseName("review") == "review");
   CHECK(neutraliseName("<img src=x>@octocat") == "_img_src_x__octocat");
-  CHECK(neutraliseName("www.evil.example") == "www" + WJ + ".evil.example");
+  CHECK(neutraliseName("www.evil.example") == "www_evil.example");
   CHECK(neutraliseName(std::string(300, 'n')).size() == kMaxNameBytes);
   CHECK(neutraliseIdentifier("x`y<z>\nw", 100) == "x_y_z> w");
   CHECK(isCommitId(std::string(40, 'a')));
