@@ -19,8 +19,7 @@ namespace lw {
 inline constexpr int kMaxYamlNesting = 64;
 
 // The root node, or nullopt with diagnostics appended.
-std::optional<YAML::Node> parseYamlDocument(std::string_view text, const std::string& file,
-                                            std::size_t maxBytes,
+std::optional<YAML::Node> parseYamlDocument(std::string_view text, const std::string& file, std::size_t maxBytes,
                                             std::vector<Diagnostic>& diagnostics);
 
 }  // namespace lw

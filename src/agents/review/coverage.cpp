@@ -20,12 +20,9 @@ std::string bounded(const std::string& reason) {
 
 std::string_view toString(CoverageStatus s) {
   switch (s) {
-    case CoverageStatus::Reviewed:
-      return "reviewed";
-    case CoverageStatus::Clipped:
-      return "clipped";
-    case CoverageStatus::Skipped:
-      return "skipped";
+    case CoverageStatus::Reviewed: return "reviewed";
+    case CoverageStatus::Clipped: return "clipped";
+    case CoverageStatus::Skipped: return "skipped";
   }
   return "skipped";
 }

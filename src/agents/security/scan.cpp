@@ -46,12 +46,9 @@ std::vector<RuleHit> hitsFor(FileKind kind, const ChangedFile& f, const FileLine
     }
     case FileKind::ShellScript:
     case FileKind::Dockerfile:
-    case FileKind::Makefile:
-      return curlPipeShellHits(lines, 1);
-    case FileKind::Manifest:
-      return dependencyHits(f.path, lines);
-    case FileKind::Other:
-      break;
+    case FileKind::Makefile: return curlPipeShellHits(lines, 1);
+    case FileKind::Manifest: return dependencyHits(f.path, lines);
+    case FileKind::Other: break;
   }
   return {};
 }

@@ -21,11 +21,11 @@ FileKind classify(std::string_view path, std::string_view firstLine = {});
 bool needsContent(FileKind kind);
 
 struct ScanOptions {
-  std::vector<std::string> disabled;   // rule ids, or prefixes ending in '/'
+  std::vector<std::string> disabled;  // rule ids, or prefixes ending in '/'
   Severity minSeverity = Severity::Notice;
-  bool dependencies = true;            // security/new-dependency
+  bool dependencies = true;  // security/new-dependency
   int maxFindings = 200;
-  std::string repositoryOwner;         // for secrets: inherit; empty = unknown
+  std::string repositoryOwner;  // for secrets: inherit; empty = unknown
 };
 
 bool isDisabled(std::string_view ruleId, const ScanOptions& options);

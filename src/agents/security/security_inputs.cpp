@@ -57,8 +57,9 @@ Result<std::vector<ChangedFile>> readChangedFiles(BridgeClient& bridge, std::ost
   if (!text) return std::move(text).error();
   if (truncated(*answer)) log << "builtin/security: the diff is truncated; the files past its end are not scanned\n";
   Result<github::DiffIndex> diff = github::DiffIndex::parse(*text);
-  if (!diff) return makeError(ErrorCode::OutputInvalid, "github.pulls.diff: " + diff.error().message,
-                              "the diff must be a unified diff in git's format", tools::kGithubPullsDiff);
+  if (!diff)
+    return makeError(ErrorCode::OutputInvalid, "github.pulls.diff: " + diff.error().message,
+                     "the diff must be a unified diff in git's format", tools::kGithubPullsDiff);
   std::vector<ChangedFile> files = changedFilesFromDiff(*diff);
   for (ChangedFile& f : files) {
     if (!needsContent(kindOf(f))) continue;

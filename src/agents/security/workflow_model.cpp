@@ -47,8 +47,10 @@ std::vector<StepModel> parseSteps(const YAML::Node& steps) {
 // `container: image` or `container: {image: …}`; the same for each service.
 void addImage(const YAML::Node& n, std::vector<Located>& out) {
   if (!n) return;
-  if (n.IsScalar()) out.push_back(located(n));
-  else if (n.IsMap() && n["image"]) out.push_back(located(n["image"]));
+  if (n.IsScalar())
+    out.push_back(located(n));
+  else if (n.IsMap() && n["image"])
+    out.push_back(located(n["image"]));
 }
 
 JobModel parseJob(const std::string& id, const YAML::Node& key, const YAML::Node& j) {
@@ -60,7 +62,8 @@ JobModel parseJob(const std::string& id, const YAML::Node& key, const YAML::Node
   const YAML::Node runsOn = j["runs-on"];
   if (runsOn && runsOn.IsSequence())
     for (const YAML::Node& label : runsOn) job.runsOn.push_back(located(label));
-  else if (runsOn && runsOn.IsScalar()) job.runsOn.push_back(located(runsOn));
+  else if (runsOn && runsOn.IsScalar())
+    job.runsOn.push_back(located(runsOn));
   job.uses = located(j["uses"]);
   job.secrets = located(j["secrets"]);
   job.ifCond = located(j["if"]);
@@ -74,7 +77,8 @@ JobModel parseJob(const std::string& id, const YAML::Node& key, const YAML::Node
 
 void parseTriggers(const YAML::Node& on, WorkflowModel& w) {
   if (!on) return;
-  if (on.IsScalar()) w.triggers.push_back(located(on));
+  if (on.IsScalar())
+    w.triggers.push_back(located(on));
   else if (on.IsSequence())
     for (const YAML::Node& e : on) w.triggers.push_back(located(e));
   else if (on.IsMap())

@@ -38,7 +38,8 @@ void persistCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 // The first file line at or after `fromLine` that contains `needle`; `fromLine` when none does.
 int locate(const FileLines& lines, int fromLine, std::string_view needle);
 // The file line of each line of a scalar's value that starts on `startLine`.
-std::vector<int> valueLineNumbers(const FileLines& lines, int startLine, const std::vector<std::string_view>& valueLines);
+std::vector<int> valueLineNumbers(const FileLines& lines, int startLine,
+                                  const std::vector<std::string_view>& valueLines);
 // `uses: actions/checkout@v4` is "actions/checkout" (owner/repo, lower case).
 bool usesAction(const StepModel& s, std::string_view ownerRepo);
 
