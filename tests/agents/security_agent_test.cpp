@@ -34,8 +34,8 @@ class SecurityBridge : public agents::BridgeClient {
     if (tool == "github.file") {
       auto it = files.find(std::string(args.at("path").as_string()));
       if (it == files.end()) return makeError(ErrorCode::PublicationFailed, "not found");
-      return json::value{{"path", it->first}, {"ref", "head"}, {"sha", "h"}, {"size", it->second.size()},
-                         {"content", it->second}, {"truncated", false}};
+      return json::value{{"path", it->first},         {"ref", "head"},         {"sha", "h"},
+                         {"size", it->second.size()}, {"content", it->second}, {"truncated", false}};
     }
     return makeError(ErrorCode::Internal, "unexpected tool " + tool);
   }
@@ -132,12 +132,14 @@ TEST_CASE("security agent: with: parameters are honoured") {
   SUBCASE("minSeverity") {
     Run r;
     run(bridge, {{"minSeverity", "error"}}, r);
-    CHECK(located(r.findings) == std::vector<std::string>{".github/workflows/t.yml:7 security/expression-injection error"});
+    CHECK(located(r.findings) ==
+          std::vector<std::string>{".github/workflows/t.yml:7 security/expression-injection error"});
   }
   SUBCASE("disable and dependencies") {
     Run r;
     run(bridge, {{"disable", json::array{"security/expression-injection"}}, {"dependencies", false}}, r);
-    CHECK(located(r.findings) == std::vector<std::string>{".github/workflows/t.yml:6 security/unpinned-action warning"});
+    CHECK(located(r.findings) ==
+          std::vector<std::string>{".github/workflows/t.yml:6 security/unpinned-action warning"});
   }
   SUBCASE("maxFindings") {
     Run r;
@@ -161,7 +163,8 @@ TEST_CASE("security agent: a tool error fails the step with the tool and its mes
     Run r;
     run(bridge, {}, r);
     CHECK(r.status == 1);
-    CHECK(r.log.str().find("BREAKER_OPEN: github.pulls.diff: circuit breaker open for github reads") != std::string::npos);
+    CHECK(r.log.str().find("BREAKER_OPEN: github.pulls.diff: circuit breaker open for github reads") !=
+          std::string::npos);
     CHECK(r.findings.empty());
   }
   SUBCASE("a file") {
@@ -189,11 +192,13 @@ TEST_CASE("security agent: the repository's owner comes from the event payload")
   bridge.diff =
       "diff --git a/.github/workflows/d.yml b/.github/workflows/d.yml\nnew file mode 100644\n--- /dev/null\n"
       "+++ b/.github/workflows/d.yml\n@@ -0,0 +1,5 @@\n+on: push\n+jobs:\n+  d:\n"
-      "+    uses: acme/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n+    secrets: inherit\n";
+      "+    uses: acme/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n+    secrets: "
+      "inherit\n";
   test::TempDir dir;
   Run other, own;
   run(bridge, {}, other, dir.write("other.json", R"({"repository": {"owner": {"login": "someone-else"}}})"));
   run(bridge, {}, own, dir.write("own.json", R"({"repository": {"owner": {"login": "ACME"}}})"));
-  CHECK(located(other.findings) == std::vector<std::string>{".github/workflows/d.yml:5 security/secrets-inherit warning"});
+  CHECK(located(other.findings) ==
+        std::vector<std::string>{".github/workflows/d.yml:5 security/secrets-inherit warning"});
   CHECK(own.findings.empty());
 }

@@ -37,17 +37,17 @@ std::vector<std::string> summary(const std::vector<Finding>& findings) {
 }
 
 const char* kPrtWorkflow =
-    "on: pull_request_target\n"                                             // 1
-    "permissions:\n"                                                        // 2
-    "  contents: read\n"                                                    // 3
-    "jobs:\n"                                                               // 4
-    "  t:\n"                                                                // 5
-    "    runs-on: ubuntu-latest\n"                                          // 6
-    "    steps:\n"                                                          // 7
+    "on: pull_request_target\n"                                                  // 1
+    "permissions:\n"                                                             // 2
+    "  contents: read\n"                                                         // 3
+    "jobs:\n"                                                                    // 4
+    "  t:\n"                                                                     // 5
+    "    runs-on: ubuntu-latest\n"                                               // 6
+    "    steps:\n"                                                               // 7
     "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683\n"  // 8
-    "        with:\n"                                                       // 9
-    "          ref: ${{ github.event.pull_request.head.sha }}\n"            // 10
-    "      - run: make test\n";                                             // 11
+    "        with:\n"                                                            // 9
+    "          ref: ${{ github.event.pull_request.head.sha }}\n"                 // 10
+    "      - run: make test\n";                                                  // 11
 
 }  // namespace
 
@@ -134,8 +134,9 @@ TEST_CASE("security rules: the message says what was seen, then why and how to f
   std::vector<Finding> findings = scanChangedFiles({f}, {});
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].severity == Severity::Error);
-  CHECK(findings[0].message.starts_with("On `pull_request_target`, job `t` checks out "
-                                        "`${{ github.event.pull_request.head.sha }}` and then runs it (line 11)."));
+  CHECK(
+      findings[0].message.starts_with("On `pull_request_target`, job `t` checks out "
+                                      "`${{ github.event.pull_request.head.sha }}` and then runs it (line 11)."));
   CHECK(findings[0].message.find("Check out the base") != std::string::npos);
 }
 
@@ -150,14 +151,15 @@ TEST_CASE("security rules: a private key added over several lines is one finding
 TEST_CASE("security rules: a workflow that is not YAML gets no workflow rules but its secrets are found") {
   ChangedFile f = wholeFileAdded(".github/workflows/broken.yml",
                                  "on: [push\njobs: {\n  token: ghp_Abcdefghijklmnopqrstuvwxyz0123456789\n");
-  CHECK(summary(scanChangedFiles({f}, {})) == std::vector<std::string>{".github/workflows/broken.yml:3 security/secret"});
+  CHECK(summary(scanChangedFiles({f}, {})) ==
+        std::vector<std::string>{".github/workflows/broken.yml:3 security/secret"});
 }
 
 TEST_CASE("security rules: disable, minSeverity, dependencies and maxFindings") {
   ChangedFile wf = wholeFileAdded(".github/workflows/ci.yml",
                                   "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
-                                  "      - uses: actions/checkout@v4\n"           // 6: notice
-                                  "      - uses: someone/action@v1\n"             // 7: warning
+                                  "      - uses: actions/checkout@v4\n"                            // 6: notice
+                                  "      - uses: someone/action@v1\n"                              // 7: warning
                                   "      - run: echo ${{ github.event.head_commit.message }}\n");  // 8: error
   ChangedFile req = wholeFileAdded("requirements.txt", "requests==2.32.3\n");
   std::vector<ChangedFile> files{wf, req};
@@ -184,12 +186,14 @@ TEST_CASE("security rules: disable, minSeverity, dependencies and maxFindings") 
 }
 
 TEST_CASE("security rules: secrets: inherit to the repository owner's own workflows is fine") {
-  ChangedFile f = wholeFileAdded(".github/workflows/d.yml",
-                                 "on: push\njobs:\n  d:\n"
-                                 "    uses: Example-Org/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n"
-                                 "    secrets: inherit\n");
+  ChangedFile f =
+      wholeFileAdded(".github/workflows/d.yml",
+                     "on: push\njobs:\n  d:\n"
+                     "    uses: Example-Org/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n"
+                     "    secrets: inherit\n");
   ScanOptions o;
-  CHECK(summary(scanChangedFiles({f}, o)) == std::vector<std::string>{".github/workflows/d.yml:5 security/secrets-inherit"});
+  CHECK(summary(scanChangedFiles({f}, o)) ==
+        std::vector<std::string>{".github/workflows/d.yml:5 security/secrets-inherit"});
   o.repositoryOwner = "example-org";
   CHECK(scanChangedFiles({f}, o).empty());
 }
@@ -262,7 +266,8 @@ TEST_CASE("security rules: hostile files end in findings or none, never a crash"
       {".github/workflows/map.yml", std::string(100000, '{')},
       {".github/workflows/block.yml", blockNesting},
       {".github/workflows/types.yml", "on: 42\njobs: [1, 2]\n"},
-      {".github/workflows/steps.yml", "on: push\njobs:\n  a:\n    steps: {x: 1}\n    runs-on: {group: g}\n    container: [1]\n"},
+      {".github/workflows/steps.yml",
+       "on: push\njobs:\n  a:\n    steps: {x: 1}\n    runs-on: {group: g}\n    container: [1]\n"},
       {".github/workflows/keys.yml", "on: push\njobs:\n  ? [a, b]\n  : steps: []\n"},
       {".github/workflows/binary.yml", binary},
       {"package.json", "{\n  \"dependencies\": {\n\"\n  \"x\n"},
