@@ -89,7 +89,23 @@ std::size_t secondDocumentMarker(std::string_view text) {
   return std::string_view::npos;
 }
 
+// yaml-cpp 0.7 looks for the end of the text only inside a line: a quoted
+// scalar left open takes in the rest of the file and is closed silently when
+// the text ends with a line break, and "illegal EOF in scalar" is thrown only
+// when it does not. Blank space after the last line carries no data (at most
+// the final line break of a last block scalar), so the parser is given the
+// text without it.
+std::string_view withoutTrailingBlank(std::string_view text) {
+  std::size_t end = text.find_last_not_of(" \t\r\n");
+  return end == std::string_view::npos ? std::string_view{} : text.substr(0, end + 1);
+}
+
 }  // namespace
+
+Location yamlLocation(const std::string& file, const YAML::Mark& mark) {
+  if (mark.is_null()) return {file, 0, 0, ""};
+  return {file, mark.line + 1, mark.column + 1, ""};
+}
 
 std::optional<YAML::Node> parseYamlDocument(std::string_view text, const std::string& file, std::size_t maxBytes,
                                             std::vector<Diagnostic>& diagnostics) {
@@ -121,7 +137,7 @@ std::optional<YAML::Node> parseYamlDocument(std::string_view text, const std::st
     }
     // YAML::Load, not LoadAll: yaml-cpp 0.7's LoadAll can loop forever on
     // malformed trailing input (found by the fuzz harness).
-    YAML::Node root = YAML::Load(std::string(text));
+    YAML::Node root = YAML::Load(std::string(withoutTrailingBlank(text)));
     if (!root.IsDefined() || root.IsNull()) {
       diagnostics.push_back(
           {{file, 1, 1, ""}, "is empty", "the README shows a complete one (docs/taskpack.md, docs/host-config.md)"});
@@ -129,12 +145,8 @@ std::optional<YAML::Node> parseYamlDocument(std::string_view text, const std::st
     }
     return root;
   } catch (const YAML::Exception& e) {
-    Location loc{file, 0, 0, ""};
-    if (!e.mark.is_null()) {
-      loc.line = e.mark.line + 1;
-      loc.column = e.mark.column + 1;
-    }
-    diagnostics.push_back({loc, "YAML syntax error: " + e.msg, "check the indentation and quoting around this place"});
+    diagnostics.push_back({yamlLocation(file, e.mark), "YAML syntax error: " + e.msg,
+                           "check the indentation and quoting around this place"});
   } catch (const std::exception& e) {
     diagnostics.push_back({{file, 0, 0, ""}, std::string("cannot be parsed: ") + e.what(), ""});
   }

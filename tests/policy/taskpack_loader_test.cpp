@@ -293,6 +293,18 @@ TEST_CASE("taskpack loader: hostile input is TASKPACK_INVALID, never a crash or 
   }
 }
 
+TEST_CASE("taskpack loader: a quote left open is a syntax error, not a string that takes in the rest of the file") {
+  // yaml-cpp 0.7 alone closes it at the end of a text that ends with a line
+  // break, and the stages below would be read as part of the name.
+  std::string text =
+      "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n"
+      "  isolation: \"L1\n" +
+      kStage + "\n\n";
+  std::vector<std::string> p = problems(text);
+  REQUIRE(p.size() == 1);
+  CHECK(p[0].find(" : YAML syntax error: illegal EOF in scalar") != std::string::npos);
+}
+
 TEST_CASE("taskpack loader: a leading document marker and comments are fine") {
   CHECK(problems("# comment\n---\n" + withSpec(kStage)).empty());
   CHECK(problems("--- # start\n" + withSpec(kStage) + "# trailing\n").empty());
