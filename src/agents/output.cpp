@@ -3,6 +3,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "core/file_io.h"
+#include "core/json_text.h"
 
 namespace lw::agents {
 
@@ -19,6 +20,14 @@ json::object toJson(const Finding& f) {
   return o;
 }
 
+// schemas/coverage.schema.json bounds each reason at 1024 characters; cut
+// well inside, since repairing a sequence cut in half can add bytes.
+constexpr std::size_t kMaxReasonBytes = 1000;
+
+std::string bounded(const std::string& reason) {
+  return reason.size() <= kMaxReasonBytes ? reason : reason.substr(0, kMaxReasonBytes - 3) + "...";
+}
+
 }  // namespace
 
 Status writeFindings(const std::filesystem::path& outDir, const std::vector<Finding>& findings) {
@@ -26,6 +35,13 @@ Status writeFindings(const std::filesystem::path& outDir, const std::vector<Find
   for (const Finding& f : findings) list.push_back(toJson(f));
   return writeFileAtomic((outDir / "findings.json").string(),
                          json::serialize(json::object{{"findings", std::move(list)}}) + "\n", false);
+}
+
+Status writeCoverage(const std::filesystem::path& outDir, github::Coverage coverage) {
+  for (github::FileCoverage& f : coverage.files) f.reason = bounded(f.reason);
+  coverage.reason = bounded(coverage.reason);
+  // Paths come from the pull request: not necessarily UTF-8.
+  return writeFileAtomic((outDir / "coverage.json").string(), toJsonText(github::toJson(coverage)) + "\n", false);
 }
 
 }  // namespace lw::agents

@@ -1,5 +1,6 @@
 // What an agent leaves in its out dir, in the step contract's files
-// (schemas/findings.schema.json, schemas/triage.schema.json).
+// (schemas/findings.schema.json, schemas/triage.schema.json,
+// schemas/coverage.schema.json).
 #pragma once
 
 #include <filesystem>
@@ -7,10 +8,15 @@
 
 #include "core/finding.h"
 #include "core/result.h"
+#include "github/coverage.h"
 
 namespace lw::agents {
 
 // findings.json; `step` of each finding is not written (the pipeline sets it).
 Status writeFindings(const std::filesystem::path& outDir, const std::vector<Finding>& findings);
+
+// coverage.json, written atomically, each reason cut to the schema's bound.
+// IO_ERROR when it cannot be written.
+Status writeCoverage(const std::filesystem::path& outDir, github::Coverage coverage);
 
 }  // namespace lw::agents

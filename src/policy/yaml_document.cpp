@@ -8,8 +8,8 @@
 namespace lw {
 namespace {
 
-Diagnostic at(const std::string& file, std::string_view text, std::size_t offset,
-              std::string message, std::string hint) {
+Diagnostic at(const std::string& file, std::string_view text, std::size_t offset, std::string message,
+              std::string hint) {
   auto [line, column] = lineColumnAt(text, offset);
   return {{file, line, column, ""}, std::move(message), std::move(hint)};
 }
@@ -25,9 +25,12 @@ std::size_t firstTooDeep(std::string_view text, int limit) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (quote != 0) {
-      if (c == '\\' && quote == '"') ++i;
-      else if (c == quote) quote = 0;
-      else if (c == '\n') lineStart = true;
+      if (c == '\\' && quote == '"')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+      else if (c == '\n')
+        lineStart = true;
       continue;
     }
     if (lineStart && flow == 0) {
@@ -77,8 +80,7 @@ std::size_t secondDocumentMarker(std::string_view text) {
                   (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
     if (marker && (content || line.starts_with("..."))) return lineStart;
     std::size_t first = line.find_first_not_of(" \t\r");
-    if (!marker && first != std::string_view::npos && line[first] != '#' && line[first] != '%')
-      content = true;
+    if (!marker && first != std::string_view::npos && line[first] != '#' && line[first] != '%') content = true;
     if (marker && line.size() > 4 && line.find_first_not_of(" \t\r", 4) != std::string_view::npos &&
         line[line.find_first_not_of(" \t\r", 4)] != '#')
       content = true;  // "--- value" starts the document's content on the marker line
@@ -87,15 +89,29 @@ std::size_t secondDocumentMarker(std::string_view text) {
   return std::string_view::npos;
 }
 
+// yaml-cpp 0.7 looks for the end of the text only inside a line: a quoted
+// scalar left open takes in the rest of the file and is closed silently when
+// the text ends with a line break, and "illegal EOF in scalar" is thrown only
+// when it does not. Blank space after the last line carries no data (at most
+// the final line break of a last block scalar), so the parser is given the
+// text without it.
+std::string_view withoutTrailingBlank(std::string_view text) {
+  std::size_t end = text.find_last_not_of(" \t\r\n");
+  return end == std::string_view::npos ? std::string_view{} : text.substr(0, end + 1);
+}
+
 }  // namespace
 
-std::optional<YAML::Node> parseYamlDocument(std::string_view text, const std::string& file,
-                                            std::size_t maxBytes,
+Location yamlLocation(const std::string& file, const YAML::Mark& mark) {
+  if (mark.is_null()) return {file, 0, 0, ""};
+  return {file, mark.line + 1, mark.column + 1, ""};
+}
+
+std::optional<YAML::Node> parseYamlDocument(std::string_view text, const std::string& file, std::size_t maxBytes,
                                             std::vector<Diagnostic>& diagnostics) {
   if (text.size() > maxBytes) {
     diagnostics.push_back({{file, 0, 0, ""},
-                           "is " + std::to_string(text.size()) + " bytes; the limit is " +
-                               std::to_string(maxBytes),
+                           "is " + std::to_string(text.size()) + " bytes; the limit is " + std::to_string(maxBytes),
                            "move long scripts into files the steps run"});
     return std::nullopt;
   }
@@ -105,37 +121,31 @@ std::optional<YAML::Node> parseYamlDocument(std::string_view text, const std::st
     return std::nullopt;
   }
   if (auto bad = firstInvalidUtf8(text); bad != std::string_view::npos) {
-    diagnostics.push_back(at(file, text, bad, "is not valid UTF-8 here",
-                             "save the file as UTF-8"));
+    diagnostics.push_back(at(file, text, bad, "is not valid UTF-8 here", "save the file as UTF-8"));
     return std::nullopt;
   }
   if (auto deep = firstTooDeep(text, kMaxYamlNesting); deep != std::string_view::npos) {
-    diagnostics.push_back(at(file, text, deep,
-                             "nests deeper than " + std::to_string(kMaxYamlNesting) + " levels",
+    diagnostics.push_back(at(file, text, deep, "nests deeper than " + std::to_string(kMaxYamlNesting) + " levels",
                              "no loopwright document needs this depth"));
     return std::nullopt;
   }
   try {
     if (auto second = secondDocumentMarker(text); second != std::string_view::npos) {
-      diagnostics.push_back(at(file, text, second, "holds more than one YAML document",
-                               "remove this separator and what follows it"));
+      diagnostics.push_back(
+          at(file, text, second, "holds more than one YAML document", "remove this separator and what follows it"));
       return std::nullopt;
     }
     // YAML::Load, not LoadAll: yaml-cpp 0.7's LoadAll can loop forever on
     // malformed trailing input (found by the fuzz harness).
-    YAML::Node root = YAML::Load(std::string(text));
+    YAML::Node root = YAML::Load(std::string(withoutTrailingBlank(text)));
     if (!root.IsDefined() || root.IsNull()) {
-      diagnostics.push_back({{file, 1, 1, ""}, "is empty", "the README shows a complete one (docs/taskpack.md, docs/host-config.md)"});
+      diagnostics.push_back(
+          {{file, 1, 1, ""}, "is empty", "the README shows a complete one (docs/taskpack.md, docs/host-config.md)"});
       return std::nullopt;
     }
     return root;
   } catch (const YAML::Exception& e) {
-    Location loc{file, 0, 0, ""};
-    if (!e.mark.is_null()) {
-      loc.line = e.mark.line + 1;
-      loc.column = e.mark.column + 1;
-    }
-    diagnostics.push_back({loc, "YAML syntax error: " + e.msg,
+    diagnostics.push_back({yamlLocation(file, e.mark), "YAML syntax error: " + e.msg,
                            "check the indentation and quoting around this place"});
   } catch (const std::exception& e) {
     diagnostics.push_back({{file, 0, 0, ""}, std::string("cannot be parsed: ") + e.what(), ""});

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <boost/json.hpp>
@@ -23,6 +24,7 @@ class SecurityBridge : public agents::BridgeClient {
   std::string diff;
   std::map<std::string, std::string> files;
   std::optional<Error> diffError;
+  std::set<std::string> truncatedFiles;  // answered with truncated: true
   std::vector<std::string> calls;
 
   Result<json::value> call(const std::string& tool, const json::object& args) override {
@@ -34,8 +36,9 @@ class SecurityBridge : public agents::BridgeClient {
     if (tool == "github.file") {
       auto it = files.find(std::string(args.at("path").as_string()));
       if (it == files.end()) return makeError(ErrorCode::PublicationFailed, "not found");
-      return json::value{{"path", it->first}, {"ref", "head"}, {"sha", "h"}, {"size", it->second.size()},
-                         {"content", it->second}, {"truncated", false}};
+      return json::value{
+          {"path", it->first},         {"ref", "head"},         {"sha", "h"},
+          {"size", it->second.size()}, {"content", it->second}, {"truncated", truncatedFiles.count(it->first) > 0}};
     }
     return makeError(ErrorCode::Internal, "unexpected tool " + tool);
   }
@@ -132,12 +135,14 @@ TEST_CASE("security agent: with: parameters are honoured") {
   SUBCASE("minSeverity") {
     Run r;
     run(bridge, {{"minSeverity", "error"}}, r);
-    CHECK(located(r.findings) == std::vector<std::string>{".github/workflows/t.yml:7 security/expression-injection error"});
+    CHECK(located(r.findings) ==
+          std::vector<std::string>{".github/workflows/t.yml:7 security/expression-injection error"});
   }
   SUBCASE("disable and dependencies") {
     Run r;
     run(bridge, {{"disable", json::array{"security/expression-injection"}}, {"dependencies", false}}, r);
-    CHECK(located(r.findings) == std::vector<std::string>{".github/workflows/t.yml:6 security/unpinned-action warning"});
+    CHECK(located(r.findings) ==
+          std::vector<std::string>{".github/workflows/t.yml:6 security/unpinned-action warning"});
   }
   SUBCASE("maxFindings") {
     Run r;
@@ -161,7 +166,8 @@ TEST_CASE("security agent: a tool error fails the step with the tool and its mes
     Run r;
     run(bridge, {}, r);
     CHECK(r.status == 1);
-    CHECK(r.log.str().find("BREAKER_OPEN: github.pulls.diff: circuit breaker open for github reads") != std::string::npos);
+    CHECK(r.log.str().find("BREAKER_OPEN: github.pulls.diff: circuit breaker open for github reads") !=
+          std::string::npos);
     CHECK(r.findings.empty());
   }
   SUBCASE("a file") {
@@ -189,11 +195,90 @@ TEST_CASE("security agent: the repository's owner comes from the event payload")
   bridge.diff =
       "diff --git a/.github/workflows/d.yml b/.github/workflows/d.yml\nnew file mode 100644\n--- /dev/null\n"
       "+++ b/.github/workflows/d.yml\n@@ -0,0 +1,5 @@\n+on: push\n+jobs:\n+  d:\n"
-      "+    uses: acme/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n+    secrets: inherit\n";
+      "+    uses: acme/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n+    secrets: "
+      "inherit\n";
   test::TempDir dir;
   Run other, own;
   run(bridge, {}, other, dir.write("other.json", R"({"repository": {"owner": {"login": "someone-else"}}})"));
   run(bridge, {}, own, dir.write("own.json", R"({"repository": {"owner": {"login": "ACME"}}})"));
-  CHECK(located(other.findings) == std::vector<std::string>{".github/workflows/d.yml:5 security/secrets-inherit warning"});
+  CHECK(located(other.findings) ==
+        std::vector<std::string>{".github/workflows/d.yml:5 security/secrets-inherit warning"});
   CHECK(own.findings.empty());
+}
+
+namespace {
+
+// coverage.json as the step wrote it, or null when it wrote none.
+json::value coverageOf(const Run& r) {
+  Result<std::string> text = readBoundedFile((r.out.root / "coverage.json").string(), 1 << 20, ErrorCode::IoError);
+  return text ? json::parse(*text) : json::value(nullptr);
+}
+
+// A pull request that adds one line (line 5, `steps:` a space short) to a
+// workflow that runs the pull request's title on pull_request_target.
+const char* kBrokenWorkflow =
+    "on: pull_request_target\n"
+    "jobs:\n"
+    "  t:\n"
+    "    runs-on: ubuntu-latest\n"
+    "   steps:\n"
+    "      - run: echo \"${{ github.event.pull_request.title }}\"\n";
+
+const char* kBrokenDiff =
+    "diff --git a/.github/workflows/t.yml b/.github/workflows/t.yml\n"
+    "index 1111111..2222222 100644\n"
+    "--- a/.github/workflows/t.yml\n"
+    "+++ b/.github/workflows/t.yml\n"
+    "@@ -4,2 +4,3 @@ jobs:\n"
+    "     runs-on: ubuntu-latest\n"
+    "+   steps:\n"
+    "       - run: echo \"${{ github.event.pull_request.title }}\"\n";
+
+}  // namespace
+
+TEST_CASE(
+    "security agent: a changed workflow that does not parse is a finding on its diff line and skipped in "
+    "coverage.json") {
+  SecurityBridge bridge;
+  bridge.diff = kBrokenDiff;
+  bridge.files = {{".github/workflows/t.yml", kBrokenWorkflow}};
+  Run r;
+  run(bridge, {}, r);
+  CHECK(r.status == 0);
+  REQUIRE(located(r.findings) ==
+          std::vector<std::string>{".github/workflows/t.yml:5 security/unparsed-workflow error"});
+  CHECK(
+      std::string(r.findings[0].at("message").as_string())
+          .starts_with("This workflow file cannot be read (line 5, column 4: YAML syntax error: end of map not found), "
+                       "so none of the workflow rules were checked on it.\n\n"));
+  json::value coverage = coverageOf(r);
+  REQUIRE(coverage.is_object());
+  CHECK(coverage.at("complete") == false);
+  CHECK(coverage.at("reason") ==
+        "1 workflow or action file(s) could not be read, so their workflow rules were not checked");
+  CHECK(coverage.at("files") == json::parse(R"([{"path": ".github/workflows/t.yml", "status": "skipped",
+                         "reason": "not checked: line 5, column 4: YAML syntax error: end of map not found"}])"));
+  CHECK(r.log.str().find("1 changed files, 1 findings, 1 workflow file(s) not checked") != std::string::npos);
+}
+
+TEST_CASE("security agent: a workflow github.file cuts short is reported, and nothing of it is checked in part") {
+  SecurityBridge bridge = scripted();
+  bridge.truncatedFiles = {".github/workflows/t.yml"};
+  Run r;
+  run(bridge, {}, r);
+  CHECK(located(r.findings) == std::vector<std::string>{".github/workflows/t.yml:7 security/unparsed-workflow error",
+                                                        "requirements.txt:1 security/new-dependency notice"});
+  json::value coverage = coverageOf(r);
+  REQUIRE(coverage.is_object());
+  CHECK(coverage.at("files").at(0).at("reason") ==
+        "not checked: line 7: is cut short by github.file's 1 MiB bound after 157 bytes");
+}
+
+TEST_CASE("security agent: when every workflow parses, no coverage.json is written") {
+  SecurityBridge bridge = scripted();
+  Run r;
+  run(bridge, {}, r);
+  CHECK(r.status == 0);
+  CHECK(r.findings.size() == 3);
+  CHECK(coverageOf(r).is_null());
 }

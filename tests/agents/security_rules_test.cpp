@@ -3,6 +3,7 @@
 // and the rules table against docs/security-rules.md.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -37,17 +38,17 @@ std::vector<std::string> summary(const std::vector<Finding>& findings) {
 }
 
 const char* kPrtWorkflow =
-    "on: pull_request_target\n"                                             // 1
-    "permissions:\n"                                                        // 2
-    "  contents: read\n"                                                    // 3
-    "jobs:\n"                                                               // 4
-    "  t:\n"                                                                // 5
-    "    runs-on: ubuntu-latest\n"                                          // 6
-    "    steps:\n"                                                          // 7
+    "on: pull_request_target\n"                                                  // 1
+    "permissions:\n"                                                             // 2
+    "  contents: read\n"                                                         // 3
+    "jobs:\n"                                                                    // 4
+    "  t:\n"                                                                     // 5
+    "    runs-on: ubuntu-latest\n"                                               // 6
+    "    steps:\n"                                                               // 7
     "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683\n"  // 8
-    "        with:\n"                                                       // 9
-    "          ref: ${{ github.event.pull_request.head.sha }}\n"            // 10
-    "      - run: make test\n";                                             // 11
+    "        with:\n"                                                            // 9
+    "          ref: ${{ github.event.pull_request.head.sha }}\n"                 // 10
+    "      - run: make test\n";                                                  // 11
 
 }  // namespace
 
@@ -134,8 +135,9 @@ TEST_CASE("security rules: the message says what was seen, then why and how to f
   std::vector<Finding> findings = scanChangedFiles({f}, {});
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].severity == Severity::Error);
-  CHECK(findings[0].message.starts_with("On `pull_request_target`, job `t` checks out "
-                                        "`${{ github.event.pull_request.head.sha }}` and then runs it (line 11)."));
+  CHECK(
+      findings[0].message.starts_with("On `pull_request_target`, job `t` checks out "
+                                      "`${{ github.event.pull_request.head.sha }}` and then runs it (line 11)."));
   CHECK(findings[0].message.find("Check out the base") != std::string::npos);
 }
 
@@ -147,17 +149,160 @@ TEST_CASE("security rules: a private key added over several lines is one finding
   CHECK(scanChangedFiles({f}, {})[0].message.find("AAAA") == std::string::npos);
 }
 
-TEST_CASE("security rules: a workflow that is not YAML gets no workflow rules but its secrets are found") {
+TEST_CASE("security rules: a workflow that is not YAML is reported as not checked, and its secrets are still found") {
   ChangedFile f = wholeFileAdded(".github/workflows/broken.yml",
                                  "on: [push\njobs: {\n  token: ghp_Abcdefghijklmnopqrstuvwxyz0123456789\n");
-  CHECK(summary(scanChangedFiles({f}, {})) == std::vector<std::string>{".github/workflows/broken.yml:3 security/secret"});
+  CHECK(summary(scanChangedFiles({f}, {})) ==
+        std::vector<std::string>{".github/workflows/broken.yml:2 security/unparsed-workflow",
+                                 ".github/workflows/broken.yml:3 security/secret"});
+}
+
+TEST_CASE("security rules: a workflow the parser refuses is an error where it stopped, saying what it said") {
+  struct Case {
+    const char* name;
+    const char* path;
+    std::string content;
+    const char* found;  // "line rule" of the one finding
+    const char* detail;
+  };
+  const Case cases[] = {
+      {"broken indentation", ".github/workflows/ci.yml",
+       "on: pull_request_target\njobs:\n  build:\n    runs-on: ubuntu-latest\n   steps:\n"
+       "      - run: echo \"${{ github.event.pull_request.title }}\"\n",
+       "5 security/unparsed-workflow",
+       "This workflow file cannot be read (line 5, column 4: YAML syntax error: end of map not found), so none of "
+       "the workflow rules were checked on it."},
+      {"an unterminated quote", ".github/workflows/ci.yml",
+       "on: pull_request_target\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n"
+       "      - run: \"make\n      - run: echo ${{ github.event.pull_request.title }}\n",
+       "7 security/unparsed-workflow",
+       "This workflow file cannot be read (line 7, column 57: YAML syntax error: illegal EOF in scalar), so none of "
+       "the workflow rules were checked on it."},
+      {"tab indentation", ".github/workflows/ci.yml",
+       "on: pull_request_target\njobs:\n\tbuild:\n\t\truns-on: ubuntu-latest\n", "3 security/unparsed-workflow",
+       "This workflow file cannot be read (line 3, column 7: YAML syntax error: illegal map value), so none of the "
+       "workflow rules were checked on it."},
+      {"a list", "tools/action.yml", "- runs:\n    using: composite\n", "1 security/unparsed-workflow",
+       "This action file cannot be read (line 1, column 1: is a list, not a mapping), so none of the workflow rules "
+       "were checked on it."},
+      {"a single value", ".github/workflows/ci.yaml", "on push, run make\n", "1 security/unparsed-workflow",
+       "This workflow file cannot be read (line 1, column 1: is a single value, not a mapping), so none of the "
+       "workflow rules were checked on it."},
+      {"only a comment", ".github/workflows/ci.yml", "# to do\n", "1 security/unparsed-workflow",
+       "This workflow file cannot be read (line 1, column 1: is empty), so none of the workflow rules were checked "
+       "on it."},
+  };
+  for (const Case& c : cases) SUBCASE(c.name) {
+      ScanResult scan = scanPullRequest({wholeFileAdded(c.path, c.content)}, {});
+      REQUIRE(scan.findings.size() == 1);
+      const Finding& f = scan.findings[0];
+      CHECK(std::to_string(f.line) + " " + f.ruleId == c.found);
+      CHECK(f.severity == Severity::Error);
+      CHECK(f.message.starts_with(std::string(c.detail) + "\n\n"));
+      REQUIRE(scan.unchecked.size() == 1);
+      CHECK(scan.unchecked[0].path == c.path);
+      CHECK(c.detail == "This " + std::string(f.path.ends_with("action.yml") ? "action" : "workflow") +
+                            " file cannot be read (" + scan.unchecked[0].reason +
+                            "), so none of the workflow rules were checked on it.");
+    }
+}
+
+TEST_CASE("security rules: a workflow that parses gets its rules and no unparsed finding") {
+  ChangedFile f = wholeFileAdded(".github/workflows/ci.yml",
+                                 "---\n# build on every push\non: push\npermissions:\n  contents: read\njobs:\n"
+                                 "  build:\n    runs-on: ubuntu-latest\n    steps:\n"
+                                 "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683\n"
+                                 "      - run: |\n          make\n          make test\n\n\n");
+  ScanResult scan = scanPullRequest({f}, {});
+  CHECK(scan.findings.empty());
+  CHECK(scan.unchecked.empty());
+  CHECK_FALSE(coverageOf(scan, {}).has_value());
+}
+
+TEST_CASE("security rules: this repository's own workflows and action, and the examples', all parse") {
+  namespace fs = std::filesystem;
+  const fs::path root = LOOPWRIGHT_SOURCE_DIR;
+  std::vector<std::pair<std::string, fs::path>> files{{"action.yml", root / "action.yml"}};
+  for (const char* dir : {"", "examples/fork-split/", "examples/pr-review/pr/"})
+    for (const fs::directory_entry& e : fs::directory_iterator(root / dir / ".github/workflows"))
+      files.emplace_back(".github/workflows/" + e.path().filename().string(), e.path());
+  REQUIRE(files.size() >= 7);
+  for (const auto& [path, file] : files) {
+    std::string name = file.string();
+    CAPTURE(name);
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK(scanPullRequest({wholeFileAdded(path, text.str())}, {}).unchecked.empty());
+  }
+}
+
+TEST_CASE("security rules: an unparsed workflow goes on the parser's line, else the nearest added line above it") {
+  // The parser stops on line 5 (a step indented one space short).
+  const char* wf =
+      "on: push\n"                    // 1
+      "jobs:\n"                       // 2
+      "  build:\n"                    // 3
+      "    runs-on: ubuntu-latest\n"  // 4
+      "   steps:\n"                   // 5
+      "      - run: make\n"           // 6
+      "      - run: make test\n";     // 7
+  SUBCASE("the parser's line when it is added") {
+    CHECK(summary(scanChangedFiles({withAdded(".github/workflows/ci.yml", wf, {5, 7})}, {})) ==
+          std::vector<std::string>{".github/workflows/ci.yml:5 security/unparsed-workflow"});
+  }
+  SUBCASE("the nearest added line above it") {
+    CHECK(summary(scanChangedFiles({withAdded(".github/workflows/ci.yml", wf, {2, 4, 7})}, {})) ==
+          std::vector<std::string>{".github/workflows/ci.yml:4 security/unparsed-workflow"});
+  }
+  SUBCASE("the first added line when none is above it") {
+    std::vector<Finding> found = scanChangedFiles({withAdded(".github/workflows/ci.yml", wf, {6, 7})}, {});
+    REQUIRE(summary(found) == std::vector<std::string>{".github/workflows/ci.yml:6 security/unparsed-workflow"});
+    CHECK(found[0].message.starts_with("This workflow file cannot be read (line 5, column 4: "));
+  }
+}
+
+TEST_CASE("security rules: a workflow cut short by github.file is reported, not checked in part") {
+  // Past the bound, a job that runs the pull request's title: reading the
+  // beginning as the whole would report nothing.
+  ChangedFile f = wholeFileAdded(".github/workflows/big.yml",
+                                 "on: pull_request_target\njobs:\n  a:\n    runs-on: ubuntu-latest\n"
+                                 "    steps:\n      - run: make\n");
+  f.truncated = true;
+  ScanResult scan = scanPullRequest({f}, {});
+  CHECK(summary(scan.findings) == std::vector<std::string>{".github/workflows/big.yml:6 security/unparsed-workflow"});
+  REQUIRE(scan.unchecked.size() == 1);
+  CHECK(scan.unchecked[0].reason == "line 6: is cut short by github.file's 1 MiB bound after 91 bytes");
+}
+
+TEST_CASE("security rules: the coverage lists the files not checked, incomplete unless the rule is disabled") {
+  ChangedFile broken = wholeFileAdded(".github/workflows/a.yml", "on: push\njobs: [\n");
+  ChangedFile fine = wholeFileAdded(".github/workflows/b.yml", "on: push\njobs: {}\n");
+  ScanOptions o;
+  ScanResult scan = scanPullRequest({broken, fine}, o);
+  std::optional<github::Coverage> c = coverageOf(scan, o);
+  REQUIRE(c.has_value());
+  REQUIRE(c->files.size() == 1);
+  CHECK(c->files[0].path == ".github/workflows/a.yml");
+  CHECK(c->files[0].status == github::FileReview::Skipped);
+  CHECK(c->files[0].reason == "not checked: " + scan.unchecked[0].reason);
+  CHECK_FALSE(c->complete);
+  CHECK(c->reason == "1 workflow or action file(s) could not be read, so their workflow rules were not checked");
+
+  o.disabled = {"security/unparsed-workflow"};
+  scan = scanPullRequest({broken, fine}, o);
+  CHECK(scan.findings.empty());
+  c = coverageOf(scan, o);
+  REQUIRE(c.has_value());
+  CHECK(c->files.size() == 1);
+  CHECK(c->complete);
 }
 
 TEST_CASE("security rules: disable, minSeverity, dependencies and maxFindings") {
   ChangedFile wf = wholeFileAdded(".github/workflows/ci.yml",
                                   "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
-                                  "      - uses: actions/checkout@v4\n"           // 6: notice
-                                  "      - uses: someone/action@v1\n"             // 7: warning
+                                  "      - uses: actions/checkout@v4\n"                            // 6: notice
+                                  "      - uses: someone/action@v1\n"                              // 7: warning
                                   "      - run: echo ${{ github.event.head_commit.message }}\n");  // 8: error
   ChangedFile req = wholeFileAdded("requirements.txt", "requests==2.32.3\n");
   std::vector<ChangedFile> files{wf, req};
@@ -184,12 +329,14 @@ TEST_CASE("security rules: disable, minSeverity, dependencies and maxFindings") 
 }
 
 TEST_CASE("security rules: secrets: inherit to the repository owner's own workflows is fine") {
-  ChangedFile f = wholeFileAdded(".github/workflows/d.yml",
-                                 "on: push\njobs:\n  d:\n"
-                                 "    uses: Example-Org/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n"
-                                 "    secrets: inherit\n");
+  ChangedFile f =
+      wholeFileAdded(".github/workflows/d.yml",
+                     "on: push\njobs:\n  d:\n"
+                     "    uses: Example-Org/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n"
+                     "    secrets: inherit\n");
   ScanOptions o;
-  CHECK(summary(scanChangedFiles({f}, o)) == std::vector<std::string>{".github/workflows/d.yml:5 security/secrets-inherit"});
+  CHECK(summary(scanChangedFiles({f}, o)) ==
+        std::vector<std::string>{".github/workflows/d.yml:5 security/secrets-inherit"});
   o.repositoryOwner = "example-org";
   CHECK(scanChangedFiles({f}, o).empty());
 }
@@ -262,7 +409,8 @@ TEST_CASE("security rules: hostile files end in findings or none, never a crash"
       {".github/workflows/map.yml", std::string(100000, '{')},
       {".github/workflows/block.yml", blockNesting},
       {".github/workflows/types.yml", "on: 42\njobs: [1, 2]\n"},
-      {".github/workflows/steps.yml", "on: push\njobs:\n  a:\n    steps: {x: 1}\n    runs-on: {group: g}\n    container: [1]\n"},
+      {".github/workflows/steps.yml",
+       "on: push\njobs:\n  a:\n    steps: {x: 1}\n    runs-on: {group: g}\n    container: [1]\n"},
       {".github/workflows/keys.yml", "on: push\njobs:\n  ? [a, b]\n  : steps: []\n"},
       {".github/workflows/binary.yml", binary},
       {"package.json", "{\n  \"dependencies\": {\n\"\n  \"x\n"},

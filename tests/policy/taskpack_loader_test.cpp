@@ -54,8 +54,8 @@ std::vector<std::string> problems(const std::string& text) {
   if (r.ok()) return out;
   CHECK(r.error().code == ErrorCode::TaskpackInvalid);
   for (const auto& d : r.error().diagnostics)
-    out.push_back(std::to_string(d.location.line) + ":" + std::to_string(d.location.column) + " " +
-                  d.location.path + ": " + d.message);
+    out.push_back(std::to_string(d.location.line) + ":" + std::to_string(d.location.column) + " " + d.location.path +
+                  ": " + d.message);
   return out;
 }
 
@@ -133,17 +133,25 @@ TEST_CASE("taskpack loader: bounds of every list and number") {
     std::string expected;
   };
   std::vector<Case> cases = {
-      {"preferredBackends empty", "  sandbox: {preferredBackends: []}\n", "spec.sandbox.preferredBackends: has 0 items"},
-      {"preferredBackends six", "  sandbox: {preferredBackends: [linux-bwrap, linux-landlock, docker, macos-seatbelt, direct-dedicated, linux-bwrap]}\n",
+      {"preferredBackends empty", "  sandbox: {preferredBackends: []}\n",
+       "spec.sandbox.preferredBackends: has 0 items"},
+      {"preferredBackends six",
+       "  sandbox: {preferredBackends: [linux-bwrap, linux-landlock, docker, macos-seatbelt, direct-dedicated, "
+       "linux-bwrap]}\n",
        "spec.sandbox.preferredBackends: has 6 items"},
-      {"unknown backend", "  sandbox: {preferredBackends: [firejail]}\n", "spec.sandbox.preferredBackends[0]: 'firejail' is not one of"},
-      {"capability twice", "  sandbox: {requiredCapabilities: [networkIsolation, networkIsolation]}\n", "spec.sandbox.requiredCapabilities[1]: 'networkIsolation' is listed twice"},
-      {"relative denied path", "  sandbox: {deniedReadPaths: [secrets]}\n", "spec.sandbox.deniedReadPaths[0]: 'secrets' is not an absolute path"},
+      {"unknown backend", "  sandbox: {preferredBackends: [firejail]}\n",
+       "spec.sandbox.preferredBackends[0]: 'firejail' is not one of"},
+      {"capability twice", "  sandbox: {requiredCapabilities: [networkIsolation, networkIsolation]}\n",
+       "spec.sandbox.requiredCapabilities[1]: 'networkIsolation' is listed twice"},
+      {"relative denied path", "  sandbox: {deniedReadPaths: [secrets]}\n",
+       "spec.sandbox.deniedReadPaths[0]: 'secrets' is not an absolute path"},
       {"unknown network mode", "  sandbox: {networkMode: host}\n", "spec.sandbox.networkMode: 'host' is not one of"},
-      {"negative limit", "  limits: {maxToolCalls: -1}\n", "spec.limits.maxToolCalls: '-1' is not a whole number from 0 to 1000000"},
+      {"negative limit", "  limits: {maxToolCalls: -1}\n",
+       "spec.limits.maxToolCalls: '-1' is not a whole number from 0 to 1000000"},
       {"wall time too small", "  limits: {wallTimeMs: 5}\n", "spec.limits.wallTimeMs: '5' is not a whole number"},
       {"quoted number", "  limits: {maxToolCalls: \"5\"}\n", "spec.limits.maxToolCalls: '5' is not a whole number"},
-      {"warn above stop", "  guardrails: {loop: {warnRepeats: 5, stopRepeats: 3}}\n", "spec.guardrails.loop: warnRepeats (5) must be below stopRepeats (3)"},
+      {"warn above stop", "  guardrails: {loop: {warnRepeats: 5, stopRepeats: 3}}\n",
+       "spec.guardrails.loop: warnRepeats (5) must be below stopRepeats (3)"},
       {"yes is not a bool", "  publication: {checks: yes}\n", "spec.publication.checks: 'yes' is not true or false"},
       {"maxConcurrency zero", "  maxConcurrency: 0\n", "spec.maxConcurrency: '0' is not a whole number from 1 to 64"},
       {"http lane", "  lanes: [{name: a, api: openai-chat, baseUrl: 'http://example.com', model: m, apiKeyEnv: K}]\n",
@@ -159,13 +167,16 @@ TEST_CASE("taskpack loader: bounds of every list and number") {
 
 TEST_CASE("taskpack loader: steps, stages and references") {
   SUBCASE("run and uses both") {
-    auto p = problems(withSpec("  stages:\n    - name: s\n      on: [issues]\n      steps:\n        - {name: a, run: [x], uses: builtin/x}\n"));
+    auto p =
+        problems(withSpec("  stages:\n    - name: s\n      on: [issues]\n      steps:\n        - {name: a, run: [x], "
+                          "uses: builtin/x}\n"));
     REQUIRE(p.size() == 2);
     CHECK(p[0].find("'builtin/x' is not a built-in step of this version") != std::string::npos);
     CHECK(p[1] == "9:11 spec.stages[0].steps[0]: has both 'run' and 'uses'");
   }
   SUBCASE("a built-in step this version does not ship") {
-    auto p = problems(withSpec("  stages:\n    - name: s\n      on: [issues]\n      steps:\n        - {name: a, uses: builtin/autofix}\n"));
+    auto p = problems(withSpec(
+        "  stages:\n    - name: s\n      on: [issues]\n      steps:\n        - {name: a, uses: builtin/autofix}\n"));
     REQUIRE(p.size() == 1);
     CHECK(p[0] == "9:27 spec.stages[0].steps[0].uses: 'builtin/autofix' is not a built-in step of this version");
   }
@@ -175,27 +186,35 @@ TEST_CASE("taskpack loader: steps, stages and references") {
     CHECK(p[0].find("has neither 'run' nor 'uses'") != std::string::npos);
   }
   SUBCASE("unknown event with a suggestion") {
-    auto r = parseTaskpack(withSpec("  stages:\n    - name: s\n      on: [pull_requests.opened]\n      steps:\n        - {name: a, run: [x]}\n"), "tp.yaml", kOpts);
+    auto r = parseTaskpack(withSpec("  stages:\n    - name: s\n      on: [pull_requests.opened]\n      steps:\n        "
+                                    "- {name: a, run: [x]}\n"),
+                           "tp.yaml", kOpts);
     REQUIRE(!r.ok());
     CHECK(r.error().diagnostics[0].hint == "did you mean 'pull_request'?");
   }
   SUBCASE("needs a later stage") {
-    auto p = problems(withSpec("  stages:\n    - name: a\n      on: [issues]\n      needs: [b]\n      steps: [{name: x, run: [x]}]\n    - name: b\n      on: [issues]\n      steps: [{name: y, run: [y]}]\n"));
+    auto p =
+        problems(withSpec("  stages:\n    - name: a\n      on: [issues]\n      needs: [b]\n      steps: [{name: x, "
+                          "run: [x]}]\n    - name: b\n      on: [issues]\n      steps: [{name: y, run: [y]}]\n"));
     REQUIRE(p.size() == 1);
     CHECK(p[0].find("'b' is not an earlier stage") != std::string::npos);
   }
   SUBCASE("duplicate step names") {
-    auto p = problems(withSpec("  stages:\n    - name: a\n      on: [issues]\n      steps: [{name: x, run: [x]}, {name: x, run: [y]}]\n"));
+    auto p = problems(withSpec(
+        "  stages:\n    - name: a\n      on: [issues]\n      steps: [{name: x, run: [x]}, {name: x, run: [y]}]\n"));
     REQUIRE(p.size() == 1);
     CHECK(p[0].find("step 'x' is defined twice") != std::string::npos);
   }
   SUBCASE("undefined lane") {
-    auto p = problems(withSpec("  stages:\n    - name: a\n      on: [issues]\n      steps: [{name: x, run: [x], lane: nope, tools: [model.complete]}]\n"));
+    auto p =
+        problems(withSpec("  stages:\n    - name: a\n      on: [issues]\n      steps: [{name: x, run: [x], lane: nope, "
+                          "tools: [model.complete]}]\n"));
     REQUIRE(p.size() == 1);
     CHECK(p[0] == "8:15 spec.stages[0].steps[0]: lane 'nope' is not defined");
   }
   SUBCASE("writable scope outside the workspace, and on a reviewer") {
-    auto p = problems(withSpec("  stages:\n    - name: a\n      on: [issues]\n      steps: [{name: x, run: [x], writable: [../etc]}]\n"));
+    auto p = problems(withSpec(
+        "  stages:\n    - name: a\n      on: [issues]\n      steps: [{name: x, run: [x], writable: [../etc]}]\n"));
     REQUIRE(p.size() == 2);
     CHECK(p[0].find("'../etc' is not a path inside the workspace") != std::string::npos);
     CHECK(p[1].find("only an author step has a writable scope") != std::string::npos);
@@ -241,13 +260,15 @@ TEST_CASE("taskpack loader: hostile input is TASKPACK_INVALID, never a crash or 
     std::string text = "a: &a [x, x, x, x, x, x, x, x, x]\n";
     char prev = 'a';
     for (char c = 'b'; c <= 'z'; ++c, ++prev)
-      text += std::string(1, c) + ": &" + c + " [*" + prev + ", *" + prev + ", *" + prev + ", *" +
-              prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + "]\n";
+      text += std::string(1, c) + ": &" + c + " [*" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev +
+              ", *" + prev + ", *" + prev + ", *" + prev + "]\n";
     auto p = problems(text);
     CHECK(!p.empty());
   }
   SUBCASE("alias bomb inside the schema") {
-    std::string text = withSpec("  limits: &l {wallTimeMs: 1000}\n  stages: &s\n    - name: a\n      on: [issues]\n      steps: [{name: x, run: [x], limits: *l}]\n");
+    std::string text = withSpec(
+        "  limits: &l {wallTimeMs: 1000}\n  stages: &s\n    - name: a\n      on: [issues]\n      steps: [{name: x, "
+        "run: [x], limits: *l}]\n");
     CHECK(problems(text).empty());
   }
   SUBCASE("syntax error has a position") {
@@ -263,14 +284,25 @@ TEST_CASE("taskpack loader: hostile input is TASKPACK_INVALID, never a crash or 
   SUBCASE("empty and scalar documents") {
     CHECK(problems("").size() == 1);
     CHECK(problems("just a string").size() == 1);
-    CHECK(problems("---\na: 1\n---\nb: 2\n") ==
-          std::vector<std::string>{"3:1 : holds more than one YAML document"});
+    CHECK(problems("---\na: 1\n---\nb: 2\n") == std::vector<std::string>{"3:1 : holds more than one YAML document"});
   }
   SUBCASE("duplicate keys") {
     auto p = problems(withSpec("  isolation: L1\n  isolation: L2\n" + kStage));
     REQUIRE(p.size() == 1);
     CHECK(p[0].find("key 'isolation' appears twice") != std::string::npos);
   }
+}
+
+TEST_CASE("taskpack loader: a quote left open is a syntax error, not a string that takes in the rest of the file") {
+  // yaml-cpp 0.7 alone closes it at the end of a text that ends with a line
+  // break, and the stages below would be read as part of the name.
+  std::string text =
+      "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n"
+      "  isolation: \"L1\n" +
+      kStage + "\n\n";
+  std::vector<std::string> p = problems(text);
+  REQUIRE(p.size() == 1);
+  CHECK(p[0].find(" : YAML syntax error: illegal EOF in scalar") != std::string::npos);
 }
 
 TEST_CASE("taskpack loader: a leading document marker and comments are fine") {

@@ -11,10 +11,11 @@
 namespace lw::agents::security {
 
 struct ChangedFile {
-  std::string path;             // repository-relative, at head
-  std::string content;          // at head; empty when no rule needs it
-  std::vector<int> addedLines;  // 1-based, ascending
+  std::string path;                    // repository-relative, at head
+  std::string content;                 // at head; empty when no rule needs it
+  std::vector<int> addedLines;         // 1-based, ascending
   std::vector<std::string> addedText;  // the text of each added line, same order
+  bool truncated = false;              // content is only the beginning (github.file's bound)
 
   bool isAdded(int line) const;
   // The lines of `content`, without their newline (a view into content).

@@ -10,7 +10,8 @@ namespace {
 // it stands; warning for what widens the blast radius of another flaw or
 // trusts someone else's mutable code; notice for what a reviewer should look
 // at but is not a flaw by itself (new dependencies, tags of GitHub's own
-// actions).
+// actions). A workflow that could not be read is an error: it stands for
+// every workflow rule that did not run on it, the error ones among them.
 const std::vector<RuleInfo> kRules = {
     {"security/secret", Severity::Error,
      "A credential committed to the repository is readable by everyone who can read the repository, "
@@ -71,6 +72,12 @@ const std::vector<RuleInfo> kRules = {
      "A pull request from a fork runs its code on this self-hosted runner, which keeps state "
      "between jobs and can reach your network. Run pull request jobs on GitHub-hosted (or "
      "ephemeral, isolated) runners."},
+    {"security/unparsed-workflow", Severity::Error,
+     "None of the workflow rules ran on this file, and GitHub's parser may still accept what "
+     "loopwright's (yaml-cpp) refuses, so a risky workflow could pass unreviewed. Fix the YAML at "
+     "the place named: spaces, not tabs, for indentation; quotes closed; one document whose top "
+     "level is a mapping (`actionlint` reports the same locally). If GitHub reads the file as it "
+     "is, review it by hand and disable this rule."},
     {"security/curl-pipe-shell", Severity::Warning,
      "A script piped from the network into a shell runs whatever the server (or anyone on the "
      "path) sends that day, unreviewed and unpinned. Download to a file, check its checksum or "

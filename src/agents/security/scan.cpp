@@ -37,21 +37,36 @@ std::vector<Finding> secretFindings(const ChangedFile& f) {
   return out;
 }
 
-std::vector<RuleHit> hitsFor(FileKind kind, const ChangedFile& f, const FileLines& lines, std::string_view owner) {
+// Parsing a file cut short would check its beginning as if it were all of
+// it: such a file is not parsed, and reported as not read.
+Result<WorkflowModel> workflowModelOf(const ChangedFile& f, bool isAction, const FileLines& lines) {
+  if (!f.truncated) return parseWorkflow(f.content, isAction);
+  Error e = makeError(ErrorCode::OutputInvalid,
+                      "is cut short by github.file's 1 MiB bound after " + std::to_string(f.content.size()) + " bytes");
+  e.location = Location{"", static_cast<int>(lines.size()), 0, ""};
+  return e;
+}
+
+// The workflow rules' hits, or the one unparsed-workflow hit and, in
+// `unchecked`, why the rules could not read the file.
+std::vector<RuleHit> workflowFileHits(const ChangedFile& f, bool isAction, const FileLines& lines,
+                                      std::string_view owner, std::string& unchecked) {
+  Result<WorkflowModel> model = workflowModelOf(f, isAction, lines);
+  if (model) return workflowHits(*model, lines, owner);
+  unchecked = unreadableReason(model.error());
+  return {unparsedWorkflowHit(model.error(), isAction, f.addedLines)};
+}
+
+std::vector<RuleHit> hitsFor(FileKind kind, const ChangedFile& f, const FileLines& lines, std::string_view owner,
+                             std::string& unchecked) {
   switch (kind) {
     case FileKind::Workflow:
-    case FileKind::Action: {
-      auto model = parseWorkflow(f.content, kind == FileKind::Action);
-      return model ? workflowHits(*model, lines, owner) : std::vector<RuleHit>{};
-    }
+    case FileKind::Action: return workflowFileHits(f, kind == FileKind::Action, lines, owner, unchecked);
     case FileKind::ShellScript:
     case FileKind::Dockerfile:
-    case FileKind::Makefile:
-      return curlPipeShellHits(lines, 1);
-    case FileKind::Manifest:
-      return dependencyHits(f.path, lines);
-    case FileKind::Other:
-      break;
+    case FileKind::Makefile: return curlPipeShellHits(lines, 1);
+    case FileKind::Manifest: return dependencyHits(f.path, lines);
+    case FileKind::Other: break;
   }
   return {};
 }
@@ -87,30 +102,50 @@ bool isDisabled(std::string_view ruleId, const ScanOptions& options) {
   return !options.dependencies && ruleId == "security/new-dependency";
 }
 
-std::vector<Finding> scanFile(const ChangedFile& f, std::string_view repositoryOwner) {
-  std::vector<Finding> out = secretFindings(f);
+FileScan scanFile(const ChangedFile& f, std::string_view repositoryOwner) {
+  FileScan out{secretFindings(f), {}};
   FileLines lines = f.lines();
   FileKind kind = classify(f.path, lines.empty() ? std::string_view{} : lines.front());
-  for (const RuleHit& hit : hitsFor(kind, f, lines, repositoryOwner)) {
+  for (const RuleHit& hit : hitsFor(kind, f, lines, repositoryOwner, out.unchecked)) {
     auto anchor = std::find_if(hit.anchors.begin(), hit.anchors.end(), [&](int l) { return f.isAdded(l); });
-    if (anchor != hit.anchors.end()) out.push_back(toFinding(hit, f.path, *anchor));
+    if (anchor != hit.anchors.end()) out.findings.push_back(toFinding(hit, f.path, *anchor));
   }
   return out;
 }
 
-std::vector<Finding> scanChangedFiles(const std::vector<ChangedFile>& files, const ScanOptions& options) {
-  std::vector<Finding> out;
-  for (const ChangedFile& f : files)
-    for (Finding& finding : scanFile(f, options.repositoryOwner))
+ScanResult scanPullRequest(const std::vector<ChangedFile>& files, const ScanOptions& options) {
+  ScanResult result;
+  std::vector<Finding>& out = result.findings;
+  for (const ChangedFile& f : files) {
+    FileScan scan = scanFile(f, options.repositoryOwner);
+    if (!scan.unchecked.empty()) result.unchecked.push_back({f.path, std::move(scan.unchecked)});
+    for (Finding& finding : scan.findings)
       if (!isDisabled(finding.ruleId, options) && finding.severity <= options.minSeverity)
         out.push_back(std::move(finding));
+  }
   std::sort(out.begin(), out.end(), severer);
   out.erase(std::unique(out.begin(), out.end(),
                         [](const Finding& a, const Finding& b) { return !severer(a, b) && !severer(b, a); }),
             out.end());
   if (out.size() > static_cast<std::size_t>(std::max(options.maxFindings, 0)))
     out.resize(static_cast<std::size_t>(std::max(options.maxFindings, 0)));
-  return out;
+  return result;
+}
+
+std::optional<github::Coverage> coverageOf(const ScanResult& scan, const ScanOptions& options) {
+  if (scan.unchecked.empty()) return std::nullopt;
+  github::Coverage c;
+  for (const UncheckedFile& f : scan.unchecked)
+    c.files.push_back({f.path, github::FileReview::Skipped, "not checked: " + f.reason});
+  c.complete = isDisabled("security/unparsed-workflow", options);
+  if (!c.complete)
+    c.reason = std::to_string(scan.unchecked.size()) + " workflow or action file(s) could not be read, so their " +
+               "workflow rules were not checked";
+  return c;
+}
+
+std::vector<Finding> scanChangedFiles(const std::vector<ChangedFile>& files, const ScanOptions& options) {
+  return scanPullRequest(files, options).findings;
 }
 
 }  // namespace lw::agents::security

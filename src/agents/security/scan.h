@@ -2,12 +2,14 @@
 // out, only on lines the pull request added. Pure: no bridge, no disk.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "agents/security/changed_file.h"
 #include "core/finding.h"
+#include "github/coverage.h"
 
 namespace lw::agents::security {
 
@@ -21,21 +23,49 @@ FileKind classify(std::string_view path, std::string_view firstLine = {});
 bool needsContent(FileKind kind);
 
 struct ScanOptions {
-  std::vector<std::string> disabled;   // rule ids, or prefixes ending in '/'
+  std::vector<std::string> disabled;  // rule ids, or prefixes ending in '/'
   Severity minSeverity = Severity::Notice;
-  bool dependencies = true;            // security/new-dependency
+  bool dependencies = true;  // security/new-dependency
   int maxFindings = 200;
-  std::string repositoryOwner;         // for secrets: inherit; empty = unknown
+  std::string repositoryOwner;  // for secrets: inherit; empty = unknown
 };
 
 bool isDisabled(std::string_view ruleId, const ScanOptions& options);
 
+// A changed file whose workflow rules did not run, and why (what the parser
+// said and where, or that it was too large to read whole).
+struct UncheckedFile {
+  std::string path;
+  std::string reason;
+};
+
+struct ScanResult {
+  std::vector<Finding> findings;
+  std::vector<UncheckedFile> unchecked;  // in the order of `files`, whatever the options
+};
+
 // Every finding of every rule on `files`, on added lines, without the
 // disabled rules or those below minSeverity; the most severe first (then by
-// path and line), at most maxFindings.
+// path and line), at most maxFindings. And the files the workflow rules
+// could not read.
+ScanResult scanPullRequest(const std::vector<ChangedFile>& files, const ScanOptions& options);
+
+// The step's coverage.json when some file was not checked (nullopt when
+// every file was): those files as skipped, with why; incomplete unless the
+// taskpack disabled security/unparsed-workflow. The files that were checked
+// are not listed: a file listed as reviewed lets the run resolve any step's
+// earlier comments in it (docs/review-coverage.md).
+std::optional<github::Coverage> coverageOf(const ScanResult& scan, const ScanOptions& options);
+
+// scanPullRequest's findings.
 std::vector<Finding> scanChangedFiles(const std::vector<ChangedFile>& files, const ScanOptions& options);
 
-// The findings for one file, before options apply.
-std::vector<Finding> scanFile(const ChangedFile& file, std::string_view repositoryOwner);
+// One file's findings, before options apply; `unchecked` empty when every
+// rule for its kind ran.
+struct FileScan {
+  std::vector<Finding> findings;
+  std::string unchecked;
+};
+FileScan scanFile(const ChangedFile& file, std::string_view repositoryOwner);
 
 }  // namespace lw::agents::security

@@ -40,10 +40,16 @@ int runSecurityAgentWithEvent(AgentContext& ctx, const std::string& eventPath) {
   options->repositoryOwner = ownerFromEventFile(eventPath);
   Result<std::vector<security::ChangedFile>> files = security::readChangedFiles(ctx.bridge, ctx.log);
   if (!files) return cannotScan(ctx, files.error());
-  std::vector<Finding> findings = security::scanChangedFiles(*files, *options);
-  Status wrote = writeFindings(ctx.outDir, findings);
+  security::ScanResult scan = security::scanPullRequest(*files, *options);
+  Status wrote = writeFindings(ctx.outDir, scan.findings);
   if (!wrote) return cannotScan(ctx, wrote.error());
-  ctx.log << "builtin/security: " << files->size() << " changed files, " << findings.size() << " findings\n";
+  if (std::optional<github::Coverage> coverage = security::coverageOf(scan, *options)) {
+    wrote = writeCoverage(ctx.outDir, std::move(*coverage));
+    if (!wrote) return cannotScan(ctx, wrote.error());
+  }
+  ctx.log << "builtin/security: " << files->size() << " changed files, " << scan.findings.size() << " findings";
+  if (!scan.unchecked.empty()) ctx.log << ", " << scan.unchecked.size() << " workflow file(s) not checked";
+  ctx.log << "\n";
   return 0;
 }
 

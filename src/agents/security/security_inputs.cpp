@@ -28,15 +28,22 @@ bool truncated(const json::value& answer) {
   return t != nullptr && t->is_bool() && t->get_bool();
 }
 
-Result<std::string> readHeadFile(BridgeClient& bridge, const std::string& path, std::ostream& log) {
-  Result<json::value> r = bridge.call(tools::kGithubFile, json::object{{"path", path}, {"ref", "head"}});
+// Fills in f.content and f.truncated.
+Status readHeadFile(BridgeClient& bridge, ChangedFile& f, std::ostream& log) {
+  Result<json::value> r = bridge.call(tools::kGithubFile, json::object{{"path", f.path}, {"ref", "head"}});
   if (!r) {
     Error e = std::move(r).error();
-    e.message = "github.file " + path + ": " + e.message;
+    e.message = "github.file " + f.path + ": " + e.message;
     return e;
   }
-  if (truncated(*r)) log << "builtin/security: " << path << " is truncated by github.file; scanned as far as it goes\n";
-  return stringField(*r, "content", tools::kGithubFile);
+  Result<std::string> content = stringField(*r, "content", tools::kGithubFile);
+  if (!content) return std::move(content).error();
+  f.content = std::move(*content);
+  f.truncated = truncated(*r);
+  // A workflow or action file is then reported as not checked (scan.cpp),
+  // any other is scanned as far as it goes.
+  if (f.truncated) log << "builtin/security: " << f.path << " is truncated by github.file\n";
+  return Ok{};
 }
 
 FileKind kindOf(const ChangedFile& f) {
@@ -57,14 +64,14 @@ Result<std::vector<ChangedFile>> readChangedFiles(BridgeClient& bridge, std::ost
   if (!text) return std::move(text).error();
   if (truncated(*answer)) log << "builtin/security: the diff is truncated; the files past its end are not scanned\n";
   Result<github::DiffIndex> diff = github::DiffIndex::parse(*text);
-  if (!diff) return makeError(ErrorCode::OutputInvalid, "github.pulls.diff: " + diff.error().message,
-                              "the diff must be a unified diff in git's format", tools::kGithubPullsDiff);
+  if (!diff)
+    return makeError(ErrorCode::OutputInvalid, "github.pulls.diff: " + diff.error().message,
+                     "the diff must be a unified diff in git's format", tools::kGithubPullsDiff);
   std::vector<ChangedFile> files = changedFilesFromDiff(*diff);
   for (ChangedFile& f : files) {
     if (!needsContent(kindOf(f))) continue;
-    Result<std::string> content = readHeadFile(bridge, f.path, log);
-    if (!content) return std::move(content).error();
-    f.content = std::move(*content);
+    Status read = readHeadFile(bridge, f, log);
+    if (!read) return std::move(read).error();
   }
   return files;
 }

@@ -16,7 +16,8 @@ namespace lw::agents::security {
 // The changed files with their added lines, and content where needed. Fails
 // with the tool's error (its code kept) when a call fails, and with
 // OUTPUT_INVALID when an answer lacks its fields or the diff does not parse.
-// A truncated diff or file is scanned as far as it goes, with a note in `log`.
+// A truncated diff or file is scanned as far as it goes, with a note in `log`
+// (and ChangedFile::truncated set, so that a workflow is not read in part).
 Result<std::vector<ChangedFile>> readChangedFiles(BridgeClient& bridge, std::ostream& log);
 
 }  // namespace lw::agents::security

@@ -1,6 +1,10 @@
 #include "agents/security/workflow_model.h"
 
+#include <limits>
+
 #include <yaml-cpp/yaml.h>
+
+#include "policy/yaml_document.h"
 
 namespace lw::agents::security {
 
@@ -47,8 +51,10 @@ std::vector<StepModel> parseSteps(const YAML::Node& steps) {
 // `container: image` or `container: {image: …}`; the same for each service.
 void addImage(const YAML::Node& n, std::vector<Located>& out) {
   if (!n) return;
-  if (n.IsScalar()) out.push_back(located(n));
-  else if (n.IsMap() && n["image"]) out.push_back(located(n["image"]));
+  if (n.IsScalar())
+    out.push_back(located(n));
+  else if (n.IsMap() && n["image"])
+    out.push_back(located(n["image"]));
 }
 
 JobModel parseJob(const std::string& id, const YAML::Node& key, const YAML::Node& j) {
@@ -60,7 +66,8 @@ JobModel parseJob(const std::string& id, const YAML::Node& key, const YAML::Node
   const YAML::Node runsOn = j["runs-on"];
   if (runsOn && runsOn.IsSequence())
     for (const YAML::Node& label : runsOn) job.runsOn.push_back(located(label));
-  else if (runsOn && runsOn.IsScalar()) job.runsOn.push_back(located(runsOn));
+  else if (runsOn && runsOn.IsScalar())
+    job.runsOn.push_back(located(runsOn));
   job.uses = located(j["uses"]);
   job.secrets = located(j["secrets"]);
   job.ifCond = located(j["if"]);
@@ -74,7 +81,8 @@ JobModel parseJob(const std::string& id, const YAML::Node& key, const YAML::Node
 
 void parseTriggers(const YAML::Node& on, WorkflowModel& w) {
   if (!on) return;
-  if (on.IsScalar()) w.triggers.push_back(located(on));
+  if (on.IsScalar())
+    w.triggers.push_back(located(on));
   else if (on.IsSequence())
     for (const YAML::Node& e : on) w.triggers.push_back(located(e));
   else if (on.IsMap())
@@ -95,6 +103,22 @@ void parseAction(const YAML::Node& root, WorkflowModel& w) {
   w.jobs.push_back(std::move(job));
 }
 
+void parseWorkflowBody(const YAML::Node& root, WorkflowModel& w) {
+  parseTriggers(root["on"], w);
+  if (root["permissions"]) w.permissions = located(root["permissions"]);
+  w.env = locatedMap(root["env"]);
+  const YAML::Node jobs = root["jobs"];
+  if (jobs && jobs.IsMap())
+    for (auto it = jobs.begin(); it != jobs.end(); ++it)
+      w.jobs.push_back(parseJob(it->first.Scalar(), it->first, it->second));
+}
+
+Error unreadable(std::string message, Location where) {
+  Error e = makeError(ErrorCode::OutputInvalid, std::move(message));
+  e.location = std::move(where);
+  return e;
+}
+
 }  // namespace
 
 const Located* StepModel::withValue(std::string_view key) const {
@@ -111,30 +135,24 @@ bool WorkflowModel::hasTrigger(std::string_view event) const {
 
 int WorkflowModel::firstTriggerLine() const { return triggers.empty() ? 0 : triggers.front().line; }
 
-std::optional<WorkflowModel> parseWorkflow(std::string_view content, bool isAction) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(content));
-  } catch (const YAML::Exception&) {
-    return std::nullopt;
-  }
-  if (!root.IsMap()) return std::nullopt;
+Result<WorkflowModel> parseWorkflow(std::string_view content, bool isAction) {
+  std::vector<Diagnostic> problems;
+  // No size bound here: github.file's is the bound, and a file cut short by
+  // it is reported before it is parsed (scan.cpp).
+  std::optional<YAML::Node> root = parseYamlDocument(content, "", std::numeric_limits<std::size_t>::max(), problems);
+  if (!root) return unreadable(problems.front().message, problems.front().location);
+  if (!root->IsMap())
+    return unreadable(std::string("is ") + (root->IsSequence() ? "a list" : "a single value") + ", not a mapping",
+                      yamlLocation("", root->Mark()));
   WorkflowModel w;
   w.isAction = isAction;
   try {
-    if (isAction) {
-      parseAction(root, w);
-      return w;
-    }
-    parseTriggers(root["on"], w);
-    if (root["permissions"]) w.permissions = located(root["permissions"]);
-    w.env = locatedMap(root["env"]);
-    const YAML::Node jobs = root["jobs"];
-    if (jobs && jobs.IsMap())
-      for (auto it = jobs.begin(); it != jobs.end(); ++it)
-        w.jobs.push_back(parseJob(it->first.Scalar(), it->first, it->second));
-  } catch (const YAML::Exception&) {
-    return std::nullopt;  // a key that is not a scalar, and the like
+    if (isAction)
+      parseAction(*root, w);
+    else
+      parseWorkflowBody(*root, w);
+  } catch (const YAML::Exception& e) {
+    return unreadable(e.msg, yamlLocation("", e.mark));  // a key that is not a scalar, and the like
   }
   return w;
 }

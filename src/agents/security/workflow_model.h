@@ -4,11 +4,12 @@
 // the line of its `|` or `>`).
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "core/result.h"
 
 namespace lw::agents::security {
 
@@ -53,8 +54,12 @@ struct WorkflowModel {
   int firstTriggerLine() const;
 };
 
-// nullopt when the YAML does not parse or is not a mapping: the line rules
-// still run on such a file, the workflow rules cannot.
-std::optional<WorkflowModel> parseWorkflow(std::string_view content, bool isAction);
+// The model, or OUTPUT_INVALID when the text cannot be read as a workflow:
+// the YAML does not parse (policy/yaml_document.h: syntax, nesting, a second
+// document, empty) or its top is not a mapping. The error's message is what
+// the parser said and its location the 1-based line and column it named
+// (0 when it named none). The line rules still run on such a file, the
+// workflow rules cannot.
+Result<WorkflowModel> parseWorkflow(std::string_view content, bool isAction);
 
 }  // namespace lw::agents::security

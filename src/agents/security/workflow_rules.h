@@ -3,12 +3,14 @@
 // pull request added.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "agents/security/rules.h"
 #include "agents/security/text.h"
 #include "agents/security/workflow_model.h"
+#include "core/error.h"
 
 namespace lw::agents::security {
 
@@ -34,11 +36,21 @@ void unpinnedImageHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void secretsInheritHits(const WorkflowModel& w, std::string_view repositoryOwner, std::vector<RuleHit>& out);
 void persistCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 
+// workflow_unparsed_rule.cpp: a file the rules above could not read.
+// "line 5, column 4: YAML syntax error: …": where and why, from
+// parseWorkflow's error (the position left out when it named none).
+std::string unreadableReason(const Error& why);
+// The security/unparsed-workflow hit: on the line the parser named, else on
+// the nearest added line above it (a parser stops at or after the mistake),
+// else on the first added line, so that a changed file is always reported.
+RuleHit unparsedWorkflowHit(const Error& why, bool isAction, const std::vector<int>& addedLines);
+
 // Helpers the rule files share.
 // The first file line at or after `fromLine` that contains `needle`; `fromLine` when none does.
 int locate(const FileLines& lines, int fromLine, std::string_view needle);
 // The file line of each line of a scalar's value that starts on `startLine`.
-std::vector<int> valueLineNumbers(const FileLines& lines, int startLine, const std::vector<std::string_view>& valueLines);
+std::vector<int> valueLineNumbers(const FileLines& lines, int startLine,
+                                  const std::vector<std::string_view>& valueLines);
 // `uses: actions/checkout@v4` is "actions/checkout" (owner/repo, lower case).
 bool usesAction(const StepModel& s, std::string_view ownerRepo);
 
