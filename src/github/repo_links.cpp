@@ -59,7 +59,8 @@ bool resolvesInRepository(std::string_view url, const LinkScope& scope) {
   if (page.resolve(*ref).has_error()) return false;
   page.normalize();
   if (page.scheme() != "https" && page.scheme() != "http") return false;
-  if (page.has_userinfo() || page.has_port() || lowered(page.encoded_host()) != lowered(scope.webHost)) return false;
+  // The host and port as the web host names them (a GHES on its own port).
+  if (page.has_userinfo() || lowered(page.encoded_host_and_port()) != lowered(scope.webHost)) return false;
   const std::string path = lowered(page.encoded_path());
   const std::string prefix = lowered("/" + scope.owner + "/" + scope.repo);
   return path == prefix || path.rfind(prefix + "/", 0) == 0;

@@ -27,8 +27,8 @@ LinkScope linkScopeOf(const std::string& webHost, const RepoRef& repo);
 std::string webHostOfApiUrl(std::string_view apiUrl);
 
 // True when `url`, resolved against a page of the repository, is an http(s)
-// URL on the scope's web host under /<owner>/<repo> (case-insensitive), with
-// no user info, no other port and no character a browser would read
+// URL on the scope's web host (and port, as it names one) under
+// /<owner>/<repo> (case-insensitive), with no user info and no character a browser would read
 // differently from RFC 3986 (backslashes, controls, blanks, encoded
 // separators). False for anything that does not parse.
 bool resolvesInRepository(std::string_view url, const LinkScope& scope);
