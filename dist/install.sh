@@ -15,11 +15,13 @@
 #                      actions/cache; a directory configured for another
 #                      source tree is started afresh).
 #
-# Both write step outputs: bin (the directory of the executables),
-# source-build (true|false), cache-key (the build directory's key: the
-# action's version, ref and a hash of its sources, because actions/cache's
-# hashFiles() sees only the workspace, never the action's own files) and
-# cache-restore-key (any earlier build directory for this architecture).
+# Both write step outputs: bin (the directory of the executables) and
+# source-build (true|false); fetch, when it asks for a source build, also
+# cache-key (the build directory's key: the action's version, ref and a hash
+# of its sources, because actions/cache's hashFiles() sees only the
+# workspace, never the action's own files) and cache-restore-key (any
+# earlier build directory for this architecture). Hashing the sources takes
+# longer than the whole start from the tool cache, hence only then.
 #
 # Environment: GITHUB_ACTION_PATH, LW_ACTION_REF and LW_ACTION_REPOSITORY
 # (github.action_ref / action_repository, used when the path does not name
@@ -143,7 +145,7 @@ read_pins() {
 }
 
 # Prints the SHA-256 of each file named, one a line, in order. openssl's
-# uses the CPU's SHA extensions (3.5x coreutils' on x64), which keeps the
+# uses the CPU's SHA extensions (3x coreutils' sha256sum here), which keeps the
 # re-hash of the executables on every start within 20 ms (README.md).
 sha256_of() {
   local out line
