@@ -2,7 +2,9 @@
 """The action as a workflow uses it: action.yml's composite steps run in
 order by a simulated runner (composite_runner.py) with the runner's
 variables, against a local release server (release_server.py) serving an
-archive packed by scripts/dist-pack.sh from the freshly built executables.
+archive packed by scripts/dist-pack.sh from the freshly built executables,
+which the simulated action's dist/SHA256SUMS pins (scripts/dist-pin.sh) as a
+release commit's does.
 
 Usage: action_test.py [--bin-dir DIR] [unittest arguments]
 Prints [SKIPPED] (and runs nothing) when this machine lacks what the
@@ -474,7 +476,7 @@ class ActionTest(unittest.TestCase):
 
 
 class DistTest(unittest.TestCase):
-    """scripts/dist-check.sh and the SBOM of scripts/dist-pack.sh."""
+    """scripts/dist-check.sh, scripts/dist-pin.sh and the SBOM of scripts/dist-pack.sh."""
 
     def check(self, *exes):
         return subprocess.run([os.path.join(SOURCE, "scripts", "dist-check.sh"), *exes],
@@ -501,6 +503,38 @@ class DistTest(unittest.TestCase):
         r = self.check(os.path.join(BIN_DIR, "loopwright-container-init"))
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("portable (glibc not linked", r.stdout)
+
+    def test_dist_pin_writes_only_digests_that_match_the_archives_beside_them(self):
+        tree = tempfile.mkdtemp(prefix="lw-dist-pin-")
+        try:
+            os.makedirs(os.path.join(tree, "scripts"))
+            os.makedirs(os.path.join(tree, "dist"))
+            shutil.copy2(os.path.join(SOURCE, "scripts", "dist-pin.sh"), os.path.join(tree, "scripts"))
+            shutil.copy2(os.path.join(SOURCE, "VERSION"), tree)
+            out = os.path.join(tree, "out")
+            os.makedirs(out)
+            name = f"loopwright-{VERSION}-linux-{ARCH}"
+            archive = b"an archive"
+            with open(os.path.join(out, name + ".tar.gz"), "wb") as f:
+                f.write(archive)
+            exes = "".join(f"{sha256(exe.encode())}  {name}/{exe}\n" for exe in EXECUTABLES)
+
+            def pin(archive_digest):
+                with open(os.path.join(out, name + ".digests"), "w") as f:
+                    f.write(f"{archive_digest}  {name}.tar.gz\n" + exes)
+                return subprocess.run([os.path.join(tree, "scripts", "dist-pin.sh"), out], capture_output=True,
+                                      text=True)
+            r = pin(sha256(b"another archive"))
+            self.assertEqual(r.returncode, 1)
+            self.assertIn(f"dist-pin: {out}/{name}.digests does not match the archive beside it", r.stderr)
+            self.assertFalse(os.path.exists(os.path.join(tree, "dist", "SHA256SUMS")))
+            r = pin(sha256(archive))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(tree, "dist", "SHA256SUMS")) as f:
+                self.assertEqual(f.read().splitlines(), sorted(f"{sha256(archive)}  {name}.tar.gz\n{exes}".splitlines(),
+                                                               key=lambda l: l.split()[1]))
+        finally:
+            shutil.rmtree(tree)
 
     def test_the_sbom_is_cyclonedx_with_the_linked_packages(self):
         out = tempfile.mkdtemp(prefix="lw-sbom-")
