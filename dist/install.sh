@@ -4,18 +4,24 @@
 #
 #   install.sh fetch   the release archive of the action's own version:
 #                      downloaded with the job's token, checked against the
-#                      release's SHA256SUMS, unpacked into the tool cache.
-#                      When no release holds an archive for this machine it
+#                      digest the action's own tree pins in dist/SHA256SUMS
+#                      (never against a file of the release, whose assets can
+#                      be replaced together), unpacked into the tool cache.
+#                      A copy already in the tool cache is re-hashed against
+#                      the same pins on every start. When the tree pins no
+#                      archive for this machine, or no release holds one, it
 #                      says why in one line and asks for a source build.
 #   install.sh build   the source build, in $LOOPWRIGHT_BUILD_DIR (restored by
 #                      actions/cache; a directory configured for another
 #                      source tree is started afresh).
 #
-# Both write step outputs: bin (the directory of the executables),
-# source-build (true|false), cache-key (the build directory's key: the
-# action's version, ref and a hash of its sources, because actions/cache's
-# hashFiles() sees only the workspace, never the action's own files) and
-# cache-restore-key (any earlier build directory for this architecture).
+# Both write step outputs: bin (the directory of the executables) and
+# source-build (true|false); fetch, when it asks for a source build, also
+# cache-key (the build directory's key: the action's version, ref and a hash
+# of its sources, because actions/cache's hashFiles() sees only the
+# workspace, never the action's own files) and cache-restore-key (any
+# earlier build directory for this architecture). Hashing the sources takes
+# longer than the whole start from the tool cache, hence only then.
 #
 # Environment: GITHUB_ACTION_PATH, LW_ACTION_REF and LW_ACTION_REPOSITORY
 # (github.action_ref / action_repository, used when the path does not name
@@ -26,6 +32,11 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "${GITHUB_ACTION_PATH:-$here/..}" && pwd)"
 version="$(tr -d '[:space:]' <"$root/VERSION")"
 executables=(loopwright loopwright-engine loopwright-container-init)
+# Written by the release into the commit it tags (scripts/dist-pin.sh,
+# docs/CONTRIBUTING.md#releasing): what a workflow pins by commit or tag is
+# also what it trusts a release archive to be.
+pins_file="$root/dist/SHA256SUMS"
+declare -A pinned=()  # executable -> pinned digest, set by read_pins
 
 say() { echo "loopwright $version: $*"; }
 fail() {
@@ -109,6 +120,56 @@ for a in json.load(open(sys.argv[2])).get("assets", []):
   fi
 }
 
+# Reads the digests the action's tree pins for linux-$1 from dist/SHA256SUMS
+# (`sha256sum` lines): sets `pinned_archive` and `pinned` (executable ->
+# digest), or leaves `pinned_archive` empty and sets `no_asset` to the reason
+# unless the archive and every executable are pinned.
+read_pins() {
+  local prefix="loopwright-$version-linux-$1" digest name exe
+  pinned_archive=""
+  pinned=()
+  if [ -f "$pins_file" ]; then
+    while read -r digest name; do
+      [[ "$digest" =~ ^[0-9a-f]{64}$ ]] || continue
+      name="${name#\*}"
+      case "$name" in
+        "$prefix.tar.gz") pinned_archive="$digest" ;;
+        "$prefix/"*) pinned["${name#"$prefix/"}"]="$digest" ;;
+      esac
+    done <"$pins_file"
+  fi
+  for exe in "${executables[@]}"; do [ -n "${pinned[$exe]:-}" ] || pinned_archive=""; done
+  if [ -z "$pinned_archive" ]; then
+    no_asset="the action's dist/SHA256SUMS pins no $prefix.tar.gz and its executables, so no release archive is trusted (a release commit pins them)"
+  fi
+}
+
+# Prints the SHA-256 of each file named, one a line, in order. openssl's
+# uses the CPU's SHA extensions (3x coreutils' sha256sum here), which keeps the
+# re-hash of the executables on every start within 20 ms (README.md).
+sha256_of() {
+  local out line
+  if command -v openssl >/dev/null 2>&1; then
+    out="$(openssl dgst -sha256 -r "$@")" || return 1
+  else
+    out="$(sha256sum "$@")" || return 1
+  fi
+  while read -r line; do echo "${line%% *}"; done <<<"$out"
+}
+
+# True when directory $1 holds exactly the pinned executables: regular
+# files, each re-hashed. Nothing in the directory vouches for itself.
+holds_pinned_executables() {
+  local dir="$1" exe files=() want="" have
+  for exe in "${executables[@]}"; do
+    [ -f "$dir/$exe" ] && [ -x "$dir/$exe" ] && [ ! -L "$dir/$exe" ] || return 1
+    files+=("$dir/$exe")
+    want+="${pinned[$exe]}"$'\n'
+  done
+  have="$(sha256_of "${files[@]}")" || return 1
+  [ "$have"$'\n' = "$want" ]
+}
+
 # Unpacks the verified archive $1 into $2 (the tool cache entry) atomically:
 # a half-unpacked entry is never seen as installed.
 unpack() {
@@ -119,23 +180,21 @@ unpack() {
   for exe in "${executables[@]}"; do
     [ -x "$staging/$exe" ] || fail "the release archive has no executable $exe"
   done
+  # The archive matched its pin, so a mismatch here is a release made wrong.
+  holds_pinned_executables "$staging" ||
+    fail "the executables in $(basename "$archive") do not match the digests in the action's dist/SHA256SUMS"
   rm -rf "$dest"
   mv "$staging" "$dest"
-  (cd "$dest" && sha256sum "${executables[@]}") >"$dest.complete"
 }
 
-# True when the tool cache already holds this version's executables intact.
-installed() {
-  [ -f "$1.complete" ] && (cd "$1" && sha256sum --quiet -c "$1.complete") >/dev/null 2>&1
-}
-
-# Downloads and verifies the archive of release $1 for $2 into the tool
-# cache entry $3. When the release has no such archive it sets `no_asset` to
-# the reason; any other failure, a checksum mismatch above all, is fatal.
+# Downloads the archive of release $1 for $2, checks it against the pinned
+# digest and unpacks it into the tool cache entry $3. When the release has no
+# such archive it sets `no_asset` to the reason; any other failure, a digest
+# mismatch above all, is fatal.
 fetch_release() {
   local tag="$1" arch="$2" dest="$3" repo="$repository"
   local name="loopwright-$version-linux-$arch.tar.gz" api="${GITHUB_API_URL:-https://api.github.com}"
-  local work status url sums_url want have
+  local work status url have
   work="$(mktemp -d "${RUNNER_TEMP:-/tmp}/loopwright-fetch.XXXXXX")"
   status="$(api_get "$api/repos/$repo/releases/tags/$tag" "$work/release.json")"
   if [ "$status" = 404 ]; then
@@ -148,44 +207,49 @@ fetch_release() {
     no_asset="release $tag of $repo has no $name"
     return 0
   fi
-  sums_url="$(asset_url SHA256SUMS "$work/release.json")"
-  [ -n "$sums_url" ] || fail "release $tag of $repo has $name but no SHA256SUMS to check it against"
-  status="$(api_get "$sums_url" "$work/SHA256SUMS" application/octet-stream)"
-  [ "$status" = 200 ] || fail "downloading SHA256SUMS of release $tag answered HTTP $status"
   status="$(api_get "$url" "$work/$name" application/octet-stream)"
   [ "$status" = 200 ] || fail "downloading $name of release $tag answered HTTP $status"
-  want="$(awk -v n="$name" '$2 == n || $2 == "*" n { print $1 }' "$work/SHA256SUMS")"
-  have="$(sha256sum "$work/$name" | cut -d' ' -f1)"
-  [ -n "$want" ] || fail "SHA256SUMS of release $tag lists no $name"
-  [ "$want" = "$have" ] || fail "$name of release $tag does not match SHA256SUMS (expected $want, got $have)"
+  have="$(sha256_of "$work/$name")"
+  [ "$have" = "$pinned_archive" ] ||
+    fail "$name of release $tag does not match the digest in the action's dist/SHA256SUMS (expected $pinned_archive, got $have): the release's assets are not those this commit was released with"
   unpack "$work/$name" "$dest"
   rm -rf "$work"
 }
 
+# Installs release $1's executables for $2 into the tool cache, or reuses
+# the copy there when it still matches the pins; sets `no_asset` when the
+# release has none.
+install_release() {
+  local tag="$1" arch="$2" dest
+  dest="${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:-/tmp}/loopwright-tools}/loopwright/$version/$arch"
+  if holds_pinned_executables "$dest"; then
+    say "release $tag executables for linux-$arch from the tool cache, re-hashed against the action's dist/SHA256SUMS"
+  else
+    if [ -e "$dest" ]; then
+      echo "::warning title=loopwright install::the tool cache's $dest does not hold the executables the action pins in dist/SHA256SUMS; it is not run, and the release is installed afresh"
+    fi
+    fetch_release "$tag" "$arch" "$dest"
+    [ -n "$no_asset" ] || say "release $tag executables for linux-$arch, verified against the action's dist/SHA256SUMS"
+  fi
+  [ -n "$no_asset" ] || output bin "$dest"
+}
+
 fetch_main() {
-  local arch dest
+  local arch
   action_origin
   arch="$(machine_arch)"
-  output cache-key "$(cache_key "$ref" "$arch")"
-  output cache-restore-key "loopwright-build-linux-$arch-"
   no_asset=""
   release_tag "$ref"
-  if [ -n "$tag" ]; then
-    dest="${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:-/tmp}/loopwright-tools}/loopwright/$version/$arch"
-    if installed "$dest"; then
-      say "release $tag executables for linux-$arch from the tool cache"
-    else
-      fetch_release "$tag" "$arch" "$dest"
-      [ -n "$no_asset" ] || say "release $tag executables for linux-$arch, checksum verified"
-    fi
-    if [ -z "$no_asset" ]; then
-      output bin "$dest"
-      output source-build false
-      return 0
-    fi
+  [ -z "$tag" ] || read_pins "$arch"
+  [ -z "$tag" ] || [ -z "$pinned_archive" ] || install_release "$tag" "$arch"
+  if [ -z "$no_asset" ]; then
+    output source-build false
+    return 0
   fi
   say "building from source: $no_asset"
   output source-build true
+  output cache-key "$(cache_key "$ref" "$arch")"
+  output cache-restore-key "loopwright-build-linux-$arch-"
 }
 
 # The build directory actions/cache restored was configured for this source

@@ -4,6 +4,10 @@
 #                                              loopwright-container-init, stripped
 #   loopwright-<version>-linux-<arch>.cdx.json the CycloneDX SBOM (scripts/sbom.sh)
 #   SHA256SUMS                                 this architecture's lines replaced
+#   loopwright-<version>-linux-<arch>.digests  the archive's and each executable's
+#                                              digest (as <name>/<executable>), for
+#                                              the action's own dist/SHA256SUMS
+#                                              (scripts/dist-pin.sh); not uploaded
 # The archive is reproducible: sorted names, fixed owner, the commit's time.
 # Usage: scripts/dist-pack.sh BIN_DIR OUT_DIR [BUILD_DIR]
 set -euo pipefail
@@ -29,4 +33,8 @@ touch "$out/SHA256SUMS"
   (cd "$out" && sha256sum "$name.tar.gz" "$name.cdx.json")
 } | sort -k2 >"$out/SHA256SUMS.new"
 mv "$out/SHA256SUMS.new" "$out/SHA256SUMS"
-echo "dist-pack: $out/$name.tar.gz ($(du -h "$out/$name.tar.gz" | cut -f1)), $name.cdx.json, SHA256SUMS"
+{
+  (cd "$out" && sha256sum "$name.tar.gz")
+  (cd "$staging" && sha256sum "${executables[@]}") | sed "s|  |  $name/|"
+} >"$out/$name.digests"
+echo "dist-pack: $out/$name.tar.gz ($(du -h "$out/$name.tar.gz" | cut -f1)), $name.cdx.json, SHA256SUMS, $name.digests"

@@ -2,7 +2,9 @@
 """The action as a workflow uses it: action.yml's composite steps run in
 order by a simulated runner (composite_runner.py) with the runner's
 variables, against a local release server (release_server.py) serving an
-archive packed by scripts/dist-pack.sh from the freshly built executables.
+archive packed by scripts/dist-pack.sh from the freshly built executables,
+which the simulated action's dist/SHA256SUMS pins (scripts/dist-pin.sh) as a
+release commit's does.
 
 Usage: action_test.py [--bin-dir DIR] [unittest arguments]
 Prints [SKIPPED] (and runs nothing) when this machine lacks what the
@@ -10,11 +12,13 @@ tests need; under CI=true that is a failure. LW_TEST_SOURCE_BUILD=1 adds the sou
 compiles loopwright (minutes)."""
 
 import hashlib
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import unittest
@@ -110,8 +114,11 @@ def make_workspace(root):
     return ws, event_path
 
 
-def make_action_path(root, ref, version=VERSION, whole_tree=False, repo=REPO):
-    """The action as the runner downloads it for one ref: _actions/OWNER/REPO/REF."""
+def make_action_path(root, ref, version=VERSION, whole_tree=False, repo=REPO, pinned_from=None):
+    """The action as the runner downloads it for one ref: _actions/OWNER/REPO/REF.
+    With `pinned_from` (a directory scripts/dist-pack.sh packed into), its
+    dist/SHA256SUMS pins those archives, as a release commit's does;
+    without, it pins none, as any other commit's."""
     dest = os.path.join(root, "_actions", repo, ref)
     # The checkout as it is (tracked and new files), as a build of it would see it.
     files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=SOURCE,
@@ -130,14 +137,37 @@ def make_action_path(root, ref, version=VERSION, whole_tree=False, repo=REPO):
         shutil.copy2(os.path.join(SOURCE, rel), os.path.join(dest, rel))
     with open(os.path.join(dest, "VERSION"), "w") as f:
         f.write(version + "\n")
+    pins = os.path.join(dest, "dist", "SHA256SUMS")
+    if os.path.exists(pins):
+        os.remove(pins)
+    if pinned_from:  # the release's own step, run in this copy of the tree
+        subprocess.run([os.path.join(dest, "scripts", "dist-pin.sh"), pinned_from], check=True,
+                       stdout=subprocess.DEVNULL)
     return dest
+
+
+def hostile_executables(marker):
+    """The three executables as an attacker makes them: each a script that
+    leaves `marker` behind when it is run."""
+    return {exe: f"#!/bin/sh\necho \"$0 $*\" >>'{marker}'\n".encode() for exe in EXECUTABLES}
+
+
+def hostile_archive(marker):
+    """A release archive holding hostile_executables(marker)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for exe, body in hostile_executables(marker).items():
+            info = tarfile.TarInfo(exe)
+            info.size, info.mode = len(body), 0o755
+            tar.addfile(info, io.BytesIO(body))
+    return buf.getvalue()
 
 
 class ActionTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="lw-action-test-")
-        out = os.path.join(cls.tmp, "dist-out")
+        out = cls.dist_out = os.path.join(cls.tmp, "dist-out")
         started = time.monotonic()
         subprocess.run([os.path.join(SOURCE, "scripts", "dist-pack.sh"), BIN_DIR, out, BIN_DIR],
                        check=True, stdout=subprocess.DEVNULL)
@@ -149,6 +179,8 @@ class ActionTest(unittest.TestCase):
             cls.sums = f.read()
         with open(os.path.join(out, f"loopwright-{VERSION}-linux-{ARCH}.cdx.json"), "rb") as f:
             cls.sbom = f.read()
+        with open(os.path.join(out, f"loopwright-{VERSION}-linux-{ARCH}.digests")) as f:
+            cls.pinned = {name: digest for digest, name in (line.split() for line in f)}
         cls.server = ReleaseServer()
         cls.server.publish(REPO, f"v{VERSION}", {cls.archive_name: cls.archive, "SHA256SUMS": cls.sums})
         cls.workspace, cls.event_path = make_workspace(cls.tmp)
@@ -158,9 +190,13 @@ class ActionTest(unittest.TestCase):
         cls.server.close()
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
-    def job(self, name, ref=MAJOR_REF, repo=REPO, version=VERSION, whole_tree=False):
+    def job(self, name, ref=MAJOR_REF, repo=REPO, version=VERSION, whole_tree=False, pinned_from="dist-out"):
         """A job of its own (runner directories, tool cache, build cache)
-        using the action at `repo`@`ref` whose VERSION is `version`."""
+        using the action at `repo`@`ref` whose VERSION is `version`, its
+        tree pinning the archives packed into `pinned_from` (by default
+        this test's, as a release commit's tree does; None: nothing)."""
+        if pinned_from == "dist-out":
+            pinned_from = self.dist_out
         root = os.path.join(self.tmp, name)
         os.makedirs(root)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "RUNNER_", "LW_"))}
@@ -168,7 +204,8 @@ class ActionTest(unittest.TestCase):
                     "GITHUB_REPOSITORY": "example/app", "GITHUB_EVENT_NAME": "pull_request",
                     "GITHUB_EVENT_PATH": self.event_path, "GITHUB_RUN_ID": "1", "GITHUB_RUN_ATTEMPT": "1",
                     "GITHUB_JOB": name, "LOOPWRIGHT_STATE_DIR": os.path.join(root, "state")})
-        job = SimulatedJob(make_action_path(root, ref, version, whole_tree, repo), root, self.workspace, env)
+        job = SimulatedJob(make_action_path(root, ref, version, whole_tree, repo, pinned_from), root, self.workspace,
+                           env)
         job.ref, job.repo = ref, repo
         return job
 
@@ -185,19 +222,28 @@ class ActionTest(unittest.TestCase):
 
     def test_release_archive_installs_cold_then_from_the_tool_cache(self):
         job = self.job("cold-warm")
+        before = len(self.server.requests)
         cold = self.run_action(job, {"dry-run": "true"})
         install = self.assertStep(cold, "install")
         self.assertEqual(install.outputs["source-build"], "false")
-        self.assertIn("checksum verified", install.log)
+        self.assertIn(f"release v{VERSION} executables for linux-{ARCH}, verified against the action's "
+                      "dist/SHA256SUMS", install.log)
         self.assertNotIn("Build loopwright from source", [s.name for s in cold.steps])
         self.assertEqual(cold.cache, [], "no build cache is touched when the release has the archive")
         self.assertStep(cold, "run")
         self.assertTrue(all(auth == "Bearer job-token" for _, auth in self.server.requests))
+        self.assertEqual(self.server.downloads(REPO, f"v{VERSION}", "SHA256SUMS", since=before), 0,
+                         "the release's own SHA256SUMS is never what its archive is checked against")
+        self.assertEqual(self.server.downloads(REPO, f"v{VERSION}", self.archive_name, since=before), 1)
+        before = len(self.server.requests)
         warm = self.run_action(job, {"dry-run": "true"})
-        self.assertIn("from the tool cache", self.assertStep(warm, "install").log)
+        self.assertIn(f"release v{VERSION} executables for linux-{ARCH} from the tool cache, re-hashed against the "
+                      "action's dist/SHA256SUMS", self.assertStep(warm, "install").log)
+        self.assertEqual(self.server.requests[before:], [], "the cached install is reused without asking the release")
+        self.assertStep(warm, "run")
         print(f"\nmeasured: pack {self.pack_seconds:.2f} s ({len(self.archive) / 1e6:.1f} MB archive); "
-              f"install {install.seconds:.2f} s cold (download + checksum + unpack), "
-              f"{warm.step('install').seconds:.2f} s from the tool cache")
+              f"install {install.seconds:.2f} s cold (download + digest + unpack), "
+              f"{warm.step('install').seconds:.2f} s from the tool cache (re-hashed)")
         self.assertLess(install.seconds, 10.0)
         self.assertLess(warm.step("install").seconds, 5.0)
 
@@ -208,9 +254,61 @@ class ActionTest(unittest.TestCase):
         result = self.run_action(self.job("tampered", ref=f"v{VERSION}", repo="tamper/action"), {})
         install = self.assertStep(result, "install", status=1)
         self.assertIn(f"::error title=loopwright install::{self.archive_name} of release v{VERSION} does not match "
-                      "SHA256SUMS", install.log)
+                      "the digest in the action's dist/SHA256SUMS", install.log)
         self.assertTrue(result.failed)
-        self.assertEqual([s.id for s in result.steps], ["install"], "nothing runs after a checksum mismatch")
+        self.assertEqual([s.id for s in result.steps], ["install"], "nothing runs after a digest mismatch")
+
+    def test_a_release_whose_archive_and_sha256sums_were_replaced_together_is_not_run(self):
+        # Whoever can write the releases replaces both assets; the workflow
+        # pinned the action by commit, whose tree pins the honest archive.
+        job = self.job("swapped", ref="c" * 40, repo="swapped/action")
+        marker = os.path.join(job.root, "hostile-ran")
+        archive = hostile_archive(marker)
+        self.server.publish("swapped/action", f"v{VERSION}", {
+            self.archive_name: archive, "SHA256SUMS": f"{sha256(archive)}  {self.archive_name}\n".encode()})
+        result = self.run_action(job, {"dry-run": "true"})
+        self.assertFalse(os.path.exists(marker), f"the attacker's executable was run:\n{result.log}")
+        install = self.assertStep(result, "install", status=1)
+        self.assertIn(f"::error title=loopwright install::{self.archive_name} of release v{VERSION} does not match "
+                      f"the digest in the action's dist/SHA256SUMS (expected {sha256(self.archive)}, "
+                      f"got {sha256(archive)})", install.log)
+        self.assertEqual([s.id for s in result.steps], ["install"], "nothing runs after a digest mismatch")
+        self.assertFalse(os.path.exists(os.path.join(job.tool_cache, "loopwright", VERSION, ARCH)),
+                         "the attacker's archive was unpacked into the tool cache")
+
+    def test_a_planted_tool_cache_copy_with_a_fresh_complete_file_is_not_run(self):
+        job = self.job("planted")
+        marker = os.path.join(job.root, "planted-ran")
+        dest = os.path.join(job.tool_cache, "loopwright", VERSION, ARCH)
+        os.makedirs(dest)
+        for exe, body in hostile_executables(marker).items():
+            with open(os.path.join(dest, exe), "wb") as f:
+                f.write(body)
+            os.chmod(os.path.join(dest, exe), 0o755)
+        # What the 1.0.0 installer wrote after unpacking, and then trusted.
+        with open(dest + ".complete", "w") as f:
+            f.write(subprocess.run(["sha256sum", *EXECUTABLES], cwd=dest, capture_output=True, text=True,
+                                   check=True).stdout)
+        result = self.run_action(job, {"dry-run": "true"})
+        self.assertFalse(os.path.exists(marker), f"the planted executable was run:\n{result.log}")
+        install = self.assertStep(result, "install")
+        self.assertIn(f"::warning title=loopwright install::the tool cache's {dest} does not hold the executables the "
+                      "action pins in dist/SHA256SUMS; it is not run, and the release is installed afresh", install.log)
+        self.assertIn("verified against the action's dist/SHA256SUMS", install.log)
+        self.assertStep(result, "run")
+        for exe in EXECUTABLES:
+            with open(os.path.join(dest, exe), "rb") as f:
+                self.assertEqual(sha256(f.read()), self.pinned[f"loopwright-{VERSION}-linux-{ARCH}/{exe}"], exe)
+
+    def test_a_commit_that_pins_no_archive_builds_from_source_without_asking_the_release(self):
+        job = self.job("unpinned", ref="b" * 40, pinned_from=None)
+        before = len(self.server.requests)
+        result = self.run_action(job, {}, stop_before="build")
+        install = self.assertStep(result, "install")
+        self.assertEqual(install.outputs["source-build"], "true")
+        self.assertIn(f"loopwright {VERSION}: building from source: the action's dist/SHA256SUMS pins no "
+                      f"{self.archive_name} and its executables, so no release archive is trusted", install.log)
+        self.assertEqual(self.server.requests[before:], [], "the release was asked for an archive nothing pins")
 
     def test_no_release_asks_for_a_source_build_with_the_reason(self):
         self.server.publish("noarch/action", f"v{VERSION}", {"SHA256SUMS": self.sums})
@@ -225,7 +323,8 @@ class ActionTest(unittest.TestCase):
 
     def test_the_build_cache_key_follows_version_ref_and_sources(self):
         def key(name, ref, version=VERSION):
-            r = self.run_action(self.job(name, ref=ref, repo="none/action", version=version), {}, stop_before="build")
+            r = self.run_action(self.job(name, ref=ref, repo="none/action", version=version, pinned_from=None), {},
+                                stop_before="build")
             return self.assertStep(r, "install").outputs["cache-key"]
         first = key("key-a", MAJOR_REF)
         self.assertEqual(first, key("key-b", MAJOR_REF), "the same action, the same key")
@@ -234,14 +333,22 @@ class ActionTest(unittest.TestCase):
         self.assertNotIn("loopwright-Linux-X64-", first)
 
     def test_an_upgrade_with_the_old_version_cached_installs_the_new_one(self):
-        job = self.job("upgrade", ref="v0.0.9", version="0.0.9")
         old_name = f"loopwright-0.0.9-linux-{ARCH}.tar.gz"
+        old_out = os.path.join(self.tmp, "dist-out-0.0.9")
+        os.makedirs(old_out)
+        with open(os.path.join(old_out, old_name), "wb") as f:
+            f.write(self.archive)
+        with open(os.path.join(self.dist_out, f"loopwright-{VERSION}-linux-{ARCH}.digests")) as f:
+            digests = f.read().replace(f"loopwright-{VERSION}-", "loopwright-0.0.9-")
+        with open(os.path.join(old_out, f"loopwright-0.0.9-linux-{ARCH}.digests"), "w") as f:
+            f.write(digests)
+        job = self.job("upgrade", ref="v0.0.9", version="0.0.9", pinned_from=old_out)
         self.server.publish(REPO, "v0.0.9", {old_name: self.archive,
                                              "SHA256SUMS": self.sums.replace(self.archive_name.encode(),
                                                                              old_name.encode())})
         self.assertStep(self.run_action(job, {"dry-run": "true"}), "run")
         # The new ref: a new action path, the same tool cache and build cache.
-        job.action_path, job.ref = make_action_path(job.root, MAJOR_REF), MAJOR_REF
+        job.action_path, job.ref = make_action_path(job.root, MAJOR_REF, pinned_from=self.dist_out), MAJOR_REF
         new = self.run_action(job, {"dry-run": "true"})
         install = self.assertStep(new, "install")
         self.assertIn(f"release v{VERSION} executables", install.log)
@@ -251,7 +358,7 @@ class ActionTest(unittest.TestCase):
     def test_an_empty_github_action_ref_is_read_from_the_action_path(self):
         # actions/runner#2473: github.action_ref can be empty in a composite action.
         result = self.run_action(self.job("empty-ref"), {"dry-run": "true"}, action_ref="")
-        self.assertIn("checksum verified", self.assertStep(result, "install").log)
+        self.assertIn("verified against the action's dist/SHA256SUMS", self.assertStep(result, "install").log)
 
     def test_a_ref_naming_another_version_is_an_error(self):
         result = self.run_action(self.job("other-version", ref="v99.0.0"), {})
@@ -369,7 +476,7 @@ class ActionTest(unittest.TestCase):
 
 
 class DistTest(unittest.TestCase):
-    """scripts/dist-check.sh and the SBOM of scripts/dist-pack.sh."""
+    """scripts/dist-check.sh, scripts/dist-pin.sh and the SBOM of scripts/dist-pack.sh."""
 
     def check(self, *exes):
         return subprocess.run([os.path.join(SOURCE, "scripts", "dist-check.sh"), *exes],
@@ -396,6 +503,38 @@ class DistTest(unittest.TestCase):
         r = self.check(os.path.join(BIN_DIR, "loopwright-container-init"))
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("portable (glibc not linked", r.stdout)
+
+    def test_dist_pin_writes_only_digests_that_match_the_archives_beside_them(self):
+        tree = tempfile.mkdtemp(prefix="lw-dist-pin-")
+        try:
+            os.makedirs(os.path.join(tree, "scripts"))
+            os.makedirs(os.path.join(tree, "dist"))
+            shutil.copy2(os.path.join(SOURCE, "scripts", "dist-pin.sh"), os.path.join(tree, "scripts"))
+            shutil.copy2(os.path.join(SOURCE, "VERSION"), tree)
+            out = os.path.join(tree, "out")
+            os.makedirs(out)
+            name = f"loopwright-{VERSION}-linux-{ARCH}"
+            archive = b"an archive"
+            with open(os.path.join(out, name + ".tar.gz"), "wb") as f:
+                f.write(archive)
+            exes = "".join(f"{sha256(exe.encode())}  {name}/{exe}\n" for exe in EXECUTABLES)
+
+            def pin(archive_digest):
+                with open(os.path.join(out, name + ".digests"), "w") as f:
+                    f.write(f"{archive_digest}  {name}.tar.gz\n" + exes)
+                return subprocess.run([os.path.join(tree, "scripts", "dist-pin.sh"), out], capture_output=True,
+                                      text=True)
+            r = pin(sha256(b"another archive"))
+            self.assertEqual(r.returncode, 1)
+            self.assertIn(f"dist-pin: {out}/{name}.digests does not match the archive beside it", r.stderr)
+            self.assertFalse(os.path.exists(os.path.join(tree, "dist", "SHA256SUMS")))
+            r = pin(sha256(archive))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(tree, "dist", "SHA256SUMS")) as f:
+                self.assertEqual(f.read().splitlines(), sorted(f"{sha256(archive)}  {name}.tar.gz\n{exes}".splitlines(),
+                                                               key=lambda l: l.split()[1]))
+        finally:
+            shutil.rmtree(tree)
 
     def test_the_sbom_is_cyclonedx_with_the_linked_packages(self):
         out = tempfile.mkdtemp(prefix="lw-sbom-")

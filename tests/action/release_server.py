@@ -48,6 +48,11 @@ class ReleaseServer:
         for name in assets:
             self._ids.setdefault((repo, tag, name), 1000 + len(self._ids))
 
+    def downloads(self, repo, tag, name, since=0):
+        """How many requests since the `since`-th asked for asset `name`."""
+        path = f"/api/v3/repos/{repo}/releases/assets/{self._ids[(repo, tag, name)]}"
+        return sum(1 for p, _ in self.requests[since:] if p.split("?")[0] == path)
+
     def _send(self, handler, status, body=b"", content_type="application/json", headers=None):
         handler.send_response(status)
         handler.send_header("Content-Type", content_type)
