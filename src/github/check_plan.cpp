@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include "github/carry_forward.h"
 #include "github/conclusion.h"
 #include "github/fingerprint.h"
 #include "github/inert_markdown.h"
@@ -45,12 +46,13 @@ namespace {
 // A non-success verdict is part of the result (a re-run that now covers the
 // change must not find the failed check run and stop there); its reasons'
 // texts are not, they name per-run paths.
-std::string externalIdFor(const std::string& stage, const std::vector<Finding>& ranked, const Verdict& verdict,
+std::string externalIdFor(const StageResult& stage, const std::vector<Finding>& ranked, const Verdict& verdict,
                           const std::string& headSha) {
   std::string digestInput;
   for (const Finding& f : ranked) digestInput += fingerprint(f);
+  for (const CarriedFinding& c : stillCounting(stage)) digestInput += "carried:" + c.fingerprint;
   if (verdict.conclusion != Conclusion::Success) digestInput += "|" + std::string(toString(verdict.conclusion));
-  return "loopwright:" + stage + ":" + headSha.substr(0, 12) + ":" +
+  return "loopwright:" + stage.name + ":" + headSha.substr(0, 12) + ":" +
          fingerprint(Finding{.step = {}, .ruleId = {}, .severity = Severity::Notice, .message = digestInput,
                              .path = {}, .line = 0, .endLine = 0, .suggestion = {}});
 }
@@ -67,22 +69,41 @@ json::object annotation(const Finding& f) {
                       {"title", truncateWithNote(title, 255, "…")}};
 }
 
-// The findings with a path as annotations, in batches the API accepts.
-void addAnnotations(CheckRunPlan& plan, const std::vector<Finding>& ranked) {
+// A carried finding is annotated where its comment is now, so the Files
+// view still shows it; its text is on its review thread.
+json::object carriedAnnotation(const CarriedFinding& c) {
+  const int line = c.line > 0 ? c.line : 1;
+  return json::object{{"path", c.path},
+                      {"start_line", line},
+                      {"end_line", line},
+                      {"annotation_level", level(c.severity)},
+                      {"message", "Reported by an earlier review of this pull request and still open: see its review "
+                                  "comment."},
+                      {"title", truncateWithNote("carried: " + c.step, 255, "…")}};
+}
+
+// The findings with a path as annotations, then the carried ones, in
+// batches the API accepts.
+void addAnnotations(CheckRunPlan& plan, const std::vector<Finding>& ranked, const std::vector<CarriedFinding>& carried) {
   json::array batch;
-  for (const Finding& f : ranked) {
-    if (f.path.empty()) continue;  // the Checks API needs a path; the summary lists it
-    batch.push_back(annotation(f));
+  auto add = [&](json::object a) {
+    batch.push_back(std::move(a));
     ++plan.annotated;
     if (batch.size() == kAnnotationsPerRequest) plan.batches.push_back(std::exchange(batch, {}));
-  }
+  };
+  for (const Finding& f : ranked)
+    if (!f.path.empty()) add(annotation(f));  // the Checks API needs a path; the summary lists it
+  for (const CarriedFinding& c : carried)
+    if (!c.path.empty()) add(carriedAnnotation(c));
   if (!batch.empty()) plan.batches.push_back(std::move(batch));
 }
 
-std::string titleFor(const std::vector<Finding>& ranked, const Verdict& verdict) {
+std::string titleFor(const std::vector<Finding>& ranked, const std::vector<CarriedFinding>& carried,
+                     const Verdict& verdict) {
   int errors = 0, warnings = 0, notices = 0;
-  for (const Finding& f : ranked)
-    (f.severity == Severity::Error ? errors : f.severity == Severity::Warning ? warnings : notices)++;
+  auto count = [&](Severity s) { (s == Severity::Error ? errors : s == Severity::Warning ? warnings : notices)++; };
+  for (const Finding& f : ranked) count(f.severity);
+  for (const CarriedFinding& c : carried) count(c.severity);
   std::string title = std::to_string(errors) + " error(s), " + std::to_string(warnings) + " warning(s), " +
                       std::to_string(notices) + " notice(s)";
   // The first reason in the title, so the checks list says why it is red.
@@ -102,6 +123,23 @@ std::string findingsTable(const std::vector<Finding>& ranked) {
   return table;
 }
 
+// What earlier reviews left open, and what stopped counting and why.
+std::string carriedSection(const StageResult& stage) {
+  if (stage.carried.empty()) return "";
+  std::string out = "\n#### Carried from earlier reviews\n\n";
+  const std::string counting = carriedSummary(stage.carried);
+  for (std::size_t start = 0; start < counting.size();) {
+    const std::size_t end = counting.find('\n', start);
+    out += "- " + counting.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  for (const CarriedFinding& c : stage.carried)
+    if (!c.stoppedBecause.empty())
+      out += "- no longer counted: `" + tableCell(c.path) + ":" + std::to_string(c.line) + "` (`" + c.step + "`), " +
+             c.stoppedBecause + "\n";
+  return out;
+}
+
 std::string summaryFor(const CheckRunPlan& plan, const StageResult& stage, const std::vector<StepRow>& steps,
                        const std::vector<Finding>& ranked, const Verdict& verdict, FailOn failOn) {
   std::string summary = "**" + plan.title + "** in stage `" + stage.name + "` (fail level: " +
@@ -111,6 +149,7 @@ std::string summaryFor(const CheckRunPlan& plan, const StageResult& stage, const
     summary += "\n`" + s.step + "` reviewed only the changes since `" + s.coverage->incrementalFrom.substr(0, 12) +
                "`; findings posted for earlier commits stay open on their review threads.\n";
   }
+  summary += carriedSection(stage);
   if (!verdict.reasons.empty()) {
     summary += "\n#### Not a success because\n\n";
     for (const std::string& r : verdict.reasons) summary += "- " + r + "\n";
@@ -129,10 +168,11 @@ CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& 
   plan.name = "loopwright / " + stage.name;
   std::vector<Finding> ranked = rankFindings(stage.findings);
   const Verdict verdict = judgeStage(stage, steps, failOn);
-  plan.externalId = externalIdFor(stage.name, ranked, verdict, headSha);
-  addAnnotations(plan, ranked);
+  const std::vector<CarriedFinding> carried = stillCounting(stage);
+  plan.externalId = externalIdFor(stage, ranked, verdict, headSha);
+  addAnnotations(plan, ranked, carried);
   plan.conclusion = std::string(toString(verdict.conclusion));
-  plan.title = titleFor(ranked, verdict);
+  plan.title = titleFor(ranked, carried, verdict);
   plan.summary = summaryFor(plan, stage, steps, ranked, verdict, failOn);
   return plan;
 }

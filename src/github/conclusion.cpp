@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "github/carry_forward.h"
 #include "github/inert_markdown.h"
 
 namespace lw::github {
@@ -39,6 +40,21 @@ void judgeFindings(Verdict& v, std::size_t failing, FailOn failOn) {
   if (failing > 0)
     raise(v, FailureKind::Failed,
           std::to_string(failing) + " finding(s) at the fail level (" + std::string(toString(failOn)) + ")");
+}
+
+// Earlier reviews' findings that are still open fail the check as they did
+// when they were posted: a push that fixes nothing changes nothing.
+void judgeCarried(Verdict& v, const std::vector<StageResult>& stages, FailOn failOn) {
+  std::vector<CarriedFinding> failing;
+  for (const StageResult& stage : stages)
+    for (const CarriedFinding& c : stillCounting(stage))
+      if (failsAt(c.severity, failOn)) failing.push_back(c);
+  const std::string summary = carriedSummary(failing);
+  for (std::size_t start = 0; start < summary.size();) {
+    const std::size_t end = summary.find('\n', start);
+    raise(v, FailureKind::Failed, summary.substr(start, end - start));
+    start = end + 1;
+  }
 }
 
 }  // namespace
@@ -83,6 +99,7 @@ Verdict judgeStage(const StageResult& stage, const std::vector<StepRow>& steps, 
   Verdict v;
   judgeSteps(v, steps, &stage.name, failOn);
   judgeFindings(v, failingIn(stage, failOn), failOn);
+  judgeCarried(v, {stage}, failOn);
   return v;
 }
 
@@ -100,6 +117,7 @@ Verdict judgeRun(const std::vector<StageResult>& stages, const std::vector<StepR
   std::size_t failing = 0;
   for (const StageResult& stage : stages) failing += failingIn(stage, failOn);
   judgeFindings(v, failing, failOn);
+  judgeCarried(v, stages, failOn);
   return v;
 }
 

@@ -73,6 +73,13 @@ class Boundary {
     return s;
   }
 
+  CarriedFinding carried(CarriedFinding c) const {
+    c.step = name(c.step);
+    c.path = identifier(c.path, 4096);
+    c.stoppedBecause = line(c.stoppedBecause);
+    return c;
+  }
+
   ProposedChange change(ProposedChange c) const {
     c.stage = name(c.stage);
     c.step = name(c.step);
@@ -87,12 +94,21 @@ class Boundary {
 
 Error notACommit(const std::string& field, const std::string& value) {
   return makeError(ErrorCode::PublicationFailed,
-                   "the publication's " + field + " is not a commit id: '" + neutraliseIdentifier(value, 80) + "'",
-                   "a commit id is 40 (or 64) lowercase hex digits; the request was not written by loopwright");
+                   "the publication's " + field + " is malformed: '" + neutraliseIdentifier(value, 80) + "'",
+                   "a commit id is 40 (or 64) lowercase hex digits, a fingerprint 16; the request was not written by "
+                   "loopwright");
 }
 
-// The commit ids the channels put in URLs, request bodies and markers.
+bool isFingerprint(std::string_view s) {
+  return s.size() == 16 && s.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
+// The commit ids (and fingerprints) the channels put in URLs, request bodies
+// and markers.
 std::optional<Error> badCommitId(const PublicationRequest& r) {
+  for (const StageResult& s : r.stages)
+    for (const CarriedFinding& c : s.carried)
+      if (!isFingerprint(c.fingerprint)) return notACommit("carried finding's fingerprint", c.fingerprint);
   if (!r.headSha.empty() && !isCommitId(r.headSha)) return notACommit("head commit", r.headSha);
   for (const ProposedChange& c : r.changes)
     if (!isCommitId(c.baseCommit)) return notACommit("change's base commit", c.baseCommit);
@@ -117,6 +133,7 @@ Result<InertRequest> makeInert(PublicationRequest request, const LinkScope& scop
   for (StageResult& stage : request.stages) {
     stage.name = b.name(stage.name);
     for (Finding& f : stage.findings) f = b.finding(std::move(f));
+    for (CarriedFinding& c : stage.carried) c = b.carried(std::move(c));
   }
   for (TriageResult& t : request.triage) t = b.triage(std::move(t));
   for (StepRow& s : request.steps) s = b.step(std::move(s));

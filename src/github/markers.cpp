@@ -35,16 +35,18 @@ bool isHex(std::string_view s, std::initializer_list<std::size_t> sizes) {
 
 bool isIdChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; }
 
-// "finding:<fp>[:<origin>:<severity>]" and "resolved:<fp>[:<origin>]".
+// "finding:<fp>[:<origin>:<severity>:<step>]" and "resolved:<fp>[:<origin>]".
 std::optional<FindingMark> findingFrom(const std::vector<std::string_view>& f, std::string_view literal) {
   if (f.size() < 2 || !isHex(f[1], {16})) return std::nullopt;
-  FindingMark m{std::string(f[1]), Origin::Artifact, std::nullopt, std::string(literal)};
+  FindingMark m{std::string(f[1]), Origin::Artifact, std::nullopt, "", std::string(literal)};
   if (f.size() == 2) return m;  // 1.0
   auto origin = originNamed(f[2]);
   if (!origin) return std::nullopt;
   m.origin = *origin;
   if (f[0] == "resolved") return f.size() == 3 ? std::optional(m) : std::nullopt;
-  if (f.size() != 4 || !(m.severity = parseSeverity(f[3]))) return std::nullopt;
+  if (f.size() != 5 || !(m.severity = parseSeverity(f[3])) || !std::all_of(f[4].begin(), f[4].end(), isIdChar))
+    return std::nullopt;
+  m.step = std::string(f[4]);
   return m;
 }
 
@@ -116,9 +118,11 @@ std::optional<Origin> originNamed(std::string_view name) {
   return std::nullopt;
 }
 
-std::string findingMarker(const std::string& fp, Origin origin, Severity severity) {
+std::string findingMarker(const std::string& fp, Origin origin, Severity severity, const std::string& step) {
+  std::string name;
+  for (char c : step) name += isIdChar(c) ? c : '_';
   return std::string(kOpen) + "finding:" + fp + ":" + std::string(toString(origin)) + ":" +
-         std::string(lw::toString(severity)) + std::string(kClose);
+         std::string(lw::toString(severity)) + ":" + name + std::string(kClose);
 }
 
 std::string resolvedMarker(const std::string& fp, Origin origin) {

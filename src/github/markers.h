@@ -21,8 +21,10 @@ enum class Origin { Artifact, Trusted };
 std::string_view toString(Origin o);
 std::optional<Origin> originNamed(std::string_view name);
 
-// "<!-- loopwright:finding:<fp>:<origin>:<severity> -->"
-std::string findingMarker(const std::string& fp, Origin origin, Severity severity);
+// "<!-- loopwright:finding:<fp>:<origin>:<severity>:<step> -->": enough to
+// count the finding in a later run's conclusion while it stays open
+// (github/carry_forward.h). `step` is made a name ([A-Za-z0-9._-]).
+std::string findingMarker(const std::string& fp, Origin origin, Severity severity, const std::string& step);
 // "<!-- loopwright:resolved:<fp>:<origin> -->": a later run resolved the comment.
 std::string resolvedMarker(const std::string& fp, Origin origin);
 // "<!-- loopwright:review:<head sha>:<publication id>:<origin> -->"
@@ -38,6 +40,7 @@ struct FindingMark {
   std::string fingerprint;
   Origin origin = Origin::Artifact;
   std::optional<Severity> severity;  // nullopt in markers of 1.0
+  std::string step;                  // "" in markers of 1.0
   std::string literal;               // the marker as it stands in the body
 };
 

@@ -16,6 +16,13 @@ std::vector<Finding> allFindings(const PublicationRequest& request) {
   return out;
 }
 
+std::vector<CarriedFinding> stillCounting(const StageResult& stage) {
+  std::vector<CarriedFinding> out;
+  for (const CarriedFinding& c : stage.carried)
+    if (c.stoppedBecause.empty()) out.push_back(c);
+  return out;
+}
+
 bool failsAt(Severity s, FailOn failOn) {
   switch (failOn) {
     case FailOn::Error: return s == Severity::Error;
@@ -81,6 +88,26 @@ Finding readFinding(const json::value& v, const std::string& path) {
   f.endLine = static_cast<int>(optInt(o, "endLine", path).value_or(0));
   f.suggestion = optStr(o, "suggestion", path);
   return f;
+}
+
+json::object carriedJson(const CarriedFinding& c) {
+  return json::object{{"fingerprint", c.fingerprint}, {"severity", toString(c.severity)}, {"step", c.step},
+                      {"path", c.path},       {"line", c.line},                   {"commentId", c.commentId},
+                      {"stoppedBecause", c.stoppedBecause}};
+}
+
+CarriedFinding readCarried(const json::value& v, const std::string& path) {
+  const json::object& o = object(v, path);
+  CarriedFinding c;
+  c.fingerprint = str(o, "fingerprint", path);
+  const std::string sev = str(o, "severity", path);
+  c.severity = known(parseSeverity(sev), join(path, "severity"), "unknown severity '" + sev + "'");
+  c.step = optStr(o, "step", path).value_or("");
+  c.path = optStr(o, "path", path).value_or("");
+  c.line = static_cast<int>(optInt(o, "line", path).value_or(0));
+  c.commentId = optInt(o, "commentId", path).value_or(0);
+  c.stoppedBecause = optStr(o, "stoppedBecause", path).value_or("");
+  return c;
 }
 
 json::object triageJson(const TriageResult& t) {
@@ -156,7 +183,9 @@ json::value toJson(const PublicationRequest& r) {
   for (const StageResult& s : r.stages) {
     json::array findings;
     for (const Finding& f : s.findings) findings.push_back(findingJson(f));
-    stages.push_back(json::object{{"name", s.name}, {"findings", std::move(findings)}});
+    json::array carried;
+    for (const CarriedFinding& c : s.carried) carried.push_back(carriedJson(c));
+    stages.push_back(json::object{{"name", s.name}, {"findings", std::move(findings)}, {"carried", std::move(carried)}});
   }
   json::array triage;
   for (const auto& t : r.triage) triage.push_back(triageJson(t));
@@ -209,6 +238,9 @@ Result<PublicationRequest> publicationFromJson(const json::value& v) {
         if (const json::array* fs = optArray(so, "findings", p))
           for (std::size_t j = 0; j < fs->size(); ++j)
             s.findings.push_back(readFinding((*fs)[j], p + ".findings[" + std::to_string(j) + "]"));
+        if (const json::array* cs = optArray(so, "carried", p))
+          for (std::size_t j = 0; j < cs->size(); ++j)
+            s.carried.push_back(readCarried((*cs)[j], p + ".carried[" + std::to_string(j) + "]"));
         r.stages.push_back(std::move(s));
       }
     }

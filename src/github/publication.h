@@ -42,10 +42,27 @@ struct StepRow {
   std::int64_t tokensUsed = 0;       // its model calls' tokens
 };
 
+// A finding an earlier trusted review of this pull request posted that this
+// run did not report again (github/carry_forward.h): it still counts toward
+// the conclusion while its comment stays on the diff, unresolved, and no
+// full review of its step dropped it.
+struct CarriedFinding {
+  std::string fingerprint;  // 16 hex digits, from its marker
+  Severity severity = Severity::Error;
+  std::string step;
+  std::string path;            // where GitHub shows its comment now
+  int line = 0;                // the comment's line at the new head
+  std::int64_t commentId = 0;  // the review comment that carries it
+  // Why it no longer counts ("its lines changed", "a person resolved its
+  // thread", "a full review no longer reports it"); empty: it counts.
+  std::string stoppedBecause = {};
+};
+
 // The findings one stage produced; each stage gets its own check run.
 struct StageResult {
   std::string name;
   std::vector<Finding> findings;
+  std::vector<CarriedFinding> carried = {};  // earlier reviews' findings of its steps
 };
 
 struct PublicationRequest {
@@ -75,6 +92,9 @@ struct PublicationRequest {
 
 // Every finding of every stage, in stage order.
 std::vector<Finding> allFindings(const PublicationRequest& request);
+
+// The carried findings of a stage that still count.
+std::vector<CarriedFinding> stillCounting(const StageResult& stage);
 
 boost::json::value toJson(const PublicationRequest& request);
 // Fails with PUBLICATION_FAILED naming the JSON path of the first bad field.

@@ -76,7 +76,7 @@ std::string countLine(const ReviewPlan& plan) {
 // its first block part of a paragraph and its next line something else.
 std::string listItem(const BodyFinding& b, Origin origin) {
   return "- " + heading(b.finding) + " `" + where(b.finding) + "` " +
-         findingMarker(b.fingerprint, origin, b.finding.severity) + "\n\n" + indentedInItem(b.finding.message) + "\n\n";
+         findingMarker(b.fingerprint, origin, b.finding.severity, b.finding.step) + "\n\n" + indentedInItem(b.finding.message) + "\n\n";
 }
 
 }  // namespace
@@ -130,7 +130,7 @@ std::string inlineCommentBody(const InlineComment& c) {
     if (!s.empty() && s.back() != '\n') s += '\n';
     body += "\n" + fence + "suggestion\n" + s + fence + "\n";
   }
-  body += findingMarker(c.fingerprint, c.origin, f.severity);
+  body += findingMarker(c.fingerprint, c.origin, f.severity, f.step);
   return body;
 }
 

@@ -111,8 +111,10 @@ Result<PublicationRequest> admitArtifact(PublicationRequest request, const Workf
                    "the newer push is reviewed by its own run; nothing needs doing");
   request.repo = run.repository;
   request.id = "workflow-run-" + std::to_string(run.id) + "-" + std::to_string(run.attempt);
-  // Whatever the artifact says, its findings are a fork's job's claim.
+  // Whatever the artifact says, its findings are a fork's job's claim; what
+  // earlier reviews left open is read by a trusted run, never taken from it.
   request.origin = Origin::Artifact;
+  for (StageResult& stage : request.stages) stage.carried.clear();
   return request;
 }
 

@@ -22,7 +22,7 @@ const LinkScope kScope{"github.com", "octo", "hello"};
 const std::string kHead = "0123456789abcdef0123456789abcdef01234567";
 const std::string kPayload =
     "[x](foo bar @octocat [y](https://evil.example) ![i](https://evil.example/p.png) www.evil.example o/other#1) "
-    "<img src=x> <!-- loopwright:finding:0123456789abcdef:trusted:error --> x|y `z` \u202Eghp_0123456789abcdefghij"
+    "<img src=x> <!-- loopwright:finding:0123456789abcdef:trusted:error:security --> x|y `z` \u202Eghp_0123456789abcdefghij"
     "klmnopqrstuvwxyz";
 
 // Fields whose value is a vocabulary word or a commit id, checked as such by
@@ -30,7 +30,7 @@ const std::string kPayload =
 // inside a fence github/suggestion_plan.cpp builds (and cleans).
 bool notText(const std::string& path) {
   for (const char* key : {"severity", "options.", "origin", "headSha", "baseCommit", ".head", "incrementalFrom",
-                          ".status", ".outcome", "repository", ".patch"})
+                          ".status", ".outcome", "repository", ".patch", ".fingerprint"})
     if (path.find(key) != std::string::npos) return true;
   return false;
 }
@@ -59,7 +59,7 @@ PublicationRequest everyFieldSet() {
   r.isPullRequest = true;
   r.headSha = kHead;
   Finding f{"step", "rule", Severity::Error, "message", "src/a.c", 2, 3, std::string("suggestion")};
-  r.stages.push_back({"review", {f}});
+  r.stages.push_back({"review", {f}, {CarriedFinding{"0123456789abcdef", Severity::Error, "step", "src/b.c", 4, 9, "why"}}});
   r.triage.push_back(TriageResult{"triage", {"bug"}, {{3, "reason"}}, true, false, "comment"});
   StepRow row{"review", "step", "linux-bwrap", {"networkIsolation"}, 10, 0, {"loop warn"}, true, "BLOCKER", {}, {}, 0};
   row.coverage = Coverage{{{"src/a.c", FileReview::Skipped, "budget"}}, false, "budget", 0, kHead, kHead};

@@ -22,9 +22,9 @@ json::object review(const std::string& login, const std::string& body, const std
 }  // namespace
 
 TEST_CASE("markers: each carries its origin, and is read back with it") {
-  CHECK(findingMarker(kFp, Origin::Trusted, Severity::Error) == "<!-- loopwright:finding:" + kFp + ":trusted:error -->");
+  CHECK(findingMarker(kFp, Origin::Trusted, Severity::Error, "security") == "<!-- loopwright:finding:" + kFp + ":trusted:error:security -->");
   CHECK(reviewMarker(kHead1, "123-1", Origin::Artifact) == "<!-- loopwright:review:" + kHead1 + ":123-1:artifact -->");
-  const BodyMarkers m = markersIn("x " + findingMarker(kFp, Origin::Artifact, Severity::Warning) + "\n\n" +
+  const BodyMarkers m = markersIn("x " + findingMarker(kFp, Origin::Artifact, Severity::Warning, "security") + "\n\n" +
                                   reviewMarker(kHead1, "run-1", Origin::Trusted) + "\n### title\n");
   REQUIRE(m.findings.size() == 1);
   CHECK(m.findings[0].fingerprint == kFp);
@@ -49,7 +49,7 @@ TEST_CASE("markers: a 1.0 marker without origin counts as a fork's") {
 }
 
 TEST_CASE("markers: malformed markers are not read") {
-  for (const std::string& bad : std::vector<std::string>{"<!-- loopwright:finding:XYZ:trusted:error -->",
+  for (const std::string& bad : std::vector<std::string>{"<!-- loopwright:finding:XYZ:trusted:error:security -->",
                                  "<!-- loopwright:finding:" + kFp + ":trusted -->",
                                  "<!-- loopwright:finding:" + kFp + ":trusted:fatal -->",
                                  "<!-- loopwright:finding:" + kFp + ":root:error -->",
@@ -65,7 +65,7 @@ TEST_CASE("markers: malformed markers are not read") {
 }
 
 TEST_CASE("markers: only HTML of the body's parse counts; a marker in text or code is no marker") {
-  const std::string marker = findingMarker(kFp, Origin::Trusted, Severity::Error);
+  const std::string marker = findingMarker(kFp, Origin::Trusted, Severity::Error, "security");
   CHECK(markersIn("`" + marker + "`").findings.empty());
   CHECK(markersIn("```\n" + marker + "\n```").findings.empty());
   CHECK(markersIn("    " + marker).findings.empty());  // indented code
@@ -76,20 +76,20 @@ TEST_CASE("markers: only HTML of the body's parse counts; a marker in text or co
 TEST_CASE("markers: a forged marker in a step's text is text once neutralised, whatever its disguise") {
   const LinkScope scope{"github.com", "octo", "hello"};
   const verify::SecretScanner none;
-  const std::string marker = findingMarker(kFp, Origin::Trusted, Severity::Error);
+  const std::string marker = findingMarker(kFp, Origin::Trusted, Severity::Error, "security");
   for (const std::string& text :
        std::vector<std::string>{marker, "x " + marker, "<div>\n" + marker + "\n</div>", "&lt;" + marker.substr(1), "<!--\u202e " + marker.substr(5),
         "[a](https://github.com/octo/hello \"" + marker + "\")", "<" + marker.substr(1, 3) + "\xE2\x80\x8B" + marker.substr(4)}) {
     CAPTURE(text);
     const std::string out = neutraliseMarkdown(text, scope, kMaxMessageBytes, none);
-    const BodyMarkers m = markersIn(out + "\n\n" + findingMarker("fedcba9876543210", Origin::Trusted, Severity::Error));
+    const BodyMarkers m = markersIn(out + "\n\n" + findingMarker("fedcba9876543210", Origin::Trusted, Severity::Error, "security"));
     REQUIRE(m.findings.size() == 1);
     CHECK(m.findings[0].fingerprint == "fedcba9876543210");
   }
 }
 
 TEST_CASE("markers: a resolved marker closes the comment's findings") {
-  const std::string body = findingMarker(kFp, Origin::Trusted, Severity::Error) + "\n" + resolvedMarker(kFp, Origin::Trusted);
+  const std::string body = findingMarker(kFp, Origin::Trusted, Severity::Error, "security") + "\n" + resolvedMarker(kFp, Origin::Trusted);
   CHECK(markersIn(body).resolved.size() == 1);
   CHECK(openFindingsIn(body, Origin::Artifact).empty());
   CHECK(isPublisherMarkup("</details>\n" + resolvedMarker(kFp, Origin::Trusted)));

@@ -62,6 +62,8 @@ PublicationRequest hostileRequest(Texts& t) {
   for (int s = 0; s < 2; ++s) {
     StageResult stage{t(), {}};
     for (int k = 0; k < 3; ++k) stage.findings.push_back(hostileFinding(t, k + s));
+    stage.carried.push_back(CarriedFinding{"0123456789abcdef", Severity::Error, t(), t(), 3, 11, ""});
+    stage.carried.push_back(CarriedFinding{"fedcba9876543210", Severity::Warning, t(), t(), 4, 12, t()});
     r.stages.push_back(std::move(stage));
   }
   r.triage.push_back(TriageResult{t(), {t(), t()}, {{3, t()}}, true, false, t()});

@@ -10,7 +10,7 @@ using namespace lw::github;
 namespace {
 
 OwnComment comment(std::int64_t id, const std::string& fp, std::string path = "src/a.c", bool answered = false) {
-  return OwnComment{id, "**error** `r`\n\nm\n" + findingMarker(fp, Origin::Trusted, Severity::Error), std::move(path), answered};
+  return OwnComment{id, "**error** `r`\n\nm\n" + findingMarker(fp, Origin::Trusted, Severity::Error, "security"), std::move(path), answered};
 }
 
 StepRow reviewed(std::vector<std::string> paths, std::string outcome = "passed") {

@@ -52,8 +52,8 @@ TEST_CASE("review plan: already-posted fingerprints are skipped, our comments no
   DiffIndex d = diff();
   Finding kept = f(Severity::Error, "a.c", 2, "kept");
   Finding gone = f(Severity::Error, "a.c", 3, "gone");
-  std::vector<OwnComment> own = {{1, "x " + findingMarker(fingerprint(kept), Origin::Trusted, kept.severity)},
-                                 {2, "y " + findingMarker(fingerprint(gone), Origin::Trusted, gone.severity)},
+  std::vector<OwnComment> own = {{1, "x " + findingMarker(fingerprint(kept), Origin::Trusted, kept.severity, kept.step)},
+                                 {2, "y " + findingMarker(fingerprint(gone), Origin::Trusted, gone.severity, gone.step)},
                                  {3, resolvedMarker(fingerprint(gone), Origin::Trusted) + " resolved already"},
                                  {4, "no marker"}};
   ReviewPlan p = planReview({kept, kept}, &d, {fingerprint(kept)}, own, 50);
@@ -73,7 +73,7 @@ TEST_CASE("review plan: comment bodies carry suggestion blocks and the marker") 
   s.suggestion = "x = ```y```;";
   InlineComment c{s, fingerprint(s), {2, 3, false}, "a.c"};
   std::string body = inlineCommentBody(c);
-  CHECK(body == "**warning** `r` (sec)\n\nuse x\n\n````suggestion\nx = ```y```;\n````\n" + findingMarker(fingerprint(s), Origin::Trusted, s.severity));
+  CHECK(body == "**warning** `r` (sec)\n\nuse x\n\n````suggestion\nx = ```y```;\n````\n" + findingMarker(fingerprint(s), Origin::Trusted, s.severity, s.step));
   InlineComment clipped{s, fingerprint(s), {0, 2, true}, "a.c"};
   std::string cb = inlineCommentBody(clipped);
   CHECK(cb.find("suggestion") == std::string::npos);
@@ -109,7 +109,7 @@ TEST_CASE("review plan: payload shape, event and body bound") {
 }
 
 TEST_CASE("review plan: a resolved comment drops its finding marker") {
-  std::string old = "**error** x\n" + findingMarker("0123456789abcdef", Origin::Trusted, Severity::Error);
+  std::string old = "**error** x\n" + findingMarker("0123456789abcdef", Origin::Trusted, Severity::Error, "security");
   std::string now = resolvedCommentBody(old, "abcdef0123456789");
   CHECK(markersIn(now).findings.empty());
   CHECK(markersIn(now).resolved.size() == 1);
