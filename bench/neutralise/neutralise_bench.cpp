@@ -62,16 +62,20 @@ int main(int argc, char** argv) {
   const std::string text = body(bytes);
   const lw::github::LinkScope scope{"github.com", "octo", "hello"};
   const lw::verify::SecretScanner secrets({"sk-lane-key-0123456789"});
-  std::vector<double> parse, neutralise;
+  std::vector<double> parse, parseRender, scan, neutralise;
   std::size_t outBytes = 0;
   for (int r = 0; r < runs; ++r) {
     // Interleaved, so that both see the same machine.
     parse.push_back(timeMs([&] { lw::github::md::Tree::parse(text); }));
+    parseRender.push_back(timeMs([&] { outBytes = lw::github::md::Tree::parse(text).render().size(); }));
+    scan.push_back(timeMs([&] { outBytes = secrets.scanAndMask(text).masked.size(); }));
     neutralise.push_back(timeMs([&] { outBytes = lw::github::neutraliseMarkdown(text, scope, 2 * bytes, secrets).size(); }));
   }
   const double p = median(parse), n = median(neutralise);
   std::printf("input %zu bytes, output %zu bytes, %d runs (medians)\n", text.size(), outBytes, runs);
   std::printf("cmark-gfm parse alone (floor)   %8.2f ms\n", p);
+  std::printf("parse + render                  %8.2f ms   %.2fx the parse\n", median(parseRender), median(parseRender) / p);
+  std::printf("secret scan of the text         %8.2f ms   %.2fx the parse\n", median(scan), median(scan) / p);
   std::printf("neutraliseMarkdown              %8.2f ms   %.2fx the parse\n", n, n / p);
   return 0;
 }

@@ -68,11 +68,21 @@ void judge(cmark_node* n, const LinkScope& scope, const OwnMarkup& own, std::vec
 
 }  // namespace
 
-std::vector<std::string> inertViolations(std::string_view body, const LinkScope& scope, const OwnMarkup& own) {
+std::vector<std::string> inertViolations(std::string_view body, const LinkScope& scope, const OwnMarkup& own,
+                                         std::string* reading) {
   md::Tree tree = md::Tree::parse(body);
   cmark_consolidate_text_nodes(tree.root());
   std::vector<std::string> out;
-  for (cmark_node* n : md::nodesUnder(tree.root())) judge(n, scope, own, out);
+  std::string links;
+  for (cmark_node* n : md::nodesUnder(tree.root())) {
+    judge(n, scope, own, out);
+    if (!reading) continue;
+    const cmark_node_type t = cmark_node_get_type(n);
+    if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK) *reading += ' ';
+    else *reading += md::literalOf(n);
+    if (t == CMARK_NODE_LINK) links += "\n" + md::urlOf(n);
+  }
+  if (reading) *reading += links;
   return out;
 }
 

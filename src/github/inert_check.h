@@ -20,7 +20,10 @@ using OwnMarkup = std::function<bool(std::string_view literal)>;
 // What is forbidden in `body`, one line each ("image https://…", "link
 // https://…", "raw HTML <img …>", "mention @octocat", "reference o/r#1");
 // empty when it is inert. HTML is allowed only where `own` says it is the
-// publisher's; without `own`, none is.
-std::vector<std::string> inertViolations(std::string_view body, const LinkScope& scope, const OwnMarkup& own = {});
+// publisher's; without `own`, none is. `reading`, when given, receives what
+// a reader sees of the body: its text, then the address of each link (the
+// secret scan's second look, without a second parse).
+std::vector<std::string> inertViolations(std::string_view body, const LinkScope& scope, const OwnMarkup& own = {},
+                                         std::string* reading = nullptr);
 
 }  // namespace lw::github

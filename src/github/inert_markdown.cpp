@@ -161,7 +161,7 @@ std::string inertOneLine(std::string_view markdown) {
   return b == std::string::npos ? std::string() : inertPlain(reading.substr(b));
 }
 
-std::string inertMarkdown(std::string_view text, const LinkScope& scope) {
+std::string inertMarkdown(std::string_view text, const LinkScope& scope, std::string* reading) {
   md::Tree tree = md::Tree::parse(text);
   std::vector<cmark_node*> nodes = md::nodesUnder(tree.root());
   // Children before parents: a parent may free its children (an image) or
@@ -169,8 +169,11 @@ std::string inertMarkdown(std::string_view text, const LinkScope& scope) {
   for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) makeInert(*it, scope);
   defuseText(tree.root());
   std::string out = withoutTrailingNewlines(tree.render());
-  if (!inertViolations(out, scope).empty()) return inertPlain(md::plainText(tree.root()));
-  return out;
+  if (reading) reading->clear();
+  if (inertViolations(out, scope, {}, reading).empty()) return out;
+  std::string plain = inertPlain(md::plainText(tree.root()));
+  if (reading) *reading = md::plainText(md::Tree::parse(plain).root());
+  return plain;
 }
 
 }  // namespace lw::github

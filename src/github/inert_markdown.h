@@ -22,8 +22,9 @@ inline constexpr std::string_view kWordJoiner = "\xE2\x81\xA0";
 // text and address as plain text, HTML is shown as code, a `suggestion`
 // fence becomes a plain one. The result is checked by parsing it again
 // (github/inert_check.h); if that ever finds something, the text's plain
-// reading is returned instead.
-std::string inertMarkdown(std::string_view text, const LinkScope& scope);
+// reading is returned instead. `reading`, when given, receives what a
+// reader sees of the result (github/inert_check.h).
+std::string inertMarkdown(std::string_view text, const LinkScope& scope, std::string* reading = nullptr);
 
 // `text` shown as it is, never read as Markdown: every character that could
 // start markup escaped, newlines made spaces. One line.

@@ -50,15 +50,19 @@ std::string masked(const std::string& text, const verify::SecretScanner& secrets
 
 // The longest prefix of `text` whose inert form fits in `maxBytes` with
 // `note` after it (cutting the result instead could cut a construct in two).
-std::string boundedInert(const std::string& text, const LinkScope& scope, std::size_t maxBytes, std::string_view note) {
-  std::string whole = inertMarkdown(text, scope);
+std::string boundedInert(const std::string& text, const LinkScope& scope, std::size_t maxBytes, std::string_view note,
+                         std::string& reading) {
+  std::string whole = inertMarkdown(text, scope, &reading);
   if (whole.size() <= maxBytes) return whole;
   const std::size_t room = maxBytes > note.size() ? maxBytes - note.size() : 0;
   std::size_t length = characterBoundary(text, room);
   for (;;) {
-    std::string cut = inertMarkdown(std::string_view(text).substr(0, length), scope);
+    std::string cut = inertMarkdown(std::string_view(text).substr(0, length), scope, &reading);
     if (cut.size() <= room) return cut + std::string(note);
-    if (length == 0) return std::string(note.substr(0, maxBytes));
+    if (length == 0) {
+      reading.clear();
+      return std::string(note.substr(0, maxBytes));
+    }
     // The result grows with the text roughly in proportion: scale down.
     const auto scaled = static_cast<std::size_t>(static_cast<double>(length) * static_cast<double>(room) /
                                                  static_cast<double>(cut.size()));
@@ -99,8 +103,9 @@ std::string trimmed(std::string_view s) {
 std::string neutraliseMarkdown(std::string_view text, const LinkScope& scope, std::size_t maxBytes,
                                const verify::SecretScanner& secrets) {
   const std::string clean = masked(removeUnsafeCharacters(precut(text, maxBytes), true), secrets);
-  std::string out = boundedInert(clean, scope, maxBytes, "\n\n(truncated)");
-  return showsSecret(readingOf(out), secrets) ? std::string(kWithheld) : out;
+  std::string reading;
+  std::string out = boundedInert(clean, scope, maxBytes, "\n\n(truncated)", reading);
+  return showsSecret(withoutJoiners(reading), secrets) ? std::string(kWithheld) : out;
 }
 
 std::string neutraliseLine(std::string_view text, std::size_t maxBytes, const verify::SecretScanner& secrets) {
