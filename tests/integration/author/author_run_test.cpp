@@ -18,11 +18,17 @@ std::map<std::string, std::string> authorHost(const fs::path& scratch) {
   return {{"LOOPWRIGHT_HOST_CONFIG", (scratch / "host.yaml").string()}};
 }
 
-std::string authorStage(const std::string& script) {
+// One author step `fix` running `script`, with `contract` (step keys, one a
+// line, indented under the step).
+std::string contractStage(const std::string& script, const std::string& contract) {
   return "    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-         "        - {name: fix, role: author, run: [sh, " +
-         script + "]}\n";
+         "        - name: fix\n          role: author\n          run: [sh, " +
+         script + "]\n" + contract;
 }
+
+std::string authorStage(const std::string& script) { return contractStage(script, ""); }
+
+bool bwrapWorks() { return sh("command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null") == 0; }
 
 std::string backends(const std::string& list) { return "  sandbox: {preferredBackends: [" + list + "]}\n"; }
 
@@ -51,8 +57,7 @@ bool worktreesGone(const fs::path& scratch) {
 
 TEST_CASE("run author: the change is a patch that applies to a fresh clone and the checkout is untouched" *
           doctest::test_suite("integration")) {
-  LW_REQUIRE_HOST(sh("command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null") == 0,
-                  "bubblewrap cannot create a sandbox here");
+  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
   Scratch s;
   fs::path repo = s.root / "repo";
   makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack(authorStage("tools/edit.sh"), backends("linux-bwrap"))},
@@ -93,8 +98,7 @@ TEST_CASE("run author: the change is a patch that applies to a fresh clone and t
 }
 
 TEST_CASE("run author: a step that changes nothing proposes no change" * doctest::test_suite("integration")) {
-  LW_REQUIRE_HOST(sh("command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null") == 0,
-                  "bubblewrap cannot create a sandbox here");
+  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
   Scratch s;
   fs::path repo = s.root / "repo";
   makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack(authorStage("tools/noop.sh"), backends("linux-bwrap"))},
@@ -153,22 +157,9 @@ TEST_CASE("run author: writing the worktree's git state (its config, the hooks) 
   CHECK(worktreesGone(s.root));
 }
 
-namespace {
-
-// One author step `fix` running `script`, with `contract` (step keys, one a
-// line, indented under the step) and `sandbox` as the taskpack's default.
-std::string contractStage(const std::string& script, const std::string& contract) {
-  return "    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-         "        - name: fix\n          role: author\n          run: [sh, " +
-         script + "]\n" + contract;
-}
-
-}  // namespace
-
 TEST_CASE("run author: a .gitattributes a step without a contract writes in a subdirectory is refused, naming it" *
           doctest::test_suite("integration")) {
-  LW_REQUIRE_HOST(sh("command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null") == 0,
-                  "bubblewrap cannot create a sandbox here");
+  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
   Scratch s;
   fs::path repo = s.root / "repo";
   makeRepo(repo,
@@ -195,8 +186,7 @@ TEST_CASE("run author: a .gitattributes a step without a contract writes in a su
 
 TEST_CASE("run author: a new file the step's own .gitignore hides is part of the change" *
           doctest::test_suite("integration")) {
-  LW_REQUIRE_HOST(sh("command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null") == 0,
-                  "bubblewrap cannot create a sandbox here");
+  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
   Scratch s;
   fs::path repo = s.root / "repo";
   makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack(contractStage("tools/edit.sh",
