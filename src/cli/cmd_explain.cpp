@@ -34,14 +34,15 @@ std::string joined(const auto& items) {
   std::string out;
   for (const auto& i : items) {
     if (!out.empty()) out += ", ";
-    if constexpr (std::is_same_v<std::decay_t<decltype(i)>, std::string>) out += i;
-    else out += toString(i);
+    if constexpr (std::is_same_v<std::decay_t<decltype(i)>, std::string>)
+      out += i;
+    else
+      out += toString(i);
   }
   return out.empty() ? "(none)" : out;
 }
 
-void row(std::ostream& out, const std::string& field, const std::string& value,
-         const std::string& why) {
+void row(std::ostream& out, const std::string& field, const std::string& value, const std::string& why) {
   out << "  " << field;
   for (std::size_t n = field.size(); n < 30; ++n) out << ' ';
   out << value << "\n";
@@ -91,8 +92,7 @@ void printNegotiation(std::ostream& out, const EffectiveStep& s, const StepOutlo
   const BackendId b = o.negotiated->backend;
   row(out, field, std::string(toString(b)) + ": isolation " + describeLevel(isolationOf(b)),
       "the first of preferredBackends that gives " + std::string(toString(s.sandbox.minIsolation)) +
-          " and enforces what the policy requires here" +
-          (refused.empty() ? "" : "; refused before it: " + refused));
+          " and enforces what the policy requires here" + (refused.empty() ? "" : "; refused before it: " + refused));
 }
 
 boost::json::object negotiationJson(const StepOutlook& o) {
@@ -135,8 +135,8 @@ void printIsolationChain(std::ostream& out, const IsolationChain& c) {
       "preferredBackends, in order; a lower level is never used instead");
   const pipeline::EscalationPlan& e = c.escalation;
   row(out, "escalation", pipeline::describeChain(e),
-      e.to ? "a blocked step is re-run once at " + std::string(toString(*e.to)) + " on: " +
-                 backendsWords(c.escalationBackends)
+      e.to ? "a blocked step is re-run once at " + std::string(toString(*e.to)) +
+                 " on: " + backendsWords(c.escalationBackends)
            : "");
 }
 
@@ -168,14 +168,21 @@ const Step* stepOf(const Taskpack& tp, const EffectiveStep& s) {
 // accepted (docs/taskpack.md, "Task contract").
 void printContract(std::ostream& out, const TaskContract& c) {
   if (!c.declared()) return;
-  const std::string why = "step task contract" + (c.location.line > 0 ? " (line " + std::to_string(c.location.line) + ")" : "");
+  const std::string why =
+      "step task contract" + (c.location.line > 0 ? " (line " + std::to_string(c.location.line) + ")" : "");
   auto bound = [](const std::optional<std::int64_t>& n) { return n ? std::to_string(*n) : std::string("(none)"); };
   row(out, "contract.expects", joined(c.expects), why);
   std::string argv;
   for (const std::string& a : c.validate) argv += (argv.empty() ? "" : " ") + a;
-  row(out, "contract.validate", argv.empty() ? "(none)" : argv, "run on the worktree in the step's sandbox, network none");
+  row(out, "contract.validate", argv.empty() ? "(none)" : argv,
+      "run on the worktree in the step's sandbox, network none");
   row(out, "contract.maxChangedFiles", bound(c.maxChangedFiles), "");
   row(out, "contract.maxChangedLines", bound(c.maxChangedLines), "added + deleted");
+  row(out, "contract.maxBinaryBytes", bound(c.binaryBytesBound()),
+      c.maxBinaryBytes || !c.maxChangedLines ? "binary files' sizes before + after"
+                                             : "no binary file: the contract bounds lines");
+  row(out, "contract.gitRuleFiles", c.gitRuleFiles.empty() ? std::string("(none)") : joined(c.gitRuleFiles),
+      "the only .gitattributes and .gitignore files it may change");
   row(out, "contract.onStop", c.onStop.value_or("(none)"), "the next action of the step's BLOCKERs");
 }
 
@@ -197,11 +204,9 @@ void printStep(std::ostream& out, const EffectiveStep& s, const StepOutlook& o, 
   row(out, "deniedReadPaths", joined(sb.deniedReadPaths), why("deniedReadPaths"));
   row(out, "protectedPaths", joined(sb.protectedPaths), why("protectedPaths"));
   if (sb.runtimeProfile)
-    row(out, "runtimeProfile", sb.runtimeProfile->name + " = " + sb.runtimeProfile->image,
-        why("runtimeProfile"));
+    row(out, "runtimeProfile", sb.runtimeProfile->name + " = " + sb.runtimeProfile->image, why("runtimeProfile"));
   row(out, "limits",
-      "wallTimeMs=" + std::to_string(s.limits.wallTimeMs) +
-          " maxModelCalls=" + std::to_string(s.limits.maxModelCalls) +
+      "wallTimeMs=" + std::to_string(s.limits.wallTimeMs) + " maxModelCalls=" + std::to_string(s.limits.maxModelCalls) +
           " maxToolCalls=" + std::to_string(s.limits.maxToolCalls) +
           " maxOutputBytes=" + std::to_string(s.limits.maxOutputBytes),
       why("limits"));

@@ -44,16 +44,16 @@ void refuseChange(const Step& step, const Error& refusal, StepRecord& rec, Autho
   rec.message = code + ": " + refusal.message;
   change.accepted = false;
   change.refusedBecause = refusal.message;
-  rec.blocker = guard::blockerLine(
-      "step " + rec.stage + "/" + rec.step + " proposed a change that breaks its task contract (" + code +
-          "): " + refusal.message,
-      lastSafeState(change), nextActionFor(step, kKeepTheContract));
+  rec.blocker =
+      guard::blockerLine("step " + rec.stage + "/" + rec.step + " proposed a change that breaks its task contract (" +
+                             code + "): " + refusal.message,
+                         lastSafeState(change), nextActionFor(step, kKeepTheContract));
 }
 
 void applyTaskContract(const PlannedStep& planned, sandbox::Backend& backend, const StepWorkspace& workspace,
                        const RunContext& ctx, StepRecord& rec, AuthorChange& change) {
   const TaskContract& contract = planned.step->contract;
-  if (!contract.declared() || rec.outcome != StepOutcome::Passed || !change.refusedBecause.empty()) return;
+  if (rec.outcome != StepOutcome::Passed || !change.refusedBecause.empty()) return;
   if (auto refusal = judgeChange(change.paths.empty() ? nullptr : &change, contract))
     return refuseChange(*planned.step, *refusal, rec, change);
   if (!validationDue(change, contract)) return;

@@ -14,8 +14,9 @@
 
 namespace lw::pipeline {
 
-// Does nothing for a step without a contract, one that did not pass, or a
-// change already refused (no patch). `backend` is the step's own.
+// Does nothing for a step that did not pass or a change already refused (no
+// patch). A step without a contract is judged too: it may change no
+// .gitattributes or .gitignore file. `backend` is the step's own.
 void applyTaskContract(const PlannedStep& step, sandbox::Backend& backend, const StepWorkspace& workspace,
                        const RunContext& ctx, StepRecord& rec, AuthorChange& change);
 

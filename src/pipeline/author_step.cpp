@@ -17,9 +17,10 @@ AuthorChange proposedChange(const StepRecord& rec, AuthorWorktree& wt, const Ste
   AuthorChange c;
   c.baseCommit = wt.tree().commit;
   if (rec.verification != verify::Verification::Passed) {
-    c.refusedBecause = "verification did not pass (" +
-                       (rec.violationCode.empty() ? std::string(verify::toString(rec.verification)) : rec.violationCode) +
-                       "): no patch was made";
+    c.refusedBecause =
+        "verification did not pass (" +
+        (rec.violationCode.empty() ? std::string(verify::toString(rec.verification)) : rec.violationCode) +
+        "): no patch was made";
     return c;
   }
   if (auto fenced = wt.checkFence(); !fenced) {
@@ -37,7 +38,8 @@ AuthorChange proposedChange(const StepRecord& rec, AuthorWorktree& wt, const Ste
   c.filesChanged = patch->filesChanged;
   c.linesAdded = patch->linesAdded;
   c.linesDeleted = patch->linesDeleted;
-  c.binary = patch->binary;
+  c.binaryPaths = patch->binaryPaths;
+  c.binaryBytes = patch->binaryBytes;
   return c;
 }
 
@@ -48,8 +50,8 @@ Result<std::unique_ptr<AuthorWorktree>> claimWorktree(const PlannedStep& planned
                      "author steps need the state directory (host config stateDir)");
   auto head = verify::headCommit(ctx.repo);
   if (!head) return head.error();
-  return AuthorWorktree::open(*ctx.leases, planWorktree(ctx.stateDir, ctx.runId, planned.policy, ::getpid()),
-                              ctx.repo, *head);
+  return AuthorWorktree::open(*ctx.leases, planWorktree(ctx.stateDir, ctx.runId, planned.policy, ::getpid()), ctx.repo,
+                              *head);
 }
 
 // A worktree left behind (its lease keeps the teardown marker) is an error
@@ -67,8 +69,8 @@ void recordTeardown(const Status& torn, StepRecord& rec) {
 }  // namespace
 
 StepRecord runAuthorStep(const PlannedStep& planned, const Result<sandbox::Negotiated>& negotiated,
-                         sandbox::Backend* backend, const std::filesystem::path& baselineStore,
-                         const RunContext& ctx, const BridgeFactory& makeBridge) {
+                         sandbox::Backend* backend, const std::filesystem::path& baselineStore, const RunContext& ctx,
+                         const BridgeFactory& makeBridge) {
   if (!negotiated || backend == nullptr) {
     StepBaseline unused(ctx.repo, baselineStore);
     return runStep(planned, negotiated, backend, unused, ctx, makeBridge);

@@ -44,9 +44,15 @@ boost::json::object triageJson(const TriageResult& triage) {
 }
 
 boost::json::value validationJson(const ValidationRun& v) {
-  return {{"command", strings(v.command)}, {"exitStatus", v.exitStatus},   {"timedOut", v.timedOut},
-          {"wallTimeMs", v.wallTimeMs},    {"passed", v.passed},           {"durationMs", v.durationMs},
-          {"stdout", v.stdoutPath},        {"stderr", v.stderrPath},       {"secretsMasked", v.secretsMasked},
+  return {{"command", strings(v.command)},
+          {"exitStatus", v.exitStatus},
+          {"timedOut", v.timedOut},
+          {"wallTimeMs", v.wallTimeMs},
+          {"passed", v.passed},
+          {"durationMs", v.durationMs},
+          {"stdout", v.stdoutPath},
+          {"stderr", v.stderrPath},
+          {"secretsMasked", v.secretsMasked},
           {"error", v.error.empty() ? boost::json::value(nullptr) : boost::json::value(v.error)}};
 }
 
@@ -61,10 +67,16 @@ std::string validationLine(const ValidationRun& v) {
 }
 
 boost::json::value changeJson(const AuthorChange& c) {
-  return {{"baseCommit", c.baseCommit},       {"patchFile", c.patchFile},
-          {"paths", strings(c.paths)},         {"filesChanged", c.filesChanged},
-          {"linesAdded", c.linesAdded},        {"linesDeleted", c.linesDeleted},
-          {"binary", c.binary},                {"accepted", c.accepted},
+  return {{"baseCommit", c.baseCommit},
+          {"patchFile", c.patchFile},
+          {"paths", strings(c.paths)},
+          {"filesChanged", c.filesChanged},
+          {"linesAdded", c.linesAdded},
+          {"linesDeleted", c.linesDeleted},
+          {"binary", !c.binaryPaths.empty()},
+          {"binaryPaths", strings(c.binaryPaths)},
+          {"binaryBytes", c.binaryBytes},
+          {"accepted", c.accepted},
           {"refusedBecause", c.refusedBecause},
           {"validation", c.validation ? validationJson(*c.validation) : boost::json::value(nullptr)}};
 }
@@ -74,14 +86,14 @@ boost::json::value changeJson(const AuthorChange& c) {
 std::string changeLine(const AuthorChange& c) {
   std::string size = std::to_string(c.filesChanged) + (c.filesChanged == 1 ? " file" : " files") + ", +" +
                      std::to_string(c.linesAdded) + " -" + std::to_string(c.linesDeleted) +
-                     (c.binary ? ", binary" : "");
+                     (c.binaryPaths.empty() ? "" : ", binary " + std::to_string(c.binaryBytes) + " bytes");
   if (c.accepted) return "change: " + size + ", patch " + c.patchFile;
-  return "change not accepted: " + c.refusedBecause + (c.patchFile.empty() ? "" : " (" + size + ", patch " + c.patchFile + ")");
+  return "change not accepted: " + c.refusedBecause +
+         (c.patchFile.empty() ? "" : " (" + size + ", patch " + c.patchFile + ")");
 }
 
 boost::json::value escalationJson(const StepEscalation& e) {
-  boost::json::object o{{"from", toString(e.from)}, {"to", toString(e.to)}, {"trigger", e.trigger},
-                        {"rerun", e.rerun}};
+  boost::json::object o{{"from", toString(e.from)}, {"to", toString(e.to)}, {"trigger", e.trigger}, {"rerun", e.rerun}};
   o["notRerunBecause"] = e.rerun ? boost::json::value(nullptr) : boost::json::value(e.notRerunBecause);
   o["firstAttempt"] = e.rerun ? boost::json::value{{"outcome", toString(e.firstOutcome)},
                                                    {"backend", e.firstBackend},
@@ -151,8 +163,10 @@ boost::json::value toJson(const StepRecord& s) {
   o["blocker"] = s.blocker.empty() ? boost::json::value(nullptr) : boost::json::value(s.blocker);
   o["message"] = s.message;
   o["outDir"] = s.outDir;
-  o["logs"] = {{"stdout", s.stdoutPath}, {"stderr", s.stderrPath},
-               {"stdoutTruncated", s.stdoutTruncated}, {"stderrTruncated", s.stderrTruncated}};
+  o["logs"] = {{"stdout", s.stdoutPath},
+               {"stderr", s.stderrPath},
+               {"stdoutTruncated", s.stdoutTruncated},
+               {"stderrTruncated", s.stderrTruncated}};
   return o;
 }
 
@@ -165,13 +179,16 @@ boost::json::value toJson(const RunRecord& run) {
   o["repo"] = run.repo;
   o["startedAt"] = run.startedAt;
   o["durationMs"] = run.durationMs;
-  o["incrementalFrom"] = run.incrementalFrom.empty() ? boost::json::value(nullptr) : boost::json::value(run.incrementalFrom);
+  o["incrementalFrom"] =
+      run.incrementalFrom.empty() ? boost::json::value(nullptr) : boost::json::value(run.incrementalFrom);
   o["tokensUsed"] = tokensUsed(run);
   boost::json::array stages;
   for (const StageRecord& st : run.stages) {
     boost::json::array steps;
     for (const StepRecord& s : st.steps) steps.push_back(toJson(s));
-    stages.push_back({{"name", st.name}, {"ran", st.ran}, {"skippedBecause", st.skippedBecause},
+    stages.push_back({{"name", st.name},
+                      {"ran", st.ran},
+                      {"skippedBecause", st.skippedBecause},
                       {"durationMs", std::round(st.durationMs * 100) / 100},
                       {"steps", std::move(steps)}});
   }
@@ -183,8 +200,8 @@ boost::json::value toJson(const RunRecord& run) {
 std::string humanSummary(const RunRecord& run) {
   std::ostringstream out;
   out << "loopwright run " << run.runId << " — " << run.eventName
-      << (run.eventAction.empty() ? "" : "." + run.eventAction) << " on " << run.repo << " ("
-      << run.durationMs << " ms)\n";
+      << (run.eventAction.empty() ? "" : "." + run.eventAction) << " on " << run.repo << " (" << run.durationMs
+      << " ms)\n";
   for (const StageRecord& st : run.stages) {
     out << "\nstage " << st.name;
     if (!st.ran) {
@@ -213,8 +230,10 @@ std::string humanSummary(const RunRecord& run) {
       if (s.escalation) out << "    " << escalationLine(*s.escalation) << "\n";
       if (s.change) out << "    " << changeLine(*s.change) << "\n";
       if (s.change && s.change->validation) out << "    " << validationLine(*s.change->validation) << "\n";
-      if (!s.blocker.empty()) out << "    " << s.blocker << "\n";
-      else if (!s.message.empty() && s.outcome != StepOutcome::Passed) out << "    " << s.message << "\n";
+      if (!s.blocker.empty())
+        out << "    " << s.blocker << "\n";
+      else if (!s.message.empty() && s.outcome != StepOutcome::Passed)
+        out << "    " << s.message << "\n";
     }
   }
   if (std::int64_t tokens = tokensUsed(run); tokens > 0) out << "\ntokens used: " << tokens << "\n";

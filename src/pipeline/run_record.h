@@ -23,8 +23,8 @@ namespace lw::pipeline {
 using github::StepOutcome;
 
 struct GuardrailEvent {
-  std::string kind;     // warn | suspicious | stop | open | close | escalate
-  std::string code;     // LOOP_DETECTED, BUDGET_EXCEEDED, BREAKER_OPEN, …
+  std::string kind;  // warn | suspicious | stop | open | close | escalate
+  std::string code;  // LOOP_DETECTED, BUDGET_EXCEEDED, BREAKER_OPEN, …
   std::string message;
   std::int64_t atMs = 0;  // since the step started
 };
@@ -36,29 +36,30 @@ struct ValidationRun {
   std::vector<std::string> command;  // the argv as the taskpack wrote it
   int exitStatus = -1;
   bool timedOut = false;
-  std::int64_t wallTimeMs = 0;       // the limit it ran under (the step's)
+  std::int64_t wallTimeMs = 0;  // the limit it ran under (the step's)
   bool passed = false;
   std::int64_t durationMs = 0;
   std::string stdoutPath, stderrPath;  // <stepDir>/validate/*.log, masked
   std::size_t secretsMasked = 0;
-  std::string error;                 // why it could not be launched; empty when it ran
+  std::string error;  // why it could not be launched; empty when it ran
 };
 
 // What an author step changed in its own worktree (docs/author-steps.md):
 // the patch against the commit the worktree was checked out at, its size,
 // and whether it may be published. Set only for author steps that ran.
 struct AuthorChange {
-  std::string baseCommit;            // the head the worktree was checked out at
-  std::string patchFile;             // <stepDir>/change.patch, `git diff --binary` format
-  std::vector<std::string> paths;    // changed paths, repository-relative, sorted
+  std::string baseCommit;          // the head the worktree was checked out at
+  std::string patchFile;           // <stepDir>/change.patch, `git diff --binary` format
+  std::vector<std::string> paths;  // changed paths, repository-relative, sorted
   std::int64_t filesChanged = 0;
   std::int64_t linesAdded = 0;
   std::int64_t linesDeleted = 0;
-  bool binary = false;               // some changed file is binary
+  std::vector<std::string> binaryPaths;  // the changed paths diffed as binary, sorted
+  std::int64_t binaryBytes = 0;          // their sizes before and after the change, summed
   // Verification, the task contract and its validate command all passed:
   // only then is the patch published.
   bool accepted = false;
-  std::string refusedBecause;        // why not accepted, with the numbers
+  std::string refusedBecause;               // why not accepted, with the numbers
   std::optional<ValidationRun> validation;  // the contract's validate run, when it ran
 };
 
@@ -69,13 +70,13 @@ struct AuthorChange {
 struct StepEscalation {
   Isolation from = Isolation::L1;
   Isolation to = Isolation::L2;
-  std::string trigger;          // BREAKER_OPEN, LOOP_DETECTED, BUDGET_EXCEEDED, TIMEOUT
+  std::string trigger;  // BREAKER_OPEN, LOOP_DETECTED, BUDGET_EXCEEDED, TIMEOUT
   bool rerun = false;
   std::string notRerunBecause;  // when !rerun
   StepOutcome firstOutcome = StepOutcome::Blocked;
   std::string firstBackend;
   std::string firstBlocker;
-  std::string firstOutDir;      // the first attempt's step directory, kept
+  std::string firstOutDir;  // the first attempt's step directory, kept
   std::int64_t firstDurationMs = 0;
 };
 
@@ -84,9 +85,9 @@ struct StepRecord {
   std::string step;
   Role role = Role::Reviewer;
   StepOutcome outcome = StepOutcome::Error;
-  std::string backend;                    // empty when refused
-  std::vector<std::string> enforced;      // capabilities the backend enforced here
-  std::vector<std::string> refusals;      // "<backend>: <why>" for those tried first
+  std::string backend;                // empty when refused
+  std::vector<std::string> enforced;  // capabilities the backend enforced here
+  std::vector<std::string> refusals;  // "<backend>: <why>" for those tried first
   std::string networkMode;
   int exitStatus = -1;
   bool timedOut = false;
@@ -116,13 +117,13 @@ struct StepRecord {
   boost::json::value verificationReport;  // verify::toJson(CheckReport) or null
   std::vector<Finding> findings;          // accepted only after verification
   std::optional<TriageResult> triage;
-  std::optional<AuthorChange> change;     // author steps: what they proposed
+  std::optional<AuthorChange> change;        // author steps: what they proposed
   std::optional<StepEscalation> escalation;  // set when an escalation trigger stopped it
   bool outputsAccepted = false;
   std::size_t secretsMasked = 0;
-  std::string blocker;   // the BLOCKER: line when blocked, quarantined or refused
-  std::string message;   // what went wrong, for Error/Refused/Failed
-  std::string outDir;    // LOOPWRIGHT_OUT as kept after the run
+  std::string blocker;  // the BLOCKER: line when blocked, quarantined or refused
+  std::string message;  // what went wrong, for Error/Refused/Failed
+  std::string outDir;   // LOOPWRIGHT_OUT as kept after the run
   std::string stdoutPath, stderrPath;
   bool stdoutTruncated = false, stderrTruncated = false;
 };

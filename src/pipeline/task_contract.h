@@ -13,10 +13,12 @@
 
 namespace lw::pipeline {
 
-// Why `change` breaks the contract's shape, or nullopt when it keeps it:
-// more files or lines than allowed is PATH_POLICY_VIOLATION with the numbers
-// ("changed 31 files, the contract allows 20"); no change from a step that
-// expects one, or an `expects` entry no changed path matches, is
+// Why `change` breaks the contract's shape, or nullopt when it keeps it: a
+// changed .gitattributes or .gitignore file gitRuleFiles does not list (a
+// contract that declares nothing lists none), or more files, lines or binary
+// bytes than allowed, is PATH_POLICY_VIOLATION naming the files or with the
+// numbers ("changed 31 files, the contract allows 20"); no change from a
+// step that expects one, or an `expects` entry no changed path matches, is
 // CONTRACT_UNMET naming it. Every broken clause is in the message, the
 // first one decides the code. `change` null: the step changed nothing.
 std::optional<Error> judgeChange(const AuthorChange* change, const TaskContract& contract);

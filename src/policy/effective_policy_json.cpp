@@ -65,14 +65,17 @@ boost::json::value toJson(const EffectiveStep& step) {
   }
   const auto& l = step.guardrails.loop;
   const auto& b = step.guardrails.breaker;
-  o["guardrails"] = {
-      {"loop", {{"warnRepeats", l.warnRepeats}, {"stopRepeats", l.stopRepeats},
-                {"windowSeconds", l.windowSeconds},
-                {"suspiciousCallsPerTool", l.suspiciousCallsPerTool},
-                {"maxCallsPerTool", l.maxCallsPerTool}}},
-      {"breaker", {{"failures", b.failures}, {"windowSeconds", b.windowSeconds},
-                   {"cooldownSeconds", b.cooldownSeconds},
-                   {"escalateAfterCycles", b.escalateAfterCycles}}}};
+  o["guardrails"] = {{"loop",
+                      {{"warnRepeats", l.warnRepeats},
+                       {"stopRepeats", l.stopRepeats},
+                       {"windowSeconds", l.windowSeconds},
+                       {"suspiciousCallsPerTool", l.suspiciousCallsPerTool},
+                       {"maxCallsPerTool", l.maxCallsPerTool}}},
+                     {"breaker",
+                      {{"failures", b.failures},
+                       {"windowSeconds", b.windowSeconds},
+                       {"cooldownSeconds", b.cooldownSeconds},
+                       {"escalateAfterCycles", b.escalateAfterCycles}}}};
   o["tools"] = stringsArray(step.tools);
   o["lane"] = step.lane ? boost::json::value(*step.lane) : boost::json::value(nullptr);
   o["idempotent"] = step.idempotent;
@@ -90,6 +93,8 @@ boost::json::value toJson(const TaskContract& c) {
   o["validate"] = c.validate.empty() ? boost::json::value(nullptr) : boost::json::value(stringsArray(c.validate));
   o["maxChangedFiles"] = number(c.maxChangedFiles);
   o["maxChangedLines"] = number(c.maxChangedLines);
+  o["maxBinaryBytes"] = number(c.maxBinaryBytes);
+  o["gitRuleFiles"] = stringsArray(c.gitRuleFiles);
   o["onStop"] = c.onStop ? boost::json::value(*c.onStop) : nullptr;
   return o;
 }

@@ -65,4 +65,10 @@ bool globWithinScope(std::string_view inner, const std::vector<std::string>& sco
   return false;
 }
 
+bool isGitRuleFile(std::string_view path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  return name == ".gitattributes" || name == ".gitignore";
+}
+
 }  // namespace lw

@@ -19,4 +19,8 @@ bool isScopeGlob(std::string_view glob);
 // "src/**/*.c" and "src/a.c"; "src/*.c" holds "src/main.c", not "src/**").
 bool globWithinScope(std::string_view inner, const std::vector<std::string>& scope);
 
+// A path whose last component is `.gitattributes` or `.gitignore`: a file
+// that changes how git reads the others (docs/taskpack.md, `gitRuleFiles`).
+bool isGitRuleFile(std::string_view path);
+
 }  // namespace lw

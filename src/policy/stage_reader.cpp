@@ -5,11 +5,11 @@
 
 #include "policy/builtin_params.h"
 #include "policy/did_you_mean.h"
-#include "policy/tool_names.h"
 #include "policy/sandbox_spec_reader.h"
-#include "policy/step_isolation_reader.h"
 #include "policy/scope_glob.h"
+#include "policy/step_isolation_reader.h"
 #include "policy/task_contract_reader.h"
+#include "policy/tool_names.h"
 #include "policy/tuning_reader.h"
 
 namespace lw {
@@ -18,8 +18,8 @@ namespace {
 bool isToolName(const std::string& s) {
   if (s.empty() || s.size() > 128 || !(s[0] >= 'a' && s[0] <= 'z')) return false;
   return std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '_' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+           c == '-';
   });
 }
 
@@ -29,8 +29,7 @@ std::string knownToolsHint() {
   return "the bridge offers " + names;
 }
 
-void checkEvent(YamlSchemaReader& reader, const YAML::Node& n, const std::string& p,
-                const std::string& event) {
+void checkEvent(YamlSchemaReader& reader, const YAML::Node& n, const std::string& p, const std::string& event) {
   std::string name = event.substr(0, event.find('.'));
   std::vector<std::string_view> known(std::begin(kKnownEvents), std::end(kKnownEvents));
   if (std::find(known.begin(), known.end(), name) == known.end()) {
@@ -44,22 +43,37 @@ void checkEvent(YamlSchemaReader& reader, const YAML::Node& n, const std::string
   if (auto dot = event.find('.'); dot != std::string::npos) {
     std::string action = event.substr(dot + 1);
     bool valid = !action.empty() && action.size() <= 40 &&
-                 std::all_of(action.begin(), action.end(),
-                             [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
+                 std::all_of(action.begin(), action.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
     if (!valid)
       reader.error(n, p, "'" + action + "' is not an event action",
                    "actions are lower-case words such as opened or synchronize");
   }
 }
 
-Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& p,
-              const std::string& homeDir) {
+Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& p, const std::string& homeDir) {
   Step step;
   step.location = reader.locate(n, p);
   auto entries = reader.mapping(n, p,
-                                {"name", "run", "uses", "with", "role", "tools", "lane", "sandbox",
-                                 "limits", "idempotent", "writable", "isolation", "escalate",
-                                 "expects", "validate", "maxChangedFiles", "maxChangedLines", "onStop"},
+                                {"name",
+                                 "run",
+                                 "uses",
+                                 "with",
+                                 "role",
+                                 "tools",
+                                 "lane",
+                                 "sandbox",
+                                 "limits",
+                                 "idempotent",
+                                 "writable",
+                                 "isolation",
+                                 "escalate",
+                                 "expects",
+                                 "validate",
+                                 "maxChangedFiles",
+                                 "maxChangedLines",
+                                 "maxBinaryBytes",
+                                 "gitRuleFiles",
+                                 "onStop"},
                                 {"name"});
   if (!entries) return step;
   for (const MapEntry& e : *entries) {
@@ -76,8 +90,7 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
         step.uses = *s;
       }
     } else if (e.key == "role") {
-      if (auto s = reader.oneOf(e.value, fp, {"triage", "reviewer", "author"}))
-        step.role = *parseRole(*s);
+      if (auto s = reader.oneOf(e.value, fp, {"triage", "reviewer", "author"})) step.role = *parseRole(*s);
     } else if (e.key == "tools") {
       if (auto list = reader.stringList(e.value, fp, 0, 64, {}, 128)) {
         for (std::size_t i = 0; i < list->size(); ++i) {
@@ -107,8 +120,7 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
       if (auto list = reader.stringList(e.value, fp, 0, 64, {}, 1024)) {
         for (std::size_t i = 0; i < list->size(); ++i)
           if (!isScopeGlob((*list)[i]))
-            reader.error(e.value[i], indexPath(fp, i),
-                         "'" + (*list)[i] + "' is not a path inside the workspace",
+            reader.error(e.value[i], indexPath(fp, i), "'" + (*list)[i] + "' is not a path inside the workspace",
                          "write a relative path or glob without '..', e.g. src/** or docs/");
         step.writable = *list;
       }
@@ -124,8 +136,7 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
     reader.error(n, p, hasRun ? "has both 'run' and 'uses'" : "has neither 'run' nor 'uses'",
                  "give exactly one: run: [command, args…] or uses: builtin/<name>");
   if (!step.writable.empty() && step.role != Role::Author)
-    reader.error(find(*entries, "writable"), childPath(p, "writable"),
-                 "only an author step has a writable scope",
+    reader.error(find(*entries, "writable"), childPath(p, "writable"), "only an author step has a writable scope",
                  "set role: author, or remove 'writable'");
   checkTaskContract(reader, *entries, p, step);
   return step;
@@ -133,8 +144,8 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
 
 }  // namespace
 
-void readStages(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
-                const std::string& homeDir, std::vector<Stage>& out) {
+void readStages(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, const std::string& homeDir,
+                std::vector<Stage>& out) {
   std::set<std::string> stageNames;
   reader.sequence(node, path, 1, 32, [&](const YAML::Node& n, const std::string& p) {
     Stage stage;
@@ -151,16 +162,14 @@ void readStages(YamlSchemaReader& reader, const YAML::Node& node, const std::str
         }
       } else if (e.key == "on") {
         if (auto list = reader.stringList(e.value, fp, 1, 32, {}, 80)) {
-          for (std::size_t i = 0; i < list->size(); ++i)
-            checkEvent(reader, e.value[i], indexPath(fp, i), (*list)[i]);
+          for (std::size_t i = 0; i < list->size(); ++i) checkEvent(reader, e.value[i], indexPath(fp, i), (*list)[i]);
           stage.on = *list;
         }
       } else if (e.key == "needs") {
         if (auto list = reader.stringList(e.value, fp, 0, 32, {}, 63)) {
           for (std::size_t i = 0; i < list->size(); ++i)
             if (!stageNames.contains((*list)[i]))
-              reader.error(e.value[i], indexPath(fp, i),
-                           "'" + (*list)[i] + "' is not an earlier stage",
+              reader.error(e.value[i], indexPath(fp, i), "'" + (*list)[i] + "' is not an earlier stage",
                            "a stage can only need stages listed before it");
           stage.needs = *list;
         }

@@ -1,6 +1,7 @@
 // Reading an author step's task contract (expects, validate, maxChangedFiles,
-// maxChangedLines, onStop; docs/taskpack.md "Task contract") from the step's
-// mapping, each problem with its file:line:col.
+// maxChangedLines, maxBinaryBytes, gitRuleFiles, onStop; docs/taskpack.md
+// "Task contract") from the step's mapping, each problem with its
+// file:line:col.
 #pragma once
 
 #include <array>
@@ -14,20 +15,19 @@
 namespace lw {
 
 // The step keys the contract is written with.
-inline constexpr std::array<std::string_view, 5> kTaskContractKeys = {
-    "expects", "validate", "maxChangedFiles", "maxChangedLines", "onStop"};
+inline constexpr std::array<std::string_view, 7> kTaskContractKeys = {
+    "expects", "validate", "maxChangedFiles", "maxChangedLines", "maxBinaryBytes", "gitRuleFiles", "onStop"};
 
 bool isTaskContractKey(std::string_view key);
 
 // Reads one contract key of a step (`entry.key` is one of kTaskContractKeys)
 // into `out`; `path` is the key's YAML path.
-void readTaskContractKey(YamlSchemaReader& reader, const MapEntry& entry, const std::string& path,
-                         TaskContract& out);
+void readTaskContractKey(YamlSchemaReader& reader, const MapEntry& entry, const std::string& path, TaskContract& out);
 
 // What needs the whole step: a contract only on `role: author`, and each
-// `expects` entry inside the step's `writable:` scope. `stepPath` is the
-// step's YAML path.
-void checkTaskContract(YamlSchemaReader& reader, const std::vector<MapEntry>& entries,
-                       const std::string& stepPath, const Step& step);
+// `expects` and `gitRuleFiles` entry inside the step's `writable:` scope.
+// `stepPath` is the step's YAML path.
+void checkTaskContract(YamlSchemaReader& reader, const std::vector<MapEntry>& entries, const std::string& stepPath,
+                       const Step& step);
 
 }  // namespace lw

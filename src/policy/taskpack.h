@@ -25,9 +25,9 @@ struct SandboxSpec {
   std::optional<std::vector<BackendId>> preferredBackends;  // 1..5 unique
   std::optional<NetworkMode> networkMode;
   std::optional<std::vector<Capability>> requiredCapabilities;  // 0..6 unique
-  std::vector<std::string> deniedReadPaths;  // 0..64, additive, "~/" expanded
-  std::optional<std::string> runtimeProfile;  // host-pinned container image; the only way to docker
-  Location location;  // of the `sandbox:` mapping
+  std::vector<std::string> deniedReadPaths;                     // 0..64, additive, "~/" expanded
+  std::optional<std::string> runtimeProfile;                    // host-pinned container image; the only way to docker
+  Location location;                                            // of the `sandbox:` mapping
 };
 
 struct LoopGuardrail {
@@ -81,23 +81,34 @@ struct Lane {
 
 // What an author step promises before it is dispatched (docs/taskpack.md,
 // "Task contract"): the paths it should change, a command its change must
-// pass, the largest change it may make, and what to do when it stops.
-// Every field empty or nullopt: no contract.
+// pass, the largest change it may make, the git rule files it may touch,
+// and what to do when it stops. Every field empty or nullopt: no contract.
 struct TaskContract {
   std::vector<std::string> expects;   // globs; each must match a changed path
   std::vector<std::string> validate;  // argv run on the author's worktree after the step
   std::optional<std::int64_t> maxChangedFiles;
   std::optional<std::int64_t> maxChangedLines;  // added + deleted
-  std::optional<std::string> onStop;  // the BLOCKER's next action for this step
-  Location location;                  // of the first contract key
+  // Binary files' sizes before and after the change, summed. Unset with
+  // maxChangedLines set: no binary file at all.
+  std::optional<std::int64_t> maxBinaryBytes;
+  std::vector<std::string> gitRuleFiles;  // exact .gitattributes/.gitignore paths it may change
+  std::optional<std::string> onStop;      // the BLOCKER's next action for this step
+  Location location;                      // of the first contract key
   bool declared() const {
-    return !expects.empty() || !validate.empty() || maxChangedFiles || maxChangedLines || onStop;
+    return !expects.empty() || !validate.empty() || maxChangedFiles || maxChangedLines || maxBinaryBytes ||
+           !gitRuleFiles.empty() || onStop;
+  }
+  // The bound on binary bytes: maxBinaryBytes, else 0 when the contract
+  // bounds lines (a binary file would carry lines it does not count), else none.
+  std::optional<std::int64_t> binaryBytesBound() const {
+    if (maxBinaryBytes || !maxChangedLines) return maxBinaryBytes;
+    return 0;
   }
 };
 
 struct Step {
-  std::string name;  // [a-z0-9-], unique within its stage
-  std::vector<std::string> run;  // argv; exactly one of run / uses
+  std::string name;                 // [a-z0-9-], unique within its stage
+  std::vector<std::string> run;     // argv; exactly one of run / uses
   std::optional<std::string> uses;  // "builtin/<name>"
   // A built-in step's `with:` as written, and every parameter of the
   // built-in with its value (`with:` over the catalogue's defaults), both
@@ -114,14 +125,14 @@ struct Step {
   std::optional<Isolation> isolation;
   Location isolationLocation;
   std::optional<EscalateSpec> escalate;  // a re-run at a higher level (escalation_rule.h)
-  std::vector<std::string> writable;  // author scope (globs relative to the workspace)
-  TaskContract contract;              // author steps only
+  std::vector<std::string> writable;     // author scope (globs relative to the workspace)
+  TaskContract contract;                 // author steps only
   Location location;
 };
 
 struct Stage {
   std::string name;
-  std::vector<std::string> on;  // "pull_request.opened", "workflow_dispatch", …
+  std::vector<std::string> on;     // "pull_request.opened", "workflow_dispatch", …
   std::vector<std::string> needs;  // earlier stages that must have succeeded
   std::vector<Step> steps;
   Location location;

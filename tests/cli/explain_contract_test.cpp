@@ -17,8 +17,8 @@ std::string taskpackWith(const std::string& fmtStep) {
   return "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: c}\nspec:\n"
          "  sandbox: {preferredBackends: [direct-dedicated], networkMode: allow-outbound}\n"
          "  stages:\n    - name: fix\n      on: [pull_request]\n      steps:\n"
-         "        - name: fmt\n          run: [./fix.sh]\n" + fmtStep +
-         "        - {name: plain, run: [x]}\n";
+         "        - name: fmt\n          run: [./fix.sh]\n" +
+         fmtStep + "        - {name: plain, run: [x]}\n";
 }
 
 const std::string kContract =
@@ -26,7 +26,8 @@ const std::string kContract =
     "          validate: [make, check-format]\n          maxChangedFiles: 20\n          maxChangedLines: 400\n"
     "          onStop: \"run clang-format locally and push\"\n";
 
-const std::string kHost = "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {allowDirectDedicated: true}\n";
+const std::string kHost =
+    "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {allowDirectDedicated: true}\n";
 
 }  // namespace
 
@@ -44,6 +45,10 @@ TEST_CASE("explain: an author step shows its task contract, text and json") {
                    "  contract.maxChangedFiles      20\n"
                    "  contract.maxChangedLines      400\n"
                    "                                ← added + deleted\n"
+                   "  contract.maxBinaryBytes       0\n"
+                   "                                ← no binary file: the contract bounds lines\n"
+                   "  contract.gitRuleFiles         (none)\n"
+                   "                                ← the only .gitattributes and .gitignore files it may change\n"
                    "  contract.onStop               run clang-format locally and push\n"
                    "                                ← the next action of the step's BLOCKERs\n") != std::string::npos);
   CHECK(r.out.substr(r.out.find("step plain")).find("contract.") == std::string::npos);
@@ -54,7 +59,8 @@ TEST_CASE("explain: an author step shows its task contract, text and json") {
   auto steps = boost::json::parse(j.out).at("steps").as_array();
   CHECK(steps.at(0).at("contract") ==
         boost::json::parse(R"({"expects":["src/**/*.c"],"validate":["make","check-format"],"maxChangedFiles":20,)"
-                           R"("maxChangedLines":400,"onStop":"run clang-format locally and push"})"));
+                           R"("maxChangedLines":400,"maxBinaryBytes":null,"gitRuleFiles":[],)"
+                           R"("onStop":"run clang-format locally and push"})"));
   CHECK(steps.at(1).at("contract").is_null());
 }
 
@@ -75,7 +81,8 @@ TEST_CASE("validate: a task contract's mistakes, each with its location, exit 2"
 
 TEST_CASE("explain: a refused author step's BLOCKER gives its onStop as next action, as run would") {
   TempDir dir;
-  std::string tp = dir.write("tp.yaml", taskpackWith("          sandbox: {preferredBackends: [macos-seatbelt]}\n" + kContract));
+  std::string tp =
+      dir.write("tp.yaml", taskpackWith("          sandbox: {preferredBackends: [macos-seatbelt]}\n" + kContract));
   std::map<std::string, std::string> env = {{"LOOPWRIGHT_HOST_CONFIG", dir.write("host.yaml", kHost)}};
   auto r = runCli({"explain", tp}, env);
   INFO(r.out << r.err);

@@ -197,3 +197,18 @@ TEST_CASE("author contract: no change from a step that expects one is CONTRACT_U
   CHECK(a.rec.outcome == StepOutcome::Quarantined);
   CHECK(a.change.refusedBecause == "changed nothing, the contract expects a change to src/**");
 }
+
+TEST_CASE("author contract: a step without a contract that changes a .gitignore is refused, validate not run") {
+  Applied a;
+  a.run.step.contract = TaskContract{};
+  a.change.paths = {".gitignore", "src/a.txt"};
+  a.change.filesChanged = 2;
+  test::FakeBackend backend(a.run.clock, {}, test::FakeStepScript{});
+  a.apply(backend);
+  CHECK_FALSE(backend.launched.has_value());
+  CHECK(a.rec.outcome == StepOutcome::Quarantined);
+  CHECK(a.rec.violationCode == "PATH_POLICY_VIOLATION");
+  CHECK(a.change.refusedBecause ==
+        "changed .gitignore: .gitattributes and .gitignore files the contract does not list in gitRuleFiles");
+  CHECK_FALSE(a.change.accepted);
+}

@@ -17,6 +17,12 @@ AuthorChange changeOf(std::vector<std::string> paths, std::int64_t added, std::i
   return c;
 }
 
+AuthorChange withBinary(AuthorChange c, std::vector<std::string> binaryPaths, std::int64_t bytes) {
+  c.binaryPaths = std::move(binaryPaths);
+  c.binaryBytes = bytes;
+  return c;
+}
+
 TaskContract contractOf(std::vector<std::string> expects, std::optional<std::int64_t> files,
                         std::optional<std::int64_t> lines) {
   TaskContract t;
@@ -46,9 +52,9 @@ TEST_CASE("task contract: the judgement of a change") {
        "changed 31 files, the contract allows 20"},
       {"too many lines", changeOf({"src/a.c"}, 300, 101), contractOf({}, std::nullopt, 400),
        ErrorCode::PathPolicyViolation, "changed 401 lines (300 added, 101 deleted), the contract allows 400"},
-      {"both bounds and an expects entry: every clause, the bound's code",
-       changeOf({"src/a.c", "src/b.c"}, 1, 0), contractOf({"docs/**"}, 1, std::nullopt),
-       ErrorCode::PathPolicyViolation, "changed 2 files, the contract allows 1; no changed path matches expects `docs/**`"},
+      {"both bounds and an expects entry: every clause, the bound's code", changeOf({"src/a.c", "src/b.c"}, 1, 0),
+       contractOf({"docs/**"}, 1, std::nullopt), ErrorCode::PathPolicyViolation,
+       "changed 2 files, the contract allows 1; no changed path matches expects `docs/**`"},
       {"expects met by a glob", changeOf({"docs/x.md", "src/lib/a.c"}, 1, 1), contractOf({"src/**/*.c"}, {}, {}),
        std::nullopt, ""},
       {"expects met by an exact path", changeOf({"src/a.c"}, 1, 1), contractOf({"src/a.c"}, {}, {}), std::nullopt, ""},
@@ -60,6 +66,61 @@ TEST_CASE("task contract: the judgement of a change") {
        ErrorCode::ContractUnmet, "changed nothing, the contract expects a change to src/**"},
       {"no change and only bounds", std::nullopt, contractOf({}, 1, 1), std::nullopt, ""},
       {"exactly at the bounds", changeOf({"a", "b"}, 2, 2), contractOf({}, 2, 4), std::nullopt, ""},
+      {"a rule file without a contract",
+       changeOf({"src/a.c", "src/lib/.gitattributes"}, 2, 0),
+       {},
+       ErrorCode::PathPolicyViolation,
+       "changed src/lib/.gitattributes: .gitattributes and .gitignore files the contract does not list in "
+       "gitRuleFiles"},
+      {"rule files not listed, named with the other broken clauses",
+       changeOf({".gitignore", "src/.gitattributes", "src/a.c"}, 302, 0), contractOf({"docs/**"}, {}, 40),
+       ErrorCode::PathPolicyViolation,
+       "changed .gitignore, src/.gitattributes: .gitattributes and .gitignore files the contract does not list in "
+       "gitRuleFiles; changed 302 lines (302 added, 0 deleted), the contract allows 40; no changed path matches "
+       "expects `docs/**`"},
+      {"rule files listed", changeOf({"src/.gitattributes", "src/.gitignore", "src/a.c"}, 3, 0),
+       [] {
+         TaskContract t;
+         t.gitRuleFiles = {"src/.gitignore", "src/.gitattributes"};
+         return t;
+       }(),
+       std::nullopt, ""},
+      {"one rule file listed, another not", changeOf({"src/.gitattributes", "src/.gitignore"}, 2, 0),
+       [] {
+         TaskContract t;
+         t.gitRuleFiles = {"src/.gitignore"};
+         return t;
+       }(),
+       ErrorCode::PathPolicyViolation,
+       "changed src/.gitattributes: .gitattributes and .gitignore files the contract does not list in gitRuleFiles"},
+      {"a binary file beside a line bound, no maxBinaryBytes",
+       withBinary(changeOf({"src/a.c"}, 0, 0), {"src/a.c"}, 7000), contractOf({}, {}, 40),
+       ErrorCode::PathPolicyViolation,
+       "changed 7000 bytes in 1 binary file (src/a.c), the contract allows none: it bounds lines and sets no "
+       "maxBinaryBytes"},
+      {"binary files over maxBinaryBytes, each counted as a file",
+       withBinary(changeOf({"a.png", "b.png", "c.png"}, 0, 0), {"a.png", "b.png", "c.png"}, 5000),
+       [] {
+         TaskContract t = contractOf({}, 2, 40);
+         t.maxBinaryBytes = 4096;
+         return t;
+       }(),
+       ErrorCode::PathPolicyViolation,
+       "changed 3 files, the contract allows 2; changed 5000 bytes in 3 binary files (a.png, b.png, c.png), the "
+       "contract allows 4096"},
+      {"binary files within maxBinaryBytes", withBinary(changeOf({"a.png"}, 0, 0), {"a.png"}, 4096),
+       [] {
+         TaskContract t = contractOf({}, {}, 40);
+         t.maxBinaryBytes = 4096;
+         return t;
+       }(),
+       std::nullopt, ""},
+      {"binary files without any size bound", withBinary(changeOf({"a.png"}, 0, 0), {"a.png"}, 1 << 20),
+       contractOf({}, 5, {}), std::nullopt, ""},
+      {"many paths named up to five", withBinary(changeOf({}, 0, 0), {"a", "b", "c", "d", "e", "f", "g"}, 9),
+       contractOf({}, {}, 1), ErrorCode::PathPolicyViolation,
+       "changed 9 bytes in 7 binary files (a, b, c, d, e and 2 more), the contract allows none: it bounds lines "
+       "and sets no maxBinaryBytes"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);

@@ -17,7 +17,8 @@ const TaskpackLoadOptions kOpts{"/home/alice"};
 std::string withStep(const std::string& stepBody) {
   return "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n"
          "  stages:\n    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-         "        - name: fmt\n          run: [./fix.sh]\n" + stepBody;
+         "        - name: fmt\n          run: [./fix.sh]\n" +
+         stepBody;
 }
 
 // "line:col path: message" of each diagnostic.
@@ -43,6 +44,8 @@ TEST_CASE("task contract: every key of an author step is read") {
                                   "          validate: [make, check-format]\n"
                                   "          maxChangedFiles: 20\n"
                                   "          maxChangedLines: 400\n"
+                                  "          maxBinaryBytes: 65536\n"
+                                  "          gitRuleFiles: [src/.gitignore, src/gen/.gitattributes]\n"
                                   "          onStop: \"run clang-format locally and push\"\n"),
                          "tp.yaml", kOpts);
   REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().diagnostics.front().message));
@@ -51,6 +54,9 @@ TEST_CASE("task contract: every key of an author step is read") {
   CHECK(c.validate == std::vector<std::string>{"make", "check-format"});
   CHECK(c.maxChangedFiles == 20);
   CHECK(c.maxChangedLines == 400);
+  CHECK(c.maxBinaryBytes == 65536);
+  CHECK(c.binaryBytesBound() == 65536);
+  CHECK(c.gitRuleFiles == std::vector<std::string>{"src/.gitignore", "src/gen/.gitattributes"});
   CHECK(c.onStop == "run clang-format locally and push");
   CHECK(c.declared());
   CHECK(c.location.line == 13);
@@ -105,6 +111,27 @@ TEST_CASE("task contract: each error with its location") {
     CHECK(p[1].starts_with("14:28 " + kStepPath + ".maxChangedLines: "));
     CHECK(problems(withStep(author + "          maxChangedFiles: 100001\n")).size() == 1);
   }
+  SUBCASE("bounds of maxBinaryBytes") {
+    CHECK(problems(withStep(author + "          maxBinaryBytes: 1073741824\n")).empty());
+    CHECK(problems(withStep(author + "          maxBinaryBytes: 0\n")).size() == 1);
+    CHECK(problems(withStep(author + "          maxBinaryBytes: 1073741825\n")).size() == 1);
+  }
+  SUBCASE("gitRuleFiles: exact paths of rule files inside the writable scope") {
+    CHECK(problems(withStep(author + "          gitRuleFiles: [src/.gitignore, src/a/.gitattributes]\n")).empty());
+    auto p = problems(withStep(author + "          gitRuleFiles: [\"src/**/.gitignore\", src/a.c, ../.gitignore, "
+                                        ".gitattributes]\n"));
+    REQUIRE(p.size() == 4);
+    CHECK(p[0] == "13:26 " + kStepPath +
+                      ".gitRuleFiles[0]: 'src/**/.gitignore' is not an exact path inside the "
+                      "workspace");
+    CHECK(p[1] == "13:47 " + kStepPath + ".gitRuleFiles[1]: 'src/a.c' is not a .gitattributes or .gitignore file");
+    CHECK(p[2] == "13:56 " + kStepPath +
+                      ".gitRuleFiles[2]: '../.gitignore' is not an exact path inside the "
+                      "workspace");
+    CHECK(p[3] == "13:71 " + kStepPath + ".gitRuleFiles[3]: '.gitattributes' is outside the step's writable scope");
+    CHECK(problems(withStep(author + "          gitRuleFiles: []\n")) ==
+          std::vector<std::string>{"13:25 " + kStepPath + ".gitRuleFiles: has 0 items"});
+  }
   SUBCASE("onStop: several lines, empty, too long") {
     CHECK(problems(withStep(author + "          onStop: \"a\\nb\"\n")) ==
           std::vector<std::string>{"13:19 " + kStepPath + ".onStop: spans more than one line"});
@@ -151,6 +178,33 @@ TEST_CASE("scope glob: an expects entry within a writable scope") {
     CAPTURE(c.inner);
     CHECK(globWithinScope(c.inner, c.scope) == c.within);
   }
+}
+
+TEST_CASE("scope glob: a git rule file is a .gitattributes or .gitignore anywhere") {
+  CHECK(isGitRuleFile(".gitignore"));
+  CHECK(isGitRuleFile("src/deep/.gitattributes"));
+  CHECK_FALSE(isGitRuleFile("src/.gitignore.bak"));
+  CHECK_FALSE(isGitRuleFile("src/x.gitignore"));
+  CHECK_FALSE(isGitRuleFile(".gitmodules"));
+  CHECK_FALSE(isGitRuleFile(".gitignore/x"));
+}
+
+TEST_CASE("task contract: the binary bound is maxBinaryBytes, else none beside a line bound") {
+  TaskContract c;
+  CHECK_FALSE(c.binaryBytesBound().has_value());
+  c.maxChangedFiles = 3;
+  CHECK_FALSE(c.binaryBytesBound().has_value());
+  c.maxChangedLines = 40;
+  CHECK(c.binaryBytesBound() == 0);
+  c.maxBinaryBytes = 4096;
+  CHECK(c.binaryBytesBound() == 4096);
+  TaskContract onlyBytes;
+  onlyBytes.maxBinaryBytes = 10;
+  CHECK(onlyBytes.binaryBytesBound() == 10);
+  CHECK(onlyBytes.declared());
+  TaskContract onlyRules;
+  onlyRules.gitRuleFiles = {".gitignore"};
+  CHECK(onlyRules.declared());
 }
 
 TEST_CASE("scope glob: inside the workspace") {

@@ -18,10 +18,17 @@ std::map<std::string, std::string> authorHost(const fs::path& scratch) {
   return {{"LOOPWRIGHT_HOST_CONFIG", (scratch / "host.yaml").string()}};
 }
 
-std::string authorStage(const std::string& script) {
+// One author step `fix` running `script`, with `contract` (step keys, one a
+// line, indented under the step).
+std::string contractStage(const std::string& script, const std::string& contract) {
   return "    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-         "        - {name: fix, role: author, run: [sh, " + script + "]}\n";
+         "        - name: fix\n          role: author\n          run: [sh, " +
+         script + "]\n" + contract;
 }
+
+std::string authorStage(const std::string& script) { return contractStage(script, ""); }
+
+bool bwrapWorks() { return sh("command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null") == 0; }
 
 std::string backends(const std::string& list) { return "  sandbox: {preferredBackends: [" + list + "]}\n"; }
 
@@ -50,8 +57,7 @@ bool worktreesGone(const fs::path& scratch) {
 
 TEST_CASE("run author: the change is a patch that applies to a fresh clone and the checkout is untouched" *
           doctest::test_suite("integration")) {
-  LW_REQUIRE_HOST(sh("command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null") == 0,
-                  "bubblewrap cannot create a sandbox here");
+  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
   Scratch s;
   fs::path repo = s.root / "repo";
   makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack(authorStage("tools/edit.sh"), backends("linux-bwrap"))},
@@ -74,7 +80,9 @@ TEST_CASE("run author: the change is a patch that applies to a fresh clone and t
   CHECK(change.at("binary").as_bool());
   const fs::path patch = s.root / "out/steps/s/fix/change.patch";
   CHECK(std::string(change.at("patchFile").as_string()) == patch.string());
-  CHECK(r.out.find("change: 3 files, +2 -1, binary, patch " + patch.string()) != std::string::npos);
+  CHECK(strings(change.at("binaryPaths")) == std::vector<std::string>{"blob.bin"});
+  CHECK(change.at("binaryBytes").as_int64() == 10);
+  CHECK(r.out.find("change: 3 files, +2 -1, binary 10 bytes, patch " + patch.string()) != std::string::npos);
 
   CHECK(treeDifferences(before, snapshotTree(repo)).empty());
   CHECK(worktreesGone(s.root));
@@ -82,16 +90,15 @@ TEST_CASE("run author: the change is a patch that applies to a fresh clone and t
 
   fs::path clone = s.root / "clone";
   REQUIRE(sh("git clone -q '" + repo.string() + "' '" + clone.string() + "'") == 0);
-  CHECK(sh("cd '" + clone.string() + "' && git apply --check '" + patch.string() + "' && git apply '" +
-           patch.string() + "'") == 0);
+  CHECK(sh("cd '" + clone.string() + "' && git apply --check '" + patch.string() + "' && git apply '" + patch.string() +
+           "'") == 0);
   CHECK(readFile(clone / "a.txt") == "one\nTWO\nthree\n");
   CHECK(readFile(clone / "new/file.txt") == "hello\n");
   CHECK(readFile(clone / "blob.bin") == std::string("\0\1\2\377binary", 10));
 }
 
 TEST_CASE("run author: a step that changes nothing proposes no change" * doctest::test_suite("integration")) {
-  LW_REQUIRE_HOST(sh("command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null") == 0,
-                  "bubblewrap cannot create a sandbox here");
+  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
   Scratch s;
   fs::path repo = s.root / "repo";
   makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack(authorStage("tools/noop.sh"), backends("linux-bwrap"))},
@@ -147,5 +154,93 @@ TEST_CASE("run author: writing the worktree's git state (its config, the hooks) 
   CHECK_FALSE(step.at("change").as_object().at("accepted").as_bool());
   CHECK_FALSE(fs::exists(s.root / "out/steps/s/fix/change.patch"));
   CHECK_FALSE(fs::exists(repo / ".git/hooks/pre-commit"));
+  CHECK(worktreesGone(s.root));
+}
+
+TEST_CASE("run author: a .gitattributes a step without a contract writes in a subdirectory is refused, naming it" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  makeRepo(repo,
+           {{".loopwright/taskpack.yaml", taskpack(authorStage("tools/edit.sh"), backends("linux-bwrap"))},
+            {"src/lib/a.c", "int a;\n"},
+            {"tools/edit.sh", "printf '* binary\\n' > src/lib/.gitattributes && printf 'int b;\\n' >> src/lib/a.c\n"}});
+  const TreeSnapshot before = snapshotTree(repo);
+  auto r = runDispatch(s, repo, authorHost(s.root));
+  INFO(r.out << r.err);
+  CHECK(r.status == 5);
+  auto step = stepOf(runJson(s.root / "out"), "fix");
+  CHECK(step.at("outcome").as_string() == "quarantined");
+  CHECK(step.at("verification").as_object().at("violation").as_string() == "PATH_POLICY_VIOLATION");
+  const auto& change = step.at("change").as_object();
+  CHECK_FALSE(change.at("accepted").as_bool());
+  CHECK(change.at("refusedBecause").as_string() ==
+        "changed src/lib/.gitattributes: .gitattributes and .gitignore files the contract does not list in "
+        "gitRuleFiles");
+  CHECK_FALSE(change.at("binary").as_bool());  // a.c is text: the step's `binary` is not read
+  CHECK(change.at("linesAdded").as_int64() == 2);
+  CHECK(treeDifferences(before, snapshotTree(repo)).empty());
+  CHECK(worktreesGone(s.root));
+}
+
+TEST_CASE("run author: a new file the step's own .gitignore hides is part of the change" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack(contractStage("tools/edit.sh",
+                                                                       "          writable: [\"src/**\"]\n"
+                                                                       "          gitRuleFiles: [src/.gitignore]\n"),
+                                                         backends("linux-bwrap"))},
+                  {".gitignore", "*.o\n"},
+                  {"src/a.c", "int a;\n"},
+                  {"tools/edit.sh",
+                   "printf 'hidden.c\\n' > src/.gitignore && printf 'int h;\\n' > src/hidden.c && "
+                   "printf 'obj\\n' > src/a.o\n"}});
+  auto r = runDispatch(s, repo, authorHost(s.root));
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const auto change = stepOf(runJson(s.root / "out"), "fix").at("change").as_object();
+  CHECK(change.at("accepted").as_bool());
+  // src/a.o stays out: the checkout's own .gitignore ignores it.
+  CHECK(strings(change.at("paths")) == std::vector<std::string>{"src/.gitignore", "src/hidden.c"});
+  fs::path clone = s.root / "clone";
+  REQUIRE(sh("git clone -q '" + repo.string() + "' '" + clone.string() + "'") == 0);
+  CHECK(sh("cd '" + clone.string() + "' && git apply '" + (s.root / "out/steps/s/fix/change.patch").string() + "'") ==
+        0);
+  CHECK(readFile(clone / "src/hidden.c") == "int h;\n");
+}
+
+TEST_CASE("run author: attributes or excludes written under the git directory are refused, not honoured" *
+          doctest::test_suite("integration")) {
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  const std::string admin = "d=$(sed 's/^gitdir: //' .git)\nprintf 'more\\n' >> a.txt\nprintf 'new\\n' > b.txt\n";
+  SUBCASE("the checkout's info/, which git reads for every worktree") {
+    makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack(authorStage("tools/git.sh"), kUnsandboxed)},
+                    {"a.txt", "a\n"},
+                    {"tools/git.sh", admin + "printf '*.txt -diff\\n' > \"$d/../../info/attributes\"\n"
+                                             "printf 'b.txt\\n' >> \"$d/../../info/exclude\"\n"}});
+  }
+  SUBCASE("the worktree's own administrative directory") {
+    makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack(authorStage("tools/git.sh"), kUnsandboxed)},
+                    {"a.txt", "a\n"},
+                    {"tools/git.sh", admin + "mkdir -p \"$d/info\"\nprintf '*.txt -diff\\n' > \"$d/info/attributes\"\n"
+                                             "printf 'b.txt\\n' > \"$d/info/exclude\"\n"}});
+  }
+  const TreeSnapshot before = snapshotTree(repo);
+  auto r = runDispatch(s, repo, authorHost(s.root));
+  INFO(r.out << r.err);
+  CHECK(r.status == 5);
+  auto step = stepOf(runJson(s.root / "out"), "fix");
+  CHECK(step.at("outcome").as_string() == "quarantined");
+  CHECK(step.at("verification").as_object().at("violation").as_string() == "PATH_POLICY_VIOLATION");
+  CHECK_FALSE(step.at("change").as_object().at("accepted").as_bool());
+  CHECK_FALSE(fs::exists(s.root / "out/steps/s/fix/change.patch"));
+  CHECK_FALSE(fs::exists(repo / ".git/info/attributes"));
+  // Only the quarantine (its ref and objects) is new in the checkout.
+  for (const std::string& path : treeDifferences(before, snapshotTree(repo)))
+    CHECK_MESSAGE((path.starts_with(".git/refs/loopwright") || path.starts_with(".git/objects/")), path);
   CHECK(worktreesGone(s.root));
 }
