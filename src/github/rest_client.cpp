@@ -121,6 +121,10 @@ Result<HttpResponse> RestClient::post(const std::string& path, const json::value
   return execute("POST", path, toJsonText(body), kJsonMedia, &landed);
 }
 
+Result<HttpResponse> RestClient::postQuery(const std::string& path, const json::value& body) {
+  return execute("POST", path, toJsonText(body), kJsonMedia, nullptr);
+}
+
 Result<HttpResponse> RestClient::execute(const std::string& method, const std::string& path,
                                          const std::string& body, const std::string& accept,
                                          const LandedProbe* landed) {

@@ -76,6 +76,11 @@ class RestClient {
   Result<HttpResponse> post(const std::string& path, const boost::json::value& body,
                             const LandedProbe& landed);
 
+  // A POST that changes nothing (a GraphQL query), so retried under the
+  // rules like a GET with nothing to look for first. Paced like a write:
+  // GitHub's guidance on writes names every POST.
+  Result<HttpResponse> postQuery(const std::string& path, const boost::json::value& body);
+
   const RestConfig& config() const { return config_; }
 
  private:

@@ -2,8 +2,9 @@
 #include "support/fake_github_state.h"
 
 #include <algorithm>
-#include <cctype>
 #include <atomic>
+#include <cctype>
+#include <stdexcept>
 
 #include <boost/json.hpp>
 
@@ -53,6 +54,8 @@ std::optional<LocalHttpServer::Response> FakeGithub::answer(const LocalHttpServe
       break;
     }
     auto routeIt = [&] {
+      if (rec.path == "/graphql" && !rec.headers.count("authorization"))
+        return message(401, "This endpoint requires you to be authenticated.");
       if (rec.headers["authorization"] != std::string("Bearer ") + kToken) return message(401, "Bad credentials");
       if (rec.headers["x-github-api-version"] != "2022-11-28") return message(400, "missing API version");
       json::value body;
@@ -169,6 +172,27 @@ std::int64_t FakeGithub::addReviewReply(int pull, const std::string& login, cons
         if (c.as_object().contains(k)) reply[k] = c.at(k);
   state_->reviewComments[pull].push_back(reply);
   return reply.at("id").as_int64();
+}
+void FakeGithub::resolveThread(std::int64_t commentId) { setThreadResolved(commentId, true); }
+void FakeGithub::unresolveThread(std::int64_t commentId) { setThreadResolved(commentId, false); }
+void FakeGithub::setThreadResolved(std::int64_t commentId, bool resolved) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  for (const auto& [pull, list] : state_->reviewComments) {
+    std::int64_t root = GraphqlModel::threadRoot(list, commentId);
+    bool known = std::any_of(list.begin(), list.end(),
+                             [&](const json::value& c) { return asInt(c.as_object().if_contains("id")) == root; });
+    if (!known) continue;
+    if (resolved)
+      state_->graphql.resolvedThreads.insert(root);
+    else
+      state_->graphql.resolvedThreads.erase(root);
+    return;
+  }
+  throw std::out_of_range("fake GitHub: no review comment " + std::to_string(commentId));
+}
+void FakeGithub::setGraphqlPageLimit(std::size_t threads) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  state_->graphql.pageLimit = threads;
 }
 void FakeGithub::addIssueComment(int issue, const std::string& login, const std::string& body) {
   std::lock_guard<std::mutex> lock(state_->mu);

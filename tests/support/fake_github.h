@@ -1,5 +1,6 @@
-// A local fake of the GitHub REST API for the publication tests: an HTTP
-// server on 127.0.0.1 (support/local_http_server.h) that implements the endpoints loopwright uses, keeps their state, records every
+// A local fake of the GitHub REST API (and of the one GraphQL query
+// loopwright sends) for the publication tests: an HTTP server on 127.0.0.1
+// (support/local_http_server.h) that implements the endpoints loopwright uses, keeps their state, records every
 // request, enforces GitHub's documented limits (50 annotations per request,
 // 65,535-character check summaries, review comments only on diff lines,
 // one pending review per user) and plays scripted failures (rate limits,
@@ -97,6 +98,15 @@ class FakeGithub {
   void markOutdated(int pull, std::int64_t commentId);
   std::int64_t addReviewReply(int pull, const std::string& login, const std::string& body, std::int64_t inReplyTo);
   void addIssueComment(int issue, const std::string& login, const std::string& body);
+  // A person clicks "Resolve conversation" (or "Unresolve conversation") on
+  // the thread of review comment `commentId`, any comment of it; GraphQL's
+  // reviewThreads then says so (support/fake_github_graphql.h). Throws for
+  // an id the fake does not hold.
+  void resolveThread(std::int64_t commentId);
+  void unresolveThread(std::int64_t commentId);
+  // The most review threads one GraphQL answer holds, whatever the query's
+  // `first` asks (GitHub: `first` itself), so that a test sees paging.
+  void setGraphqlPageLimit(std::size_t threads);
   boost::json::array reviews(int pull) const;
   boost::json::array reviewComments(int pull) const;
   boost::json::array checkRuns() const;
@@ -112,6 +122,7 @@ class FakeGithub {
 
  private:
   std::optional<LocalHttpServer::Response> answer(const LocalHttpServer::Request& request);
+  void setThreadResolved(std::int64_t commentId, bool resolved);
 
   std::unique_ptr<State> state_;
   LocalHttpServer server_;  // after state_: it goes first, its handlers use state_

@@ -17,6 +17,7 @@
 #include <boost/json.hpp>
 
 #include "support/fake_github.h"
+#include "support/fake_github_graphql.h"
 #include "support/fake_github_reads.h"
 
 namespace lw::test {
@@ -140,6 +141,7 @@ struct FakeGithub::State {
   std::map<int, std::vector<std::string>> issueLabels;
   std::map<std::string, std::string> labels{{"bug", "d73a4a"}};
   ReadModel reads;  // the read endpoints' data (support/fake_github_reads.h)
+  GraphqlModel graphql;  // resolved threads and the GraphQL page size (support/fake_github_graphql.h)
 
   std::string writer() const { return installation ? "github-actions[bot]" : kLogin; }
   json::object user() const { return json::object{{"login", writer()}, {"type", installation ? "Bot" : "User"}}; }
@@ -198,6 +200,8 @@ struct FakeGithub::State {
     const std::string repo = std::string("/repos/") + kOwner + "/" + kRepo;
     std::smatch m;
     auto is = [&](const char* re) { return std::regex_match(path, m, std::regex(repo + re)); };
+    // A query, not a write: a read-only token may ask it.
+    if (method == "POST" && path == "/graphql") return graphqlReply(body);
     bool write = method != "GET";
     if (write && readOnly) return message(403, "Resource not accessible by integration");
     auto pager = [&](const json::array& all, const std::string& key) {
@@ -318,6 +322,13 @@ struct FakeGithub::State {
       return message(404, "Not Found");
     }
     return message(404, "Not Found: " + method + " " + path);
+  }
+
+  Reply graphqlReply(const json::value& body) {
+    auto r = graphql.answer(body, kOwner, kRepo, [this](int number) -> const json::array* {
+      return pulls.count(number) ? &reviewComments[number] : nullptr;
+    });
+    return {r.status, {{"content-type", "application/json"}}, r.body};
   }
 
   Reply createReview(int number, const json::value& body) {
