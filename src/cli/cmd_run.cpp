@@ -37,6 +37,7 @@
 #include "pipeline/run.h"
 #include "pipeline/run_setup.h"
 #include "pipeline/incremental_review.h"
+#include "github/carry_forward.h"
 #include "pipeline/pull_event.h"
 #include "pipeline/sarif_file.h"
 #include "pipeline/taskpack_source.h"
@@ -56,10 +57,18 @@ std::string isoNow() {
   return buf;
 }
 
+// What a published run ends as: the verdict of what was published (the
+// run's own findings and those earlier reviews left open), and 0 or the
+// publication error's exit status.
+struct PublishedRun {
+  github::Verdict verdict;
+  int status = 0;
+};
+
 // Publishes the run: first whatever an earlier run left in the outbox, then
-// this one. Returns 0, or the publication error's exit status.
-int publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& event,
-               const Taskpack& taskpack, const HostConfig& host, const fs::path& repo, Io& io) {
+// this one, with the findings earlier reviews left open counted.
+PublishedRun publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& event,
+                        const Taskpack& taskpack, const HostConfig& host, const fs::path& repo, Io& io) {
   std::ostream& log = io.json ? io.err : io.out;
   const github::RestConfig rest = github::restConfigFromEnvironment(io.env);
   github::LiveRestClient client(rest, &log);
@@ -80,6 +89,8 @@ int publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& ev
   pipeline::GitDiffSource diffs(repo.string(), event.baseSha);
   github::Publisher publisher(api, outbox, config, log, &diffs);
   auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
+  github::carryOpenFindings(api, request, !record.incrementalFrom.empty(), log);
+  PublishedRun published{github::judgeRun(request), 0};
   // What earlier runs of this repository left unfinished; other
   // repositories' entries in a shared state directory are not this token's.
   if (auto earlier = publisher.resumeAll(request.repo); !earlier) {
@@ -89,9 +100,9 @@ int publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& ev
   auto outcome = publisher.publish(request);
   if (!outcome) {
     Io errIo{io.err, io.err, io.env, false};
-    return reportError(errIo, outcome.error());
+    published.status = reportError(errIo, outcome.error());
   }
-  return 0;
+  return published;
 }
 
 // --fail-on (the action's fail-on input) overrides the taskpack's
@@ -356,8 +367,9 @@ int runMain(const Args& args, Io& io) {
   if (auto s = writeRecord(record, runJson, args, io); !s) return reportError(io, s.error());
   int status = exitStatusFor(pipeline::judgeRecord(record, in->taskpack.publication.failOn));
   if (publish == "github") {
-    int published = publishRun(record, *event, in->taskpack, in->host, in->repo, io);
-    if (published != 0 && status == 0) status = published;
+    const PublishedRun published = publishRun(record, *event, in->taskpack, in->host, in->repo, io);
+    status = exitStatusFor(published.verdict);
+    if (published.status != 0 && status == 0) status = published.status;
   } else {
     reportUnpublished(record, *event, in->taskpack, runJson, io);
     keepUnpublishedRequest(record, *event, in->taskpack, *out, io);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <set>
 #include <string>
 #include <vector>
@@ -48,8 +49,17 @@ void carryForward(std::vector<StageResult>& stages, const std::vector<StepRow>& 
 std::string carriedSummary(const std::vector<CarriedFinding>& carried);
 
 // Asks GitHub (its own login: GET /user, else `fallbackLogin`). Fails with
-// the REST client's error.
+// the REST client's error when the comments cannot be read; when only the
+// threads cannot (GraphQL), none counts as resolved and `note` says why.
 Result<std::vector<CarriedFinding>> readEarlierFindings(RestClient& api, const RepoRef& repo, int number,
-                                                        const std::string& fallbackLogin);
+                                                        const std::string& fallbackLogin, std::string* note = nullptr);
+
+// Before a pull request's run is judged: adds the open findings to
+// `request` and sets its conclusion again (a trusted run's only: a fork's
+// artifact carries none). `incrementalRun`: the steps reviewed only the
+// changes since an earlier head. When GitHub cannot be read, says so on
+// `log` and leaves the request as it is: its publication reads the same
+// comments and fails too, so no run turns green unseen.
+void carryOpenFindings(RestClient& api, PublicationRequest& request, bool incrementalRun, std::ostream& log);
 
 }  // namespace lw::github
