@@ -17,8 +17,6 @@ namespace json = boost::json;
 
 namespace {
 
-const std::string kHead2 = "89abcdef0123456789abcdef0123456789abcdef";
-const std::string kHead3 = "fedcba9876543210fedcba9876543210fedcba98";
 
 Finding sqlError() { return finding(Severity::Error, "src/app.c", 2, "SQL built from input", "review", "review/sql"); }
 

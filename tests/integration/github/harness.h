@@ -64,6 +64,9 @@ inline std::string readFile(const std::string& path) {
 }
 
 inline constexpr const char* kHeadSha = "0123456789abcdef0123456789abcdef01234567";
+// The heads of later pushes to the same pull request.
+inline const std::string kHead2 = "89abcdef0123456789abcdef0123456789abcdef";
+inline const std::string kHead3 = "fedcba9876543210fedcba9876543210fedcba98";
 
 // src/app.c: new lines 1-12 and 49-54 are in hunks; docs/guide.md: 1-5 (new file).
 inline constexpr const char* kDiff =

@@ -20,8 +20,6 @@ namespace json = boost::json;
 
 namespace {
 
-const std::string kHead2 = "89abcdef0123456789abcdef0123456789abcdef";
-const std::string kHead3 = "fedcba9876543210fedcba9876543210fedcba98";
 
 StepRow reviewStep(Coverage coverage) {
   StepRow r;
