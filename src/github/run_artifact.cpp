@@ -20,8 +20,7 @@ constexpr const char* kArtifactHint =
     "(docs/fork-pull-requests.md)";
 
 Error artifactError(const std::string& file, const std::string& why, const std::string& path = "") {
-  Error e = makeError(ErrorCode::PublicationFailed, "artifact '" + file + "' is invalid: " + why, kArtifactHint,
-                      file);
+  Error e = makeError(ErrorCode::PublicationFailed, "artifact '" + file + "' is invalid: " + why, kArtifactHint, file);
   e.location = Location{.file = file, .line = 0, .column = 0, .path = path};
   return e;
 }
@@ -31,28 +30,23 @@ Error refused(const std::string& why, const std::string& hint) {
 }
 
 bool isCommitId(const std::string& s) {
-  return s.size() == 40 && std::all_of(s.begin(), s.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
+  return s.size() == 40 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 bool isConclusion(const std::string& s) {
   return s == "success" || s == "failure" || s == "neutral" || s == "cancelled";
 }
 
-// What a loopwright pull_request run writes; anything else is refused.
+// What a loopwright pull_request run writes; anything else is refused. Its
+// options are not looked at: they are the base taskpack's
+// (github/artifact_bounds.h).
 Status checkRequestShape(const PublicationRequest& r, const std::string& file) {
-  if (!r.isPullRequest || r.number <= 0)
-    return artifactError(file, "it is not a pull request's publication", "number");
+  if (!r.isPullRequest || r.number <= 0) return artifactError(file, "it is not a pull request's publication", "number");
   if (!isCommitId(r.headSha)) return artifactError(file, "headSha is not a 40-hex commit id", "headSha");
   if (!isConclusion(r.conclusion))
     return artifactError(file, "conclusion '" + r.conclusion + "' is not success, failure, neutral or cancelled",
                          "conclusion");
-  // A pushed branch would carry a fork's change into this repository, where
-  // a push can start workflows that hold its secrets.
-  if (r.options.patches == PatchPublication::Branch && !r.changes.empty())
-    return artifactError(file, "it asks for its changes to be pushed as a branch; a branch is never pushed from an artifact",
-                         "options.patches");
   if (!r.triage.empty())
     return artifactError(file, "it carries triage results; labels and comments are never taken from an artifact",
                          "triage");
@@ -65,7 +59,7 @@ Status writeArtifactRequest(const std::string& dir, const PublicationRequest& re
   return writeFileAtomic((fs::path(dir) / kArtifactRequestFile).string(), toJsonText(toJson(request)) + "\n");
 }
 
-Result<PublicationRequest> readArtifactRequest(const std::string& dir) {
+Result<ArtifactRequest> readArtifactRequest(const std::string& dir) {
   const std::string file = (fs::path(dir) / kArtifactRequestFile).string();
   std::error_code ec;
   // symlink_status: a link could name any file of the publishing runner; a
@@ -82,19 +76,18 @@ Result<PublicationRequest> readArtifactRequest(const std::string& dir) {
     return artifactError(file, e.message, e.location ? e.location->path : "");
   }
   if (auto s = checkRequestShape(*request, file); !s) return std::move(s).error();
-  return request;
+  return ArtifactRequest{std::move(request).value(), text->size()};
 }
 
-Result<PublicationRequest> admitArtifact(PublicationRequest request, const WorkflowRun& run,
-                                         const PullInfo& pull) {
+Result<PublicationRequest> admitArtifact(PublicationRequest request, const WorkflowRun& run, const PullInfo& pull) {
   const std::string where = "pull request #" + std::to_string(request.number);
   if (run.event != "pull_request")
     return refused("the workflow run it came from ran on '" + run.event + "', not pull_request",
                    "trigger the publishing workflow only for the pull_request workflow's runs");
   if (request.repo.fullName() != run.repository.fullName())
-    return refused("it names " + request.repo.fullName() + ", but the workflow run is " + run.repository.fullName() +
-                       "'s",
-                   "an artifact is published only on the repository whose workflow made it");
+    return refused(
+        "it names " + request.repo.fullName() + ", but the workflow run is " + run.repository.fullName() + "'s",
+        "an artifact is published only on the repository whose workflow made it");
   if (request.headSha != run.headSha)
     return refused("it reviewed " + request.headSha + ", but the workflow run ran on " + run.headSha,
                    "publish the artifact of that workflow run only");

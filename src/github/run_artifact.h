@@ -27,11 +27,18 @@ inline constexpr std::size_t kMaxArtifactRequestBytes = 8u << 20;
 // Writes <dir>/publication.json. Fails with IO_ERROR.
 Status writeArtifactRequest(const std::string& dir, const PublicationRequest& request);
 
+// An artifact's request and the size of the file it was read from.
+struct ArtifactRequest {
+  PublicationRequest request;
+  std::size_t bytes = 0;
+};
+
 // Reads <dir>/publication.json: a regular file (no symlink, FIFO or
 // device), at most kMaxArtifactRequestBytes, a valid publication request
 // of a pull request with a 40-hex head and a known conclusion, carrying no
-// triage and no change to push as a branch (suggestions are fine). Fails with PUBLICATION_FAILED naming the file and JSON path.
-Result<PublicationRequest> readArtifactRequest(const std::string& dir);
+// triage. Fails with PUBLICATION_FAILED naming the file and JSON path. What
+// it may hold besides is bounded by the base taskpack (artifact_bounds.h).
+Result<ArtifactRequest> readArtifactRequest(const std::string& dir);
 
 // Pure. The request as it may be posted, when the artifact agrees with
 // the workflow_run event (a pull_request run on this repository, on the
@@ -39,7 +46,6 @@ Result<PublicationRequest> readArtifactRequest(const std::string& dir);
 // API has it now (same head repository, same head commit). Its id and
 // repository are then the event's. Fails with PUBLICATION_FAILED; a head
 // that moved on says that the newer push is reviewed by its own run.
-Result<PublicationRequest> admitArtifact(PublicationRequest request, const WorkflowRun& run,
-                                         const PullInfo& pull);
+Result<PublicationRequest> admitArtifact(PublicationRequest request, const WorkflowRun& run, const PullInfo& pull);
 
 }  // namespace lw::github
