@@ -73,16 +73,22 @@ Result<github::PublicationRequest> admittedArtifact(const std::string& dir, cons
   if (!path) return std::move(path).error();
   auto run = github::loadWorkflowRun(env);
   if (!run) return std::move(run).error();
-  auto artifact = github::readArtifactRequest(dir);
-  if (!artifact) return std::move(artifact).error();
-  auto pull = github::fetchPull(api, run->repository, artifact->request.number);
+  auto doc = github::readArtifactDocument(dir);
+  if (!doc) return std::move(doc).error();
+  auto pull = github::fetchPull(api, run->repository, doc->number);
   if (!pull) return std::move(pull).error();
-  auto admitted = github::admitArtifact(std::move(artifact->request), *run, *pull);
-  if (!admitted) return admitted;
   auto base =
       github::fetchBaseTaskpack(api, run->repository, pull->baseSha, *path, TaskpackLoadOptions{currentUserHome()});
   if (!base) return std::move(base).error();
-  return github::boundByBaseTaskpack(std::move(*admitted), artifact->bytes, github::artifactCapsOf(*base, run->event));
+  const github::ArtifactCaps caps = github::artifactCapsOf(*base, github::kArtifactEvent);
+  // Checked on the document first: an artifact over the caps is refused
+  // without building its request, the costly part of reading a large one.
+  if (auto s = github::checkCaps(github::shapeOf(doc->json, doc->bytes), caps); !s) return std::move(s).error();
+  auto request = github::artifactRequestOf(*doc);
+  if (!request) return std::move(request).error();
+  auto admitted = github::admitArtifact(std::move(request).value(), *run, *pull);
+  if (!admitted) return admitted;
+  return github::boundByBaseTaskpack(std::move(admitted).value(), doc->bytes, caps);
 }
 
 // Exactly one of the three sources.

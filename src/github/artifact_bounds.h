@@ -7,9 +7,13 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <boost/json/value.hpp>
 
 #include "core/result.h"
 #include "github/publication.h"
@@ -49,6 +53,26 @@ struct ArtifactCaps {
 // kMaxArtifactRequestBytes.
 ArtifactCaps artifactCapsOf(const Taskpack& base, const std::string& eventName);
 
+// What the caps are checked on: the names and counts of an artifact.
+struct ArtifactShape {
+  using StepRef = std::pair<std::string, std::string>;  // stage, step
+  struct Stage {
+    std::string name;
+    std::map<std::string, std::size_t, std::less<>> findingsPerStep;  // by the step each names
+  };
+  std::vector<Stage> stages;
+  std::vector<StepRef> steps;    // the step rows
+  std::vector<StepRef> changes;  // whose change each proposed change is
+  std::size_t bytes = 0;         // of publication.json
+};
+
+// Pure. The shape of a request read from `bytes` of publication.json.
+ArtifactShape shapeOf(const PublicationRequest& request, std::size_t bytes);
+// Pure. The shape of publication.json's document as publicationFromJson
+// reads it, so that the caps are checked before a request is built; a
+// member of a type it refuses counts as absent (the request is refused).
+ArtifactShape shapeOf(const boost::json::value& artifact, std::size_t bytes);
+
 // One cap an artifact exceeds: which ("stages", "steps", "findings",
 // "changes", "bytes") and what it holds against what the cap allows.
 struct CapExceeded {
@@ -56,16 +80,19 @@ struct CapExceeded {
   std::string detail;
 };
 
-// Pure. Every cap an artifact exceeds (`request`, read from `bytes` of
-// publication.json), in the order above; empty when it is within them. A
-// name the base taskpack does not have (stage, step row, finding's step,
-// change's step) exceeds the cap of its kind.
-std::vector<CapExceeded> capsExceeded(const PublicationRequest& request, std::size_t bytes, const ArtifactCaps& caps);
+// Pure. Every cap `shape` exceeds, in the order above; empty when it is
+// within them. A name the base taskpack does not have (stage, step row,
+// finding's step, change's step) exceeds the cap of its kind.
+std::vector<CapExceeded> capsExceeded(const ArtifactShape& shape, const ArtifactCaps& caps);
 
-// Pure. The artifact's request as it may be published: within `caps`, with
-// the base taskpack's publication options and its conclusion judged under
-// them (github/conclusion.h), not the artifact's. Fails with
-// PUBLICATION_FAILED naming each exceeded cap with its numbers.
+// Pure. Fails with PUBLICATION_FAILED naming each cap `shape` exceeds with
+// its numbers.
+Status checkCaps(const ArtifactShape& shape, const ArtifactCaps& caps);
+
+// Pure. The artifact's request (read from `bytes` of publication.json) as it
+// may be published: within `caps` (checkCaps), with the base taskpack's
+// publication options and its conclusion judged under them
+// (github/conclusion.h), not the artifact's.
 Result<PublicationRequest> boundByBaseTaskpack(PublicationRequest request, std::size_t bytes, const ArtifactCaps& caps);
 
 }  // namespace lw::github

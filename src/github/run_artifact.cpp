@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 
 #include <boost/json.hpp>
 
 #include "core/file_io.h"
 #include "core/json_text.h"
+#include "github/json_fields.h"
 
 namespace lw::github {
 
@@ -59,30 +61,42 @@ Status writeArtifactRequest(const std::string& dir, const PublicationRequest& re
   return writeFileAtomic((fs::path(dir) / kArtifactRequestFile).string(), toJsonText(toJson(request)) + "\n");
 }
 
-Result<ArtifactRequest> readArtifactRequest(const std::string& dir) {
-  const std::string file = (fs::path(dir) / kArtifactRequestFile).string();
+Result<ArtifactDocument> readArtifactDocument(const std::string& dir) {
+  ArtifactDocument doc;
+  doc.file = (fs::path(dir) / kArtifactRequestFile).string();
   std::error_code ec;
   // symlink_status: a link could name any file of the publishing runner; a
   // FIFO would block the read.
-  if (fs::symlink_status(file, ec).type() != fs::file_type::regular)
-    return artifactError(file, ec ? ec.message() : "not a regular file");
-  auto text = readBoundedFile(file, kMaxArtifactRequestBytes, ErrorCode::PublicationFailed);
-  if (!text) return artifactError(file, text.error().message);
-  json::value doc = json::parse(*text, ec);
-  if (ec) return artifactError(file, "not JSON: " + ec.message());
-  auto request = publicationFromJson(doc);
+  if (fs::symlink_status(doc.file, ec).type() != fs::file_type::regular)
+    return artifactError(doc.file, ec ? ec.message() : "not a regular file");
+  auto text = readBoundedFile(doc.file, kMaxArtifactRequestBytes, ErrorCode::PublicationFailed);
+  if (!text) return artifactError(doc.file, text.error().message);
+  doc.bytes = text->size();
+  doc.json = json::parse(*text, ec);
+  if (ec) return artifactError(doc.file, "not JSON: " + ec.message());
+  // An int, as the request reads it: the pull request read by this number
+  // is the one the request is posted on.
+  const auto number = json_fields::peekInt(doc.json, "number");
+  if (!number || *number <= 0 || *number > std::numeric_limits<int>::max())
+    return artifactError(doc.file, "it is not a pull request's publication", "number");
+  doc.number = static_cast<int>(*number);
+  return doc;
+}
+
+Result<PublicationRequest> artifactRequestOf(const ArtifactDocument& doc) {
+  auto request = publicationFromJson(doc.json);
   if (!request) {
     const Error& e = request.error();
-    return artifactError(file, e.message, e.location ? e.location->path : "");
+    return artifactError(doc.file, e.message, e.location ? e.location->path : "");
   }
-  if (auto s = checkRequestShape(*request, file); !s) return std::move(s).error();
-  return ArtifactRequest{std::move(request).value(), text->size()};
+  if (auto s = checkRequestShape(*request, doc.file); !s) return std::move(s).error();
+  return request;
 }
 
 Result<PublicationRequest> admitArtifact(PublicationRequest request, const WorkflowRun& run, const PullInfo& pull) {
   const std::string where = "pull request #" + std::to_string(request.number);
-  if (run.event != "pull_request")
-    return refused("the workflow run it came from ran on '" + run.event + "', not pull_request",
+  if (run.event != kArtifactEvent)
+    return refused("the workflow run it came from ran on '" + run.event + "', not " + kArtifactEvent,
                    "trigger the publishing workflow only for the pull_request workflow's runs");
   if (request.repo.fullName() != run.repository.fullName())
     return refused(

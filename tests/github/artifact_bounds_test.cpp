@@ -189,7 +189,10 @@ TEST_CASE("artifact bounds: each cap an artifact exceeds is named with its numbe
     CAPTURE(c.name);
     PublicationRequest r = withinCaps();
     c.change(r);
-    CHECK(described(capsExceeded(r, c.bytes, capsWith(c.caps))) == c.says);
+    const ArtifactCaps caps = capsWith(c.caps);
+    CHECK(described(capsExceeded(shapeOf(r, c.bytes), caps)) == c.says);
+    // The same read from publication.json's document, before a request is built.
+    CHECK(described(capsExceeded(shapeOf(toJson(r), c.bytes), caps)) == c.says);
   }
 }
 

@@ -48,6 +48,13 @@ PullInfo pullNow() { return {kHead, std::string(40, 'b'), true, "forker/hello"};
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
+// What the publishing job reads from an artifact directory.
+Result<PublicationRequest> readArtifactRequest(const std::string& dir) {
+  auto doc = readArtifactDocument(dir);
+  if (!doc) return doc.error();
+  return artifactRequestOf(*doc);
+}
+
 // The artifact's publication.json with `edit` applied to its JSON.
 std::string edited(const std::function<void(json::object&)>& edit) {
   json::value v = toJson(prRequest());
@@ -62,10 +69,13 @@ TEST_CASE("run artifact: what run --publish none writes reads back as the same r
   REQUIRE(writeArtifactRequest(dir.root.string(), prRequest()).ok());
   auto r = readArtifactRequest(dir.root.string());
   REQUIRE(r.ok());
-  CHECK(r->request.headSha == kHead);
-  CHECK(r->request.number == 7);
-  CHECK(r->request.repo.fullName() == "octo/hello");
-  CHECK(r->bytes == std::filesystem::file_size(dir.root / kArtifactRequestFile));
+  CHECK(r->headSha == kHead);
+  CHECK(r->number == 7);
+  CHECK(r->repo.fullName() == "octo/hello");
+  auto doc = readArtifactDocument(dir.root.string());
+  REQUIRE(doc.ok());
+  CHECK(doc->number == 7);
+  CHECK(doc->bytes == fs::file_size(dir.root / kArtifactRequestFile));
 }
 
 TEST_CASE("run artifact: a malformed artifact is a PUBLICATION_FAILED naming the file and field") {
@@ -86,7 +96,10 @@ TEST_CASE("run artifact: a malformed artifact is a PUBLICATION_FAILED naming the
       {"an upper-case head", edited([](json::object& o) { o["headSha"] = std::string(40, 'A'); }), "40-hex", "headSha"},
       {"an unknown conclusion", edited([](json::object& o) { o["conclusion"] = "approved"; }), "'approved'",
        "conclusion"},
-      {"a mistyped number", edited([](json::object& o) { o["number"] = "7"; }), "", "number"},
+      {"a mistyped number", edited([](json::object& o) { o["number"] = "7"; }), "not a pull request's publication",
+       "number"},
+      {"a number past an int", edited([](json::object& o) { o["number"] = std::int64_t(1) << 32 | 7; }),
+       "not a pull request's publication", "number"},
       {"triage results", edited([](json::object& o) {
          o["triage"] = json::array{json::object{{"step", "t"}, {"labels", json::array{"approved"}}}};
        }),
