@@ -196,7 +196,7 @@ TEST_CASE("artifact bounds: each cap an artifact exceeds is named with its numbe
   }
 }
 
-TEST_CASE("artifact bounds: over a cap, the refusal names it; nothing of the request is kept") {
+TEST_CASE("artifact bounds: over a cap the request is refused, naming the cap and its numbers") {
   PublicationRequest r = withinCaps();
   r.stages[0].findings.assign(100'000, finding("lint"));
   auto refused = boundByBaseTaskpack(r, 6u << 20, defaultCaps());
