@@ -24,6 +24,11 @@ Error unusable(const std::string& source, const std::string& why) {
 Result<Taskpack> fetchBaseTaskpack(RestClient& api, const RepoRef& repo, const std::string& commit,
                                    const std::string& path, const TaskpackLoadOptions& options) {
   const std::string source = commit + ":" + path;
+  // An empty ref would read the default branch: the caps are the base commit's.
+  if (commit.empty())
+    return makeError(ErrorCode::PublicationFailed,
+                     "the artifact was not published: the pull request has no base commit to read " + path + " at",
+                     kBaseTaskpackHint);
   // The clock, sleeper and limiter pace searches only; a file read never waits.
   SystemClock clock;
   ThreadSleeper sleeper;
