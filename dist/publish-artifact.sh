@@ -17,4 +17,6 @@ case "${LW_PUBLISH:-github}" in
     exit 2
     ;;
 esac
-exec "$lw" publish --from-artifact "$LW_FROM_ARTIFACT"
+# What the artifact may carry, and how it is published, is the taskpack's at
+# this path in the pull request's base commit, read through the API.
+exec "$lw" publish --from-artifact "$LW_FROM_ARTIFACT" --taskpack-path "${LW_TASKPACK_PATH:-.loopwright/taskpack.yaml}"

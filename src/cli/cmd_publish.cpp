@@ -15,6 +15,9 @@
 #include "cli/commands.h"
 #include "cli/policy_context.h"
 #include "cli/report.h"
+#include "core/file_io.h"
+#include "github/artifact_bounds.h"
+#include "github/base_taskpack.h"
 #include "github/live_rest_client.h"
 #include "github/publisher.h"
 #include "github/pulls.h"
@@ -32,7 +35,8 @@ namespace json = boost::json;
 json::value outcomeJson(const github::PublicationOutcome& o) {
   json::array channels;
   for (const auto& c : o.channels)
-    channels.push_back(json::object{{"channel", c.channel}, {"state", github::toString(c.state)}, {"detail", c.detail}});
+    channels.push_back(
+        json::object{{"channel", c.channel}, {"state", github::toString(c.state)}, {"detail", c.detail}});
   return json::object{{"id", o.id},
                       {"complete", o.complete},
                       {"permissionDenied", o.permissionDenied},
@@ -61,16 +65,31 @@ Result<github::PublicationRequest> readRequest(const std::string& path) {
 }
 
 // The artifact's request, once the workflow_run event and the pull request
-// as the API has it now agree with it (github/run_artifact.h).
-Result<github::PublicationRequest> admittedArtifact(const std::string& dir, github::RestClient& api,
+// as the API has it now agree with it (github/run_artifact.h), bounded by
+// and published as the taskpack of the pull request's base commit says
+// (github/artifact_bounds.h). Only reads: nothing is posted before this.
+Result<github::PublicationRequest> admittedArtifact(const std::string& dir, const Args& args, github::RestClient& api,
                                                     const Environment& env) {
+  auto path = repositoryTaskpackPath(args);
+  if (!path) return std::move(path).error();
   auto run = github::loadWorkflowRun(env);
   if (!run) return std::move(run).error();
-  auto request = github::readArtifactRequest(dir);
-  if (!request) return std::move(request).error();
-  auto pull = github::fetchPull(api, run->repository, request->number);
+  auto doc = github::readArtifactDocument(dir);
+  if (!doc) return std::move(doc).error();
+  auto pull = github::fetchPull(api, run->repository, doc->number);
   if (!pull) return std::move(pull).error();
-  return github::admitArtifact(std::move(request).value(), *run, *pull);
+  auto base =
+      github::fetchBaseTaskpack(api, run->repository, pull->baseSha, *path, TaskpackLoadOptions{currentUserHome()});
+  if (!base) return std::move(base).error();
+  const github::ArtifactCaps caps = github::artifactCapsOf(*base, github::kArtifactEvent);
+  // Checked on the document first: an artifact over the caps is refused
+  // without building its request, the costly part of reading a large one.
+  if (auto s = github::checkCaps(github::shapeOf(doc->json, doc->bytes), caps); !s) return std::move(s).error();
+  auto request = github::artifactRequestOf(*doc);
+  if (!request) return std::move(request).error();
+  auto admitted = github::admitArtifact(std::move(request).value(), *run, *pull);
+  if (!admitted) return admitted;
+  return github::boundByBaseTaskpack(std::move(admitted).value(), doc->bytes, caps);
 }
 
 // Exactly one of the three sources.
@@ -97,8 +116,8 @@ void printOutcomes(const std::vector<github::PublicationOutcome>& outcomes, cons
     io.out << "loopwright: the outbox in " << outbox.dir() << " is empty\n";
   } else {
     for (const auto& o : outcomes) {
-      io.out << "loopwright: publication " << o.id << ": "
-             << (o.complete ? "published" : "published with fallbacks") << "\n";
+      io.out << "loopwright: publication " << o.id << ": " << (o.complete ? "published" : "published with fallbacks")
+             << "\n";
       for (const auto& ch : o.channels)
         io.out << "  " << ch.channel << ": " << github::toString(ch.state)
                << (ch.detail.empty() ? "" : " (" + ch.detail + ")") << "\n";
@@ -138,7 +157,7 @@ int publishMain(const Args& args, Io& io) {
     if (!r) return reportError(io, r.error());
     outcomes = std::move(r).value();
   } else {
-    auto request = artifactDir ? admittedArtifact(*artifactDir, api, io.env) : readRequest(*requestFile);
+    auto request = artifactDir ? admittedArtifact(*artifactDir, args, api, io.env) : readRequest(*requestFile);
     if (!request) return reportError(io, request.error());
     auto r = publisher.publish(*request);
     if (!r) return reportError(io, r.error());
@@ -154,17 +173,22 @@ Command publishCommand() {
   Command c;
   c.name = "publish";
   c.summary = "publish results to GitHub, or finish what the outbox holds";
-  c.usage = "--resume [--state-dir DIR] | --request FILE [--state-dir DIR] | --from-artifact DIR [--state-dir DIR]";
+  c.usage =
+      "--resume [--state-dir DIR] | --request FILE [--state-dir DIR] | --from-artifact DIR [--taskpack-path REL] "
+      "[--state-dir DIR]";
   c.description =
       "--resume publishes every pending entry of <state dir>/outbox without posting\n"
       "anything twice. --request publishes one publication request (JSON).\n"
       "--from-artifact publishes the publication.json of a pull_request job's run\n"
-      "directory in a workflow_run job, only while its head is the pull request's. Uses\n"
+      "directory in a workflow_run job, only while its head is the pull request's, and\n"
+      "only within the caps of the taskpack of the pull request's base commit. Uses\n"
       "GITHUB_TOKEN and GITHUB_API_URL; writes GITHUB_STEP_SUMMARY and GITHUB_OUTPUT\n"
       "when set. Exits 6 when a publication could not be finished (it stays in the outbox).";
   c.options = {{"resume", "", "publish the pending outbox entries"},
                {"request", "FILE", "publish this publication request"},
                {"from-artifact", "DIR", "publish a pull_request job's run directory (workflow_run jobs)"},
+               {"taskpack-path", "REL",
+                "with --from-artifact: the taskpack's path in the base commit (default .loopwright/taskpack.yaml)"},
                {"state-dir", "DIR", "the state directory (default: the host config's)"}};
   c.run = publishMain;
   return c;

@@ -20,6 +20,7 @@
 #include "core/file_io.h"
 #include "core/json_text.h"
 #include "github/actions_files.h"
+#include "github/carry_forward.h"
 #include "github/channels.h"
 #include "github/fallback.h"
 #include "github/live_rest_client.h"
@@ -31,14 +32,13 @@
 #include "pipeline/bridge_adapter.h"
 #include "pipeline/comment_gate.h"
 #include "pipeline/git_diff_source.h"
+#include "pipeline/incremental_review.h"
 #include "pipeline/patch_branch.h"
-#include "pipeline/publication_builder.h"
 #include "pipeline/plan.h"
+#include "pipeline/publication_builder.h"
+#include "pipeline/pull_event.h"
 #include "pipeline/run.h"
 #include "pipeline/run_setup.h"
-#include "pipeline/incremental_review.h"
-#include "github/carry_forward.h"
-#include "pipeline/pull_event.h"
 #include "pipeline/sarif_file.h"
 #include "pipeline/taskpack_source.h"
 #include "policy/taskpack_loader.h"
@@ -138,8 +138,8 @@ void writeRunOutputs(const pipeline::RunRecord& record, const fs::path& runJson,
 
 // Under Actions a run that publishes nothing (publish: none, dry-run) still
 // shows its findings on the run page: annotations and the step summary.
-void reportUnpublished(const pipeline::RunRecord& record, const pipeline::EventInput& event,
-                       const Taskpack& taskpack, const fs::path& runJson, Io& io) {
+void reportUnpublished(const pipeline::RunRecord& record, const pipeline::EventInput& event, const Taskpack& taskpack,
+                       const fs::path& runJson, Io& io) {
   if (io.env.get("GITHUB_ACTIONS").value_or("") != "true" || !event.typed) return;
   auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
   github::PublicationOutcome outcome;
@@ -155,8 +155,8 @@ void reportUnpublished(const pipeline::RunRecord& record, const pipeline::EventI
   std::error_code ec;
   std::size_t used = 0;
   if (auto size = fs::file_size(*summary, ec); !ec) used = size;
-  auto written = github::appendStepSummary(
-      *summary, github::renderStepSummary(request, outcome, runJson.string(), used));
+  auto written =
+      github::appendStepSummary(*summary, github::renderStepSummary(request, outcome, runJson.string(), used));
   if (!written) io.err << "loopwright: " << written.error().message << "\n";
 }
 
@@ -173,22 +173,17 @@ void keepUnpublishedRequest(const pipeline::RunRecord& record, const pipeline::E
 
 // The taskpack to trust: --taskpack when given; for pull requests the base
 // commit's; otherwise the working tree's.
-Result<Taskpack> loadTrustedTaskpack(const Args& args, const fs::path& repo,
-                                     const pipeline::EventInput& event) {
+Result<Taskpack> loadTrustedTaskpack(const Args& args, const fs::path& repo, const pipeline::EventInput& event) {
   TaskpackLoadOptions options{currentUserHome()};
   if (args.value("taskpack")) return loadTaskpack(*args.value("taskpack"), options);
-  std::string given = args.value("taskpack-path").value_or(std::string(kDefaultTaskpackPath));
-  // "./.loopwright/taskpack.yaml" names the same file; git trees know no "./".
-  std::string relative = fs::path(given).lexically_normal().generic_string();
-  if (given.empty() || relative.empty() || relative.front() == '/' || relative.find("..") != std::string::npos)
-    return makeError(ErrorCode::UsageError, "--taskpack-path '" + given + "' is not inside the repository",
-                     "give a repository-relative path such as .loopwright/taskpack.yaml");
+  auto relative = repositoryTaskpackPath(args);
+  if (!relative) return relative.error();
   if (pipeline::isPullRequestEvent(event.name) && !event.baseSha.empty()) {
-    auto text = pipeline::readTaskpackAtCommit(repo.string(), event.baseSha, relative);
+    auto text = pipeline::readTaskpackAtCommit(repo.string(), event.baseSha, *relative);
     if (!text) return text.error();
     return parseTaskpack(text->text, text->source, options);
   }
-  return loadTaskpack((repo / relative).string(), options);
+  return loadTaskpack((repo / *relative).string(), options);
 }
 
 // What every step of the run shares: the checkout, the out dir, the event
@@ -235,8 +230,7 @@ void warnIfUnsandboxed(const pipeline::RunPlan& plan, Io& io) {
 // A comment command its author may not give (docs/comment-commands.md):
 // one line in the log and the step summary, no stage runs, exit 0.
 int reportCommandRefused(const std::string& refusal, Io& io) {
-  (io.json ? io.err : io.out) << "::notice title=loopwright: command not run::" << github::escapeData(refusal)
-                              << "\n";
+  (io.json ? io.err : io.out) << "::notice title=loopwright: command not run::" << github::escapeData(refusal) << "\n";
   if (auto summary = io.env.get("GITHUB_STEP_SUMMARY"); summary && !summary->empty())
     if (auto written = github::appendStepSummary(*summary, "> **Note:** " + refusal + "\n\n"); !written)
       io.err << "loopwright: " << written.error().message << "\n";
@@ -384,8 +378,9 @@ Command runCommand() {
   Command c;
   c.name = "run";
   c.summary = "run the taskpack's pipeline on an event, each step sandboxed and verified";
-  c.usage = "[--taskpack P] [--event-name N --event-path F] [--repo DIR] [--out DIR] [--sarif FILE] [--publish none|github]"
-            " [--fail-on error|warning|never]";
+  c.usage =
+      "[--taskpack P] [--event-name N --event-path F] [--repo DIR] [--out DIR] [--sarif FILE] [--publish none|github]"
+      " [--fail-on error|warning|never]";
   c.description =
       "Selects the stages whose `on:` matches the event, runs their steps (concurrently\n"
       "where they cannot write the working tree), verifies each with libgit2 and writes\n"

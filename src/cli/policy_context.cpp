@@ -15,6 +15,16 @@ std::string taskpackPathFrom(const Args& args) {
   return (repo / kDefaultTaskpackPath).lexically_normal().string();
 }
 
+Result<std::string> repositoryTaskpackPath(const Args& args) {
+  std::string given = args.value("taskpack-path").value_or(std::string(kDefaultTaskpackPath));
+  // "./.loopwright/taskpack.yaml" names the same file; git trees know no "./".
+  std::string relative = std::filesystem::path(given).lexically_normal().generic_string();
+  if (given.empty() || relative.empty() || relative.front() == '/' || relative.find("..") != std::string::npos)
+    return makeError(ErrorCode::UsageError, "--taskpack-path '" + given + "' is not inside the repository",
+                     "give a repository-relative path such as .loopwright/taskpack.yaml");
+  return relative;
+}
+
 Result<Taskpack> loadTaskpackFrom(const Args& args) {
   return loadTaskpack(taskpackPathFrom(args), TaskpackLoadOptions{currentUserHome()});
 }

@@ -17,6 +17,11 @@ namespace lw::cli {
 // --taskpack P, else the first positional, else <--repo or .>/.loopwright/taskpack.yaml.
 std::string taskpackPathFrom(const Args& args);
 
+// --taskpack-path (the action's taskpack-path input), else
+// .loopwright/taskpack.yaml, as a path inside a git tree ("./" dropped).
+// Fails with USAGE_ERROR when it is absolute or climbs out with "..".
+Result<std::string> repositoryTaskpackPath(const Args& args);
+
 Result<Taskpack> loadTaskpackFrom(const Args& args);
 
 // The host config named by $LOOPWRIGHT_HOST_CONFIG (must exist) or the

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <functional>
 
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "core/json_text.h"
 #include "github/run_artifact.h"
@@ -48,6 +48,13 @@ PullInfo pullNow() { return {kHead, std::string(40, 'b'), true, "forker/hello"};
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
+// What the publishing job reads from an artifact directory.
+Result<PublicationRequest> readArtifactRequest(const std::string& dir) {
+  auto doc = readArtifactDocument(dir);
+  if (!doc) return doc.error();
+  return artifactRequestOf(*doc);
+}
+
 // The artifact's publication.json with `edit` applied to its JSON.
 std::string edited(const std::function<void(json::object&)>& edit) {
   json::value v = toJson(prRequest());
@@ -65,6 +72,10 @@ TEST_CASE("run artifact: what run --publish none writes reads back as the same r
   CHECK(r->headSha == kHead);
   CHECK(r->number == 7);
   CHECK(r->repo.fullName() == "octo/hello");
+  auto doc = readArtifactDocument(dir.root.string());
+  REQUIRE(doc.ok());
+  CHECK(doc->number == 7);
+  CHECK(doc->bytes == fs::file_size(dir.root / kArtifactRequestFile));
 }
 
 TEST_CASE("run artifact: a malformed artifact is a PUBLICATION_FAILED naming the file and field") {
@@ -82,22 +93,17 @@ TEST_CASE("run artifact: a malformed artifact is a PUBLICATION_FAILED naming the
       {"an issue's publication", edited([](json::object& o) { o["isPullRequest"] = false; }),
        "not a pull request's publication", "number"},
       {"a short head", edited([](json::object& o) { o["headSha"] = "abc"; }), "40-hex", "headSha"},
-      {"an upper-case head", edited([](json::object& o) { o["headSha"] = std::string(40, 'A'); }), "40-hex",
-       "headSha"},
+      {"an upper-case head", edited([](json::object& o) { o["headSha"] = std::string(40, 'A'); }), "40-hex", "headSha"},
       {"an unknown conclusion", edited([](json::object& o) { o["conclusion"] = "approved"; }), "'approved'",
        "conclusion"},
-      {"a mistyped number", edited([](json::object& o) { o["number"] = "7"; }), "", "number"},
-      {"triage results",
-       edited([](json::object& o) {
+      {"a mistyped number", edited([](json::object& o) { o["number"] = "7"; }), "not a pull request's publication",
+       "number"},
+      {"a number past an int", edited([](json::object& o) { o["number"] = std::int64_t(1) << 32 | 7; }),
+       "not a pull request's publication", "number"},
+      {"triage results", edited([](json::object& o) {
          o["triage"] = json::array{json::object{{"step", "t"}, {"labels", json::array{"approved"}}}};
        }),
        "never taken from an artifact", "triage"},
-      {"a change to push as a branch",
-       edited([](json::object& o) {
-         o["options"] = json::object{{"patches", "branch"}};
-         o["changes"] = json::array{toJson(ProposedChange{"fix", "author", kHead, "diff --git a/x b/x\n", "", 0})};
-       }),
-       "a branch is never pushed from an artifact", "options.patches"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
@@ -148,11 +154,17 @@ TEST_CASE("run artifact: admitted only when the workflow_run event and the pull 
   };
   const Case cases[] = {
       {"a run of another event", [](auto&, auto& w, auto&) { w.event = "push"; }, "ran on 'push', not pull_request"},
-      {"another repository", [](auto& r, auto&, auto&) { r.repo = {"other", "place"}; },
+      {"another repository",
+       [](auto& r, auto&, auto&) {
+         r.repo = {"other", "place"};
+       },
        "it names other/place, but the workflow run is octo/hello's"},
       {"another commit than the run's", [](auto&, auto& w, auto&) { w.headSha = std::string(40, 'c'); },
        "but the workflow run ran on cccc"},
-      {"a pull request the run was not for", [](auto&, auto& w, auto&) { w.pullNumbers = {8, 9}; },
+      {"a pull request the run was not for",
+       [](auto&, auto& w, auto&) {
+         w.pullNumbers = {8, 9};
+       },
        "pull request #7 is not one the workflow run was for"},
       {"a pull request from another head repository", [](auto&, auto&, auto& p) { p.headRepo = "mallory/hello"; },
        "comes from mallory/hello, but the workflow run ran on forker/hello"},

@@ -12,11 +12,12 @@ namespace lw::test {
 
 FakeGithub::FakeGithub()
     : state_(std::make_unique<State>()),
-      server_("fake-github", [this](const LocalHttpServer::Request& r) { return answer(r); },
-              [this] {
-                state_->stopping = true;
-                releaseHangs();
-              }) {
+      server_(
+          "fake-github", [this](const LocalHttpServer::Request& r) { return answer(r); },
+          [this] {
+            state_->stopping = true;
+            releaseHangs();
+          }) {
   state_->port = server_.port();
 }
 
@@ -92,7 +93,7 @@ std::optional<LocalHttpServer::Response> FakeGithub::answer(const LocalHttpServe
 
 void FakeGithub::addPull(int number, const std::string& headSha, const std::string& diff) {
   std::lock_guard<std::mutex> lock(state_->mu);
-  state_->pulls[number] = {headSha, diff, {}};
+  state_->pulls[number] = {headSha, diff, {}, {}};
 }
 void FakeGithub::setPullHeadRepo(int number, const std::string& headRepo) {
   std::lock_guard<std::mutex> lock(state_->mu);
@@ -101,6 +102,10 @@ void FakeGithub::setPullHeadRepo(int number, const std::string& headRepo) {
 void FakeGithub::movePullHead(int number, const std::string& headSha) {
   std::lock_guard<std::mutex> lock(state_->mu);
   state_->pulls.at(number).headSha = headSha;
+}
+void FakeGithub::setPullBase(int number, const std::string& baseSha) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  state_->pulls.at(number).baseSha = baseSha;
 }
 void FakeGithub::setPermission(const std::string& login, const std::string& permission) {
   std::lock_guard<std::mutex> lock(state_->mu);
@@ -143,8 +148,8 @@ void FakeGithub::clearRequests() {
   std::lock_guard<std::mutex> lock(state_->mu);
   state_->log.clear();
 }
-void FakeGithub::addReviewComment(int pull, const std::string& login, const std::string& body,
-                                  const std::string& path, int line) {
+void FakeGithub::addReviewComment(int pull, const std::string& login, const std::string& body, const std::string& path,
+                                  int line) {
   std::lock_guard<std::mutex> lock(state_->mu);
   state_->reviewComments[pull].push_back(json::object{{"id", state_->nextId++},
                                                       {"user", json::object{{"login", login}}},
@@ -164,7 +169,9 @@ void FakeGithub::markOutdated(int pull, std::int64_t commentId) {
 std::int64_t FakeGithub::addReviewReply(int pull, const std::string& login, const std::string& body,
                                         std::int64_t inReplyTo) {
   std::lock_guard<std::mutex> lock(state_->mu);
-  json::object reply{{"id", state_->nextId++}, {"user", json::object{{"login", login}}}, {"body", body},
+  json::object reply{{"id", state_->nextId++},
+                     {"user", json::object{{"login", login}}},
+                     {"body", body},
                      {"in_reply_to_id", inReplyTo}};
   for (const auto& c : state_->reviewComments[pull])
     if (asInt(c.as_object().if_contains("id")) == inReplyTo)
@@ -196,9 +203,11 @@ void FakeGithub::setGraphqlPageLimit(std::size_t threads) {
 }
 void FakeGithub::addIssueComment(int issue, const std::string& login, const std::string& body) {
   std::lock_guard<std::mutex> lock(state_->mu);
-  state_->issueComments[issue].push_back(
-      json::object{{"id", state_->nextId++}, {"user", json::object{{"login", login}}}, {"body", body},
-                   {"author_association", "NONE"}, {"created_at", "2024-01-01T00:00:00Z"}});
+  state_->issueComments[issue].push_back(json::object{{"id", state_->nextId++},
+                                                      {"user", json::object{{"login", login}}},
+                                                      {"body", body},
+                                                      {"author_association", "NONE"},
+                                                      {"created_at", "2024-01-01T00:00:00Z"}});
 }
 json::array FakeGithub::reviews(int pull) const {
   std::lock_guard<std::mutex> lock(state_->mu);

@@ -10,8 +10,8 @@
 #include <condition_variable>
 #include <map>
 #include <memory>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +45,8 @@ class FakeGithub {
   void setPullHeadRepo(int number, const std::string& headRepo);
   // A new push: the pull request's head moves to `headSha`.
   void movePullHead(int number, const std::string& headSha);
+  // The pull request's base.sha (else one made up from the head's).
+  void setPullBase(int number, const std::string& baseSha);
   // GET collaborators/{login}/permission answers `permission` ("admin",
   // "maintain", "write", "triage", "read"); a login never set is not a
   // collaborator and gets GitHub's 404.

@@ -3,8 +3,8 @@
 #pragma once
 
 #include <algorithm>
-#include <cctype>
 #include <atomic>
+#include <cctype>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -32,7 +32,9 @@ struct Reply {
   std::string body;
 };
 
-inline Reply jsonReply(int status, const json::value& v) { return {status, {{"content-type", "application/json"}}, json::serialize(v)}; }
+inline Reply jsonReply(int status, const json::value& v) {
+  return {status, {{"content-type", "application/json"}}, json::serialize(v)};
+}
 inline Reply message(int status, const std::string& m) { return jsonReply(status, json::object{{"message", m}}); }
 inline Reply unprocessable(const std::string& m) { return message(422, m); }
 
@@ -130,11 +132,12 @@ struct FakeGithub::State {
     std::string headSha;
     std::string diff;
     std::string headRepo;  // a fork's full name; empty: the base repository
+    std::string baseSha;   // empty: made up from the head's
   };
   std::map<int, Pull> pulls;
   std::map<std::string, std::string> permissions;  // collaborator login -> permission
-  std::map<int, json::array> reviews;         // by pull
-  std::map<int, json::array> reviewComments;  // by pull
+  std::map<int, json::array> reviews;              // by pull
+  std::map<int, json::array> reviewComments;       // by pull
   json::array checkRuns;
   std::map<std::int64_t, json::array> annotations;
   std::map<int, json::array> issueComments;
@@ -153,14 +156,14 @@ struct FakeGithub::State {
     if (auto it = q.find("page"); it != q.end()) pg = std::stoul(it->second);
     json::array items;
     for (std::size_t i = (pg - 1) * per; i < all.size() && i < pg * per; ++i) items.push_back(all[i]);
-    Reply r = key.empty() ? jsonReply(200, items)
-                          : jsonReply(200, json::object{{"total_count", all.size()}, {key, items}});
+    Reply r =
+        key.empty() ? jsonReply(200, items) : jsonReply(200, json::object{{"total_count", all.size()}, {key, items}});
     if (pg * per < all.size()) {
       std::string base = "http://127.0.0.1:" + std::to_string(port) + path + "?";
       for (const auto& [k, v] : q)
         if (k != "page") base += k + "=" + encode(v) + "&";
-      r.headers["link"] = "<" + base + "page=" + std::to_string(pg + 1) + ">; rel=\"next\", <" + base + "page=" +
-                          std::to_string((all.size() + per - 1) / per) + ">; rel=\"last\"";
+      r.headers["link"] = "<" + base + "page=" + std::to_string(pg + 1) + ">; rel=\"next\", <" + base +
+                          "page=" + std::to_string((all.size() + per - 1) / per) + ">; rel=\"last\"";
     }
     return r;
   }
@@ -221,9 +224,12 @@ struct FakeGithub::State {
       std::string full = std::string(kOwner) + "/" + kRepo;
       json::object pr{
           {"number", p->first},
-          {"head", json::object{{"sha", p->second.headSha},
-                                {"repo", json::object{{"full_name", p->second.headRepo.empty() ? full : p->second.headRepo}}}}},
-          {"base", json::object{{"sha", "b" + p->second.headSha.substr(1)}, {"repo", json::object{{"full_name", full}}}}}};
+          {"head",
+           json::object{{"sha", p->second.headSha},
+                        {"repo", json::object{{"full_name", p->second.headRepo.empty() ? full : p->second.headRepo}}}}},
+          {"base",
+           json::object{{"sha", p->second.baseSha.empty() ? "b" + p->second.headSha.substr(1) : p->second.baseSha},
+                        {"repo", json::object{{"full_name", full}}}}}};
       reads.decoratePull(p->first, pr);
       return jsonReply(200, pr);
     }
@@ -305,8 +311,11 @@ struct FakeGithub::State {
       auto& list = issueComments[std::stoi(m[1])];
       if (method == "GET") return page(list, q, path);
       if (method == "POST") {
-        json::object c{{"id", nextId++}, {"user", user()}, {"body", body.at("body")},
-                       {"author_association", "NONE"}, {"created_at", "2024-01-01T00:00:00Z"}};
+        json::object c{{"id", nextId++},
+                       {"user", user()},
+                       {"body", body.at("body")},
+                       {"author_association", "NONE"},
+                       {"created_at", "2024-01-01T00:00:00Z"}};
         list.push_back(c);
         return jsonReply(201, c);
       }
@@ -349,9 +358,15 @@ struct FakeGithub::State {
     }
     std::int64_t id = nextId++;
     std::string event = pending ? "" : std::string(o.at("event").as_string());
-    std::string state = pending ? "PENDING" : event == "REQUEST_CHANGES" ? "CHANGES_REQUESTED" : event == "APPROVE" ? "APPROVED" : "COMMENTED";
-    json::object review{{"id", id}, {"user", user()}, {"body", o.contains("body") ? o.at("body") : json::value("")},
-                        {"state", state}, {"commit_id", p->second.headSha}};
+    std::string state = pending                      ? "PENDING"
+                        : event == "REQUEST_CHANGES" ? "CHANGES_REQUESTED"
+                        : event == "APPROVE"         ? "APPROVED"
+                                                     : "COMMENTED";
+    json::object review{{"id", id},
+                        {"user", user()},
+                        {"body", o.contains("body") ? o.at("body") : json::value("")},
+                        {"state", state},
+                        {"commit_id", p->second.headSha}};
     list.push_back(review);
     for (const auto& c : comments) {
       json::object rc = c.as_object();

@@ -7,110 +7,11 @@
 
 #include <boost/json.hpp>
 
-#include "integration/pipeline/pipeline_fixture.h"
-#include "support/fake_github.h"
+#include "integration/pipeline/fork_rig.h"
 
 using namespace lw::test;
+using namespace lw::test::fork;
 namespace json = boost::json;
-
-namespace {
-
-const char* kTaskpack = R"(apiVersion: loopwright.dev/v1alpha1
-kind: Taskpack
-metadata: {name: fork-review}
-spec:
-  sandbox: {preferredBackends: [linux-bwrap]}
-  stages:
-    - name: review
-      on: [pull_request]
-      steps:
-        - name: flag
-          run: [sh, -c, 'printf "%s" "{\"findings\":[{\"ruleId\":\"x/y\",\"severity\":\"warning\",\"message\":\"look here\",\"path\":\"src/a.py\",\"line\":2}]}" > "$LOOPWRIGHT_OUT/findings.json"']
-)";
-
-json::object repoJson(const std::string& owner, const std::string& name) {
-  return {{"name", name}, {"full_name", owner + "/" + name}, {"owner", json::object{{"login", owner}}}};
-}
-
-json::object forkPullEvent(const std::string& base, const std::string& head) {
-  return {{"action", "opened"},
-          {"pull_request", json::object{{"number", 7},
-                                        {"author_association", "CONTRIBUTOR"},
-                                        {"labels", json::array{}},
-                                        {"head", json::object{{"sha", head}, {"ref", "feature"},
-                                                              {"repo", repoJson("forker", "hello")}}},
-                                        {"base", json::object{{"sha", base}, {"ref", "main"},
-                                                              {"repo", repoJson("octo", "hello")}}}}},
-          {"repository", repoJson("octo", "hello")},
-          {"sender", json::object{{"login", "forker"}}}};
-}
-
-// What GitHub sends the publishing workflow: pull_requests is empty for a
-// fork's head (GitHub lists only the base repository's own branches).
-json::object workflowRunEvent(const std::string& head) {
-  return {{"action", "completed"},
-          {"workflow_run", json::object{{"id", 4242},
-                                        {"run_attempt", 1},
-                                        {"event", "pull_request"},
-                                        {"head_sha", head},
-                                        {"head_repository", json::object{{"full_name", "forker/hello"}}},
-                                        {"pull_requests", json::array{}}}},
-          {"repository", repoJson("octo", "hello")}};
-}
-
-struct ForkRig {
-  Scratch s;
-  fs::path repo = s.root / "repo";
-  std::string base, head;
-  FakeGithub github;
-  std::map<std::string, std::string> env;
-
-  ForkRig() {
-    makeRepo(repo, {{".loopwright/taskpack.yaml", kTaskpack}, {"README.md", "hello\n"}});
-    base = capture("git -C '" + repo.string() + "' rev-parse HEAD");
-    base.pop_back();
-    REQUIRE(sh("cd '" + repo.string() + "' && mkdir -p src && printf 'x = 1\\ny = 2\\n' > src/a.py && "
-               "git add -A && git -c user.name=e -c user.email=e@invalid commit -qm pr") == 0);
-    head = capture("git -C '" + repo.string() + "' rev-parse HEAD");
-    head.pop_back();
-    github.addPull(7, head, capture("git -C '" + repo.string() + "' diff HEAD~1 HEAD"));
-    github.setPullHeadRepo(7, "forker/hello");
-    env = hostEnv(s.root);
-    env["GITHUB_API_URL"] = github.url();
-    env["RUNNER_TEMP"] = (s.root / "runner-temp").string();
-    fs::create_directories(s.root / "runner-temp");
-  }
-
-  // The pull_request job: no token that could write, nothing published.
-  CliRun pullRequestJob() {
-    writeFile(s.root / "pr-event.json", json::serialize(forkPullEvent(base, head)));
-    return runCli({"run", "--repo", repo.string(), "--event-name", "pull_request", "--event-path",
-                   (s.root / "pr-event.json").string(), "--out", (s.root / "artifact").string(), "--publish",
-                   "none"},
-                  env);
-  }
-
-  // The pull_request job, which must succeed and post nothing.
-  void ranPullRequestJob() {
-    auto pr = pullRequestJob();
-    INFO(pr.out << pr.err);
-    REQUIRE(pr.status == 0);
-    REQUIRE(fs::exists(s.root / "artifact" / "publication.json"));
-    CHECK(github.count("POST", "") == 0);
-  }
-
-  // The workflow_run job on `artifact`.
-  CliRun publishJob(const json::object& event, const fs::path& artifact) {
-    writeFile(s.root / "wr-event.json", json::serialize(event));
-    auto e = env;
-    e["GITHUB_TOKEN"] = FakeGithub::kToken;
-    e["GITHUB_EVENT_NAME"] = "workflow_run";
-    e["GITHUB_EVENT_PATH"] = (s.root / "wr-event.json").string();
-    return runCli({"publish", "--from-artifact", artifact.string(), "--state-dir", (s.root / "state").string()}, e);
-  }
-};
-
-}  // namespace
 
 TEST_CASE("fork split: the pull_request job's artifact is published by the workflow_run job on the current head") {
   LW_REQUIRE_HOST(sh("bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1") == 0,
@@ -121,6 +22,7 @@ TEST_CASE("fork split: the pull_request job's artifact is published by the workf
   auto published = rig.publishJob(workflowRunEvent(rig.head), rig.s.root / "artifact");
   INFO(published.out << published.err);
   CHECK(published.status == 0);
+  CHECK(rig.github.count("GET", "/contents/.loopwright/taskpack.yaml") > 0);  // the base commit's caps
   auto reviews = rig.github.reviews(7);
   REQUIRE(reviews.size() == 1);
   CHECK(reviews[0].at("commit_id").as_string() == rig.head);
@@ -170,8 +72,8 @@ TEST_CASE("fork split: where to post comes from the workflow_run event, not the 
   }
   SUBCASE("an artifact naming another pull request than the workflow run's") {
     auto event = workflowRunEvent(rig.head);
-    event["workflow_run"].as_object()["pull_requests"] = json::array{
-        json::object{{"number", 8}, {"base", json::object{{"repo", json::object{{"name", "hello"}}}}}}};
+    event["workflow_run"].as_object()["pull_requests"] =
+        json::array{json::object{{"number", 8}, {"base", json::object{{"repo", json::object{{"name", "hello"}}}}}}};
     auto r = rig.publishJob(event, artifact);
     CHECK(r.status == 6);
     CHECK(r.err.find("is not one the workflow run was for") != std::string::npos);
@@ -190,8 +92,8 @@ TEST_CASE("fork split: where to post comes from the workflow_run event, not the 
     e["GITHUB_TOKEN"] = FakeGithub::kToken;
     e["GITHUB_EVENT_NAME"] = "pull_request";
     e["GITHUB_EVENT_PATH"] = (rig.s.root / "pr-event.json").string();
-    auto r = runCli({"publish", "--from-artifact", artifact.string(), "--state-dir", (rig.s.root / "state").string()},
-                    e);
+    auto r =
+        runCli({"publish", "--from-artifact", artifact.string(), "--state-dir", (rig.s.root / "state").string()}, e);
     CHECK(r.status == 2);
     CHECK(r.err.find("runs in a workflow_run job") != std::string::npos);
   }
