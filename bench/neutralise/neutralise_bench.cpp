@@ -30,10 +30,16 @@ std::string finding(int i) {
   std::string n = std::to_string(i);
   return "- **error** `security/sql-" + n + "` in `src/app" + n + ".c:" + n +
          "`: the query is built from `req.query` @reviewer-" + n + " see [the guide](guide/sql.md#L" + n +
-         ") and [this advisory](https://evil.example/a" + n + ") ![badge](https://evil.example/b.png) "
-         "www.example" + n + ".org and o/r#" + n + " <b>bold</b> <!-- hidden " + n + " -->\n\n"
-         "  ```c\n  sprintf(q, \"SELECT * FROM t WHERE id=%s\", id" + n + ");\n  ```\n\n"
-         "  | column | risk |\n  | --- | --- |\n  | id" + n + " | high |\n\n";
+         ") and [this advisory](https://evil.example/a" + n +
+         ") ![badge](https://evil.example/b.png) "
+         "www.example" +
+         n + ".org and o/r#" + n + " <b>bold</b> <!-- hidden " + n +
+         " -->\n\n"
+         "  ```c\n  sprintf(q, \"SELECT * FROM t WHERE id=%s\", id" +
+         n +
+         ");\n  ```\n\n"
+         "  | column | risk |\n  | --- | --- |\n  | id" +
+         n + " | high |\n\n";
 }
 
 std::string body(std::size_t bytes) {
@@ -69,12 +75,14 @@ int main(int argc, char** argv) {
     parse.push_back(timeMs([&] { lw::github::md::Tree::parse(text); }));
     parseRender.push_back(timeMs([&] { outBytes = lw::github::md::Tree::parse(text).render().size(); }));
     scan.push_back(timeMs([&] { outBytes = secrets.scanAndMask(text).masked.size(); }));
-    neutralise.push_back(timeMs([&] { outBytes = lw::github::neutraliseMarkdown(text, scope, 2 * bytes, secrets).size(); }));
+    neutralise.push_back(
+        timeMs([&] { outBytes = lw::github::neutraliseMarkdown(text, scope, 2 * bytes, secrets).size(); }));
   }
   const double p = median(parse), n = median(neutralise);
   std::printf("input %zu bytes, output %zu bytes, %d runs (medians)\n", text.size(), outBytes, runs);
   std::printf("cmark-gfm parse alone (floor)   %8.2f ms\n", p);
-  std::printf("parse + render                  %8.2f ms   %.2fx the parse\n", median(parseRender), median(parseRender) / p);
+  std::printf("parse + render                  %8.2f ms   %.2fx the parse\n", median(parseRender),
+              median(parseRender) / p);
   std::printf("secret scan of the text         %8.2f ms   %.2fx the parse\n", median(scan), median(scan) / p);
   std::printf("neutraliseMarkdown              %8.2f ms   %.2fx the parse\n", n, n / p);
   return 0;

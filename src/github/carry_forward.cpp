@@ -29,7 +29,8 @@ bool reviewedWholeChange(const StepRow& step, bool incrementalRun) {
   return step.coverage->complete && step.coverage->incrementalFrom.empty();
 }
 
-std::size_t stageFor(const std::vector<StageResult>& stages, const std::vector<StepRow>& steps, const std::string& step) {
+std::size_t stageFor(const std::vector<StageResult>& stages, const std::vector<StepRow>& steps,
+                     const std::string& step) {
   for (const StepRow& row : steps)
     if (row.step == step)
       for (std::size_t i = 0; i < stages.size(); ++i)
@@ -57,8 +58,10 @@ std::vector<CarriedFinding> earlierFindings(const json::array& comments, const s
       if (m.origin != Origin::Trusted || !m.severity || !seen.insert(m.fingerprint).second) continue;
       CarriedFinding f{m.fingerprint, *m.severity, m.step, textOf(c, "path"), static_cast<int>(line.value_or(0)),
                        idOf(c)};
-      if (!line) f.stoppedBecause = kStoppedLinesChanged;
-      else if (resolvedThreads.count(f.commentId)) f.stoppedBecause = kStoppedResolved;
+      if (!line)
+        f.stoppedBecause = kStoppedLinesChanged;
+      else if (resolvedThreads.count(f.commentId))
+        f.stoppedBecause = kStoppedResolved;
       out.push_back(std::move(f));
     }
   }

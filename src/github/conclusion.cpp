@@ -22,7 +22,8 @@ void raise(Verdict& v, FailureKind kind, std::string reason) {
 void judgeSteps(Verdict& v, const std::vector<StepRow>& steps, const std::string* stage, FailOn failOn) {
   for (const StepRow& s : steps) {
     if (stage && s.stage != *stage) continue;
-    if (FailureKind k = failureOf(s); k != FailureKind::None) raise(v, k, "`" + s.step + "`: " + inertOneLine(s.blocker));
+    if (FailureKind k = failureOf(s); k != FailureKind::None)
+      raise(v, k, "`" + s.step + "`: " + inertOneLine(s.blocker));
     if (s.coverage && !s.coverage->complete) {
       std::string why = s.coverage->reason.empty() ? "no reason given" : inertOneLine(s.coverage->reason);
       raise(v, failOn == FailOn::Never ? FailureKind::None : FailureKind::Failed,

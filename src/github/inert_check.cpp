@@ -26,7 +26,8 @@ std::string liveCrossReference(const std::string& text) {
     if (p == 0 || p + 1 >= text.size() || !std::isdigit(static_cast<unsigned char>(text[p + 1]))) continue;
     std::size_t b = p;
     bool slash = false;
-    while (b > 0 && (isAsciiAlnum(text[b - 1]) || std::string_view("_.-/").find(text[b - 1]) != std::string_view::npos)) {
+    while (b > 0 &&
+           (isAsciiAlnum(text[b - 1]) || std::string_view("_.-/").find(text[b - 1]) != std::string_view::npos)) {
       slash = slash || text[b - 1] == '/';
       --b;
     }
@@ -43,9 +44,7 @@ std::string trimmed(std::string s) {
 
 void judge(cmark_node* n, const LinkScope& scope, const OwnMarkup& own, std::vector<std::string>& out) {
   switch (cmark_node_get_type(n)) {
-    case CMARK_NODE_IMAGE:
-      out.push_back("image " + md::urlOf(n));
-      break;
+    case CMARK_NODE_IMAGE: out.push_back("image " + md::urlOf(n)); break;
     case CMARK_NODE_LINK:
       if (!resolvesInRepository(md::urlOf(n), scope)) out.push_back("link " + md::urlOf(n));
       break;
@@ -61,8 +60,7 @@ void judge(cmark_node* n, const LinkScope& scope, const OwnMarkup& own, std::vec
       if (std::string r = liveCrossReference(text); !r.empty()) out.push_back("reference " + r);
       break;
     }
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -78,8 +76,10 @@ std::vector<std::string> inertViolations(std::string_view body, const LinkScope&
     judge(n, scope, own, out);
     if (!reading) continue;
     const cmark_node_type t = cmark_node_get_type(n);
-    if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK) *reading += ' ';
-    else *reading += md::literalOf(n);
+    if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
+      *reading += ' ';
+    else
+      *reading += md::literalOf(n);
     if (t == CMARK_NODE_LINK) links += "\n" + md::urlOf(n);
   }
   if (reading) *reading += links;

@@ -48,7 +48,8 @@ std::string safeFenceInfo(std::string_view info) {
 // text is no tag or comment even where a reader's parser would not see the
 // fence (pasted elsewhere, or an older loopwright searching bodies as text).
 std::string defangedHtml(std::string html) {
-  for (std::size_t p = html.find('<'); p != std::string::npos; p = html.find('<', p + 1)) html.insert(p + 1, kWordJoiner);
+  for (std::size_t p = html.find('<'); p != std::string::npos; p = html.find('<', p + 1))
+    html.insert(p + 1, kWordJoiner);
   return html;
 }
 
@@ -83,22 +84,15 @@ void makeInert(cmark_node* node, const LinkScope& scope) {
       md::replaceWith(node, md::newText(alt.empty() ? "(image)" : "(image: " + alt + ")"));
       break;
     }
-    case CMARK_NODE_LINK:
-      replaceLink(node, scope);
-      break;
-    case CMARK_NODE_HTML_BLOCK:
-      md::replaceWith(node, codeBlockShowing(defangedHtml(md::literalOf(node))));
-      break;
-    case CMARK_NODE_HTML_INLINE:
-      md::replaceWith(node, md::newText(md::literalOf(node)));
-      break;
+    case CMARK_NODE_LINK: replaceLink(node, scope); break;
+    case CMARK_NODE_HTML_BLOCK: md::replaceWith(node, codeBlockShowing(defangedHtml(md::literalOf(node)))); break;
+    case CMARK_NODE_HTML_INLINE: md::replaceWith(node, md::newText(md::literalOf(node))); break;
     case CMARK_NODE_CODE_BLOCK: {
       const char* info = cmark_node_get_fence_info(node);
       cmark_node_set_fence_info(node, safeFenceInfo(info ? info : "").c_str());
       break;
     }
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -154,8 +148,10 @@ std::string inertOneLine(std::string_view markdown) {
   for (cmark_node* n : md::nodesUnder(tree.root())) {
     const cmark_node_type t = cmark_node_get_type(n);
     if (t == CMARK_NODE_PARAGRAPH || t == CMARK_NODE_HEADING || t == CMARK_NODE_CODE_BLOCK) reading += ' ';
-    if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK) reading += ' ';
-    else reading += md::literalOf(n);
+    if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
+      reading += ' ';
+    else
+      reading += md::literalOf(n);
   }
   const std::size_t b = reading.find_first_not_of(' ');
   return b == std::string::npos ? std::string() : inertPlain(reading.substr(b));

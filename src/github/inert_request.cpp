@@ -114,7 +114,8 @@ std::optional<Error> badCommitId(const PublicationRequest& r) {
     if (!isCommitId(c.baseCommit)) return notACommit("change's base commit", c.baseCommit);
   for (const StepRow& s : r.steps)
     if (s.coverage) {
-      if (!s.coverage->head.empty() && !isCommitId(s.coverage->head)) return notACommit("coverage head", s.coverage->head);
+      if (!s.coverage->head.empty() && !isCommitId(s.coverage->head))
+        return notACommit("coverage head", s.coverage->head);
       if (!s.coverage->incrementalFrom.empty() && !isCommitId(s.coverage->incrementalFrom))
         return notACommit("coverage's earlier head", s.coverage->incrementalFrom);
     }

@@ -45,7 +45,8 @@ Tree Tree::parse(std::string_view text) {
   registerExtensionsOnce();
   cmark_parser* parser = cmark_parser_new(CMARK_OPT_FOOTNOTES);
   for (const char* name : kGitHubExtensions)
-    if (cmark_syntax_extension* ext = cmark_find_syntax_extension(name)) cmark_parser_attach_syntax_extension(parser, ext);
+    if (cmark_syntax_extension* ext = cmark_find_syntax_extension(name))
+      cmark_parser_attach_syntax_extension(parser, ext);
   cmark_parser_feed(parser, text.data(), text.size());
   cmark_node* root = cmark_parser_finish(parser);
   cmark_parser_free(parser);
@@ -79,8 +80,10 @@ std::string plainText(cmark_node* node) {
   std::string out;
   for (cmark_node* n : nodesUnder(node)) {
     const cmark_node_type t = cmark_node_get_type(n);
-    if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK) out += ' ';
-    else out += literalOf(n);
+    if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
+      out += ' ';
+    else
+      out += literalOf(n);
   }
   return out;
 }

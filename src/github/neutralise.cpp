@@ -158,8 +158,9 @@ std::optional<std::string> neutraliseLabel(std::string_view text) {
 }
 
 bool isCommitId(std::string_view text) {
-  return (text.size() == 40 || text.size() == 64) &&
-         std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f'); });
+  return (text.size() == 40 || text.size() == 64) && std::all_of(text.begin(), text.end(), [](char c) {
+           return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f');
+         });
 }
 
 }  // namespace lw::github

@@ -48,7 +48,7 @@ std::string neutraliseLine(std::string_view text, std::size_t maxBytes, const ve
 // kMaxSuggestionBytes (a cut suggestion is wrong code), holds loopwright's
 // marker syntax or shows a secret; `why` then says which.
 std::optional<std::string> neutraliseSuggestion(std::string_view text, const verify::SecretScanner& secrets,
-                                                 std::string* why = nullptr);
+                                                std::string* why = nullptr);
 
 // An identifier shown inside a code span (rule id, path): unsafe characters
 // removed, backticks, '<' and line breaks replaced by '_', bounded. Table

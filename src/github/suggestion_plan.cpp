@@ -6,10 +6,10 @@
 #include <optional>
 
 #include "github/fingerprint.h"
-#include "github/neutralise.h"
 #include "github/inert_markdown.h"
-#include "github/text_clean.h"
+#include "github/neutralise.h"
 #include "github/patch_sections.h"
+#include "github/text_clean.h"
 
 namespace lw::github {
 

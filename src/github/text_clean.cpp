@@ -10,10 +10,9 @@ struct Range {
 
 // Invisible or reordering code points above ASCII (see the header).
 constexpr Range kUnsafe[] = {
-    {0x80, 0x9F},       {0xAD, 0xAD},       {0x34F, 0x34F},     {0x61C, 0x61C},   {0x115F, 0x1160},
-    {0x17B4, 0x17B5},   {0x180B, 0x180F},   {0x200B, 0x200F},   {0x2028, 0x202E}, {0x2060, 0x206F},
-    {0x3164, 0x3164},   {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0}, {0xFFF0, 0xFFFB},
-    {0x1D173, 0x1D17A}, {0xE0000, 0xE007F}, {0xE0100, 0xE01EF},
+    {0x80, 0x9F},     {0xAD, 0xAD},     {0x34F, 0x34F},   {0x61C, 0x61C},     {0x115F, 0x1160},   {0x17B4, 0x17B5},
+    {0x180B, 0x180F}, {0x200B, 0x200F}, {0x2028, 0x202E}, {0x2060, 0x206F},   {0x3164, 0x3164},   {0xFE00, 0xFE0F},
+    {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0}, {0xFFF0, 0xFFFB}, {0x1D173, 0x1D17A}, {0xE0000, 0xE007F}, {0xE0100, 0xE01EF},
 };
 
 bool unsafeCodePoint(char32_t cp) {
@@ -51,9 +50,12 @@ std::string removeUnsafeCharacters(std::string_view text, bool keepNewlines) {
       ++i;  // not UTF-8: GitHub's JSON would refuse it
       continue;
     }
-    if (cp == '\n' || cp == '\t') out += cp == '\n' && !keepNewlines ? ' ' : static_cast<char>(cp);
-    else if (cp == 0x2028 || cp == 0x2029 || cp == 0x85) out += ' ';
-    else if (!unsafeCodePoint(cp)) out.append(text.substr(i, len));
+    if (cp == '\n' || cp == '\t')
+      out += cp == '\n' && !keepNewlines ? ' ' : static_cast<char>(cp);
+    else if (cp == 0x2028 || cp == 0x2029 || cp == 0x85)
+      out += ' ';
+    else if (!unsafeCodePoint(cp))
+      out.append(text.substr(i, len));
     i += len;
   }
   return out;

@@ -12,8 +12,8 @@
 #include <boost/json.hpp>
 
 #include "github/channels.h"
-#include "github/markers.h"
 #include "github/json_fields.h"
+#include "github/markers.h"
 
 namespace lw::github {
 

@@ -1,5 +1,5 @@
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/carry_forward.h"
 #include "github/check_plan.h"
@@ -46,14 +46,15 @@ Coverage coverage(std::string incrementalFrom, bool complete = true) {
 }  // namespace
 
 TEST_CASE("carry forward: earlier findings come only from our trusted markers, with why each stopped") {
-  json::array comments{comment(1, "bot", marked(kFp1), "src/app.py", 2),
-                       comment(2, "bot", marked(kFp2), "src/b.py", std::nullopt),          // outdated
-                       comment(3, "mallory", marked("1111111111111111"), "src/c.py", 4),  // not ours
-                       comment(4, "bot", marked("2222222222222222", Origin::Artifact), "src/d.py", 5),
-                       comment(5, "bot", "<!-- loopwright:finding:3333333333333333 -->", "src/e.py", 6),  // 1.0
-                       comment(6, "bot", marked("4444444444444444") + "\n" + resolvedMarker("4444444444444444", Origin::Trusted),
-                               "src/f.py", 7),
-                       comment(7, "bot", marked("5555555555555555", Origin::Trusted, Severity::Warning), "src/g.py", 8)};
+  json::array comments{
+      comment(1, "bot", marked(kFp1), "src/app.py", 2),
+      comment(2, "bot", marked(kFp2), "src/b.py", std::nullopt),         // outdated
+      comment(3, "mallory", marked("1111111111111111"), "src/c.py", 4),  // not ours
+      comment(4, "bot", marked("2222222222222222", Origin::Artifact), "src/d.py", 5),
+      comment(5, "bot", "<!-- loopwright:finding:3333333333333333 -->", "src/e.py", 6),  // 1.0
+      comment(6, "bot", marked("4444444444444444") + "\n" + resolvedMarker("4444444444444444", Origin::Trusted),
+              "src/f.py", 7),
+      comment(7, "bot", marked("5555555555555555", Origin::Trusted, Severity::Warning), "src/g.py", 8)};
   const std::vector<CarriedFinding> earlier = earlierFindings(comments, "bot", {7});
   REQUIRE(earlier.size() == 3);
   CHECK(earlier[0].fingerprint == kFp1);
@@ -76,7 +77,8 @@ TEST_CASE("carry forward: what this run reports again is counted once, by this r
   CHECK(v.reasons == std::vector<std::string>{"1 finding(s) at the fail level (error)"});
 }
 
-TEST_CASE("carry forward: an incremental review keeps what it did not look at; a full one drops what it no longer reports") {
+TEST_CASE(
+    "carry forward: an incremental review keeps what it did not look at, a full one drops what it no longer reports") {
   const CarriedFinding open{kFp1, Severity::Error, "review", "src/app.py", 2, 1, ""};
   SUBCASE("incremental: still counts, and the check fails naming it") {
     std::vector<StageResult> stages{{"review", {}}};
@@ -99,8 +101,9 @@ TEST_CASE("carry forward: an incremental review keeps what it did not look at; a
     REQUIRE(stages[0].carried.size() == 1);
     CHECK(stages[0].carried[0].stoppedBecause == kStoppedFullReview);
     CHECK(judgeStage(stages[0], steps, FailOn::Error).conclusion == Conclusion::Success);
-    CHECK(planCheckRun(stages[0], steps, std::string(40, 'b'), FailOn::Error).summary.find(
-              "no longer counted: `src/app.py:2` (`review`), a full review no longer reports it") != std::string::npos);
+    CHECK(planCheckRun(stages[0], steps, std::string(40, 'b'), FailOn::Error)
+              .summary.find("no longer counted: `src/app.py:2` (`review`), a full review no longer reports it") !=
+          std::string::npos);
   }
   SUBCASE("a deterministic step without coverage: whole unless the run was incremental") {
     std::vector<StageResult> full{{"review", {}}}, incremental{{"review", {}}};
@@ -130,7 +133,8 @@ TEST_CASE("carry forward: a finding goes to the stage of its step, the first sta
   std::vector<StageResult> stages{{"lint", {}}, {"security", {}}};
   StepRow sec = row("scan", coverage(std::string(40, 'a')));
   sec.stage = "security";
-  carryForward(stages, {sec}, {{kFp1, Severity::Error, "scan", "a", 1, 1, ""}, {kFp2, Severity::Warning, "gone", "b", 2, 2, ""}},
+  carryForward(stages, {sec},
+               {{kFp1, Severity::Error, "scan", "a", 1, 1, ""}, {kFp2, Severity::Warning, "gone", "b", 2, 2, ""}},
                true);
   REQUIRE(stages[1].carried.size() == 1);
   CHECK(stages[1].carried[0].fingerprint == kFp1);

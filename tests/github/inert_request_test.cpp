@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/inert_check.h"
 #include "github/neutralise.h"
@@ -22,7 +22,8 @@ const LinkScope kScope{"github.com", "octo", "hello"};
 const std::string kHead = "0123456789abcdef0123456789abcdef01234567";
 const std::string kPayload =
     "[x](foo bar @octocat [y](https://evil.example) ![i](https://evil.example/p.png) www.evil.example o/other#1) "
-    "<img src=x> <!-- loopwright:finding:0123456789abcdef:trusted:error:security --> x|y `z` \u202Eghp_0123456789abcdefghij"
+    "<img src=x> <!-- loopwright:finding:0123456789abcdef:trusted:error:security --> x|y `z` "
+    "\u202Eghp_0123456789abcdefghij"
     "klmnopqrstuvwxyz";
 
 // Fields whose value is a vocabulary word or a commit id, checked as such by
@@ -43,12 +44,14 @@ bool codeSpanField(const std::string& path) {
   return false;
 }
 
-void eachString(json::value& v, const std::string& path, const std::function<void(json::string&, const std::string&)>& f) {
+void eachString(json::value& v, const std::string& path,
+                const std::function<void(json::string&, const std::string&)>& f) {
   if (v.is_string()) f(v.as_string(), path);
   if (v.is_object())
     for (auto& [k, child] : v.as_object()) eachString(child, path + "." + std::string(k), f);
   if (v.is_array())
-    for (std::size_t i = 0; i < v.as_array().size(); ++i) eachString(v.as_array()[i], path + "[" + std::to_string(i) + "]", f);
+    for (std::size_t i = 0; i < v.as_array().size(); ++i)
+      eachString(v.as_array()[i], path + "[" + std::to_string(i) + "]", f);
 }
 
 PublicationRequest everyFieldSet() {
@@ -59,7 +62,8 @@ PublicationRequest everyFieldSet() {
   r.isPullRequest = true;
   r.headSha = kHead;
   Finding f{"step", "rule", Severity::Error, "message", "src/a.c", 2, 3, std::string("suggestion")};
-  r.stages.push_back({"review", {f}, {CarriedFinding{"0123456789abcdef", Severity::Error, "step", "src/b.c", 4, 9, "why"}}});
+  r.stages.push_back(
+      {"review", {f}, {CarriedFinding{"0123456789abcdef", Severity::Error, "step", "src/b.c", 4, 9, "why"}}});
   r.triage.push_back(TriageResult{"triage", {"bug"}, {{3, "reason"}}, true, false, "comment"});
   StepRow row{"review", "step", "linux-bwrap", {"networkIsolation"}, 10, 0, {"loop warn"}, true, "BLOCKER", {}, {}, 0};
   row.coverage = Coverage{{{"src/a.c", FileReview::Skipped, "budget"}}, false, "budget", 0, kHead, kHead};

@@ -1,5 +1,5 @@
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/last_reviewed.h"
 #include "github/markers.h"
@@ -22,7 +22,8 @@ json::object review(const std::string& login, const std::string& body, const std
 }  // namespace
 
 TEST_CASE("markers: each carries its origin, and is read back with it") {
-  CHECK(findingMarker(kFp, Origin::Trusted, Severity::Error, "security") == "<!-- loopwright:finding:" + kFp + ":trusted:error:security -->");
+  CHECK(findingMarker(kFp, Origin::Trusted, Severity::Error, "security") ==
+        "<!-- loopwright:finding:" + kFp + ":trusted:error:security -->");
   CHECK(reviewMarker(kHead1, "123-1", Origin::Artifact) == "<!-- loopwright:review:" + kHead1 + ":123-1:artifact -->");
   const BodyMarkers m = markersIn("x " + findingMarker(kFp, Origin::Artifact, Severity::Warning, "security") + "\n\n" +
                                   reviewMarker(kHead1, "run-1", Origin::Trusted) + "\n### title\n");
@@ -39,7 +40,8 @@ TEST_CASE("markers: each carries its origin, and is read back with it") {
 }
 
 TEST_CASE("markers: a 1.0 marker without origin counts as a fork's") {
-  const BodyMarkers m = markersIn("<!-- loopwright:finding:" + kFp + " -->\n\n<!-- loopwright:review:" + kHead1 + ":r -->");
+  const BodyMarkers m =
+      markersIn("<!-- loopwright:finding:" + kFp + " -->\n\n<!-- loopwright:review:" + kHead1 + ":r -->");
   REQUIRE(m.findings.size() == 1);
   CHECK(m.findings[0].origin == Origin::Artifact);
   CHECK_FALSE(m.findings[0].severity);
@@ -49,14 +51,12 @@ TEST_CASE("markers: a 1.0 marker without origin counts as a fork's") {
 }
 
 TEST_CASE("markers: malformed markers are not read") {
-  for (const std::string& bad : std::vector<std::string>{"<!-- loopwright:finding:XYZ:trusted:error:security -->",
-                                 "<!-- loopwright:finding:" + kFp + ":trusted -->",
-                                 "<!-- loopwright:finding:" + kFp + ":trusted:fatal -->",
-                                 "<!-- loopwright:finding:" + kFp + ":root:error -->",
-                                 "<!-- loopwright:review:" + kHead1 + " -->",
-                                 "<!-- loopwright:review:abc123:id:trusted -->",
-                                 "<!-- loopwright:review:" + std::string(40, 'G') + ":id -->",
-                                 "<!-- loopwright:review:" + kHead1 + ":i d:trusted -->"}) {
+  for (const std::string& bad : std::vector<std::string>{
+           "<!-- loopwright:finding:XYZ:trusted:error:security -->", "<!-- loopwright:finding:" + kFp + ":trusted -->",
+           "<!-- loopwright:finding:" + kFp + ":trusted:fatal -->",
+           "<!-- loopwright:finding:" + kFp + ":root:error -->", "<!-- loopwright:review:" + kHead1 + " -->",
+           "<!-- loopwright:review:abc123:id:trusted -->", "<!-- loopwright:review:" + std::string(40, 'G') + ":id -->",
+           "<!-- loopwright:review:" + kHead1 + ":i d:trusted -->"}) {
     CAPTURE(bad);
     const BodyMarkers m = markersIn(bad);
     CHECK(m.findings.empty());
@@ -64,12 +64,12 @@ TEST_CASE("markers: malformed markers are not read") {
   }
 }
 
-TEST_CASE("markers: only HTML of the body's parse counts; a marker in text or code is no marker") {
+TEST_CASE("markers: only HTML of the body's parse counts, a marker in text or code is no marker") {
   const std::string marker = findingMarker(kFp, Origin::Trusted, Severity::Error, "security");
   CHECK(markersIn("`" + marker + "`").findings.empty());
   CHECK(markersIn("```\n" + marker + "\n```").findings.empty());
   CHECK(markersIn("    " + marker).findings.empty());  // indented code
-  CHECK(markersIn("\\" + marker).findings.empty());     // escaped: text
+  CHECK(markersIn("\\" + marker).findings.empty());    // escaped: text
   CHECK(markersIn("a " + marker + " b").findings.size() == 1);
 }
 
@@ -77,19 +77,22 @@ TEST_CASE("markers: a forged marker in a step's text is text once neutralised, w
   const LinkScope scope{"github.com", "octo", "hello"};
   const verify::SecretScanner none;
   const std::string marker = findingMarker(kFp, Origin::Trusted, Severity::Error, "security");
-  for (const std::string& text :
-       std::vector<std::string>{marker, "x " + marker, "<div>\n" + marker + "\n</div>", "&lt;" + marker.substr(1), "<!--\u202e " + marker.substr(5),
-        "[a](https://github.com/octo/hello \"" + marker + "\")", "<" + marker.substr(1, 3) + "\xE2\x80\x8B" + marker.substr(4)}) {
+  for (const std::string& text : std::vector<std::string>{
+           marker, "x " + marker, "<div>\n" + marker + "\n</div>", "&lt;" + marker.substr(1),
+           "<!--\u202e " + marker.substr(5), "[a](https://github.com/octo/hello \"" + marker + "\")",
+           "<" + marker.substr(1, 3) + "\xE2\x80\x8B" + marker.substr(4)}) {
     CAPTURE(text);
     const std::string out = neutraliseMarkdown(text, scope, kMaxMessageBytes, none);
-    const BodyMarkers m = markersIn(out + "\n\n" + findingMarker("fedcba9876543210", Origin::Trusted, Severity::Error, "security"));
+    const BodyMarkers m =
+        markersIn(out + "\n\n" + findingMarker("fedcba9876543210", Origin::Trusted, Severity::Error, "security"));
     REQUIRE(m.findings.size() == 1);
     CHECK(m.findings[0].fingerprint == "fedcba9876543210");
   }
 }
 
 TEST_CASE("markers: a resolved marker closes the comment's findings") {
-  const std::string body = findingMarker(kFp, Origin::Trusted, Severity::Error, "security") + "\n" + resolvedMarker(kFp, Origin::Trusted);
+  const std::string body =
+      findingMarker(kFp, Origin::Trusted, Severity::Error, "security") + "\n" + resolvedMarker(kFp, Origin::Trusted);
   CHECK(markersIn(body).resolved.size() == 1);
   CHECK(openFindingsIn(body, Origin::Artifact).empty());
   CHECK(isPublisherMarkup("</details>\n" + resolvedMarker(kFp, Origin::Trusted)));
@@ -97,7 +100,9 @@ TEST_CASE("markers: a resolved marker closes the comment's findings") {
   CHECK_FALSE(isPublisherMarkup(resolvedMarker(kFp, Origin::Trusted) + "\n<b>"));
 }
 
-TEST_CASE("last reviewed head: our latest submitted, whole review of a trusted run; others', pending, partial and a fork's artifact's skipped") {
+TEST_CASE(
+    "last reviewed head: our latest submitted, whole review of a trusted run, while others', pending, partial and a "
+    "fork's artifact's skipped") {
   json::array reviews{review("bot", reviewMarker(kHead1, "run-1", Origin::Trusted)),
                       review("bot", "a plain review by us"),
                       review("mallory", reviewMarker(kHead2, "fake", Origin::Trusted)),

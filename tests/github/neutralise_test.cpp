@@ -50,7 +50,8 @@ TEST_CASE("neutralise: mentions, team mentions and addresses get a word joiner")
   CHECK(md("(@carol)") == "(@" + WJ + "carol)");
   CHECK(md("mail me at me@example.org") == "mail me at me@" + WJ + "example.org");  // no mailto: autolink
   CHECK(md("a lone @ sign") == "a lone @ sign");
-  for (const std::string& t : std::vector<std::string>{"\\@dave", "&#64;erin", "@*frank*", "**@gina**", "[@hal](docs/a.md)", "&commat;ivy"}) {
+  for (const std::string& t :
+       std::vector<std::string>{"\\@dave", "&#64;erin", "@*frank*", "**@gina**", "[@hal](docs/a.md)", "&commat;ivy"}) {
     CAPTURE(t);
     CHECK(forbidden(md(t)).empty());
   }
@@ -63,10 +64,10 @@ TEST_CASE("neutralise: references to other repositories' issues leave no backlin
 }
 
 TEST_CASE("neutralise: raw HTML and hidden comments are shown as code, never rendered") {
-  for (const std::string& t : std::vector<std::string>
-       {"<details><summary>x</summary>hidden</details>", "<img src=https://evil.example/p.png>",
-        "<a href=\"https://evil.example\">x</a>", "before <!-- secret instructions --> after", "\\<b>",
-        "&#60;img src=x&#62;", "<!-- loopwright:triage -->"}) {
+  for (const std::string& t :
+       std::vector<std::string>{"<details><summary>x</summary>hidden</details>", "<img src=https://evil.example/p.png>",
+                                "<a href=\"https://evil.example\">x</a>", "before <!-- secret instructions --> after",
+                                "\\<b>", "&#60;img src=x&#62;", "<!-- loopwright:triage -->"}) {
     CAPTURE(t);
     const std::string out = md(t);
     CAPTURE(out);
@@ -91,13 +92,13 @@ TEST_CASE("neutralise: links stay only within the repository, resolved as a brow
     CHECK(md("[up](../../hello/blob/main/x)") == "[up](../../hello/blob/main/x)");
   }
   SUBCASE("off-site, another repository, tricks") {
-    for (const std::string& t : std::vector<std::string>
-         {"[click](https://evil.example/x)", "[other](https://github.com/octo/hello-evil/x)",
-          "[up](../../../evil/repo)", "[pr](//evil.example/x)", "[js](javascript:alert(1))",
-          "[at](https://github.com@evil.example/octo/hello)", "[bs](https:\\\\evil.example)",
-          "[enc](/octo/hello/..%2f..%2fevil)", "[ref][r]\n\n[r]: https://evil.example",
-          "[port](https://github.com:8443/octo/hello)", "<https://evil.example>", "https://evil.example/x now",
-          "www.evil.example", "ftp://evil.example", "[a `]` b](//evil.example)"}) {
+    for (const std::string& t : std::vector<std::string>{
+             "[click](https://evil.example/x)", "[other](https://github.com/octo/hello-evil/x)",
+             "[up](../../../evil/repo)", "[pr](//evil.example/x)", "[js](javascript:alert(1))",
+             "[at](https://github.com@evil.example/octo/hello)", "[bs](https:\\\\evil.example)",
+             "[enc](/octo/hello/..%2f..%2fevil)", "[ref][r]\n\n[r]: https://evil.example",
+             "[port](https://github.com:8443/octo/hello)", "<https://evil.example>", "https://evil.example/x now",
+             "www.evil.example", "ftp://evil.example", "[a `]` b](//evil.example)"}) {
       CAPTURE(t);
       const std::string out = md(t);
       CAPTURE(out);
@@ -106,7 +107,8 @@ TEST_CASE("neutralise: links stay only within the repository, resolved as a brow
     CHECK(md("[click](https://evil.example/x)") == "click (https:" + WJ + "//evil.example/x)");
   }
   SUBCASE("a kept link's title is dropped") {
-    CHECK(md("[x](https://github.com/octo/hello \"<!-- loopwright:triage -->\")") == "[x](https://github.com/octo/hello)");
+    CHECK(md("[x](https://github.com/octo/hello \"<!-- loopwright:triage -->\")") ==
+          "[x](https://github.com/octo/hello)");
   }
 }
 
@@ -144,13 +146,14 @@ TEST_CASE("neutralise: lengths are bounded with a note, never inside a character
   CHECK(md(std::string(5000, '*') + "b").size() <= kMaxMessageBytes);
 }
 
-TEST_CASE("neutralise: a code fence left open is closed; a suggestion fence in a message is a plain one") {
+TEST_CASE("neutralise: a code fence left open is closed, and a suggestion fence in a message is a plain one") {
   CHECK(md("look:\n```\ncode") == "look:\n\n``` text\ncode\n```");
   CHECK(md("```suggestion\nrm -rf /\n```") == "``` text\nrm -rf /\n```");
 }
 
 TEST_CASE("neutralise: suggestions keep their code, lose unsafe characters, refuse secrets") {
-  CHECK(neutraliseSuggestion("if (a < b) { x = y; } // @Override\n", kNoSecrets) == "if (a < b) { x = y; } // @Override\n");
+  CHECK(neutraliseSuggestion("if (a < b) { x = y; } // @Override\n", kNoSecrets) ==
+        "if (a < b) { x = y; } // @Override\n");
   CHECK(neutraliseSuggestion("x = 1;\u202E // evil\n", kNoSecrets) == "x = 1; // evil\n");
   std::string why;
   CHECK_FALSE(neutraliseSuggestion("a\n<!--  LOOPWRIGHT:finding:0123456789abcdef -->\n", kNoSecrets, &why));
@@ -181,11 +184,55 @@ TEST_CASE("neutralise: the web host of the API URL") {
 TEST_CASE("neutralise: random hostile text is inert in GitHub's parse, bounded, valid UTF-8") {
   // Pieces of the attacks above, glued at random (a fixed seed: the same
   // 3000 texts every run).
-  const std::vector<std::string> pieces = {
-      "[", "]", "(", ")", "<", ">", "!", "@", "a", "Z", " ", "\n", "\n\n", "`", "```", "~~~", "\\", "&", "#",
-      "#1", "/", ":", "&#64;", "&lt;", "http://", "https://", "www.", "e.example", "github.com/octo/hello",
-      "<!--", "-->", "loopwright:", "\u202E", "\u2066", "\xff", "\xc3", "\xe2\x81\xa0", "o/r", "img", "|", "- ",
-      "    ", "> ", "*", "_", "[r]: ", "<a href=", "mailto:", "\U000E0041"};
+  const std::vector<std::string> pieces = {"[",
+                                           "]",
+                                           "(",
+                                           ")",
+                                           "<",
+                                           ">",
+                                           "!",
+                                           "@",
+                                           "a",
+                                           "Z",
+                                           " ",
+                                           "\n",
+                                           "\n\n",
+                                           "`",
+                                           "```",
+                                           "~~~",
+                                           "\\",
+                                           "&",
+                                           "#",
+                                           "#1",
+                                           "/",
+                                           ":",
+                                           "&#64;",
+                                           "&lt;",
+                                           "http://",
+                                           "https://",
+                                           "www.",
+                                           "e.example",
+                                           "github.com/octo/hello",
+                                           "<!--",
+                                           "-->",
+                                           "loopwright:",
+                                           "\u202E",
+                                           "\u2066",
+                                           "\xff",
+                                           "\xc3",
+                                           "\xe2\x81\xa0",
+                                           "o/r",
+                                           "img",
+                                           "|",
+                                           "- ",
+                                           "    ",
+                                           "> ",
+                                           "*",
+                                           "_",
+                                           "[r]: ",
+                                           "<a href=",
+                                           "mailto:",
+                                           "\U000E0041"};
   std::uint64_t state = 0x9E3779B97F4A7C15ULL;
   auto next = [&] {
     state ^= state << 13;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/channels.h"
 #include "github/check_plan.h"
@@ -29,7 +29,8 @@ namespace {
 const LinkScope kScope{"github.com", "octo", "hello"};
 const std::string kHead = "0123456789abcdef0123456789abcdef01234567";
 constexpr const char* kDiff =
-    "diff --git a/src/app.c b/src/app.c\n--- a/src/app.c\n+++ b/src/app.c\n@@ -1,2 +1,6 @@\n l1\n+a2\n+a3\n+a4\n+a5\n l6\n";
+    "diff --git a/src/app.c b/src/app.c\n--- a/src/app.c\n+++ b/src/app.c\n@@ -1,2 +1,6 @@\n l1\n+a2\n+a3\n+a4\n+a5\n "
+    "l6\n";
 
 struct Texts {
   test::HostileText gen;
@@ -41,7 +42,8 @@ struct Texts {
 };
 
 Finding hostileFinding(Texts& t, int k) {
-  Finding f{t(), t(), k % 3 == 0 ? Severity::Error : Severity::Warning, t(), k % 2 ? "src/app.c" : t(), 2 + k % 4, 0, {}};
+  Finding f{t(), t(), k % 3 == 0 ? Severity::Error : Severity::Warning, t(), k % 2 ? "src/app.c" : t(), 2 + k % 4,
+            0,   {}};
   if (k % 4 == 1) f.suggestion = t();
   return f;
 }
@@ -69,8 +71,11 @@ PublicationRequest hostileRequest(Texts& t) {
   r.triage.push_back(TriageResult{t(), {t(), t()}, {{3, t()}}, true, false, t()});
   r.steps.push_back(hostileStep(t));
   r.conclusion = "failure";
-  r.changes.push_back(ProposedChange{t(), t(), kHead, "diff --git a/src/app.c b/src/app.c\n--- a/src/app.c\n+++ "
-                                     "b/src/app.c\n@@ -2,1 +2,1 @@\n-a2\n+" + t() + "\n", t(), 1});
+  r.changes.push_back(ProposedChange{t(), t(), kHead,
+                                     "diff --git a/src/app.c b/src/app.c\n--- a/src/app.c\n+++ "
+                                     "b/src/app.c\n@@ -2,1 +2,1 @@\n-a2\n+" +
+                                         t() + "\n",
+                                     t(), 1});
   return r;
 }
 

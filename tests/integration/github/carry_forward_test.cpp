@@ -2,13 +2,13 @@
 // nothing must not turn the check green. Each run is what `loopwright run`
 // publishes: the request its steps made, then the findings earlier reviews
 // left open (pipeline/open_findings.h), then the publisher.
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
+#include "github/carry_forward.h"
 #include "github/conclusion.h"
 #include "github/resolve_plan.h"
 #include "harness.h"
-#include "github/carry_forward.h"
 
 using namespace lw;
 using namespace lw::github;
@@ -16,7 +16,6 @@ using namespace lw::test;
 namespace json = boost::json;
 
 namespace {
-
 
 Finding sqlError() { return finding(Severity::Error, "src/app.c", 2, "SQL built from input", "review", "review/sql"); }
 
@@ -45,7 +44,8 @@ Verdict runAndPublish(Harness& h, const std::string& id, const std::string& head
   PublicationRequest r = prRequest({StageResult{"review", std::move(findings)}}, id);
   r.headSha = head;
   r.steps = {std::move(row)};
-  if (auto scope = resolveScope(r.steps, incremental)) r.reviewedFiles = std::vector<std::string>(scope->begin(), scope->end());
+  if (auto scope = resolveScope(r.steps, incremental))
+    r.reviewedFiles = std::vector<std::string>(scope->begin(), scope->end());
   r.conclusion = std::string(toString(judgeRun(r).conclusion));
   github::carryOpenFindings(*h.client, r, incremental, h.log);
   const Verdict verdict = judgeRun(r);
@@ -120,7 +120,9 @@ TEST_CASE("carry forward end to end: a push that fixes nothing stays red, naming
   }
 }
 
-TEST_CASE("carry forward end to end: a deterministic step re-run on the whole diff counts its findings once, and drops what it no longer finds") {
+TEST_CASE(
+    "carry forward end to end: a deterministic step re-run on the whole diff counts its findings once, and drops what "
+    "it no longer finds") {
   Harness h;
   Finding secret = finding(Severity::Error, "src/app.c", 50, "a token in the source", "security", "security/secret");
   Verdict first = runAndPublish(h, "run-1", kHeadSha, {secret}, step("security", std::nullopt), false);

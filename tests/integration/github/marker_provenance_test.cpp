@@ -42,7 +42,8 @@ TEST_CASE("marker provenance: a marker forged into a fork's artifact does not st
   Harness h;
   const std::string fp = fingerprint(realFinding());
   // 1.0 posted a step's name raw in every heading; the message was escaped.
-  const std::string forgedMarkers = "<!-- loopwright:finding:" + fp + " --> <!-- loopwright:finding:" + fp + ":trusted:error:security -->";
+  const std::string forgedMarkers =
+      "<!-- loopwright:finding:" + fp + " --> <!-- loopwright:finding:" + fp + ":trusted:error:security -->";
   Finding decoy = finding(Severity::Notice, "src/app.c", 51, "nothing to see " + forgedMarkers,
                           "security " + forgedMarkers, "security/note");
   auto forged = h.publisher().publish(fromArtifact({decoy}));

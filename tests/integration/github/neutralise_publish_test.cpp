@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/fingerprint.h"
 #include "github/inert_check.h"
@@ -29,8 +29,9 @@ const LinkScope kScope{"github.com", FakeGithub::kOwner, FakeGithub::kRepo};
 const std::string kLinkAttack =
     "[x](foo bar @octocat [y](https://evil.example) ![i](https://evil.example/p.png) www.evil.example o/other#1)";
 // HTML, mentions and a forged marker in fields 1.0 never neutralised.
-const std::string kFieldAttack = "<img src=https://evil.example/p.png> <a href=https://evil.example>x</a> @user @org/team "
-                                 "<!-- loopwright:finding:0123456789abcdef -->";
+const std::string kFieldAttack =
+    "<img src=https://evil.example/p.png> <a href=https://evil.example>x</a> @user @org/team "
+    "<!-- loopwright:finding:0123456789abcdef -->";
 
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
@@ -104,8 +105,9 @@ TEST_CASE("inert outputs end to end: a token split by a hidden character is mask
   const std::string laneKey = "sk-lane-0123456789abcdefXYZ";
   h.publisherConfig.secrets = {laneKey};
   const std::string token = "ghp_0123456789abcdefghijklmnopqrstuvwxyz";
-  const std::string message = "leaked " + token.substr(0, 9) + "\u202E" + token.substr(9) + " and " + laneKey.substr(0, 7) +
-                              "\u2066" + laneKey.substr(7) + " and tag\U000E0041\U000E0042 hidden\u200Btext";
+  const std::string message = "leaked " + token.substr(0, 9) + "\u202E" + token.substr(9) + " and " +
+                              laneKey.substr(0, 7) + "\u2066" + laneKey.substr(7) +
+                              " and tag\U000E0041\U000E0042 hidden\u200Btext";
   auto outcome = h.publisher().publish(
       prRequest({StageResult{"review", {finding(Severity::Warning, "src/app.c", 50, message, "review", "review/x")}}}));
   REQUIRE_MESSAGE(outcome.ok(), (outcome.ok() ? "" : outcome.error().message), "\n", h.log.str());
