@@ -67,8 +67,8 @@ struct PublishedRun {
 
 // Publishes the run: first whatever an earlier run left in the outbox, then
 // this one, with the findings earlier reviews left open counted.
-PublishedRun publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& event,
-                        const Taskpack& taskpack, const HostConfig& host, const fs::path& repo, Io& io) {
+PublishedRun publishRun(const pipeline::RunRecord& record, const pipeline::EventInput& event, const Taskpack& taskpack,
+                        const HostConfig& host, const fs::path& repo, Io& io) {
   std::ostream& log = io.json ? io.err : io.out;
   const github::RestConfig rest = github::restConfigFromEnvironment(io.env);
   github::LiveRestClient client(rest, &log);
@@ -359,12 +359,14 @@ int runMain(const Args& args, Io& io) {
 
   const fs::path runJson = *out / "run.json";
   if (auto s = writeRecord(record, runJson, args, io); !s) return reportError(io, s.error());
-  int status = exitStatusFor(pipeline::judgeRecord(record, in->taskpack.publication.failOn));
+  int status = 0;
   if (publish == "github") {
+    // Judged as published: with the findings earlier reviews left open.
     const PublishedRun published = publishRun(record, *event, in->taskpack, in->host, in->repo, io);
     status = exitStatusFor(published.verdict);
     if (published.status != 0 && status == 0) status = published.status;
   } else {
+    status = exitStatusFor(pipeline::judgeRecord(record, in->taskpack.publication.failOn));
     reportUnpublished(record, *event, in->taskpack, runJson, io);
     keepUnpublishedRequest(record, *event, in->taskpack, *out, io);
   }

@@ -87,8 +87,8 @@ void carryForward(std::vector<StageResult>& stages, const std::vector<StepRow>& 
   }
 }
 
-std::string carriedSummary(const std::vector<CarriedFinding>& carried) {
-  std::string out;
+std::vector<std::string> carriedSummary(const std::vector<CarriedFinding>& carried) {
+  std::vector<std::string> out;
   for (Severity s : {Severity::Error, Severity::Warning, Severity::Notice}) {
     std::vector<std::string> at;
     for (const CarriedFinding& c : carried)
@@ -97,7 +97,7 @@ std::string carriedSummary(const std::vector<CarriedFinding>& carried) {
     std::string line = std::to_string(at.size()) + " " + std::string(toString(s)) + (at.size() == 1 ? "" : "s") +
                        " carried from an earlier review, at ";
     for (std::size_t i = 0; i < at.size(); ++i) line += (i ? ", " : "") + at[i];
-    out += line + "\n";
+    out.push_back(std::move(line));
   }
   return out;
 }

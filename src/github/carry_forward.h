@@ -44,9 +44,9 @@ std::vector<CarriedFinding> earlierFindings(const boost::json::array& comments, 
 void carryForward(std::vector<StageResult>& stages, const std::vector<StepRow>& steps,
                   const std::vector<CarriedFinding>& earlier, bool incrementalRun);
 
-// "1 error carried from an earlier review, at src/app.c:2": one line per
-// severity that still counts, "" when none does.
-std::string carriedSummary(const std::vector<CarriedFinding>& carried);
+// "1 error carried from an earlier review, at `src/app.c:2`": one line per
+// severity that still counts, none when none does.
+std::vector<std::string> carriedSummary(const std::vector<CarriedFinding>& carried);
 
 // Asks GitHub (its own login: GET /user, else `fallbackLogin`). Fails with
 // the REST client's error when the comments cannot be read; when only the

@@ -127,12 +127,7 @@ std::string findingsTable(const std::vector<Finding>& ranked) {
 std::string carriedSection(const StageResult& stage) {
   if (stage.carried.empty()) return "";
   std::string out = "\n#### Carried from earlier reviews\n\n";
-  const std::string counting = carriedSummary(stage.carried);
-  for (std::size_t start = 0; start < counting.size();) {
-    const std::size_t end = counting.find('\n', start);
-    out += "- " + counting.substr(start, end - start) + "\n";
-    start = end + 1;
-  }
+  for (const std::string& line : carriedSummary(stage.carried)) out += "- " + line + "\n";
   for (const CarriedFinding& c : stage.carried)
     if (!c.stoppedBecause.empty())
       out += "- no longer counted: `" + tableCell(c.path) + ":" + std::to_string(c.line) + "` (`" + c.step + "`), " +

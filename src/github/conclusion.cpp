@@ -50,12 +50,7 @@ void judgeCarried(Verdict& v, const std::vector<StageResult>& stages, FailOn fai
   for (const StageResult& stage : stages)
     for (const CarriedFinding& c : stillCounting(stage))
       if (failsAt(c.severity, failOn)) failing.push_back(c);
-  const std::string summary = carriedSummary(failing);
-  for (std::size_t start = 0; start < summary.size();) {
-    const std::size_t end = summary.find('\n', start);
-    raise(v, FailureKind::Failed, summary.substr(start, end - start));
-    start = end + 1;
-  }
+  for (std::string& reason : carriedSummary(failing)) raise(v, FailureKind::Failed, std::move(reason));
 }
 
 }  // namespace

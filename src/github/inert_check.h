@@ -1,7 +1,9 @@
 // The test of inertness, on GitHub's own parse of a body (cmark-gfm): what
 // a reader's GitHub would render of it that loopwright must never post from
 // untrusted text. The neutraliser checks its own output with it, and the
-// tests check every request body with it. Pure.
+// tests check every request body with it. It shares no rule with the
+// neutraliser (github/inert_markdown.h) on purpose: a mistake there must not
+// hide here too. Pure.
 #pragma once
 
 #include <functional>

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/ascii.h"
 #include "github/inert_check.h"
 #include "github/markdown_tree.h"
 
@@ -37,8 +38,7 @@ std::string safeFenceInfo(std::string_view info) {
     if (isBlank(c)) break;
     if (isAsciiAlnum(c) || std::string_view("_+.#-").find(c) != std::string_view::npos) word += c;
   }
-  std::string l = word;
-  for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string l = asciiLowered(word);
   // Without an info string cmark renders some blocks indented, which text
   // around them in a list could end; a fence cannot be ended that way.
   return l == "suggestion" || l.empty() ? "text" : word;

@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include <cmark-gfm.h>
-
+#include "core/ascii.h"
 #include "github/inert_markdown.h"
-#include "github/markdown_tree.h"
 #include "github/text_clean.h"
 
 namespace lw::github {
@@ -29,15 +27,6 @@ std::string withoutJoiners(std::string text) {
   for (std::size_t p = text.find(kWordJoiner); p != std::string::npos; p = text.find(kWordJoiner, p))
     text.erase(p, kWordJoiner.size());
   return text;
-}
-
-// What a reader sees of rendered Markdown: its text and where its links go.
-std::string readingOf(const std::string& markdown) {
-  md::Tree tree = md::Tree::parse(markdown);
-  std::string reading = md::plainText(tree.root());
-  for (cmark_node* n : md::nodesUnder(tree.root()))
-    if (cmark_node_get_type(n) == CMARK_NODE_LINK) reading += "\n" + md::urlOf(n);
-  return withoutJoiners(reading);
 }
 
 bool showsSecret(const std::string& reading, const verify::SecretScanner& secrets) {
@@ -70,15 +59,9 @@ std::string boundedInert(const std::string& text, const LinkScope& scope, std::s
   }
 }
 
-std::string lowered(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // "<!--" then "loopwright", with any blanks between: the shape of a marker.
 bool formsMarker(std::string_view text) {
-  const std::string t = lowered(text);
+  const std::string t = asciiLowered(text);
   for (std::size_t p = t.find("<!--"); p != std::string::npos; p = t.find("<!--", p + 1)) {
     const std::size_t word = t.find_first_not_of(" \t\n", p + 4);
     if (word != std::string::npos && t.compare(word, 10, "loopwright") == 0) return true;
@@ -109,10 +92,11 @@ std::string neutraliseMarkdown(std::string_view text, const LinkScope& scope, st
 }
 
 std::string neutraliseLine(std::string_view text, std::size_t maxBytes, const verify::SecretScanner& secrets) {
+  // Plain text reads as it is written: once masked after the cleaning,
+  // nothing later can join a secret, so one scan is enough.
   std::string clean = masked(removeUnsafeCharacters(precut(text, maxBytes), false), secrets);
   clean.resize(characterBoundary(clean, maxBytes));
-  std::string out = inertPlain(clean);
-  return showsSecret(withoutJoiners(readingOf(out)), secrets) ? std::string(kWithheld) : out;
+  return inertPlain(clean);
 }
 
 std::optional<std::string> neutraliseSuggestion(std::string_view text, const verify::SecretScanner& secrets,
@@ -145,7 +129,7 @@ std::string neutraliseName(std::string_view text) {
   }
   // "www." is the one autolink these characters can spell; a word joiner
   // would not do, as names also go into markers and URLs.
-  const std::string low = lowered(out);
+  const std::string low = asciiLowered(out);
   for (std::size_t p = low.find("www."); p != std::string::npos; p = low.find("www.", p + 1)) out[p + 3] = '_';
   return out;
 }

@@ -6,6 +6,7 @@
 #include <boost/url/parse.hpp>
 #include <boost/url/url.hpp>
 
+#include "core/ascii.h"
 #include "github/publication.h"
 
 namespace lw::github {
@@ -13,12 +14,6 @@ namespace lw::github {
 namespace urls = boost::urls;
 
 namespace {
-
-std::string lowered(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // Browsers (WHATWG URL) read '\' as '/' in http(s) URLs, drop tabs and
 // newlines, and some decode separators: a URL that holds any of these may
@@ -29,7 +24,7 @@ bool readDifferentlyByBrowsers(std::string_view url) {
         return c == '\\' || u <= 0x20 || u == 0x7F;
       }))
     return true;
-  const std::string l = lowered(url);
+  const std::string l = asciiLowered(url);
   for (std::string_view encoded : {"%2f", "%5c", "%2e", "%40", "%00", "%09", "%0a", "%0d"})
     if (l.find(encoded) != std::string::npos) return true;
   return false;
@@ -43,7 +38,7 @@ std::string webHostOfApiUrl(std::string_view apiUrl) {
   std::size_t start = apiUrl.find("://");
   start = start == std::string_view::npos ? 0 : start + 3;
   std::string_view rest = apiUrl.substr(start);
-  std::string host = lowered(rest.substr(0, std::min(rest.find('/'), rest.size())));
+  std::string host = asciiLowered(rest.substr(0, std::min(rest.find('/'), rest.size())));
   // github.com's API lives on its own host; GHES serves it under /api/v3.
   if (host.rfind("api.", 0) == 0) host.erase(0, 4);
   return host;
@@ -60,9 +55,9 @@ bool resolvesInRepository(std::string_view url, const LinkScope& scope) {
   page.normalize();
   if (page.scheme() != "https" && page.scheme() != "http") return false;
   // The host and port as the web host names them (a GHES on its own port).
-  if (page.has_userinfo() || lowered(page.encoded_host_and_port()) != lowered(scope.webHost)) return false;
-  const std::string path = lowered(page.encoded_path());
-  const std::string prefix = lowered("/" + scope.owner + "/" + scope.repo);
+  if (page.has_userinfo() || asciiLowered(page.encoded_host_and_port()) != asciiLowered(scope.webHost)) return false;
+  const std::string path = asciiLowered(page.encoded_path());
+  const std::string prefix = asciiLowered("/" + scope.owner + "/" + scope.repo);
   return path == prefix || path.rfind(prefix + "/", 0) == 0;
 }
 

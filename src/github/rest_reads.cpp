@@ -6,6 +6,7 @@
 
 #include <boost/json.hpp>
 
+#include "core/ascii.h"
 #include "github/channels.h"
 #include "github/read_shapes.h"
 
@@ -19,11 +20,6 @@ constexpr const char* kPullsHint = "the token needs pull-requests: read (content
 constexpr const char* kContentsHint = "the token needs contents: read";
 constexpr const char* kIssuesHint = "the token needs issues: read";
 constexpr const char* kRawMedia = "application/vnd.github.raw";
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 }  // namespace
 
@@ -43,7 +39,7 @@ Error readError(const std::string& what, const HttpResponse& r, const std::strin
 Result<std::string> scopedSearchQuery(const RepoRef& repo, const std::string& words) {
   std::istringstream in(words);
   for (std::string token; in >> token;) {
-    std::string t = lower(token);
+    std::string t = asciiLowered(token);
     if (!t.empty() && (t[0] == '-' || t[0] == '+')) t.erase(0, 1);
     for (const char* q : {"repo:", "org:", "user:"})
       if (t.starts_with(q))

@@ -50,31 +50,32 @@ void checkEvent(YamlSchemaReader& reader, const YAML::Node& n, const std::string
   }
 }
 
+// Every key a step may have (any other is reported with a did-you-mean).
+const std::vector<std::string_view> kStepKeys = {"name",
+                                                 "run",
+                                                 "uses",
+                                                 "with",
+                                                 "role",
+                                                 "tools",
+                                                 "lane",
+                                                 "sandbox",
+                                                 "limits",
+                                                 "idempotent",
+                                                 "writable",
+                                                 "isolation",
+                                                 "escalate",
+                                                 "expects",
+                                                 "validate",
+                                                 "maxChangedFiles",
+                                                 "maxChangedLines",
+                                                 "maxBinaryBytes",
+                                                 "gitRuleFiles",
+                                                 "onStop"};
+
 Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& p, const std::string& homeDir) {
   Step step;
   step.location = reader.locate(n, p);
-  auto entries = reader.mapping(n, p,
-                                {"name",
-                                 "run",
-                                 "uses",
-                                 "with",
-                                 "role",
-                                 "tools",
-                                 "lane",
-                                 "sandbox",
-                                 "limits",
-                                 "idempotent",
-                                 "writable",
-                                 "isolation",
-                                 "escalate",
-                                 "expects",
-                                 "validate",
-                                 "maxChangedFiles",
-                                 "maxChangedLines",
-                                 "maxBinaryBytes",
-                                 "gitRuleFiles",
-                                 "onStop"},
-                                {"name"});
+  auto entries = reader.mapping(n, p, kStepKeys, {"name"});
   if (!entries) return step;
   for (const MapEntry& e : *entries) {
     std::string fp = childPath(p, e.key);
