@@ -1,0 +1,40 @@
+// Whether a step's egress allow-list lets a request through, by name and
+// port (and, for plain HTTP, method and path). Pure: addresses are decided
+// apart (address_policy.h), after the proxy resolves the name itself.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "policy/egress_rule.h"
+
+namespace lw::egress {
+
+// What a client asked for. A CONNECT tunnel has no method or path.
+struct RequestedDestination {
+  std::string host;  // as the client wrote it
+  int port = 0;
+  std::optional<std::string> method;  // plain HTTP only
+  std::optional<std::string> path;    // plain HTTP only, origin-form
+};
+
+struct NameDecision {
+  bool allowed = false;
+  std::string reason;  // why not, or which entry allowed it ("registry.npmjs.org:443 from taskpack.yaml:12:9")
+  std::string host;    // the normalised name the proxy resolves and compares SNI with
+};
+
+// The host in a canonical form: lower case, one trailing dot removed;
+// nullopt when it is not a DNS name (empty, a label over 63 bytes, a
+// character outside letters, digits, '-' and '_', an IP literal).
+std::optional<std::string> canonicalHostName(std::string_view host);
+
+// Whether `host` (canonical) is the entry's name, or a name below it for a
+// "*." entry.
+bool hostMatches(std::string_view pattern, std::string_view host);
+
+NameDecision decideName(const std::vector<EgressRule>& rules, const RequestedDestination& d);
+
+}  // namespace lw::egress
