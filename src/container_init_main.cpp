@@ -7,7 +7,13 @@
 // path; connecting before the filter is what makes every other path-named
 // socket in the view unreachable (docs/security-model.md).
 //
+// It is also the first process of a step whose networkMode is allow-list
+// (docs/egress.md), on every backend that runs one: the egress relay
+// (egress/step_relay.h), which listens in the step's network namespace and
+// runs the step's command beside it.
+//
 // usage: loopwright-container-init FILTER -- CMD [ARGS...]
+//        loopwright-container-init --egress-relay SOCKET -- CMD [ARGS...]
 //   FILTER  the compiled filter (struct sock_filter[], native byte order)
 //   LOOPWRIGHT_BRIDGE=/path/to/socket  connect it to fd 3, then set fd:3
 // Any failure: a line on stderr, exit 127, the step never starts.
@@ -24,7 +30,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
+
+#include "egress/step_relay.h"
 
 namespace {
 
@@ -74,6 +83,8 @@ void installFilter(const char* path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 5 && std::strcmp(argv[1], "--egress-relay") == 0 && std::strcmp(argv[3], "--") == 0)
+    return lw::egress::runWithRelay(argv[2], lw::egress::kRelayPort, std::vector<std::string>(argv + 4, argv + argc));
   if (argc < 4 || std::strcmp(argv[2], "--") != 0) {
     std::fprintf(stderr, "usage: loopwright-container-init FILTER -- CMD [ARGS...]\n");
     return 127;

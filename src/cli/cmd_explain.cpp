@@ -195,6 +195,9 @@ void printStep(std::ostream& out, const EffectiveStep& s, const StepOutlook& o, 
   out << "stage " << s.stage << " / step " << s.step << " (role " << toString(s.role) << ")\n";
   row(out, "preferredBackends", joined(sb.preferredBackends), why("preferredBackends"));
   row(out, "networkMode", std::string(toString(sb.networkMode)), why("networkMode"));
+  for (const EgressRule& e : sb.egress)
+    row(out, "egress", e.host + ":" + std::to_string(e.port) + (e.http.empty() ? "" : " (plain HTTP rules)"),
+        why("egress") + " at " + e.origin);
   row(out, "requiredCapabilities", joined(sb.requiredCapabilities), why("requiredCapabilities"));
   row(out, "isolation (minimum)", std::string(toString(sb.minIsolation)), why("isolation"));
   printIsolationChain(out, isolationChainOf(s));

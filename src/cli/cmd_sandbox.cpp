@@ -81,6 +81,9 @@ Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environ
   if (auto n = a.value("network")) {
     auto m = parseNetworkMode(*n);
     if (!m) return usage("unknown network mode '" + *n + "'", "use none, loopback-only or allow-outbound");
+    if (*m == NetworkMode::AllowList)
+      return usage("allow-list needs an egress list, which only a taskpack step has",
+                   "run the command as a taskpack step with sandbox.egress (docs/egress.md)");
     p.networkMode = *m;
   }
   for (const std::string& c : a.values("require")) {

@@ -1,7 +1,6 @@
 #include "egress/address_policy.h"
 
 #include <array>
-#include <charconv>
 #include <cstdint>
 
 namespace lw::egress {
@@ -85,22 +84,6 @@ std::optional<std::string> v6Reason(const ip::address_v6& a) {
 }
 
 }  // namespace
-
-std::optional<AllowedNetwork> parseNetwork(std::string_view text) {
-  const auto slash = text.find('/');
-  boost::system::error_code ec;
-  const auto base = ip::make_address(std::string(text.substr(0, slash)), ec);
-  if (ec) return std::nullopt;
-  const int maximum = base.is_v4() ? 32 : 128;
-  int prefix = maximum;
-  if (slash != std::string_view::npos) {
-    const std::string_view digits = text.substr(slash + 1);
-    const auto [end, err] = std::from_chars(digits.data(), digits.data() + digits.size(), prefix);
-    if (err != std::errc{} || end != digits.data() + digits.size() || prefix < 0 || prefix > maximum)
-      return std::nullopt;
-  }
-  return AllowedNetwork{base, prefix};
-}
 
 std::optional<std::string> nonPublicReason(const ip::address& a) {
   return a.is_v4() ? v4Reason(a.to_v4()) : v6Reason(a.to_v6());

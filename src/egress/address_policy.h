@@ -10,16 +10,12 @@
 
 #include <boost/asio/ip/address.hpp>
 
+#include "policy/egress_rule.h"
+
 namespace lw::egress {
 
-// A network a host config allows although it is not public ("10.1.2.0/24").
-struct AllowedNetwork {
-  boost::asio::ip::address base;
-  int prefixLength = 0;
-};
-
-// "10.1.2.0/24", "fd12::/16", or one address; nullopt when malformed.
-std::optional<AllowedNetwork> parseNetwork(std::string_view text);
+using lw::AllowedNetwork;
+using lw::parseNetwork;
 
 // Why `a` is not a public unicast address ("loopback", "link-local (cloud
 // metadata lives here)", "private", …), or nullopt when it is one. An

@@ -8,28 +8,6 @@ namespace lw::egress {
 
 namespace {
 
-bool isLabelChar(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'; }
-
-// A name whose last label is all digits is an IPv4 literal to inet_aton and
-// so to many resolvers ("127.1", "0x7f.0.0.1"); no top-level domain is.
-bool lastLabelNumeric(std::string_view name) {
-  const auto dot = name.rfind('.');
-  const std::string_view last = dot == std::string_view::npos ? name : name.substr(dot + 1);
-  return std::all_of(last.begin(), last.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-bool validLabels(std::string_view name) {
-  std::size_t start = 0;
-  while (start <= name.size()) {
-    const auto end = std::min(name.find('.', start), name.size());
-    const std::size_t length = end - start;
-    if (length == 0 || length > 63) return false;
-    if (!std::all_of(name.begin() + start, name.begin() + end, isLabelChar)) return false;
-    start = end + 1;
-  }
-  return true;
-}
-
 bool httpRuleMatches(const EgressHttpRule& r, const RequestedDestination& d) {
   if (!r.method.empty() && r.method != d.method.value_or("")) return false;
   return d.path.value_or("").starts_with(r.pathPrefix);
@@ -50,19 +28,6 @@ std::optional<std::string> refusalBy(const EgressRule& r, const RequestedDestina
 }
 
 }  // namespace
-
-std::optional<std::string> canonicalHostName(std::string_view host) {
-  std::string name = asciiLowered(host);
-  if (name.ends_with('.')) name.pop_back();
-  if (name.empty() || name.size() > 253 || !validLabels(name) || lastLabelNumeric(name)) return std::nullopt;
-  return name;
-}
-
-bool hostMatches(std::string_view pattern, std::string_view host) {
-  if (!pattern.starts_with("*.")) return pattern == host;
-  const std::string_view suffix = pattern.substr(1);  // ".example.org"
-  return host.size() > suffix.size() && host.ends_with(suffix);
-}
 
 NameDecision decideName(const std::vector<EgressRule>& rules, const RequestedDestination& d) {
   const auto host = canonicalHostName(d.host);

@@ -26,14 +26,8 @@ struct NameDecision {
   std::string host;    // the normalised name the proxy resolves and compares SNI with
 };
 
-// The host in a canonical form: lower case, one trailing dot removed;
-// nullopt when it is not a DNS name (empty, a label over 63 bytes, a
-// character outside letters, digits, '-' and '_', an IP literal).
-std::optional<std::string> canonicalHostName(std::string_view host);
-
-// Whether `host` (canonical) is the entry's name, or a name below it for a
-// "*." entry.
-bool hostMatches(std::string_view pattern, std::string_view host);
+using lw::canonicalHostName;
+using lw::hostMatches;
 
 NameDecision decideName(const std::vector<EgressRule>& rules, const RequestedDestination& d);
 

@@ -70,6 +70,13 @@ Result<std::unique_ptr<EgressProxy>> EgressProxy::start(ProxyConfig config, cons
   return proxy;
 }
 
+std::vector<ConnectionRecord> EgressProxy::finalRecords(std::chrono::milliseconds grace) const {
+  const auto until = std::chrono::steady_clock::now() + grace;
+  while (state_->open.load() > 0 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return state_->snapshot();
+}
+
 EgressProxy::~EgressProxy() {
   io_.stop();
   if (thread_.joinable()) thread_.join();

@@ -35,6 +35,9 @@ class EgressProxy {
   // The TCP port it listens on; 0 for a unix socket.
   unsigned short port() const { return port_; }
   std::vector<ConnectionRecord> records() const { return state_->snapshot(); }
+  // The records once every connection has ended, waiting up to `grace`
+  // for those the step's end is still closing; later ones are left out.
+  std::vector<ConnectionRecord> finalRecords(std::chrono::milliseconds grace) const;
 
  private:
   explicit EgressProxy(std::shared_ptr<ProxyState> state);

@@ -251,6 +251,7 @@ asio::awaitable<void> serve(Stream& step, ConnectionRecord& r, ProxyState& state
 }  // namespace
 
 asio::awaitable<void> serveConnection(Stream step, std::shared_ptr<ProxyState> state) {
+  ++state->open;
   ConnectionRecord r;
   const auto started = std::chrono::steady_clock::now();
   r.startedMs = std::chrono::duration_cast<std::chrono::milliseconds>(started - state->started).count();
@@ -262,6 +263,7 @@ asio::awaitable<void> serveConnection(Stream step, std::shared_ptr<ProxyState> s
   r.durationMs =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
   state->add(std::move(r));
+  --state->open;
 }
 
 }  // namespace lw::egress

@@ -31,6 +31,7 @@ struct ProxyState {
   std::shared_ptr<NameResolver> resolver;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   std::atomic<std::size_t> connections{0};
+  std::atomic<std::size_t> open{0};  // sessions not yet recorded
   std::atomic<std::uint64_t> bytes{0};
 
   // False once the step's byte budget is spent: the caller closes.

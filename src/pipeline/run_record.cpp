@@ -136,6 +136,7 @@ boost::json::value toJson(const StepRecord& s) {
   o["descendantsKilled"] = s.descendantsKilled ? boost::json::value(*s.descendantsKilled) : nullptr;
   o["limits"] = s.limits;
   o["sandboxNotes"] = strings(s.sandboxNotes);
+  o["egress"] = s.egress;
   o["durationMs"] = s.durationMs;
   boost::json::array events;
   for (const GuardrailEvent& e : s.guardrails)

@@ -94,6 +94,9 @@ struct StepRecord {
   std::optional<int> descendantsKilled;  // see process::ExitInfo
   // How each resource limit was held (sandbox/limits/limits_json.h), or null.
   boost::json::value limits;
+  // networkMode allow-list: every connection the step asked the egress
+  // proxy for, allowed or denied (egress/connection_record.h); else null.
+  boost::json::value egress;
   // What the backend's planner could not give as asked (RunningProcess::planNotes).
   std::vector<std::string> sandboxNotes;
   std::int64_t durationMs = 0;

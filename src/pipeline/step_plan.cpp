@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "core/executables.h"
+#include "egress/step_relay.h"
 #include "sandbox/step_env.h"
 
 namespace lw::pipeline {
@@ -29,15 +31,13 @@ void planFilesystem(const PlannedStep& planned, const StepWorkspace& workspace, 
 // What the step sees of the host besides the repository: the event and
 // loopwright's executables read-only where host files are visible; else
 // nothing, and it runs the host admin's pinned image.
-void planHostView(const EffectiveStep& policy, const sandbox::BackendTraits& traits,
-                  const RunContext& ctx, const StepCommand& command, sandbox::StepSpec& spec) {
+void planHostView(const EffectiveStep& policy, const sandbox::BackendTraits& traits, const RunContext& ctx,
+                  const StepCommand& command, sandbox::StepSpec& spec) {
   if (traits.hostFilesVisible) {
     spec.readOnlyPaths = {ctx.eventFile, ctx.selfExe};
-    spec.readOnlyPaths.insert(spec.readOnlyPaths.end(), command.readOnlyPaths.begin(),
-                              command.readOnlyPaths.end());
+    spec.readOnlyPaths.insert(spec.readOnlyPaths.end(), command.readOnlyPaths.begin(), command.readOnlyPaths.end());
   }
-  if (traits.needsImage)
-    spec.image = policy.sandbox.runtimeProfile ? policy.sandbox.runtimeProfile->image : "";
+  if (traits.needsImage) spec.image = policy.sandbox.runtimeProfile ? policy.sandbox.runtimeProfile->image : "";
 }
 
 // The variables loopwright sets for the step, on top of the host's
@@ -53,7 +53,35 @@ std::map<std::string, std::string> stepVariables(const StepPlan& plan, const san
       {"LOOPWRIGHT_RUN_ID", ctx.runId},
       {"HOME", out}};
   if (traits.hostFilesVisible) vars["LOOPWRIGHT_BIN"] = ctx.selfExe.string();
+  if (!plan.egressSocket.empty()) {
+    // Lower case too: curl reads http_proxy only so, most tools either.
+    const std::string proxy = "http://127.0.0.1:" + std::to_string(egress::kRelayPort);
+    for (const char* name : {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"}) vars[name] = proxy;
+    for (const char* name : {"NO_PROXY", "no_proxy"}) vars[name] = "localhost,127.0.0.1,::1";
+  }
   return vars;
+}
+
+// allow-list: the step's command runs behind the egress relay of
+// loopwright's step init, installed beside loopwright and visible
+// read-only inside the sandbox (docs/egress.md).
+Status planEgress(const StepLayout& layout, const sandbox::BackendTraits& traits, std::string_view backendName,
+                  const RunContext& ctx, const HostLookups& host, StepPlan& plan) {
+  const fs::path init = ctx.selfExe.parent_path() / kContainerInitExecutable;
+  if (!traits.hostFilesVisible || !host.isRegularFile(init))
+    return makeError(ErrorCode::SandboxLaunchFailed,
+                     "networkMode allow-list needs loopwright's egress relay (" + init.string() +
+                         ") inside the sandbox, and " + std::string(backendName) +
+                         (traits.hostFilesVisible ? " cannot find it" : " does not show host files"),
+                     "run allow-list steps on linux-bwrap, with loopwright-container-init installed beside loopwright",
+                     std::string(backendName));
+  plan.egressSocket = layout.stepDir / "egress" / "proxy.sock";
+  std::vector<std::string> argv = {init.string(), "--egress-relay", plan.egressSocket.string(), "--"};
+  argv.insert(argv.end(), plan.spec.argv.begin(), plan.spec.argv.end());
+  plan.spec.argv = std::move(argv);
+  plan.spec.readOnlyPaths.push_back(init);
+  plan.spec.readOnlyPaths.push_back(plan.egressSocket.parent_path());
+  return Ok{};
 }
 
 }  // namespace
@@ -109,6 +137,8 @@ Result<StepPlan> planStep(const PlannedStep& planned, const sandbox::BackendTrai
   planFilesystem(planned, where, host, spec);
   planHostView(policy, traits, ctx, *command, spec);
   if (traits.hostFilesVisible && !where.gitCommonDir.empty()) spec.readOnlyPaths.push_back(where.gitCommonDir);
+  if (policy.sandbox.networkMode == NetworkMode::AllowList)
+    if (auto egress = planEgress(plan.layout, traits, backendName, ctx, host, plan); !egress) return egress.error();
   spec.env = sandbox::stepEnvironment(*ctx.env, stepVariables(plan, traits, policy, ctx));
   return plan;
 }

@@ -45,6 +45,9 @@ struct StepPlan {
   // `eventFile` in its out dir before launch. Else `eventFile` is the run's.
   bool copyEvent = false;
   std::filesystem::path eventFile;  // LOOPWRIGHT_EVENT
+  // networkMode allow-list: where the step's egress proxy listens (in a
+  // directory of its own, mounted read-only); else empty.
+  std::filesystem::path egressSocket;
   // Complete but for passFd, which only the bridge, once made, can give
   // (Descriptor).
   sandbox::StepSpec spec;

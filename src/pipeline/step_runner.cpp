@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "core/file_io.h"
+#include "egress/proxy.h"
 #include "guard/event.h"
 #include "pipeline/coverage_output.h"
 #include "pipeline/refusal_blocker.h"
@@ -64,6 +65,28 @@ std::optional<std::string> prepareOutDir(const StepPlan& plan, const RunContext&
   fs::copy_file(ctx.eventFile, plan.eventFile, fs::copy_options::overwrite_existing, ec);
   if (ec) return "cannot copy the event: " + ec.message();
   return std::nullopt;
+}
+
+// allow-list: the step's own egress proxy, listening before the step starts
+// on the socket its relay connects to; null for every other network mode.
+Result<std::unique_ptr<egress::EgressProxy>> startEgressProxy(const StepPlan& plan, const EffectiveSandbox& policy) {
+  if (plan.egressSocket.empty()) return std::unique_ptr<egress::EgressProxy>{};
+  std::error_code ec;
+  fs::create_directories(plan.egressSocket.parent_path(), ec);
+  if (ec) return makeError(ErrorCode::IoError, "cannot create " + plan.egressSocket.parent_path().string());
+  egress::ProxyConfig config;
+  config.rules = policy.egress;
+  config.allowedNetworks = policy.egressSettings.allowedNetworks;
+  config.maxConnections = static_cast<std::size_t>(policy.egressSettings.maxConnections);
+  config.maxBytes = static_cast<std::uint64_t>(policy.egressSettings.maxBytes);
+  return egress::EgressProxy::start(std::move(config), plan.egressSocket);
+}
+
+boost::json::value egressJson(const egress::EgressProxy* proxy) {
+  if (proxy == nullptr) return nullptr;
+  boost::json::array out;
+  for (const auto& r : proxy->finalRecords(std::chrono::milliseconds(500))) out.push_back(egress::toJson(r));
+  return out;
 }
 
 NotRun refusedByNegotiation(const PlannedStep& planned, const Error& e, const StepLayout& layout) {
@@ -178,6 +201,8 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   const auto& baseline = baselines.get();
   if (!baseline) return notRun(StepOutcome::Error, "baseline: " + baseline.error().message);
   if (auto failed = prepareOutDir(*plan, ctx)) return notRun(StepOutcome::Error, *failed);
+  auto proxy = startEgressProxy(*plan, planned.policy.sandbox);
+  if (!proxy) return notRun(StepOutcome::Error, "egress proxy: " + proxy.error().message);
 
   KillSwitch kill;
   auto bridge = makeBridge(planned, ctx, [&kill](const guard::Event&) { kill.stop(); }, plan->bridgeSocket);
@@ -189,6 +214,7 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
     return notRun(StepOutcome::Error, "launch: " + process.error().message);
   }
   seen.ran = waitForStep(**process, **bridge, kill, started, planned, ctx);
+  seen.egress = egressJson(proxy->get());
   seen.logs = writeLogs(**process, seen.ran->bridged, seen.layout, *ctx.secrets);
   seen.check = baselines.check(checkPolicyFor(planned, ctx.runId));
   seen.baseline = &*baseline;

@@ -104,6 +104,7 @@ StepRecord identityRecord(const StepObservations& seen) {
   rec.enforced = seen.enforced;
   rec.refusals = seen.refusals;
   rec.limits = seen.limits;
+  rec.egress = seen.egress;
   rec.durationMs = seen.durationMs;
   return rec;
 }

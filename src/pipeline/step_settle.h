@@ -100,6 +100,7 @@ struct StepObservations {
   std::vector<std::string> enforced;    // capabilities the backend enforces
   std::vector<std::string> refusals;    // backends tried first, and why
   boost::json::value limits;            // how each resource limit is held
+  boost::json::value egress;            // allow-list: the egress proxy's decisions
   std::optional<NotRun> notRun;
   std::optional<StepRun> ran;
   WrittenLogs logs;

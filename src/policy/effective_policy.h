@@ -35,6 +35,8 @@ struct EffectiveSandbox {
   Isolation minIsolation = Isolation::L1;     // a backend below it is refused
   bool allowDedicatedDirectOverride = false;  // direct-dedicated may be chosen
   std::optional<RuntimeProfile> runtimeProfile;  // set: docker may run this image
+  std::vector<EgressRule> egress;                // networkMode allow-list: where the step may connect
+  EgressSettings egressSettings;                 // the host config's egress: section
 };
 
 // Field name ("networkMode") -> the rule that set it ("taskpack spec.sandbox (line 7)").

@@ -19,6 +19,17 @@ boost::json::array stringsArray(const std::vector<std::string>& items) {
   return a;
 }
 
+boost::json::value toJson(const EgressRule& r) {
+  boost::json::object o{{"host", r.host}, {"port", r.port}, {"origin", r.origin}};
+  if (!r.http.empty()) {
+    boost::json::array http;
+    for (const EgressHttpRule& h : r.http)
+      http.push_back(boost::json::object{{"method", h.method.empty() ? "any" : h.method}, {"path", h.pathPrefix}});
+    o["http"] = std::move(http);
+  }
+  return o;
+}
+
 }  // namespace
 
 boost::json::value toJson(const EffectiveSandbox& s) {
@@ -38,6 +49,9 @@ boost::json::value toJson(const EffectiveSandbox& s) {
   } else {
     o["runtimeProfile"] = nullptr;
   }
+  boost::json::array egress;
+  for (const EgressRule& r : s.egress) egress.push_back(toJson(r));
+  o["egress"] = std::move(egress);
   return o;
 }
 

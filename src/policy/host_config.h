@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "policy/egress_rule.h"
 #include "policy/vocabulary.h"
 
 namespace lw {
@@ -24,6 +25,16 @@ struct Floor {
   // works). A host config that does not say `allowDirectDedicated: true`
   // forbids it: an admin who wrote one runs a host worth protecting.
   bool allowDirectDedicated = true;
+  // The most a step's egress list may allow (floor.egress): each entry of a
+  // step's list must be covered by one here. Absent: no such limit.
+  std::optional<std::vector<EgressRule>> egress;
+};
+
+// How the egress proxy treats every step on this host (egress:).
+struct EgressSettings {
+  std::vector<AllowedNetwork> allowedNetworks;  // non-public networks a listed name may resolve to
+  std::int64_t maxConnections = 256;            // per step
+  std::int64_t maxBytes = std::int64_t{4} << 30;  // per step, both directions
 };
 
 struct RuntimeProfile {
@@ -61,6 +72,7 @@ struct HostConfig {
   std::map<std::string, RuntimeProfile> runtimeProfiles;
   std::string stateDir = std::string(kDefaultStateDir);
   LeaseStoreConfig leases;
+  EgressSettings egress;
 };
 
 }  // namespace lw

@@ -11,6 +11,7 @@
 
 #include "core/file_io.h"
 #include "core/http_policy.h"
+#include "policy/egress_reader.h"
 #include "policy/sandbox_spec_reader.h"
 #include "policy/yaml_document.h"
 #include "policy/yaml_schema.h"
@@ -25,7 +26,8 @@ std::vector<std::string_view> capabilityNames() {
 }
 
 void readFloor(YamlSchemaReader& reader, const YAML::Node& node, Floor& floor) {
-  auto entries = reader.mapping(node, "floor", {"minIsolation", "requiredCapabilities", "allowDirectDedicated"});
+  auto entries =
+      reader.mapping(node, "floor", {"minIsolation", "requiredCapabilities", "allowDirectDedicated", "egress"});
   if (!entries) return;
   for (const MapEntry& e : *entries) {
     std::string p = childPath("floor", e.key);
@@ -36,6 +38,8 @@ void readFloor(YamlSchemaReader& reader, const YAML::Node& node, Floor& floor) {
         for (const auto& s : *list) floor.requiredCapabilities.push_back(*parseCapability(s));
     } else if (e.key == "allowDirectDedicated") {
       if (auto b = reader.boolean(e.value, p)) floor.allowDirectDedicated = *b;
+    } else if (e.key == "egress") {
+      floor.egress = readEgressList(reader, e.value, p);
     }
   }
 }
@@ -142,9 +146,35 @@ void readLeases(YamlSchemaReader& reader, const YAML::Node& node, LeaseStoreConf
   for (const MapEntry& e : *entries) readLeaseField(reader, e, childPath("leases", e.key), leases);
 }
 
+void readAllowedNetworks(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
+                         EgressSettings& egress) {
+  reader.sequence(node, path, 0, 64, [&](const YAML::Node& n, const std::string& ip) {
+    auto text = reader.string(n, ip, 64);
+    if (!text) return;
+    if (auto network = parseNetwork(*text)) egress.allowedNetworks.push_back(*network);
+    else reader.error(n, ip, "'" + *text + "' is not a network", "write an address or a network: 10.1.2.0/24, fd12::/16");
+  });
+}
+
+void readEgressSettings(YamlSchemaReader& reader, const YAML::Node& node, EgressSettings& egress) {
+  auto entries = reader.mapping(node, "egress", {"allowedNetworks", "maxConnections", "maxBytes"});
+  if (!entries) return;
+  for (const MapEntry& e : *entries) {
+    const std::string p = childPath("egress", e.key);
+    if (e.key == "allowedNetworks") {
+      readAllowedNetworks(reader, e.value, p, egress);
+    } else if (e.key == "maxConnections") {
+      if (auto n = reader.integer(e.value, p, 1, 100'000)) egress.maxConnections = *n;
+    } else if (auto n = reader.integer(e.value, p, 1, std::int64_t{1} << 50)) {
+      egress.maxBytes = *n;
+    }
+  }
+}
+
 void readHostConfig(YamlSchemaReader& reader, const YAML::Node& root, HostConfig& config) {
   auto top =
-      reader.mapping(root, "", {"apiVersion", "kind", "floor", "runtimeProfiles", "stateDir", "leases"}, {"apiVersion", "kind"});
+      reader.mapping(root, "", {"apiVersion", "kind", "floor", "runtimeProfiles", "stateDir", "leases", "egress"},
+                     {"apiVersion", "kind"});
   if (!top) return;
   for (const MapEntry& e : *top) {
     if (e.key == "apiVersion")
@@ -159,6 +189,8 @@ void readHostConfig(YamlSchemaReader& reader, const YAML::Node& root, HostConfig
       readRuntimeProfiles(reader, e.value, config);
     else if (e.key == "leases")
       readLeases(reader, e.value, config.leases);
+    else if (e.key == "egress")
+      readEgressSettings(reader, e.value, config.egress);
   }
 }
 

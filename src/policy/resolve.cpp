@@ -67,6 +67,10 @@ bool mergeSandbox(const std::optional<SandboxSpec>& spec, const std::optional<Sa
       out.requiredCapabilities = *s.requiredCapabilities;
       why["requiredCapabilities"] = origin;
     }
+    if (s.egress) {
+      out.egress = *s.egress;
+      why["egress"] = origin;
+    }
     if (!s.deniedReadPaths.empty()) why["deniedReadPaths"] = "built-in credential paths + " + origin;
     for (const auto& p : s.deniedReadPaths) addUnique(out.deniedReadPaths, p);
   }
@@ -103,6 +107,23 @@ void applyFloorIsolation(const HostConfig& host, const Location& where, const st
   sb.minIsolation = *floorLevel;  // only reached together with a reported problem
 }
 
+// Each entry of the step's egress list must be one the floor's list covers:
+// the floor narrows what a taskpack may reach, never widens it.
+void applyFloorEgress(const HostConfig& host, const Location& where, const std::string& who,
+                      const EffectiveSandbox& sb, std::vector<Diagnostic>& problems) {
+  if (!host.floor.egress) return;
+  for (const EgressRule& entry : sb.egress) {
+    const bool covered = std::any_of(host.floor.egress->begin(), host.floor.egress->end(),
+                                     [&](const EgressRule& f) { return egressRuleCovers(f, entry); });
+    if (!covered)
+      problems.push_back({where,
+                          who + "lists egress to " + entry.host + ":" + std::to_string(entry.port) + " (" +
+                              entry.origin + "), which the host config floor's egress list does not allow (" +
+                              host.file + ")",
+                          "remove the entry, or ask the runner admin to add it to floor.egress"});
+  }
+}
+
 // Checks one step's sandbox against the floor; appends a diagnostic per problem.
 void applyFloor(const HostConfig& host, const std::optional<std::string>& profileName,
                 const Location& where, const std::string& who, EffectiveSandbox& sb,
@@ -110,6 +131,8 @@ void applyFloor(const HostConfig& host, const std::optional<std::string>& profil
   const Floor& floor = host.floor;
   const std::string floorAt = " by the host config floor (" + host.file + ")";
   applyFloorIsolation(host, where, who, sb, why, problems);
+  applyFloorEgress(host, where, who, sb, problems);
+  sb.egressSettings = host.egress;
   std::vector<Capability> missing;
   for (Capability c : floor.requiredCapabilities)
     if (std::find(sb.requiredCapabilities.begin(), sb.requiredCapabilities.end(), c) ==

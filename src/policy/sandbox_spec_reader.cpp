@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "policy/egress_reader.h"
+
 namespace lw {
 namespace {
 
@@ -28,7 +30,7 @@ std::optional<SandboxSpec> readSandboxSpec(YamlSchemaReader& reader, const YAML:
                                            const std::string& path, const std::string& homeDir) {
   auto entries = reader.mapping(node, path,
                                 {"preferredBackends", "networkMode", "requiredCapabilities",
-                                 "deniedReadPaths", "runtimeProfile"});
+                                 "deniedReadPaths", "runtimeProfile", "egress"});
   if (!entries) return std::nullopt;
   SandboxSpec spec;
   spec.location = reader.locate(node, path);
@@ -67,6 +69,8 @@ std::optional<SandboxSpec> readSandboxSpec(YamlSchemaReader& reader, const YAML:
       });
     } else if (e.key == "runtimeProfile") {
       spec.runtimeProfile = reader.name(e.value, p);
+    } else if (e.key == "egress") {
+      spec.egress = readEgressList(reader, e.value, p);
     }
   }
   return spec;

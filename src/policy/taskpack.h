@@ -12,6 +12,7 @@
 #include <boost/json/object.hpp>
 
 #include "core/error.h"
+#include "policy/egress_rule.h"
 #include "policy/escalation_rule.h"
 #include "policy/resource_limits.h"
 #include "policy/vocabulary.h"
@@ -27,6 +28,7 @@ struct SandboxSpec {
   std::optional<std::vector<Capability>> requiredCapabilities;  // 0..6 unique
   std::vector<std::string> deniedReadPaths;                     // 0..64, additive, "~/" expanded
   std::optional<std::string> runtimeProfile;                    // host-pinned container image; the only way to docker
+  std::optional<std::vector<EgressRule>> egress;                // with networkMode allow-list only
   Location location;                                            // of the `sandbox:` mapping
 };
 

@@ -90,6 +90,26 @@ void checkEscalateAboveTaskpack(YamlSchemaReader& reader, const Taskpack& tp, co
                        : "a step at L3 cannot escalate: remove 'escalate'");
 }
 
+// networkMode allow-list and an egress list go together, after the step's
+// override is laid over spec.sandbox (either may give either).
+void checkEgressPairing(YamlSchemaReader& reader, const Taskpack& tp, const Step& step) {
+  auto pick = [&](auto field) {
+    if (step.sandbox && (*step.sandbox).*field) return (*step.sandbox).*field;
+    return tp.sandbox ? (*tp.sandbox).*field : decltype((*tp.sandbox).*field){};
+  };
+  const auto mode = pick(&SandboxSpec::networkMode);
+  const auto egress = pick(&SandboxSpec::egress);
+  const bool allowList = mode == NetworkMode::AllowList;
+  if (allowList && (!egress || egress->empty()))
+    reader.errorAt(step.location, "step '" + step.name + "' has networkMode allow-list but no egress entries",
+                   "list the hosts it may reach under sandbox.egress, or use networkMode: none");
+  else if (!allowList && egress && !egress->empty())
+    reader.errorAt(step.location,
+                   "step '" + step.name + "' lists sandbox.egress but its networkMode is " +
+                       std::string(toString(mode.value_or(NetworkMode::None))),
+                   "set networkMode: allow-list (the list is enforced only there), or remove egress");
+}
+
 void checkReferences(YamlSchemaReader& reader, const Taskpack& tp) {
   auto diag = [&](const Location& loc, std::string message, std::string hint) {
     reader.errorAt(loc, std::move(message), std::move(hint));
@@ -113,6 +133,7 @@ void checkReferences(YamlSchemaReader& reader, const Taskpack& tp) {
         diag(step.location, "step names a lane but is not granted model.complete",
              "add model.complete to its tools, or remove 'lane'");
       checkEscalateAboveTaskpack(reader, tp, step);
+      checkEgressPairing(reader, tp, step);
     }
   }
 }

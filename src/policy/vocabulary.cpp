@@ -29,6 +29,7 @@ std::string_view toString(NetworkMode m) {
     case NetworkMode::None: return "none";
     case NetworkMode::LoopbackOnly: return "loopback-only";
     case NetworkMode::AllowOutbound: return "allow-outbound";
+    case NetworkMode::AllowList: return "allow-list";
   }
   return "?";
 }

@@ -22,9 +22,11 @@ inline constexpr std::array kAllCapabilities = {
     Capability::ProtectedPathReadOnlyMask, Capability::NetworkIsolation,
     Capability::ProcessTreeCleanup,        Capability::SyscallFiltering};
 
-enum class NetworkMode { None, LoopbackOnly, AllowOutbound };
-inline constexpr std::array kAllNetworkModes = {
-    NetworkMode::None, NetworkMode::LoopbackOnly, NetworkMode::AllowOutbound};
+// AllowList: only the hosts of the step's egress list, through the
+// orchestrator's egress proxy (docs/egress.md).
+enum class NetworkMode { None, LoopbackOnly, AllowOutbound, AllowList };
+inline constexpr std::array kAllNetworkModes = {NetworkMode::None, NetworkMode::LoopbackOnly,
+                                                NetworkMode::AllowOutbound, NetworkMode::AllowList};
 
 enum class BackendId { MacosSeatbelt, LinuxBwrap, LinuxLandlock, Docker, DirectDedicated };
 inline constexpr std::array kAllBackends = {

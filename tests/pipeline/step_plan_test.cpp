@@ -2,6 +2,7 @@
 // event, the host view and the image; asserted on plain data, no host.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "pipeline/step_plan.h"
@@ -173,4 +174,40 @@ TEST_CASE("step plan: the check policy follows the role") {
   CHECK(reviewer.restore);
   f.step.writable = {"src/**"};
   CHECK(checkPolicyFor(f.planned, "r7").writableGlobs == std::vector<std::string>{"src/**"});
+}
+
+TEST_CASE("step plan: an allow-list step runs behind the step init's egress relay, with the proxy variables set") {
+  PlanFixture f;
+  f.planned.policy.sandbox.networkMode = NetworkMode::AllowList;
+  const fs::path init = "/opt/lw/loopwright-container-init";
+  auto plan = f.plan(descriptorTraits(), hostWith({init}));
+  CHECK(plan.egressSocket == "/out/steps/review/lint/egress/proxy.sock");
+  CHECK(plan.spec.argv == std::vector<std::string>{init.string(), "--egress-relay",
+                                                   "/out/steps/review/lint/egress/proxy.sock", "--", "make", "lint"});
+  CHECK(std::count(plan.spec.readOnlyPaths.begin(), plan.spec.readOnlyPaths.end(), init) == 1);
+  CHECK(std::count(plan.spec.readOnlyPaths.begin(), plan.spec.readOnlyPaths.end(),
+                   fs::path("/out/steps/review/lint/egress")) == 1);
+  CHECK(plan.spec.env.at("HTTPS_PROXY") == "http://127.0.0.1:3128");
+  CHECK(plan.spec.env.at("http_proxy") == "http://127.0.0.1:3128");
+  CHECK(plan.spec.env.at("NO_PROXY") == "localhost,127.0.0.1,::1");
+}
+
+TEST_CASE("step plan: allow-list is refused where the relay cannot run: no step init, or no host files visible") {
+  PlanFixture f;
+  f.planned.policy.sandbox.networkMode = NetworkMode::AllowList;
+  auto missing = planStep(f.planned, descriptorTraits(), "linux-bwrap", f.ctx, hostWith({}));
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code == ErrorCode::SandboxLaunchFailed);
+  CHECK(missing.error().message.find("cannot find it") != std::string::npos);
+  auto hidden = planStep(f.planned, socketTraits(), "docker", f.ctx, hostWith({"/opt/lw/loopwright-container-init"}));
+  REQUIRE_FALSE(hidden.ok());
+  CHECK(hidden.error().message.find("does not show host files") != std::string::npos);
+}
+
+TEST_CASE("step plan: other network modes get no relay and no proxy variables") {
+  PlanFixture f;
+  auto plan = f.plan(descriptorTraits(), hostWith({"/opt/lw/loopwright-container-init"}));
+  CHECK(plan.egressSocket.empty());
+  CHECK(plan.spec.argv == std::vector<std::string>{"make", "lint"});
+  CHECK(plan.spec.env.count("HTTPS_PROXY") == 0);
 }

@@ -96,7 +96,7 @@ std::string bwrapProbeCacheKey(const std::string& bwrapPath) {
   std::string maxUserNs;
   std::ifstream("/proc/sys/user/max_user_namespaces") >> maxUserNs;
   std::ostringstream key;
-  key << "bwrap-probe-v2|" << kVersion << "|" << binary << "|" << u.release << " " << u.version << "|uid "
+  key << "bwrap-probe-v3|" << kVersion << "|" << binary << "|" << u.release << " " << u.version << "|uid "
       << ::getuid() << "|userns " << maxUserNs;
   return key.str();
 }
@@ -106,13 +106,16 @@ Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const Step
     return makeError(ErrorCode::SandboxLaunchFailed, "bubblewrap (bwrap) is not installed",
                      "install the bubblewrap package", "linux-bwrap");
   }
-  // New unix sockets are refused in every mode: a path-named socket the
-  // host created inside the workspace is reachable across namespaces, and
-  // with --share-net so is the host's abstract namespace. The bridge arrives
-  // already connected; socketpair() stays available.
+  // New unix sockets are refused in every mode but allow-list: a path-named
+  // socket the host created inside the workspace is reachable across
+  // namespaces, and with --share-net so is the host's abstract namespace.
+  // The bridge arrives already connected; socketpair() stays available.
+  // allow-list's relay must reach the egress proxy's socket, and there the
+  // network namespace is private (its own abstract namespace) and the view
+  // holds no host directory with sockets in it (no /run, /var or /tmp).
   seccomp::Options filterOptions;
   filterOptions.network = spec.network;
-  filterOptions.denyNewUnixSockets = true;
+  filterOptions.denyNewUnixSockets = spec.network != NetworkMode::AllowList;
   auto filter = filters_.get(filterOptions);
   if (!filter) return std::move(filter).error();
   auto memfd = (*filter)->toSealedMemfd();

@@ -106,6 +106,11 @@ ProbeReport interpretProbe(const ProbeObservation& o) {
       Support::Partial,
       "--share-net shares the host's network namespace: the host's loopback services stay "
       "reachable"};
+  r.networkModes[NetworkMode::AllowList] = enforcedIf(
+      netns && filtered,
+      "private network namespace whose only way out is the egress relay to loopwright's proxy, "
+      "which checks every connection against the step's egress list",
+      netns ? "the probe ran without a seccomp filter" : "no private network namespace");
   return r;
 }
 

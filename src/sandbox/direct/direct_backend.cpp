@@ -50,6 +50,8 @@ ProbeReport classify(bool subreaper) {
     r.networkModes[NetworkMode::AllowOutbound] = {
         Support::Enforced,
         "the machine's own network, unfiltered (dedicated, ephemeral machine only)"};
+    r.networkModes[NetworkMode::AllowList] = {
+        Support::Absent, "no network namespace: a step could connect around the egress proxy"};
   }
   return r;
 }

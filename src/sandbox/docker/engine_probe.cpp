@@ -87,6 +87,8 @@ ProbeReport classifyEngine(const EngineFacts& facts) {
                                             "NetworkMode none: only the container's own loopback"};
   report.networkModes[NetworkMode::LoopbackOnly] = {
       Support::Enforced, "NetworkMode none: the container's own loopback, not the host's"};
+  report.networkModes[NetworkMode::AllowList] = {
+      Support::Absent, "no egress relay in containers yet (docs/egress.md): use linux-bwrap"};
   if (facts.hasBridgeNetwork)
     report.networkModes[NetworkMode::AllowOutbound] = {
         Support::Partial, "bridge network: services on the host's bridge address and cloud "

@@ -84,7 +84,7 @@ std::string landlockProbeCacheKey() {
   std::ifstream("/proc/sys/user/max_user_namespaces") >> maxUserNs;
   std::ifstream("/proc/sys/kernel/unprivileged_userns_clone") >> unprivClone;
   std::ostringstream key;
-  key << "landlock-probe-v2|" << kVersion << "|" << u.release << " " << u.version << "|uid "
+  key << "landlock-probe-v3|" << kVersion << "|" << u.release << " " << u.version << "|uid "
       << getuid() << " euid " << geteuid() << "|userns " << maxUserNs << "/" << unprivClone
       << "|abi " << queryAbi();
   return key.str();

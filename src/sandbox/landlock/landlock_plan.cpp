@@ -35,6 +35,10 @@ Status checkKernel(const StepSpec& spec, const ConfinementFacts& f) {
     return insufficient("loopback-only needs a private network namespace (user namespaces "
                         "are not available here); the host's loopback would be reachable",
                         "allow unprivileged user namespaces, or use linux-bwrap");
+  if (spec.network == NetworkMode::AllowList)
+    return insufficient("allow-list needs the egress relay's unix socket, which this backend cannot "
+                        "keep apart from the host's",
+                        "use linux-bwrap for allow-list steps");
   if (spec.network == NetworkMode::AllowOutbound)
     return insufficient("allow-outbound would leave the host's loopback services reachable: "
                         "Landlock filters TCP by port, not by address, and not UDP",

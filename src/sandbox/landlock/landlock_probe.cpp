@@ -158,6 +158,9 @@ ProbeReport classify(const Observation& o) {
   r.networkModes[NetworkMode::AllowOutbound] =
       partial("the host's loopback services would stay reachable: Landlock filters TCP by port, "
               "not by address, and not UDP");
+  r.networkModes[NetworkMode::AllowList] = {
+      Support::Absent, "the egress relay needs a new unix socket, and Landlock cannot keep one from the "
+                       "host's sockets (it does not govern connect on a socket file): use linux-bwrap"};
   r.capabilities[C::NetworkIsolation] =
       enforced("for the network modes marked enforced (none" +
                std::string(ns ? ", loopback-only)" : ")"));

@@ -81,6 +81,7 @@ class SeatbeltBackend final : public Backend {
     r.networkModes[NetworkMode::AllowOutbound] = {
         Support::Partial, "the resolver's socket stays reachable and SBPL cannot refuse cloud "
                           "metadata addresses"};
+    r.networkModes[NetworkMode::AllowList] = {Support::Absent, "no egress relay on macOS yet"};
     report_ = r;
     return *report_;
   }
