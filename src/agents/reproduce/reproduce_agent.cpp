@@ -46,8 +46,12 @@ std::string whatRan(const Reproduction& r) {
   return "the " + std::string(nameOf(*r.language)) + " block " + where + ", on " + describeRef(r.ref);
 }
 
-// Why nothing is run for `r`, or "" when its block runs.
+// Why nothing is run for `r`, or "" when its block runs. Only the pipeline
+// sets LOOPWRIGHT_STEP, for a step it started in its sandbox: by hand, the
+// issue's code would run wherever `loopwright agent` was typed.
 std::string notRunnable(const Reproduction& r) {
+  if (envOr("LOOPWRIGHT_STEP", "").empty())
+    return "it was not started by the pipeline for a step (LOOPWRIGHT_STEP is unset), so it has no sandbox of its own";
   if (!r.refused.empty()) return r.refused;
   if (r.language) return {};
   if (r.ref)
