@@ -39,7 +39,23 @@ std::string reproduceStep(const std::string& lowering, const std::string& with) 
          lowering + "          limits: {wallTimeMs: 120000, pids: 64, memory: 512MiB}\n          with: " + with + "\n";
 }
 
-const std::string kLowered = "          isolation: L1\n          sandbox: {preferredBackends: [linux-bwrap]}\n";
+// The step's own keys lowering it to L1 on `backend`, networkMode still none.
+std::string lowered(const std::string& backend) {
+  return "          isolation: L1\n          sandbox: {preferredBackends: [" + backend + "]}\n";
+}
+const std::string kLowered = lowered("linux-bwrap");
+
+// Each hostile reproduction runs under both L1 backends of this host.
+const char* const kBackends[] = {"linux-bwrap", "linux-landlock"};
+
+// Skipped with the reason where the backend cannot run here; else the
+// step must have run there.
+void requireRanOn(const json::object& step, const std::string& backend) {
+  REQUIRE_FALSE(step.empty());
+  if (step.at("outcome") == "refused")
+    LW_REQUIRE_HOST(false, backend + " cannot run here: " + std::string(step.at("message").as_string()));
+  CHECK(step.at("backend") == backend.c_str());
+}
 
 // A repository holding the example project and issue form, and `taskpackText`.
 fs::path exampleRepo(const Scratch& s, const std::string& taskpackText) {
@@ -124,6 +140,78 @@ int processCount() {
   return n;
 }
 
+void expectNoToken(const std::string& backend) {
+  Scratch s;
+  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(lowered(backend), "{wallTimeMs: 30000}")));
+  const std::string runtimeToken = "lw-runtime-secret-7f3a9c";
+  Published p = publish(s, repo, issue("23-reads-token.md"), {{"ACTIONS_RUNTIME_TOKEN", runtimeToken}});
+  INFO(p.run.out << p.run.err);
+  requireRanOn(p.step, backend);
+  REQUIRE(p.triageOut.contains("comment"));
+  const std::string raw(p.triageOut.at("comment").as_string());  // what the step wrote, before masking
+  INFO(raw);
+  CHECK(raw.find("GITHUB_TOKEN=unset ACTIONS_RUNTIME_TOKEN=unset") != std::string::npos);
+  CHECK(raw.find("no token in any /proc/*/environ") != std::string::npos);
+  CHECK(raw.find("<- read") == std::string::npos);
+  for (const std::string& secret : {std::string(FakeGithub::kToken), runtimeToken}) {
+    CHECK(raw.find(secret) == std::string::npos);
+    CHECK(p.comment.find(secret) == std::string::npos);
+  }
+  CHECK(p.step.at("outcome") == "passed");
+}
+
+void expectNoNetwork(const std::string& backend) {
+  // A service of the host's own, on its loopback: the reproduction must not get to it.
+  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  REQUIRE(::listen(listener, 8) == 0);
+  REQUIRE(::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+  const std::string port = std::to_string(ntohs(addr.sin_port));
+  std::string body = issue("24-network.md");
+  body.replace(body.find("{{HOST_PORT}}"), 13, port);
+
+  Scratch s;
+  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(lowered(backend), "{wallTimeMs: 30000}")));
+  Published p = publish(s, repo, body);
+  INFO(p.run.out << p.run.err);
+  requireRanOn(p.step, backend);
+  pollfd pending{listener, POLLIN, 0};
+  CHECK(::poll(&pending, 1, 0) == 0);  // no connection ever arrived
+  ::close(listener);
+  CHECK(p.triageOut.at("reproducible") == false);
+  CHECK(p.comment.find("cannot reach 127.0.0.1:" + port) != std::string::npos);
+  CHECK(p.comment.find("cannot reach 1.1.1.1:443") != std::string::npos);
+  CHECK(p.comment.find("cannot resolve github.com") != std::string::npos);
+  CHECK(p.comment.find("connected to") == std::string::npos);
+}
+
+void expectBombContained(const std::string& backend) {
+  Scratch s;
+  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(lowered(backend), "{wallTimeMs: 3000}")));
+  const int before = processCount();
+  Published p = publish(s, repo, issue("25-fork-bomb.md"));
+  INFO(p.run.out << p.run.err);
+  requireRanOn(p.step, backend);
+  INFO(readFile(s.root / "out/steps/triage/reproduce/stderr.log"));
+  CHECK(p.step.at("outcome") == "passed");
+  CHECK_FALSE(p.triageOut.contains("reproducible"));
+  CHECK(p.labels == std::vector<std::string>{"needs-repro"});
+  CHECK(p.comment.find("**Reproduction:** could not run: it did not finish within its wall time of 3000 ms and was "
+                       "killed.") != std::string::npos);
+  CHECK(processesNaming(s.root.string()) == 0);
+  // Other builds share this machine: allow their noise, not a bomb's thousands.
+  int after = processCount();
+  for (int i = 0; i < 20 && after > before + 50; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    after = processCount();
+  }
+  CHECK(after <= before + 50);
+}
+
 }  // namespace
 
 TEST_CASE("builtin reproduce: the example's open bug is reproduced, labelled and commented with its output") {
@@ -164,75 +252,21 @@ TEST_CASE("builtin reproduce: the example's fixed bug is not reproduced") {
 }
 
 TEST_CASE("builtin reproduce: a reproduction looking for the runner's token finds none") {
-  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create namespaces here");
-  Scratch s;
-  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(kLowered, "{wallTimeMs: 30000}")));
-  const std::string runtimeToken = "lw-runtime-secret-7f3a9c";
-  Published p = publish(s, repo, issue("23-reads-token.md"), {{"ACTIONS_RUNTIME_TOKEN", runtimeToken}});
-  INFO(p.run.out << p.run.err);
-  REQUIRE(p.triageOut.contains("comment"));
-  const std::string raw(p.triageOut.at("comment").as_string());  // what the step wrote, before masking
-  INFO(raw);
-  CHECK(raw.find("GITHUB_TOKEN=unset ACTIONS_RUNTIME_TOKEN=unset") != std::string::npos);
-  CHECK(raw.find("no token in any /proc/*/environ") != std::string::npos);
-  CHECK(raw.find("<- read") == std::string::npos);
-  for (const std::string& secret : {std::string(FakeGithub::kToken), runtimeToken}) {
-    CHECK(raw.find(secret) == std::string::npos);
-    CHECK(p.comment.find(secret) == std::string::npos);
+  for (const std::string backend : kBackends) {
+    SUBCASE(backend.c_str()) { expectNoToken(backend); }
   }
-  CHECK(p.step.at("outcome") == "passed");
 }
 
 TEST_CASE("builtin reproduce: a reproduction reaching for the network and the host's loopback reaches nothing") {
-  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create namespaces here");
-  // A service of the host's own, on its loopback: the reproduction must not get to it.
-  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  REQUIRE(::listen(listener, 8) == 0);
-  REQUIRE(::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
-  const std::string port = std::to_string(ntohs(addr.sin_port));
-  std::string body = issue("24-network.md");
-  body.replace(body.find("{{HOST_PORT}}"), 13, port);
-
-  Scratch s;
-  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(kLowered, "{wallTimeMs: 30000}")));
-  Published p = publish(s, repo, body);
-  INFO(p.run.out << p.run.err);
-  pollfd pending{listener, POLLIN, 0};
-  CHECK(::poll(&pending, 1, 0) == 0);  // no connection ever arrived
-  ::close(listener);
-  CHECK(p.triageOut.at("reproducible") == false);
-  CHECK(p.comment.find("cannot reach 127.0.0.1:" + port) != std::string::npos);
-  CHECK(p.comment.find("cannot reach 1.1.1.1:443") != std::string::npos);
-  CHECK(p.comment.find("cannot resolve github.com") != std::string::npos);
-  CHECK(p.comment.find("connected to") == std::string::npos);
+  for (const std::string backend : kBackends) {
+    SUBCASE(backend.c_str()) { expectNoNetwork(backend); }
+  }
 }
 
 TEST_CASE("builtin reproduce: a fork bomb is stopped at its wall time, reported, and leaves nothing running") {
-  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create namespaces here");
-  Scratch s;
-  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(kLowered, "{wallTimeMs: 3000}")));
-  const int before = processCount();
-  Published p = publish(s, repo, issue("25-fork-bomb.md"));
-  INFO(p.run.out << p.run.err);
-  INFO(readFile(s.root / "out/steps/triage/reproduce/stderr.log"));
-  CHECK(p.step.at("outcome") == "passed");
-  CHECK_FALSE(p.triageOut.contains("reproducible"));
-  CHECK(p.labels == std::vector<std::string>{"needs-repro"});
-  CHECK(p.comment.find("**Reproduction:** could not run: it did not finish within its wall time of 3000 ms and was "
-                       "killed.") != std::string::npos);
-  CHECK(processesNaming(s.root.string()) == 0);
-  // Other builds share this machine: allow their noise, not a bomb's thousands.
-  int after = processCount();
-  for (int i = 0; i < 20 && after > before + 50; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    after = processCount();
+  for (const std::string backend : kBackends) {
+    SUBCASE(backend.c_str()) { expectBombContained(backend); }
   }
-  CHECK(after <= before + 50);
 }
 
 TEST_CASE("builtin reproduce: without a lowering of its own the step asks for L3 and is refused where none is") {
@@ -271,4 +305,37 @@ TEST_CASE("builtin reproduce: the example's taskpack asks for L3 and networkMode
     return;
   }
   FAIL("explain shows no reproduce step");
+}
+
+TEST_CASE("builtin reproduce: a branch the issue names is where the reproduction runs") {
+  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create namespaces here");
+  Scratch s;
+  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(kLowered, "{wallTimeMs: 30000}")));
+  const std::string fixed = readFile(kExample / "greeter.py");
+  writeFile(s.root / "fixed.py", fixed.substr(0, fixed.find("name.split(\" \")")) + "name.split()" +
+                                     fixed.substr(fixed.find("name.split(\" \")") + 15));
+  REQUIRE(sh("cd '" + repo.string() +
+             "' && git checkout -q -b fix-initials && cp ../fixed.py greeter.py && "
+             "git -c user.name=t -c user.email=t@invalid commit -qam fix && git checkout -q main") == 0);
+  const std::string repro =
+      "```shell\npython3 greeter.py --initials \"Ada  Lovelace\"\n```\n\n"
+      "### Actual behaviour\n\nIndexError: string index out of range\n";
+
+  SUBCASE("a branch of the clone: the fix is there, so not reproduced") {
+    Published p = publish(s, repo, "### Steps to reproduce\n\nOn branch `fix-initials`:\n\n" + repro);
+    INFO(p.run.out << p.run.err);
+    CHECK(p.triageOut.at("reproducible") == false);
+    CHECK(p.comment.find("Ran the shell block under *Steps to reproduce*, on branch `fix-initials`.") !=
+          std::string::npos);
+    CHECK(p.comment.find("AL\n") != std::string::npos);
+  }
+  SUBCASE("a branch that is not in the clone: could not run") {
+    Published p = publish(s, repo, "### Steps to reproduce\n\nOn branch `gone`:\n\n" + repro);
+    INFO(p.run.out << p.run.err);
+    CHECK_FALSE(p.triageOut.contains("reproducible"));
+    CHECK(p.comment.find("**Reproduction:** could not run: branch `gone` is not in this clone.") != std::string::npos);
+  }
+  // Neither run touched the checkout: still on main, nothing changed.
+  CHECK(capture("git -C '" + repo.string() + "' rev-parse --abbrev-ref HEAD") == "main\n");
+  CHECK(capture("git -C '" + repo.string() + "' status --porcelain --ignored").empty());
 }
