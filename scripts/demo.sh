@@ -216,7 +216,7 @@ PY
 make_triage_repo "$tmp/triage"
 run_triage_issue "$tmp/triage" 21-initials-crash.md
 echo "as written (isolation: L3), exit status $status:"
-grep -o 'BLOCKER: no sandbox backend gives step triage/reproduce[^.]*' "$tmp/triage.log.21" | sed 's/^/  /' || true
+grep -m1 -o 'BLOCKER: no sandbox backend gives step triage/reproduce[^.]*' "$tmp/triage.log.21" | sed 's/^/  /' || true
 
 sed -e 's/isolation: L3/isolation: L1   # lowered for this demo: no L3 backend here/' \
   -e 's/sandbox: {networkMode: none}/sandbox: {preferredBackends: [linux-bwrap, linux-landlock], networkMode: none}/' \
@@ -224,15 +224,19 @@ sed -e 's/isolation: L3/isolation: L1   # lowered for this demo: no L3 backend h
 make_triage_repo "$tmp/triage-l1" "$tmp/triage-l1.yaml"
 echo "with the step's own isolation lowered to L1 (linux-bwrap, networkMode none):"
 for issue in 21-initials-crash.md 22-shout-crash.md 23-reads-token.md 24-network.md 25-fork-bomb.md; do
-  before=$(find /proc -maxdepth 1 -name '[0-9]*' | wc -l)
   run_triage_issue "$tmp/triage-l1" "$issue"
-  python3 - "$issue" "$status" "$tmp/triage-l1.posted.json" "$before" <<'PY'
+  python3 - "$issue" "$status" "$tmp/triage-l1.posted.json" "$tmp" <<'PY'
 import json, os, sys
-issue, status, posted, before = sys.argv[1:]
+issue, status, posted, tmp = sys.argv[1:]
 state = json.load(open(posted))
 body = state["issueComments"][-1]["body"] if state["issueComments"] else ""
 verdict = next((l for l in body.splitlines() if l.startswith("**Reproduction:**")), "(no reproduction line)")
-after = sum(1 for p in os.listdir("/proc") if p.isdigit())
+def cmdline(pid):
+    try:
+        return open("/proc/%s/cmdline" % pid, "rb").read()
+    except OSError:
+        return b""
+left = sum(1 for p in os.listdir("/proc") if p.isdigit() and tmp.encode() in cmdline(p))
 print("  #%s exit %s, labels %s\n    %s" % (issue[:-3], status, state["issueLabels"], verdict))
 if "token" in issue:
     lines = [l for l in body.splitlines() if "TOKEN" in l or "environ" in l]
@@ -240,6 +244,6 @@ if "token" in issue:
 if "network" in issue:
     print("    its output: " + " | ".join(l for l in body.splitlines() if "reach" in l or "resolve" in l))
 if "fork" in issue:
-    print("    host processes before %s, after %s" % (before, after))
+    print("    processes of this run still running afterwards: %d" % left)
 PY
 done

@@ -79,7 +79,9 @@ RunFacts runReproduction(const RunRequest& r, std::ostream& log) {
     return f;
   }
   proc::SpawnRequest req;
-  req.argv = {*found, file.string()};
+  // Relative to its tree, so that what it prints (the shell's "name: line:"
+  // prefix, a traceback) names no path of the runner's.
+  req.argv = {*found, fs::relative(file, r.tree).string()};
   req.env = reproEnvironment(r);
   req.cwd = r.tree.string();
   req.maxOutputBytes = r.maxOutputBytes;
