@@ -153,6 +153,8 @@ void expectNoToken(const std::string& backend) {
   CHECK(raw.find("GITHUB_TOKEN=unset ACTIONS_RUNTIME_TOKEN=unset") != std::string::npos);
   CHECK(raw.find("no token in any /proc/*/environ") != std::string::npos);
   CHECK(raw.find("<- read") == std::string::npos);
+  // Its parent, forked from the agent, is not dumpable: no environ, no mem.
+  CHECK(raw.find("cannot read the environment of my parent") != std::string::npos);
   for (const std::string& secret : {std::string(FakeGithub::kToken), runtimeToken}) {
     CHECK(raw.find(secret) == std::string::npos);
     CHECK(p.comment.find(secret) == std::string::npos);
