@@ -5,6 +5,12 @@
 // reproduction leaves in its out dir before writing triage.json.
 #include <doctest/doctest.h>
 
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
@@ -101,4 +107,34 @@ TEST_CASE("reproduce agent: in a step it runs the checkout's HEAD and leaves its
   for (const auto& e : fs::directory_iterator(s.root / "out")) left.push_back(e.path().filename().string());
   CHECK(left == std::vector<std::string>{"triage.json"});
   CHECK(readFile(repo / "version.txt") == "uncommitted\n");
+}
+
+TEST_CASE("reproduce agent: a bridge reached by a socket path is unlinked before the reproduction can connect") {
+  TempDir s;
+  makeRepo(s.root / "repo", {{"README.md", "hello\n"}});
+  fs::create_directories(s.root / "out");
+  // The bridge as a path-named socket (the secondary form of bridge/server.h), listening.
+  const fs::path socketPath = s.root / "out/bridge.sock";
+  const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", socketPath.c_str());
+  REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  REQUIRE(::listen(listener, 4) == 0);
+  ::setenv("LOOPWRIGHT_BRIDGE", socketPath.c_str(), 1);
+  StepVariable step("triage/reproduce");
+  const AgentRun r = runAgent(s.root / "repo", s.root / "out",
+                              "```python\nimport socket\ns = socket.socket(socket.AF_UNIX)\ntry:\n"
+                              "    s.connect('" +
+                                  socketPath.string() +
+                                  "')\n    print('connected to the bridge')\n"
+                                  "except OSError as e:\n    print('no bridge: %s' % e.strerror)\n```\n");
+  ::unsetenv("LOOPWRIGHT_BRIDGE");
+  INFO(r.log);
+  pollfd pending{listener, POLLIN, 0};
+  CHECK(::poll(&pending, 1, 0) == 0);
+  ::close(listener);
+  const std::string comment(r.triage.at("comment").as_string());
+  CHECK(comment.find("no bridge: No such file or directory") != std::string::npos);
+  CHECK(comment.find("connected to the bridge") == std::string::npos);
 }
