@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/ascii.h"
+#include "core/github_reads.h"
 #include "github/markdown_tree.h"
 
 namespace lw::agents::reproduce {
@@ -17,10 +18,7 @@ namespace {
 constexpr std::size_t kMaxErrorBytes = 200;
 constexpr std::size_t kMinErrorChars = 3;
 
-std::string trimmed(const std::string& s) {
-  const std::size_t b = s.find_first_not_of(" \t\r\n");
-  return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
+std::string trimmed(const std::string& s) { return std::string(asciiTrimmed(s)); }
 
 bool namedIn(const std::string& heading, const std::vector<std::string>& names) {
   const std::string h = asciiLowered(trimmed(heading));
@@ -129,10 +127,7 @@ std::string firstLine(const std::string& text) {
   std::string line;
   while (std::getline(in, line)) {
     line = trimmed(line);
-    if (line.empty()) continue;
-    std::size_t cut = std::min(line.size(), kMaxErrorBytes);
-    while (cut > 0 && cut < line.size() && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
-    return line.substr(0, cut);
+    if (!line.empty()) return clipUtf8(line, kMaxErrorBytes);
   }
   return {};
 }

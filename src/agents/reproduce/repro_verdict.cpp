@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/github_reads.h"
 #include "github/suggestion_plan.h"
 
 namespace lw::agents::reproduce {
@@ -63,10 +64,7 @@ const std::vector<Rule>& rules() {
 }
 
 std::string cutLine(const std::string& line) {
-  if (line.size() <= kMaxLineBytes) return line;
-  std::size_t cut = kMaxLineBytes;
-  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
-  return line.substr(0, cut) + "…";
+  return line.size() <= kMaxLineBytes ? line : clipUtf8(line, kMaxLineBytes) + "…";
 }
 
 std::string leftRunningNote(const RunFacts& f) {
