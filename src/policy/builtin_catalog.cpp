@@ -9,6 +9,8 @@ std::vector<BuiltinStep> makeCatalog() {
   using P = BuiltinParam;
   using T = ParamType;
   const std::vector<std::string_view> severities = {"error", "warning", "notice"};
+  // A table: one parameter a line, as docs/builtin-steps.md lists them.
+  // clang-format off
   return {
       {"security",
        "deterministic rules on the changed lines: secrets, GitHub Actions risks, new dependencies",
@@ -22,7 +24,7 @@ std::vector<BuiltinStep> makeCatalog() {
            P{"maxFindings", T::Integer, "200", "at most this many findings, the most severe first", {}, 1, 1000},
        },
        std::nullopt,  // isolation: the taskpack's
-       std::nullopt}, // networkMode: the taskpack's
+       std::nullopt},  // networkMode: the taskpack's
       {"lint",
        "runs a linter inside the sandbox and imports what it prints (SARIF, rdjson, checkstyle, lines)",
        Role::Reviewer,
@@ -38,7 +40,7 @@ std::vector<BuiltinStep> makeCatalog() {
            P{"maxFindings", T::Integer, "200", "at most this many findings", {}, 1, 1000},
        },
        std::nullopt,  // isolation: the taskpack's
-       std::nullopt}, // networkMode: the taskpack's
+       std::nullopt},  // networkMode: the taskpack's
       {"review",
        "a model reviews the pull request's diff, file by file within a token budget",
        Role::Reviewer,
@@ -56,7 +58,7 @@ std::vector<BuiltinStep> makeCatalog() {
            P{"instructions", T::String, "\".loopwright/review.md\"", "the repository's review instructions, read at the base commit (else AGENTS.md, CLAUDE.md)", {}, 0, 0},
        },
        std::nullopt,  // isolation: the taskpack's
-       std::nullopt}, // networkMode: the taskpack's
+       std::nullopt},  // networkMode: the taskpack's
       {"triage",
        "labels from the repository's own, likely duplicates, missing information against the issue forms",
        Role::Triage,
@@ -70,7 +72,7 @@ std::vector<BuiltinStep> makeCatalog() {
            P{"checkForms", T::Boolean, "true", "check the issue against the required fields of .github/ISSUE_TEMPLATE/*.yml", {}, 0, 0},
        },
        std::nullopt,  // isolation: the taskpack's
-       std::nullopt}, // networkMode: the taskpack's
+       std::nullopt},  // networkMode: the taskpack's
       {"reproduce",
        "runs the reproduction an issue gives (a sh, bash, python or javascript block) and reports reproduced, not reproduced or could not run",
        Role::Triage,
@@ -87,6 +89,7 @@ std::vector<BuiltinStep> makeCatalog() {
        Isolation::L3,
        NetworkMode::None},
   };
+  // clang-format on
 }
 
 }  // namespace
