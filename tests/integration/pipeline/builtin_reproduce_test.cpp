@@ -17,6 +17,9 @@
 
 #include <boost/json.hpp>
 
+#include <cmark-gfm.h>
+
+#include "github/markdown_tree.h"
 #include "integration/pipeline/pipeline_fixture.h"
 #include "support/fake_github.h"
 #include "support/fake_github_reads.h"
@@ -340,4 +343,31 @@ TEST_CASE("builtin reproduce: a branch the issue names is where the reproduction
   // Neither run touched the checkout: still on main, nothing changed.
   CHECK(capture("git -C '" + repo.string() + "' rev-parse --abbrev-ref HEAD") == "main\n");
   CHECK(capture("git -C '" + repo.string() + "' status --porcelain --ignored").empty());
+}
+
+TEST_CASE("builtin reproduce: what the reproduction prints cannot leave its fence or ping anyone once published") {
+  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create namespaces here");
+  Scratch s;
+  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(kLowered, "{wallTimeMs: 30000}")));
+  Published p = publish(s, repo,
+                        "### Steps to reproduce\n\n````sh\necho '```'\necho '@maintainer <img src=x> #1 "
+                        "[click](https://evil.example/)'\necho '```'\necho '</details><!--'\nexit 1\n````\n");
+  INFO(p.run.out << p.run.err);
+  INFO(p.comment);
+  REQUIRE(p.comment.find("**Reproduction:** reproduced: it exited with status 1.") != std::string::npos);
+  // GitHub's grammar on what GitHub received: every piece of the output is
+  // in a code block, none in text that renders as a mention, a link or HTML.
+  lw::github::md::Tree tree = lw::github::md::Tree::parse(p.comment);
+  bool inCode = false;
+  for (cmark_node* node : lw::github::md::nodesUnder(tree.root())) {
+    const cmark_node_type type = cmark_node_get_type(node);
+    if (type == CMARK_NODE_CODE_BLOCK && lw::github::md::literalOf(node).find("@maintainer") != std::string::npos)
+      inCode = true;
+    // The one HTML the publisher writes is its own marker.
+    if (type == CMARK_NODE_HTML_BLOCK) CHECK(lw::github::md::literalOf(node).rfind("<!-- loopwright:", 0) == 0);
+    CHECK(type != CMARK_NODE_HTML_INLINE);
+    CHECK(type != CMARK_NODE_LINK);
+    if (type == CMARK_NODE_TEXT) CHECK(lw::github::md::literalOf(node).find("@maintainer") == std::string::npos);
+  }
+  CHECK(inCode);
 }
