@@ -8,7 +8,9 @@
 # suite's local GitHub server, the review's model lane served by its local
 # model server (a deterministic stand-in, not a model). Last, an author step
 # on examples/author-fix: its formatter fix proposed as review suggestions,
-# then pushed as a branch to a bare origin (publication.patches: branch).
+# then pushed as a branch to a bare origin (publication.patches: branch). Then issue
+# triage on examples/triage: builtin/triage and builtin/reproduce on its example issues
+# (a bug, a fixed one, and hostile reproductions: the runner's token, the network, a fork bomb).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/deps.sh
@@ -175,3 +177,73 @@ python3 -c '
 import json, re, sys
 for c in json.load(open(sys.argv[1]))["issueComments"]:
     print("  pull request comment: " + re.sub(r"\]\([^)]*\)", "]", c["body"].split("\n")[3]))' "$tmp/branch.posted.json"
+
+section "issue triage: builtin/triage and builtin/reproduce on examples/triage's issues"
+echo "builtin/reproduce runs the shell, Python or JavaScript block under an issue's"
+echo "'Steps to reproduce' against the example project (greeter.py), with no network."
+# The example as written asks for L3 (another kernel): where no backend gives it, the step
+# is refused, never run lower.
+make_triage_repo() {
+  rm -rf "$1" && mkdir -p "$1" && cp -r examples/triage/. "$1/" && rm -rf "$1/issues"
+  [ -z "${2:-}" ] || cp "$2" "$1/.loopwright/taskpack.yaml"
+  git -C "$1" init -q -b main && git -C "$1" add -A && git -C "$1" -c user.name=demo -c user.email=demo@invalid commit -qm greeter
+}
+# Issue $2 (a file of examples/triage/issues) on the repository $1, served by fresh dev
+# servers; {{HOST_PORT}} in it becomes the local GitHub's port, a service of the host.
+run_triage_issue() {
+  local number="${2%%-*}"
+  start_dev_servers "$1.posted.json"
+  python3 - "$number" "examples/triage/issues/$2" "$1.issue.json" "$1.event.json" "${github_url##*:}" <<'PY'
+import json, sys
+number, body_file, issue_file, event_file, port = sys.argv[1:]
+issue = {"number": int(number), "title": body_file.rsplit("/", 1)[1][3:-3].replace("-", " "),
+         "body": open(body_file).read().replace("{{HOST_PORT}}", port.split("/")[0]), "state": "open", "user": {"login": "mona"},
+         "author_association": "NONE", "labels": [], "comments": 0}
+json.dump(issue, open(issue_file, "w"))
+json.dump({"action": "opened", "issue": issue, "sender": {"login": "mona"},
+           "repository": {"name": "hello", "full_name": "octo/hello", "owner": {"login": "octo"}}},
+          open(event_file, "w"))
+PY
+  echo "issue $number $1.issue.json" >&7
+  set +e
+  env -u GITHUB_ACTIONS GITHUB_API_URL="$github_url" GITHUB_TOKEN=test-token GITHUB_REPOSITORY=octo/hello \
+    RUNNER_TEMP="$1.state" "$lw" run --repo "$1" --event-name issues --event-path "$1.event.json" \
+    --out "$1.out.$number" --publish github >"$1.log.$number" 2>&1
+  status=$?
+  set -e
+  stop_dev_servers
+}
+make_triage_repo "$tmp/triage"
+run_triage_issue "$tmp/triage" 21-initials-crash.md
+echo "as written (isolation: L3), exit status $status:"
+grep -m1 -o 'BLOCKER: no sandbox backend gives step triage/reproduce[^.]*' "$tmp/triage.log.21" | sed 's/^/  /' || true
+
+sed -e 's/isolation: L3/isolation: L1   # lowered for this demo: no L3 backend here/' \
+  -e 's/sandbox: {networkMode: none}/sandbox: {preferredBackends: [linux-bwrap, linux-landlock], networkMode: none}/' \
+  examples/triage/.loopwright/taskpack.yaml >"$tmp/triage-l1.yaml"
+make_triage_repo "$tmp/triage-l1" "$tmp/triage-l1.yaml"
+echo "with the step's own isolation lowered to L1 (linux-bwrap, networkMode none):"
+for issue in 21-initials-crash.md 22-shout-crash.md 23-reads-token.md 24-network.md 25-fork-bomb.md; do
+  run_triage_issue "$tmp/triage-l1" "$issue"
+  python3 - "$issue" "$status" "$tmp/triage-l1.posted.json" "$tmp" <<'PY'
+import json, os, sys
+issue, status, posted, tmp = sys.argv[1:]
+state = json.load(open(posted))
+body = state["issueComments"][-1]["body"] if state["issueComments"] else ""
+verdict = next((l for l in body.splitlines() if l.startswith("**Reproduction:**")), "(no reproduction line)")
+def cmdline(pid):
+    try:
+        return open("/proc/%s/cmdline" % pid, "rb").read()
+    except OSError:
+        return b""
+left = sum(1 for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid() and tmp.encode() in cmdline(p))
+print("  #%s exit %s, labels %s\n    %s" % (issue[:-3], status, state["issueLabels"], verdict))
+if "token" in issue:
+    lines = [l for l in body.splitlines() if "TOKEN" in l or "environ" in l]
+    print("    its output: " + " | ".join(lines))
+if "network" in issue:
+    print("    its output: " + " | ".join(l for l in body.splitlines() if "reach" in l or "resolve" in l))
+if "fork" in issue:
+    print("    processes of this run still running afterwards: %d" % left)
+PY
+done

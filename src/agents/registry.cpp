@@ -4,6 +4,7 @@
 
 // Each agent adds its header here and one entry to the table below.
 #include "agents/lint/lint_agent.h"
+#include "agents/reproduce/reproduce_agent.h"
 #include "agents/review/review_agent.h"
 #include "agents/security/security_agent.h"
 #include "agents/triage/triage_agent.h"
@@ -11,12 +12,16 @@
 namespace lw::agents {
 
 const std::vector<RegisteredAgent>& registeredAgents() {
+  // One agent a line, so that adding one is one line of diff.
+  // clang-format off
   static const std::vector<RegisteredAgent> all = {
       {"lint", runLintAgent},
+      {"reproduce", runReproduceAgent},
       {"review", runReviewAgent},
       {"security", runSecurityAgent},
       {"triage", runTriageAgent},
   };
+  // clang-format on
   return all;
 }
 

@@ -71,7 +71,7 @@ Command agentCommand() {
   c.summary = "inside a step: run a built-in step (uses: builtin/<name>)";
   c.usage = "<name> [--params JSON]";
   c.description =
-      "Runs the built-in step <name> (security, lint, review, triage) as a taskpack's\n"
+      "Runs the built-in step <name> (security, lint, review, triage, reproduce) as a taskpack's\n"
       "`uses: builtin/<name>` does: the parameters are its `with:` as JSON (omitted ones\n"
       "take their defaults), GitHub and the model are reached only through the step's\n"
       "bridge (LOOPWRIGHT_BRIDGE), and the results are written to LOOPWRIGHT_OUT.\n"

@@ -15,4 +15,11 @@ inline std::string asciiLowered(std::string_view s) {
   return out;
 }
 
+// `s` without the ASCII blanks (space, tab, CR, LF) at either end.
+inline std::string_view asciiTrimmed(std::string_view s) {
+  const std::size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
 }  // namespace lw

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -35,6 +36,12 @@ struct BuiltinStep {
   std::vector<std::string_view> tools;
   bool needsLane = false;  // calls model.complete: the step must name a lane (or the taskpack has one)
   std::vector<BuiltinParam> params;
+  // The level and network mode the built-in runs at unless the step's own
+  // `isolation:` / `sandbox: {networkMode}` say otherwise: spec.isolation may
+  // raise the level, never lower it, and spec.sandbox's networkMode does not
+  // apply (policy/builtin_defaults.h).
+  std::optional<Isolation> isolation;
+  std::optional<NetworkMode> networkMode;
 };
 
 const std::vector<BuiltinStep>& builtinSteps();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "policy/builtin_defaults.h"
 #include "policy/isolation.h"
 #include "policy/sandbox_spec_reader.h"
 #include "policy/tool_names.h"
@@ -227,6 +228,7 @@ Result<std::vector<EffectiveStep>> resolvePolicies(const Taskpack& taskpack,
       why["isolation"] = step.isolation       ? "step isolation" + at(step.isolationLocation)
                          : taskpack.isolation ? "taskpack spec.isolation" + at(taskpack.isolationLocation)
                                               : "default L1";
+      applyBuiltinSandboxDefaults(step, sb, why);
       es.idempotent = step.idempotent;
       es.escalate = step.escalate;
 

@@ -170,7 +170,7 @@ TEST_CASE("builtin params: an unknown built-in gets a did-you-mean") {
   CHECK(problems(taskpack("          uses: builtin/autofix\n")) ==
         std::vector<std::string>{
             "tp.yaml:10:17 spec.stages[0].steps[0].uses: 'builtin/autofix' is not a built-in step of this version | "
-            "the built-in steps: builtin/security, builtin/lint, builtin/review, builtin/triage"});
+            "the built-in steps: builtin/security, builtin/lint, builtin/review, builtin/triage, builtin/reproduce"});
 }
 
 TEST_CASE("builtin params: a built-in that calls a model has a lane, the step's or the taskpack's only one") {

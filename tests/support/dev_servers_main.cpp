@@ -5,6 +5,7 @@
 // where they listen, then reads commands on its standard input (the URLs
 // go into the repository before its commits exist):
 //   pull <number> <head sha> <diff file>   serve that pull request
+//   issue <number> <json file>             serve that issue (GitHub's issue object)
 // and when its input closes, writes what was posted (reviews, comments,
 // check runs, annotations) as JSON to the file named by its one argument.
 // Never installed, never part of a release.
@@ -17,6 +18,7 @@
 
 #include "support/demo_reviewer.h"
 #include "support/fake_github.h"
+#include "support/fake_github_reads.h"
 #include "support/fake_model.h"
 
 namespace {
@@ -40,7 +42,8 @@ json::object postedState(const FakeGithub& github, int pull) {
           {"reviewComments", github.reviewComments(pull)},
           {"checkRuns", github.checkRuns()},
           {"annotations", std::move(annotations)},
-          {"issueComments", github.issueComments(pull)}};
+          {"issueComments", github.issueComments(pull)},
+          {"issueLabels", json::value_from(github.issueLabels(pull))}};
 }
 
 }  // namespace
@@ -54,9 +57,19 @@ bool servePull(FakeGithub& github, const std::string& command, int& pull) {
   return true;
 }
 
+// "issue 21 <file>": the issue the run is about, as GitHub's issue object.
+bool serveIssue(FakeGithub& github, const std::string& command, int& number) {
+  std::istringstream in(command);
+  std::string verb, file;
+  if (!(in >> verb >> number >> file) || verb != "issue") return false;
+  github.reads().issues[number] = json::parse(readAll(file)).as_object();
+  return true;
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::cerr << "usage: loopwright-dev-servers STATE_FILE (commands on stdin: pull N SHA DIFF_FILE)\n";
+    std::cerr
+        << "usage: loopwright-dev-servers STATE_FILE (commands on stdin: pull N SHA DIFF_FILE, issue N JSON_FILE)\n";
     return 2;
   }
   FakeGithub github;
@@ -65,7 +78,8 @@ int main(int argc, char** argv) {
   std::cout << "GITHUB_API_URL=" << github.url() << "\nMODEL_URL=" << model.url() << std::endl;
   int pull = 1;
   for (std::string line; std::getline(std::cin, line);)
-    if (!servePull(github, line, pull)) std::cerr << "loopwright-dev-servers: not a command: " << line << "\n";
+    if (!servePull(github, line, pull) && !serveIssue(github, line, pull))
+      std::cerr << "loopwright-dev-servers: not a command: " << line << "\n";
   std::ofstream(argv[1]) << json::serialize(postedState(github, pull)) << "\n";
   return 0;
 }

@@ -59,6 +59,7 @@ json::object triageJson(const TriageResult& result) {
   }
   json::object o{{"labels", std::move(labels)}, {"duplicates", std::move(duplicates)}};
   if (result.complete) o["complete"] = *result.complete;
+  if (result.reproducible) o["reproducible"] = *result.reproducible;
   if (!result.comment.empty()) o["comment"] = utf8Prefix(result.comment, 65536);
   return o;
 }
