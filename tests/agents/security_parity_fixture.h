@@ -1,0 +1,46 @@
+// zizmor's and poutine's public test corpora (tests/data/security/corpus,
+// vendored by scripts/security-corpus.py): their files as a pull request
+// that adds every line, what each tool expects to find there, and which
+// loopwright rules answer each of their audits (corpus/mapping).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "agents/security/changed_file.h"
+
+namespace lw::test {
+
+struct ReferenceFinding {
+  std::string path;  // in the corpus ("template-injection/foo.yml")
+  int line = 0;      // 0: the file as a whole
+  std::string audit;
+  std::string persona;  // zizmor: regular, pedantic or auditor; poutine: regular
+};
+
+struct ReferenceCorpus {
+  std::string tool;  // "zizmor", "poutine"
+  // Each corpus file under the path loopwright reads it at (zizmor's files
+  // are named as workflows, not where they sit in its tree).
+  std::vector<agents::security::ChangedFile> files;
+  std::map<std::string, std::string> scannedAs;  // corpus path -> files[].path
+  std::vector<ReferenceFinding> findings;
+  std::set<std::string> clean;      // corpus paths the tool found nothing in
+  std::set<std::string> noDefault;  // zizmor: no default-persona run read these
+};
+
+// corpus/<tool>/expected with the files of corpus/<tool>/<data dir>.
+ReferenceCorpus loadReferenceCorpus(const std::string& tool);
+
+struct AuditMapping {
+  std::string tool, audit;
+  std::optional<int> floorPercent;  // nullopt: an online audit, not measured
+  std::vector<std::string> rules;   // empty: no loopwright rule yet
+};
+
+std::vector<AuditMapping> loadAuditMapping();
+
+}  // namespace lw::test
