@@ -238,15 +238,18 @@ def poutine_expected(repo, data_dir):
     for m in GO_FINDING.finditer(body):
         fields = dict(re.findall(r"(\w+):\s*(\"[^\"]*\"|\d+)", m.group(2)))
         path = fields.get("Path", '""').strip('"')
-        findings.append((path, int(fields.get("Line", "0")), m.group(1)))
+        unit = "step" if fields.get("Step", '""') != '""' else "job" if fields.get("Job", '""') != '""' else "file"
+        findings.append((path, int(fields.get("Line", "0")), m.group(1), unit))
     reported = {f[0] for f in findings}
     clean = [os.path.relpath(os.path.join(d, n), data_dir)
              for d, _, names in os.walk(data_dir) for n in names]
     clean = sorted(p for p in clean if p not in reported and re.search(r"\.ya?ml$", p))
     out = ["# poutine " + head(repo) + ": TestFindings in " + POUTINE_TEST + " (scripts/security-corpus.py)",
            "# %d findings; clean: the YAML files of %s with none (the test expects exactly this list)" %
-           (len(findings), POUTINE_DATA)]
-    out += ["finding %s:%d %s" % f for f in sorted(findings)]
+           (len(findings), POUTINE_DATA),
+           "# finding <path>:<line> <rule> regular <unit>: the unit is what the finding names besides its",
+           "#   line: a step, only its job, or the file"]
+    out += ["finding %s:%d %s regular %s" % f for f in sorted(findings)]
     out += ["clean " + p for p in clean]
     return "\n".join(out) + "\n"
 

@@ -51,7 +51,9 @@ std::string zizmorScanPath(const std::string& corpusPath) {
 ReferenceFinding parseFinding(std::istringstream& words) {
   ReferenceFinding f;
   std::string where;
-  words >> where >> f.audit >> f.persona;
+  std::string unit;
+  words >> where >> f.audit >> f.persona >> unit;
+  f.jobOnly = unit == "job";
   std::size_t colon = where.rfind(':');
   f.path = where.substr(0, colon);
   f.line = std::stoi(where.substr(colon + 1));
@@ -77,9 +79,12 @@ ReferenceCorpus loadReferenceCorpus(const std::string& tool) {
     std::istringstream words(line);
     std::string kind, path;
     words >> kind;
-    if (kind == "finding") c.findings.push_back(parseFinding(words));
-    else if (words >> path; kind == "clean") c.clean.insert(path);
-    else if (kind == "nodefault") c.noDefault.insert(path);
+    if (kind == "finding")
+      c.findings.push_back(parseFinding(words));
+    else if (words >> path; kind == "clean")
+      c.clean.insert(path);
+    else if (kind == "nodefault")
+      c.noDefault.insert(path);
   }
   return c;
 }

@@ -18,7 +18,8 @@ struct ReferenceFinding {
   std::string path;  // in the corpus ("template-injection/foo.yml")
   int line = 0;      // 0: the file as a whole
   std::string audit;
-  std::string persona;  // zizmor: regular, pedantic or auditor; poutine: regular
+  std::string persona;   // zizmor: regular, pedantic or auditor; poutine: regular
+  bool jobOnly = false;  // poutine names the job but no step: anywhere in the job is its place
 };
 
 struct ReferenceCorpus {

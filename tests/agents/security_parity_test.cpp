@@ -45,6 +45,27 @@ const std::vector<Allowed> kAllowed = {
      "whose token is a write token by default (zizmor's excessive-permissions flags the file as well)."},
 };
 
+// A reference finding loopwright leaves out on purpose, and why: counted
+// neither found nor expected.
+struct ArguedMiss {
+  const char* tool;
+  const char* path;
+  int line;
+  const char* audit;
+  const char* argument;
+};
+const std::vector<ArguedMiss> kArguedMisses = {
+    {"zizmor", "template-injection/issue-1903-repro.yml", 21, "template-injection",
+     "`(github.event.pull_request || github.event.issue).number` is a number either way; zizmor itself reports "
+     "it as informational, low confidence (\"may expand\")."},
+};
+
+bool argued(const std::string& tool, const test::ReferenceFinding& r) {
+  return std::any_of(kArguedMisses.begin(), kArguedMisses.end(), [&](const ArguedMiss& a) {
+    return tool == a.tool && r.path == a.path && r.line == a.line && r.audit == a.audit;
+  });
+}
+
 bool allowed(const std::string& tool, const std::string& path, const std::string& rule) {
   return std::any_of(kAllowed.begin(), kAllowed.end(),
                      [&](const Allowed& a) { return tool == a.tool && path == a.path && rule == a.rule; });
@@ -79,12 +100,13 @@ Layout layoutOf(const ChangedFile& f, bool isAction) {
 }
 
 // Whether a finding on `found` is on the place of a reference finding on
-// `reference`: its line, its step, its job (outside the steps), or outside
-// every job; a reference on line 0 is the whole file.
-bool samePlace(const Layout& l, int reference, int found) {
+// `reference`: its line, its step, its job (outside the steps, or anywhere
+// in it when the reference names only the job), or outside every job; a
+// reference on line 0 is the whole file.
+bool samePlace(const Layout& l, int reference, int found, bool jobOnly = false) {
   if (reference == 0 || reference == found) return true;
   for (const Range& s : l.steps)
-    if (s.contains(reference)) return s.contains(found);
+    if (!jobOnly && s.contains(reference)) return s.contains(found);
   for (const Range& j : l.jobs)
     if (j.contains(reference)) return j.contains(found);
   return std::none_of(l.jobs.begin(), l.jobs.end(), [&](const Range& j) { return j.contains(found); });
@@ -117,7 +139,8 @@ struct Score {
 
 bool isFound(const test::ReferenceFinding& r, const ScannedFile& s, const std::vector<std::string>& rules) {
   return std::any_of(s.findings.begin(), s.findings.end(), [&](const Finding& f) {
-    return std::find(rules.begin(), rules.end(), f.ruleId) != rules.end() && samePlace(s.layout, r.line, f.line);
+    return std::find(rules.begin(), rules.end(), f.ruleId) != rules.end() &&
+           samePlace(s.layout, r.line, f.line, r.jobOnly);
   });
 }
 
@@ -128,10 +151,13 @@ const test::AuditMapping* mappingOf(const std::vector<test::AuditMapping>& m, co
 }
 
 // Each class's score; the misses of classes that have a rule go to `missed`.
-std::map<std::string, Score> scoreCorpus(const test::ReferenceCorpus& c, const std::map<std::string, ScannedFile>& scanned,
-                                         const std::vector<test::AuditMapping>& mapping, std::vector<std::string>& missed) {
+std::map<std::string, Score> scoreCorpus(const test::ReferenceCorpus& c,
+                                         const std::map<std::string, ScannedFile>& scanned,
+                                         const std::vector<test::AuditMapping>& mapping,
+                                         std::vector<std::string>& missed) {
   std::map<std::string, Score> out;
   for (const test::ReferenceFinding& r : c.findings) {
+    if (argued(c.tool, r)) continue;
     Score& score = out[r.audit];
     const ScannedFile& s = scanned.at(c.scannedAs.at(r.path));
     if (s.kind != FileKind::Workflow && s.kind != FileKind::Action) {
@@ -173,8 +199,32 @@ std::string row(const std::string& tool, const std::string& audit, const Score& 
 
 struct Measured {
   std::string table;
-  std::vector<std::string> missed, falsePositives, allowedOnClean, notJudged;
+  std::vector<std::string> missed, falsePositives, allowedOnClean, notJudged, unmatched;
 };
+
+// Warnings and errors of judged rules, on the files the tool reports on,
+// that no reference finding of a class mapped to the rule explains: not
+// counted (the tool may see the same flaw under another audit), listed for
+// whoever looks for false positives next.
+void unmatchedFindings(const test::ReferenceCorpus& c, const std::map<std::string, ScannedFile>& scanned,
+                       const std::vector<test::AuditMapping>& mapping, Measured& out) {
+  std::map<std::string, std::vector<const test::ReferenceFinding*>> byPath;
+  for (const test::ReferenceFinding& r : c.findings) byPath[r.path].push_back(&r);
+  for (const auto& [path, refs] : byPath) {
+    const ScannedFile& s = scanned.at(c.scannedAs.at(path));
+    for (const Finding& f : s.findings) {
+      bool judged = false, explained = false;
+      for (const test::AuditMapping& m : mapping) {
+        if (m.tool != c.tool || std::find(m.rules.begin(), m.rules.end(), f.ruleId) == m.rules.end()) continue;
+        judged = true;
+        for (const test::ReferenceFinding* r : refs)
+          explained = explained || (r->audit == m.audit && samePlace(s.layout, r->line, f.line, r->jobOnly));
+      }
+      if (judged && !explained && f.severity != Severity::Notice)
+        out.unmatched.push_back(c.tool + " " + path + ":" + std::to_string(f.line) + " " + f.ruleId);
+    }
+  }
+}
 
 // The rules whose ground a tool covers: those its audits map to, and the
 // unparsed-workflow rule (each tool refuses or skips what it cannot read).
@@ -195,9 +245,12 @@ void falsePositives(const test::ReferenceCorpus& c, const std::map<std::string, 
     for (const Finding& f : scanned.at(c.scannedAs.at(path)).findings) {
       std::string where = c.tool + " " + path + ":" + std::to_string(f.line) + " " + f.ruleId;
       if (f.severity == Severity::Notice) continue;
-      if (std::find(judged.begin(), judged.end(), f.ruleId) == judged.end()) out.notJudged.push_back(where);
-      else if (allowed(c.tool, path, f.ruleId)) out.allowedOnClean.push_back(where);
-      else out.falsePositives.push_back(where);
+      if (std::find(judged.begin(), judged.end(), f.ruleId) == judged.end())
+        out.notJudged.push_back(where);
+      else if (allowed(c.tool, path, f.ruleId))
+        out.allowedOnClean.push_back(where);
+      else
+        out.falsePositives.push_back(where);
     }
 }
 
@@ -225,6 +278,7 @@ TEST_CASE("security parity: recall per zizmor audit and poutine rule, no false p
       CHECK_MESSAGE(score.found * 100 >= *a->floorPercent * score.expected, "recall fell below the floor");
     }
     falsePositives(corpus, scanned, judgedRules(mapping, tool), m);
+    unmatchedFindings(corpus, scanned, mapping, m);
     cleanFiles += static_cast<int>(corpus.clean.size());
   }
   auto list = [](const std::vector<std::string>& v) {
@@ -232,12 +286,15 @@ TEST_CASE("security parity: recall per zizmor audit and poutine rule, no false p
     for (const std::string& s : v) out += "  " + s + "\n";
     return out.empty() ? "  (none)\n" : out;
   };
-  MESSAGE("recall (found/expected) per class; 'other': reference findings on files loopwright does not read as "
-          "workflows\n"
-          << m.table << "missed, in the classes that have a rule:\n"
-          << list(m.missed) << "warnings and errors on the " << cleanFiles << " clean files:\n"
-          << list(m.falsePositives) << "allowed (tests/agents/security_parity_test.cpp, kAllowed):\n"
-          << list(m.allowedOnClean) << "not judged (the tool has no audit for the rule):\n"
-          << list(m.notJudged));
+  MESSAGE(
+      "recall (found/expected) per class; 'other': reference findings on files loopwright does not read as "
+      "workflows\n"
+      << m.table << "missed, in the classes that have a rule:\n"
+      << list(m.missed) << "left out on purpose (kArguedMisses): " << kArguedMisses.size() << "\n"
+      << "warnings and errors on the " << cleanFiles << " clean files:\n"
+      << list(m.falsePositives) << "allowed (tests/agents/security_parity_test.cpp, kAllowed):\n"
+      << list(m.allowedOnClean) << "not judged (the tool has no audit for the rule):\n"
+      << list(m.notJudged) << "not matched by any reference finding, on files the tool reports on:\n"
+      << list(m.unmatched));
   CHECK(m.falsePositives.empty());
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "agents/security/text.h"
+#include "agents/security/untrusted_context.h"
 #include "agents/security/workflow_rules.h"
 
 namespace lw::agents::security {
@@ -17,7 +18,9 @@ bool contains(std::string_view s, std::string_view part) { return s.find(part) !
 
 // Events that run with the base repository's token and secrets while
 // carrying an outsider's input.
-bool isPrivileged(const WorkflowModel& w) { return w.hasTrigger("pull_request_target") || w.hasTrigger("workflow_run"); }
+bool isPrivileged(const WorkflowModel& w) {
+  return w.hasTrigger("pull_request_target") || w.hasTrigger("workflow_run");
+}
 
 const Located* firstTrigger(const WorkflowModel& w, std::initializer_list<std::string_view> events) {
   for (const Located& t : w.triggers)
@@ -45,9 +48,9 @@ const StepModel* firstExecutionAfter(const JobModel& j, std::size_t from) {
 }
 
 bool isPublishingStep(const StepModel& s) {
-  static constexpr std::array kCommands = {"npm publish", "yarn publish", "pnpm publish", "twine upload",
-                                           "cargo publish", "gem push", "docker push", "gh release create",
-                                           "mvn deploy", "gradle publish", "poetry publish", "goreleaser"};
+  static constexpr std::array kCommands = {"npm publish",   "yarn publish",   "pnpm publish",   "twine upload",
+                                           "cargo publish", "gem push",       "docker push",    "gh release create",
+                                           "mvn deploy",    "gradle publish", "poetry publish", "goreleaser"};
   for (const char* c : kCommands)
     if (contains(s.run.text, c)) return true;
   static constexpr std::array kActions = {"pypa/gh-action-pypi-publish", "softprops/action-gh-release",
@@ -101,7 +104,8 @@ bool scriptRunsAfter(const std::vector<std::string_view>& script, int at) {
   return false;
 }
 
-void checkoutByScriptHits(const WorkflowModel& w, const FileLines& lines, const Located& trigger, std::vector<RuleHit>& out) {
+void checkoutByScriptHits(const WorkflowModel& w, const FileLines& lines, const Located& trigger,
+                          std::vector<RuleHit>& out) {
   for (const JobModel& j : w.jobs)
     for (std::size_t i = 0; i < j.steps.size(); ++i) {
       const StepModel& s = j.steps[i];
@@ -110,10 +114,52 @@ void checkoutByScriptHits(const WorkflowModel& w, const FileLines& lines, const 
       int at = scriptCheckoutLine(script);
       if (at < 0 || (!scriptRunsAfter(script, at) && firstExecutionAfter(j, i) == nullptr)) continue;
       int line = valueLineNumbers(lines, s.run.line, script)[static_cast<std::size_t>(at)];
-      out.push_back({"security/untrusted-checkout",
-                     "On `" + trigger.text + "`, job `" + j.id + "` checks out the pull request in a script and then runs it.",
-                     {line, trigger.line}});
+      out.push_back(
+          {"security/untrusted-checkout",
+           "On `" + trigger.text + "`, job `" + j.id + "` checks out the pull request in a script and then runs it.",
+           {line, trigger.line}});
     }
+}
+
+// The user ids of the bots such conditions name (GitHub's users API,
+// https://api.github.com/users/<login>): dependabot[bot], renovate[bot],
+// dependabot-preview[bot], github-actions[bot]; and 29110, the Dependabot
+// app's id, which conditions also compare with.
+constexpr std::array kBotIds = {"49699333", "29139614", "27856297", "41898282", "29110"};
+
+// The literals of an expression: '…' strings (lower case, '' unescaped) and numbers.
+std::vector<std::string> literalsIn(std::string_view e) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    if (e[i] == '\'') {
+      std::string text;
+      for (++i; i < e.size() && !(e[i] == '\'' && (i + 1 == e.size() || e[i + 1] != '\'')); ++i)
+        text.push_back(e[i] == '\'' ? e[++i] : e[i]);
+      out.push_back(lowerCase(text));
+    } else if (std::isdigit(static_cast<unsigned char>(e[i])) &&
+               (i == 0 || !std::isalnum(static_cast<unsigned char>(e[i - 1])))) {
+      std::size_t end = i;
+      while (end < e.size() && std::isdigit(static_cast<unsigned char>(e[end]))) ++end;
+      out.emplace_back(e.substr(i, end - i));
+      i = end - 1;
+    }
+  }
+  return out;
+}
+
+// A condition that compares the actor (whoever caused the latest event,
+// written in any case or index form) with a bot's login or user id.
+bool trustsActorAsBot(std::string_view cond) {
+  bool byName = false, byId = false;
+  for (const ContextRef& ref : contextRefsIn(cond, "github")) {
+    byName = byName || ref.path == "github.actor" || ref.path == "github.triggering_actor";
+    byId = byId || ref.path == "github.actor_id" || ref.path == "github.triggering_actor_id";
+  }
+  for (const std::string& literal : literalsIn(cond)) {
+    if (byName && literal.ends_with("[bot]")) return true;
+    if (byId && std::find(kBotIds.begin(), kBotIds.end(), literal) != kBotIds.end()) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -141,10 +187,11 @@ void permissionsHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
     out.push_back({"security/write-all-permissions", "The workflow's token gets `write-all`.", {w.permissions.line}});
   for (const JobModel& j : w.jobs)
     if (j.permissions.text == "write-all")
-      out.push_back({"security/write-all-permissions", "Job `" + j.id + "`'s token gets `write-all`.", {j.permissions.line}});
-  const Located* risky = firstTrigger(w, {"pull_request_target", "workflow_run", "issue_comment", "issues",
-                                          "pull_request_review", "pull_request_review_comment", "discussion",
-                                          "discussion_comment"});
+      out.push_back(
+          {"security/write-all-permissions", "Job `" + j.id + "`'s token gets `write-all`.", {j.permissions.line}});
+  const Located* risky =
+      firstTrigger(w, {"pull_request_target", "workflow_run", "issue_comment", "issues", "pull_request_review",
+                       "pull_request_review_comment", "discussion", "discussion_comment"});
   if (risky == nullptr || w.permissions.present()) return;
   std::vector<int> anchors{risky->line};
   std::string jobs;
@@ -159,22 +206,22 @@ void permissionsHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
 }
 
 void selfHostedPullRequestHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
-  const Located* pr = firstTrigger(w, {"pull_request", "pull_request_target", "pull_request_review",
-                                       "pull_request_review_comment"});
+  const Located* pr =
+      firstTrigger(w, {"pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment"});
   if (pr == nullptr) return;
   for (const JobModel& j : w.jobs)
     for (const Located& label : j.runsOn)
       if (lowerCase(label.text) == "self-hosted")
-        out.push_back({"security/self-hosted-pr", "Job `" + j.id + "` runs `" + pr->text + "` on a self-hosted runner.",
+        out.push_back({"security/self-hosted-pr",
+                       "Job `" + j.id + "` runs `" + pr->text + "` on a self-hosted runner.",
                        {label.line, pr->line}});
 }
 
 void botActorConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
   auto check = [&](const Located& cond) {
-    std::string c = lowerCase(cond.text);
-    bool actor = contains(c, "github.actor") || contains(c, "github.triggering_actor");
-    if (cond.present() && actor && contains(c, "[bot]"))
-      out.push_back({"security/bot-actor-condition", "This `if:` trusts the actor's name to identify a bot.", {cond.line}});
+    if (cond.present() && trustsActorAsBot(cond.text))
+      out.push_back(
+          {"security/bot-actor-condition", "This `if:` trusts the actor's name to identify a bot.", {cond.line}});
   };
   for (const JobModel& j : w.jobs) {
     check(j.ifCond);
@@ -187,7 +234,8 @@ void cacheInReleaseHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
   for (const JobModel& j : w.jobs)
     for (const StepModel& s : j.steps)
       if (const Located* at = cacheRestore(s))
-        out.push_back({"security/cache-in-release", "`" + s.uses.text + "` restores a cache in a release workflow.",
+        out.push_back({"security/cache-in-release",
+                       "`" + s.uses.text + "` restores a cache in a release workflow.",
                        {at->line, s.uses.line}});
 }
 
