@@ -127,37 +127,68 @@ void checkoutByScriptHits(const WorkflowModel& w, const FileLines& lines, const 
 // app's id, which conditions also compare with.
 constexpr std::array kBotIds = {"49699333", "29139614", "27856297", "41898282", "29110"};
 
-// The literals of an expression: '…' strings (lower case, '' unescaped) and numbers.
-std::vector<std::string> literalsIn(std::string_view e) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < e.size(); ++i) {
-    if (e[i] == '\'') {
-      std::string text;
-      for (++i; i < e.size() && !(e[i] == '\'' && (i + 1 == e.size() || e[i + 1] != '\'')); ++i)
-        text.push_back(e[i] == '\'' ? e[++i] : e[i]);
-      out.push_back(lowerCase(text));
-    } else if (std::isdigit(static_cast<unsigned char>(e[i])) &&
-               (i == 0 || !std::isalnum(static_cast<unsigned char>(e[i - 1])))) {
-      std::size_t end = i;
-      while (end < e.size() && std::isdigit(static_cast<unsigned char>(e[end]))) ++end;
-      out.emplace_back(e.substr(i, end - i));
-      i = end - 1;
+bool endsOperand(char c) { return std::string_view(" \t(){}&|,=!<>").find(c) != std::string_view::npos; }
+
+// The operand right of `at`: a '…' literal (with '' inside), or a run of
+// characters up to a space or an operator.
+std::string_view operandAfter(std::string_view e, std::size_t at) {
+  while (at < e.size() && e[at] == ' ') ++at;
+  std::size_t end = at;
+  if (end < e.size() && e[end] == '\'') {
+    for (++end; end < e.size(); ++end) {
+      if (e[end] != '\'') continue;
+      if (end + 1 < e.size() && e[end + 1] == '\'') {
+        ++end;  // '' is a quote inside the literal
+        continue;
+      }
+      break;
     }
+    return e.substr(at, std::min(end + 1, e.size()) - at);
   }
-  return out;
+  while (end < e.size() && !endsOperand(e[end])) ++end;
+  return e.substr(at, end - at);
+}
+
+// The operand left of `at` (the same, read backwards; a literal from its
+// closing quote back to the quote before it).
+std::string_view operandBefore(std::string_view e, std::size_t at) {
+  while (at > 0 && e[at - 1] == ' ') --at;
+  std::size_t start = at;
+  if (start > 0 && e[start - 1] == '\'') {
+    std::size_t open = start >= 2 ? e.rfind('\'', start - 2) : std::string_view::npos;
+    return open == std::string_view::npos ? std::string_view{} : e.substr(open, at - open);
+  }
+  while (start > 0 && !endsOperand(e[start - 1])) --start;
+  return e.substr(start, at - start);
+}
+
+// A literal operand's value, lower case: 'text' unquoted, or a number.
+std::string literalValue(std::string_view operand) {
+  if (operand.size() >= 2 && operand.front() == '\'' && operand.back() == '\'')
+    operand = operand.substr(1, operand.size() - 2);
+  return lowerCase(operand);
+}
+
+// Whether `ref` compared with `literal` trusts the actor to be a bot: the
+// actor's name against a `…[bot]` login, or its id against a bot's id.
+bool comparesActorWithBot(std::string_view ref, std::string_view literal) {
+  std::vector<ContextRef> refs = contextRefsIn(ref, "github");
+  if (refs.size() != 1 || refs.front().text.size() != trim(ref).size()) return false;
+  const std::string& path = refs.front().path;
+  std::string value = literalValue(literal);
+  if (path == "github.actor" || path == "github.triggering_actor") return value.ends_with("[bot]");
+  if (path == "github.actor_id" || path == "github.triggering_actor_id")
+    return std::find(kBotIds.begin(), kBotIds.end(), value) != kBotIds.end();
+  return false;
 }
 
 // A condition that compares the actor (whoever caused the latest event,
-// written in any case or index form) with a bot's login or user id.
+// written in any case or index form) with a bot's login or user id, either
+// way round.
 bool trustsActorAsBot(std::string_view cond) {
-  bool byName = false, byId = false;
-  for (const ContextRef& ref : contextRefsIn(cond, "github")) {
-    byName = byName || ref.path == "github.actor" || ref.path == "github.triggering_actor";
-    byId = byId || ref.path == "github.actor_id" || ref.path == "github.triggering_actor_id";
-  }
-  for (const std::string& literal : literalsIn(cond)) {
-    if (byName && literal.ends_with("[bot]")) return true;
-    if (byId && std::find(kBotIds.begin(), kBotIds.end(), literal) != kBotIds.end()) return true;
+  for (std::size_t at = cond.find("=="); at != std::string_view::npos; at = cond.find("==", at + 2)) {
+    std::string_view left = operandBefore(cond, at), right = operandAfter(cond, at + 2);
+    if (comparesActorWithBot(left, right) || comparesActorWithBot(right, left)) return true;
   }
   return false;
 }
