@@ -186,9 +186,9 @@ std::string percent(int found, int expected) {
 
 std::string row(const std::string& tool, const std::string& audit, const Score& s, const test::AuditMapping* m) {
   std::ostringstream out;
-  char buf[160];
+  char buf[200];
   std::string floor = m == nullptr ? "?" : m->floorPercent ? std::to_string(*m->floorPercent) : "online";
-  std::snprintf(buf, sizeof buf, "%-8s %-34s %3d/%-3d %s   %3d/%-3d %s   %-6s %3d  ", tool.c_str(), audit.c_str(),
+  std::snprintf(buf, sizeof buf, "%-8s %-42s %3d/%-3d %s   %3d/%-3d %s   %-6s %3d  ", tool.c_str(), audit.c_str(),
                 s.found, s.expected, percent(s.found, s.expected).c_str(), s.foundAll, s.expectedAll,
                 percent(s.foundAll, s.expectedAll).c_str(), floor.c_str(), s.notWorkflow);
   out << buf;
@@ -259,7 +259,7 @@ void falsePositives(const test::ReferenceCorpus& c, const std::map<std::string, 
 TEST_CASE("security parity: recall per zizmor audit and poutine rule, no false positive on their clean files") {
   std::vector<test::AuditMapping> mapping = test::loadAuditMapping();
   Measured m;
-  m.table = "tool     audit                            default         every persona  floor  other rules\n";
+  m.table = "tool     audit                                    default         every persona  floor  other rules\n";
   int cleanFiles = 0;
   for (const std::string tool : {"zizmor", "poutine"}) {
     test::ReferenceCorpus corpus = test::loadReferenceCorpus(tool);
