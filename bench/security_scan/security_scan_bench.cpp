@@ -114,7 +114,8 @@ std::map<std::string, std::string> pullRequestFiles(int total) {
 // The same number of lines in workflows alone: what issue #25's target is about.
 std::map<std::string, std::string> workflowFiles(int total) {
   std::map<std::string, std::string> files;
-  for (int i = 0; i < 10; ++i) files[".github/workflows/ci" + std::to_string(i) + ".yml"] = workflow(i, total / 10 + 21);
+  for (int i = 0; i < 10; ++i)
+    files[".github/workflows/ci" + std::to_string(i) + ".yml"] = workflow(i, total / 10 + 21);
   return files;
 }
 
