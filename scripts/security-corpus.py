@@ -2,15 +2,20 @@
 """Vendors zizmor's and poutine's public test corpora into
 tests/data/security/corpus/ and writes what each tool expects to find there.
 
-usage: scripts/security-corpus.py ZIZMOR_GIT_DIR POUTINE_GIT_DIR
+usage: scripts/security-corpus.py ZIZMOR_GIT_DIR POUTINE_GIT_DIR HAZMAT_GIT_DIR
 
-Both arguments are git directories (a bare mirror is enough: files are read
-with `git show HEAD:<path>`). The output is regenerated whole:
+The arguments are git directories of zizmor, poutine and woodruffw/gha-hazmat
+(a bare mirror is enough: files are read with `git show <commit>:<path>`).
+The output is regenerated whole:
 
   corpus/zizmor/test-data/...   crates/zizmor/tests/integration/test-data
   corpus/zizmor/expected        from the inline insta snapshots of
                                 crates/zizmor/tests/integration/audit/*.rs
   corpus/zizmor/audits          from docs/audits.md: offline? default persona?
+  corpus/gha-hazmat/repo/...    gha-hazmat at the commit zizmor's e2e test pins
+  corpus/gha-hazmat/expected    from that test's snapshot
+                                (crates/zizmor/tests/integration/snapshots/
+                                integration__e2e__gha_hazmat.snap)
   corpus/poutine/testdata/...   scanner/testdata
   corpus/poutine/expected       from TestFindings in scanner/inventory_test.go
   corpus/*/LICENSE, SOURCE      the licence and where everything came from
@@ -41,21 +46,21 @@ def git(repo, *args):
     return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True).stdout
 
 
-def head(repo):
-    return git(repo, "rev-parse", "HEAD").decode().strip()
+def head(repo, commit="HEAD"):
+    return git(repo, "rev-parse", commit).decode().strip()
 
 
-def tree(repo, prefix):
-    return git(repo, "ls-tree", "-r", "--name-only", "HEAD", prefix).decode().splitlines()
+def tree(repo, prefix, commit="HEAD"):
+    return git(repo, "ls-tree", "-r", "--name-only", commit, *([prefix] if prefix else [])).decode().splitlines()
 
 
-def vendor(repo, prefix, dest):
+def vendor(repo, prefix, dest, commit="HEAD"):
     shutil.rmtree(dest, ignore_errors=True)
-    for path in tree(repo, prefix):
-        target = os.path.join(dest, os.path.relpath(path, prefix))
+    for path in tree(repo, prefix, commit):
+        target = os.path.join(dest, os.path.relpath(path, prefix or "."))
         os.makedirs(os.path.dirname(target), exist_ok=True)
         with open(target, "wb") as f:
-            f.write(git(repo, "show", "HEAD:" + path))
+            f.write(git(repo, "show", commit + ":" + path))
 
 
 def write(path, text):
@@ -225,6 +230,39 @@ def zizmor_audits(repo):
     return "\n".join(out) + "\n"
 
 
+# --- gha-hazmat (zizmor's e2e snapshot) -------------------------------------
+
+HAZMAT_SNAPSHOT = "crates/zizmor/tests/integration/snapshots/integration__e2e__gha_hazmat.snap"
+HAZMAT_LOCATION = re.compile(r"^\s*--> (\S+):(\d+):(\d+)")
+HAZMAT_COMPLETED = re.compile(r"completed (\S+)$")
+
+
+def hazmat_commit(zizmor):
+    """The commit of gha-hazmat the snapshot was taken at."""
+    snap = git(zizmor, "show", "HEAD:" + HAZMAT_SNAPSHOT).decode()
+    return re.search(r"woodruffw/gha-hazmat@([0-9a-f]{40})", snap).group(1)
+
+
+def hazmat_expected(zizmor):
+    """A default-persona run, online collection but no online audits."""
+    lines = git(zizmor, "show", "HEAD:" + HAZMAT_SNAPSHOT).decode().split("\n")
+    findings, inputs = [], set()
+    for i, line in enumerate(lines):
+        done = HAZMAT_COMPLETED.search(line)
+        if done:
+            inputs.add(done.group(1))
+        m = FINDING.match(line)
+        loc = HAZMAT_LOCATION.match(lines[i + 1]) if m and i + 1 < len(lines) else None
+        if loc:
+            findings.append((loc.group(1), int(loc.group(2)), int(loc.group(3)), m.group(2)))
+    out = ["# zizmor " + head(zizmor) + " " + HAZMAT_SNAPSHOT + " (scripts/security-corpus.py)",
+           "# gha-hazmat " + hazmat_commit(zizmor) + ", default persona, --no-online-audits: %d findings" %
+           len(findings)]
+    out += ["finding %s:%d %s regular" % (p, l, a) for p, l, c, a in sorted(findings)]
+    out += ["clean " + p for p in sorted(inputs - {f[0] for f in findings})]
+    return "\n".join(out) + "\n"
+
+
 # --- poutine ----------------------------------------------------------------
 
 GO_FINDING = re.compile(r"\{\s*RuleId:\s*\"([a-z_]+)\".*?Meta:\s*results\.FindingMeta\{(.*?)\n\t\t\t\},", re.S)
@@ -254,16 +292,16 @@ def poutine_expected(repo, data_dir):
     return "\n".join(out) + "\n"
 
 
-def source(repo, url, paths, licence):
+def source(repo, url, paths, licence, commit="HEAD"):
     return ("repository: %s\ncommit: %s\nlicense: %s (LICENSE, copied from the repository)\npaths:\n%s"
             "regenerate: scripts/security-corpus.py (tests/data/security/corpus/README.md)\n" %
-            (url, head(repo), licence, "".join("  " + p + "\n" for p in paths)))
+            (url, head(repo, commit), licence, "".join("  " + p + "\n" for p in paths)))
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) != 4:
         sys.exit(__doc__)
-    zizmor, poutine = sys.argv[1], sys.argv[2]
+    zizmor, poutine, hazmat = sys.argv[1], sys.argv[2], sys.argv[3]
     zdir, pdir = os.path.join(OUT, "zizmor"), os.path.join(OUT, "poutine")
     vendor(zizmor, ZIZMOR_DATA, os.path.join(zdir, "test-data"))
     write(os.path.join(zdir, "LICENSE"), git(zizmor, "show", "HEAD:LICENSE").decode())
@@ -271,6 +309,13 @@ def main():
         ZIZMOR_DATA + "/** -> test-data/", ZIZMOR_AUDIT_TESTS + "/*.rs -> expected", "docs/audits.md -> audits"], "MIT"))
     write(os.path.join(zdir, "expected"), zizmor_expected(zizmor, os.path.join(zdir, "test-data")))
     write(os.path.join(zdir, "audits"), zizmor_audits(zizmor))
+    hdir, commit = os.path.join(OUT, "gha-hazmat"), hazmat_commit(zizmor)
+    vendor(hazmat, "", os.path.join(hdir, "repo"), commit)
+    write(os.path.join(hdir, "LICENSE"), git(hazmat, "show", commit + ":LICENSE").decode())
+    write(os.path.join(hdir, "SOURCE"), source(hazmat, "https://github.com/woodruffw/gha-hazmat",
+                                              ["/** -> repo/", "expected: zizmor " + head(zizmor) + " " +
+                                               HAZMAT_SNAPSHOT], "MIT", commit))
+    write(os.path.join(hdir, "expected"), hazmat_expected(zizmor))
     vendor(poutine, POUTINE_DATA, os.path.join(pdir, "testdata"))
     write(os.path.join(pdir, "LICENSE"), git(poutine, "show", "HEAD:LICENSE").decode())
     write(os.path.join(pdir, "SOURCE"), source(poutine, "https://github.com/boostsecurityio/poutine", [

@@ -63,19 +63,32 @@ ReferenceFinding parseFinding(std::istringstream& words) {
 
 }  // namespace
 
-ReferenceCorpus loadReferenceCorpus(const std::string& tool) {
+std::vector<std::string> referenceCorpusNames() { return {"zizmor", "gha-hazmat", "poutine"}; }
+
+ReferenceCorpus loadReferenceCorpus(const std::string& name) {
+  struct Spec {
+    const char* name;
+    const char* data;  // the folder of the files
+    const char* tool;
+    bool flat;  // zizmor's layout: files by audit, read as workflows by name
+  };
+  static const Spec kSpecs[] = {{"zizmor", "test-data", "zizmor", true},
+                                {"gha-hazmat", "repo", "zizmor", false},
+                                {"poutine", "testdata", "poutine", false}};
+  const Spec& spec = *std::find_if(std::begin(kSpecs), std::end(kSpecs), [&](const Spec& s) { return name == s.name; });
   ReferenceCorpus c;
-  c.tool = tool;
-  fs::path data = corpusDir() / tool / (tool == "zizmor" ? "test-data" : "testdata");
+  c.name = name;
+  c.tool = spec.tool;
+  fs::path data = corpusDir() / name / spec.data;
   for (const auto& entry : fs::recursive_directory_iterator(data)) {
     if (!entry.is_regular_file()) continue;
     std::string rel = fs::relative(entry.path(), data).generic_string();
-    std::string scanned = tool == "zizmor" ? zizmorScanPath(rel) : rel;
+    std::string scanned = spec.flat ? zizmorScanPath(rel) : rel;
     c.scannedAs[rel] = scanned;
     c.files.push_back(agents::security::wholeFileAdded(scanned, readAll(entry.path())));
   }
   std::sort(c.files.begin(), c.files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
-  for (const std::string& line : dataLines(corpusDir() / tool / "expected")) {
+  for (const std::string& line : dataLines(corpusDir() / name / "expected")) {
     std::istringstream words(line);
     std::string kind, path;
     words >> kind;
@@ -94,8 +107,9 @@ std::vector<AuditMapping> loadAuditMapping() {
   for (const std::string& line : dataLines(corpusDir() / "mapping")) {
     std::istringstream words(line);
     AuditMapping m;
-    std::string floor, rules;
-    words >> m.tool >> m.audit >> floor >> rules;
+    std::string floor, rules, scope;
+    words >> m.tool >> m.audit >> floor >> rules >> scope;
+    m.wholeFile = scope == "file";
     if (floor != "online") m.floorPercent = std::stoi(floor);
     std::istringstream ids(rules);
     for (std::string id; std::getline(ids, id, ',');)

@@ -23,7 +23,8 @@ struct ReferenceFinding {
 };
 
 struct ReferenceCorpus {
-  std::string tool;  // "zizmor", "poutine"
+  std::string name;  // the folder under tests/data/security/corpus: "zizmor", "gha-hazmat", "poutine"
+  std::string tool;  // whose audits the findings are: "zizmor", "poutine"
   // Each corpus file under the path loopwright reads it at (zizmor's files
   // are named as workflows, not where they sit in its tree).
   std::vector<agents::security::ChangedFile> files;
@@ -33,13 +34,18 @@ struct ReferenceCorpus {
   std::set<std::string> noDefault;  // zizmor: no default-persona run read these
 };
 
-// corpus/<tool>/expected with the files of corpus/<tool>/<data dir>.
-ReferenceCorpus loadReferenceCorpus(const std::string& tool);
+// The corpora: zizmor's test-data, gha-hazmat (the repository zizmor's
+// end-to-end test runs on), poutine's testdata.
+std::vector<std::string> referenceCorpusNames();
+
+// corpus/<name>/expected with the files of its data folder.
+ReferenceCorpus loadReferenceCorpus(const std::string& name);
 
 struct AuditMapping {
   std::string tool, audit;
   std::optional<int> floorPercent;  // nullopt: an online audit, not measured
   std::vector<std::string> rules;   // empty: no loopwright rule yet
+  bool wholeFile = false;           // the audit is about the workflow: a finding anywhere in it answers
 };
 
 std::vector<AuditMapping> loadAuditMapping();
