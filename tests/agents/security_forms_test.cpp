@@ -154,3 +154,12 @@ TEST_CASE("security forms: a download from a GitHub file at a commit is pinned, 
   // A commit id in another host's URL pins nothing that host promises.
   CHECK(pipesDownloadToShell("curl https://example.com/0a727065ae5a2313e8e6acf172844e8ca30c1822/i.sh | bash"));
 }
+
+TEST_CASE("security forms: a checkout of the pull request's head in index syntax is an untrusted checkout") {
+  const std::string workflow =
+      "on: pull_request_target\npermissions: {}\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+      "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683\n        with:\n"
+      "          ref: ${{ github.event['pull_request']['HEAD']['sha'] }}\n"
+      "      - run: make\n";
+  CHECK(found(workflow) == std::vector<std::string>{"9 security/untrusted-checkout"});
+}

@@ -29,9 +29,11 @@ const Located* firstTrigger(const WorkflowModel& w, std::initializer_list<std::s
   return nullptr;
 }
 
-// A checkout `ref:` that names the pull request's code rather than the base.
+// A checkout `ref:` that names the pull request's code rather than the base,
+// with its contexts read in any form (`github.event['pull_request']['head']`).
 bool refIsPullRequestHead(std::string_view ref) {
   std::string r = lowerCase(ref);
+  for (const ContextRef& c : contextRefsIn(ref, "github")) r += " " + c.path;
   for (std::string_view p : {"pull_request.head.", "head_ref", "refs/pull/", "workflow_run.head_", "merge_commit_sha"})
     if (contains(r, p)) return true;
   return false;
