@@ -163,3 +163,24 @@ TEST_CASE("security forms: a checkout of the pull request's head in index syntax
       "      - run: make\n";
   CHECK(found(workflow) == std::vector<std::string>{"9 security/untrusted-checkout"});
 }
+
+TEST_CASE("security forms: broken expressions read as far as they go, never past their end") {
+  const char* broken[] = {"(((",
+                          ")))github.event.issue.title",
+                          "github[",
+                          "github['",
+                          "github.event.",
+                          "(github.event.issue).",
+                          "(github.event.issue)[",
+                          "'",
+                          "github.actor == '",
+                          "== 'dependabot[bot]'",
+                          "(github.event.issue || ) .title)",
+                          "github['event'']['issue']"};
+  for (const std::string e : broken) {
+    CAPTURE(e);
+    CHECK(untrustedRefsIn(e).size() <= 2);
+    CHECK(found(stepsWith("      - run: echo hi\n        if: ${{ " + e + " }}\n")).size() <= 1);
+  }
+  CHECK(untrustedRefsIn(")))github.event.issue.title").size() == 1);
+}
