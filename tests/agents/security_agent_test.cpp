@@ -8,6 +8,7 @@
 
 #include <boost/json.hpp>
 
+#include "agents/security/rules.h"
 #include "agents/security/security_agent.h"
 #include "core/file_io.h"
 #include "support/temp_dir.h"
@@ -128,6 +129,20 @@ TEST_CASE("security agent: reads the diff and the files its rules need at head, 
                             "github.file {\"path\":\"requirements.txt\",\"ref\":\"head\"}",
                         });
   CHECK(r.log.str().find("3 changed files, 3 findings") != std::string::npos);
+}
+
+TEST_CASE("security agent: the log says which files were scanned, by kind, and which rules ran") {
+  SecurityBridge bridge = scripted();
+  Run all, some;
+  run(bridge, {}, all);
+  CHECK(
+      all.log.str().find("builtin/security: scanned: 1 workflow, 1 manifest, 1 other (added lines only); rules run: " +
+                         std::to_string(agents::security::allRules().size()) + " of " +
+                         std::to_string(agents::security::allRules().size()) + "\n") != std::string::npos);
+  run(bridge, {{"disable", json::array{"security/new-dependency"}}}, some);
+  CHECK(some.log.str().find("; rules run: " + std::to_string(agents::security::allRules().size() - 1) + " of " +
+                            std::to_string(agents::security::allRules().size()) + ", not security/new-dependency\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("security agent: with: parameters are honoured") {

@@ -1,6 +1,7 @@
 #include "agents/security/scan.h"
 
 #include <algorithm>
+#include <array>
 #include <tuple>
 
 #include "agents/security/dependency_rules.h"
@@ -103,9 +104,9 @@ bool isDisabled(std::string_view ruleId, const ScanOptions& options) {
 }
 
 FileScan scanFile(const ChangedFile& f, std::string_view repositoryOwner) {
-  FileScan out{secretFindings(f), {}};
   FileLines lines = f.lines();
   FileKind kind = classify(f.path, lines.empty() ? std::string_view{} : lines.front());
+  FileScan out{secretFindings(f), {}, kind};
   for (const RuleHit& hit : hitsFor(kind, f, lines, repositoryOwner, out.unchecked)) {
     auto anchor = std::find_if(hit.anchors.begin(), hit.anchors.end(), [&](int l) { return f.isAdded(l); });
     if (anchor != hit.anchors.end()) out.findings.push_back(toFinding(hit, f.path, *anchor));
@@ -118,6 +119,7 @@ ScanResult scanPullRequest(const std::vector<ChangedFile>& files, const ScanOpti
   std::vector<Finding>& out = result.findings;
   for (const ChangedFile& f : files) {
     FileScan scan = scanFile(f, options.repositoryOwner);
+    ++result.kinds[scan.kind];
     if (!scan.unchecked.empty()) result.unchecked.push_back({f.path, std::move(scan.unchecked)});
     for (Finding& finding : scan.findings)
       if (!isDisabled(finding.ruleId, options) && finding.severity <= options.minSeverity)
@@ -142,6 +144,25 @@ std::optional<github::Coverage> coverageOf(const ScanResult& scan, const ScanOpt
     c.reason = std::to_string(scan.unchecked.size()) + " workflow or action file(s) could not be read, so their " +
                "workflow rules were not checked";
   return c;
+}
+
+std::string scanSummary(const ScanResult& scan, const ScanOptions& options) {
+  static constexpr std::array<std::string_view, 7> kNames = {
+      "workflow", "action", "shell script", "Dockerfile", "Makefile", "manifest", "other (added lines only)"};
+  std::string scanned;
+  for (const auto& [kind, count] : scan.kinds)
+    scanned.append(scanned.empty() ? "" : ", ")
+        .append(std::to_string(count) + " ")
+        .append(kNames[static_cast<std::size_t>(kind)]);
+  std::string notRun;
+  std::size_t ran = 0;
+  for (const RuleInfo& r : allRules()) {
+    bool runs = !isDisabled(r.id, options) && r.severity <= options.minSeverity;
+    ran += runs;
+    if (!runs) notRun.append(notRun.empty() ? ", not " : ", ").append(r.id);
+  }
+  return "scanned: " + (scanned.empty() ? std::string("nothing") : scanned) + "; rules run: " + std::to_string(ran) +
+         " of " + std::to_string(allRules().size()) + notRun;
 }
 
 std::vector<Finding> scanChangedFiles(const std::vector<ChangedFile>& files, const ScanOptions& options) {

@@ -2,6 +2,7 @@
 // out, only on lines the pull request added. Pure: no bridge, no disk.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,7 @@ struct UncheckedFile {
 struct ScanResult {
   std::vector<Finding> findings;
   std::vector<UncheckedFile> unchecked;  // in the order of `files`, whatever the options
+  std::map<FileKind, int> kinds;         // how many files of each kind were scanned
 };
 
 // Every finding of every rule on `files`, on added lines, without the
@@ -57,6 +59,13 @@ ScanResult scanPullRequest(const std::vector<ChangedFile>& files, const ScanOpti
 // earlier comments in it (docs/review-coverage.md).
 std::optional<github::Coverage> coverageOf(const ScanResult& scan, const ScanOptions& options);
 
+// What a scan looked at, for the step's log: the files by kind and the
+// rules that ran ("scanned: 2 workflow, 1 manifest, 3 other (added lines
+// only); rules run: 17 of 18, not security/new-dependency"). coverage.json
+// cannot say it: a file listed there as reviewed lets the run resolve other
+// steps' comments in it (coverageOf).
+std::string scanSummary(const ScanResult& scan, const ScanOptions& options);
+
 // scanPullRequest's findings.
 std::vector<Finding> scanChangedFiles(const std::vector<ChangedFile>& files, const ScanOptions& options);
 
@@ -65,6 +74,7 @@ std::vector<Finding> scanChangedFiles(const std::vector<ChangedFile>& files, con
 struct FileScan {
   std::vector<Finding> findings;
   std::string unchecked;
+  FileKind kind = FileKind::Other;
 };
 FileScan scanFile(const ChangedFile& file, std::string_view repositoryOwner);
 

@@ -23,4 +23,20 @@ std::vector<std::string> untrustedRefsIn(std::string_view expression);
 // The same for a path already normalised: lower case, `.*` for an index.
 bool isUntrustedContext(std::string_view normalizedPath);
 
+// A reference to a context inside an expression: its text as written, and
+// the path of the value it yields, normalised (lower case; `github['X']`
+// is `github.x`; `.*` for a computed index). A reference inside a grouping
+// `( … )` that is followed by a property yields that property:
+// `(github.event.pull_request || github.event.issue).number` refers to
+// `github.event.pull_request.number` and `github.event.issue.number`.
+struct ContextRef {
+  std::string_view text;
+  std::string path;
+};
+
+// Every reference to the context `name` ("github", lower case) in one
+// expression, in the expression's order. Context names are
+// case-insensitive in expressions (`GitHub.Event` works).
+std::vector<ContextRef> contextRefsIn(std::string_view expression, std::string_view name);
+
 }  // namespace lw::agents::security

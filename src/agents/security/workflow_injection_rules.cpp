@@ -5,6 +5,7 @@
 #include <string>
 
 #include "agents/security/shell_rules.h"
+#include "agents/security/text.h"
 #include "agents/security/untrusted_context.h"
 #include "agents/security/workflow_rules.h"
 
@@ -54,6 +55,14 @@ bool mentionsVariable(std::string_view line, const std::string& name) {
   return false;
 }
 
+// The runner reads the variable with .NET's bool.TryParse
+// (actions/runner, src/Runner.Worker/ActionCommandManager.cs): "true" in
+// any case, spaces around it allowed; `yes`, `1` or `on` leave it off. An
+// expression may evaluate to "true".
+bool turnsOnUnsecureCommands(std::string_view value) {
+  return lowerCase(trim(value)) == "true" || value.find("${{") != std::string_view::npos;
+}
+
 bool writesActionsFile(std::string_view line) {
   return line.find("GITHUB_ENV") != std::string_view::npos || line.find("GITHUB_PATH") != std::string_view::npos;
 }
@@ -70,8 +79,7 @@ void expressionInjectionHits(const WorkflowModel& w, const FileLines& lines, std
       int line = locate(lines, cursor, e);
       cursor = line;
       for (const std::string& ref : untrustedRefsIn(e))
-        out.push_back({"security/expression-injection",
-                       "`" + ref + "` is expanded into this " + where + ".", {line}});
+        out.push_back({"security/expression-injection", "`" + ref + "` is expanded into this " + where + ".", {line}});
     }
   });
 }
@@ -89,7 +97,8 @@ void githubEnvInjectionHits(const WorkflowModel& w, const FileLines& lines, std:
       for (const std::string& name : tainted)
         if (why.empty() && mentionsVariable(value[i], name)) why = "`$" + name + "`, set from an untrusted expression,";
       if (!why.empty())
-        out.push_back({"security/github-env-injection", "This line writes " + why + " to `GITHUB_ENV`/`GITHUB_PATH`.", {at[i]}});
+        out.push_back(
+            {"security/github-env-injection", "This line writes " + why + " to `GITHUB_ENV`/`GITHUB_PATH`.", {at[i]}});
     }
   });
 }
@@ -110,8 +119,9 @@ void unsecureCommandsHits(const WorkflowModel& w, const FileLines& lines, std::v
   constexpr std::string_view kName = "ACTIONS_ALLOW_UNSECURE_COMMANDS";
   auto check = [&](const LocatedMap& env) {
     for (const auto& [name, value] : env)
-      if (name == kName && value.text != "false")
-        out.push_back({"security/unsecure-commands", "`ACTIONS_ALLOW_UNSECURE_COMMANDS` is set in `env:`.", {value.line}});
+      if (name == kName && turnsOnUnsecureCommands(value.text))
+        out.push_back(
+            {"security/unsecure-commands", "`ACTIONS_ALLOW_UNSECURE_COMMANDS` is set in `env:`.", {value.line}});
   };
   check(w.env);
   for (const JobModel& j : w.jobs) {
@@ -119,7 +129,8 @@ void unsecureCommandsHits(const WorkflowModel& w, const FileLines& lines, std::v
     for (const StepModel& s : j.steps) {
       check(s.env);
       if (!s.run.present() || s.run.text.find(std::string(kName) + "=true") == std::string::npos) continue;
-      out.push_back({"security/unsecure-commands", "This step turns on `ACTIONS_ALLOW_UNSECURE_COMMANDS`.",
+      out.push_back({"security/unsecure-commands",
+                     "This step turns on `ACTIONS_ALLOW_UNSECURE_COMMANDS`.",
                      {locate(lines, s.run.line, kName)}});
     }
   }

@@ -35,7 +35,8 @@ int locate(const FileLines& lines, int fromLine, std::string_view needle) {
 // A block scalar's value lines are its file lines in order; a plain or
 // quoted scalar folds its lines, so each value line is looked for from
 // where the previous one was found.
-std::vector<int> valueLineNumbers(const FileLines& lines, int startLine, const std::vector<std::string_view>& valueLines) {
+std::vector<int> valueLineNumbers(const FileLines& lines, int startLine,
+                                  const std::vector<std::string_view>& valueLines) {
   std::vector<int> out;
   int cursor = startLine;
   for (std::string_view v : valueLines) {
@@ -48,7 +49,7 @@ std::vector<int> valueLineNumbers(const FileLines& lines, int startLine, const s
 }
 
 bool usesAction(const StepModel& s, std::string_view ownerRepo) {
-  std::string_view u = s.uses.text;
+  std::string_view u = trim(s.uses.text);  // a block scalar ends in a newline
   std::size_t at = u.find('@');
   return lowerCase(u.substr(0, at)) == ownerRepo;
 }
