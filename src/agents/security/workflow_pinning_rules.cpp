@@ -6,6 +6,7 @@
 #include <string>
 
 #include "agents/security/text.h"
+#include "agents/security/workflow_flow.h"
 #include "agents/security/workflow_rules.h"
 
 namespace lw::agents::security {
@@ -13,10 +14,13 @@ namespace lw::agents::security {
 namespace {
 
 bool isFullSha(std::string_view ref) {
-  return ref.size() == 40 && std::all_of(ref.begin(), ref.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+  return ref.size() == 40 &&
+         std::all_of(ref.begin(), ref.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
-bool isRemote(std::string_view uses) { return !uses.empty() && !uses.starts_with("./") && !uses.starts_with("docker://"); }
+bool isRemote(std::string_view uses) {
+  return !uses.empty() && !uses.starts_with("./") && !uses.starts_with("docker://");
+}
 
 std::string ownerOf(std::string_view uses) { return lowerCase(uses.substr(0, uses.find('/'))); }
 
@@ -30,10 +34,13 @@ void checkPinned(const Located& uses, std::vector<RuleHit>& out) {
   std::string owner = ownerOf(uses.text);
   bool github = owner == "actions" || owner == "github";
   std::string detail = "`" + uses.text + "` is pinned to ";
-  if (ref.empty()) detail += "no ref";
-  else detail.append("`").append(ref).append("`");
+  if (ref.empty())
+    detail += "no ref";
+  else
+    detail.append("`").append(ref).append("`");
   out.push_back({github ? "security/unpinned-github-action" : "security/unpinned-action",
-                 detail + ", not a commit SHA.", {uses.line}});
+                 detail + ", not a commit SHA.",
+                 {uses.line}});
 }
 
 void checkImage(const Located& image, std::vector<RuleHit>& out) {
@@ -41,7 +48,8 @@ void checkImage(const Located& image, std::vector<RuleHit>& out) {
   if (name.starts_with("docker://")) name.remove_prefix(9);
   if (!image.present() || name.empty() || name.find("${{") != std::string_view::npos) return;
   if (name.find("@sha256:") != std::string_view::npos) return;
-  out.push_back({"security/unpinned-image", "Image `" + std::string(name) + "` is not pinned to a digest.", {image.line}});
+  out.push_back(
+      {"security/unpinned-image", "Image `" + std::string(name) + "` is not pinned to a digest.", {image.line}});
 }
 
 }  // namespace
@@ -56,7 +64,8 @@ void unpinnedActionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
 void unpinnedImageHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
   if (w.actionImage.text.starts_with("docker://")) checkImage(w.actionImage, out);
   for (const JobModel& j : w.jobs) {
-    for (const Located& image : j.images) checkImage(image, out);
+    for (const Located& written : j.images)
+      for (const Located& image : matrixExpanded(written, j)) checkImage(image, out);
     for (const StepModel& s : j.steps)
       if (s.uses.text.starts_with("docker://")) checkImage(s.uses, out);
   }
@@ -67,7 +76,8 @@ void secretsInheritHits(const WorkflowModel& w, std::string_view repositoryOwner
     if (j.secrets.text != "inherit" || !isRemote(j.uses.text)) continue;
     // Without the repository's owner, every remote workflow counts as another owner's.
     if (!repositoryOwner.empty() && ownerOf(j.uses.text) == lowerCase(repositoryOwner)) continue;
-    out.push_back({"security/secrets-inherit", "Job `" + j.id + "` passes every secret to `" + j.uses.text + "`.",
+    out.push_back({"security/secrets-inherit",
+                   "Job `" + j.id + "` passes every secret to `" + j.uses.text + "`.",
                    {j.secrets.line, j.uses.line}});
   }
 }

@@ -18,7 +18,7 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   unpinnedImageHits(w, out);
   secretsInheritHits(w, repositoryOwner, out);
   persistCredentialsHits(w, out);
-  cacheInReleaseHits(w, out);
+  cacheInReleaseHits(w, lines, out);
   unsecureCommandsHits(w, lines, out);
   botActorConditionHits(w, out);
   selfHostedPullRequestHits(w, out);
@@ -35,7 +35,8 @@ int locate(const FileLines& lines, int fromLine, std::string_view needle) {
 // A block scalar's value lines are its file lines in order; a plain or
 // quoted scalar folds its lines, so each value line is looked for from
 // where the previous one was found.
-std::vector<int> valueLineNumbers(const FileLines& lines, int startLine, const std::vector<std::string_view>& valueLines) {
+std::vector<int> valueLineNumbers(const FileLines& lines, int startLine,
+                                  const std::vector<std::string_view>& valueLines) {
   std::vector<int> out;
   int cursor = startLine;
   for (std::string_view v : valueLines) {

@@ -28,7 +28,7 @@ void untrustedCheckoutHits(const WorkflowModel& w, const FileLines& lines, std::
 void permissionsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void selfHostedPullRequestHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void botActorConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out);
-void cacheInReleaseHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void cacheInReleaseHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 
 // workflow_pinning_rules.cpp: code and images from elsewhere.
 void unpinnedActionHits(const WorkflowModel& w, std::vector<RuleHit>& out);

@@ -6,7 +6,9 @@
 #include <cctype>
 #include <string>
 
+#include "agents/security/action_catalogue.h"
 #include "agents/security/text.h"
+#include "agents/security/workflow_flow.h"
 #include "agents/security/workflow_rules.h"
 
 namespace lw::agents::security {
@@ -17,7 +19,9 @@ bool contains(std::string_view s, std::string_view part) { return s.find(part) !
 
 // Events that run with the base repository's token and secrets while
 // carrying an outsider's input.
-bool isPrivileged(const WorkflowModel& w) { return w.hasTrigger("pull_request_target") || w.hasTrigger("workflow_run"); }
+bool isPrivileged(const WorkflowModel& w) {
+  return w.hasTrigger("pull_request_target") || w.hasTrigger("workflow_run");
+}
 
 const Located* firstTrigger(const WorkflowModel& w, std::initializer_list<std::string_view> events) {
   for (const Located& t : w.triggers)
@@ -45,36 +49,45 @@ const StepModel* firstExecutionAfter(const JobModel& j, std::size_t from) {
 }
 
 bool isPublishingStep(const StepModel& s) {
-  static constexpr std::array kCommands = {"npm publish", "yarn publish", "pnpm publish", "twine upload",
-                                           "cargo publish", "gem push", "docker push", "gh release create",
-                                           "mvn deploy", "gradle publish", "poetry publish", "goreleaser"};
+  static constexpr std::array kCommands = {"npm publish",   "yarn publish",   "pnpm publish",   "twine upload",
+                                           "cargo publish", "gem push",       "docker push",    "gh release create",
+                                           "mvn deploy",    "gradle publish", "poetry publish", "goreleaser"};
   for (const char* c : kCommands)
     if (contains(s.run.text, c)) return true;
-  static constexpr std::array kActions = {"pypa/gh-action-pypi-publish", "softprops/action-gh-release",
-                                          "goreleaser/goreleaser-action"};
+  // zizmor's cache-poisoning audit's list of publishing actions.
+  static constexpr std::array kActions = {"pypa/gh-action-pypi-publish",
+                                          "softprops/action-gh-release",
+                                          "goreleaser/goreleaser-action",
+                                          "rubygems/release-gem",
+                                          "jreleaser/release-action",
+                                          "release-drafter/release-drafter",
+                                          "googleapis/release-please-action",
+                                          "redhat-actions/push-to-registry",
+                                          "aws-actions/amazon-ecs-deploy-task-definition",
+                                          "aws-actions/aws-cloudformation-github-deploy",
+                                          "azure/aci-deploy",
+                                          "azure/container-apps-deploy-action",
+                                          "azure/functions-action",
+                                          "azure/sql-action",
+                                          "cloudflare/wrangler-action",
+                                          "google-github-actions/deploy-appengine",
+                                          "google-github-actions/deploy-cloudrun",
+                                          "google-github-actions/deploy-cloud-functions"};
   for (const char* a : kActions)
     if (usesAction(s, a)) return true;
   const Located* push = s.withValue("push");
   return usesAction(s, "docker/build-push-action") && push != nullptr && push->text == "true";
 }
 
+// A release event, a tag push, or a push to a branch named for releases.
 bool isReleaseWorkflow(const WorkflowModel& w) {
   if (w.hasTrigger("release") || w.pushesTags) return true;
+  for (const std::string& branch : w.pushBranches)
+    if (contains(lowerCase(branch), "release")) return true;
   for (const JobModel& j : w.jobs)
     for (const StepModel& s : j.steps)
       if (isPublishingStep(s)) return true;
   return false;
-}
-
-// actions/cache (or its restore half), or a setup-* action with its cache
-// on: setup-go caches unless told not to (v4 and later).
-const Located* cacheRestore(const StepModel& s) {
-  if (usesAction(s, "actions/cache") || usesAction(s, "actions/cache/restore")) return &s.uses;
-  const Located* cache = s.withValue("cache");
-  bool off = cache != nullptr && (cache->text.empty() || cache->text == "false");
-  if (usesAction(s, "actions/setup-go")) return off ? nullptr : (cache != nullptr ? cache : &s.uses);
-  if (lowerCase(s.uses.text).starts_with("actions/setup-") && cache != nullptr && !off) return cache;
-  return nullptr;
 }
 
 // The index of the line of a run: script that checks out the pull request
@@ -101,7 +114,8 @@ bool scriptRunsAfter(const std::vector<std::string_view>& script, int at) {
   return false;
 }
 
-void checkoutByScriptHits(const WorkflowModel& w, const FileLines& lines, const Located& trigger, std::vector<RuleHit>& out) {
+void checkoutByScriptHits(const WorkflowModel& w, const FileLines& lines, const Located& trigger,
+                          std::vector<RuleHit>& out) {
   for (const JobModel& j : w.jobs)
     for (std::size_t i = 0; i < j.steps.size(); ++i) {
       const StepModel& s = j.steps[i];
@@ -110,9 +124,10 @@ void checkoutByScriptHits(const WorkflowModel& w, const FileLines& lines, const 
       int at = scriptCheckoutLine(script);
       if (at < 0 || (!scriptRunsAfter(script, at) && firstExecutionAfter(j, i) == nullptr)) continue;
       int line = valueLineNumbers(lines, s.run.line, script)[static_cast<std::size_t>(at)];
-      out.push_back({"security/untrusted-checkout",
-                     "On `" + trigger.text + "`, job `" + j.id + "` checks out the pull request in a script and then runs it.",
-                     {line, trigger.line}});
+      out.push_back(
+          {"security/untrusted-checkout",
+           "On `" + trigger.text + "`, job `" + j.id + "` checks out the pull request in a script and then runs it.",
+           {line, trigger.line}});
     }
 }
 
@@ -141,10 +156,11 @@ void permissionsHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
     out.push_back({"security/write-all-permissions", "The workflow's token gets `write-all`.", {w.permissions.line}});
   for (const JobModel& j : w.jobs)
     if (j.permissions.text == "write-all")
-      out.push_back({"security/write-all-permissions", "Job `" + j.id + "`'s token gets `write-all`.", {j.permissions.line}});
-  const Located* risky = firstTrigger(w, {"pull_request_target", "workflow_run", "issue_comment", "issues",
-                                          "pull_request_review", "pull_request_review_comment", "discussion",
-                                          "discussion_comment"});
+      out.push_back(
+          {"security/write-all-permissions", "Job `" + j.id + "`'s token gets `write-all`.", {j.permissions.line}});
+  const Located* risky =
+      firstTrigger(w, {"pull_request_target", "workflow_run", "issue_comment", "issues", "pull_request_review",
+                       "pull_request_review_comment", "discussion", "discussion_comment"});
   if (risky == nullptr || w.permissions.present()) return;
   std::vector<int> anchors{risky->line};
   std::string jobs;
@@ -159,14 +175,16 @@ void permissionsHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
 }
 
 void selfHostedPullRequestHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
-  const Located* pr = firstTrigger(w, {"pull_request", "pull_request_target", "pull_request_review",
-                                       "pull_request_review_comment"});
+  const Located* pr =
+      firstTrigger(w, {"pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment"});
   if (pr == nullptr) return;
   for (const JobModel& j : w.jobs)
-    for (const Located& label : j.runsOn)
-      if (lowerCase(label.text) == "self-hosted")
-        out.push_back({"security/self-hosted-pr", "Job `" + j.id + "` runs `" + pr->text + "` on a self-hosted runner.",
-                       {label.line, pr->line}});
+    for (const Located& written : j.runsOn)
+      for (const Located& label : matrixExpanded(written, j))
+        if (lowerCase(label.text) == "self-hosted")
+          out.push_back({"security/self-hosted-pr",
+                         "Job `" + j.id + "` runs `" + pr->text + "` on a self-hosted runner.",
+                         {label.line, pr->line}});
 }
 
 void botActorConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
@@ -174,7 +192,8 @@ void botActorConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
     std::string c = lowerCase(cond.text);
     bool actor = contains(c, "github.actor") || contains(c, "github.triggering_actor");
     if (cond.present() && actor && contains(c, "[bot]"))
-      out.push_back({"security/bot-actor-condition", "This `if:` trusts the actor's name to identify a bot.", {cond.line}});
+      out.push_back(
+          {"security/bot-actor-condition", "This `if:` trusts the actor's name to identify a bot.", {cond.line}});
   };
   for (const JobModel& j : w.jobs) {
     check(j.ifCond);
@@ -182,12 +201,13 @@ void botActorConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
   }
 }
 
-void cacheInReleaseHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
+void cacheInReleaseHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out) {
   if (!isReleaseWorkflow(w)) return;
   for (const JobModel& j : w.jobs)
     for (const StepModel& s : j.steps)
-      if (const Located* at = cacheRestore(s))
-        out.push_back({"security/cache-in-release", "`" + s.uses.text + "` restores a cache in a release workflow.",
+      if (const Located* at = cacheTurnedOn(s, lines))
+        out.push_back({"security/cache-in-release",
+                       "`" + s.uses.text + "` restores a cache in a release workflow.",
                        {at->line, s.uses.line}});
 }
 

@@ -1,0 +1,259 @@
+#include "agents/security/action_catalogue.h"
+
+#include <array>
+#include <cctype>
+#include <initializer_list>
+#include <string>
+
+#include "agents/security/workflow_rules.h"
+
+namespace lw::agents::security {
+
+namespace {
+
+// An action (lower case, as usesAction compares) and the inputs it runs as
+// code: a script, a shell command, a jq/yq program, a template rendered
+// with the event. Each entry's source documents the input.
+struct CodeAction {
+  std::string_view action;
+  std::vector<std::string_view> inputs;
+  std::string_view source;
+};
+
+const std::vector<CodeAction> kCodeActions = {
+    CodeAction{"actions/github-script", {"script"}, "https://github.com/actions/github-script#readme"},
+    CodeAction{"mikefarah/yq", {"cmd"}, "https://github.com/mikefarah/yq#github-action"},
+    CodeAction{"amadevus/pwsh-script", {"script"}, "https://github.com/Amadevus/pwsh-script#readme"},
+    CodeAction{"tibdex/backport",
+               {"body_template", "head_template", "labels_template", "title_template"},
+               "https://github.com/tibdex/backport/blob/main/action.yml"},
+    CodeAction{
+        "jannekem/run-python-script-action", {"script"}, "https://github.com/jannekem/run-python-script-action#readme"},
+    CodeAction{"cardinalby/js-eval-action", {"expression"}, "https://github.com/cardinalby/js-eval-action#readme"},
+    CodeAction{"addnab/docker-run-action", {"options", "run"}, "https://github.com/addnab/docker-run-action#readme"},
+    CodeAction{"8398a7/action-slack", {"custom_payload"}, "https://action-slack.netlify.app/usecase/02-custom"},
+    CodeAction{"appleboy/ssh-action", {"script"}, "https://github.com/appleboy/ssh-action#input-variables"},
+    CodeAction{"azure/cli", {"inlinescript"}, "https://github.com/Azure/cli#readme"},
+    CodeAction{"azure/powershell", {"inlinescript"}, "https://github.com/Azure/powershell#readme"},
+    CodeAction{"devorbitus/yq-action-output", {"cmd"}, "https://github.com/devorbitus/yq-action-output#readme"},
+    CodeAction{"gautamkrishnar/blog-post-workflow",
+               {"item_exec"},
+               "https://github.com/gautamkrishnar/blog-post-workflow#options"},
+    CodeAction{"imjohnbo/issue-bot",
+               {"body", "linked-comments-previous-issue-text", "linked-comments-new-issue-text"},
+               "https://github.com/imjohnbo/issue-bot#inputs"},
+    CodeAction{"lucasbento/auto-close-issues",
+               {"issue-close-message"},
+               "https://github.com/lucasbento/auto-close-issues#readme"},
+    CodeAction{"roots/issue-closer-action",
+               {"issue-close-message", "pr-close-message"},
+               "https://github.com/roots/issue-closer-action#readme"},
+    CodeAction{"sergeysova/jq-action", {"cmd"}, "https://github.com/sergeysova/jq-action#readme"},
+    CodeAction{"skitionek/notify-microsoft-teams",
+               {"overwrite"},
+               "https://github.com/skitionek/notify-microsoft-teams#readme"},
+};
+
+// An action whose outputs carry text an outsider chose; an output pattern
+// starting with '*' matches by suffix.
+struct EventOutputs {
+  std::string_view action;
+  std::vector<std::string_view> outputs;
+  std::string_view source;
+};
+
+const std::vector<EventOutputs> kEventOutputs = {
+    EventOutputs{"tj-actions/changed-files", {"*_files"}, "https://github.com/tj-actions/changed-files#outputs-"},
+    EventOutputs{"dorny/paths-filter", {"*_files"}, "https://github.com/dorny/paths-filter#outputs"},
+    EventOutputs{"tj-actions/branch-names",
+                 {"current_branch", "head_ref_branch", "ref_branch", "base_ref_branch", "tag"},
+                 "https://github.com/tj-actions/branch-names#outputs"},
+    EventOutputs{"peter-evans/find-comment",
+                 {"comment-body", "comment-author"},
+                 "https://github.com/peter-evans/find-comment#outputs"},
+    EventOutputs{"xt0rted/pull-request-comment-branch",
+                 {"head_ref"},
+                 "https://github.com/xt0rted/pull-request-comment-branch#outputs"},
+};
+
+// How one input of a cache-aware action turns its cache on or off.
+//   optIn: the cache is on when the input holds a true value (one of
+//   `onValues` when given), off when it holds another; `onByDefault` when it
+//   is absent. !optIn: the input turns the cache off (`lookup-only: true`).
+//   Version bounds say for which major versions the entry applies at all
+//   (0: any); `needs`: an input that must be given for it to apply.
+struct CacheSwitch {
+  std::string_view action;
+  std::string_view input;  // empty: not configurable, always on
+  bool optIn = true;
+  bool onByDefault = false;
+  std::string_view source;
+  std::vector<std::string_view> onValues = {};
+  int fromMajor = 0, beforeMajor = 0;
+  std::string_view needs = {};
+};
+
+const std::vector<CacheSwitch> kCacheSwitches = {
+    CacheSwitch{"actions/cache", "lookup-only", false, true, "https://github.com/actions/cache#inputs"},
+    CacheSwitch{"actions/cache/restore", "", true, true, "https://github.com/actions/cache/tree/main/restore"},
+    CacheSwitch{"actions/setup-java", "cache", true, false,
+                "https://github.com/actions/setup-java#caching-packages-dependencies"},
+    CacheSwitch{"actions/setup-go", "cache", true, true,
+                "https://github.com/actions/setup-go#caching-dependency-files-and-build-outputs"},
+    CacheSwitch{"actions/setup-node",
+                "cache",
+                true,
+                false,
+                "https://github.com/actions/setup-node#caching-global-packages-data",
+                {"npm", "yarn", "pnpm"}},
+    // v5 caches npm by default (package.json's packageManager / a lock file).
+    CacheSwitch{"actions/setup-node",
+                "package-manager-cache",
+                true,
+                true,
+                "https://github.com/actions/setup-node#caching-global-packages-data",
+                {},
+                5},
+    CacheSwitch{"actions/setup-python", "cache", true, false,
+                "https://github.com/actions/setup-python#caching-packages-dependencies"},
+    CacheSwitch{"actions/setup-dotnet", "cache", true, false,
+                "https://github.com/actions/setup-dotnet#caching-nuget-packages"},
+    CacheSwitch{"astral-sh/setup-uv",
+                "enable-cache",
+                true,
+                false,
+                "https://github.com/astral-sh/setup-uv#enable-caching",
+                {"true"}},
+    // Before v10, enable-cache defaulted to "auto" (on where a lock file exists).
+    CacheSwitch{"astral-sh/setup-uv",
+                "enable-cache",
+                true,
+                true,
+                "https://github.com/astral-sh/setup-uv#enable-caching",
+                {},
+                0,
+                10},
+    CacheSwitch{"swatinem/rust-cache", "lookup-only", false, true, "https://github.com/Swatinem/rust-cache#inputs"},
+    CacheSwitch{"ruby/setup-ruby", "bundler-cache", true, false,
+                "https://github.com/ruby/setup-ruby#caching-bundle-install-automatically"},
+    CacheSwitch{"pyo3/maturin-action", "sccache", true, false, "https://github.com/PyO3/maturin-action#inputs"},
+    CacheSwitch{"mlugg/setup-zig", "use-cache", true, true, "https://github.com/mlugg/setup-zig#readme"},
+    CacheSwitch{"oven-sh/setup-bun", "no-cache", false, true, "https://github.com/oven-sh/setup-bun#inputs"},
+    CacheSwitch{"determinatesystems/magic-nix-cache-action", "use-gha-cache", true, true,
+                "https://github.com/DeterminateSystems/magic-nix-cache-action#usage"},
+    CacheSwitch{"graalvm/setup-graalvm", "cache", true, false, "https://github.com/graalvm/setup-graalvm#options"},
+    CacheSwitch{"gradle/actions/setup-gradle", "cache-disabled", false, true,
+                "https://github.com/gradle/actions/blob/main/docs/setup-gradle.md#disabling-caching"},
+    // Caches the buildx binary it downloads when a `version:` is named.
+    CacheSwitch{"docker/setup-buildx-action",
+                "cache-binary",
+                true,
+                true,
+                "https://github.com/docker/setup-buildx-action#inputs",
+                {},
+                0,
+                0,
+                "version"},
+    CacheSwitch{"actions-rust-lang/setup-rust-toolchain", "cache", true, true,
+                "https://github.com/actions-rust-lang/setup-rust-toolchain#inputs"},
+    CacheSwitch{"mozilla-actions/sccache-action", "", true, true,
+                "https://github.com/Mozilla-Actions/sccache-action#readme"},
+    CacheSwitch{"nix-community/cache-nix-action", "", true, true,
+                "https://github.com/nix-community/cache-nix-action#readme"},
+    CacheSwitch{"jdx/mise-action", "cache", true, true, "https://github.com/jdx/mise-action#readme"},
+    CacheSwitch{"ramsey/composer-install",
+                "ignore-cache",
+                false,
+                true,
+                "https://github.com/ramsey/composer-install#ignore-cache",
+                {"yes", "true", "1"}},
+    CacheSwitch{"awalsh128/cache-apt-pkgs-action", "", true, true,
+                "https://github.com/awalsh128/cache-apt-pkgs-action#readme"},
+};
+
+bool matchesName(std::string_view name, std::string_view pattern) {
+  if (pattern.starts_with("*")) return name.ends_with(pattern.substr(1));
+  return name == pattern;
+}
+
+bool isFalse(std::string_view v) {
+  std::string l = lowerCase(trim(v));
+  return l.empty() || l == "false" || l == "no" || l == "0" || l == "off";
+}
+
+bool isOneOf(std::string_view v, const std::vector<std::string_view>& values) {
+  std::string l = lowerCase(trim(v));
+  for (std::string_view x : values)
+    if (l == x) return true;
+  return false;
+}
+
+// The value turns the switch's cache on. An expression may: counted on, as
+// the release it builds is where it matters.
+bool valueTurnsOn(const CacheSwitch& c, std::string_view value) {
+  if (value.find("${{") != std::string_view::npos) return true;
+  if (c.optIn) return c.onValues.size() == 0 ? !isFalse(value) : isOneOf(value, c.onValues);
+  return c.onValues.size() == 0 ? isFalse(value) : !isOneOf(value, c.onValues);
+}
+
+bool versionApplies(const CacheSwitch& c, int major) {
+  if (major < 0) return true;  // unknown (a bare SHA): as the newest and the oldest
+  return (c.fromMajor == 0 || major >= c.fromMajor) && (c.beforeMajor == 0 || major < c.beforeMajor);
+}
+
+int leadingNumber(std::string_view s) {
+  if (s.starts_with("v") || s.starts_with("V")) s.remove_prefix(1);
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s.front())) == 0) return -1;
+  int n = 0;
+  for (std::size_t i = 0; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) != 0 && n < 100000; ++i)
+    n = n * 10 + (s[i] - '0');
+  return n;
+}
+
+}  // namespace
+
+std::vector<const Located*> codeExecutingInputs(const StepModel& step) {
+  std::vector<const Located*> out;
+  for (const CodeAction& a : kCodeActions) {
+    if (!usesAction(step, a.action)) continue;
+    for (const auto& [key, value] : step.with)
+      for (std::string_view input : a.inputs)
+        if (lowerCase(key) == input) out.push_back(&value);
+  }
+  return out;
+}
+
+bool outputCarriesEventText(const StepModel& step, std::string_view name) {
+  for (const EventOutputs& a : kEventOutputs)
+    if (usesAction(step, a.action))
+      for (std::string_view pattern : a.outputs)
+        if (matchesName(name, pattern)) return true;
+  return false;
+}
+
+int actionMajorVersion(const StepModel& step, const FileLines& lines) {
+  std::string_view uses = step.uses.text;
+  std::size_t at = uses.find('@');
+  if (at == std::string_view::npos) return -1;
+  std::string_view ref = uses.substr(at + 1);
+  bool sha = ref.size() >= 7 && ref.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
+  int fromRef = sha ? -1 : leadingNumber(ref);
+  if (fromRef >= 0 || step.uses.line < 1 || static_cast<std::size_t>(step.uses.line) > lines.size()) return fromRef;
+  std::string_view line = lines[static_cast<std::size_t>(step.uses.line - 1)];
+  std::size_t hash = line.find('#', line.find(ref));
+  return hash == std::string_view::npos ? -1 : leadingNumber(trim(line.substr(hash + 1)));
+}
+
+const Located* cacheTurnedOn(const StepModel& step, const FileLines& lines) {
+  int major = actionMajorVersion(step, lines);
+  for (const CacheSwitch& c : kCacheSwitches) {
+    if (!usesAction(step, c.action) || !versionApplies(c, major)) continue;
+    if (!c.needs.empty() && step.withValue(c.needs) == nullptr) continue;
+    const Located* value = c.input.empty() ? nullptr : step.withValue(c.input);
+    if (value == nullptr && c.onByDefault) return &step.uses;
+    if (value != nullptr && valueTurnsOn(c, value->text)) return value;
+  }
+  return nullptr;
+}
+
+}  // namespace lw::agents::security

@@ -1,0 +1,166 @@
+#include "agents/security/shell_flow.h"
+
+#include <array>
+#include <cctype>
+#include <map>
+
+#include "agents/security/action_catalogue.h"
+#include "agents/security/text.h"
+#include "agents/security/untrusted_context.h"
+
+namespace lw::agents::security {
+
+namespace {
+
+constexpr std::array kRunnerFiles = {"GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT"};
+
+bool isNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+bool isRunnerFile(std::string_view name) {
+  for (std::string_view f : kRunnerFiles)
+    if (name == f) return true;
+  return false;
+}
+
+// The variables a line expands: $NAME, ${NAME…}, $env:NAME (PowerShell),
+// %NAME% (cmd); the runner's files among them are destinations, not text.
+std::vector<std::string> variablesIn(std::string_view line) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    std::size_t start = std::string_view::npos;
+    if (line[i] == '$' && line.substr(i + 1, 4) == "env:")
+      start = i + 5;
+    else if (line[i] == '$' && i + 1 < line.size() && line[i + 1] == '{')
+      start = i + 2;
+    else if (line[i] == '$')
+      start = i + 1;
+    else if (line[i] == '%')
+      start = i + 1;
+    if (start >= line.size() || !isNameStart(line[start])) continue;
+    std::size_t end = start;
+    while (end < line.size() && isNameChar(line[end])) ++end;
+    // %NAME% (cmd) with a name of two letters or more: `date +%Y%m` is no variable.
+    if (line[i] == '%' && (end >= line.size() || line[end] != '%' || end - start < 2)) continue;
+    std::string name(line.substr(start, end - start));
+    if (!isRunnerFile(name)) out.push_back(std::move(name));
+    i = end - 1;
+  }
+  return out;
+}
+
+bool hasCommandSubstitution(std::string_view line) {
+  return line.find("$(") != std::string_view::npos || line.find('`') != std::string_view::npos;
+}
+
+// The runner file a line writes to, or "" (see the header for the forms).
+std::string writtenFile(std::string_view line) {
+  for (std::string_view f : kRunnerFiles) {
+    std::size_t at = line.find(f);
+    if (at == std::string_view::npos) continue;
+    std::string before = lowerCase(line.substr(0, at));
+    bool redirected = before.find('>') != std::string::npos;
+    bool piped = before.find("tee ") != std::string::npos || before.find("out-file") != std::string::npos ||
+                 before.find("add-content") != std::string::npos || before.find("set-content") != std::string::npos;
+    if (redirected || piped) return std::string(f);
+  }
+  return "";
+}
+
+// `NAME=value`, `export NAME=value` (also local, readonly, declare): the
+// name and where the value starts, or an empty name.
+std::pair<std::string, std::size_t> assignment(std::string_view line) {
+  std::string_view t = trim(line);
+  std::size_t offset = line.find(t.empty() ? line : t);
+  for (std::string_view word : {"export ", "local ", "readonly ", "declare "})
+    if (t.starts_with(word)) {
+      t.remove_prefix(word.size());
+      offset += word.size();
+      while (t.starts_with("-")) {  // declare -x NAME=…
+        std::size_t space = t.find(' ');
+        if (space == std::string_view::npos) return {};
+        t.remove_prefix(space + 1);
+        offset += space + 1;
+      }
+    }
+  if (t.empty() || !isNameStart(t.front())) return {};
+  std::size_t end = 0;
+  while (end < t.size() && isNameChar(t[end])) ++end;
+  if (end >= t.size() || t[end] != '=') return {};
+  return {std::string(t.substr(0, end)), offset + end + 1};
+}
+
+class ScriptReader {
+ public:
+  explicit ScriptReader(const FlowScope& at) : at_(at) {}
+
+  // What the text expands to: its expressions, its variables, and Unknown
+  // for a command substitution none of whose variables is tainted.
+  Taint taintOf(std::string_view text) const {
+    Taint worst = textTaint(text, at_);
+    for (const std::string& name : variablesIn(text)) worst = worse(worst, variableTaint(name));
+    if (worst.reach == Reach::None && hasCommandSubstitution(text)) worst = {Reach::Unknown, "a command's output"};
+    return worst;
+  }
+
+  void read(std::string_view line) {
+    auto [name, valueAt] = assignment(line);
+    if (!name.empty()) assigned_[name] = taintOf(line.substr(valueAt));
+  }
+
+ private:
+  Taint variableTaint(const std::string& name) const {
+    auto it = assigned_.find(name);
+    if (it == assigned_.end()) return environmentVariableTaint(name, at_);
+    Taint t = it->second;
+    if (t.reach != Reach::None) t.via = "`$" + name + "` ← " + t.via;
+    return t;
+  }
+
+  const FlowScope& at_;
+  std::map<std::string, Taint> assigned_;
+};
+
+// The output a GITHUB_OUTPUT line sets: `name=value` or `name<<EOF`.
+bool setsOutput(std::string_view text, std::string_view name) {
+  for (std::string_view form : {"=", "<<"}) {
+    std::string needle = std::string(name) + std::string(form);
+    for (std::size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + 1))
+      if (at == 0 || !isNameChar(text[at - 1])) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<ScriptWrite> scriptWrites(const StepModel& step, const FlowScope& at) {
+  std::vector<ScriptWrite> out;
+  if (!step.run.present()) return out;
+  ScriptReader reader(at);
+  std::vector<std::string_view> lines = splitLines(step.run.text);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string file = writtenFile(lines[i]);
+    if (!file.empty()) out.push_back({i, file, std::string(trim(lines[i])), reader.taintOf(lines[i])});
+    reader.read(lines[i]);
+  }
+  return out;
+}
+
+Taint stepOutputTaint(const StepModel& step, std::string_view name, const FlowScope& at) {
+  if (!step.run.present()) {
+    if (outputCarriesEventText(step, name))
+      return {Reach::Attacker, "an output of `" + step.uses.text + "` that carries event text"};
+    return {Reach::Unknown, "an output of `" + step.uses.text + "`"};
+  }
+  Taint worst;
+  bool found = false;
+  for (const ScriptWrite& w : scriptWrites(step, at))
+    if (w.file == "GITHUB_OUTPUT" && setsOutput(w.text, name)) {
+      found = true;
+      worst = worse(worst, w.taint);
+    }
+  if (!found) return {Reach::Unknown, "a value its script sets in a way not followed"};
+  return worst;
+}
+
+}  // namespace lw::agents::security
