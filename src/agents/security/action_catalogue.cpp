@@ -2,7 +2,7 @@
 
 #include <array>
 #include <cctype>
-#include <initializer_list>
+#include <optional>
 #include <string>
 
 #include "agents/security/workflow_rules.h"
@@ -188,10 +188,38 @@ bool isOneOf(std::string_view v, const std::vector<std::string_view>& values) {
   return false;
 }
 
-// The value turns the switch's cache on. An expression may: counted on, as
-// the release it builds is where it matters.
-bool valueTurnsOn(const CacheSwitch& c, std::string_view value) {
-  if (value.find("${{") != std::string_view::npos) return true;
+// What a cache switch's expression is on a tag push, for the guards
+// release workflows write (`!startsWith(github.ref, 'refs/tags/')`,
+// `github.event_name == 'push' && github.ref_type == 'tag'`, negated or
+// not); nullopt for any other expression.
+std::optional<bool> onTagPush(std::string_view expression) {
+  std::string e;
+  for (char c : lowerCase(expression))
+    if (c != ' ' && c != '\t') e.push_back(c);
+  if (e.starts_with("${{") && e.ends_with("}}")) e = e.substr(3, e.size() - 5);
+  bool negated = false;
+  while (e.starts_with("!")) {
+    negated = !negated;
+    e.erase(0, 1);
+  }
+  if (e.starts_with("(") && e.ends_with(")")) e = e.substr(1, e.size() - 2);
+  static constexpr std::array kTagGuards = {"startswith(github.ref,'refs/tags/')", "github.ref_type=='tag'",
+                                            "github.event_name=='push'&&github.ref_type=='tag'",
+                                            "github.ref_type=='tag'&&github.event_name=='push'"};
+  for (std::string_view guard : kTagGuards)
+    if (e == guard) return !negated;
+  if (e == "true" || e == "false") return (e == "true") != negated;
+  return std::nullopt;
+}
+
+// The value turns the switch's cache on. An expression may: counted on
+// (the release it builds is where it matters), unless the workflow builds
+// only tags and the expression is a tag guard that is off for them.
+bool valueTurnsOn(const CacheSwitch& c, std::string_view value, bool tagBuildsOnly) {
+  if (value.find("${{") != std::string_view::npos) {
+    std::optional<bool> onTag = tagBuildsOnly ? onTagPush(value) : std::nullopt;
+    return !onTag || *onTag == c.optIn;
+  }
   if (c.optIn) return c.onValues.size() == 0 ? !isFalse(value) : isOneOf(value, c.onValues);
   return c.onValues.size() == 0 ? isFalse(value) : !isOneOf(value, c.onValues);
 }
@@ -244,14 +272,14 @@ int actionMajorVersion(const StepModel& step, const FileLines& lines) {
   return hash == std::string_view::npos ? -1 : leadingNumber(trim(line.substr(hash + 1)));
 }
 
-const Located* cacheTurnedOn(const StepModel& step, const FileLines& lines) {
+const Located* cacheTurnedOn(const StepModel& step, const FileLines& lines, bool tagBuildsOnly) {
   int major = actionMajorVersion(step, lines);
   for (const CacheSwitch& c : kCacheSwitches) {
     if (!usesAction(step, c.action) || !versionApplies(c, major)) continue;
     if (!c.needs.empty() && step.withValue(c.needs) == nullptr) continue;
     const Located* value = c.input.empty() ? nullptr : step.withValue(c.input);
     if (value == nullptr && c.onByDefault) return &step.uses;
-    if (value != nullptr && valueTurnsOn(c, value->text)) return value;
+    if (value != nullptr && valueTurnsOn(c, value->text, tagBuildsOnly)) return value;
   }
   return nullptr;
 }

@@ -28,7 +28,11 @@ bool outputCarriesEventText(const StepModel& step, std::string_view name);
 // it on, or its `uses:` when the action caches by default (for the version
 // it names: the ref, or a `# vN` comment on that line after a SHA); nullptr
 // when it restores none. `lines` are the file's lines (for that comment).
-const Located* cacheTurnedOn(const StepModel& step, const FileLines& lines);
+// `tagBuildsOnly`: the workflow publishes only on tags (a release event, a
+// tag push), so a switch written as a tag guard (`${{ !startsWith(github.ref,
+// 'refs/tags/') }}`) is read as it is on a tag; any other expression counts
+// as on.
+const Located* cacheTurnedOn(const StepModel& step, const FileLines& lines, bool tagBuildsOnly);
 
 // The action's major version from `uses:` (`@v5`, `@5.1`, or a `# v5.0.0`
 // comment on its line after a SHA); -1 when it names none.

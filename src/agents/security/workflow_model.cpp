@@ -104,6 +104,13 @@ MatrixModel parseMatrix(const YAML::Node& strategy) {
   return m;
 }
 
+// `runs-on: {group: …, labels: …}`: its labels (a group names no label).
+void addRunnerLabels(const YAML::Node& labels, std::vector<Located>& out) {
+  if (labels && labels.IsScalar()) out.push_back(located(labels));
+  if (labels && labels.IsSequence())
+    for (const YAML::Node& label : labels) out.push_back(located(label));
+}
+
 JobModel parseJob(const std::string& id, const YAML::Node& key, const YAML::Node& j) {
   JobModel job;
   job.id = id;
@@ -115,6 +122,8 @@ JobModel parseJob(const std::string& id, const YAML::Node& key, const YAML::Node
     for (const YAML::Node& label : runsOn) job.runsOn.push_back(located(label));
   else if (runsOn && runsOn.IsScalar())
     job.runsOn.push_back(located(runsOn));
+  else if (runsOn && runsOn.IsMap())
+    addRunnerLabels(runsOn["labels"], job.runsOn);
   job.uses = located(j["uses"]);
   job.secrets = located(j["secrets"]);
   job.ifCond = located(j["if"]);

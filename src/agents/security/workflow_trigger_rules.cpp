@@ -75,15 +75,28 @@ bool isPublishingStep(const StepModel& s) {
                                           "google-github-actions/deploy-cloud-functions"};
   for (const char* a : kActions)
     if (usesAction(s, a)) return true;
+  // build-push-action counts unless `push: false` (zizmor's reading: its
+  // cache-to and outputs can publish without `push`).
   const Located* push = s.withValue("push");
-  return usesAction(s, "docker/build-push-action") && push != nullptr && push->text == "true";
+  return usesAction(s, "docker/build-push-action") && (push == nullptr || lowerCase(push->text) != "false");
 }
 
-// A release event, a tag push, or a push to a branch named for releases.
-bool isReleaseWorkflow(const WorkflowModel& w) {
-  if (w.hasTrigger("release") || w.pushesTags) return true;
+bool pushesReleaseBranch(const WorkflowModel& w) {
   for (const std::string& branch : w.pushBranches)
     if (contains(lowerCase(branch), "release")) return true;
+  return false;
+}
+
+// What makes it a release workflow is a tag: a release event or a tag push
+// (other branches pushed build no release, as zizmor's cache-poisoning reads it).
+bool releasesOnlyTags(const WorkflowModel& w) {
+  return (w.hasTrigger("release") || w.pushesTags) && !pushesReleaseBranch(w);
+}
+
+// A release event, a tag push, a push to a branch named for releases, or a
+// publishing step.
+bool isReleaseWorkflow(const WorkflowModel& w) {
+  if (w.hasTrigger("release") || w.pushesTags || pushesReleaseBranch(w)) return true;
   for (const JobModel& j : w.jobs)
     for (const StepModel& s : j.steps)
       if (isPublishingStep(s)) return true;
@@ -205,7 +218,7 @@ void cacheInReleaseHits(const WorkflowModel& w, const FileLines& lines, std::vec
   if (!isReleaseWorkflow(w)) return;
   for (const JobModel& j : w.jobs)
     for (const StepModel& s : j.steps)
-      if (const Located* at = cacheTurnedOn(s, lines))
+      if (const Located* at = cacheTurnedOn(s, lines, releasesOnlyTags(w)))
         out.push_back({"security/cache-in-release",
                        "`" + s.uses.text + "` restores a cache in a release workflow.",
                        {at->line, s.uses.line}});
