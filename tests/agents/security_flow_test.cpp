@@ -111,6 +111,10 @@ TEST_CASE("security flow: comparisons and contains() yield no text, || and forma
   CHECK(reachAt(w, "${{ false || github.event.issue.title }}") == Reach::Attacker);
   CHECK(reachAt(w, "${{ x == 'y' && github.event.issue.title || 'z' }}") == Reach::Attacker);
   CHECK(reachAt(w, "${{ format('{0}', github.event.issue.title) }}") == Reach::Attacker);
+  // `a && b` is b, or a falsy a (no text); a group's member is read through it.
+  CHECK(reachAt(w, "${{ github.event.issue.title && 'x' || '' }}") == Reach::None);
+  CHECK(reachAt(w, "${{ (github.event.pull_request || github.event.issue).number }}") == Reach::None);
+  CHECK(reachAt(w, "${{ (github.event.pull_request || github.event.issue).title }}") == Reach::Attacker);
 }
 
 TEST_CASE("security flow: step outputs follow GITHUB_OUTPUT writes and the catalogue") {

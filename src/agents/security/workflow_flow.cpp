@@ -231,16 +231,35 @@ Taint referenceTaint(const Reference& r, const FlowScope& at) {
   return {};  // secrets, vars, runner, job, strategy: not an outsider's text
 }
 
-// The operands whose value the expression can be: `a || b` and `a && b`
-// are a or b, `(x)` is x.
+// The operands whose value the expression can be: `a || b` is a or b;
+// `a && b` is b, or a when a is falsy (false, 0, '', null: no text); `(x)`
+// is x.
 void valueOperands(std::string_view e, std::vector<std::string_view>& out) {
-  for (std::string_view either : splitTopLevel(e, "||"))
-    for (std::string_view both : splitTopLevel(either, "&&")) {
-      if (wrappedInParens(both))
-        valueOperands(trim(both.substr(1, both.size() - 2)), out);
-      else
-        out.push_back(both);
-    }
+  for (std::string_view either : splitTopLevel(e, "||")) {
+    std::string_view last = splitTopLevel(either, "&&").back();
+    if (wrappedInParens(last))
+      valueOperands(trim(last.substr(1, last.size() - 2)), out);
+    else
+      out.push_back(last);
+  }
+}
+
+// `(a || b).number`: the references the group's value can be, each with the
+// path after the group appended (`a.number`, `b.number`); empty when the
+// operand is not such a group.
+std::vector<Reference> groupMemberReferences(std::string_view operand) {
+  if (!operand.starts_with("(")) return {};
+  std::size_t close = closingParen(operand, 0);
+  if (close == std::string_view::npos || close + 1 >= operand.size()) return {};
+  std::string suffix;
+  if (readPath(operand, close + 1, suffix) != operand.size() || suffix.empty()) return {};
+  std::vector<std::string_view> inner;
+  valueOperands(trim(operand.substr(1, close - 1)), inner);
+  std::vector<Reference> out;
+  for (std::string_view member : inner)
+    for (Reference& r : referencesIn(member))
+      if (r.raw.size() == member.size()) out.push_back({operand, r.path + suffix});
+  return out;
 }
 
 }  // namespace
@@ -253,7 +272,9 @@ std::vector<Taint> expressionTaints(std::string_view expression, const FlowScope
   std::vector<Taint> out;
   for (std::string_view operand : operands) {
     if (yieldsNoText(operand)) continue;
-    for (const Reference& r : referencesIn(operand)) {
+    std::vector<Reference> refs = groupMemberReferences(operand);
+    if (refs.empty()) refs = referencesIn(operand);
+    for (const Reference& r : refs) {
       Taint t = referenceTaint(r, at);
       if (t.reach != Reach::None) out.push_back(std::move(t));
     }
