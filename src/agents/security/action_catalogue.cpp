@@ -11,69 +11,64 @@ namespace lw::agents::security {
 
 namespace {
 
-// An action (lower case, as usesAction compares) and the inputs it runs as
-// code: a script, a shell command, a jq/yq program, a template rendered
-// with the event. Each entry's source documents the input.
-struct CodeAction {
+// An action (lower case, as usesAction compares), some of its inputs or
+// outputs, and the page that documents them. A name starting with '*'
+// matches by suffix.
+struct ActionNames {
   std::string_view action;
-  std::vector<std::string_view> inputs;
+  std::vector<std::string_view> names;
   std::string_view source;
 };
 
-const std::vector<CodeAction> kCodeActions = {
-    CodeAction{"actions/github-script", {"script"}, "https://github.com/actions/github-script#readme"},
-    CodeAction{"mikefarah/yq", {"cmd"}, "https://github.com/mikefarah/yq#github-action"},
-    CodeAction{"amadevus/pwsh-script", {"script"}, "https://github.com/Amadevus/pwsh-script#readme"},
-    CodeAction{"tibdex/backport",
-               {"body_template", "head_template", "labels_template", "title_template"},
-               "https://github.com/tibdex/backport/blob/main/action.yml"},
-    CodeAction{
+// Inputs run as code: a script, a shell command, a jq/yq program, a
+// template rendered with the event.
+const std::vector<ActionNames> kCodeActions = {
+    ActionNames{"actions/github-script", {"script"}, "https://github.com/actions/github-script#readme"},
+    ActionNames{"mikefarah/yq", {"cmd"}, "https://github.com/mikefarah/yq#github-action"},
+    ActionNames{"amadevus/pwsh-script", {"script"}, "https://github.com/Amadevus/pwsh-script#readme"},
+    ActionNames{"tibdex/backport",
+                {"body_template", "head_template", "labels_template", "title_template"},
+                "https://github.com/tibdex/backport/blob/main/action.yml"},
+    ActionNames{
         "jannekem/run-python-script-action", {"script"}, "https://github.com/jannekem/run-python-script-action#readme"},
-    CodeAction{"cardinalby/js-eval-action", {"expression"}, "https://github.com/cardinalby/js-eval-action#readme"},
-    CodeAction{"addnab/docker-run-action", {"options", "run"}, "https://github.com/addnab/docker-run-action#readme"},
-    CodeAction{"8398a7/action-slack", {"custom_payload"}, "https://action-slack.netlify.app/usecase/02-custom"},
-    CodeAction{"appleboy/ssh-action", {"script"}, "https://github.com/appleboy/ssh-action#input-variables"},
-    CodeAction{"azure/cli", {"inlinescript"}, "https://github.com/Azure/cli#readme"},
-    CodeAction{"azure/powershell", {"inlinescript"}, "https://github.com/Azure/powershell#readme"},
-    CodeAction{"devorbitus/yq-action-output", {"cmd"}, "https://github.com/devorbitus/yq-action-output#readme"},
-    CodeAction{"gautamkrishnar/blog-post-workflow",
-               {"item_exec"},
-               "https://github.com/gautamkrishnar/blog-post-workflow#options"},
-    CodeAction{"imjohnbo/issue-bot",
-               {"body", "linked-comments-previous-issue-text", "linked-comments-new-issue-text"},
-               "https://github.com/imjohnbo/issue-bot#inputs"},
-    CodeAction{"lucasbento/auto-close-issues",
-               {"issue-close-message"},
-               "https://github.com/lucasbento/auto-close-issues#readme"},
-    CodeAction{"roots/issue-closer-action",
-               {"issue-close-message", "pr-close-message"},
-               "https://github.com/roots/issue-closer-action#readme"},
-    CodeAction{"sergeysova/jq-action", {"cmd"}, "https://github.com/sergeysova/jq-action#readme"},
-    CodeAction{"skitionek/notify-microsoft-teams",
-               {"overwrite"},
-               "https://github.com/skitionek/notify-microsoft-teams#readme"},
+    ActionNames{"cardinalby/js-eval-action", {"expression"}, "https://github.com/cardinalby/js-eval-action#readme"},
+    ActionNames{"addnab/docker-run-action", {"options", "run"}, "https://github.com/addnab/docker-run-action#readme"},
+    ActionNames{"8398a7/action-slack", {"custom_payload"}, "https://action-slack.netlify.app/usecase/02-custom"},
+    ActionNames{"appleboy/ssh-action", {"script"}, "https://github.com/appleboy/ssh-action#input-variables"},
+    ActionNames{"azure/cli", {"inlinescript"}, "https://github.com/Azure/cli#readme"},
+    ActionNames{"azure/powershell", {"inlinescript"}, "https://github.com/Azure/powershell#readme"},
+    ActionNames{"devorbitus/yq-action-output", {"cmd"}, "https://github.com/devorbitus/yq-action-output#readme"},
+    ActionNames{"gautamkrishnar/blog-post-workflow",
+                {"item_exec"},
+                "https://github.com/gautamkrishnar/blog-post-workflow#options"},
+    ActionNames{"imjohnbo/issue-bot",
+                {"body", "linked-comments-previous-issue-text", "linked-comments-new-issue-text"},
+                "https://github.com/imjohnbo/issue-bot#inputs"},
+    ActionNames{"lucasbento/auto-close-issues",
+                {"issue-close-message"},
+                "https://github.com/lucasbento/auto-close-issues#readme"},
+    ActionNames{"roots/issue-closer-action",
+                {"issue-close-message", "pr-close-message"},
+                "https://github.com/roots/issue-closer-action#readme"},
+    ActionNames{"sergeysova/jq-action", {"cmd"}, "https://github.com/sergeysova/jq-action#readme"},
+    ActionNames{"skitionek/notify-microsoft-teams",
+                {"overwrite"},
+                "https://github.com/skitionek/notify-microsoft-teams#readme"},
 };
 
-// An action whose outputs carry text an outsider chose; an output pattern
-// starting with '*' matches by suffix.
-struct EventOutputs {
-  std::string_view action;
-  std::vector<std::string_view> outputs;
-  std::string_view source;
-};
-
-const std::vector<EventOutputs> kEventOutputs = {
-    EventOutputs{"tj-actions/changed-files", {"*_files"}, "https://github.com/tj-actions/changed-files#outputs-"},
-    EventOutputs{"dorny/paths-filter", {"*_files"}, "https://github.com/dorny/paths-filter#outputs"},
-    EventOutputs{"tj-actions/branch-names",
-                 {"current_branch", "head_ref_branch", "ref_branch", "base_ref_branch", "tag"},
-                 "https://github.com/tj-actions/branch-names#outputs"},
-    EventOutputs{"peter-evans/find-comment",
-                 {"comment-body", "comment-author"},
-                 "https://github.com/peter-evans/find-comment#outputs"},
-    EventOutputs{"xt0rted/pull-request-comment-branch",
-                 {"head_ref"},
-                 "https://github.com/xt0rted/pull-request-comment-branch#outputs"},
+// Outputs that carry text an outsider chose.
+const std::vector<ActionNames> kEventOutputs = {
+    ActionNames{"tj-actions/changed-files", {"*_files"}, "https://github.com/tj-actions/changed-files#outputs-"},
+    ActionNames{"dorny/paths-filter", {"*_files"}, "https://github.com/dorny/paths-filter#outputs"},
+    ActionNames{"tj-actions/branch-names",
+                {"current_branch", "head_ref_branch", "ref_branch", "base_ref_branch", "tag"},
+                "https://github.com/tj-actions/branch-names#outputs"},
+    ActionNames{"peter-evans/find-comment",
+                {"comment-body", "comment-author"},
+                "https://github.com/peter-evans/find-comment#outputs"},
+    ActionNames{"xt0rted/pull-request-comment-branch",
+                {"head_ref"},
+                "https://github.com/xt0rted/pull-request-comment-branch#outputs"},
 };
 
 // How one input of a cache-aware action turns its cache on or off.
@@ -242,19 +237,19 @@ int leadingNumber(std::string_view s) {
 
 std::vector<const Located*> codeExecutingInputs(const StepModel& step) {
   std::vector<const Located*> out;
-  for (const CodeAction& a : kCodeActions) {
+  for (const ActionNames& a : kCodeActions) {
     if (!usesAction(step, a.action)) continue;
     for (const auto& [key, value] : step.with)
-      for (std::string_view input : a.inputs)
+      for (std::string_view input : a.names)
         if (lowerCase(key) == input) out.push_back(&value);
   }
   return out;
 }
 
 bool outputCarriesEventText(const StepModel& step, std::string_view name) {
-  for (const EventOutputs& a : kEventOutputs)
+  for (const ActionNames& a : kEventOutputs)
     if (usesAction(step, a.action))
-      for (std::string_view pattern : a.outputs)
+      for (std::string_view pattern : a.names)
         if (matchesName(name, pattern)) return true;
   return false;
 }

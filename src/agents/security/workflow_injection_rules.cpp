@@ -39,12 +39,6 @@ std::vector<CodeSink> codeSinks(const StepModel& s) {
   return out;
 }
 
-// Events whose workflows run with the base repository's token while the
-// job's data (artifacts, caches, the checked-out head) may come from outside.
-bool isPrivileged(const WorkflowModel& w) {
-  return w.hasTrigger("pull_request_target") || w.hasTrigger("workflow_run");
-}
-
 }  // namespace
 
 void expressionInjectionHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out) {

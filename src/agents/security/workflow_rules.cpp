@@ -54,4 +54,8 @@ bool usesAction(const StepModel& s, std::string_view ownerRepo) {
   return lowerCase(u.substr(0, at)) == ownerRepo;
 }
 
+bool isPrivileged(const WorkflowModel& w) {
+  return w.hasTrigger("pull_request_target") || w.hasTrigger("workflow_run");
+}
+
 }  // namespace lw::agents::security

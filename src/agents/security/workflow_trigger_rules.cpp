@@ -17,12 +17,6 @@ namespace {
 
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
-// Events that run with the base repository's token and secrets while
-// carrying an outsider's input.
-bool isPrivileged(const WorkflowModel& w) {
-  return w.hasTrigger("pull_request_target") || w.hasTrigger("workflow_run");
-}
-
 const Located* firstTrigger(const WorkflowModel& w, std::initializer_list<std::string_view> events) {
   for (const Located& t : w.triggers)
     for (std::string_view e : events)
