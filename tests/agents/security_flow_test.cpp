@@ -66,6 +66,24 @@ TEST_CASE("security flow: env. reads the innermost env: that sets the name") {
   CHECK(reachAt(w, "${{ env.D }}") == Reach::Unknown);   // set outside this file
 }
 
+TEST_CASE("security flow: branch names and dispatch payloads are untraced, ids and SHAs fixed") {
+  WorkflowModel w = parsed(kEnvLevels);
+  CHECK(reachAt(w, "${{ github.ref_name }}") == Reach::Unknown);
+  CHECK(reachAt(w, "${{ github.event.client_payload.version }}") == Reach::Unknown);
+  CHECK(reachAt(w, "${{ github.event.inputs.tag }}") == Reach::Unknown);
+  CHECK(reachAt(w, "${{ github.sha }}") == Reach::None);
+  CHECK(reachAt(w, "${{ github.event.pull_request.number }}") == Reach::None);
+}
+
+TEST_CASE("security flow: the steps of a parallel: entry are steps of the job") {
+  WorkflowModel w = parsed(
+      "on: pull_request\njobs:\n  j:\n    runs-on: x\n    steps:\n      - run: a\n      - parallel:\n"
+      "          - run: b\n          - id: c\n            run: c\n      - run: d\n");
+  std::vector<std::string> runs;
+  for (const StepModel& s : w.jobs.front().steps) runs.push_back(s.run.text);
+  CHECK(runs == std::vector<std::string>{"a", "b", "c", "d"});
+}
+
 TEST_CASE("security flow: a static matrix is expanded, include adds and a one-key exclude removes") {
   WorkflowModel w = parsed(
       "on: pull_request_target\n"

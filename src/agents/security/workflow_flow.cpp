@@ -216,12 +216,27 @@ Taint inputsTaint(const Reference& r, std::string_view name, const FlowScope& at
   return unknown(r, "whoever calls this sets it");
 }
 
+// github.*: an untrusted context; a branch or tag name, which whoever can
+// push chose (on a fork's pull request it is the base's, on a push the
+// pusher's: `refs/heads/$(id)` is a valid ref) or a dispatcher's text,
+// which the model cannot tell; else fixed.
+Taint githubTaint(const Reference& r) {
+  if (isUntrustedContext(r.path)) return {Reach::Attacker, "`" + std::string(r.raw) + "`"};
+  static constexpr std::array kPushedNames = {"github.ref", "github.ref_name", "github.base_ref", "github.event.ref",
+                                              "github.event.base_ref"};
+  for (std::string_view name : kPushedNames)
+    if (r.path == name) return unknown(r, "a branch or tag name whoever pushed it chose");
+  // What a dispatcher passes: repository_dispatch's payload, workflow_dispatch's inputs.
+  for (std::string_view object : {"github.event.client_payload", "github.event.inputs"})
+    if (r.path.starts_with(object)) return unknown(r, "set by whoever dispatched the run");
+  return {};
+}
+
 Taint referenceTaint(const Reference& r, const FlowScope& at) {
   if (at.depth > kMaxDepth) return unknown(r, "followed too deep");
   std::vector<std::string_view> p = segments(r.path);
   std::string_view root = p.front();
-  if (root == "github")
-    return isUntrustedContext(r.path) ? Taint{Reach::Attacker, "`" + std::string(r.raw) + "`"} : Taint{};
+  if (root == "github") return githubTaint(r);
   if (p.size() < 2) return {};
   if (root == "env") return envContextTaint(r, p[1], at);
   if (root == "matrix") return matrixTaint(r, p[1], at);

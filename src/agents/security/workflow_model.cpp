@@ -43,10 +43,21 @@ StepModel parseStep(const YAML::Node& s) {
   return step;
 }
 
+// A `parallel:` entry's steps stand in the list in its place (GitHub's
+// parallel steps: each is a step of the job like any other).
+void addSteps(const YAML::Node& steps, std::vector<StepModel>& out) {
+  if (!steps || !steps.IsSequence()) return;
+  for (const YAML::Node& s : steps) {
+    if (s.IsMap() && s["parallel"] && s["parallel"].IsSequence())
+      addSteps(s["parallel"], out);
+    else
+      out.push_back(parseStep(s));
+  }
+}
+
 std::vector<StepModel> parseSteps(const YAML::Node& steps) {
   std::vector<StepModel> out;
-  if (steps && steps.IsSequence())
-    for (const YAML::Node& s : steps) out.push_back(parseStep(s));
+  addSteps(steps, out);
   return out;
 }
 
