@@ -66,6 +66,15 @@ TEST_CASE("security flow: env. reads the innermost env: that sets the name") {
   CHECK(reachAt(w, "${{ env.D }}") == Reach::Unknown);   // set outside this file
 }
 
+TEST_CASE("security flow: a step's env: value that reads env. reads the job's and the workflow's") {
+  WorkflowModel w = parsed(
+      "on: issues\nenv:\n  T: ${{ github.event.issue.title }}\njobs:\n  j:\n    runs-on: x\n    steps:\n"
+      "      - run: echo \"$T\" \"${{ env.T }}\"\n        env:\n          T: ${{ env.T }}\n");
+  CHECK(reachAt(w, "${{ env.T }}") == Reach::Attacker);
+  const JobModel& j = w.jobs.front();
+  CHECK(environmentVariableTaint("T", {w, &j, &j.steps.front()}).reach == Reach::Attacker);
+}
+
 TEST_CASE("security flow: branch names and dispatch payloads are untraced, ids and SHAs fixed") {
   WorkflowModel w = parsed(kEnvLevels);
   CHECK(reachAt(w, "${{ github.ref_name }}") == Reach::Unknown);

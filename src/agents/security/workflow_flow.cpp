@@ -148,8 +148,8 @@ Taint unknown(const Reference& r, std::string_view why) {
   return {Reach::Unknown, "`" + std::string(r.raw) + "` (" + std::string(why) + ")"};
 }
 
-FlowScope deeper(const FlowScope& at, const JobModel* job, const StepModel* step) {
-  return {at.workflow, job, step, at.depth + 1};
+FlowScope deeper(const FlowScope& at, const JobModel* job, const StepModel* step, bool aboveStepEnv = false) {
+  return {at.workflow, job, step, at.depth + 1, aboveStepEnv};
 }
 
 const std::pair<std::string, Located>* findIn(const LocatedMap& m, std::string_view name) {
@@ -160,9 +160,9 @@ const std::pair<std::string, Located>* findIn(const LocatedMap& m, std::string_v
 
 // env.NAME: the innermost env: that sets NAME, read where it is set.
 Taint envContextTaint(const Reference& r, std::string_view name, const FlowScope& at) {
-  if (at.step != nullptr)
+  if (at.step != nullptr && !at.aboveStepEnv)
     if (const auto* kv = findIn(at.step->env, name))
-      return through(r, textTaint(kv->second.text, deeper(at, at.job, at.step)));
+      return through(r, textTaint(kv->second.text, deeper(at, at.job, at.step, true)));
   if (at.job != nullptr)
     if (const auto* kv = findIn(at.job->env, name))
       return through(r, textTaint(kv->second.text, deeper(at, at.job, nullptr)));
@@ -320,11 +320,16 @@ std::vector<Located> matrixExpanded(const Located& value, const JobModel& job) {
 }
 
 Taint environmentVariableTaint(std::string_view name, const FlowScope& at) {
-  for (const LocatedMap* m : {at.step ? &at.step->env : nullptr, at.job ? &at.job->env : nullptr, &at.workflow.env}) {
-    if (m == nullptr) continue;
-    for (const auto& [k, v] : *m)
+  // Each env: is read where it is set: a step's sees the job's steps, a job's no step.
+  const std::pair<const LocatedMap*, FlowScope> levels[] = {
+      {at.step ? &at.step->env : nullptr, deeper(at, at.job, at.step, true)},
+      {at.job ? &at.job->env : nullptr, deeper(at, at.job, nullptr)},
+      {&at.workflow.env, deeper(at, nullptr, nullptr)}};
+  for (const auto& [env, where] : levels) {
+    if (env == nullptr) continue;
+    for (const auto& [k, v] : *env)
       if (k == name) {
-        Taint t = textTaint(v.text, deeper(at, at.job, at.step));
+        Taint t = textTaint(v.text, where);
         if (t.reach != Reach::None) t.via = "`$" + std::string(name) + "` ← " + t.via;
         return t;
       }

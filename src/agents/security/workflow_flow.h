@@ -48,6 +48,9 @@ struct FlowScope {
   const JobModel* job = nullptr;
   const StepModel* step = nullptr;
   int depth = 0;  // references followed so far
+  // Reading a value of the step's own env:, whose `env.` is the job's and
+  // the workflow's, not the step's.
+  bool aboveStepEnv = false;
 };
 
 constexpr int kMaxDepth = 8;
