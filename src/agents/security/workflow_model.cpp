@@ -133,8 +133,10 @@ JobModel parseJob(const std::string& id, const YAML::Node& key, const YAML::Node
     for (const YAML::Node& label : runsOn) job.runsOn.push_back(located(label));
   else if (runsOn && runsOn.IsScalar())
     job.runsOn.push_back(located(runsOn));
-  else if (runsOn && runsOn.IsMap())
+  else if (runsOn && runsOn.IsMap()) {
     addRunnerLabels(runsOn["labels"], job.runsOn);
+    job.runnerGroup = located(runsOn["group"]);
+  }
   job.uses = located(j["uses"]);
   job.secrets = located(j["secrets"]);
   job.ifCond = located(j["if"]);

@@ -63,8 +63,9 @@ struct JobModel {
   LocatedMap env;
   std::vector<StepModel> steps;
   MatrixModel matrix;
-  LocatedMap outputs;  // `outputs:`, read through needs.<job>.outputs
-  LocatedMap with;     // the inputs passed to a reusable workflow (`uses:`)
+  LocatedMap outputs;   // `outputs:`, read through needs.<job>.outputs
+  LocatedMap with;      // the inputs passed to a reusable workflow (`uses:`)
+  Located runnerGroup;  // `runs-on: {group: …}`
 };
 
 struct WorkflowModel {

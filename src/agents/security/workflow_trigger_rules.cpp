@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <regex>
 #include <string>
 
 #include "agents/security/action_catalogue.h"
@@ -97,6 +98,24 @@ bool isReleaseWorkflow(const WorkflowModel& w) {
   return false;
 }
 
+// GitHub-hosted runners' labels (docs.github.com, "GitHub-hosted runners"
+// and "larger runners"), and the hosted services poutine also accepts.
+bool isHostedLabel(std::string_view label) {
+  static const std::regex kHosted(
+      "(ubuntu-(latest|slim|[0-9]{2}\\.04)(-arm|-(4|8|16|32|64)-cores)?|"
+      "macos-(latest|[0-9]{2})(-large|-xlarge|-arm64)?|windows-(latest|20[0-9]{2}|11-arm)(-(8|16|32|64)-cores)?|"
+      "(buildjet|warp)-[a-z0-9-]+)",
+      std::regex::icase);
+  return std::regex_match(label.begin(), label.end(), kHosted);
+}
+
+// `self-hosted`, or a label no GitHub-hosted runner has (as poutine and
+// zizmor's self-hosted-runner audit read it); an expression is not a label.
+bool isSelfHostedLabel(std::string_view label) {
+  if (label.empty() || label.find("${{") != std::string_view::npos) return false;
+  return lowerCase(label) == "self-hosted" || !isHostedLabel(label);
+}
+
 // The index of the line of a run: script that checks out the pull request
 // with git or gh (`gh pr checkout`, `git fetch origin pull/N/head`), or -1.
 int scriptCheckoutLine(const std::vector<std::string_view>& script) {
@@ -185,13 +204,24 @@ void selfHostedPullRequestHits(const WorkflowModel& w, std::vector<RuleHit>& out
   const Located* pr =
       firstTrigger(w, {"pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment"});
   if (pr == nullptr) return;
-  for (const JobModel& j : w.jobs)
+  for (const JobModel& j : w.jobs) {
+    std::string why;
+    int line = 0;
     for (const Located& written : j.runsOn)
       for (const Located& label : matrixExpanded(written, j))
-        if (lowerCase(label.text) == "self-hosted")
-          out.push_back({"security/self-hosted-pr",
-                         "Job `" + j.id + "` runs `" + pr->text + "` on a self-hosted runner.",
-                         {label.line, pr->line}});
+        if (why.empty() && isSelfHostedLabel(label.text)) {
+          why = lowerCase(label.text) == "self-hosted" ? "a self-hosted runner"
+                                                       : "`" + label.text + "`, not a GitHub-hosted runner's label";
+          line = label.line;
+        }
+    if (why.empty() && j.runnerGroup.present()) {
+      why = "runner group `" + j.runnerGroup.text + "`, which may hold self-hosted runners";
+      line = j.runnerGroup.line;
+    }
+    if (!why.empty())
+      out.push_back(
+          {"security/self-hosted-pr", "Job `" + j.id + "` runs `" + pr->text + "` on " + why + ".", {line, pr->line}});
+  }
 }
 
 void botActorConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
