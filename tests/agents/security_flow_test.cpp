@@ -157,6 +157,11 @@ TEST_CASE("security flow: step outputs follow GITHUB_OUTPUT writes and the catal
       "        run: |\n"
       "          echo \"branch=$REF\" >> \"$GITHUB_OUTPUT\"\n"
       "          echo \"fixed=yes\" >> \"$GITHUB_OUTPUT\"\n"
+      "          {\n"
+      "            echo \"notes<<EOF\"\n"
+      "            echo \"$REF\"\n"
+      "            echo EOF\n"
+      "          } >> \"$GITHUB_OUTPUT\"\n"
       "      - id: files\n"
       "        uses: tj-actions/changed-files@v46\n"
       "      - id: other\n"
@@ -164,6 +169,7 @@ TEST_CASE("security flow: step outputs follow GITHUB_OUTPUT writes and the catal
       "      - run: echo\n");
   CHECK(reachAt(w, "${{ steps.mix.outputs.branch }}") == Reach::Attacker);
   CHECK(reachAt(w, "${{ steps.mix.outputs.fixed }}") == Reach::None);
+  CHECK(reachAt(w, "${{ steps.mix.outputs.notes }}") == Reach::Attacker);
   CHECK(reachAt(w, "${{ steps.mix.outputs.unset }}") == Reach::Unknown);
   CHECK(reachAt(w, "${{ steps.files.outputs.all_changed_files }}") == Reach::Attacker);
   CHECK(reachAt(w, "${{ steps.other.outputs.data }}") == Reach::Unknown);
@@ -236,6 +242,14 @@ TEST_CASE("security flow: one shell assignment per line carries text to a GITHUB
   CHECK(lastWrite(script("          echo \"$RUNNER_TEMP/bin\" >> $GITHUB_PATH\n")).reach == Reach::None);
   CHECK(lastWrite(script("          echo X=%TITLE% >> %GITHUB_ENV%\n")).reach == Reach::Attacker);
   CHECK(lastWrite(script("          echo \"X=$env:TITLE\" >> $env:GITHUB_ENV\n")).reach == Reach::Attacker);
+  // A here-document's body and a closed group are what their line writes.
+  CHECK(lastWrite(script("          cat <<EOF >> \"$GITHUB_ENV\"\n          X=$TITLE\n          EOF\n")).reach ==
+        Reach::Attacker);
+  CHECK(lastWrite(script("          cat <<'EOF' >> \"$GITHUB_ENV\"\n          X=$TITLE\n          EOF\n")).reach ==
+        Reach::None);
+  CHECK(lastWrite(script("          {\n            echo \"X<<EOF\"\n            echo \"$TITLE\"\n            echo EOF\n"
+                         "          } >> \"$GITHUB_ENV\"\n"))
+            .reach == Reach::Attacker);
   Taint t = lastWrite(script("          m=$(echo \"$TITLE\")\n          echo \"$m\" >> $GITHUB_PATH\n"));
   CHECK(t.via == "`$m` ← `$TITLE` ← `github.event.pull_request.title`");
 }

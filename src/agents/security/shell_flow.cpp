@@ -3,6 +3,7 @@
 #include <array>
 #include <cctype>
 #include <map>
+#include <optional>
 
 #include "agents/security/action_catalogue.h"
 #include "agents/security/text.h"
@@ -103,6 +104,9 @@ class ScriptReader {
     return worst;
   }
 
+  // The text's `${{ … }}` alone: what a quoted here-document keeps.
+  Taint expressionTaintOf(std::string_view text) const { return textTaint(text, at_); }
+
   void read(std::string_view line) {
     auto [name, valueAt] = assignment(line);
     if (!name.empty()) assigned_[name] = taintOf(line.substr(valueAt));
@@ -120,6 +124,53 @@ class ScriptReader {
   const FlowScope& at_;
   std::map<std::string, Taint> assigned_;
 };
+
+// The lines a write on line `at` also writes: a here-document's body
+// (`cat <<EOF >> "$GITHUB_ENV"`, expanded unless its delimiter is quoted)
+// or the `{ …; }` group this line closes (`} >> "$GITHUB_ENV"`).
+struct Body {
+  std::size_t first = 0, last = 0;  // [first, last)
+  bool expanded = true;
+};
+
+std::optional<Body> hereDocument(const std::vector<std::string_view>& lines, std::size_t at) {
+  std::string_view line = lines[at];
+  std::size_t op = line.find("<<");
+  if (op == std::string_view::npos || line.substr(op, 3) == "<<<") return std::nullopt;
+  std::string_view rest = trim(line.substr(op + 2));
+  if (rest.starts_with("-")) rest = trim(rest.substr(1));
+  bool quoted = !rest.empty() && (rest.front() == '\'' || rest.front() == '"');
+  if (quoted) rest.remove_prefix(1);
+  std::size_t end = 0;
+  while (end < rest.size() && isNameChar(rest[end])) ++end;
+  std::string_view delimiter = rest.substr(0, end);
+  if (delimiter.empty()) return std::nullopt;
+  std::size_t close = at + 1;
+  while (close < lines.size() && trim(lines[close]) != delimiter) ++close;
+  return Body{at + 1, close, !quoted};
+}
+
+std::optional<Body> closedGroup(const std::vector<std::string_view>& lines, std::size_t at) {
+  if (!trim(lines[at]).starts_with("}")) return std::nullopt;
+  for (std::size_t open = at; open-- > 0;) {
+    std::string_view t = trim(lines[open]);
+    if (t == "{" || (t.ends_with("{") && !t.ends_with("${"))) return Body{open + 1, at, true};
+  }
+  return std::nullopt;
+}
+
+ScriptWrite writeAt(const std::vector<std::string_view>& lines, std::size_t at, std::string file,
+                    const ScriptReader& reader) {
+  ScriptWrite w{at, std::move(file), std::string(trim(lines[at])), reader.taintOf(lines[at])};
+  std::optional<Body> body = hereDocument(lines, at);
+  if (!body) body = closedGroup(lines, at);
+  if (!body) return w;
+  for (std::size_t i = body->first; i < body->last; ++i) {
+    w.text.append("\n").append(trim(lines[i]));
+    w.taint = worse(w.taint, body->expanded ? reader.taintOf(lines[i]) : reader.expressionTaintOf(lines[i]));
+  }
+  return w;
+}
 
 // The output a GITHUB_OUTPUT line sets: `name=value` or `name<<EOF`.
 bool setsOutput(std::string_view text, std::string_view name) {
@@ -140,7 +191,7 @@ std::vector<ScriptWrite> scriptWrites(const StepModel& step, const FlowScope& at
   std::vector<std::string_view> lines = splitLines(step.run.text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string file = writtenFile(lines[i]);
-    if (!file.empty()) out.push_back({i, file, std::string(trim(lines[i])), reader.taintOf(lines[i])});
+    if (!file.empty()) out.push_back(writeAt(lines, i, file, reader));
     reader.read(lines[i]);
   }
   return out;

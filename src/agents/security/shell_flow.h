@@ -9,10 +9,12 @@
 //   - a command substitution ($(…), `…`) holds Unknown unless a variable in
 //     it carries outside text (then it does: `$(echo "$TITLE" | sed …)`);
 //   - a line writes to a file when it names the file after `>`, `>>`, `tee`,
-//     Out-File/Add-Content/Set-Content, or as %NAME% (cmd).
+//     Out-File/Add-Content/Set-Content, or as %NAME% (cmd); it writes its
+//     own text, a here-document's body (`cat <<EOF >> "$GITHUB_ENV"`, taken
+//     literally when the delimiter is quoted), or the `{ …; }` group it closes.
 // Not followed: control flow (an assignment inside an `if` counts as made),
-// functions, loops, here-documents written to these files, `read`, quoting
-// that stops expansion ('$NAME' counts as expanded).
+// functions, loops, `read`, quoting that stops expansion ('$NAME' counts as
+// expanded), a write through a file descriptor or a variable naming the file.
 #pragma once
 
 #include <cstddef>
