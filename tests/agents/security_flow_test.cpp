@@ -254,6 +254,49 @@ TEST_CASE("security flow: one shell assignment per line carries text to a GITHUB
   CHECK(t.via == "`$m` ← `$TITLE` ← `github.event.pull_request.title`");
 }
 
+TEST_CASE("security flow: which lines write to GITHUB_ENV, and whether what they write can be told") {
+  struct Case {
+    const char* line;
+    bool writes;
+    Reach reach;
+  };
+  const Case cases[] = {
+      {"echo \"A=$x\" >> \"$GITHUB_ENV\"", true, Reach::Unknown},
+      {"echo A=$x>>${GITHUB_ENV}", true, Reach::Unknown},
+      {"echo \"A=$x\" > $GITHUB_ENV", true, Reach::Unknown},
+      {"echo A=$(cat f) >> $GITHUB_ENV", true, Reach::Unknown},
+      {"echo A=`cat f` >> $GITHUB_ENV", true, Reach::Unknown},
+      {"make-env >> $GITHUB_ENV", true, Reach::Unknown},
+      {"make-env | tee -a \"$GITHUB_ENV\" | cat", true, Reach::Unknown},
+      {"echo \"A=$GITHUB_REF_NAME\" >> $GITHUB_ENV", true, Reach::Unknown},
+      {"echo \"A=b\" | tee -a $GITHUB_ENV", true, Reach::None},
+      {"printf 'A=b\\n' >> \"$GITHUB_ENV\"", true, Reach::None},
+      {"echo A=b >> $GITHUB_ENV", true, Reach::None},
+      {"echo \"$HOME/bin\" >> $GITHUB_PATH", true, Reach::None},
+      {"echo A=$x >> GITHUB_ENV", false, Reach::None},     // a file named GITHUB_ENV, not the variable
+      {"echo A=$x >> $GITHUB_ENVX", false, Reach::None},   // another variable
+      {"# echo A=$x >> $GITHUB_ENV", false, Reach::None},  // a comment
+      {"echo A=$x >> $OTHER", false, Reach::None},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.line);
+    WorkflowModel w = parsed(
+        std::string("on: push\njobs:\n  j:\n    runs-on: x\n    steps:\n      - run: |\n          ") + c.line + "\n");
+    const JobModel& j = w.jobs.front();
+    std::vector<ScriptWrite> writes = scriptWrites(j.steps.front(), {w, &j, &j.steps.front()});
+    REQUIRE(writes.size() == (c.writes ? 1u : 0u));
+    if (c.writes) CHECK(writes.front().taint.reach == c.reach);
+  }
+  // A command continued with `\\` writes on its first line.
+  WorkflowModel w = parsed(
+      "on: push\njobs:\n  j:\n    runs-on: x\n    steps:\n      - run: |\n          true\n          echo A=$x \\\n"
+      "            >> $GITHUB_ENV\n");
+  const JobModel& j = w.jobs.front();
+  std::vector<ScriptWrite> writes = scriptWrites(j.steps.front(), {w, &j, &j.steps.front()});
+  REQUIRE(writes.size() == 1);
+  CHECK(writes.front().line == 1);
+}
+
 TEST_CASE("security catalogue: caches by default per action version, off switches and tag guards") {
   auto cacheOf = [](const std::string& step, bool tagBuildsOnly = false) {
     std::string yaml = "on: release\njobs:\n  j:\n    runs-on: x\n    steps:\n" + step;

@@ -54,18 +54,60 @@ bool hasCommandSubstitution(std::string_view line) {
   return line.find("$(") != std::string_view::npos || line.find('`') != std::string_view::npos;
 }
 
+// Whether `name` at `at` in `line` is read as a variable: $NAME, ${NAME},
+// $env:NAME (PowerShell) or %NAME% (cmd), and not the start of a longer name.
+bool isVariableAt(std::string_view line, std::size_t at, std::string_view name) {
+  std::size_t end = at + name.size();
+  if (end < line.size() && isNameChar(line[end])) return false;
+  std::string before = lowerCase(line.substr(0, at));
+  return before.ends_with("$") || before.ends_with("${") || before.ends_with("$env:") || before.ends_with("%");
+}
+
 // The runner file a line writes to, or "" (see the header for the forms).
 std::string writtenFile(std::string_view line) {
-  for (std::string_view f : kRunnerFiles) {
-    std::size_t at = line.find(f);
-    if (at == std::string_view::npos) continue;
-    std::string before = lowerCase(line.substr(0, at));
-    bool redirected = before.find('>') != std::string::npos;
-    bool piped = before.find("tee ") != std::string::npos || before.find("out-file") != std::string::npos ||
-                 before.find("add-content") != std::string::npos || before.find("set-content") != std::string::npos;
-    if (redirected || piped) return std::string(f);
-  }
+  if (trim(line).starts_with("#")) return "";
+  for (std::string_view f : kRunnerFiles)
+    for (std::size_t at = line.find(f); at != std::string_view::npos; at = line.find(f, at + 1)) {
+      if (!isVariableAt(line, at, f)) continue;
+      std::string before = lowerCase(line.substr(0, at));
+      bool redirected = before.find('>') != std::string::npos;
+      bool piped = before.find("tee ") != std::string::npos || before.find("out-file") != std::string::npos ||
+                   before.find("add-content") != std::string::npos || before.find("set-content") != std::string::npos;
+      if (redirected || piped) return std::string(f);
+    }
   return "";
+}
+
+// Whether what a write line writes is its own arguments (echo, printf, a
+// string piped on, a here-document, a closed group) rather than what some
+// command prints.
+bool writesItsArguments(std::string_view line) {
+  std::string_view t = trim(line);
+  std::size_t pipe = t.find('|');
+  std::string producer = lowerCase(trim(t.substr(0, pipe)));
+  if (producer.starts_with("\"") || producer.starts_with("'") || producer.starts_with("}")) return true;
+  for (std::string_view word : {"echo", "printf", "write-output", "write-host"})
+    if (producer == word || producer.starts_with(std::string(word) + " ")) return true;
+  return producer.starts_with("cat ") && producer.find("<<") != std::string::npos;
+}
+
+// The script's logical lines (a line ending in `\` goes on with the next),
+// each with the index of its first physical line.
+std::vector<std::pair<std::string, std::size_t>> logicalLines(std::string_view script) {
+  std::vector<std::pair<std::string, std::size_t>> out;
+  bool continued = false;
+  std::vector<std::string_view> lines = splitLines(script);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string_view l = lines[i];
+    bool continues = l.ends_with("\\");
+    if (continues) l.remove_suffix(1);
+    if (continued)
+      out.back().first.append(" ").append(trim(l));
+    else
+      out.emplace_back(std::string(l), i);
+    continued = continues;
+  }
+  return out;
 }
 
 // `NAME=value`, `export NAME=value` (also local, readonly, declare): the
@@ -162,6 +204,7 @@ std::optional<Body> closedGroup(const std::vector<std::string_view>& lines, std:
 ScriptWrite writeAt(const std::vector<std::string_view>& lines, std::size_t at, std::string file,
                     const ScriptReader& reader) {
   ScriptWrite w{at, std::move(file), std::string(trim(lines[at])), reader.taintOf(lines[at])};
+  if (w.taint.reach == Reach::None && !writesItsArguments(lines[at])) w.taint = {Reach::Unknown, "a command's output"};
   std::optional<Body> body = hereDocument(lines, at);
   if (!body) body = closedGroup(lines, at);
   if (!body) return w;
@@ -188,10 +231,15 @@ std::vector<ScriptWrite> scriptWrites(const StepModel& step, const FlowScope& at
   std::vector<ScriptWrite> out;
   if (!step.run.present()) return out;
   ScriptReader reader(at);
-  std::vector<std::string_view> lines = splitLines(step.run.text);
+  std::vector<std::pair<std::string, std::size_t>> logical = logicalLines(step.run.text);
+  std::vector<std::string_view> lines;
+  for (const auto& [text, first] : logical) lines.push_back(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string file = writtenFile(lines[i]);
-    if (!file.empty()) out.push_back(writeAt(lines, i, file, reader));
+    if (!file.empty()) {
+      out.push_back(writeAt(lines, i, file, reader));
+      out.back().line = logical[i].second;
+    }
     reader.read(lines[i]);
   }
   return out;

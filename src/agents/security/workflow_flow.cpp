@@ -336,6 +336,8 @@ Taint environmentVariableTaint(std::string_view name, const FlowScope& at) {
   }
   // The runner's own variables: GITHUB_HEAD_REF is the pull request's branch name.
   if (name == "GITHUB_HEAD_REF") return {Reach::Attacker, "`$GITHUB_HEAD_REF` (the pull request's branch name)"};
+  if (name == "GITHUB_REF" || name == "GITHUB_REF_NAME" || name == "GITHUB_BASE_REF")
+    return {Reach::Unknown, "`$" + std::string(name) + "` (a branch or tag name whoever pushed it chose)"};
   static constexpr std::array kRunner = {"HOME",   "PATH",   "PWD",      "CI",     "USER", "SHELL",  "TEMP", "TMPDIR",
                                          "RANDOM", "LINENO", "HOSTNAME", "OSTYPE", "IFS",  "OLDPWD", "UID",  "EUID"};
   if (name.starts_with("GITHUB_") || name.starts_with("RUNNER_") || name.starts_with("ACTIONS_")) return {};
