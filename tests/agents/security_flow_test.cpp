@@ -114,8 +114,21 @@ TEST_CASE("security flow: a static matrix is expanded, include adds and a one-ke
   CHECK(reachAt(w, "${{ matrix.os }}") == Reach::None);
   CHECK(reachAt(w, "${{ matrix.missing }}") == Reach::None);
   std::vector<std::string> labels;
-  for (const Located& l : matrixExpanded(w.jobs.front().runsOn.front(), w.jobs.front())) labels.push_back(l.text);
+  for (const Located& l : possibleValues(w.jobs.front().runsOn.front(), w.jobs.front())) labels.push_back(l.text);
   CHECK(labels == std::vector<std::string>{"ubuntu-latest", "macos-latest"});
+}
+
+TEST_CASE("security flow: an image or label written as alternatives takes each literal one") {
+  WorkflowModel w = parsed("on: push\njobs:\n  j:\n    runs-on: x\n    steps:\n      - run: a\n");
+  const JobModel& j = w.jobs.front();
+  auto values = [&](const std::string& text) {
+    std::vector<std::string> out;
+    for (const Located& v : possibleValues({text, 3}, j)) out.push_back(v.text);
+    return out;
+  };
+  CHECK(values("${{ inputs.redis == 'true' && 'redis:7' || '' }}") == std::vector<std::string>{"redis:7", ""});
+  CHECK(values("${{ inputs.image || 'it''s' }}") == std::vector<std::string>{"${{ inputs.image || 'it''s' }}"});
+  CHECK(values("node:20") == std::vector<std::string>{"node:20"});
 }
 
 TEST_CASE("security flow: a matrix from fromJSON holds what its argument holds") {

@@ -34,6 +34,18 @@ void callsOf(const WorkflowModel& w, const std::string& path, CallerInputs& out)
   }
 }
 
+// A `uses: ./…` line (quoted or not) anywhere in the text.
+bool callsLocal(std::string_view content) {
+  for (std::string_view line : splitLines(content)) {
+    std::size_t at = line.find("uses:");
+    if (at == std::string_view::npos) continue;
+    std::string_view rest = trim(line.substr(at + 5));
+    if (rest.starts_with("'") || rest.starts_with("\"")) rest.remove_prefix(1);
+    if (rest.starts_with("./")) return true;
+  }
+  return false;
+}
+
 bool isWorkflowPath(std::string_view path) {
   return path.starts_with(".github/workflows/") && (path.ends_with(".yml") || path.ends_with(".yaml"));
 }
@@ -51,7 +63,7 @@ CallerInputs callerInputsOf(const std::vector<ChangedFile>& files) {
   for (const ChangedFile& f : files) {
     bool action = baseName(f.path) == "action.yml" || baseName(f.path) == "action.yaml";
     // Only a file that calls something local is parsed a second time.
-    if (f.truncated || (!action && !isWorkflowPath(f.path)) || f.content.find("./") == std::string::npos) continue;
+    if (f.truncated || (!action && !isWorkflowPath(f.path)) || !callsLocal(f.content)) continue;
     Result<WorkflowModel> w = parseWorkflow(f.content, action);
     if (w) callsOf(*w, f.path, out);
   }

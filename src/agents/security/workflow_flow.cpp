@@ -277,6 +277,26 @@ std::vector<Reference> groupMemberReferences(std::string_view operand) {
   return out;
 }
 
+// The values one operand can take: a string literal's text, or the values
+// the static matrix lists for `matrix.KEY`; none when it is anything else.
+std::vector<Located> operandValues(std::string_view operand, const JobModel& job, int line) {
+  if (operand.size() >= 2 && operand.front() == '\'' && operand.back() == '\'') {
+    std::string text(operand.substr(1, operand.size() - 2));
+    for (std::size_t at = text.find("''"); at != std::string::npos; at = text.find("''", at + 1)) text.erase(at, 1);
+    return {{std::move(text), line}};
+  }
+  std::vector<Reference> refs = referencesIn(operand);
+  if (refs.size() != 1 || refs.front().raw.size() != operand.size() || !job.matrix.present() ||
+      job.matrix.expression.present() || job.matrix.includeExpression.present())
+    return {};
+  std::vector<std::string_view> p = segments(refs.front().path);
+  if (p.size() != 2 || p[0] != "matrix") return {};
+  std::vector<Located> out;
+  for (const auto& [k, v] : job.matrix.values)
+    if (lowerCase(k) == p[1]) out.push_back({v.text, line});
+  return out;
+}
+
 }  // namespace
 
 const Taint& worse(const Taint& a, const Taint& b) { return b.reach > a.reach ? b : a; }
@@ -304,19 +324,19 @@ Taint textTaint(std::string_view text, const FlowScope& at) {
   return worst;
 }
 
-std::vector<Located> matrixExpanded(const Located& value, const JobModel& job) {
+std::vector<Located> possibleValues(const Located& value, const JobModel& job) {
   std::string_view e = trim(value.text);
   std::vector<std::string_view> all = expressionsIn(e);
-  if (all.size() != 1 || all.front().size() != e.size() || !job.matrix.present() || job.matrix.expression.present())
-    return {value};
-  std::vector<Reference> refs = referencesIn(bare(e));
-  if (refs.size() != 1 || refs.front().raw.size() != bare(e).size()) return {value};
-  std::vector<std::string_view> p = segments(refs.front().path);
-  if (p.size() != 2 || p[0] != "matrix") return {value};
+  if (all.size() != 1 || all.front().size() != e.size()) return {value};
+  std::vector<std::string_view> operands;
+  valueOperands(bare(e), operands);
   std::vector<Located> out;
-  for (const auto& [k, v] : job.matrix.values)
-    if (lowerCase(k) == p[1]) out.push_back({v.text, value.line});
-  return out.empty() ? std::vector<Located>{value} : out;
+  for (std::string_view operand : operands) {
+    std::vector<Located> known = operandValues(operand, job, value.line);
+    if (known.empty()) return {value};  // one alternative is not known: the rules cannot read it
+    out.insert(out.end(), known.begin(), known.end());
+  }
+  return out;
 }
 
 Taint environmentVariableTaint(std::string_view name, const FlowScope& at) {

@@ -60,10 +60,12 @@ std::vector<Taint> expressionTaints(std::string_view expression, const FlowScope
 // The worst of every `${{ … }}` in `text` (None for literal text).
 Taint textTaint(std::string_view text, const FlowScope& at);
 
-// What `${{ matrix.KEY }}` (written alone) can be: the static matrix's
-// values for KEY. `value` itself when it is not such an expression or the
-// matrix does not list KEY statically.
-std::vector<Located> matrixExpanded(const Located& value, const JobModel& job);
+// The values a `runs-on:` label or an image written as one `${{ … }}` can
+// take, each on `value`'s line: for each alternative (`a || b`, `c && d`),
+// a string literal's text or the static matrix's values for `matrix.KEY`.
+// `value` itself when it is literal text, or when an alternative is anything
+// else (an input, an output: the rules cannot read it).
+std::vector<Located> possibleValues(const Located& value, const JobModel& job);
 
 // What the shell variable NAME holds when a step's script starts: its env:
 // (step, job, workflow), the runner's own variables, else Unknown.

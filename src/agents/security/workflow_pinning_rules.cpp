@@ -65,7 +65,7 @@ void unpinnedImageHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
   if (w.actionImage.text.starts_with("docker://")) checkImage(w.actionImage, out);
   for (const JobModel& j : w.jobs) {
     for (const Located& written : j.images)
-      for (const Located& image : matrixExpanded(written, j)) checkImage(image, out);
+      for (const Located& image : possibleValues(written, j)) checkImage(image, out);
     for (const StepModel& s : j.steps)
       if (s.uses.text.starts_with("docker://")) checkImage(s.uses, out);
   }

@@ -208,7 +208,7 @@ void selfHostedPullRequestHits(const WorkflowModel& w, std::vector<RuleHit>& out
     std::string why;
     int line = 0;
     for (const Located& written : j.runsOn)
-      for (const Located& label : matrixExpanded(written, j))
+      for (const Located& label : possibleValues(written, j))
         if (why.empty() && isSelfHostedLabel(label.text)) {
           why = lowerCase(label.text) == "self-hosted" ? "a self-hosted runner"
                                                        : "`" + label.text + "`, not a GitHub-hosted runner's label";
