@@ -85,6 +85,12 @@ const std::vector<RuleInfo> kRules = {
     {"security/new-dependency", Severity::Notice,
      "A new or changed dependency runs its code in your builds and your product. Check that the "
      "name is the package you mean (typosquats), that the version is intended, and its source."},
+    {"security/untraced-expression", Severity::Notice,
+     "`${{ … }}` is expanded into a script (or an action input that runs as code) before it runs, "
+     "and its value comes from somewhere this workflow does not fix: an action's output, an input "
+     "its caller sets, an environment variable set elsewhere. If that source can ever hold text an "
+     "outsider chose, the script can be injected. Pass the value through `env:` and use the "
+     "variable, quoted, as for `security/expression-injection`."},
 };
 
 }  // namespace

@@ -51,18 +51,22 @@ Result<WorkflowModel> workflowModelOf(const ChangedFile& f, bool isAction, const
 // The workflow rules' hits, or the one unparsed-workflow hit and, in
 // `unchecked`, why the rules could not read the file.
 std::vector<RuleHit> workflowFileHits(const ChangedFile& f, bool isAction, const FileLines& lines,
-                                      std::string_view owner, std::string& unchecked) {
+                                      std::string_view owner, const CallerInputs* callers, std::string& unchecked) {
   Result<WorkflowModel> model = workflowModelOf(f, isAction, lines);
+  if (model && callers != nullptr) {
+    auto passed = callers->find(calleeKey(f.path, isAction));
+    if (passed != callers->end()) model->attackerInputs = passed->second;
+  }
   if (model) return workflowHits(*model, lines, owner);
   unchecked = unreadableReason(model.error());
   return {unparsedWorkflowHit(model.error(), isAction, f.addedLines)};
 }
 
 std::vector<RuleHit> hitsFor(FileKind kind, const ChangedFile& f, const FileLines& lines, std::string_view owner,
-                             std::string& unchecked) {
+                             const CallerInputs* callers, std::string& unchecked) {
   switch (kind) {
     case FileKind::Workflow:
-    case FileKind::Action: return workflowFileHits(f, kind == FileKind::Action, lines, owner, unchecked);
+    case FileKind::Action: return workflowFileHits(f, kind == FileKind::Action, lines, owner, callers, unchecked);
     case FileKind::ShellScript:
     case FileKind::Dockerfile:
     case FileKind::Makefile: return curlPipeShellHits(lines, 1);
@@ -103,11 +107,11 @@ bool isDisabled(std::string_view ruleId, const ScanOptions& options) {
   return !options.dependencies && ruleId == "security/new-dependency";
 }
 
-FileScan scanFile(const ChangedFile& f, std::string_view repositoryOwner) {
+FileScan scanFile(const ChangedFile& f, std::string_view repositoryOwner, const CallerInputs* callers) {
   FileLines lines = f.lines();
   FileKind kind = classify(f.path, lines.empty() ? std::string_view{} : lines.front());
   FileScan out{secretFindings(f), {}, kind};
-  for (const RuleHit& hit : hitsFor(kind, f, lines, repositoryOwner, out.unchecked)) {
+  for (const RuleHit& hit : hitsFor(kind, f, lines, repositoryOwner, callers, out.unchecked)) {
     auto anchor = std::find_if(hit.anchors.begin(), hit.anchors.end(), [&](int l) { return f.isAdded(l); });
     if (anchor != hit.anchors.end()) out.findings.push_back(toFinding(hit, f.path, *anchor));
   }
@@ -117,8 +121,9 @@ FileScan scanFile(const ChangedFile& f, std::string_view repositoryOwner) {
 ScanResult scanPullRequest(const std::vector<ChangedFile>& files, const ScanOptions& options) {
   ScanResult result;
   std::vector<Finding>& out = result.findings;
+  const CallerInputs callers = callerInputsOf(files);
   for (const ChangedFile& f : files) {
-    FileScan scan = scanFile(f, options.repositoryOwner);
+    FileScan scan = scanFile(f, options.repositoryOwner, &callers);
     ++result.kinds[scan.kind];
     if (!scan.unchecked.empty()) result.unchecked.push_back({f.path, std::move(scan.unchecked)});
     for (Finding& finding : scan.findings)

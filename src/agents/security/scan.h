@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agents/security/caller_inputs.h"
 #include "agents/security/changed_file.h"
 #include "core/finding.h"
 #include "github/coverage.h"
@@ -76,6 +77,8 @@ struct FileScan {
   std::string unchecked;
   FileKind kind = FileKind::Other;
 };
-FileScan scanFile(const ChangedFile& file, std::string_view repositoryOwner);
+// `callers`: what the pull request's callers pass to its own reusable
+// workflows and actions (caller_inputs.h); null when none is known.
+FileScan scanFile(const ChangedFile& file, std::string_view repositoryOwner, const CallerInputs* callers = nullptr);
 
 }  // namespace lw::agents::security

@@ -56,20 +56,10 @@ constexpr std::array kUntrusted = {
     "github.event.client_payload.**",
 };
 
-std::vector<std::string_view> segments(std::string_view path) {
-  std::vector<std::string_view> out;
-  while (true) {
-    std::size_t dot = path.find('.');
-    out.push_back(path.substr(0, dot));
-    if (dot == std::string_view::npos) return out;
-    path.remove_prefix(dot + 1);
-  }
-}
-
 // 1: the path is the pattern; 2: the path is an object above it; 0: neither.
 // A pattern ending in `**` is every path below its prefix.
 int compare(const std::vector<std::string_view>& path, std::string_view pattern) {
-  std::vector<std::string_view> pat = segments(pattern);
+  std::vector<std::string_view> pat = pathSegments(pattern);
   if (pat.back() == "**") {
     pat.pop_back();
     if (path.size() > pat.size()) pat.resize(path.size(), "*");
@@ -80,37 +70,7 @@ int compare(const std::vector<std::string_view>& path, std::string_view pattern)
   return path.size() == pat.size() ? 1 : 2;
 }
 
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-'; }
-
 char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-
-// Reads `(.name|[index]|.*)*` starting at `at`; appends the normalised path
-// to `norm` and returns the end offset. A quoted index is a name, in any
-// case (`['ACTOR']` is `.actor`); any other index is `*`.
-std::size_t readAccessors(std::string_view e, std::size_t at, std::string& norm) {
-  std::size_t i = at;
-  while (i < e.size()) {
-    if (e[i] == '.' && i + 1 < e.size() && (isIdentChar(e[i + 1]) || e[i + 1] == '*')) {
-      norm.push_back('.');
-      ++i;
-      while (i < e.size() && (isIdentChar(e[i]) || e[i] == '*')) norm.push_back(lower(e[i++]));
-    } else if (e[i] == '[') {
-      std::size_t close = e.find(']', i);
-      if (close == std::string_view::npos) break;
-      std::string_view inside = trim(e.substr(i + 1, close - i - 1));
-      bool quoted = inside.size() >= 2 && (inside.front() == '\'' || inside.front() == '"');
-      norm += '.';
-      if (quoted)
-        for (char c : inside.substr(1, inside.size() - 2)) norm.push_back(lower(c));
-      else
-        norm += '*';
-      i = close + 1;
-    } else {
-      break;
-    }
-  }
-  return i;
-}
 
 // Each `(` of the expression with its matching `)`, outside string literals
 // ('…', with '' for a quote inside); unbalanced ones are left out.
@@ -134,7 +94,7 @@ std::vector<std::pair<std::size_t, std::size_t>> parenPairs(std::string_view e) 
 bool isGrouping(std::string_view e, std::size_t open) {
   std::size_t i = open;
   while (i > 0 && e[i - 1] == ' ') --i;
-  return i == 0 || !isIdentChar(e[i - 1]);
+  return i == 0 || !isNameChar(e[i - 1]);
 }
 
 // The path a reference spanning [from, to) yields once the groupings
@@ -146,13 +106,50 @@ std::string throughGroupings(std::string_view e, const std::vector<std::pair<std
     for (const auto& p : parens)
       if (p.first < from && p.second >= to && (inner == nullptr || p.first > inner->first)) inner = &p;
     if (inner == nullptr || !isGrouping(e, inner->first)) return path;
-    std::size_t end = readAccessors(e, inner->second + 1, path);
+    std::size_t end = readContextPath(e, inner->second + 1, path);
     from = inner->first;
     to = end;
   }
 }
 
 }  // namespace
+
+bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-'; }
+
+std::vector<std::string_view> pathSegments(std::string_view path) {
+  std::vector<std::string_view> out;
+  while (true) {
+    std::size_t dot = path.find('.');
+    out.push_back(path.substr(0, dot));
+    if (dot == std::string_view::npos) return out;
+    path.remove_prefix(dot + 1);
+  }
+}
+
+std::size_t readContextPath(std::string_view e, std::size_t at, std::string& norm) {
+  std::size_t i = at;
+  while (i < e.size()) {
+    if (e[i] == '.' && i + 1 < e.size() && (isNameChar(e[i + 1]) || e[i + 1] == '*')) {
+      norm.push_back('.');
+      ++i;
+      while (i < e.size() && (isNameChar(e[i]) || e[i] == '*')) norm.push_back(lower(e[i++]));
+    } else if (e[i] == '[') {
+      std::size_t close = e.find(']', i);
+      if (close == std::string_view::npos) break;
+      std::string_view inside = trim(e.substr(i + 1, close - i - 1));
+      bool quoted = inside.size() >= 2 && (inside.front() == '\'' || inside.front() == '"');
+      norm += '.';
+      if (quoted)
+        for (char c : inside.substr(1, inside.size() - 2)) norm.push_back(lower(c));
+      else
+        norm += '*';
+      i = close + 1;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
 
 std::vector<ContextRef> contextRefsIn(std::string_view expression, std::string_view name) {
   std::vector<ContextRef> out;
@@ -163,10 +160,10 @@ std::vector<ContextRef> contextRefsIn(std::string_view expression, std::string_v
   while (at < expression.size()) {
     std::size_t found = folded.find(name, at);
     if (found == std::string::npos) break;
-    bool boundary = found == 0 || (!isIdentChar(expression[found - 1]) && expression[found - 1] != '.');
+    bool boundary = found == 0 || (!isNameChar(expression[found - 1]) && expression[found - 1] != '.');
     std::string path(name);
-    std::size_t end = readAccessors(expression, found + name.size(), path);
-    bool whole = end == expression.size() || !isIdentChar(expression[end]);
+    std::size_t end = readContextPath(expression, found + name.size(), path);
+    bool whole = end == expression.size() || !isNameChar(expression[end]);
     if (boundary && whole)
       out.push_back({expression.substr(found, end - found), throughGroupings(expression, parens, found, end, path)});
     at = std::max(end, found + name.size());
@@ -187,7 +184,7 @@ std::vector<std::string_view> expressionsIn(std::string_view text) {
 }
 
 bool isUntrustedContext(std::string_view normalizedPath) {
-  std::vector<std::string_view> path = segments(normalizedPath);
+  std::vector<std::string_view> path = pathSegments(normalizedPath);
   for (std::string_view pattern : kUntrusted)
     if (compare(path, pattern) != 0) return true;
   return false;

@@ -39,4 +39,15 @@ struct ContextRef {
 // case-insensitive in expressions (`GitHub.Event` works).
 std::vector<ContextRef> contextRefsIn(std::string_view expression, std::string_view name);
 
+// A character of a name in an expression (letters, digits, '_', '-').
+bool isNameChar(char c);
+
+// Reads the accessors `.name`, `['name']`, `[index]` and `.*` of a
+// reference from `at`, appends them to `path` normalised (as ContextRef's
+// path) and returns the offset after them.
+std::size_t readContextPath(std::string_view expression, std::size_t at, std::string& path);
+
+// A normalised path's segments: "github.event.issue" -> github, event, issue.
+std::vector<std::string_view> pathSegments(std::string_view path);
+
 }  // namespace lw::agents::security

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "agents/security/text.h"
+#include "agents/security/workflow_flow.h"
 #include "agents/security/workflow_rules.h"
 
 namespace lw::agents::security {
@@ -67,7 +68,8 @@ void unpinnedActionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
 void unpinnedImageHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
   if (w.actionImage.text.starts_with("docker://")) checkImage(w.actionImage, out);
   for (const JobModel& j : w.jobs) {
-    for (const Located& image : j.images) checkImage(image, out);
+    for (const Located& written : j.images)
+      for (const Located& image : possibleValues(written, j)) checkImage(image, out);
     for (const StepModel& s : j.steps)
       if (s.uses.text.starts_with("docker://")) checkImage(s.uses, out);
   }

@@ -18,7 +18,7 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   unpinnedImageHits(w, out);
   secretsInheritHits(w, repositoryOwner, out);
   persistCredentialsHits(w, out);
-  cacheInReleaseHits(w, out);
+  cacheInReleaseHits(w, lines, out);
   unsecureCommandsHits(w, lines, out);
   botActorConditionHits(w, out);
   selfHostedPullRequestHits(w, out);
@@ -52,6 +52,10 @@ bool usesAction(const StepModel& s, std::string_view ownerRepo) {
   std::string_view u = trim(s.uses.text);  // a block scalar ends in a newline
   std::size_t at = u.find('@');
   return lowerCase(u.substr(0, at)) == ownerRepo;
+}
+
+bool isPrivileged(const WorkflowModel& w) {
+  return w.hasTrigger("pull_request_target") || w.hasTrigger("workflow_run");
 }
 
 }  // namespace lw::agents::security

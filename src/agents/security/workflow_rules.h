@@ -28,7 +28,7 @@ void untrustedCheckoutHits(const WorkflowModel& w, const FileLines& lines, std::
 void permissionsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void selfHostedPullRequestHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void botActorConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out);
-void cacheInReleaseHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void cacheInReleaseHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 
 // workflow_pinning_rules.cpp: code and images from elsewhere.
 void unpinnedActionHits(const WorkflowModel& w, std::vector<RuleHit>& out);
@@ -53,5 +53,8 @@ std::vector<int> valueLineNumbers(const FileLines& lines, int startLine,
                                   const std::vector<std::string_view>& valueLines);
 // `uses: actions/checkout@v4` is "actions/checkout" (owner/repo, lower case).
 bool usesAction(const StepModel& s, std::string_view ownerRepo);
+// On pull_request_target or workflow_run: the base repository's token and
+// secrets, with an outsider's input (and often their files) in the job.
+bool isPrivileged(const WorkflowModel& w);
 
 }  // namespace lw::agents::security

@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <regex>
 #include <string>
 
+#include "agents/security/action_catalogue.h"
 #include "agents/security/text.h"
 #include "agents/security/untrusted_context.h"
+#include "agents/security/workflow_flow.h"
 #include "agents/security/workflow_rules.h"
 
 namespace lw::agents::security {
@@ -15,12 +18,6 @@ namespace lw::agents::security {
 namespace {
 
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
-
-// Events that run with the base repository's token and secrets while
-// carrying an outsider's input.
-bool isPrivileged(const WorkflowModel& w) {
-  return w.hasTrigger("pull_request_target") || w.hasTrigger("workflow_run");
-}
 
 const Located* firstTrigger(const WorkflowModel& w, std::initializer_list<std::string_view> events) {
   for (const Located& t : w.triggers)
@@ -55,31 +52,71 @@ bool isPublishingStep(const StepModel& s) {
                                            "mvn deploy",    "gradle publish", "poetry publish", "goreleaser"};
   for (const char* c : kCommands)
     if (contains(s.run.text, c)) return true;
-  static constexpr std::array kActions = {"pypa/gh-action-pypi-publish", "softprops/action-gh-release",
-                                          "goreleaser/goreleaser-action"};
+  // zizmor's cache-poisoning audit's list of publishing actions.
+  static constexpr std::array kActions = {"pypa/gh-action-pypi-publish",
+                                          "softprops/action-gh-release",
+                                          "goreleaser/goreleaser-action",
+                                          "rubygems/release-gem",
+                                          "jreleaser/release-action",
+                                          "release-drafter/release-drafter",
+                                          "googleapis/release-please-action",
+                                          "redhat-actions/push-to-registry",
+                                          "aws-actions/amazon-ecs-deploy-task-definition",
+                                          "aws-actions/aws-cloudformation-github-deploy",
+                                          "azure/aci-deploy",
+                                          "azure/container-apps-deploy-action",
+                                          "azure/functions-action",
+                                          "azure/sql-action",
+                                          "cloudflare/wrangler-action",
+                                          "google-github-actions/deploy-appengine",
+                                          "google-github-actions/deploy-cloudrun",
+                                          "google-github-actions/deploy-cloud-functions"};
   for (const char* a : kActions)
     if (usesAction(s, a)) return true;
+  // build-push-action counts unless `push: false` (zizmor's reading: its
+  // cache-to and outputs can publish without `push`).
   const Located* push = s.withValue("push");
-  return usesAction(s, "docker/build-push-action") && push != nullptr && push->text == "true";
+  return usesAction(s, "docker/build-push-action") && (push == nullptr || lowerCase(push->text) != "false");
 }
 
+bool pushesReleaseBranch(const WorkflowModel& w) {
+  for (const std::string& branch : w.pushBranches)
+    if (contains(lowerCase(branch), "release")) return true;
+  return false;
+}
+
+// What makes it a release workflow is a tag: a release event or a tag push
+// (other branches pushed build no release, as zizmor's cache-poisoning reads it).
+bool releasesOnlyTags(const WorkflowModel& w) {
+  return (w.hasTrigger("release") || w.pushesTags) && !pushesReleaseBranch(w);
+}
+
+// A release event, a tag push, a push to a branch named for releases, or a
+// publishing step.
 bool isReleaseWorkflow(const WorkflowModel& w) {
-  if (w.hasTrigger("release") || w.pushesTags) return true;
+  if (w.hasTrigger("release") || w.pushesTags || pushesReleaseBranch(w)) return true;
   for (const JobModel& j : w.jobs)
     for (const StepModel& s : j.steps)
       if (isPublishingStep(s)) return true;
   return false;
 }
 
-// actions/cache (or its restore half), or a setup-* action with its cache
-// on: setup-go caches unless told not to (v4 and later).
-const Located* cacheRestore(const StepModel& s) {
-  if (usesAction(s, "actions/cache") || usesAction(s, "actions/cache/restore")) return &s.uses;
-  const Located* cache = s.withValue("cache");
-  bool off = cache != nullptr && (cache->text.empty() || cache->text == "false");
-  if (usesAction(s, "actions/setup-go")) return off ? nullptr : (cache != nullptr ? cache : &s.uses);
-  if (lowerCase(s.uses.text).starts_with("actions/setup-") && cache != nullptr && !off) return cache;
-  return nullptr;
+// GitHub-hosted runners' labels (docs.github.com, "GitHub-hosted runners"
+// and "larger runners"), and the hosted services poutine also accepts.
+bool isHostedLabel(std::string_view label) {
+  static const std::regex kHosted(
+      "(ubuntu-(latest|slim|[0-9]{2}\\.04)(-arm|-(4|8|16|32|64)-cores)?|"
+      "macos-(latest|[0-9]{2})(-large|-xlarge|-arm64)?|windows-(latest|20[0-9]{2}|11-arm)(-(8|16|32|64)-cores)?|"
+      "(buildjet|warp)-[a-z0-9-]+)",
+      std::regex::icase);
+  return std::regex_match(label.begin(), label.end(), kHosted);
+}
+
+// `self-hosted`, or a label no GitHub-hosted runner has (as poutine and
+// zizmor's self-hosted-runner audit read it); an expression is not a label.
+bool isSelfHostedLabel(std::string_view label) {
+  if (label.empty() || label.find("${{") != std::string_view::npos) return false;
+  return lowerCase(label) == "self-hosted" || !isHostedLabel(label);
 }
 
 // The index of the line of a run: script that checks out the pull request
@@ -242,12 +279,24 @@ void selfHostedPullRequestHits(const WorkflowModel& w, std::vector<RuleHit>& out
   const Located* pr =
       firstTrigger(w, {"pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment"});
   if (pr == nullptr) return;
-  for (const JobModel& j : w.jobs)
-    for (const Located& label : j.runsOn)
-      if (lowerCase(label.text) == "self-hosted")
-        out.push_back({"security/self-hosted-pr",
-                       "Job `" + j.id + "` runs `" + pr->text + "` on a self-hosted runner.",
-                       {label.line, pr->line}});
+  for (const JobModel& j : w.jobs) {
+    std::string why;
+    int line = 0;
+    for (const Located& written : j.runsOn)
+      for (const Located& label : possibleValues(written, j))
+        if (why.empty() && isSelfHostedLabel(label.text)) {
+          why = lowerCase(label.text) == "self-hosted" ? "a self-hosted runner"
+                                                       : "`" + label.text + "`, not a GitHub-hosted runner's label";
+          line = label.line;
+        }
+    if (why.empty() && j.runnerGroup.present()) {
+      why = "runner group `" + j.runnerGroup.text + "`, which may hold self-hosted runners";
+      line = j.runnerGroup.line;
+    }
+    if (!why.empty())
+      out.push_back(
+          {"security/self-hosted-pr", "Job `" + j.id + "` runs `" + pr->text + "` on " + why + ".", {line, pr->line}});
+  }
 }
 
 void botActorConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
@@ -262,11 +311,11 @@ void botActorConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
   }
 }
 
-void cacheInReleaseHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
+void cacheInReleaseHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out) {
   if (!isReleaseWorkflow(w)) return;
   for (const JobModel& j : w.jobs)
     for (const StepModel& s : j.steps)
-      if (const Located* at = cacheRestore(s))
+      if (const Located* at = cacheTurnedOn(s, lines, releasesOnlyTags(w)))
         out.push_back({"security/cache-in-release",
                        "`" + s.uses.text + "` restores a cache in a release workflow.",
                        {at->line, s.uses.line}});
