@@ -198,7 +198,7 @@ TEST_CASE("security rules: a workflow the parser refuses is an error where it st
       const Finding& f = scan.findings[0];
       CHECK(std::to_string(f.line) + " " + f.ruleId == c.found);
       CHECK(f.severity == Severity::Error);
-      CHECK(f.message.starts_with(std::string(c.detail) + "\n\n"));
+      CHECK(f.message.starts_with(std::string(c.detail) + " (confidence: high)\n\n"));
       REQUIRE(scan.unchecked.size() == 1);
       CHECK(scan.unchecked[0].path == c.path);
       CHECK(c.detail == "This " + std::string(f.path.ends_with("action.yml") ? "action" : "workflow") +
@@ -367,13 +367,14 @@ TEST_CASE("security rules: dependency parsers name the package and its version")
   CHECK(r.anchors == std::vector<int>{4});
 }
 
-TEST_CASE("security rules: every rule is in docs/security-rules.md with its severity") {
+TEST_CASE("security rules: every rule is in docs/security-rules.md with its severity, confidence and persona") {
   std::ifstream in(std::string(LOOPWRIGHT_SOURCE_DIR) + "/docs/security-rules.md");
   std::stringstream doc;
   doc << in.rdbuf();
   for (const RuleInfo& r : allRules()) {
     CAPTURE(r.id);
-    std::string row = "| `" + std::string(r.id) + "` | " + std::string(toString(r.severity)) + " |";
+    std::string row = "| `" + std::string(r.id) + "` | " + std::string(toString(r.severity)) + " | " +
+                      std::string(toString(r.confidence)) + " | " + std::string(toString(r.persona)) + " |";
     CHECK(doc.str().find(row) != std::string::npos);
   }
 }
@@ -382,15 +383,20 @@ TEST_CASE("security rules: parameters of the wrong type are refused with the par
   boost::json::object ok{{"disable", boost::json::array{"security/secret"}},
                          {"minSeverity", "warning"},
                          {"dependencies", false},
-                         {"maxFindings", 5}};
+                         {"maxFindings", 5},
+                         {"persona", "auditor"}};
   Result<ScanOptions> o = readSecurityParams(ok);
   REQUIRE(o.ok());
   CHECK(o->disabled == std::vector<std::string>{"security/secret"});
   CHECK(o->minSeverity == Severity::Warning);
   CHECK_FALSE(o->dependencies);
   CHECK(o->maxFindings == 5);
-  for (auto [name, bad] : std::vector<std::pair<const char*, boost::json::value>>{
-           {"disable", "security/secret"}, {"minSeverity", "fatal"}, {"dependencies", "yes"}, {"maxFindings", 0}}) {
+  CHECK(o->persona == Persona::Auditor);
+  for (auto [name, bad] : std::vector<std::pair<const char*, boost::json::value>>{{"disable", "security/secret"},
+                                                                                  {"minSeverity", "fatal"},
+                                                                                  {"dependencies", "yes"},
+                                                                                  {"maxFindings", 0},
+                                                                                  {"persona", "paranoid"}}) {
     CAPTURE(name);
     Result<ScanOptions> r = readSecurityParams(boost::json::object{{name, bad}});
     REQUIRE_FALSE(r.ok());

@@ -89,6 +89,30 @@ const std::vector<RuleInfo> kRules = {
 
 }  // namespace
 
+std::string_view toString(Confidence c) {
+  switch (c) {
+    case Confidence::High: return "high";
+    case Confidence::Medium: return "medium";
+    case Confidence::Low: return "low";
+  }
+  return "high";
+}
+
+std::string_view toString(Persona p) {
+  switch (p) {
+    case Persona::Default: return "default";
+    case Persona::Pedantic: return "pedantic";
+    case Persona::Auditor: return "auditor";
+  }
+  return "default";
+}
+
+std::optional<Persona> parsePersona(std::string_view s) {
+  for (Persona p : {Persona::Default, Persona::Pedantic, Persona::Auditor})
+    if (s == toString(p)) return p;
+  return std::nullopt;
+}
+
 const std::vector<RuleInfo>& allRules() { return kRules; }
 
 const RuleInfo* findRule(std::string_view id) {
@@ -104,7 +128,8 @@ Finding toFinding(const RuleHit& hit, const std::string& path, int line) {
   Finding f;
   f.ruleId = std::string(rule->id);
   f.severity = rule->severity;
-  f.message = hit.detail + "\n\n" + std::string(rule->advice);
+  f.message =
+      hit.detail + " (confidence: " + std::string(toString(rule->confidence)) + ")\n\n" + std::string(rule->advice);
   f.path = path;
   f.line = line;
   return f;
