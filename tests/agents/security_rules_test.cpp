@@ -328,6 +328,37 @@ TEST_CASE("security rules: disable, minSeverity, dependencies and maxFindings") 
         std::vector<std::string>{".github/workflows/ci.yml:8 security/expression-injection"});
 }
 
+TEST_CASE("security rules: a pedantic rule reports only when the persona asks for it") {
+  ChangedFile wf = wholeFileAdded(".github/workflows/ci.yml",
+                                  "on: push\n"                       // 1: no concurrency
+                                  "permissions:\n  issues: write\n"  // 3: no comment
+                                  "jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+                                  "      - run: echo ${{ 'constant' }}\n");  // 8: obfuscation (default)
+  ScanOptions o;
+  CHECK(summary(scanChangedFiles({wf}, o)) ==
+        std::vector<std::string>{".github/workflows/ci.yml:8 security/obfuscation"});
+  for (Persona p : {Persona::Pedantic, Persona::Auditor}) {
+    CAPTURE(toString(p));
+    o.persona = p;
+    CHECK(summary(scanChangedFiles({wf}, o)) ==
+          std::vector<std::string>{".github/workflows/ci.yml:1 security/concurrency-limits",
+                                   ".github/workflows/ci.yml:3 security/undocumented-permissions",
+                                   ".github/workflows/ci.yml:8 security/obfuscation"});
+  }
+}
+
+TEST_CASE("security rules: the finding's first line ends with its rule's confidence") {
+  ChangedFile wf = wholeFileAdded(".github/workflows/ci.yml",
+                                  "on: push\npermissions: {}\njobs:\n  b:\n    runs-on: ubuntu-latest\n"
+                                  "    if: contains('main,dev', github.ref_name)\n    steps:\n      - run: make\n");
+  std::vector<Finding> findings = scanChangedFiles({wf}, {});
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].ruleId == "security/unsound-contains");
+  std::string firstLine = findings[0].message.substr(0, findings[0].message.find('\n'));
+  CHECK(firstLine.ends_with(" (confidence: medium)"));
+  CHECK(firstLine.find("whoever triggers the run chooses its value") != std::string::npos);
+}
+
 TEST_CASE("security rules: secrets: inherit to the repository owner's own workflows is fine") {
   ChangedFile f =
       wholeFileAdded(".github/workflows/d.yml",

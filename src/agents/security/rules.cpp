@@ -85,6 +85,54 @@ const std::vector<RuleInfo> kRules = {
     {"security/new-dependency", Severity::Notice,
      "A new or changed dependency runs its code in your builds and your product. Check that the "
      "name is the package you mean (typosquats), that the version is intended, and its source."},
+    {"security/overprovisioned-secrets", Severity::Warning,
+     "`toJSON(secrets)`, or `secrets[…]` indexed by a computed name, puts every secret of the repository in "
+     "the job, where any step (or anything that compromises one) can read them all. Name the secrets the "
+     "job needs: `${{ secrets.NPM_TOKEN }}`.",
+     Confidence::High, Persona::Default},
+    {"security/unredacted-secrets", Severity::Warning,
+     "The runner masks a secret's value in the logs, but not the parts `fromJSON(secrets.X)` decodes from it: "
+     "a field printed by any step is in the clear. Store each value as its own secret and use it whole.",
+     Confidence::High, Persona::Default},
+    {"security/unsound-condition", Severity::Warning,
+     "An `if:` whose `${{ … }}` has anything around it (text, a second expression, the newline a `|` or `>` "
+     "block keeps) is a string, and a non-empty string is true: the step or job always runs. Write the "
+     "condition as one expression (`if: ${{ a && b }}` or bare `if: a && b`); for a block use `|-` or `>-`.",
+     Confidence::High, Persona::Default},
+    {"security/unsound-contains", Severity::Warning,
+     "`contains('main,release', github.ref_name)` is a substring test: a branch named `mai` or `n,rel` passes "
+     "it. Compare whole values (`github.ref_name == 'main' || github.ref_name == 'release'`) or use "
+     "`contains(fromJSON('[\"main\", \"release\"]'), github.ref_name)`.",
+     Confidence::Medium, Persona::Default},
+    {"security/hardcoded-container-credentials", Severity::Error,
+     "A registry password written into a workflow is readable by everyone who can read the repository, "
+     "forever (it stays in the history). Revoke it, then use a secret: `password: ${{ secrets.REGISTRY_PASSWORD }}`.",
+     Confidence::High, Persona::Default},
+    {"security/use-trusted-publishing", Severity::Notice,
+     "This publishes with a long-lived registry token, which leaks with the job's secrets and stays valid. "
+     "PyPI, npm, crates.io, RubyGems and NuGet accept the workflow's own short-lived OIDC identity instead "
+     "(trusted publishing): grant `id-token: write`, configure the registry, and drop the token.",
+     Confidence::Medium, Persona::Default},
+    {"security/github-app-token", Severity::Warning,
+     "A GitHub App token carries what the app was granted on every repository it is installed on, and lives an "
+     "hour unless revoked. Scope it: `repositories:` with `owner:`, `permission-<scope>:` inputs for what the "
+     "job needs, and leave `skip-token-revoke` unset so it is revoked when the job ends.",
+     Confidence::High, Persona::Default},
+    {"security/concurrency-limits", Severity::Notice,
+     "Without `concurrency:` and `cancel-in-progress`, every push starts another run beside the older ones: "
+     "runner time an outsider can spend by pushing, and races between runs that look up artifacts by name. "
+     "Add `concurrency: { group: ${{ github.workflow }}-${{ github.ref }}, cancel-in-progress: true }`.",
+     Confidence::High, Persona::Pedantic},
+    {"security/obfuscation", Severity::Notice,
+     "`uses:` paths with `.`, `..` or empty components, constant expressions and a `with:` that is one "
+     "expression run as something other than what they read as, and slip past the pattern matching of "
+     "reviewers and of the other rules. Write the plain form: `actions/checkout@…`, the constant's value, "
+     "`with:` as a mapping.",
+     Confidence::High, Persona::Default},
+    {"security/undocumented-permissions", Severity::Notice,
+     "A permission without a reason is hard to review and rarely taken away. Say on the scope's line what "
+     "needs it: `issues: write # to label new issues`.",
+     Confidence::High, Persona::Pedantic},
 };
 
 }  // namespace

@@ -38,6 +38,8 @@ StepModel parseStep(const YAML::Node& s) {
   step.ifCond = located(s["if"]);
   step.with = locatedMap(s["with"]);
   step.env = locatedMap(s["env"]);
+  step.shell = located(s["shell"]);
+  step.withBlock = located(s["with"]);
   return step;
 }
 
@@ -46,6 +48,22 @@ std::vector<StepModel> parseSteps(const YAML::Node& steps) {
   if (steps && steps.IsSequence())
     for (const YAML::Node& s : steps) out.push_back(parseStep(s));
   return out;
+}
+
+// `concurrency: group` or `concurrency: {group: …, cancel-in-progress: …}`.
+void readConcurrency(const YAML::Node& n, Located& concurrency, Located& cancelInProgress) {
+  if (!n) return;
+  concurrency = located(n);
+  if (n.IsMap()) cancelInProgress = located(n["cancel-in-progress"]);
+}
+
+// The mapping form of permissions:, scope by scope.
+LocatedMap permissionScopesOf(const YAML::Node& n) { return n && n.IsMap() ? locatedMap(n) : LocatedMap{}; }
+
+void addRegistryPassword(const YAML::Node& container, std::vector<Located>& out) {
+  if (!container || !container.IsMap()) return;
+  const YAML::Node credentials = container["credentials"];
+  if (credentials && credentials.IsMap() && credentials["password"]) out.push_back(located(credentials["password"]));
 }
 
 // `container: image` or `container: {image: …}`; the same for each service.
@@ -76,6 +94,13 @@ JobModel parseJob(const std::string& id, const YAML::Node& key, const YAML::Node
     for (auto it = j["services"].begin(); it != j["services"].end(); ++it) addImage(it->second, job.images);
   job.env = locatedMap(j["env"]);
   job.steps = parseSteps(j["steps"]);
+  job.permissionScopes = permissionScopesOf(j["permissions"]);
+  readConcurrency(j["concurrency"], job.concurrency, job.cancelInProgress);
+  addRegistryPassword(j["container"], job.registryPasswords);
+  if (j["services"] && j["services"].IsMap())
+    for (auto it = j["services"].begin(); it != j["services"].end(); ++it)
+      addRegistryPassword(it->second, job.registryPasswords);
+  job.environment = located(j["environment"]);
   return job;
 }
 
@@ -107,6 +132,10 @@ void parseWorkflowBody(const YAML::Node& root, WorkflowModel& w) {
   parseTriggers(root["on"], w);
   if (root["permissions"]) w.permissions = located(root["permissions"]);
   w.env = locatedMap(root["env"]);
+  w.permissionScopes = permissionScopesOf(root["permissions"]);
+  readConcurrency(root["concurrency"], w.concurrency, w.cancelInProgress);
+  for (auto it = root.begin(); it != root.end(); ++it)
+    if (it->first.IsScalar() && it->first.Scalar() == "on") w.onLine = lineOf(it->first);
   const YAML::Node jobs = root["jobs"];
   if (jobs && jobs.IsMap())
     for (auto it = jobs.begin(); it != jobs.end(); ++it)

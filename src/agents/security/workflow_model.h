@@ -26,6 +26,8 @@ struct StepModel {
   Located uses, run, ifCond;
   LocatedMap with, env;
   const Located* withValue(std::string_view key) const;
+  Located shell;      // shell:
+  Located withBlock;  // with: itself: "{}" for a mapping, the text of a scalar (an expression)
 };
 
 struct JobModel {
@@ -39,6 +41,12 @@ struct JobModel {
   std::vector<Located> images;  // container: and services: images
   LocatedMap env;
   std::vector<StepModel> steps;
+  LocatedMap permissionScopes;  // the mapping form of permissions: (scope -> level)
+  Located concurrency;          // scalar form (a group name), or "{}" for a mapping
+  Located cancelInProgress;     // concurrency.cancel-in-progress
+  // credentials.password of container: and of each service, where present.
+  std::vector<Located> registryPasswords;
+  Located environment;  // environment: (its name, or "{}" for a mapping)
 };
 
 struct WorkflowModel {
@@ -48,7 +56,11 @@ struct WorkflowModel {
   Located permissions;
   LocatedMap env;
   std::vector<JobModel> jobs;
-  Located actionImage;  // runs.image of a Docker action
+  Located actionImage;          // runs.image of a Docker action
+  LocatedMap permissionScopes;  // the mapping form of permissions:
+  Located concurrency;          // as JobModel's
+  Located cancelInProgress;
+  int onLine = 0;  // the line of the `on:` key
 
   bool hasTrigger(std::string_view event) const;
   int firstTriggerLine() const;

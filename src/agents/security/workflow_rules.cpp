@@ -23,6 +23,16 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   botActorConditionHits(w, out);
   selfHostedPullRequestHits(w, out);
   runCurlPipeShellHits(w, lines, out);
+  overprovisionedSecretsHits(lines, out);
+  unredactedSecretsHits(lines, out);
+  unsoundConditionHits(w, out);
+  unsoundContainsHits(w, out);
+  hardcodedContainerCredentialsHits(w, out);
+  trustedPublishingHits(w, lines, out);
+  githubAppTokenHits(w, out);
+  concurrencyLimitsHits(w, out);
+  obfuscationHits(w, lines, out);
+  undocumentedPermissionsHits(w, lines, out);
   return out;
 }
 

@@ -36,6 +36,26 @@ void unpinnedImageHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void secretsInheritHits(const WorkflowModel& w, std::string_view repositoryOwner, std::vector<RuleHit>& out);
 void persistCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 
+// workflow_secret_rules.cpp: how credentials are handed out.
+void overprovisionedSecretsHits(const FileLines& lines, std::vector<RuleHit>& out);
+void unredactedSecretsHits(const FileLines& lines, std::vector<RuleHit>& out);
+void hardcodedContainerCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void githubAppTokenHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
+// workflow_condition_rules.cpp: `if:` that does not test what it seems to.
+void unsoundConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void unsoundContainsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
+// workflow_publishing_rules.cpp: registry tokens where OIDC works.
+void trustedPublishingHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+
+// workflow_obfuscation_rules.cpp: uses: paths and constant expressions that hide what they are.
+void obfuscationHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+
+// workflow_hygiene_rules.cpp: pedantic rules.
+void concurrencyLimitsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void undocumentedPermissionsHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+
 // workflow_unparsed_rule.cpp: a file the rules above could not read.
 // "line 5, column 4: YAML syntax error: …": where and why, from
 // parseWorkflow's error (the position left out when it named none).

@@ -1,0 +1,89 @@
+// Rules on `if:` conditions that do not test what they seem to: a condition
+// that is a string (always true), and contains() used as a membership test
+// on a string an outsider can shape.
+#include <array>
+#include <string>
+
+#include "agents/security/expression_code.h"
+#include "agents/security/untrusted_context.h"
+#include "agents/security/workflow_rules.h"
+
+namespace lw::agents::security {
+
+namespace {
+
+template <class F>
+void forEachCondition(const WorkflowModel& w, F&& f) {
+  for (const JobModel& j : w.jobs) {
+    if (j.ifCond.present()) f(j.ifCond);
+    for (const StepModel& s : j.steps)
+      if (s.ifCond.present()) f(s.ifCond);
+  }
+}
+
+// GitHub evaluates `if:` as an expression only when the value is bare code or
+// exactly one `${{ … }}`; with anything around the `${{ … }}` (text, a second
+// expression, the newline a `|` or `>` block keeps) the value is a string
+// template, and a non-empty string is true.
+bool alwaysTrue(std::string_view condition) {
+  std::vector<std::string_view> expressions = expressionsIn(condition);
+  if (expressions.empty()) return false;
+  return !(expressions.size() == 1 && expressions.front().size() == condition.size());
+}
+
+// Contexts whose value the person who triggers the run chooses (branch and
+// tag names, actors, inputs, environment variables), after zizmor's
+// unsound-contains audit.
+constexpr std::array kSettableContexts = {"env",        "github.actor",    "github.base_ref", "github.head_ref",
+                                          "github.ref", "github.ref_name", "github.sha",      "github.triggering_actor",
+                                          "inputs"};
+
+bool settable(std::string_view context) {
+  for (std::string_view c : kSettableContexts)
+    if (context == c || (context.starts_with(c) && (context[c.size()] == '.' || context[c.size()] == '['))) return true;
+  return false;
+}
+
+bool isContextChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.' || c == '*' || c == '[' ||
+         c == ']' || c == '\'';
+}
+
+// The contexts tested with contains('literal', context) in `code`.
+std::vector<std::string> containsOnLiteral(std::string_view code) {
+  constexpr std::string_view kCall = "contains('',";
+  std::vector<std::string> out;
+  for (std::size_t at = code.find(kCall); at != std::string_view::npos; at = code.find(kCall, at + 1)) {
+    if (!startsName(code, at)) continue;
+    std::size_t start = at + kCall.size(), end = start;
+    while (end < code.size() && isContextChar(code[end])) ++end;
+    bool bareContext = end > start && end < code.size() && code[end] == ')' &&
+                       std::isalpha(static_cast<unsigned char>(code[start])) != 0;
+    if (bareContext) out.emplace_back(code.substr(start, end - start));
+  }
+  return out;
+}
+
+}  // namespace
+
+void unsoundConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
+  forEachCondition(w, [&](const Located& condition) {
+    if (alwaysTrue(condition.text))
+      out.push_back({"security/unsound-condition",
+                     "This `if:` is text around `${{ … }}`, not one expression: it is a non-empty string, always "
+                     "true.",
+                     {condition.line}});
+  });
+}
+
+void unsoundContainsHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
+  forEachCondition(w, [&](const Located& condition) {
+    for (const std::string& context : containsOnLiteral(expressionCode(condition.text)))
+      out.push_back({"security/unsound-contains",
+                     "`contains()` tests `" + context + "` as a substring of a string literal" +
+                         (settable(context) ? ", and whoever triggers the run chooses its value" : "") + ".",
+                     {condition.line}});
+  });
+}
+
+}  // namespace lw::agents::security
