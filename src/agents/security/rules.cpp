@@ -133,6 +133,11 @@ const std::vector<RuleInfo> kRules = {
      "A permission without a reason is hard to review and rarely taken away. Say on the scope's line what "
      "needs it: `issues: write # to label new issues`.",
      Confidence::High, Persona::Pedantic},
+    {"security/typosquat-uses", Severity::Warning,
+     "This action's owner/repo is one typo away from a widely used action but belongs to someone else: a "
+     "typosquatter registers such names so that a slip runs their code with the job's token and secrets. "
+     "Check the name against the action you meant, and pin that action's commit SHA.",
+     Confidence::Low, Persona::Default},
 };
 
 }  // namespace

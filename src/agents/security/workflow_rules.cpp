@@ -33,6 +33,7 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   concurrencyLimitsHits(w, out);
   obfuscationHits(w, lines, out);
   undocumentedPermissionsHits(w, lines, out);
+  typosquatUsesHits(w, out);
   return out;
 }
 

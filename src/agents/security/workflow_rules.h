@@ -52,6 +52,9 @@ void trustedPublishingHits(const WorkflowModel& w, const FileLines& lines, std::
 // workflow_obfuscation_rules.cpp: uses: paths and constant expressions that hide what they are.
 void obfuscationHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 
+// workflow_typosquat_rule.cpp: look-alikes of widely used actions.
+void typosquatUsesHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
 // workflow_hygiene_rules.cpp: pedantic rules.
 void concurrencyLimitsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void undocumentedPermissionsHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
