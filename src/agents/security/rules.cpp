@@ -138,6 +138,11 @@ const std::vector<RuleInfo> kRules = {
      "typosquatter registers such names so that a slip runs their code with the job's token and secrets. "
      "Check the name against the action you meant, and pin that action's commit SHA.",
      Confidence::Low, Persona::Default},
+    {"security/secrets-outside-env", Severity::Warning,
+     "A secret read by a job without an `environment:` is available to every branch and workflow of the "
+     "repository; an environment can require reviewers, restrict branches and hold its own secrets. Move the "
+     "secret to an environment and name it on the job: `environment: release`.",
+     Confidence::High, Persona::Auditor},
 };
 
 }  // namespace

@@ -34,6 +34,7 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   obfuscationHits(w, lines, out);
   undocumentedPermissionsHits(w, lines, out);
   typosquatUsesHits(w, out);
+  secretsOutsideEnvironmentHits(w, lines, out);
   return out;
 }
 

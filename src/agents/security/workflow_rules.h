@@ -41,6 +41,7 @@ void overprovisionedSecretsHits(const FileLines& lines, std::vector<RuleHit>& ou
 void unredactedSecretsHits(const FileLines& lines, std::vector<RuleHit>& out);
 void hardcodedContainerCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void githubAppTokenHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void secretsOutsideEnvironmentHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 
 // workflow_condition_rules.cpp: `if:` that does not test what it seems to.
 void unsoundConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out);

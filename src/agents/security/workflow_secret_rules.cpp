@@ -1,8 +1,10 @@
 // Rules on how a workflow hands out credentials: the whole secrets object,
-// secrets decoded past the log redaction, registry passwords written into
-// the file, and GitHub App tokens wider or longer-lived than the job needs.
+// secrets decoded past the log redaction, secrets outside an environment,
+// registry passwords written into the file, and GitHub App tokens wider or
+// longer-lived than the job needs.
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <string>
 
 #include "agents/security/expression_code.h"
@@ -101,7 +103,60 @@ void appTokenHits(const StepModel& s, std::vector<RuleHit>& out) {
                    {s.uses.line}});
 }
 
+// The name after `secrets` at `at` in lower-cased expression text:
+// `.name` or `['name']`; "…" for a computed index, empty when none follows.
+std::string secretNameAt(std::string_view text, std::size_t at) {
+  std::size_t i = at + 7;
+  while (i < text.size() && text[i] == ' ') ++i;
+  if (i >= text.size() || (text[i] != '.' && text[i] != '[')) return {};
+  bool literal = text.substr(i).starts_with("['");
+  std::size_t start = i + (literal ? 2 : 1), end = start;
+  while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) ++end;
+  return end > start ? std::string(text.substr(start, end - start)) : "…";
+}
+
+// The names of the secrets an expression reads, outside string literals,
+// GITHUB_TOKEN left out: every job has it.
+std::vector<std::string> secretsRead(std::string_view expression) {
+  std::string text = lowerCase(expression);
+  std::vector<std::string> out;
+  bool inLiteral = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\'') inLiteral = !inLiteral;  // '' inside a literal toggles twice
+    if (inLiteral || !text.substr(i).starts_with("secrets") || !startsName(text, i)) continue;
+    std::string name = secretNameAt(text, i);
+    if (!name.empty() && name != "github_token") out.push_back(name);
+  }
+  return out;
+}
+
+// The file lines of each job: from its key to the line before the next job's.
+std::vector<std::pair<int, int>> jobSpans(const WorkflowModel& w, int lastLine) {
+  std::vector<std::pair<int, int>> out;
+  for (std::size_t i = 0; i < w.jobs.size(); ++i)
+    out.emplace_back(w.jobs[i].line, i + 1 < w.jobs.size() ? w.jobs[i + 1].line - 1 : lastLine);
+  return out;
+}
+
 }  // namespace
+
+void secretsOutsideEnvironmentHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out) {
+  // A reusable workflow cannot use its environment's secrets unless the
+  // caller passes them, so environments there are no remedy.
+  if (w.isAction || w.hasTrigger("workflow_call")) return;
+  std::vector<std::pair<int, int>> spans = jobSpans(w, static_cast<int>(lines.size()));
+  std::vector<FileExpression> expressions = fileExpressions(lines);
+  for (std::size_t i = 0; i < w.jobs.size(); ++i) {
+    if (w.jobs[i].environment.present()) continue;
+    for (const FileExpression& e : expressions) {
+      if (e.line < spans[i].first || e.line > spans[i].second) continue;
+      for (const std::string& name : secretsRead(e.text))
+        out.push_back({"security/secrets-outside-env",
+                       "Job `" + w.jobs[i].id + "` reads secret `" + name + "` but has no `environment:`.",
+                       {e.line}});
+    }
+  }
+}
 
 void overprovisionedSecretsHits(const FileLines& lines, std::vector<RuleHit>& out) {
   for (const FileExpression& e : fileExpressions(lines))
