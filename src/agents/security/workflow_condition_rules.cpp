@@ -21,14 +21,28 @@ void forEachCondition(const WorkflowModel& w, F&& f) {
   }
 }
 
+// Whether the `if:` on file line `line` is a `|` or `>` block that keeps its
+// final newline (no `-` indicator). Read from the file: yaml-cpp drops that
+// newline when the block ends the file, GitHub does not.
+bool blockKeepsNewline(const FileLines& lines, int line) {
+  if (line < 1 || line > static_cast<int>(lines.size())) return false;
+  std::string_view l = lines[static_cast<std::size_t>(line - 1)];
+  std::size_t key = l.find("if:");
+  if (key == std::string_view::npos) return false;
+  std::string_view indicator = trim(l.substr(key + 3));
+  indicator = indicator.substr(0, indicator.find(' '));
+  return (indicator.starts_with("|") || indicator.starts_with(">")) && indicator.find('-') == std::string_view::npos;
+}
+
 // GitHub evaluates `if:` as an expression only when the value is bare code or
 // exactly one `${{ … }}`; with anything around the `${{ … }}` (text, a second
 // expression, the newline a `|` or `>` block keeps) the value is a string
 // template, and a non-empty string is true.
-bool alwaysTrue(std::string_view condition) {
-  std::vector<std::string_view> expressions = expressionsIn(condition);
+bool alwaysTrue(const Located& condition, const FileLines& lines) {
+  std::vector<std::string_view> expressions = expressionsIn(condition.text);
   if (expressions.empty()) return false;
-  return !(expressions.size() == 1 && expressions.front().size() == condition.size());
+  if (blockKeepsNewline(lines, condition.line)) return true;
+  return !(expressions.size() == 1 && expressions.front().size() == condition.text.size());
 }
 
 // Contexts whose value the person who triggers the run chooses (branch and
@@ -66,9 +80,9 @@ std::vector<std::string> containsOnLiteral(std::string_view code) {
 
 }  // namespace
 
-void unsoundConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
+void unsoundConditionHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out) {
   forEachCondition(w, [&](const Located& condition) {
-    if (alwaysTrue(condition.text))
+    if (alwaysTrue(condition, lines))
       out.push_back({"security/unsound-condition",
                      "This `if:` is text around `${{ … }}`, not one expression: it is a non-empty string, always "
                      "true.",

@@ -25,7 +25,7 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   runCurlPipeShellHits(w, lines, out);
   overprovisionedSecretsHits(lines, out);
   unredactedSecretsHits(lines, out);
-  unsoundConditionHits(w, out);
+  unsoundConditionHits(w, lines, out);
   unsoundContainsHits(w, out);
   hardcodedContainerCredentialsHits(w, out);
   trustedPublishingHits(w, lines, out);

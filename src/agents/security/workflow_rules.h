@@ -44,7 +44,7 @@ void githubAppTokenHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void secretsOutsideEnvironmentHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 
 // workflow_condition_rules.cpp: `if:` that does not test what it seems to.
-void unsoundConditionHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void unsoundConditionHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 void unsoundContainsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 
 // workflow_publishing_rules.cpp: registry tokens where OIDC works.
