@@ -143,6 +143,34 @@ const std::vector<RuleInfo> kRules = {
      "repository; an environment can require reviewers, restrict branches and hold its own secrets. Move the "
      "secret to an environment and name it on the job: `environment: release`.",
      Confidence::High, Persona::Auditor},
+    {"security/unpinned-tools", Severity::Warning,
+     "This setup action downloads whatever release of its tool is latest when the job runs: a compromised or "
+     "broken release reaches the job with no change to the workflow, however well the action itself is pinned. "
+     "Set the version input to an exact version.",
+     Confidence::High, Persona::Default},
+    {"security/adhoc-packages", Severity::Notice,
+     "A package installed by name in a script takes whatever version (and dependencies) the registry serves "
+     "that day, outside any lock file. Add it to a manifest with a committed lock file and install with "
+     "`npm ci`, `bundle install` and the like.",
+     Confidence::High, Persona::Default},
+    {"security/superfluous-actions", Severity::Notice,
+     "This action wraps a command the runner already has; every third-party action is code, tags and "
+     "maintainers the job trusts with its token. Run the command in a `run:` step instead.",
+     Confidence::Medium, Persona::Pedantic},
+    {"security/misfeature", Severity::Notice,
+     "`setup-python`'s `pip-install` installs into the runner's global Python, and `shell: cmd` has no grammar "
+     "reviewers and tools can read (several ways to continue a line, no quoting rules worth the name). Use a "
+     "virtual environment (`python -m venv`) and `shell: pwsh` or `bash`.",
+     Confidence::High, Persona::Default},
+    {"security/unusual-shell", Severity::Notice,
+     "A `shell:` other than bash, sh, pwsh, powershell, python or cmd runs the script with a program whose "
+     "rules neither reviewers nor these rules know. Use a documented shell and call the program from it.",
+     Confidence::High, Persona::Auditor},
+    {"security/self-hosted-runner", Severity::Warning,
+     "A self-hosted runner keeps state between jobs and reaches your network: whoever can run a job on it "
+     "(a pull request, a compromised action) can persist there. Use GitHub-hosted or ephemeral, isolated "
+     "runners, or make sure only trusted events reach this job.",
+     Confidence::Medium, Persona::Auditor},
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "agents/security/workflow_model.h"
 
+#include <algorithm>
 #include <limits>
 
 #include <yaml-cpp/yaml.h>
@@ -66,6 +67,63 @@ void addRegistryPassword(const YAML::Node& container, std::vector<Located>& out)
   if (credentials && credentials.IsMap() && credentials["password"]) out.push_back(located(credentials["password"]));
 }
 
+Located defaultShellOf(const YAML::Node& n) {
+  if (!n || !n.IsMap() || !n["run"] || !n["run"].IsMap()) return {};
+  return located(n["run"]["shell"]);
+}
+
+// A value as a whole, on the line of its key (a block mapping or list
+// starts on the line after it).
+Located wholeValue(const YAML::Node& map, std::string_view key) {
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    const YAML::Node name = it->first, value = it->second;
+    if (!name.IsScalar() || name.Scalar() != key) continue;
+    Located l = located(value);
+    if (value.IsSequence()) l.text = "[]";
+    if (l.present()) l.line = lineOf(name);
+    return l;
+  }
+  return {};
+}
+
+// Scalars of `value`, or of each item when it is a list.
+void addScalars(const std::string& key, const YAML::Node& value, std::vector<std::pair<std::string, Located>>& out) {
+  if (value.IsScalar()) out.emplace_back(key, located(value));
+  if (value.IsSequence())
+    for (const YAML::Node& item : value)
+      if (item.IsScalar()) out.emplace_back(key, located(item));
+}
+
+// strategy.matrix's literal values per key (see JobModel::staticMatrix).
+std::vector<std::pair<std::string, Located>> staticMatrixOf(const YAML::Node& strategy) {
+  std::vector<std::pair<std::string, Located>> out;
+  if (!strategy || !strategy.IsMap() || !strategy["matrix"] || !strategy["matrix"].IsMap()) return out;
+  const YAML::Node matrix = strategy["matrix"];
+  std::vector<std::pair<std::string, std::string>> excluded;
+  for (auto it = matrix.begin(); it != matrix.end(); ++it) {
+    // Copies: an iterator's first and second do not outlive the iterator's proxy.
+    const std::string key = it->first.Scalar();
+    const YAML::Node value = it->second;
+    if (key != "include" && key != "exclude") {
+      addScalars(key, value, out);
+      continue;
+    }
+    if (!value.IsSequence()) continue;
+    for (const YAML::Node& entry : value) {
+      if (!entry.IsMap()) continue;
+      for (auto e = entry.begin(); e != entry.end(); ++e) {
+        const YAML::Node name = e->first, v = e->second;
+        if (key == "include") addScalars(name.Scalar(), v, out);
+        if (key == "exclude" && entry.size() == 1 && v.IsScalar()) excluded.emplace_back(name.Scalar(), v.Scalar());
+      }
+    }
+  }
+  std::erase_if(out, [&](const auto& kv) {
+    return std::find(excluded.begin(), excluded.end(), std::make_pair(kv.first, kv.second.text)) != excluded.end();
+  });
+  return out;
+}
+
 // `container: image` or `container: {image: …}`; the same for each service.
 void addImage(const YAML::Node& n, std::vector<Located>& out) {
   if (!n) return;
@@ -101,6 +159,9 @@ JobModel parseJob(const std::string& id, const YAML::Node& key, const YAML::Node
     for (auto it = j["services"].begin(); it != j["services"].end(); ++it)
       addRegistryPassword(it->second, job.registryPasswords);
   job.environment = located(j["environment"]);
+  job.defaultShell = defaultShellOf(j["defaults"]);
+  job.runsOnWhole = wholeValue(j, "runs-on");
+  job.staticMatrix = staticMatrixOf(j["strategy"]);
   return job;
 }
 
@@ -134,6 +195,7 @@ void parseWorkflowBody(const YAML::Node& root, WorkflowModel& w) {
   w.env = locatedMap(root["env"]);
   w.permissionScopes = permissionScopesOf(root["permissions"]);
   readConcurrency(root["concurrency"], w.concurrency, w.cancelInProgress);
+  w.defaultShell = defaultShellOf(root["defaults"]);
   for (auto it = root.begin(); it != root.end(); ++it)
     if (it->first.IsScalar() && it->first.Scalar() == "on") w.onLine = lineOf(it->first);
   const YAML::Node jobs = root["jobs"];
@@ -154,6 +216,13 @@ const Located* StepModel::withValue(std::string_view key) const {
   for (const auto& [k, v] : with)
     if (k == key) return &v;
   return nullptr;
+}
+
+std::vector<Located> JobModel::matrixValuesOf(std::string_view key) const {
+  std::vector<Located> out;
+  for (const auto& [k, v] : staticMatrix)
+    if (k == key) out.push_back(v);
+  return out;
 }
 
 bool WorkflowModel::hasTrigger(std::string_view event) const {

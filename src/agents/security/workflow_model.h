@@ -47,6 +47,14 @@ struct JobModel {
   // credentials.password of container: and of each service, where present.
   std::vector<Located> registryPasswords;
   Located environment;  // environment: (its name, or "{}" for a mapping)
+  Located defaultShell;  // defaults.run.shell
+  Located runsOnWhole;   // runs-on: itself: a label, "{}" for a mapping (a runner group), "[]" for a list
+  // Each literal value the job's strategy.matrix gives a key: its
+  // dimensions' values and its include entries', less the values an exclude
+  // entry naming that key alone removes. What `${{ matrix.<key> }}` can hold
+  // when the matrix is written out in the file (not from fromJSON).
+  std::vector<std::pair<std::string, Located>> staticMatrix;
+  std::vector<Located> matrixValuesOf(std::string_view key) const;
 };
 
 struct WorkflowModel {
@@ -61,6 +69,7 @@ struct WorkflowModel {
   Located concurrency;          // as JobModel's
   Located cancelInProgress;
   int onLine = 0;  // the line of the `on:` key
+  Located defaultShell;  // defaults.run.shell
 
   bool hasTrigger(std::string_view event) const;
   int firstTriggerLine() const;

@@ -112,6 +112,7 @@ void trustedPublishingHits(const WorkflowModel& w, const FileLines& lines, std::
     // permissions of the jobs that will run it.
     bool commands = !w.isAction && !canUseOidc(w, j);
     for (const StepModel& s : j.steps) {
+      if (neverRuns(s)) continue;
       if (const Located* credential = manualCredential(s))
         out.push_back(
             {kRule, "This publishing step is given a long-lived credential.", {s.uses.line, credential->line}});

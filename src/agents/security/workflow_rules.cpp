@@ -35,6 +35,11 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   undocumentedPermissionsHits(w, lines, out);
   typosquatUsesHits(w, out);
   secretsOutsideEnvironmentHits(w, lines, out);
+  unpinnedToolsHits(w, out);
+  adhocPackagesHits(w, lines, out);
+  superfluousActionsHits(w, out);
+  misfeatureHits(w, out);
+  selfHostedRunnerHits(w, out);
   return out;
 }
 
@@ -57,6 +62,12 @@ std::vector<int> valueLineNumbers(const FileLines& lines, int startLine, const s
     cursor = at;
   }
   return out;
+}
+
+bool neverRuns(const StepModel& s) {
+  std::string condition = lowerCase(trim(s.ifCond.text));
+  std::erase(condition, ' ');
+  return condition == "false" || condition == "${{false}}";
 }
 
 bool usesAction(const StepModel& s, std::string_view ownerRepo) {

@@ -56,6 +56,15 @@ void obfuscationHits(const WorkflowModel& w, const FileLines& lines, std::vector
 // workflow_typosquat_rule.cpp: look-alikes of widely used actions.
 void typosquatUsesHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 
+// workflow_tooling_rules.cpp: how tools and packages get onto the runner.
+void unpinnedToolsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void adhocPackagesHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+void superfluousActionsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void misfeatureHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
+// workflow_runner_rule.cpp: jobs that may run on self-hosted runners (auditor).
+void selfHostedRunnerHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
 // workflow_hygiene_rules.cpp: pedantic rules.
 void concurrencyLimitsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void undocumentedPermissionsHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
@@ -75,6 +84,8 @@ int locate(const FileLines& lines, int fromLine, std::string_view needle);
 // The file line of each line of a scalar's value that starts on `startLine`.
 std::vector<int> valueLineNumbers(const FileLines& lines, int startLine,
                                   const std::vector<std::string_view>& valueLines);
+// A step whose `if:` is the constant false (`false`, `${{ false }}`): it never runs.
+bool neverRuns(const StepModel& s);
 // `uses: actions/checkout@v4` is "actions/checkout" (owner/repo, lower case).
 bool usesAction(const StepModel& s, std::string_view ownerRepo);
 
