@@ -19,7 +19,7 @@ std::string_view withoutFence(std::string_view e) {
 
 }  // namespace
 
-std::string expressionCode(std::string_view expression) {
+std::string expressionCode(std::string_view expression, bool keepLiterals) {
   std::string_view e = withoutFence(expression);
   std::string out;
   for (std::size_t i = 0; i < e.size(); ++i) {
@@ -27,7 +27,8 @@ std::string expressionCode(std::string_view expression) {
     if (c == '\'') {  // a literal, '' inside it being a quote
       std::size_t j = i + 1;
       while (j < e.size() && !(e[j] == '\'' && (j + 1 >= e.size() || e[j + 1] != '\''))) j += e[j] == '\'' ? 2 : 1;
-      out += "''";
+      std::string_view literal = e.substr(i, std::min(j, e.size() - 1) - i + 1);
+      out += keepLiterals ? lowerCase(literal) : std::string("''");
       i = j;
     } else if (std::isspace(static_cast<unsigned char>(c)) == 0) {
       out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));

@@ -14,8 +14,10 @@ namespace lw::agents::security {
 // The code of `expression` (with or without its `${{ }}`): ASCII lower case
 // (function and context names are case-insensitive), without whitespace,
 // each string literal reduced to `''` so that no text inside one matches a
-// pattern. `toJSON( secrets )` is "tojson(secrets)".
-std::string expressionCode(std::string_view expression);
+// pattern. `toJSON( secrets )` is "tojson(secrets)". With `keepLiterals`,
+// literals keep their (lower-cased) text: for the rules that tell `''` from
+// `'x'`.
+std::string expressionCode(std::string_view expression, bool keepLiterals = false);
 
 // Whether `code[at]` starts a name of its own: not preceded by a name's
 // character (so that "secrets" is not found in "notsecrets").

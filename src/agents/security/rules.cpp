@@ -171,6 +171,11 @@ const std::vector<RuleInfo> kRules = {
      "(a pull request, a compromised action) can persist there. Use GitHub-hosted or ephemeral, isolated "
      "runners, or make sure only trusted events reach this job.",
      Confidence::Medium, Persona::Auditor},
+    {"security/unsound-ternary", Severity::Notice,
+     "`cond && value || fallback` imitates a ternary only while `value` is truthy; with `''`, `0`, `false` or "
+     "`null` there it yields `fallback` whatever `cond` is, so the branch the author meant never happens. Use "
+     "`case(cond, value, fallback)`, or reorder so the true value cannot be falsy (`!cond && fallback || value`).",
+     Confidence::High, Persona::Default},
 };
 
 }  // namespace

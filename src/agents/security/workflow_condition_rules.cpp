@@ -1,6 +1,6 @@
-// Rules on `if:` conditions that do not test what they seem to: a condition
-// that is a string (always true), and contains() used as a membership test
-// on a string an outsider can shape.
+// Rules on expressions that do not test what they seem to: an `if:` that is
+// a string (always true), contains() used as a membership test on a string
+// an outsider can shape, and `a && '' || b` read as a ternary.
 #include <array>
 #include <string>
 
@@ -78,7 +78,27 @@ std::vector<std::string> containsOnLiteral(std::string_view code) {
   return out;
 }
 
+// `cond && <falsy> || fallback`: GitHub has no ternary, and this one gives
+// the fallback exactly when the condition holds, the falsy value never.
+bool falsyTernary(std::string_view code) {
+  for (std::string_view falsy : {"''", "0", "false", "null"}) {
+    std::string pattern = "&&" + std::string(falsy) + "||";
+    if (code.find(pattern) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+void unsoundTernaryHits(const FileLines& lines, std::vector<RuleHit>& out) {
+  for (const FileExpression& e : fileExpressions(lines))
+    if (falsyTernary(expressionCode(e.text, true)))
+      out.push_back({"security/unsound-ternary",
+                     "`" + std::string(e.text) +
+                         "` reads as a ternary whose true value is falsy: it always gives "
+                         "the fallback.",
+                     {e.line}});
+}
 
 void unsoundConditionHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out) {
   forEachCondition(w, [&](const Located& condition) {

@@ -40,6 +40,7 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   superfluousActionsHits(w, out);
   misfeatureHits(w, out);
   selfHostedRunnerHits(w, out);
+  unsoundTernaryHits(lines, out);
   return out;
 }
 

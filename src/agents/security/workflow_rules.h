@@ -46,6 +46,7 @@ void secretsOutsideEnvironmentHits(const WorkflowModel& w, const FileLines& line
 // workflow_condition_rules.cpp: `if:` that does not test what it seems to.
 void unsoundConditionHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 void unsoundContainsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void unsoundTernaryHits(const FileLines& lines, std::vector<RuleHit>& out);
 
 // workflow_publishing_rules.cpp: registry tokens where OIDC works.
 void trustedPublishingHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
