@@ -9,9 +9,11 @@
 
 #include "agents/security/changed_file.h"
 #include "agents/security/dependency_rules.h"
+#include "agents/security/expression_code.h"
 #include "agents/security/rules.h"
 #include "agents/security/scan.h"
 #include "agents/security/security_params.h"
+#include "agents/security/shell_commands.h"
 #include "agents/security/shell_rules.h"
 #include "agents/security/untrusted_context.h"
 
@@ -357,6 +359,26 @@ TEST_CASE("security rules: the finding's first line ends with its rule's confide
   std::string firstLine = findings[0].message.substr(0, findings[0].message.find('\n'));
   CHECK(firstLine.ends_with(" (confidence: medium)"));
   CHECK(firstLine.find("whoever triggers the run chooses its value") != std::string::npos);
+}
+
+TEST_CASE("security rules: a script splits into commands past separators, continuations, quotes and prefixes") {
+  std::vector<std::string_view> script{"cargo \\", "  publish --no-verify  # done",
+                                       "FOO=1 sudo -E npm i \"a b\" && echo '; gem install x'",
+                                       "/usr/bin/twine upload `", "  dist/*"};
+  std::vector<std::string> got;
+  for (const ShellCommand& c : shellCommands(script)) {
+    std::string words;
+    for (const std::string& w : c.words) words += (words.empty() ? "" : " ") + w;
+    got.push_back(std::to_string(c.line) + ": " + words);
+  }
+  CHECK(got == std::vector<std::string>{"0: cargo publish --no-verify", "2: npm i a b", "2: echo ; gem install x",
+                                        "3: twine upload dist/*"});
+}
+
+TEST_CASE("security rules: an expression's code is lower case, without spaces, literals emptied") {
+  CHECK(expressionCode("${{ toJSON( Secrets ) }}") == "tojson(secrets)");
+  CHECK(expressionCode("${{ format('{0} toJSON(secrets)', 'it''s') }}") == "format('','')");
+  CHECK(expressionCode("a && 'X' || b", true) == "a&&'x'||b");
 }
 
 TEST_CASE("security rules: secrets: inherit to the repository owner's own workflows is fine") {
