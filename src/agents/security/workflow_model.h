@@ -46,7 +46,7 @@ struct JobModel {
   Located cancelInProgress;     // concurrency.cancel-in-progress
   // credentials.password of container: and of each service, where present.
   std::vector<Located> registryPasswords;
-  Located environment;  // environment: (its name, or "{}" for a mapping)
+  Located environment;   // environment: (its name, or "{}" for a mapping)
   Located defaultShell;  // defaults.run.shell
   Located runsOnWhole;   // runs-on: itself: a label, "{}" for a mapping (a runner group), "[]" for a list
   // Each literal value the job's strategy.matrix gives a key: its
@@ -68,7 +68,7 @@ struct WorkflowModel {
   LocatedMap permissionScopes;  // the mapping form of permissions:
   Located concurrency;          // as JobModel's
   Located cancelInProgress;
-  int onLine = 0;  // the line of the `on:` key
+  int onLine = 0;        // the line of the `on:` key
   Located defaultShell;  // defaults.run.shell
 
   bool hasTrigger(std::string_view event) const;
