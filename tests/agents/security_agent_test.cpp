@@ -265,7 +265,7 @@ TEST_CASE(
   CHECK(
       std::string(r.findings[0].at("message").as_string())
           .starts_with("This workflow file cannot be read (line 5, column 4: YAML syntax error: end of map not found), "
-                       "so none of the workflow rules were checked on it.\n\n"));
+                       "so none of the workflow rules were checked on it. (confidence: high)\n\n"));
   json::value coverage = coverageOf(r);
   REQUIRE(coverage.is_object());
   CHECK(coverage.at("complete") == false);

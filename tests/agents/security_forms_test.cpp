@@ -5,6 +5,7 @@
 // scalar, this repository's own actions, downloads pinned to a commit.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,12 @@ using namespace lw::agents::security;
 
 namespace {
 
+// What the default persona reports, in line order.
 std::vector<std::string> found(const std::string& workflow) {
+  std::vector<Finding> findings = scanPullRequest({wholeFileAdded(".github/workflows/w.yml", workflow)}, {}).findings;
+  std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) { return a.line < b.line; });
   std::vector<std::string> out;
-  for (const Finding& f : scanFile(wholeFileAdded(".github/workflows/w.yml", workflow), "").findings)
-    out.push_back(std::to_string(f.line) + " " + f.ruleId);
+  for (const Finding& f : findings) out.push_back(std::to_string(f.line) + " " + f.ruleId);
   return out;
 }
 

@@ -76,6 +76,14 @@ std::vector<RuleHit> hitsFor(FileKind kind, const ChangedFile& f, const FileLine
   return {};
 }
 
+// Whether the options keep a finding: its rule enabled, severe enough, and
+// of the selected persona or one before it.
+bool kept(const Finding& f, const ScanOptions& options) {
+  const RuleInfo* rule = findRule(f.ruleId);
+  bool inPersona = rule == nullptr || rule->persona <= options.persona;
+  return inPersona && !isDisabled(f.ruleId, options) && f.severity <= options.minSeverity;
+}
+
 bool severer(const Finding& a, const Finding& b) {
   return std::tie(a.severity, a.path, a.line, a.ruleId, a.message) <
          std::tie(b.severity, b.path, b.line, b.ruleId, b.message);
@@ -127,8 +135,7 @@ ScanResult scanPullRequest(const std::vector<ChangedFile>& files, const ScanOpti
     ++result.kinds[scan.kind];
     if (!scan.unchecked.empty()) result.unchecked.push_back({f.path, std::move(scan.unchecked)});
     for (Finding& finding : scan.findings)
-      if (!isDisabled(finding.ruleId, options) && finding.severity <= options.minSeverity)
-        out.push_back(std::move(finding));
+      if (kept(finding, options)) out.push_back(std::move(finding));
   }
   std::sort(out.begin(), out.end(), severer);
   out.erase(std::unique(out.begin(), out.end(),

@@ -10,6 +10,7 @@
 
 #include "agents/security/caller_inputs.h"
 #include "agents/security/changed_file.h"
+#include "agents/security/rules.h"
 #include "core/finding.h"
 #include "github/coverage.h"
 
@@ -29,7 +30,8 @@ struct ScanOptions {
   Severity minSeverity = Severity::Notice;
   bool dependencies = true;  // security/new-dependency
   int maxFindings = 200;
-  std::string repositoryOwner;  // for secrets: inherit; empty = unknown
+  std::string repositoryOwner;         // for secrets: inherit; empty = unknown
+  Persona persona = Persona::Default;  // rules of a later persona are not reported
 };
 
 bool isDisabled(std::string_view ruleId, const ScanOptions& options);
@@ -48,7 +50,8 @@ struct ScanResult {
 };
 
 // Every finding of every rule on `files`, on added lines, without the
-// disabled rules or those below minSeverity; the most severe first (then by
+// disabled rules, those below minSeverity or those of a persona after
+// options.persona; the most severe first (then by
 // path and line), at most maxFindings. And the files the workflow rules
 // could not read.
 ScanResult scanPullRequest(const std::vector<ChangedFile>& files, const ScanOptions& options);

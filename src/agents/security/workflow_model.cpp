@@ -1,5 +1,6 @@
 #include "agents/security/workflow_model.h"
 
+#include <algorithm>
 #include <limits>
 
 #include <yaml-cpp/yaml.h>
@@ -40,6 +41,7 @@ StepModel parseStep(const YAML::Node& s) {
   step.env = locatedMap(s["env"]);
   step.id = located(s["id"]);
   step.shell = located(s["shell"]);
+  step.withBlock = located(s["with"]);
   return step;
 }
 
@@ -61,6 +63,42 @@ std::vector<StepModel> parseSteps(const YAML::Node& steps) {
   return out;
 }
 
+// `concurrency: group` or `concurrency: {group: …, cancel-in-progress: …}`.
+void readConcurrency(const YAML::Node& n, Located& concurrency, Located& cancelInProgress) {
+  if (!n) return;
+  concurrency = located(n);
+  if (n.IsMap()) cancelInProgress = located(n["cancel-in-progress"]);
+}
+
+// The mapping form of permissions:, scope by scope.
+LocatedMap permissionScopesOf(const YAML::Node& n) { return n && n.IsMap() ? locatedMap(n) : LocatedMap{}; }
+
+void addRegistryPassword(const YAML::Node& container, std::vector<Located>& out) {
+  if (!container || !container.IsMap()) return;
+  const YAML::Node credentials = container["credentials"];
+  if (credentials && credentials.IsMap() && credentials["password"]) out.push_back(located(credentials["password"]));
+}
+
+Located defaultShellOf(const YAML::Node& n) {
+  if (!n || !n.IsMap() || !n["run"] || !n["run"].IsMap()) return {};
+  return located(n["run"]["shell"]);
+}
+
+// A value as a whole, on the line of its key (a block mapping or list
+// starts on the line after it).
+Located wholeValue(const YAML::Node& map, std::string_view key) {
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    const YAML::Node name = it->first, value = it->second;
+    if (!name.IsScalar() || name.Scalar() != key) continue;
+    Located l = located(value);
+    if (value.IsSequence()) l.text = "[]";
+    if (l.present()) l.line = lineOf(name);
+    return l;
+  }
+  return {};
+}
+
+// Scalars of `value`, or of each item when it is a list.
 // `container: image` or `container: {image: …}`; the same for each service.
 void addImage(const YAML::Node& n, std::vector<Located>& out) {
   if (!n) return;
@@ -148,6 +186,15 @@ JobModel parseJob(const std::string& id, const YAML::Node& key, const YAML::Node
   job.matrix = parseMatrix(j["strategy"]);
   job.outputs = locatedMap(j["outputs"]);
   job.with = locatedMap(j["with"]);
+  job.permissionScopes = permissionScopesOf(j["permissions"]);
+  readConcurrency(j["concurrency"], job.concurrency, job.cancelInProgress);
+  addRegistryPassword(j["container"], job.registryPasswords);
+  if (j["services"] && j["services"].IsMap())
+    for (auto it = j["services"].begin(); it != j["services"].end(); ++it)
+      addRegistryPassword(it->second, job.registryPasswords);
+  job.environment = located(j["environment"]);
+  job.defaultShell = defaultShellOf(j["defaults"]);
+  job.runsOnWhole = wholeValue(j, "runs-on");
   return job;
 }
 
@@ -199,6 +246,11 @@ void parseWorkflowBody(const YAML::Node& root, WorkflowModel& w) {
   parseTriggers(root["on"], w);
   if (root["permissions"]) w.permissions = located(root["permissions"]);
   w.env = locatedMap(root["env"]);
+  w.permissionScopes = permissionScopesOf(root["permissions"]);
+  readConcurrency(root["concurrency"], w.concurrency, w.cancelInProgress);
+  w.defaultShell = defaultShellOf(root["defaults"]);
+  for (auto it = root.begin(); it != root.end(); ++it)
+    if (it->first.IsScalar() && it->first.Scalar() == "on") w.onLine = lineOf(it->first);
   const YAML::Node jobs = root["jobs"];
   if (jobs && jobs.IsMap())
     for (auto it = jobs.begin(); it != jobs.end(); ++it)

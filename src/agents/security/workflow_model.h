@@ -26,8 +26,9 @@ struct StepModel {
   Located uses, run, ifCond;
   LocatedMap with, env;
   const Located* withValue(std::string_view key) const;
-  Located id;     // `id:`, which steps.<id>.outputs names
-  Located shell;  // `shell:`; absent: bash (or pwsh on Windows), as GitHub picks
+  Located id;         // `id:`, which steps.<id>.outputs names
+  Located shell;      // `shell:`; absent: bash (or pwsh on Windows), as GitHub picks
+  Located withBlock;  // with: itself: "{}" for a mapping, the text of a scalar (an expression)
 };
 
 // A job's `strategy.matrix`, as written: each key's values from its list and
@@ -63,9 +64,17 @@ struct JobModel {
   LocatedMap env;
   std::vector<StepModel> steps;
   MatrixModel matrix;
-  LocatedMap outputs;   // `outputs:`, read through needs.<job>.outputs
-  LocatedMap with;      // the inputs passed to a reusable workflow (`uses:`)
-  Located runnerGroup;  // `runs-on: {group: …}`
+  LocatedMap outputs;           // `outputs:`, read through needs.<job>.outputs
+  LocatedMap with;              // the inputs passed to a reusable workflow (`uses:`)
+  Located runnerGroup;          // `runs-on: {group: …}`
+  LocatedMap permissionScopes;  // the mapping form of permissions: (scope -> level)
+  Located concurrency;          // scalar form (a group name), or "{}" for a mapping
+  Located cancelInProgress;     // concurrency.cancel-in-progress
+  // credentials.password of container: and of each service, where present.
+  std::vector<Located> registryPasswords;
+  Located environment;   // environment: (its name, or "{}" for a mapping)
+  Located defaultShell;  // defaults.run.shell
+  Located runsOnWhole;   // runs-on: itself: a label, "{}" for a mapping (a runner group), "[]" for a list
 };
 
 struct WorkflowModel {
@@ -82,6 +91,11 @@ struct WorkflowModel {
   // and what carries it), filled by the scanner before the rules run; empty
   // when no caller of this file is in the pull request.
   LocatedMap attackerInputs;
+  LocatedMap permissionScopes;  // the mapping form of permissions:
+  Located concurrency;          // as JobModel's
+  Located cancelInProgress;
+  int onLine = 0;        // the line of the `on:` key
+  Located defaultShell;  // defaults.run.shell
 
   bool hasTrigger(std::string_view event) const;
   int firstTriggerLine() const;

@@ -23,6 +23,24 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   botActorConditionHits(w, out);
   selfHostedPullRequestHits(w, out);
   runCurlPipeShellHits(w, lines, out);
+  overprovisionedSecretsHits(lines, out);
+  unredactedSecretsHits(lines, out);
+  unsoundConditionHits(w, lines, out);
+  unsoundContainsHits(w, out);
+  hardcodedContainerCredentialsHits(w, out);
+  trustedPublishingHits(w, lines, out);
+  githubAppTokenHits(w, out);
+  concurrencyLimitsHits(w, out);
+  obfuscationHits(w, lines, out);
+  undocumentedPermissionsHits(w, lines, out);
+  typosquatUsesHits(w, out);
+  secretsOutsideEnvironmentHits(w, lines, out);
+  unpinnedToolsHits(w, out);
+  adhocPackagesHits(w, lines, out);
+  superfluousActionsHits(w, out);
+  misfeatureHits(w, out);
+  selfHostedRunnerHits(w, out);
+  unsoundTernaryHits(lines, out);
   return out;
 }
 
@@ -46,6 +64,12 @@ std::vector<int> valueLineNumbers(const FileLines& lines, int startLine,
     cursor = at;
   }
   return out;
+}
+
+bool neverRuns(const StepModel& s) {
+  std::string condition = lowerCase(trim(s.ifCond.text));
+  std::erase(condition, ' ');
+  return condition == "false" || condition == "${{false}}";
 }
 
 bool usesAction(const StepModel& s, std::string_view ownerRepo) {

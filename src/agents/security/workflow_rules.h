@@ -36,6 +36,40 @@ void unpinnedImageHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void secretsInheritHits(const WorkflowModel& w, std::string_view repositoryOwner, std::vector<RuleHit>& out);
 void persistCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 
+// workflow_secret_rules.cpp: how credentials are handed out.
+void overprovisionedSecretsHits(const FileLines& lines, std::vector<RuleHit>& out);
+void unredactedSecretsHits(const FileLines& lines, std::vector<RuleHit>& out);
+void hardcodedContainerCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void githubAppTokenHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void secretsOutsideEnvironmentHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+
+// workflow_condition_rules.cpp: `if:` that does not test what it seems to.
+void unsoundConditionHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+void unsoundContainsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void unsoundTernaryHits(const FileLines& lines, std::vector<RuleHit>& out);
+
+// workflow_publishing_rules.cpp: registry tokens where OIDC works.
+void trustedPublishingHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+
+// workflow_obfuscation_rules.cpp: uses: paths and constant expressions that hide what they are.
+void obfuscationHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+
+// workflow_typosquat_rule.cpp: look-alikes of widely used actions.
+void typosquatUsesHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
+// workflow_tooling_rules.cpp: how tools and packages get onto the runner.
+void unpinnedToolsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void adhocPackagesHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+void superfluousActionsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void misfeatureHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
+// workflow_runner_rule.cpp: jobs that may run on self-hosted runners (auditor).
+void selfHostedRunnerHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
+// workflow_hygiene_rules.cpp: pedantic rules.
+void concurrencyLimitsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void undocumentedPermissionsHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+
 // workflow_unparsed_rule.cpp: a file the rules above could not read.
 // "line 5, column 4: YAML syntax error: …": where and why, from
 // parseWorkflow's error (the position left out when it named none).
@@ -51,6 +85,8 @@ int locate(const FileLines& lines, int fromLine, std::string_view needle);
 // The file line of each line of a scalar's value that starts on `startLine`.
 std::vector<int> valueLineNumbers(const FileLines& lines, int startLine,
                                   const std::vector<std::string_view>& valueLines);
+// A step whose `if:` is the constant false (`false`, `${{ false }}`): it never runs.
+bool neverRuns(const StepModel& s);
 // `uses: actions/checkout@v4` is "actions/checkout" (owner/repo, lower case).
 bool usesAction(const StepModel& s, std::string_view ownerRepo);
 // On pull_request_target or workflow_run: the base repository's token and
