@@ -15,8 +15,8 @@ namespace {
 
 constexpr std::array kRunnerFiles = {"GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT"};
 
-bool isNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; }
-bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool isShellNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool isShellNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 bool isRunnerFile(std::string_view name) {
   for (std::string_view f : kRunnerFiles)
@@ -38,9 +38,9 @@ std::vector<std::string> variablesIn(std::string_view line) {
       start = i + 1;
     else if (line[i] == '%')
       start = i + 1;
-    if (start >= line.size() || !isNameStart(line[start])) continue;
+    if (start >= line.size() || !isShellNameStart(line[start])) continue;
     std::size_t end = start;
-    while (end < line.size() && isNameChar(line[end])) ++end;
+    while (end < line.size() && isShellNameChar(line[end])) ++end;
     // %NAME% (cmd) with a name of two letters or more: `date +%Y%m` is no variable.
     if (line[i] == '%' && (end >= line.size() || line[end] != '%' || end - start < 2)) continue;
     std::string name(line.substr(start, end - start));
@@ -58,7 +58,7 @@ bool hasCommandSubstitution(std::string_view line) {
 // $env:NAME (PowerShell) or %NAME% (cmd), and not the start of a longer name.
 bool isVariableAt(std::string_view line, std::size_t at, std::string_view name) {
   std::size_t end = at + name.size();
-  if (end < line.size() && isNameChar(line[end])) return false;
+  if (end < line.size() && isShellNameChar(line[end])) return false;
   std::string before = lowerCase(line.substr(0, at));
   return before.ends_with("$") || before.ends_with("${") || before.ends_with("$env:") || before.ends_with("%");
 }
@@ -126,9 +126,9 @@ std::pair<std::string, std::size_t> assignment(std::string_view line) {
         offset += space + 1;
       }
     }
-  if (t.empty() || !isNameStart(t.front())) return {};
+  if (t.empty() || !isShellNameStart(t.front())) return {};
   std::size_t end = 0;
-  while (end < t.size() && isNameChar(t[end])) ++end;
+  while (end < t.size() && isShellNameChar(t[end])) ++end;
   if (end >= t.size() || t[end] != '=') return {};
   return {std::string(t.substr(0, end)), offset + end + 1};
 }
@@ -184,7 +184,7 @@ std::optional<Body> hereDocument(const std::vector<std::string_view>& lines, std
   bool quoted = !rest.empty() && (rest.front() == '\'' || rest.front() == '"');
   if (quoted) rest.remove_prefix(1);
   std::size_t end = 0;
-  while (end < rest.size() && isNameChar(rest[end])) ++end;
+  while (end < rest.size() && isShellNameChar(rest[end])) ++end;
   std::string_view delimiter = rest.substr(0, end);
   if (delimiter.empty()) return std::nullopt;
   std::size_t close = at + 1;
@@ -220,7 +220,7 @@ bool setsOutput(std::string_view text, std::string_view name) {
   for (std::string_view form : {"=", "<<"}) {
     std::string needle = std::string(name) + std::string(form);
     for (std::size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + 1))
-      if (at == 0 || !isNameChar(text[at - 1])) return true;
+      if (at == 0 || !isShellNameChar(text[at - 1])) return true;
   }
   return false;
 }
