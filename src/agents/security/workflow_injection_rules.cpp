@@ -26,13 +26,18 @@ void forEachStep(const WorkflowModel& w, F&& f) {
     for (const StepModel& s : j.steps) f(j, s);
 }
 
+bool writesActionsFile(std::string_view line) {
+  return line.find("GITHUB_ENV") != std::string_view::npos || line.find("GITHUB_PATH") != std::string_view::npos;
+}
+
+}  // namespace
+
 bool hasUntrustedExpression(std::string_view text) {
   for (std::string_view e : expressionsIn(text))
     if (!untrustedRefsIn(e).empty()) return true;
   return false;
 }
 
-// Names of env: entries (workflow, job, step) whose value is untrusted.
 std::vector<std::string> taintedEnvNames(const WorkflowModel& w, const JobModel& j, const StepModel& s) {
   std::vector<std::string> out;
   for (const LocatedMap* m : {&w.env, &j.env, &s.env})
@@ -53,12 +58,6 @@ bool mentionsVariable(std::string_view line, const std::string& name) {
   }
   return false;
 }
-
-bool writesActionsFile(std::string_view line) {
-  return line.find("GITHUB_ENV") != std::string_view::npos || line.find("GITHUB_PATH") != std::string_view::npos;
-}
-
-}  // namespace
 
 void expressionInjectionHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out) {
   forEachStep(w, [&](const JobModel&, const StepModel& s) {

@@ -63,6 +63,7 @@ JobModel parseJob(const std::string& id, const YAML::Node& key, const YAML::Node
   job.line = lineOf(key);
   if (!j.IsMap()) return job;
   if (j["permissions"]) job.permissions = located(j["permissions"]);
+  job.permissionScopes = locatedMap(j["permissions"]);
   const YAML::Node runsOn = j["runs-on"];
   if (runsOn && runsOn.IsSequence())
     for (const YAML::Node& label : runsOn) job.runsOn.push_back(located(label));
@@ -106,6 +107,7 @@ void parseAction(const YAML::Node& root, WorkflowModel& w) {
 void parseWorkflowBody(const YAML::Node& root, WorkflowModel& w) {
   parseTriggers(root["on"], w);
   if (root["permissions"]) w.permissions = located(root["permissions"]);
+  w.permissionScopes = locatedMap(root["permissions"]);
   w.env = locatedMap(root["env"]);
   const YAML::Node jobs = root["jobs"];
   if (jobs && jobs.IsMap())

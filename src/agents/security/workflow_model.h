@@ -39,6 +39,7 @@ struct JobModel {
   std::vector<Located> images;  // container: and services: images
   LocatedMap env;
   std::vector<StepModel> steps;
+  LocatedMap permissionScopes;  // `permissions:` as a mapping: scope -> level (empty for a scalar)
 };
 
 struct WorkflowModel {
@@ -48,7 +49,8 @@ struct WorkflowModel {
   Located permissions;
   LocatedMap env;
   std::vector<JobModel> jobs;
-  Located actionImage;  // runs.image of a Docker action
+  Located actionImage;          // runs.image of a Docker action
+  LocatedMap permissionScopes;  // the workflow's `permissions:` as a mapping, as for a job
 
   bool hasTrigger(std::string_view event) const;
   int firstTriggerLine() const;

@@ -23,6 +23,12 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   botActorConditionHits(w, out);
   selfHostedPullRequestHits(w, out);
   runCurlPipeShellHits(w, lines, out);
+  agentPromptInjectionHits(w, lines, out);
+  agentUntrustedActorHits(w, out);
+  agentUntrustedCheckoutHits(w, out);
+  agentDangerousModeHits(w, lines, out);
+  agentUnrestrictedShellHits(w, out);
+  agentMcpSecretHits(w, lines, out);
   return out;
 }
 

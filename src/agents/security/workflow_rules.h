@@ -36,6 +36,15 @@ void unpinnedImageHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void secretsInheritHits(const WorkflowModel& w, std::string_view repositoryOwner, std::vector<RuleHit>& out);
 void persistCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 
+// workflow_agent_rules.cpp and workflow_agent_mode_rules.cpp: steps that run
+// an AI agent (agent_catalogue.h), on the inputs each action documents.
+void agentPromptInjectionHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+void agentUntrustedActorHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void agentUntrustedCheckoutHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void agentDangerousModeHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+void agentUnrestrictedShellHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void agentMcpSecretHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+
 // workflow_unparsed_rule.cpp: a file the rules above could not read.
 // "line 5, column 4: YAML syntax error: …": where and why, from
 // parseWorkflow's error (the position left out when it named none).
@@ -53,5 +62,14 @@ std::vector<int> valueLineNumbers(const FileLines& lines, int startLine,
                                   const std::vector<std::string_view>& valueLines);
 // `uses: actions/checkout@v4` is "actions/checkout" (owner/repo, lower case).
 bool usesAction(const StepModel& s, std::string_view ownerRepo);
+// Whether a line of shell reads the variable `name` (`$NAME`, `${NAME…`),
+// not a longer name that starts with it.
+bool mentionsVariable(std::string_view line, const std::string& name);
+// Whether a text holds a `${{ … }}` with an untrusted context reference.
+bool hasUntrustedExpression(std::string_view text);
+// Names of the env: entries (workflow, job, step) whose value is untrusted.
+std::vector<std::string> taintedEnvNames(const WorkflowModel& w, const JobModel& j, const StepModel& s);
+// A checkout `ref:` that names the pull request's code rather than the base.
+bool refIsPullRequestHead(std::string_view ref);
 
 }  // namespace lw::agents::security

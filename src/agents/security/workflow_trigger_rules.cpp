@@ -26,13 +26,16 @@ const Located* firstTrigger(const WorkflowModel& w, std::initializer_list<std::s
   return nullptr;
 }
 
-// A checkout `ref:` that names the pull request's code rather than the base.
+}  // namespace
+
 bool refIsPullRequestHead(std::string_view ref) {
   std::string r = lowerCase(ref);
   for (std::string_view p : {"pull_request.head.", "head_ref", "refs/pull/", "workflow_run.head_", "merge_commit_sha"})
     if (contains(r, p)) return true;
   return false;
 }
+
+namespace {
 
 // A later step that builds or runs what was checked out: a script, or a
 // local action (its code comes from the checkout).
