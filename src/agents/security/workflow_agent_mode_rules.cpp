@@ -71,38 +71,64 @@ bool allowsWholeTool(std::string_view list, std::string_view tool) {
   return false;
 }
 
+// Where the flag that starts at `from` ends: at the next `--` that opens a
+// word (after a space or a line break), or at the end.
+std::size_t nextFlag(std::string_view lower, std::size_t from) {
+  for (std::size_t at = lower.find("--", from); at != std::string_view::npos; at = lower.find("--", at + 2))
+    if (at > 0 && (lower[at - 1] == ' ' || lower[at - 1] == '\n' || lower[at - 1] == '"')) return at;
+  return lower.size();
+}
+
 // The parts of a text that are allow lists: what follows `--allowedTools` /
 // `--allowed-tools` up to the next flag, or a settings' `"allow": [ … ]`.
 std::vector<std::string_view> allowLists(std::string_view lower) {
   std::vector<std::string_view> out;
   for (std::string_view flag : {"--allowedtools", "--allowed-tools"})
     for (std::size_t at = lower.find(flag); at != std::string_view::npos; at = lower.find(flag, at + 1)) {
-      std::size_t end = lower.find(" --", at + flag.size());
-      out.push_back(lower.substr(at + flag.size(), end == std::string_view::npos ? end : end - at - flag.size()));
+      std::size_t start = at + flag.size();
+      out.push_back(lower.substr(start, nextFlag(lower, start) - start));
     }
   for (std::size_t at = lower.find("\"allow\""); at != std::string_view::npos; at = lower.find("\"allow\"", at + 1))
     out.push_back(lower.substr(at, lower.find(']', at) - at));
   return out;
 }
 
-// Why a step's agent may run any shell command, or "" when it may not.
-std::string unrestrictedShell(const StepModel& s, const AgentAction& a) {
+// Why a step's agent may run any shell command ("" when it may not), and
+// the line that says so.
+struct ShellGrant {
+  std::string why;
+  int line = 0;
+};
+
+ShellGrant claudeShell(const StepModel& s, const AgentAction& a, const FileLines& lines) {
   for (const auto& [name, v] : agentInputs(s, a, AgentInput::AllowedTools))
     if (allowsWholeTool(lowerCase(v->text), "bash"))
-      return "`" + std::string(name) + "` allows `Bash` with any command";
+      return {"`" + std::string(name) + "` allows `Bash` with any command", lineOfNeedle(*v, "bash", lines)};
   for (AgentInput role : {AgentInput::CliArgs, AgentInput::Settings})
-    for (const auto& [name, v] : agentInputs(s, a, role))
-      for (std::string_view list : allowLists(lowerCase(v->text)))
-        if (allowsWholeTool(list, "bash")) return "`" + std::string(name) + "` allows `Bash` with any command";
-  if (!a.approvesEveryTool) return "";
+    for (const auto& [name, v] : agentInputs(s, a, role)) {
+      std::string lower = lowerCase(v->text);
+      for (std::string_view list : allowLists(lower))
+        if (allowsWholeTool(list, "bash"))
+          return {"`" + std::string(name) + "` allows `Bash` with any command", lineOfNeedle(*v, "bash", lines)};
+    }
+  return {};
+}
+
+// run-gemini-cli runs every tool without asking, so its settings' tool
+// allowlist (`tools.core`, `coreTools` before Gemini CLI's settings v2) is
+// the only limit; without one, or with the shell tool unrestricted in it,
+// the agent has a shell.
+ShellGrant geminiShell(const StepModel& s, const AgentAction& a, const FileLines& lines) {
   auto settings = agentInputs(s, a, AgentInput::Settings);
-  std::string text = settings.empty() ? "" : lowerCase(settings.front().second->text);
-  if (allowsWholeTool(text, "run_shell_command")) return "`settings` allows `run_shell_command` with any command";
+  const Located* v = settings.empty() ? nullptr : settings.front().second;
+  std::string text = v == nullptr ? "" : lowerCase(v->text);
+  if (allowsWholeTool(text, "run_shell_command"))
+    return {"`settings` allows `run_shell_command` with any command", lineOfNeedle(*v, "run_shell_command", lines)};
   bool allowlist = contains(text, "\"core\"") || contains(text, "\"coretools\"");
   bool shellExcluded = contains(text, "exclude") && contains(text, "run_shell_command");
-  if (!allowlist && !shellExcluded)
-    return "`settings` has no tool allowlist (`tools.core`), and the action runs every tool without asking";
-  return "";
+  if (allowlist || shellExcluded) return {};
+  return {"`settings` has no tool allowlist (`tools.core`), and the action runs every tool without asking",
+          v == nullptr ? s.uses.line : v->line};
 }
 
 // The secrets an MCP configuration is given: `${{ secrets.X }}` in it, or
@@ -151,16 +177,12 @@ void agentDangerousModeHits(const WorkflowModel& w, const FileLines& lines, std:
   });
 }
 
-void agentUnrestrictedShellHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
+void agentUnrestrictedShellHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out) {
   forEachAgentStepOnOutsiderEvents(w, [&](const JobModel&, const StepModel& s, const AgentAction& a) {
-    std::string why = unrestrictedShell(s, a);
-    if (why.empty()) return;
-    std::vector<int> anchors;
-    for (AgentInput role : {AgentInput::AllowedTools, AgentInput::CliArgs, AgentInput::Settings})
-      for (const auto& [name, v] : agentInputs(s, a, role))
-        if (contains(why, "`" + std::string(name) + "`")) anchors.push_back(v->line);
-    anchors.push_back(s.uses.line);
-    out.push_back({"security/agent-unrestricted-shell", "`" + s.uses.text + "`: " + why + ".", anchors});
+    ShellGrant shell = a.approvesEveryTool ? geminiShell(s, a, lines) : claudeShell(s, a, lines);
+    if (shell.why.empty()) return;
+    out.push_back(
+        {"security/agent-unrestricted-shell", "`" + s.uses.text + "`: " + shell.why + ".", {shell.line, s.uses.line}});
   });
 }
 

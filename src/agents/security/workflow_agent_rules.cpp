@@ -2,6 +2,7 @@
 // (agent_catalogue.h names the actions and their inputs): event text spliced
 // into its prompt, outsiders let in while it holds a write token, and the pull
 // request's files checked out where it reads its instructions.
+#include <optional>
 #include <string>
 
 #include "agents/security/agent_catalogue.h"
@@ -66,15 +67,14 @@ void promptFileHits(const WorkflowModel& w, const JobModel& j, std::size_t agent
 }
 
 // An author check the action makes itself, opened by an input: the input's
-// name and value, or nullptr when the check stands.
-const std::pair<std::string_view, const Located*>* openedCheck(
-    const std::vector<std::pair<std::string_view, const Located*>>& users,
-    const std::vector<std::pair<std::string_view, const Located*>>& bots) {
-  for (const auto& u : users)
-    if (!trim(u.second->text).empty()) return &u;
-  for (const auto& b : bots)
-    if (trim(b.second->text) == "*") return &b;
-  return nullptr;
+// name and value, or nullopt when the check stands.
+using NamedInput = std::pair<std::string_view, const Located*>;
+std::optional<NamedInput> openedCheck(const std::vector<NamedInput>& users, const std::vector<NamedInput>& bots) {
+  for (const NamedInput& u : users)
+    if (!trim(u.second->text).empty()) return u;
+  for (const NamedInput& b : bots)
+    if (trim(b.second->text) == "*") return b;
+  return std::nullopt;
 }
 
 // A github_token input that is not the run's own token: a personal access
@@ -116,18 +116,17 @@ void agentUntrustedActorHits(const WorkflowModel& w, std::vector<RuleHit>& out) 
   forEachAgentStep(w, [&](const JobModel& j, std::size_t i, const AgentAction& a) {
     const StepModel& s = j.steps[i];
     auto opened = openedCheck(agentInputs(s, a, AgentInput::NonWriteUsers), agentInputs(s, a, AgentInput::AllowedBots));
-    if (a.checksWriteAccess && opened == nullptr) return;
+    if (a.checksWriteAccess && !opened) return;
     if (!a.checksWriteAccess && (checksAuthorAssociation(j.ifCond) || checksAuthorAssociation(s.ifCond))) return;
     std::optional<WriteGrant> grant = jobWriteGrant(w, j);
-    const Located* token = opened != nullptr ? foreignToken(s, a) : nullptr;
+    const Located* token = opened ? foreignToken(s, a) : nullptr;
     if (token != nullptr) grant = WriteGrant{"a token `permissions:` does not limit (`github_token`)", token->line};
     if (!grant) return;
     std::vector<int> anchors;
-    if (opened != nullptr) anchors.push_back(opened->second->line);
+    if (opened) anchors.push_back(opened->second->line);
     anchors.insert(anchors.end(), {s.uses.line, grant->line, trigger->line});
     out.push_back({"security/agent-untrusted-actor",
-                   actorDetail(j, s, *trigger, opened != nullptr ? opened->first : std::string_view{}, grant->what),
-                   anchors});
+                   actorDetail(j, s, *trigger, opened ? opened->first : std::string_view{}, grant->what), anchors});
   });
 }
 

@@ -27,7 +27,7 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   agentUntrustedActorHits(w, out);
   agentUntrustedCheckoutHits(w, out);
   agentDangerousModeHits(w, lines, out);
-  agentUnrestrictedShellHits(w, out);
+  agentUnrestrictedShellHits(w, lines, out);
   agentMcpSecretHits(w, lines, out);
   return out;
 }

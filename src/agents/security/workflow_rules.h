@@ -42,7 +42,7 @@ void agentPromptInjectionHits(const WorkflowModel& w, const FileLines& lines, st
 void agentUntrustedActorHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void agentUntrustedCheckoutHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void agentDangerousModeHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
-void agentUnrestrictedShellHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void agentUnrestrictedShellHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 void agentMcpSecretHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 
 // workflow_unparsed_rule.cpp: a file the rules above could not read.
