@@ -37,6 +37,20 @@ constexpr std::array kWriteScopes = {"contents", "pull-requests",   "issues",   
                                      "actions",  "packages",        "deployments", "checks",
                                      "statuses", "security-events", "pages",       "repository-projects"};
 
+// Whether a lower-case expression reads `env.<name>` (not a longer name).
+bool readsEnv(std::string_view expression, const std::string& name) {
+  std::string ref = "env." + name;
+  for (std::size_t at = expression.find(ref); at != std::string_view::npos; at = expression.find(ref, at + 1)) {
+    std::size_t end = at + ref.size();
+    bool whole = end == expression.size() || !(std::isalnum(static_cast<unsigned char>(expression[end])) ||
+                                               expression[end] == '_' || expression[end] == '-');
+    bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(expression[at - 1])) ||
+                               expression[at - 1] == '_' || expression[at - 1] == '.');
+    if (whole && starts) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 const Located* outsiderTrigger(const std::vector<Located>& triggers) {
@@ -86,12 +100,16 @@ std::vector<std::string> namedSecrets(std::string_view text) {
 }
 
 void forEachUntrustedRef(std::string_view text, int startLine, const FileLines& lines,
+                         const std::vector<std::string>& taintedEnv,
                          const std::function<void(const std::string& ref, int line)>& f) {
   int cursor = startLine;
   for (std::string_view e : expressionsIn(text)) {
     int line = locate(lines, cursor, e);
     cursor = line;
     for (const std::string& ref : untrustedRefsIn(e)) f(ref, line);
+    std::string lower = lowerCase(e);
+    for (const std::string& name : taintedEnv)
+      if (readsEnv(lower, lowerCase(name))) f("env." + name, line);
   }
 }
 

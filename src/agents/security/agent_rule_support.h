@@ -40,8 +40,11 @@ bool checksAuthorAssociation(const Located& condition);
 std::vector<std::string> namedSecrets(std::string_view text);
 
 // Each untrusted context reference of `text` (a value starting on file line
-// `startLine`), with the file line of the expression that holds it.
+// `startLine`), with the file line of the expression that holds it; an
+// `env.NAME` whose NAME is among `taintedEnv` (env: entries set from event
+// text) counts, as "env.NAME".
 void forEachUntrustedRef(std::string_view text, int startLine, const FileLines& lines,
+                         const std::vector<std::string>& taintedEnv,
                          const std::function<void(const std::string& ref, int line)>& f);
 
 }  // namespace lw::agents::security

@@ -147,7 +147,7 @@ void checkoutHit(const YAML::Node& root, const Located& trigger, std::vector<Rul
 void bodyHits(const FileLines& lines, std::size_t end, std::vector<RuleHit>& out) {
   std::string body;
   for (std::size_t i = end + 1; i < lines.size(); ++i) body.append(lines[i]).push_back('\n');
-  forEachUntrustedRef(body, static_cast<int>(end) + 2, lines, [&](const std::string& ref, int line) {
+  forEachUntrustedRef(body, static_cast<int>(end) + 2, lines, {}, [&](const std::string& ref, int line) {
     out.push_back({"security/agent-prompt-injection",
                    "`" + ref + "` is spliced into the prompt of " + std::string(kAgent) + " unsanitised.",
                    {line}});

@@ -99,8 +99,9 @@ std::string actorDetail(const JobModel& j, const StepModel& s, const Located& tr
 void agentPromptInjectionHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out) {
   forEachAgentStep(w, [&](const JobModel& j, std::size_t i, const AgentAction& a) {
     const StepModel& s = j.steps[i];
+    std::vector<std::string> tainted = taintedEnvNames(w, j, s);
     for (const auto& [name, value] : agentInputs(s, a, AgentInput::Prompt))
-      forEachUntrustedRef(value->text, value->line, lines, [&](const std::string& ref, int line) {
+      forEachUntrustedRef(value->text, value->line, lines, tainted, [&](const std::string& ref, int line) {
         out.push_back({"security/agent-prompt-injection",
                        "`" + ref + "` is spliced into `" + std::string(name) + "` of `" + s.uses.text + "`.",
                        {line, value->line}});
