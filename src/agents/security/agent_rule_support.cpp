@@ -10,8 +10,6 @@ namespace lw::agents::security {
 
 namespace {
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
-
 // Events whose runs hold the base repository's token and secrets while an
 // outsider chose their content: comments and issues anyone can write, review
 // comments on pull requests of the repository itself, pull_request_target and
@@ -81,8 +79,8 @@ std::optional<WriteGrant> jobWriteGrant(const WorkflowModel& w, const JobModel& 
 
 bool checksAuthorAssociation(const Located& condition) {
   std::string c = lowerCase(condition.text);
-  if (!contains(c, "author_association")) return false;
-  return contains(c, "owner") || contains(c, "member") || contains(c, "collaborator");
+  if (!containsText(c, "author_association")) return false;
+  return containsText(c, "owner") || containsText(c, "member") || containsText(c, "collaborator");
 }
 
 std::vector<std::string> namedSecrets(std::string_view text) {

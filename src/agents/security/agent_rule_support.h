@@ -15,6 +15,9 @@
 
 namespace lw::agents::security {
 
+// Whether `part` occurs in `s` (std::string_view::contains is C++23).
+inline bool containsText(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
 // The first trigger among `triggers` that an outsider (anyone who can open
 // an issue, comment or open a pull request from a fork) can cause while the
 // run holds the base repository's token and secrets, or nullptr.

@@ -3,6 +3,7 @@
 // servers handed secrets. Each matters when outsiders can put text in front
 // of the agent (agent_rule_support.h's outsiderTrigger), so each runs only
 // on such workflows.
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <string>
@@ -15,7 +16,6 @@ namespace lw::agents::security {
 
 namespace {
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
 
 // Values of an input that turn a safeguard off, lower case. Sources: Claude
@@ -52,7 +52,7 @@ int lineOfNeedle(const Located& v, std::string_view needle, const FileLines& lin
   std::vector<std::string_view> valueLines = splitLines(v.text);
   std::vector<int> at = valueLineNumbers(lines, v.line, valueLines);
   for (std::size_t i = 0; i < valueLines.size(); ++i)
-    if (contains(lowerCase(valueLines[i]), needle)) return at[i];
+    if (containsText(lowerCase(valueLines[i]), needle)) return at[i];
   return v.line;
 }
 
@@ -124,8 +124,8 @@ ShellGrant geminiShell(const StepModel& s, const AgentAction& a, const FileLines
   std::string text = v == nullptr ? "" : lowerCase(v->text);
   if (allowsWholeTool(text, "run_shell_command"))
     return {"`settings` allows `run_shell_command` with any command", lineOfNeedle(*v, "run_shell_command", lines)};
-  bool allowlist = contains(text, "\"core\"") || contains(text, "\"coretools\"");
-  bool shellExcluded = contains(text, "exclude") && contains(text, "run_shell_command");
+  bool allowlist = containsText(text, "\"core\"") || containsText(text, "\"coretools\"");
+  bool shellExcluded = containsText(text, "exclude") && containsText(text, "run_shell_command");
   if (allowlist || shellExcluded) return {};
   return {"`settings` has no tool allowlist (`tools.core`), and the action runs every tool without asking",
           v == nullptr ? s.uses.line : v->line};
@@ -149,8 +149,8 @@ std::vector<std::pair<std::string, std::string>> mcpSecrets(const Located& confi
 
 bool isMcpConfig(AgentInput role, std::string_view lower) {
   if (role == AgentInput::McpConfig) return true;
-  if (role == AgentInput::Settings) return contains(lower, "mcpservers");
-  return contains(lower, "mcp");  // claude_args --mcp-config, codex-args -c mcp_servers.…
+  if (role == AgentInput::Settings) return containsText(lower, "mcpservers");
+  return containsText(lower, "mcp");  // claude_args --mcp-config, codex-args -c mcp_servers.…
 }
 
 template <class F>
@@ -165,10 +165,13 @@ void forEachAgentStepOnOutsiderEvents(const WorkflowModel& w, F&& f) {
 
 void agentDangerousModeHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out) {
   forEachAgentStepOnOutsiderEvents(w, [&](const JobModel&, const StepModel& s, const AgentAction& a) {
+    std::vector<const Located*> reported;  // one finding per input, for its first dangerous value
     for (const DangerousValue& d : kDangerous)
       for (const auto& [name, v] : agentInputs(s, a, d.role)) {
         std::string value = lowerCase(trim(v->text));
-        if (d.whole ? value != d.needle : !contains(value, d.needle)) continue;
+        if (d.whole ? value != d.needle : !containsText(value, d.needle)) continue;
+        if (std::find(reported.begin(), reported.end(), v) != reported.end()) continue;
+        reported.push_back(v);
         out.push_back({"security/agent-dangerous-mode",
                        "`" + std::string(name) + "` of `" + s.uses.text + "` sets `" + std::string(trim(d.needle)) +
                            "`: " + std::string(d.meaning) + ", on an event outsiders can cause.",

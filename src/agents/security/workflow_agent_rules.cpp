@@ -13,8 +13,6 @@ namespace lw::agents::security {
 
 namespace {
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
-
 template <class F>
 void forEachAgentStep(const WorkflowModel& w, F&& f) {
   for (const JobModel& j : w.jobs)
@@ -32,7 +30,7 @@ std::string_view fileNameOf(std::string_view path) {
 }
 
 bool writesFile(std::string_view line, std::string_view name) {
-  return !name.empty() && contains(line, name) && (contains(line, ">") || contains(line, "tee "));
+  return !name.empty() && containsText(line, name) && (containsText(line, ">") || containsText(line, "tee "));
 }
 
 // The first line of `script` that carries event text: an untrusted
@@ -82,7 +80,7 @@ std::optional<NamedInput> openedCheck(const std::vector<NamedInput>& users, cons
 const Located* foreignToken(const StepModel& s, const AgentAction& a) {
   for (const auto& [name, value] : agentInputs(s, a, AgentInput::GithubToken)) {
     std::string v = lowerCase(value->text);
-    if (!contains(v, "secrets.github_token") && !contains(v, "github.token")) return value;
+    if (!containsText(v, "secrets.github_token") && !containsText(v, "github.token")) return value;
   }
   return nullptr;
 }
@@ -140,7 +138,7 @@ void agentUntrustedCheckoutHits(const WorkflowModel& w, std::vector<RuleHit>& ou
       const Located* ref = s.withValue("ref");
       const Located* path = s.withValue("path");
       bool root = path == nullptr || trim(path->text).empty() || trim(path->text) == ".";
-      bool head = ref != nullptr && (refIsPullRequestHead(ref->text) || contains(lowerCase(ref->text), "head_sha"));
+      bool head = ref != nullptr && (refIsPullRequestHead(ref->text) || containsText(lowerCase(ref->text), "head_sha"));
       if (!usesAction(s, "actions/checkout") || !head || !root) continue;
       for (std::size_t k = i + 1; k < j.steps.size(); ++k) {
         if (agentActionOf(j.steps[k]) == nullptr) continue;
