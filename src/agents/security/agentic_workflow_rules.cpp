@@ -86,23 +86,36 @@ void rolesHit(const YAML::Node& root, const WorkflowModel& w, const Located& tri
                  {open->line, grant->line, trigger.line}});
 }
 
-void bashHit(const YAML::Node& root, std::vector<RuleHit>& out) {
+bool sandboxOff(const YAML::Node& root) {
+  const YAML::Node sandbox = root["sandbox"];
+  return sandbox && sandbox.IsMap() && sandbox["agent"] && sandbox["agent"].IsScalar() &&
+         sandbox["agent"].Scalar() == "false";
+}
+
+// gh-aw runs the agent in its firewall container, without the model's key
+// (an API proxy holds it) and with a read-only token, writing through
+// safe-outputs: every command inside that is what `:*` is documented for.
+// It is a finding when the container is off or the token writes.
+void bashHit(const YAML::Node& root, const WorkflowModel& w, std::vector<RuleHit>& out) {
   const YAML::Node tools = root["tools"];
   if (!tools || !tools.IsMap()) return;
+  std::optional<WriteGrant> grant =
+      w.permissions.present() ? writeGrant(w.permissions, w.permissionScopes) : std::nullopt;
+  if (!grant && !sandboxOff(root)) return;
+  std::string with = grant ? "with " + grant->what : "outside its firewall container (`sandbox.agent: false`)";
   for (const Located& c : scalars(tools["bash"]))
     if (c.text == ":*" || c.text == "*")
-      out.push_back({"security/agent-unrestricted-shell",
-                     "`tools.bash: [\"" + c.text + "\"]` lets " + std::string(kAgent) + " run any command.",
-                     {c.line}});
+      out.push_back(
+          {"security/agent-unrestricted-shell",
+           "`tools.bash: [\"" + c.text + "\"]` lets " + std::string(kAgent) + " run any command " + with + ".",
+           {c.line}});
 }
 
 void sandboxHit(const YAML::Node& root, std::vector<RuleHit>& out) {
-  const YAML::Node sandbox = root["sandbox"];
-  if (!sandbox || !sandbox.IsMap() || !sandbox["agent"] || !sandbox["agent"].IsScalar()) return;
-  if (sandbox["agent"].Scalar() != "false") return;
+  if (!sandboxOff(root)) return;
   out.push_back({"security/agent-dangerous-mode",
                  "`sandbox.agent: false` runs " + std::string(kAgent) + " without its firewall container.",
-                 {lineOf(sandbox["agent"])}});
+                 {lineOf(root["sandbox"]["agent"])}});
 }
 
 // Secrets in a server's env: or headers:, when no `allowed:` list (or only
@@ -159,7 +172,7 @@ void frontmatterHits(const YAML::Node& root, const WorkflowModel& w, std::vector
   const Located* trigger = outsiderTrigger(triggers);
   if (trigger == nullptr) return;
   rolesHit(root, w, *trigger, out);
-  bashHit(root, out);
+  bashHit(root, w, out);
   sandboxHit(root, out);
   mcpHits(root, out);
   checkoutHit(root, *trigger, out);
