@@ -15,6 +15,18 @@ std::string_view withoutFence(std::string_view e) {
   return e;
 }
 
+// The name after `secrets` at `at` in lower-cased expression text:
+// `.name` or `['name']`; "…" for a computed index, empty when none follows.
+std::string secretNameAt(std::string_view text, std::size_t at) {
+  std::size_t i = at + 7;
+  while (i < text.size() && text[i] == ' ') ++i;
+  if (i >= text.size() || (text[i] != '.' && text[i] != '[')) return {};
+  bool literal = text.substr(i).starts_with("['");
+  std::size_t start = i + (literal ? 2 : 1), end = start;
+  while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) ++end;
+  return end > start ? std::string(text.substr(start, end - start)) : "…";
+}
+
 }  // namespace
 
 std::string expressionCode(std::string_view expression, bool keepLiterals) {
@@ -53,6 +65,19 @@ std::vector<FileExpression> fileExpressions(const FileLines& lines) {
     int line = static_cast<int>(after - starts.begin());
     if (trim(lines[static_cast<std::size_t>(line - 1)]).starts_with("#")) continue;
     out.push_back({e, line});
+  }
+  return out;
+}
+
+std::vector<std::string> secretsRead(std::string_view expression) {
+  std::string text = lowerCase(expression);
+  std::vector<std::string> out;
+  bool inLiteral = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\'') inLiteral = !inLiteral;  // '' inside a literal toggles twice
+    if (inLiteral || !text.substr(i).starts_with("secrets") || !startsName(text, i)) continue;
+    std::string name = secretNameAt(text, i);
+    if (!name.empty() && name != "github_token") out.push_back(name);
   }
   return out;
 }

@@ -23,6 +23,11 @@ std::string expressionCode(std::string_view expression, bool keepLiterals = fals
 // character (so that "secrets" is not found in "notsecrets").
 bool startsName(std::string_view code, std::size_t at);
 
+// The names of the secrets an expression reads (`secrets.NAME`,
+// `secrets['NAME']`; "…" for a computed index), lower case, outside string
+// literals; GITHUB_TOKEN left out: every job has it.
+std::vector<std::string> secretsRead(std::string_view expression);
+
 // Each `${{ … }}` of a file, with the line it starts on, outside lines that
 // are YAML comments. `lines` are views into one text, in order, as
 // ChangedFile::lines() gives them.

@@ -183,6 +183,58 @@ const std::vector<RuleInfo> kRules = {
      "`null` there it yields `fallback` whatever `cond` is, so the branch the author meant never happens. Use "
      "`case(cond, value, fallback)`, or reorder so the true value cannot be falsy (`!cond && fallback || value`).",
      Confidence::High, Persona::Default},
+    {"security/agent-prompt-injection", Severity::Error,
+     "An AI agent follows instructions wherever they appear in its prompt, so an issue, comment or "
+     "pull request title spliced into it lets its author steer the agent and everything the agent "
+     "may do; it also skips the cleaning the action applies to what it fetches itself (hidden "
+     "HTML comments, invisible characters). Keep event text out of the prompt: pass the number "
+     "(`github.event.issue.number`) and let the agent read the content through its tools, or in "
+     "gh-aw use `${{ steps.sanitized.outputs.text }}`.",
+     Confidence::High, Persona::Default},
+    {"security/agent-untrusted-actor", Severity::Error,
+     "Anyone can open an issue or comment, so an agent started by these events while it holds a "
+     "write token does what a stranger's text asks with that token. Keep the action's own "
+     "write-access check (leave `allowed_non_write_users` / `allow-users` empty, `allowed_bots` "
+     "without `*`), or for an action without one add `if:` on "
+     "`github.event.comment.author_association` in OWNER, MEMBER, COLLABORATOR; and grant the job "
+     "read scopes only, writing through a separate job (gh-aw: `safe-outputs:`).",
+     Confidence::High, Persona::Default},
+    {"security/agent-untrusted-checkout", Severity::Error,
+     "The agent reads the checked-out files as its instructions and configuration (CLAUDE.md, "
+     "AGENTS.md, .gemini/, .mcp.json, package scripts its hooks run), so checking out the pull "
+     "request's head into the workspace hands the pull request's author the agent and the "
+     "secrets and token of this privileged event. Check out the base (the default); if the agent "
+     "must see the pull request's files, check them out into a subdirectory (`path: pr-head`) "
+     "and point the agent at it as data.",
+     Confidence::High, Persona::Default},
+    {"security/agent-dangerous-mode", Severity::Error,
+     "This mode turns off what stands between a steered agent and the runner: permission "
+     "prompts, the sandbox, or dropping sudo (with which it can read its API key from memory). "
+     "On events outsiders can cause, remove it: keep codex-action's `sandbox: workspace-write` "
+     "(or `read-only`) and `safety-strategy: drop-sudo`, and list the tools Claude or Gemini may "
+     "use instead of skipping permissions.",
+     Confidence::High, Persona::Default},
+    {"security/agent-unrestricted-shell", Severity::Warning,
+     "An agent allowed any shell command can run whatever injected text asks: read the token and "
+     "secrets from its environment, push, or send data out. Allow the commands it needs, by "
+     "pattern: `--allowedTools \"Bash(gh issue view:*)\"`, Gemini's `tools.core` with "
+     "`run_shell_command(git diff)`, gh-aw's `bash: [\"git diff\"]`.",
+     Confidence::High, Persona::Default},
+    {"security/agent-mcp-secret", Severity::Warning,
+     "An MCP server runs beside the agent with the secrets it is given, and the agent calls its "
+     "tools on whatever instructions reach it; a steered agent uses the secret for the attacker. "
+     "Give the server the narrowest credential that works (the job's `GITHUB_TOKEN` with "
+     "`permissions:` scoped, a read-only key), and allow only the tools needed (gh-aw `allowed:`, "
+     "Gemini `includeTools`).",
+     Confidence::Medium, Persona::Default},
+    {"security/agent-taskpack-outbound", Severity::Warning,
+     "`direct-dedicated` runs a step with no sandbox at all, and `allow-outbound` lets it reach "
+     "any host: on a self-hosted runner without a host config (where `allowDirectDedicated` "
+     "defaults to true) an agent step then has the machine and its network. Keep "
+     "`networkMode: none` or `loopback-only` (the bridge carries model and GitHub calls), or "
+     "drop `direct-dedicated` from `preferredBackends`; on self-hosted runners write a host "
+     "config whose floor keeps `allowDirectDedicated: false`.",
+     Confidence::Medium, Persona::Default},
 };
 
 }  // namespace

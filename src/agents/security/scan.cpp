@@ -4,6 +4,7 @@
 #include <array>
 #include <tuple>
 
+#include "agents/security/agentic_workflow_rules.h"
 #include "agents/security/dependency_rules.h"
 #include "agents/security/rules.h"
 #include "agents/security/shell_rules.h"
@@ -71,6 +72,8 @@ std::vector<RuleHit> hitsFor(FileKind kind, const ChangedFile& f, const FileLine
     case FileKind::Dockerfile:
     case FileKind::Makefile: return curlPipeShellHits(lines, 1);
     case FileKind::Manifest: return dependencyHits(f.path, lines);
+    case FileKind::AgenticWorkflow: return agenticWorkflowHits(lines);
+    case FileKind::Taskpack: return taskpackHits(f.content);
     case FileKind::Other: break;
   }
   return {};
@@ -96,6 +99,8 @@ FileKind classify(std::string_view path, std::string_view firstLine) {
   std::string_view dir = path.substr(0, path.size() - n.size());
   if (dir == ".github/workflows/" && (n.ends_with(".yml") || n.ends_with(".yaml"))) return FileKind::Workflow;
   if (n == "action.yml" || n == "action.yaml") return FileKind::Action;
+  if (isAgenticWorkflowPath(path)) return FileKind::AgenticWorkflow;
+  if (isTaskpackPath(path)) return FileKind::Taskpack;
   if (!dependencyEcosystem(path).empty()) return FileKind::Manifest;
   if (n == "Dockerfile" || n.starts_with("Dockerfile.") || n.ends_with(".Dockerfile") || n == "Containerfile")
     return FileKind::Dockerfile;

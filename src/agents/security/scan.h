@@ -16,7 +16,17 @@
 
 namespace lw::agents::security {
 
-enum class FileKind { Workflow, Action, ShellScript, Dockerfile, Makefile, Manifest, Other };
+enum class FileKind {
+  Workflow,
+  Action,
+  ShellScript,
+  Dockerfile,
+  Makefile,
+  Manifest,
+  Other,
+  AgenticWorkflow,  // gh-aw: .github/workflows/*.md
+  Taskpack,         // .loopwright/taskpack.yaml
+};
 
 // By path (and, for a script without an extension, its `#!` first line).
 FileKind classify(std::string_view path, std::string_view firstLine = {});

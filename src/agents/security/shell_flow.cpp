@@ -24,32 +24,6 @@ bool isRunnerFile(std::string_view name) {
   return false;
 }
 
-// The variables a line expands: $NAME, ${NAME…}, $env:NAME (PowerShell),
-// %NAME% (cmd); the runner's files among them are destinations, not text.
-std::vector<std::string> variablesIn(std::string_view line) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    std::size_t start = std::string_view::npos;
-    if (line[i] == '$' && line.substr(i + 1, 4) == "env:")
-      start = i + 5;
-    else if (line[i] == '$' && i + 1 < line.size() && line[i + 1] == '{')
-      start = i + 2;
-    else if (line[i] == '$')
-      start = i + 1;
-    else if (line[i] == '%')
-      start = i + 1;
-    if (start >= line.size() || !isShellNameStart(line[start])) continue;
-    std::size_t end = start;
-    while (end < line.size() && isShellNameChar(line[end])) ++end;
-    // %NAME% (cmd) with a name of two letters or more: `date +%Y%m` is no variable.
-    if (line[i] == '%' && (end >= line.size() || line[end] != '%' || end - start < 2)) continue;
-    std::string name(line.substr(start, end - start));
-    if (!isRunnerFile(name)) out.push_back(std::move(name));
-    i = end - 1;
-  }
-  return out;
-}
-
 bool hasCommandSubstitution(std::string_view line) {
   return line.find("$(") != std::string_view::npos || line.find('`') != std::string_view::npos;
 }
@@ -141,7 +115,7 @@ class ScriptReader {
   // for a command substitution none of whose variables is tainted.
   Taint taintOf(std::string_view text) const {
     Taint worst = textTaint(text, at_);
-    for (const std::string& name : variablesIn(text)) worst = worse(worst, variableTaint(name));
+    for (const std::string& name : shellVariablesIn(text)) worst = worse(worst, variableTaint(name));
     if (worst.reach == Reach::None && hasCommandSubstitution(text)) worst = {Reach::Unknown, "a command's output"};
     return worst;
   }
@@ -227,6 +201,30 @@ bool setsOutput(std::string_view text, std::string_view name) {
 
 }  // namespace
 
+std::vector<std::string> shellVariablesIn(std::string_view line) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    std::size_t start = std::string_view::npos;
+    if (line[i] == '$' && line.substr(i + 1, 4) == "env:")
+      start = i + 5;
+    else if (line[i] == '$' && i + 1 < line.size() && line[i + 1] == '{')
+      start = i + 2;
+    else if (line[i] == '$')
+      start = i + 1;
+    else if (line[i] == '%')
+      start = i + 1;
+    if (start >= line.size() || !isShellNameStart(line[start])) continue;
+    std::size_t end = start;
+    while (end < line.size() && isShellNameChar(line[end])) ++end;
+    // %NAME% (cmd) with a name of two letters or more: `date +%Y%m` is no variable.
+    if (line[i] == '%' && (end >= line.size() || line[end] != '%' || end - start < 2)) continue;
+    std::string name(line.substr(start, end - start));
+    if (!isRunnerFile(name)) out.push_back(std::move(name));
+    i = end - 1;
+  }
+  return out;
+}
+
 std::vector<ScriptWrite> scriptWrites(const StepModel& step, const FlowScope& at) {
   std::vector<ScriptWrite> out;
   if (!step.run.present()) return out;
@@ -260,6 +258,17 @@ Taint stepOutputTaint(const StepModel& step, std::string_view name, const FlowSc
     }
   if (!found) return {Reach::Unknown, "a value its script sets in a way not followed"};
   return worst;
+}
+
+std::optional<ScriptLine> firstOutsiderLine(const StepModel& step, const FlowScope& at) {
+  if (!step.run.present()) return std::nullopt;
+  ScriptReader reader(at);
+  for (const auto& [text, first] : logicalLines(step.run.text)) {
+    Taint t = reader.taintOf(text);
+    if (t.reach == Reach::Attacker) return ScriptLine{first, std::move(t)};
+    reader.read(text);
+  }
+  return std::nullopt;
 }
 
 }  // namespace lw::agents::security

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,5 +41,20 @@ std::vector<ScriptWrite> scriptWrites(const StepModel& step, const FlowScope& at
 // `NAME=` / `NAME<<` to GITHUB_OUTPUT, else (for an action) the catalogue's
 // word on that output, else Unknown.
 Taint stepOutputTaint(const StepModel& step, std::string_view name, const FlowScope& at);
+
+// The first line of the step's `run:` script (index into splitLines) whose
+// text can hold outside text as the script reads it there (an expression,
+// or a variable assigned or given by env: from such text), with how; nullopt
+// when no line can (or the step has no `run:`).
+struct ScriptLine {
+  std::size_t line = 0;
+  Taint taint;
+};
+std::optional<ScriptLine> firstOutsiderLine(const StepModel& step, const FlowScope& at);
+
+// The variables a line (of a script, or of text a program expands the same
+// way) reads: $NAME, ${NAME…}, $env:NAME, %NAME%; the runner's files
+// (GITHUB_ENV, …) left out.
+std::vector<std::string> shellVariablesIn(std::string_view line);
 
 }  // namespace lw::agents::security

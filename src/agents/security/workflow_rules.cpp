@@ -41,6 +41,12 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   misfeatureHits(w, out);
   selfHostedRunnerHits(w, out);
   unsoundTernaryHits(lines, out);
+  agentPromptInjectionHits(w, lines, out);
+  agentUntrustedActorHits(w, out);
+  agentUntrustedCheckoutHits(w, out);
+  agentDangerousModeHits(w, lines, out);
+  agentUnrestrictedShellHits(w, lines, out);
+  agentMcpSecretHits(w, lines, out);
   return out;
 }
 

@@ -70,6 +70,15 @@ void selfHostedRunnerHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void concurrencyLimitsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void undocumentedPermissionsHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 
+// workflow_agent_rules.cpp and workflow_agent_mode_rules.cpp: steps that run
+// an AI agent (agent_catalogue.h), on the inputs each action documents.
+void agentPromptInjectionHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+void agentUntrustedActorHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void agentUntrustedCheckoutHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void agentDangerousModeHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+void agentUnrestrictedShellHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+void agentMcpSecretHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
+
 // workflow_unparsed_rule.cpp: a file the rules above could not read.
 // "line 5, column 4: YAML syntax error: …": where and why, from
 // parseWorkflow's error (the position left out when it named none).
@@ -92,5 +101,7 @@ bool usesAction(const StepModel& s, std::string_view ownerRepo);
 // On pull_request_target or workflow_run: the base repository's token and
 // secrets, with an outsider's input (and often their files) in the job.
 bool isPrivileged(const WorkflowModel& w);
+// A checkout `ref:` that names the pull request's code rather than the base.
+bool refIsPullRequestHead(std::string_view ref);
 
 }  // namespace lw::agents::security

@@ -103,33 +103,6 @@ void appTokenHits(const StepModel& s, std::vector<RuleHit>& out) {
                    {s.uses.line}});
 }
 
-// The name after `secrets` at `at` in lower-cased expression text:
-// `.name` or `['name']`; "…" for a computed index, empty when none follows.
-std::string secretNameAt(std::string_view text, std::size_t at) {
-  std::size_t i = at + 7;
-  while (i < text.size() && text[i] == ' ') ++i;
-  if (i >= text.size() || (text[i] != '.' && text[i] != '[')) return {};
-  bool literal = text.substr(i).starts_with("['");
-  std::size_t start = i + (literal ? 2 : 1), end = start;
-  while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) ++end;
-  return end > start ? std::string(text.substr(start, end - start)) : "…";
-}
-
-// The names of the secrets an expression reads, outside string literals,
-// GITHUB_TOKEN left out: every job has it.
-std::vector<std::string> secretsRead(std::string_view expression) {
-  std::string text = lowerCase(expression);
-  std::vector<std::string> out;
-  bool inLiteral = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\'') inLiteral = !inLiteral;  // '' inside a literal toggles twice
-    if (inLiteral || !text.substr(i).starts_with("secrets") || !startsName(text, i)) continue;
-    std::string name = secretNameAt(text, i);
-    if (!name.empty() && name != "github_token") out.push_back(name);
-  }
-  return out;
-}
-
 // The file lines of each job: from its key to the line before the next job's.
 std::vector<std::pair<int, int>> jobSpans(const WorkflowModel& w, int lastLine) {
   std::vector<std::pair<int, int>> out;

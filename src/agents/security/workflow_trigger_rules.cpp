@@ -26,6 +26,8 @@ const Located* firstTrigger(const WorkflowModel& w, std::initializer_list<std::s
   return nullptr;
 }
 
+}  // namespace
+
 // A checkout `ref:` that names the pull request's code rather than the base,
 // with its contexts read in any form (`github.event['pull_request']['head']`).
 bool refIsPullRequestHead(std::string_view ref) {
@@ -35,6 +37,8 @@ bool refIsPullRequestHead(std::string_view ref) {
     if (contains(r, p)) return true;
   return false;
 }
+
+namespace {
 
 // A later step that builds or runs what was checked out: a script, or a
 // local action (its code comes from the checkout).
