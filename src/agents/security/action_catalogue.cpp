@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "agents/security/expression_code.h"
 #include "agents/security/workflow_rules.h"
 
 namespace lw::agents::security {
@@ -188,10 +189,7 @@ bool isOneOf(std::string_view v, const std::vector<std::string_view>& values) {
 // `github.event_name == 'push' && github.ref_type == 'tag'`, negated or
 // not); nullopt for any other expression.
 std::optional<bool> onTagPush(std::string_view expression) {
-  std::string e;
-  for (char c : lowerCase(expression))
-    if (c != ' ' && c != '\t') e.push_back(c);
-  if (e.starts_with("${{") && e.ends_with("}}")) e = e.substr(3, e.size() - 5);
+  std::string e = expressionCode(expression, true);
   bool negated = false;
   while (e.starts_with("!")) {
     negated = !negated;

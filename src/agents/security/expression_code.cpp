@@ -9,12 +9,6 @@ namespace lw::agents::security {
 
 namespace {
 
-std::string_view withoutFence(std::string_view e) {
-  std::string_view t = trim(e);
-  if (t.starts_with("${{") && t.ends_with("}}")) return t.substr(3, t.size() - 5);
-  return e;
-}
-
 // The name after `secrets` at `at` in lower-cased expression text:
 // `.name` or `['name']`; "…" for a computed index, empty when none follows.
 std::string secretNameAt(std::string_view text, std::size_t at) {
@@ -30,7 +24,7 @@ std::string secretNameAt(std::string_view text, std::size_t at) {
 }  // namespace
 
 std::string expressionCode(std::string_view expression, bool keepLiterals) {
-  std::string_view e = withoutFence(expression);
+  std::string_view e = expressionBody(expression);
   std::string out;
   for (std::size_t i = 0; i < e.size(); ++i) {
     char c = e[i];

@@ -183,6 +183,12 @@ std::vector<std::string_view> expressionsIn(std::string_view text) {
   return out;
 }
 
+std::string_view expressionBody(std::string_view e) {
+  e = trim(e);
+  if (e.starts_with("${{") && e.ends_with("}}")) e = e.substr(3, e.size() - 5);
+  return trim(e);
+}
+
 bool isUntrustedContext(std::string_view normalizedPath) {
   std::vector<std::string_view> path = pathSegments(normalizedPath);
   for (std::string_view pattern : kUntrusted)

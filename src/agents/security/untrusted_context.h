@@ -14,6 +14,10 @@ namespace lw::agents::security {
 // Every `${{ … }}` in text, with its delimiters.
 std::vector<std::string_view> expressionsIn(std::string_view text);
 
+// The expression between `${{` and `}}`, trimmed; the text itself, trimmed,
+// when it is not fenced so (an `if:` may leave the fence out).
+std::string_view expressionBody(std::string_view expression);
+
 // The context references inside one expression that are untrusted, written
 // as the expression wrote them ("github.event.issue.title"). A reference to
 // an object that holds untrusted fields (`toJSON(github.event)`,

@@ -11,12 +11,6 @@ namespace lw::agents::security {
 
 namespace {
 
-// The expression between `${{` and `}}` (the text itself when unfenced).
-std::string_view bare(std::string_view e) {
-  if (e.starts_with("${{") && e.ends_with("}}")) e = e.substr(3, e.size() - 5);
-  return trim(e);
-}
-
 // Splits at `op` where it stands outside quotes and parentheses.
 std::vector<std::string_view> splitTopLevel(std::string_view e, std::string_view op) {
   std::vector<std::string_view> out;
@@ -269,7 +263,7 @@ const Taint& worse(const Taint& a, const Taint& b) { return b.reach > a.reach ? 
 
 std::vector<Taint> expressionTaints(std::string_view expression, const FlowScope& at) {
   std::vector<std::string_view> operands;
-  valueOperands(bare(expression), operands);
+  valueOperands(expressionBody(expression), operands);
   std::vector<Taint> out;
   for (std::string_view operand : operands) {
     if (yieldsNoText(operand)) continue;
@@ -295,7 +289,7 @@ std::vector<Located> possibleValues(const Located& value, const JobModel& job) {
   std::vector<std::string_view> all = expressionsIn(e);
   if (all.size() != 1 || all.front().size() != e.size()) return {value};
   std::vector<std::string_view> operands;
-  valueOperands(bare(e), operands);
+  valueOperands(expressionBody(e), operands);
   std::vector<Located> out;
   for (std::string_view operand : operands) {
     std::vector<Located> known = operandValues(operand, job, value.line);
