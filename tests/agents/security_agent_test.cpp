@@ -205,13 +205,13 @@ TEST_CASE("security agent: the repository's owner comes from the event payload")
   SecurityBridge bridge;
   const char* wf =
       "on: push\njobs:\n  d:\n    uses: acme/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n"
-      "    secrets: inherit\n";
+      "    secrets: inherit\npermissions: {}\n";
   bridge.files = {{".github/workflows/d.yml", wf}};
   bridge.diff =
       "diff --git a/.github/workflows/d.yml b/.github/workflows/d.yml\nnew file mode 100644\n--- /dev/null\n"
-      "+++ b/.github/workflows/d.yml\n@@ -0,0 +1,5 @@\n+on: push\n+jobs:\n+  d:\n"
+      "+++ b/.github/workflows/d.yml\n@@ -0,0 +1,6 @@\n+on: push\n+jobs:\n+  d:\n"
       "+    uses: acme/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n+    secrets: "
-      "inherit\n";
+      "inherit\n+permissions: {}\n";
   test::TempDir dir;
   Run other, own;
   run(bridge, {}, other, dir.write("other.json", R"({"repository": {"owner": {"login": "someone-else"}}})"));

@@ -303,9 +303,10 @@ TEST_CASE("security rules: the coverage lists the files not checked, incomplete 
 TEST_CASE("security rules: disable, minSeverity, dependencies and maxFindings") {
   ChangedFile wf = wholeFileAdded(".github/workflows/ci.yml",
                                   "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
-                                  "      - uses: actions/checkout@v4\n"                            // 6: notice
-                                  "      - uses: someone/action@v1\n"                              // 7: warning
-                                  "      - run: echo ${{ github.event.head_commit.message }}\n");  // 8: error
+                                  "      - uses: actions/checkout@v4\n"                          // 6: notice
+                                  "      - uses: someone/action@v1\n"                            // 7: warning
+                                  "      - run: echo ${{ github.event.head_commit.message }}\n"  // 8: error
+                                  "permissions: {}\n");
   ChangedFile req = wholeFileAdded("requirements.txt", "requests==2.32.3\n");
   std::vector<ChangedFile> files{wf, req};
   ScanOptions o;
@@ -386,7 +387,7 @@ TEST_CASE("security rules: secrets: inherit to the repository owner's own workfl
       wholeFileAdded(".github/workflows/d.yml",
                      "on: push\njobs:\n  d:\n"
                      "    uses: Example-Org/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n"
-                     "    secrets: inherit\n");
+                     "    secrets: inherit\npermissions: {}\n");
   ScanOptions o;
   CHECK(summary(scanChangedFiles({f}, o)) ==
         std::vector<std::string>{".github/workflows/d.yml:5 security/secrets-inherit"});

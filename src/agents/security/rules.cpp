@@ -235,6 +235,17 @@ const std::vector<RuleInfo> kRules = {
      "drop `direct-dedicated` from `preferredBackends`; on self-hosted runners write a host "
      "config whose floor keeps `allowDirectDedicated: false`.",
      Confidence::Medium, Persona::Default},
+    {"security/default-permissions", Severity::Notice,
+     "A job without `permissions:` in a workflow without them gets the repository's default token, which "
+     "the repository's or organisation's settings decide and which is `write` for most scopes in older "
+     "repositories: every step, and anything that compromises one, can push and edit issues with it. Set "
+     "`permissions: {}` at the top and grant each job the scopes it needs (`contents: read`).",
+     Confidence::Medium, Persona::Default},
+    {"security/broad-permissions", Severity::Warning,
+     "A scope granted at the workflow level reaches every job that sets none of its own, including those "
+     "that do not need it; `read-all` lets the token read every scope (packages, security events, ...). Grant "
+     "`write` scopes on the job that uses them and name the scopes a job reads instead of `read-all`.",
+     Confidence::High, Persona::Default},
 };
 
 }  // namespace

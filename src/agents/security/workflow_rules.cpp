@@ -47,6 +47,8 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   agentDangerousModeHits(w, lines, out);
   agentUnrestrictedShellHits(w, lines, out);
   agentMcpSecretHits(w, lines, out);
+  defaultPermissionsHits(w, out);
+  broadPermissionsHits(w, out);
   return out;
 }
 

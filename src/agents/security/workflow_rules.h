@@ -79,6 +79,10 @@ void agentDangerousModeHits(const WorkflowModel& w, const FileLines& lines, std:
 void agentUnrestrictedShellHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 void agentMcpSecretHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 
+// workflow_permission_rules.cpp: tokens broader than the jobs are shown to need.
+void defaultPermissionsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+void broadPermissionsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
 // workflow_unparsed_rule.cpp: a file the rules above could not read.
 // "line 5, column 4: YAML syntax error: …": where and why, from
 // parseWorkflow's error (the position left out when it named none).
