@@ -43,6 +43,16 @@ const std::vector<Allowed> kAllowed = {
     {"poutine", ".github/workflows/workflow_run_reusable.yml", "security/missing-permissions",
      "poutine's rule covers pull_request_target and issue_comment only; loopwright also covers workflow_run, "
      "whose token is a write token by default (zizmor's excessive-permissions flags the file as well)."},
+    // poutine's only pinning rule, unpinnable_action, reads actions' own
+    // dependencies; it says nothing of a workflow's images and uses:, which
+    // zizmor's unpinned-images and unpinned-uses report in the same shapes.
+    {"poutine", ".github/workflows/anchors_multiple.yml", "security/unpinned-image",
+     "`container: &container node:18` (and its two aliases) is a tag, not a digest; poutine has no rule for workflows' "
+     "images."},
+    {"poutine", ".github/workflows/reusable.yml", "security/unpinned-image",
+     "`container: image: node:latest` is a tag, not a digest; poutine has no rule for workflows' images."},
+    {"poutine", ".github/workflows/reusable.yml", "security/unpinned-action",
+     "A reusable workflow called at a branch; poutine has no rule for workflows' uses:."},
 };
 
 // A reference finding loopwright leaves out on purpose, and why: counted

@@ -246,6 +246,12 @@ const std::vector<RuleInfo> kRules = {
      "that do not need it; `read-all` lets the token read every scope (packages, security events, ...). Grant "
      "`write` scopes on the job that uses them and name the scopes a job reads instead of `read-all`.",
      Confidence::High, Persona::Default},
+    {"security/debug-logging", Severity::Notice,
+     "`ACTIONS_STEP_DEBUG` or `ACTIONS_RUNNER_DEBUG` set to `true` writes the runner's debug log into the run's "
+     "logs, which everyone who can read the repository can read: values the steps handle that are not "
+     "registered as secrets (tokens read from files, decoded parts of secrets) end up there. Turn debug "
+     "logging on for one re-run instead (\"Enable debug logging\" when re-running a job), not in the workflow.",
+     Confidence::High, Persona::Default},
 };
 
 }  // namespace

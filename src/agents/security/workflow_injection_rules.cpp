@@ -1,6 +1,6 @@
 // Rules on what a step's script text does: expressions expanded into it,
 // writes to GITHUB_ENV / GITHUB_PATH, downloads piped to a shell, and the
-// unsecure workflow commands.
+// runner switches set in env: (unsecure workflow commands, debug logging).
 #include <cctype>
 #include <string>
 
@@ -46,6 +46,17 @@ std::vector<CodeSink> codeSinks(const StepModel& s) {
 // expression may evaluate to "true".
 bool turnsOnUnsecureCommands(std::string_view value) {
   return lowerCase(trim(value)) == "true" || value.find("${{") != std::string_view::npos;
+}
+
+// Each env: entry of the workflow, its jobs and their steps.
+template <class F>
+void forEachEnv(const WorkflowModel& w, F&& f) {
+  for (const auto& [name, value] : w.env) f(name, value);
+  for (const JobModel& j : w.jobs) {
+    for (const auto& [name, value] : j.env) f(name, value);
+    for (const StepModel& s : j.steps)
+      for (const auto& [name, value] : s.env) f(name, value);
+  }
 }
 
 }  // namespace
@@ -106,23 +117,30 @@ void runCurlPipeShellHits(const WorkflowModel& w, const FileLines& lines, std::v
 
 void unsecureCommandsHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out) {
   constexpr std::string_view kName = "ACTIONS_ALLOW_UNSECURE_COMMANDS";
-  auto check = [&](const LocatedMap& env) {
-    for (const auto& [name, value] : env)
-      if (name == kName && turnsOnUnsecureCommands(value.text))
-        out.push_back(
-            {"security/unsecure-commands", "`ACTIONS_ALLOW_UNSECURE_COMMANDS` is set in `env:`.", {value.line}});
-  };
-  check(w.env);
+  forEachEnv(w, [&](const std::string& name, const Located& value) {
+    if (name == kName && turnsOnUnsecureCommands(value.text))
+      out.push_back(
+          {"security/unsecure-commands", "`ACTIONS_ALLOW_UNSECURE_COMMANDS` is set in `env:`.", {value.line}});
+  });
   for (const JobModel& j : w.jobs) {
-    check(j.env);
     for (const StepModel& s : j.steps) {
-      check(s.env);
       if (!s.run.present() || s.run.text.find(std::string(kName) + "=true") == std::string::npos) continue;
       out.push_back({"security/unsecure-commands",
                      "This step turns on `ACTIONS_ALLOW_UNSECURE_COMMANDS`.",
                      {locate(lines, s.run.line, kName)}});
     }
   }
+}
+
+// The runner reads these as variables too (docs.github.com, "Enabling debug
+// logging"): set in a workflow's env:, they turn on its debug log for
+// everyone who can read the run's logs; poutine's debug_enabled reads `true`
+// in any case.
+void debugLoggingHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
+  forEachEnv(w, [&](const std::string& name, const Located& value) {
+    if ((name == "ACTIONS_STEP_DEBUG" || name == "ACTIONS_RUNNER_DEBUG") && lowerCase(trim(value.text)) == "true")
+      out.push_back({"security/debug-logging", "`" + name + ": true` turns on the runner's debug log.", {value.line}});
+  });
 }
 
 }  // namespace lw::agents::security

@@ -49,6 +49,7 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   agentMcpSecretHits(w, lines, out);
   defaultPermissionsHits(w, out);
   broadPermissionsHits(w, out);
+  debugLoggingHits(w, out);
   return out;
 }
 

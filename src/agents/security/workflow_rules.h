@@ -79,6 +79,9 @@ void agentDangerousModeHits(const WorkflowModel& w, const FileLines& lines, std:
 void agentUnrestrictedShellHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 void agentMcpSecretHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);
 
+// workflow_injection_rules.cpp: ACTIONS_STEP_DEBUG / ACTIONS_RUNNER_DEBUG set true in env:.
+void debugLoggingHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
 // workflow_permission_rules.cpp: tokens broader than the jobs are shown to need.
 void defaultPermissionsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void broadPermissionsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
