@@ -133,16 +133,24 @@ TEST_CASE("security agent: reads the diff and the files its rules need at head, 
 
 TEST_CASE("security agent: the log says which files were scanned, by kind, and which rules ran") {
   SecurityBridge bridge = scripted();
-  Run all, some;
+  const std::vector<agents::security::RuleInfo>& rules = agents::security::allRules();
+  std::size_t later = std::count_if(rules.begin(), rules.end(), [](const agents::security::RuleInfo& r) {
+    return r.persona != agents::security::Persona::Default;
+  });
+  REQUIRE(later > 0);
+  std::string total = std::to_string(rules.size());
+  Run all, some, auditor;
   run(bridge, {}, all);
   CHECK(
       all.log.str().find("builtin/security: scanned: 1 workflow, 1 manifest, 1 other (added lines only); rules run: " +
-                         std::to_string(agents::security::allRules().size()) + " of " +
-                         std::to_string(agents::security::allRules().size()) + "\n") != std::string::npos);
+                         std::to_string(rules.size() - later) + " of " + total + " (" + std::to_string(later) +
+                         " of personas after default left out)\n") != std::string::npos);
   run(bridge, {{"disable", json::array{"security/new-dependency"}}}, some);
-  CHECK(some.log.str().find("; rules run: " + std::to_string(agents::security::allRules().size() - 1) + " of " +
-                            std::to_string(agents::security::allRules().size()) + ", not security/new-dependency\n") !=
-        std::string::npos);
+  CHECK(some.log.str().find(
+            "; rules run: " + std::to_string(rules.size() - later - 1) + " of " + total + " (" + std::to_string(later) +
+            " of personas after default left out), not security/new-dependency\n") != std::string::npos);
+  run(bridge, {{"persona", "auditor"}}, auditor);
+  CHECK(auditor.log.str().find("; rules run: " + total + " of " + total + "\n") != std::string::npos);
 }
 
 TEST_CASE("security agent: with: parameters are honoured") {

@@ -172,14 +172,21 @@ std::string scanSummary(const ScanResult& scan, const ScanOptions& options) {
         .append(std::to_string(count) + " ")
         .append(kNames[static_cast<std::size_t>(kind)]);
   std::string notRun;
-  std::size_t ran = 0;
+  std::size_t ran = 0, laterPersona = 0;
   for (const RuleInfo& r : allRules()) {
+    if (r.persona > options.persona) {
+      ++laterPersona;  // counted, not named: a persona leaves out whole groups
+      continue;
+    }
     bool runs = !isDisabled(r.id, options) && r.severity <= options.minSeverity;
     ran += runs;
     if (!runs) notRun.append(notRun.empty() ? ", not " : ", ").append(r.id);
   }
+  std::string persona = laterPersona == 0 ? std::string()
+                                          : " (" + std::to_string(laterPersona) + " of personas after " +
+                                                std::string(toString(options.persona)) + " left out)";
   return "scanned: " + (scanned.empty() ? std::string("nothing") : scanned) + "; rules run: " + std::to_string(ran) +
-         " of " + std::to_string(allRules().size()) + notRun;
+         " of " + std::to_string(allRules().size()) + persona + notRun;
 }
 
 std::vector<Finding> scanChangedFiles(const std::vector<ChangedFile>& files, const ScanOptions& options) {
