@@ -142,8 +142,8 @@ TEST_CASE("security forms: this repository's actions and workflows are neither u
   CHECK(found("on: push\npermissions: {}\njobs:\n"
               "  a:\n    uses: ./.github/workflows/x.yml\n    secrets: inherit\n"
               "  b:\n    uses: $/.github/workflows/x.yml\n    secrets: inherit\n"
-              "  c:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: $/.github/actions/setup\n")
-            .empty());
+              "  c:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: $/.github/actions/setup\n") ==
+        std::vector<std::string>{"5 security/workspace-relative-uses"});  // `./` is the workspace's file
   CHECK(found("on: push\npermissions: {}\njobs:\n  a:\n    uses: other/repo/.github/workflows/x.yml@main\n") ==
         std::vector<std::string>{"5 security/unpinned-action"});
 }

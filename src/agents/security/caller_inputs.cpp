@@ -7,10 +7,15 @@ namespace lw::agents::security {
 
 namespace {
 
+bool isLocalUses(std::string_view uses) { return uses.starts_with("./") || uses.starts_with("$/"); }
+
 // `./.github/workflows/x.yml` -> ".github/workflows/x.yml"; `./tools/act` ->
-// "tools/act"; not local: "".
+// "tools/act"; the same for GitHub's self-repository `$/…` (a ref after
+// `@`, if any, left out); not local: "".
 std::string localCallee(std::string_view uses) {
-  if (!uses.starts_with("./")) return "";
+  uses = trim(uses);
+  if (!isLocalUses(uses)) return "";
+  if (uses.starts_with("$/")) uses = uses.substr(0, uses.find('@'));
   uses.remove_prefix(2);
   while (uses.ends_with("/")) uses.remove_suffix(1);
   return std::string(uses);
@@ -34,14 +39,14 @@ void callsOf(const WorkflowModel& w, const std::string& path, CallerInputs& out)
   }
 }
 
-// A `uses: ./…` line (quoted or not) anywhere in the text.
+// A `uses: ./…` or `uses: $/…` line (quoted or not) anywhere in the text.
 bool callsLocal(std::string_view content) {
   for (std::string_view line : splitLines(content)) {
     std::size_t at = line.find("uses:");
     if (at == std::string_view::npos) continue;
     std::string_view rest = trim(line.substr(at + 5));
     if (rest.starts_with("'") || rest.starts_with("\"")) rest.remove_prefix(1);
-    if (rest.starts_with("./")) return true;
+    if (isLocalUses(rest)) return true;
   }
   return false;
 }

@@ -252,6 +252,12 @@ const std::vector<RuleInfo> kRules = {
      "registered as secrets (tokens read from files, decoded parts of secrets) end up there. Turn debug "
      "logging on for one re-run instead (\"Enable debug logging\" when re-running a job), not in the workflow.",
      Confidence::High, Persona::Default},
+    {"security/workspace-relative-uses", Severity::Notice,
+     "`uses: ./path` runs the action or workflow found at that path in the workspace when the step starts, "
+     "which an earlier step can replace (a checkout of another ref, a download) and which GitHub's "
+     "pinning policies cannot hold. GitHub's self-repository form, `uses: $/path`, always runs this "
+     "repository's file at the workflow's own commit.",
+     Confidence::High, Persona::Default},
 };
 
 }  // namespace

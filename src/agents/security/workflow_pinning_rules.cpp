@@ -65,6 +65,27 @@ void unpinnedActionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
   }
 }
 
+// `./path` names whatever the workspace holds at that path when the step
+// runs (an earlier step may have checked out or written other code there);
+// `$/path` is this repository at the workflow's own commit (zizmor's
+// self-repository audit).
+void workspaceRelativeUsesHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
+  auto check = [&](const Located& uses) {
+    std::string_view written = trim(uses.text);
+    if (!written.starts_with("./")) return;
+    out.push_back({"security/workspace-relative-uses",
+                   "`" + std::string(written) +
+                       "` runs what the workspace holds at that path, not necessarily this "
+                       "repository's file: write `$/" +
+                       std::string(written.substr(2)) + "`.",
+                   {uses.line}});
+  };
+  for (const JobModel& j : w.jobs) {
+    check(j.uses);
+    for (const StepModel& s : j.steps) check(s.uses);
+  }
+}
+
 void unpinnedImageHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
   if (w.actionImage.text.starts_with("docker://")) checkImage(w.actionImage, out);
   for (const JobModel& j : w.jobs) {

@@ -50,6 +50,7 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   defaultPermissionsHits(w, out);
   broadPermissionsHits(w, out);
   debugLoggingHits(w, out);
+  workspaceRelativeUsesHits(w, out);
   return out;
 }
 

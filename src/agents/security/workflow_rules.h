@@ -32,6 +32,8 @@ void cacheInReleaseHits(const WorkflowModel& w, const FileLines& lines, std::vec
 
 // workflow_pinning_rules.cpp: code and images from elsewhere.
 void unpinnedActionHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+// A `uses: ./…` (the workspace's file) where `$/…` (this repository's) is meant.
+void workspaceRelativeUsesHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void unpinnedImageHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void secretsInheritHits(const WorkflowModel& w, std::string_view repositoryOwner, std::vector<RuleHit>& out);
 void persistCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
