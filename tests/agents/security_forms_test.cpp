@@ -132,7 +132,7 @@ TEST_CASE("security forms: ACTIONS_ALLOW_UNSECURE_COMMANDS is on only for what b
 
 TEST_CASE("security forms: a pin written as a block scalar is read as the pin") {
   CHECK(found(stepsWith("      - uses: |\n          other/action@11bd71901bbe5b1630ceea73d27597364c9af683\n"
-                        "      - uses: >-\n          actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683\n"))
+                        "      - uses: >-\n          actions/setup-python@11bd71901bbe5b1630ceea73d27597364c9af683\n"))
             .empty());
   CHECK(found(stepsWith("      - uses: |\n          other/action@v4\n")) ==
         std::vector<std::string>{"7 security/unpinned-action"});
@@ -163,6 +163,7 @@ TEST_CASE("security forms: a checkout of the pull request's head in index syntax
       "on: pull_request_target\npermissions: {}\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
       "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683\n        with:\n"
       "          ref: ${{ github.event['pull_request']['HEAD']['sha'] }}\n"
+      "          persist-credentials: false\n"
       "      - run: make\n";
   CHECK(found(workflow) == std::vector<std::string>{"9 security/untrusted-checkout"});
 }

@@ -134,7 +134,9 @@ TEST_CASE("security rules: a finding goes on the first added line among its anch
 
 TEST_CASE("security rules: the message says what was seen, then why and how to fix") {
   ChangedFile f = wholeFileAdded(".github/workflows/t.yml", kPrtWorkflow);
-  std::vector<Finding> findings = scanChangedFiles({f}, {});
+  ScanOptions errors;
+  errors.minSeverity = Severity::Error;
+  std::vector<Finding> findings = scanChangedFiles({f}, errors);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].severity == Severity::Error);
   CHECK(
@@ -214,6 +216,7 @@ TEST_CASE("security rules: a workflow that parses gets its rules and no unparsed
                                  "---\n# build on every push\non: push\npermissions:\n  contents: read\njobs:\n"
                                  "  build:\n    runs-on: ubuntu-latest\n    steps:\n"
                                  "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683\n"
+                                 "        with:\n          persist-credentials: false\n"
                                  "      - run: |\n          make\n          make test\n\n\n");
   ScanResult scan = scanPullRequest({f}, {});
   CHECK(scan.findings.empty());
@@ -310,7 +313,7 @@ TEST_CASE("security rules: disable, minSeverity, dependencies and maxFindings") 
   ChangedFile req = wholeFileAdded("requirements.txt", "requests==2.32.3\n");
   std::vector<ChangedFile> files{wf, req};
   ScanOptions o;
-  CHECK(scanChangedFiles(files, o).size() == 4);
+  CHECK(scanChangedFiles(files, o).size() == 5);  // and line 6's security/checkout-persists-token
   CHECK(summary(scanChangedFiles(files, o)).front() == ".github/workflows/ci.yml:8 security/expression-injection");
 
   o.minSeverity = Severity::Warning;
@@ -319,12 +322,12 @@ TEST_CASE("security rules: disable, minSeverity, dependencies and maxFindings") 
                                  ".github/workflows/ci.yml:7 security/unpinned-action"});
   o = {};
   o.disabled = {"security/unpinned-action", "security/unpinned-github-action"};
-  CHECK(scanChangedFiles(files, o).size() == 2);
+  CHECK(scanChangedFiles(files, o).size() == 3);
   o.disabled = {"security/"};
   CHECK(scanChangedFiles(files, o).empty());
   o = {};
   o.dependencies = false;
-  CHECK(scanChangedFiles(files, o).size() == 3);
+  CHECK(scanChangedFiles(files, o).size() == 4);
   o = {};
   o.maxFindings = 1;
   CHECK(summary(scanChangedFiles(files, o)) ==

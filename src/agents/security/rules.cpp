@@ -258,6 +258,12 @@ const std::vector<RuleInfo> kRules = {
      "pinning policies cannot hold. GitHub's self-repository form, `uses: $/path`, always runs this "
      "repository's file at the workflow's own commit.",
      Confidence::High, Persona::Default},
+    {"security/checkout-persists-token", Severity::Notice,
+     "`actions/checkout` writes the job's token into the workspace (`.git/config`, or a file under the "
+     "runner's temporary directory from v6) so that later `git` commands can push; every later step can read "
+     "it there, and an artifact, cache or image built from the workspace can carry it out. Set "
+     "`persist-credentials: false` unless a later step pushes with it.",
+     Confidence::Low, Persona::Default},
 };
 
 }  // namespace

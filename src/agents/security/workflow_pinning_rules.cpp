@@ -107,19 +107,27 @@ void secretsInheritHits(const WorkflowModel& w, std::string_view repositoryOwner
   }
 }
 
+// A checkout that keeps the token, in a job that uploads an artifact (the
+// token can leave in it: a warning), or in any other job (a notice, zizmor's
+// low-confidence artipacked finding: a later step may still publish it).
 void persistCredentialsHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
   for (const JobModel& j : w.jobs) {
     auto upload = std::find_if(j.steps.begin(), j.steps.end(),
                                [](const StepModel& s) { return usesAction(s, "actions/upload-artifact"); });
-    if (upload == j.steps.end()) continue;
     for (const StepModel& s : j.steps) {
       if (!usesAction(s, "actions/checkout")) continue;
       const Located* persist = s.withValue("persist-credentials");
-      if (persist != nullptr && lowerCase(persist->text) == "false") continue;
-      out.push_back({"security/persist-credentials",
-                     "Job `" + j.id + "` keeps the checkout's token and uploads an artifact (line " +
-                         std::to_string(upload->line) + ").",
-                     {s.uses.line, upload->line}});
+      if (persist != nullptr && lowerCase(trim(persist->text)) == "false") continue;
+      if (upload == j.steps.end())
+        out.push_back(
+            {"security/checkout-persists-token",
+             "Job `" + j.id + "` keeps the checkout's token in the workspace (no `persist-credentials: false`).",
+             {s.uses.line}});
+      else
+        out.push_back({"security/persist-credentials",
+                       "Job `" + j.id + "` keeps the checkout's token and uploads an artifact (line " +
+                           std::to_string(upload->line) + ").",
+                       {s.uses.line, upload->line}});
     }
   }
 }
