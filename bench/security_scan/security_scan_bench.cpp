@@ -1,19 +1,22 @@
 // builtin/security on a generated pull request of 5,000 added lines across
-// workflows, shell scripts, a Dockerfile and manifests / lock files: the
-// agent main end to end (bridge answers as JSON from memory, the diff
+// workflows, shell scripts, a Dockerfile and manifests / lock files (or,
+// with --workflows, workflows only; with --corpus DIR, every file under DIR
+// as one pull request, e.g. tests/data/security/corpus/zizmor/test-data):
+// the agent main end to end (bridge answers as JSON from memory, the diff
 // parsed, each file read, every rule, findings.json written) against its
 // floor, parsing the same diff alone, measured in the same run.
 //
-// usage: bench_security_scan [--runs N] [--lines N] [--max-ms MS]
+// usage: bench_security_scan [--runs N] [--lines N] [--workflows | --corpus DIR] [--max-ms MS]
 // Prints the median of each; exits 1 when the agent's median is over
-// --max-ms (default 200, the target of issue #15).
+// --max-ms (default 200, the target of issues #15 and #25).
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
-#include <unistd.h>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -47,7 +50,8 @@ std::string workflow(int index, int lines) {
       << "      - uses: actions/cache@v4\n        with:\n          path: ~/.npm\n          key: npm\n"
       << "      - run: |\n          echo \"${{ github.event.pull_request.title }}\"\n"
       << "          curl -fsSL https://example.com/install.sh | bash\n          npm ci\n          npm test\n"
-      << "      - env:\n          TITLE: ${{ github.event.issue.title }}\n        run: echo \"T=$TITLE\" >> $GITHUB_ENV\n";
+      << "      - env:\n          TITLE: ${{ github.event.issue.title }}\n        run: echo \"T=$TITLE\" >> "
+         "$GITHUB_ENV\n";
     written += 21;
   }
   return w.str();
@@ -96,13 +100,44 @@ std::map<std::string, std::string> pullRequestFiles(int total) {
   files["go.sum"] = lines("example.com/mod v1.0.0 h1:abcdefghijklmnopqrstuvwxyz", share / 2);
   files["Cargo.lock"] = [&] {
     std::ostringstream s;
-    for (int i = 0; i < share / 8; ++i) s << "[[package]]\nname = \"crate" << i << "\"\nversion = \"0." << i << ".0\"\n\n";
+    for (int i = 0; i < share / 8; ++i)
+      s << "[[package]]\nname = \"crate" << i << "\"\nversion = \"0." << i << ".0\"\n\n";
     return s.str();
   }();
   // The rest in a file only the secret rule reads (from the diff alone).
   int sofar = 0;
   for (const auto& [path, content] : files) sofar += static_cast<int>(std::count(content.begin(), content.end(), '\n'));
   files["src/config.py"] = lines("API_URL_", std::max(0, total - sofar));
+  return files;
+}
+
+// The same number of lines in workflows alone: what issue #25's target is about.
+std::map<std::string, std::string> workflowFiles(int total) {
+  std::map<std::string, std::string> files;
+  for (int i = 0; i < 10; ++i)
+    files[".github/workflows/ci" + std::to_string(i) + ".yml"] = workflow(i, total / 10 + 21);
+  return files;
+}
+
+// Every file under `dir` at the path the rules read it at: action.yml as
+// an action, any other YAML as a workflow (named after its path), the rest
+// where it is.
+std::map<std::string, std::string> corpusFiles(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    std::string rel = std::filesystem::relative(entry.path(), dir).generic_string();
+    std::string name = entry.path().filename().string();
+    bool yaml = name.ends_with(".yml") || name.ends_with(".yaml");
+    if (yaml && name != "action.yml" && name != "action.yaml") {
+      std::replace(rel.begin(), rel.end(), '/', '~');
+      rel = ".github/workflows/" + rel;
+    }
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::ostringstream content;
+    content << in.rdbuf();
+    files[rel] = content.str();
+  }
   return files;
 }
 
@@ -128,8 +163,8 @@ class MemoryBridge : public lw::agents::BridgeClient {
     if (tool == "github.pulls.diff")
       return json::value{{"base", "b"}, {"head", "h"}, {"incremental", false}, {"diff", diff}, {"truncated", false}};
     const std::string& content = files.at(std::string(args.at("path").as_string()));
-    return json::value{{"path", args.at("path")}, {"ref", "head"}, {"sha", "h"}, {"size", content.size()},
-                       {"content", content}, {"truncated", false}};
+    return json::value{{"path", args.at("path")}, {"ref", "head"},      {"sha", "h"},
+                       {"size", content.size()},  {"content", content}, {"truncated", false}};
   }
 };
 
@@ -139,23 +174,39 @@ int intFlag(int argc, char** argv, const std::string& name, int fallback) {
   return fallback;
 }
 
+const char* stringFlag(int argc, char** argv, const std::string& name) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (argv[i] == name) return argv[i + 1];
+  return nullptr;
+}
+
+bool hasFlag(int argc, char** argv, const std::string& name) {
+  return std::find(argv + 1, argv + argc, name) != argv + argc;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int runs = intFlag(argc, argv, "--runs", 21), total = intFlag(argc, argv, "--lines", 5000);
   int maxMs = intFlag(argc, argv, "--max-ms", 200);
   MemoryBridge bridge;
-  bridge.files = pullRequestFiles(total);
+  const char* corpus = stringFlag(argc, argv, "--corpus");
+  bridge.files = corpus != nullptr                    ? corpusFiles(corpus)
+                 : hasFlag(argc, argv, "--workflows") ? workflowFiles(total)
+                                                      : pullRequestFiles(total);
   int added = 0;
   bridge.diff = newFileDiff(bridge.files, &added);
-  std::filesystem::path out = std::filesystem::temp_directory_path() / ("lw-bench-security-" + std::to_string(::getpid()));
+  std::filesystem::path out =
+      std::filesystem::temp_directory_path() / ("lw-bench-security-" + std::to_string(::getpid()));
   std::filesystem::create_directories(out);
   json::object params;
   std::ostringstream log;
   std::vector<double> floor, rules, agent;
   std::vector<lw::agents::security::ChangedFile> changed;
   std::size_t findingCount = 0;
-  auto ms = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+  auto ms = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+  };
   for (int r = 0; r < runs; ++r) {
     auto t0 = Clock::now();
     auto parsed = lw::github::DiffIndex::parse(bridge.diff);

@@ -22,6 +22,7 @@ std::vector<BuiltinStep> makeCatalog() {
            P{"minSeverity", T::Enum, "\"notice\"", "findings below this severity are dropped", severities, 0, 0},
            P{"dependencies", T::Boolean, "true", "report new or changed dependencies in manifests and lock files", {}, 0, 0},
            P{"maxFindings", T::Integer, "200", "at most this many findings, the most severe first", {}, 1, 1000},
+           P{"persona", T::Enum, "\"default\"", "which rules report: default (flaws), pedantic (and hygiene), auditor (and what needs a person to judge)", {"default", "pedantic", "auditor"}, 0, 0},
        },
        std::nullopt,  // isolation: the taskpack's
        std::nullopt},  // networkMode: the taskpack's

@@ -8,6 +8,7 @@
 
 #include <boost/json.hpp>
 
+#include "agents/security/rules.h"
 #include "agents/security/security_agent.h"
 #include "core/file_io.h"
 #include "support/temp_dir.h"
@@ -130,6 +131,28 @@ TEST_CASE("security agent: reads the diff and the files its rules need at head, 
   CHECK(r.log.str().find("3 changed files, 3 findings") != std::string::npos);
 }
 
+TEST_CASE("security agent: the log says which files were scanned, by kind, and which rules ran") {
+  SecurityBridge bridge = scripted();
+  const std::vector<agents::security::RuleInfo>& rules = agents::security::allRules();
+  std::size_t later = std::count_if(rules.begin(), rules.end(), [](const agents::security::RuleInfo& r) {
+    return r.persona != agents::security::Persona::Default;
+  });
+  REQUIRE(later > 0);
+  std::string total = std::to_string(rules.size());
+  Run all, some, auditor;
+  run(bridge, {}, all);
+  CHECK(
+      all.log.str().find("builtin/security: scanned: 1 workflow, 1 manifest, 1 other (added lines only); rules run: " +
+                         std::to_string(rules.size() - later) + " of " + total + " (" + std::to_string(later) +
+                         " of personas after default left out)\n") != std::string::npos);
+  run(bridge, {{"disable", json::array{"security/new-dependency"}}}, some);
+  CHECK(some.log.str().find(
+            "; rules run: " + std::to_string(rules.size() - later - 1) + " of " + total + " (" + std::to_string(later) +
+            " of personas after default left out), not security/new-dependency\n") != std::string::npos);
+  run(bridge, {{"persona", "auditor"}}, auditor);
+  CHECK(auditor.log.str().find("; rules run: " + total + " of " + total + "\n") != std::string::npos);
+}
+
 TEST_CASE("security agent: with: parameters are honoured") {
   SecurityBridge bridge = scripted();
   SUBCASE("minSeverity") {
@@ -190,13 +213,13 @@ TEST_CASE("security agent: the repository's owner comes from the event payload")
   SecurityBridge bridge;
   const char* wf =
       "on: push\njobs:\n  d:\n    uses: acme/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n"
-      "    secrets: inherit\n";
+      "    secrets: inherit\npermissions: {}\n";
   bridge.files = {{".github/workflows/d.yml", wf}};
   bridge.diff =
       "diff --git a/.github/workflows/d.yml b/.github/workflows/d.yml\nnew file mode 100644\n--- /dev/null\n"
-      "+++ b/.github/workflows/d.yml\n@@ -0,0 +1,5 @@\n+on: push\n+jobs:\n+  d:\n"
+      "+++ b/.github/workflows/d.yml\n@@ -0,0 +1,6 @@\n+on: push\n+jobs:\n+  d:\n"
       "+    uses: acme/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n+    secrets: "
-      "inherit\n";
+      "inherit\n+permissions: {}\n";
   test::TempDir dir;
   Run other, own;
   run(bridge, {}, other, dir.write("other.json", R"({"repository": {"owner": {"login": "someone-else"}}})"));
@@ -250,7 +273,7 @@ TEST_CASE(
   CHECK(
       std::string(r.findings[0].at("message").as_string())
           .starts_with("This workflow file cannot be read (line 5, column 4: YAML syntax error: end of map not found), "
-                       "so none of the workflow rules were checked on it.\n\n"));
+                       "so none of the workflow rules were checked on it. (confidence: high)\n\n"));
   json::value coverage = coverageOf(r);
   REQUIRE(coverage.is_object());
   CHECK(coverage.at("complete") == false);

@@ -32,7 +32,8 @@ std::vector<int> parseRanges(const std::string& spec) {
   return out;
 }
 
-agents::security::ChangedFile changed(const std::string& path, const std::string& content, const std::vector<int>* only) {
+agents::security::ChangedFile changed(const std::string& path, const std::string& content,
+                                      const std::vector<int>* only) {
   agents::security::ChangedFile all = agents::security::wholeFileAdded(path, content);
   if (only == nullptr) return all;
   agents::security::ChangedFile f;
@@ -58,6 +59,8 @@ SecurityCase loadCase(const fs::path& dir) {
       std::string path, ranges;
       words >> path >> ranges;
       added[path] = parseRanges(ranges);
+    } else if (line.starts_with("persona ")) {
+      c.persona = line.substr(8);
     } else {
       c.expected.insert(line);
     }

@@ -2,6 +2,7 @@
 // line with its rule, nothing else, and nothing at all on the safe twins.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -18,6 +19,9 @@ std::set<std::string> found(const test::SecurityCase& c) {
   ScanOptions o;
   o.maxFindings = 1000;
   o.repositoryOwner = "example-org";
+  std::optional<Persona> persona = parsePersona(c.persona);
+  REQUIRE(persona.has_value());
+  o.persona = *persona;
   std::set<std::string> out;
   for (const Finding& f : scanChangedFiles(c.files, o))
     out.insert(f.path + ":" + std::to_string(f.line) + " " + f.ruleId);

@@ -9,9 +9,11 @@
 
 #include "agents/security/changed_file.h"
 #include "agents/security/dependency_rules.h"
+#include "agents/security/expression_code.h"
 #include "agents/security/rules.h"
 #include "agents/security/scan.h"
 #include "agents/security/security_params.h"
+#include "agents/security/shell_commands.h"
 #include "agents/security/shell_rules.h"
 #include "agents/security/untrusted_context.h"
 
@@ -132,7 +134,9 @@ TEST_CASE("security rules: a finding goes on the first added line among its anch
 
 TEST_CASE("security rules: the message says what was seen, then why and how to fix") {
   ChangedFile f = wholeFileAdded(".github/workflows/t.yml", kPrtWorkflow);
-  std::vector<Finding> findings = scanChangedFiles({f}, {});
+  ScanOptions errors;
+  errors.minSeverity = Severity::Error;
+  std::vector<Finding> findings = scanChangedFiles({f}, errors);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].severity == Severity::Error);
   CHECK(
@@ -198,7 +202,7 @@ TEST_CASE("security rules: a workflow the parser refuses is an error where it st
       const Finding& f = scan.findings[0];
       CHECK(std::to_string(f.line) + " " + f.ruleId == c.found);
       CHECK(f.severity == Severity::Error);
-      CHECK(f.message.starts_with(std::string(c.detail) + "\n\n"));
+      CHECK(f.message.starts_with(std::string(c.detail) + " (confidence: high)\n\n"));
       REQUIRE(scan.unchecked.size() == 1);
       CHECK(scan.unchecked[0].path == c.path);
       CHECK(c.detail == "This " + std::string(f.path.ends_with("action.yml") ? "action" : "workflow") +
@@ -212,6 +216,7 @@ TEST_CASE("security rules: a workflow that parses gets its rules and no unparsed
                                  "---\n# build on every push\non: push\npermissions:\n  contents: read\njobs:\n"
                                  "  build:\n    runs-on: ubuntu-latest\n    steps:\n"
                                  "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683\n"
+                                 "        with:\n          persist-credentials: false\n"
                                  "      - run: |\n          make\n          make test\n\n\n");
   ScanResult scan = scanPullRequest({f}, {});
   CHECK(scan.findings.empty());
@@ -301,13 +306,14 @@ TEST_CASE("security rules: the coverage lists the files not checked, incomplete 
 TEST_CASE("security rules: disable, minSeverity, dependencies and maxFindings") {
   ChangedFile wf = wholeFileAdded(".github/workflows/ci.yml",
                                   "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
-                                  "      - uses: actions/checkout@v4\n"                            // 6: notice
-                                  "      - uses: someone/action@v1\n"                              // 7: warning
-                                  "      - run: echo ${{ github.event.head_commit.message }}\n");  // 8: error
+                                  "      - uses: actions/checkout@v4\n"                          // 6: notice
+                                  "      - uses: someone/action@v1\n"                            // 7: warning
+                                  "      - run: echo ${{ github.event.head_commit.message }}\n"  // 8: error
+                                  "permissions: {}\n");
   ChangedFile req = wholeFileAdded("requirements.txt", "requests==2.32.3\n");
   std::vector<ChangedFile> files{wf, req};
   ScanOptions o;
-  CHECK(scanChangedFiles(files, o).size() == 4);
+  CHECK(scanChangedFiles(files, o).size() == 5);  // and line 6's security/checkout-persists-token
   CHECK(summary(scanChangedFiles(files, o)).front() == ".github/workflows/ci.yml:8 security/expression-injection");
 
   o.minSeverity = Severity::Warning;
@@ -316,16 +322,67 @@ TEST_CASE("security rules: disable, minSeverity, dependencies and maxFindings") 
                                  ".github/workflows/ci.yml:7 security/unpinned-action"});
   o = {};
   o.disabled = {"security/unpinned-action", "security/unpinned-github-action"};
-  CHECK(scanChangedFiles(files, o).size() == 2);
+  CHECK(scanChangedFiles(files, o).size() == 3);
   o.disabled = {"security/"};
   CHECK(scanChangedFiles(files, o).empty());
   o = {};
   o.dependencies = false;
-  CHECK(scanChangedFiles(files, o).size() == 3);
+  CHECK(scanChangedFiles(files, o).size() == 4);
   o = {};
   o.maxFindings = 1;
   CHECK(summary(scanChangedFiles(files, o)) ==
         std::vector<std::string>{".github/workflows/ci.yml:8 security/expression-injection"});
+}
+
+TEST_CASE("security rules: a pedantic rule reports only when the persona asks for it") {
+  ChangedFile wf = wholeFileAdded(".github/workflows/ci.yml",
+                                  "on: push\n"                       // 1: no concurrency
+                                  "permissions:\n  issues: write\n"  // 3: no comment
+                                  "jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+                                  "      - run: echo ${{ 'constant' }}\n");  // 8: obfuscation (default)
+  ScanOptions o;
+  CHECK(summary(scanChangedFiles({wf}, o)) ==
+        std::vector<std::string>{".github/workflows/ci.yml:8 security/obfuscation"});
+  for (Persona p : {Persona::Pedantic, Persona::Auditor}) {
+    CAPTURE(toString(p));
+    o.persona = p;
+    CHECK(summary(scanChangedFiles({wf}, o)) ==
+          std::vector<std::string>{".github/workflows/ci.yml:1 security/concurrency-limits",
+                                   ".github/workflows/ci.yml:3 security/undocumented-permissions",
+                                   ".github/workflows/ci.yml:8 security/obfuscation"});
+  }
+}
+
+TEST_CASE("security rules: the finding's first line ends with its rule's confidence") {
+  ChangedFile wf = wholeFileAdded(".github/workflows/ci.yml",
+                                  "on: push\npermissions: {}\njobs:\n  b:\n    runs-on: ubuntu-latest\n"
+                                  "    if: contains('main,dev', github.ref_name)\n    steps:\n      - run: make\n");
+  std::vector<Finding> findings = scanChangedFiles({wf}, {});
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].ruleId == "security/unsound-contains");
+  std::string firstLine = findings[0].message.substr(0, findings[0].message.find('\n'));
+  CHECK(firstLine.ends_with(" (confidence: medium)"));
+  CHECK(firstLine.find("whoever triggers the run chooses its value") != std::string::npos);
+}
+
+TEST_CASE("security rules: a script splits into commands past separators, continuations, quotes and prefixes") {
+  std::vector<std::string_view> script{"cargo \\", "  publish --no-verify  # done",
+                                       "FOO=1 sudo -E npm i \"a b\" && echo '; gem install x'",
+                                       "/usr/bin/twine upload `", "  dist/*"};
+  std::vector<std::string> got;
+  for (const ShellCommand& c : shellCommands(script)) {
+    std::string words;
+    for (const std::string& w : c.words) words += (words.empty() ? "" : " ") + w;
+    got.push_back(std::to_string(c.line) + ": " + words);
+  }
+  CHECK(got == std::vector<std::string>{"0: cargo publish --no-verify", "2: npm i a b", "2: echo ; gem install x",
+                                        "3: twine upload dist/*"});
+}
+
+TEST_CASE("security rules: an expression's code is lower case, without spaces, literals emptied") {
+  CHECK(expressionCode("${{ toJSON( Secrets ) }}") == "tojson(secrets)");
+  CHECK(expressionCode("${{ format('{0} toJSON(secrets)', 'it''s') }}") == "format('','')");
+  CHECK(expressionCode("a && 'X' || b", true) == "a&&'x'||b");
 }
 
 TEST_CASE("security rules: secrets: inherit to the repository owner's own workflows is fine") {
@@ -333,7 +390,7 @@ TEST_CASE("security rules: secrets: inherit to the repository owner's own workfl
       wholeFileAdded(".github/workflows/d.yml",
                      "on: push\njobs:\n  d:\n"
                      "    uses: Example-Org/shared/.github/workflows/d.yml@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n"
-                     "    secrets: inherit\n");
+                     "    secrets: inherit\npermissions: {}\n");
   ScanOptions o;
   CHECK(summary(scanChangedFiles({f}, o)) ==
         std::vector<std::string>{".github/workflows/d.yml:5 security/secrets-inherit"});
@@ -367,13 +424,14 @@ TEST_CASE("security rules: dependency parsers name the package and its version")
   CHECK(r.anchors == std::vector<int>{4});
 }
 
-TEST_CASE("security rules: every rule is in docs/security-rules.md with its severity") {
+TEST_CASE("security rules: every rule is in docs/security-rules.md with its severity, confidence and persona") {
   std::ifstream in(std::string(LOOPWRIGHT_SOURCE_DIR) + "/docs/security-rules.md");
   std::stringstream doc;
   doc << in.rdbuf();
   for (const RuleInfo& r : allRules()) {
     CAPTURE(r.id);
-    std::string row = "| `" + std::string(r.id) + "` | " + std::string(toString(r.severity)) + " |";
+    std::string row = "| `" + std::string(r.id) + "` | " + std::string(toString(r.severity)) + " | " +
+                      std::string(toString(r.confidence)) + " | " + std::string(toString(r.persona)) + " |";
     CHECK(doc.str().find(row) != std::string::npos);
   }
 }
@@ -382,15 +440,20 @@ TEST_CASE("security rules: parameters of the wrong type are refused with the par
   boost::json::object ok{{"disable", boost::json::array{"security/secret"}},
                          {"minSeverity", "warning"},
                          {"dependencies", false},
-                         {"maxFindings", 5}};
+                         {"maxFindings", 5},
+                         {"persona", "auditor"}};
   Result<ScanOptions> o = readSecurityParams(ok);
   REQUIRE(o.ok());
   CHECK(o->disabled == std::vector<std::string>{"security/secret"});
   CHECK(o->minSeverity == Severity::Warning);
   CHECK_FALSE(o->dependencies);
   CHECK(o->maxFindings == 5);
-  for (auto [name, bad] : std::vector<std::pair<const char*, boost::json::value>>{
-           {"disable", "security/secret"}, {"minSeverity", "fatal"}, {"dependencies", "yes"}, {"maxFindings", 0}}) {
+  CHECK(o->persona == Persona::Auditor);
+  for (auto [name, bad] : std::vector<std::pair<const char*, boost::json::value>>{{"disable", "security/secret"},
+                                                                                  {"minSeverity", "fatal"},
+                                                                                  {"dependencies", "yes"},
+                                                                                  {"maxFindings", 0},
+                                                                                  {"persona", "paranoid"}}) {
     CAPTURE(name);
     Result<ScanOptions> r = readSecurityParams(boost::json::object{{name, bad}});
     REQUIRE_FALSE(r.ok());

@@ -44,6 +44,8 @@ TEST_CASE("explain: a built-in step shows its summary, each parameter (default o
                    "                                ← default\n"
                    "  with.maxFindings              20\n"
                    "                                ← step with:\n"
+                   "  with.persona                  \"default\"\n"
+                   "                                ← default\n"
                    "  tools (built-in)              github.pulls.diff, github.pulls.files, github.file\n"
                    "                                ← granted to builtin/security\n") != std::string::npos);
   // A run: step shows none of it.

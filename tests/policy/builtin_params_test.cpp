@@ -65,7 +65,7 @@ TEST_CASE("builtin params: a built-in step gets every parameter, its defaults an
   Step security = onlyStep(taskpack("          uses: builtin/security\n"));
   CHECK(security.with.empty());
   CHECK(json::serialize(security.params) ==
-        R"({"disable":[],"minSeverity":"notice","dependencies":true,"maxFindings":200})");
+        R"({"disable":[],"minSeverity":"notice","dependencies":true,"maxFindings":200,"persona":"default"})");
   CHECK(security.role == Role::Reviewer);
 
   Step triage = onlyStep(taskpack("          uses: builtin/triage\n          with: {duplicateThreshold: 1, labels: false}\n"));
@@ -99,7 +99,7 @@ TEST_CASE("builtin params: each mistake in with: is reported at its file:line:co
     CHECK(problems(taskpack("          uses: builtin/security\n          with: {color: red}\n")) ==
           std::vector<std::string>{
               "tp.yaml:11:18 spec.stages[0].steps[0].with.color: builtin/security has no parameter 'color' | "
-              "its parameters: disable, minSeverity, dependencies, maxFindings"});
+              "its parameters: disable, minSeverity, dependencies, maxFindings, persona"});
   }
   SUBCASE("a wrong type") {
     CHECK(problems(taskpack("          uses: builtin/security\n          with:\n            dependencies: yes\n"
@@ -152,7 +152,7 @@ TEST_CASE("builtin params: each mistake in with: is reported at its file:line:co
     CHECK(problems(taskpack("          uses: builtin/security\n          with: [maxFindings]\n")) ==
           std::vector<std::string>{
               "tp.yaml:11:17 spec.stages[0].steps[0].with: must be a mapping of builtin/security's parameters | "
-              "write 'name: value' lines; its parameters: disable, minSeverity, dependencies, maxFindings"});
+              "write 'name: value' lines; its parameters: disable, minSeverity, dependencies, maxFindings, persona"});
   }
   SUBCASE("with: on a run: step") {
     CHECK(problems(taskpack("          run: [./check.sh]\n          with: {maxFindings: 3}\n")) ==
@@ -230,7 +230,7 @@ TEST_CASE("builtin params: --params JSON checked against the catalogue, defaults
   const BuiltinStep& security = *findBuiltinStep("security");
   auto filled = resolveParams(security, json::parse(R"({"maxFindings": 5})").as_object());
   REQUIRE(filled.ok());
-  CHECK(json::serialize(*filled) == R"({"disable":[],"minSeverity":"notice","dependencies":true,"maxFindings":5})");
+  CHECK(json::serialize(*filled) == R"({"disable":[],"minSeverity":"notice","dependencies":true,"maxFindings":5,"persona":"default"})");
   struct Case {
     const char* params;
     const char* message;
@@ -261,7 +261,7 @@ TEST_CASE("builtin params: explain's view names every parameter, its value and w
   CHECK(v.at("role") == "reviewer");
   CHECK(json::serialize(v.at("tools")) == R"(["github.pulls.diff","github.pulls.files","github.file"])");
   const json::array& params = v.at("params").as_array();
-  REQUIRE(params.size() == 4);
+  REQUIRE(params.size() == 5);
   CHECK(params[3].at("name") == "maxFindings");
   CHECK(params[3].at("value") == 7);
   CHECK(params[3].at("isDefault") == false);

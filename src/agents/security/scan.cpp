@@ -1,8 +1,10 @@
 #include "agents/security/scan.h"
 
 #include <algorithm>
+#include <array>
 #include <tuple>
 
+#include "agents/security/agentic_workflow_rules.h"
 #include "agents/security/dependency_rules.h"
 #include "agents/security/rules.h"
 #include "agents/security/shell_rules.h"
@@ -50,25 +52,39 @@ Result<WorkflowModel> workflowModelOf(const ChangedFile& f, bool isAction, const
 // The workflow rules' hits, or the one unparsed-workflow hit and, in
 // `unchecked`, why the rules could not read the file.
 std::vector<RuleHit> workflowFileHits(const ChangedFile& f, bool isAction, const FileLines& lines,
-                                      std::string_view owner, std::string& unchecked) {
+                                      std::string_view owner, const CallerInputs* callers, std::string& unchecked) {
   Result<WorkflowModel> model = workflowModelOf(f, isAction, lines);
+  if (model && callers != nullptr) {
+    auto passed = callers->find(calleeKey(f.path, isAction));
+    if (passed != callers->end()) model->attackerInputs = passed->second;
+  }
   if (model) return workflowHits(*model, lines, owner);
   unchecked = unreadableReason(model.error());
   return {unparsedWorkflowHit(model.error(), isAction, f.addedLines)};
 }
 
 std::vector<RuleHit> hitsFor(FileKind kind, const ChangedFile& f, const FileLines& lines, std::string_view owner,
-                             std::string& unchecked) {
+                             const CallerInputs* callers, std::string& unchecked) {
   switch (kind) {
     case FileKind::Workflow:
-    case FileKind::Action: return workflowFileHits(f, kind == FileKind::Action, lines, owner, unchecked);
+    case FileKind::Action: return workflowFileHits(f, kind == FileKind::Action, lines, owner, callers, unchecked);
     case FileKind::ShellScript:
     case FileKind::Dockerfile:
     case FileKind::Makefile: return curlPipeShellHits(lines, 1);
     case FileKind::Manifest: return dependencyHits(f.path, lines);
+    case FileKind::AgenticWorkflow: return agenticWorkflowHits(lines);
+    case FileKind::Taskpack: return taskpackHits(f.content);
     case FileKind::Other: break;
   }
   return {};
+}
+
+// Whether the options keep a finding: its rule enabled, severe enough, and
+// of the selected persona or one before it.
+bool kept(const Finding& f, const ScanOptions& options) {
+  const RuleInfo* rule = findRule(f.ruleId);
+  bool inPersona = rule == nullptr || rule->persona <= options.persona;
+  return inPersona && !isDisabled(f.ruleId, options) && f.severity <= options.minSeverity;
 }
 
 bool severer(const Finding& a, const Finding& b) {
@@ -83,6 +99,8 @@ FileKind classify(std::string_view path, std::string_view firstLine) {
   std::string_view dir = path.substr(0, path.size() - n.size());
   if (dir == ".github/workflows/" && (n.ends_with(".yml") || n.ends_with(".yaml"))) return FileKind::Workflow;
   if (n == "action.yml" || n == "action.yaml") return FileKind::Action;
+  if (isAgenticWorkflowPath(path)) return FileKind::AgenticWorkflow;
+  if (isTaskpackPath(path)) return FileKind::Taskpack;
   if (!dependencyEcosystem(path).empty()) return FileKind::Manifest;
   if (n == "Dockerfile" || n.starts_with("Dockerfile.") || n.ends_with(".Dockerfile") || n == "Containerfile")
     return FileKind::Dockerfile;
@@ -102,11 +120,11 @@ bool isDisabled(std::string_view ruleId, const ScanOptions& options) {
   return !options.dependencies && ruleId == "security/new-dependency";
 }
 
-FileScan scanFile(const ChangedFile& f, std::string_view repositoryOwner) {
-  FileScan out{secretFindings(f), {}};
+FileScan scanFile(const ChangedFile& f, std::string_view repositoryOwner, const CallerInputs* callers) {
   FileLines lines = f.lines();
   FileKind kind = classify(f.path, lines.empty() ? std::string_view{} : lines.front());
-  for (const RuleHit& hit : hitsFor(kind, f, lines, repositoryOwner, out.unchecked)) {
+  FileScan out{secretFindings(f), {}, kind};
+  for (const RuleHit& hit : hitsFor(kind, f, lines, repositoryOwner, callers, out.unchecked)) {
     auto anchor = std::find_if(hit.anchors.begin(), hit.anchors.end(), [&](int l) { return f.isAdded(l); });
     if (anchor != hit.anchors.end()) out.findings.push_back(toFinding(hit, f.path, *anchor));
   }
@@ -116,12 +134,13 @@ FileScan scanFile(const ChangedFile& f, std::string_view repositoryOwner) {
 ScanResult scanPullRequest(const std::vector<ChangedFile>& files, const ScanOptions& options) {
   ScanResult result;
   std::vector<Finding>& out = result.findings;
+  const CallerInputs callers = callerInputsOf(files);
   for (const ChangedFile& f : files) {
-    FileScan scan = scanFile(f, options.repositoryOwner);
+    FileScan scan = scanFile(f, options.repositoryOwner, &callers);
+    ++result.kinds[scan.kind];
     if (!scan.unchecked.empty()) result.unchecked.push_back({f.path, std::move(scan.unchecked)});
     for (Finding& finding : scan.findings)
-      if (!isDisabled(finding.ruleId, options) && finding.severity <= options.minSeverity)
-        out.push_back(std::move(finding));
+      if (kept(finding, options)) out.push_back(std::move(finding));
   }
   std::sort(out.begin(), out.end(), severer);
   out.erase(std::unique(out.begin(), out.end(),
@@ -142,6 +161,32 @@ std::optional<github::Coverage> coverageOf(const ScanResult& scan, const ScanOpt
     c.reason = std::to_string(scan.unchecked.size()) + " workflow or action file(s) could not be read, so their " +
                "workflow rules were not checked";
   return c;
+}
+
+std::string scanSummary(const ScanResult& scan, const ScanOptions& options) {
+  static constexpr std::array<std::string_view, 7> kNames = {
+      "workflow", "action", "shell script", "Dockerfile", "Makefile", "manifest", "other (added lines only)"};
+  std::string scanned;
+  for (const auto& [kind, count] : scan.kinds)
+    scanned.append(scanned.empty() ? "" : ", ")
+        .append(std::to_string(count) + " ")
+        .append(kNames[static_cast<std::size_t>(kind)]);
+  std::string notRun;
+  std::size_t ran = 0, laterPersona = 0;
+  for (const RuleInfo& r : allRules()) {
+    if (r.persona > options.persona) {
+      ++laterPersona;  // counted, not named: a persona leaves out whole groups
+      continue;
+    }
+    bool runs = !isDisabled(r.id, options) && r.severity <= options.minSeverity;
+    ran += runs;
+    if (!runs) notRun.append(notRun.empty() ? ", not " : ", ").append(r.id);
+  }
+  std::string persona = laterPersona == 0 ? std::string()
+                                          : " (" + std::to_string(laterPersona) + " of personas after " +
+                                                std::string(toString(options.persona)) + " left out)";
+  return "scanned: " + (scanned.empty() ? std::string("nothing") : scanned) + "; rules run: " + std::to_string(ran) +
+         " of " + std::to_string(allRules().size()) + persona + notRun;
 }
 
 std::vector<Finding> scanChangedFiles(const std::vector<ChangedFile>& files, const ScanOptions& options) {

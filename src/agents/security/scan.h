@@ -2,18 +2,31 @@
 // out, only on lines the pull request added. Pure: no bridge, no disk.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "agents/security/caller_inputs.h"
 #include "agents/security/changed_file.h"
+#include "agents/security/rules.h"
 #include "core/finding.h"
 #include "github/coverage.h"
 
 namespace lw::agents::security {
 
-enum class FileKind { Workflow, Action, ShellScript, Dockerfile, Makefile, Manifest, Other };
+enum class FileKind {
+  Workflow,
+  Action,
+  ShellScript,
+  Dockerfile,
+  Makefile,
+  Manifest,
+  Other,
+  AgenticWorkflow,  // gh-aw: .github/workflows/*.md
+  Taskpack,         // .loopwright/taskpack.yaml
+};
 
 // By path (and, for a script without an extension, its `#!` first line).
 FileKind classify(std::string_view path, std::string_view firstLine = {});
@@ -27,7 +40,8 @@ struct ScanOptions {
   Severity minSeverity = Severity::Notice;
   bool dependencies = true;  // security/new-dependency
   int maxFindings = 200;
-  std::string repositoryOwner;  // for secrets: inherit; empty = unknown
+  std::string repositoryOwner;         // for secrets: inherit; empty = unknown
+  Persona persona = Persona::Default;  // rules of a later persona are not reported
 };
 
 bool isDisabled(std::string_view ruleId, const ScanOptions& options);
@@ -42,10 +56,12 @@ struct UncheckedFile {
 struct ScanResult {
   std::vector<Finding> findings;
   std::vector<UncheckedFile> unchecked;  // in the order of `files`, whatever the options
+  std::map<FileKind, int> kinds;         // how many files of each kind were scanned
 };
 
 // Every finding of every rule on `files`, on added lines, without the
-// disabled rules or those below minSeverity; the most severe first (then by
+// disabled rules, those below minSeverity or those of a persona after
+// options.persona; the most severe first (then by
 // path and line), at most maxFindings. And the files the workflow rules
 // could not read.
 ScanResult scanPullRequest(const std::vector<ChangedFile>& files, const ScanOptions& options);
@@ -57,6 +73,14 @@ ScanResult scanPullRequest(const std::vector<ChangedFile>& files, const ScanOpti
 // earlier comments in it (docs/review-coverage.md).
 std::optional<github::Coverage> coverageOf(const ScanResult& scan, const ScanOptions& options);
 
+// What a scan looked at, for the step's log: the files by kind and the
+// rules that ran ("scanned: 2 workflow, 1 manifest, 3 other (added lines
+// only); rules run: 43 of 50 (6 of personas after default left out), not
+// security/new-dependency"). coverage.json
+// cannot say it: a file listed there as reviewed lets the run resolve other
+// steps' comments in it (coverageOf).
+std::string scanSummary(const ScanResult& scan, const ScanOptions& options);
+
 // scanPullRequest's findings.
 std::vector<Finding> scanChangedFiles(const std::vector<ChangedFile>& files, const ScanOptions& options);
 
@@ -65,7 +89,10 @@ std::vector<Finding> scanChangedFiles(const std::vector<ChangedFile>& files, con
 struct FileScan {
   std::vector<Finding> findings;
   std::string unchecked;
+  FileKind kind = FileKind::Other;
 };
-FileScan scanFile(const ChangedFile& file, std::string_view repositoryOwner);
+// `callers`: what the pull request's callers pass to its own reusable
+// workflows and actions (caller_inputs.h); null when none is known.
+FileScan scanFile(const ChangedFile& file, std::string_view repositoryOwner, const CallerInputs* callers = nullptr);
 
 }  // namespace lw::agents::security

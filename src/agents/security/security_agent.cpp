@@ -49,7 +49,7 @@ int runSecurityAgentWithEvent(AgentContext& ctx, const std::string& eventPath) {
   }
   ctx.log << "builtin/security: " << files->size() << " changed files, " << scan.findings.size() << " findings";
   if (!scan.unchecked.empty()) ctx.log << ", " << scan.unchecked.size() << " workflow file(s) not checked";
-  ctx.log << "\n";
+  ctx.log << "\nbuiltin/security: " << security::scanSummary(scan, *options) << "\n";
   return 0;
 }
 

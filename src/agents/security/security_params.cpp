@@ -12,6 +12,10 @@ Result<ScanOptions> readSecurityParams(const json::object& params) {
   if (!with.strings("disable", o.disabled)) return with.bad("disable", "a list of rule ids");
   if (!with.severity("minSeverity", o.minSeverity)) return with.bad("minSeverity", "one of error, warning, notice");
   if (!with.boolean("dependencies", o.dependencies)) return with.bad("dependencies", "true or false");
+  std::string persona(toString(o.persona));
+  if (!with.string("persona", persona) || !parsePersona(persona))
+    return with.bad("persona", "one of default, pedantic, auditor");
+  o.persona = *parsePersona(persona);
   double maxFindings = o.maxFindings;
   if (!with.number("maxFindings", maxFindings) || maxFindings < 1 || maxFindings > 1000 ||
       maxFindings != static_cast<int>(maxFindings))
@@ -24,7 +28,8 @@ std::string repositoryOwnerOf(const json::value& event) {
   const json::object* e = event.if_object();
   const json::value* repo = e != nullptr ? e->if_contains("repository") : nullptr;
   const json::value* owner = repo != nullptr && repo->is_object() ? repo->get_object().if_contains("owner") : nullptr;
-  const json::value* login = owner != nullptr && owner->is_object() ? owner->get_object().if_contains("login") : nullptr;
+  const json::value* login =
+      owner != nullptr && owner->is_object() ? owner->get_object().if_contains("login") : nullptr;
   return login != nullptr && login->is_string() ? std::string(login->get_string()) : std::string();
 }
 

@@ -2,6 +2,7 @@
 
 #include "agents/security/text.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <string>
@@ -27,8 +28,8 @@ std::size_t findWord(std::string_view s, std::string_view word, std::size_t from
 bool isInterpreter(std::string_view token) {
   std::size_t slash = token.rfind('/');
   if (slash != std::string_view::npos) token.remove_prefix(slash + 1);
-  static constexpr std::array kNames = {"sh", "bash", "zsh", "ksh", "dash", "ash", "fish",
-                                        "python", "python3", "perl", "ruby", "node"};
+  static constexpr std::array kNames = {"sh",   "bash",   "zsh",     "ksh",  "dash", "ash",
+                                        "fish", "python", "python3", "perl", "ruby", "node"};
   for (const char* n : kNames)
     if (token == n) return true;
   return false;
@@ -74,13 +75,29 @@ bool substitutedIntoInterpreter(std::string_view s, std::size_t download) {
   return isInterpreter(first);
 }
 
+// The URL the download at `from` fetches names a file at a commit of a
+// GitHub repository (raw.githubusercontent.com/o/r/<sha>/…,
+// github.com/o/r/raw/<sha>/…): that content cannot change, so running it is
+// running pinned code (poutine's unverified_script_exec agrees).
+bool downloadsPinnedCommit(std::string_view s, std::size_t from) {
+  std::size_t at = s.find("https://", from);
+  if (at == std::string_view::npos) return false;
+  std::size_t end = s.find_first_of(" \t\"')|;", at);
+  std::string_view url = s.substr(at + 8, end == std::string_view::npos ? end : end - at - 8);
+  std::string_view host = url.substr(0, url.find('/'));
+  if (host != "raw.githubusercontent.com" && host != "github.com" && host != "gist.githubusercontent.com") return false;
+  for (std::size_t i = url.find('/'); i != std::string_view::npos; i = url.find('/', i + 1))
+    if (isFullCommitSha(url.substr(i + 1, url.find('/', i + 1) - i - 1))) return true;
+  return false;
+}
+
 }  // namespace
 
 bool pipesDownloadToShell(std::string_view line) {
   std::string lower = lowerCase(line);
   for (std::string_view tool : {"curl", "wget"}) {
     std::size_t at = findWord(lower, tool);
-    if (at == std::string_view::npos) continue;
+    if (at == std::string_view::npos || downloadsPinnedCommit(lower, at)) continue;
     if (pipedToInterpreter(lower, at) || substitutedIntoInterpreter(lower, at)) return true;
   }
   return false;

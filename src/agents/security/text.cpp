@@ -1,5 +1,6 @@
 #include "agents/security/text.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace lw::agents::security {
@@ -19,6 +20,11 @@ std::string lowerCase(std::string_view s) {
 std::string_view baseName(std::string_view path) {
   std::size_t slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool isFullCommitSha(std::string_view s) {
+  return s.size() == 40 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
 std::vector<std::string_view> splitLines(std::string_view text) {

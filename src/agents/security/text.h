@@ -16,6 +16,8 @@ std::string_view trim(std::string_view s);
 std::string lowerCase(std::string_view s);
 // "a/b/c.yml" -> "c.yml"
 std::string_view baseName(std::string_view path);
+// 40 hexadecimal digits: a full git commit id (what a pin must be).
+bool isFullCommitSha(std::string_view s);
 // The lines of `text` without their '\n' (no empty last line for a final '\n').
 std::vector<std::string_view> splitLines(std::string_view text);
 

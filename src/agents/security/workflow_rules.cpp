@@ -18,11 +18,39 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   unpinnedImageHits(w, out);
   secretsInheritHits(w, repositoryOwner, out);
   persistCredentialsHits(w, out);
-  cacheInReleaseHits(w, out);
+  cacheInReleaseHits(w, lines, out);
   unsecureCommandsHits(w, lines, out);
   botActorConditionHits(w, out);
   selfHostedPullRequestHits(w, out);
   runCurlPipeShellHits(w, lines, out);
+  overprovisionedSecretsHits(lines, out);
+  unredactedSecretsHits(lines, out);
+  unsoundConditionHits(w, lines, out);
+  unsoundContainsHits(w, out);
+  hardcodedContainerCredentialsHits(w, out);
+  trustedPublishingHits(w, lines, out);
+  githubAppTokenHits(w, out);
+  concurrencyLimitsHits(w, out);
+  obfuscationHits(w, lines, out);
+  undocumentedPermissionsHits(w, lines, out);
+  typosquatUsesHits(w, out);
+  secretsOutsideEnvironmentHits(w, lines, out);
+  unpinnedToolsHits(w, out);
+  adhocPackagesHits(w, lines, out);
+  superfluousActionsHits(w, out);
+  misfeatureHits(w, out);
+  selfHostedRunnerHits(w, out);
+  unsoundTernaryHits(lines, out);
+  agentPromptInjectionHits(w, lines, out);
+  agentUntrustedActorHits(w, out);
+  agentUntrustedCheckoutHits(w, out);
+  agentDangerousModeHits(w, lines, out);
+  agentUnrestrictedShellHits(w, lines, out);
+  agentMcpSecretHits(w, lines, out);
+  defaultPermissionsHits(w, out);
+  broadPermissionsHits(w, out);
+  debugLoggingHits(w, out);
+  workspaceRelativeUsesHits(w, out);
   return out;
 }
 
@@ -35,7 +63,8 @@ int locate(const FileLines& lines, int fromLine, std::string_view needle) {
 // A block scalar's value lines are its file lines in order; a plain or
 // quoted scalar folds its lines, so each value line is looked for from
 // where the previous one was found.
-std::vector<int> valueLineNumbers(const FileLines& lines, int startLine, const std::vector<std::string_view>& valueLines) {
+std::vector<int> valueLineNumbers(const FileLines& lines, int startLine,
+                                  const std::vector<std::string_view>& valueLines) {
   std::vector<int> out;
   int cursor = startLine;
   for (std::string_view v : valueLines) {
@@ -47,10 +76,20 @@ std::vector<int> valueLineNumbers(const FileLines& lines, int startLine, const s
   return out;
 }
 
+bool neverRuns(const StepModel& s) {
+  std::string condition = lowerCase(trim(s.ifCond.text));
+  std::erase(condition, ' ');
+  return condition == "false" || condition == "${{false}}";
+}
+
 bool usesAction(const StepModel& s, std::string_view ownerRepo) {
-  std::string_view u = s.uses.text;
+  std::string_view u = trim(s.uses.text);  // a block scalar ends in a newline
   std::size_t at = u.find('@');
   return lowerCase(u.substr(0, at)) == ownerRepo;
+}
+
+bool isPrivileged(const WorkflowModel& w) {
+  return w.hasTrigger("pull_request_target") || w.hasTrigger("workflow_run");
 }
 
 }  // namespace lw::agents::security
