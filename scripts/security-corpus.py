@@ -11,7 +11,7 @@ The output is regenerated whole:
   corpus/zizmor/test-data/...   crates/zizmor/tests/integration/test-data
   corpus/zizmor/expected        from the inline insta snapshots of
                                 crates/zizmor/tests/integration/audit/*.rs
-  corpus/zizmor/audits          from docs/audits.md: offline? default persona?
+  corpus/zizmor/audits          from zizmor's zizmor/docs/audits.md: offline? default persona?
   corpus/gha-hazmat/repo/...    gha-hazmat at the commit zizmor's e2e test pins
   corpus/gha-hazmat/expected    from that test's snapshot
                                 (crates/zizmor/tests/integration/snapshots/
@@ -212,10 +212,10 @@ def zizmor_expected(repo, data_dir):
 
 
 def zizmor_audits(repo):
-    """One line per audit of docs/audits.md: id, works offline, persona."""
+    """One line per audit of zizmor/docs/audits.md: id, works offline, persona."""
     doc = git(repo, "show", "HEAD:docs/audits.md").decode()
     sections = re.split(r"^## `([a-z0-9-]+)`\s*$", doc, flags=re.M)
-    out = ["# zizmor " + head(repo) + " docs/audits.md: <audit> <offline|online> <persona>",
+    out = ["# zizmor " + head(repo) + " zizmor/docs/audits.md: <audit> <offline|online> <persona>",
            "# persona: the least persona that shows the audit's findings (regular = the default)"]
     for name, body in zip(sections[1::2], sections[2::2]):
         row = next((l for l in body.splitlines() if l.startswith("|") and "---" not in l and "Type" not in l), "")
