@@ -2,10 +2,13 @@
 // reads it: context references in index syntax and any case, a grouping's
 // trailing property, the actor compared with a bot either way round, the
 // values that turn ACTIONS_ALLOW_UNSECURE_COMMANDS on, `uses:` as a block
-// scalar, this repository's own actions, downloads pinned to a commit.
+// scalar, this repository's own actions, downloads pinned to a commit, an
+// archived repository's name in any case.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -187,4 +190,33 @@ TEST_CASE("security forms: broken expressions read as far as they go, never past
     CHECK(found(stepsWith("      - run: echo hi\n        if: ${{ " + e + " }}\n")).size() <= 1);
   }
   CHECK(untrustedRefsIn(")))github.event.issue.title").size() == 1);
+}
+
+TEST_CASE("security forms: every repository of the archived list, in any case and with a path, is archived") {
+  std::ifstream list(std::string(LOOPWRIGHT_SOURCE_DIR) + "/src/agents/security/data/archived-repos.txt");
+  std::string steps;
+  std::vector<std::string> expected;
+  int line = 7;  // stepsWith's first step
+  for (std::string repository; std::getline(list, repository);) {
+    if (repository.empty() || repository.front() == '#') continue;
+    std::string shouted = repository;
+    for (char& c : shouted) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    steps += "      - uses: " + repository + "@11bd71901bbe5b1630ceea73d27597364c9af683\n" +
+             "      - uses: " + shouted + "/sub/dir@11bd71901bbe5b1630ceea73d27597364c9af683\n";
+    expected.push_back(std::to_string(line) + " security/archived-action");
+    expected.push_back(std::to_string(line + 1) + " security/archived-action");
+    line += 2;
+  }
+  REQUIRE(expected.size() > 100);
+  ScanOptions everything;
+  everything.maxFindings = 10000;
+  std::vector<std::string> archived;
+  for (const Finding& f :
+       scanPullRequest({wholeFileAdded(".github/workflows/w.yml", stepsWith(steps))}, everything).findings)
+    if (f.ruleId == "security/archived-action") archived.push_back(std::to_string(f.line) + " " + f.ruleId);
+  std::sort(archived.begin(), archived.end(),
+            [](const std::string& a, const std::string& b) { return std::stoi(a) < std::stoi(b); });
+  CHECK(archived == expected);
+  CHECK(found(stepsWith("      - uses: |\n          actions/setup-ruby@11bd71901bbe5b1630ceea73d27597364c9af683\n")) ==
+        std::vector<std::string>{"7 security/archived-action"});
 }

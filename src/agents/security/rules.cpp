@@ -264,6 +264,13 @@ const std::vector<RuleInfo> kRules = {
      "it there, and an artifact, cache or image built from the workspace can carry it out. Set "
      "`persist-credentials: false` unless a later step pushes with it.",
      Confidence::Low, Persona::Default},
+    {"security/archived-action", Severity::Warning,
+     "This action or reusable workflow comes from a repository its owner has archived: it takes no more "
+     "changes, so a vulnerability found in it or in what it bundles (its Node.js runtime, its dependencies) "
+     "will not be fixed. Move to a maintained fork or an alternative, pinned to a commit SHA: "
+     "`ruby/setup-ruby` for `actions/setup-ruby`, `gh release create` in a `run:` step for "
+     "`actions/create-release`, `dtolnay/rust-toolchain` and plain `cargo` for `actions-rs/*`.",
+     Confidence::High, Persona::Default},
 };
 
 }  // namespace

@@ -17,6 +17,15 @@ std::string lowerCase(std::string_view s) {
   return out;
 }
 
+std::string usesRepository(std::string_view uses) {
+  uses = trim(uses);
+  if (uses.starts_with("./") || uses.starts_with("$/") || uses.starts_with("docker://")) return {};
+  std::string_view path = uses.substr(0, uses.find('@'));
+  std::size_t owner = path.find('/');
+  if (owner == std::string_view::npos) return {};
+  return lowerCase(path.substr(0, path.find('/', owner + 1)));
+}
+
 std::string_view baseName(std::string_view path) {
   std::size_t slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);

@@ -59,6 +59,9 @@ void obfuscationHits(const WorkflowModel& w, const FileLines& lines, std::vector
 // workflow_typosquat_rule.cpp: look-alikes of widely used actions.
 void typosquatUsesHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 
+// workflow_archived_rule.cpp: actions and reusable workflows from archived repositories.
+void archivedActionHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
 // workflow_tooling_rules.cpp: how tools and packages get onto the runner.
 void unpinnedToolsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 void adhocPackagesHits(const WorkflowModel& w, const FileLines& lines, std::vector<RuleHit>& out);

@@ -121,12 +121,8 @@ std::string_view ownerOf(std::string_view slug) { return slug.substr(0, slug.fin
 
 // The popular action `uses` imitates, or empty.
 std::string_view imitated(std::string_view uses) {
-  if (uses.starts_with("./") || uses.starts_with("docker://")) return {};
-  std::string slug = lowerCase(uses.substr(0, uses.find('@')));
-  std::size_t owner = slug.find('/');
-  if (owner == std::string::npos) return {};
-  slug = slug.substr(0, slug.find('/', owner + 1));  // owner/repo, without a subpath
-  if (std::find(kPopular.begin(), kPopular.end(), slug) != kPopular.end()) return {};
+  std::string slug = usesRepository(uses);
+  if (slug.empty() || std::find(kPopular.begin(), kPopular.end(), slug) != kPopular.end()) return {};
   for (std::string_view p : kPopular)
     if (ownerOf(p) != ownerOf(slug) && looksLike(slug, p)) return p;
   return {};
