@@ -51,6 +51,7 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   broadPermissionsHits(w, out);
   debugLoggingHits(w, out);
   workspaceRelativeUsesHits(w, out);
+  dangerousTriggerHits(w, out);
   return out;
 }
 
