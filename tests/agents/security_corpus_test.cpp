@@ -1,5 +1,5 @@
 // Every case of tests/data/security/cases: each planted risk found on its
-// line with its rule, nothing else, and nothing at all on the safe twins.
+// line with its rule, nothing else, and no warning or error on the safe twins.
 #include <doctest/doctest.h>
 
 #include <optional>
@@ -36,7 +36,7 @@ std::string joined(const std::set<std::string>& s) {
 
 }  // namespace
 
-TEST_CASE("security corpus: every planted risk is found on its line and the safe twins are clean") {
+TEST_CASE("security corpus: every planted risk is found on its line and the safe twins hold no warning or error") {
   std::vector<test::SecurityCase> corpus = test::loadSecurityCorpus();
   REQUIRE(corpus.size() >= 40);
   int vulnerable = 0, safe = 0;
@@ -51,7 +51,14 @@ TEST_CASE("security corpus: every planted risk is found on its line and the safe
     } else {
       REQUIRE(c.name.ends_with("-safe"));
       ++safe;
-      CHECK(c.expected.empty());
+      // A safe twin may still carry a notice (security/dangerous-trigger on
+      // every pull_request_target), never a warning or an error.
+      for (const std::string& e : c.expected) {
+        CAPTURE(e);
+        const RuleInfo* rule = findRule(e.substr(e.find(' ') + 1));
+        REQUIRE(rule != nullptr);
+        CHECK(rule->severity == Severity::Notice);
+      }
     }
   }
   CHECK(vulnerable == safe);

@@ -123,12 +123,14 @@ TEST_CASE("security rules: a finding goes on the first added line among its anch
   SUBCASE("the ref line when it is added") {
     ChangedFile f = withAdded(".github/workflows/t.yml", kPrtWorkflow, {1, 10, 11});
     CHECK(summary(scanChangedFiles({f}, {})) ==
-          std::vector<std::string>{".github/workflows/t.yml:10 security/untrusted-checkout"});
+          std::vector<std::string>{".github/workflows/t.yml:10 security/untrusted-checkout",
+                                   ".github/workflows/t.yml:1 security/dangerous-trigger"});
   }
   SUBCASE("the trigger when only the trigger changed") {
     ChangedFile f = withAdded(".github/workflows/t.yml", kPrtWorkflow, {1});
     CHECK(summary(scanChangedFiles({f}, {})) ==
-          std::vector<std::string>{".github/workflows/t.yml:1 security/untrusted-checkout"});
+          std::vector<std::string>{".github/workflows/t.yml:1 security/untrusted-checkout",
+                                   ".github/workflows/t.yml:1 security/dangerous-trigger"});
   }
 }
 

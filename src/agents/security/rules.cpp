@@ -271,6 +271,15 @@ const std::vector<RuleInfo> kRules = {
      "`ruby/setup-ruby` for `actions/setup-ruby`, `gh release create` in a `run:` step for "
      "`actions/create-release`, `dtolnay/rust-toolchain` and plain `cargo` for `actions-rs/*`.",
      Confidence::High, Persona::Default},
+    {"security/dangerous-trigger", Severity::Notice,
+     "This trigger runs with a write token and the repository's secrets on an event an outsider causes: "
+     "`pull_request_target` on anyone's pull request, `workflow_run` after a workflow a pull request "
+     "started. It is almost always used insecurely, since one step that checks out, builds or reads the "
+     "pull request's code or text hands both to its author. Prefer `pull_request` (no secrets, a read-only "
+     "token for forks), with what needs a token in a workflow that reads the pull request's results as "
+     "data only. Where the trigger is needed: never check out or run the pull request's code, grant the "
+     "least `permissions:`, and put secrets behind an environment with required reviewers.",
+     Confidence::Medium, Persona::Default},
 };
 
 }  // namespace

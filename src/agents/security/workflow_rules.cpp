@@ -52,6 +52,7 @@ std::vector<RuleHit> workflowHits(const WorkflowModel& w, const FileLines& lines
   debugLoggingHits(w, out);
   workspaceRelativeUsesHits(w, out);
   archivedActionHits(w, out);
+  dangerousTriggerHits(w, out);
   return out;
 }
 

@@ -100,6 +100,9 @@ std::string unreadableReason(const Error& why);
 // else on the first added line, so that a changed file is always reported.
 RuleHit unparsedWorkflowHit(const Error& why, bool isAction, const std::vector<int>& addedLines);
 
+// workflow_dangerous_trigger_rule.cpp: pull_request_target and workflow_run themselves.
+void dangerousTriggerHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+
 // Helpers the rule files share.
 // The first file line at or after `fromLine` that contains `needle`; `fromLine` when none does.
 int locate(const FileLines& lines, int fromLine, std::string_view needle);
