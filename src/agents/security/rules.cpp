@@ -73,10 +73,11 @@ const std::vector<RuleInfo> kRules = {
      "between jobs and can reach your network. Run pull request jobs on GitHub-hosted (or "
      "ephemeral, isolated) runners."},
     {"security/unparsed-workflow", Severity::Error,
-     "None of the workflow rules ran on this file, and GitHub's parser may still accept what "
-     "loopwright's (yaml-cpp) refuses, so a risky workflow could pass unreviewed. Fix the YAML at "
+     "None of the rules for this file (a workflow, an action, a Dependabot or pre-commit configuration) ran on "
+     "it, and GitHub's parser may still accept what loopwright's (yaml-cpp) refuses, so a risky file could "
+     "pass unreviewed. Fix the YAML at "
      "the place named: spaces, not tabs, for indentation; quotes closed; one document whose top "
-     "level is a mapping (`actionlint` reports the same locally). If GitHub reads the file as it "
+     "level is a mapping (`actionlint` reports the same for a workflow). If GitHub reads the file as it "
      "is, review it by hand and disable this rule."},
     {"security/curl-pipe-shell", Severity::Warning,
      "A script piped from the network into a shell runs whatever the server (or anyone on the "
