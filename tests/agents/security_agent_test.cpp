@@ -278,7 +278,7 @@ TEST_CASE(
   REQUIRE(coverage.is_object());
   CHECK(coverage.at("complete") == false);
   CHECK(coverage.at("reason") ==
-        "1 workflow or action file(s) could not be read, so their workflow rules were not checked");
+        "1 workflow, action or configuration file(s) could not be read, so their rules were not checked");
   CHECK(coverage.at("files") == json::parse(R"([{"path": ".github/workflows/t.yml", "status": "skipped",
                          "reason": "not checked: line 5, column 4: YAML syntax error: end of map not found"}])"));
   CHECK(r.log.str().find("1 changed files, 1 findings, 1 workflow file(s) not checked") != std::string::npos);

@@ -37,11 +37,14 @@ bool named(const std::string& base, const char* stem) {
 // zizmor reads an input by its name: action.yml is an action, dependabot.yml
 // and the pre-commit and zizmor configurations are not workflows, anything
 // else is. loopwright reads by place, so the workflows move under
-// .github/workflows/ (flattened, so that names stay unique).
+// .github/workflows/ (flattened, so that names stay unique) and the
+// Dependabot configurations into a .github/ folder where they are.
 std::string zizmorScanPath(const std::string& corpusPath) {
   std::string base = baseName(corpusPath);
-  if (named(base, "action") || named(base, "dependabot") || named(base, ".pre-commit-config") ||
-      named(base, "zizmor") || !(base.ends_with(".yml") || base.ends_with(".yaml")))
+  if (named(base, "dependabot") && corpusPath.find(".github/workflows/") == std::string::npos)
+    return corpusPath.substr(0, corpusPath.size() - base.size()) + ".github/" + base;
+  if (named(base, "action") || named(base, ".pre-commit-config") || named(base, "zizmor") ||
+      !(base.ends_with(".yml") || base.ends_with(".yaml")))
     return corpusPath;
   std::string flat = corpusPath;
   std::replace(flat.begin(), flat.end(), '/', '~');

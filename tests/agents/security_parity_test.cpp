@@ -163,12 +163,24 @@ bool isDefaultPersona(const Finding& f) {
   return rule == nullptr || rule->persona == Persona::Default;
 }
 
+// A configuration file (Dependabot's, pre-commit's) has no steps or jobs:
+// its findings are in place on the reference's line only.
+bool isConfigFile(FileKind kind) { return kind == FileKind::Dependabot || kind == FileKind::PreCommit; }
+
+// Whether loopwright reads the file as a whole, with rules that may answer the reference.
+bool isRead(FileKind kind) { return kind == FileKind::Workflow || kind == FileKind::Action || isConfigFile(kind); }
+
+bool inPlace(const ScannedFile& s, const test::ReferenceFinding& r, const test::AuditMapping& m, int line) {
+  if (isConfigFile(s.kind)) return r.line == line;
+  return m.wholeFile || samePlace(s.layout, r.line, line, r.jobOnly);
+}
+
 // Found by a finding of one of the class's rules in its place; with
 // `defaultOnly`, by a rule of the default persona.
 bool isFound(const test::ReferenceFinding& r, const ScannedFile& s, const test::AuditMapping& m, bool defaultOnly) {
   return std::any_of(s.findings.begin(), s.findings.end(), [&](const Finding& f) {
     return std::find(m.rules.begin(), m.rules.end(), f.ruleId) != m.rules.end() &&
-           (!defaultOnly || isDefaultPersona(f)) && (m.wholeFile || samePlace(s.layout, r.line, f.line, r.jobOnly));
+           (!defaultOnly || isDefaultPersona(f)) && inPlace(s, r, m, f.line);
   });
 }
 
@@ -188,7 +200,7 @@ std::map<std::string, Score> scoreCorpus(const test::ReferenceCorpus& c,
     if (argued(c.name, r)) continue;
     Score& score = out[r.audit];
     const ScannedFile& s = scanned.at(c.scannedAs.at(r.path));
-    if (s.kind != FileKind::Workflow && s.kind != FileKind::Action) {
+    if (!isRead(s.kind)) {
       ++score.notWorkflow;
       continue;
     }
@@ -247,8 +259,7 @@ void unmatchedFindings(const test::ReferenceCorpus& c, const std::map<std::strin
         if (m.tool != c.tool || std::find(m.rules.begin(), m.rules.end(), f.ruleId) == m.rules.end()) continue;
         judged = true;
         for (const test::ReferenceFinding* r : refs)
-          explained =
-              explained || (r->audit == m.audit && (m.wholeFile || samePlace(s.layout, r->line, f.line, r->jobOnly)));
+          explained = explained || (r->audit == m.audit && inPlace(s, *r, m, f.line));
       }
       if (judged && !explained && f.severity != Severity::Notice && isDefaultPersona(f))
         out.unmatched.push_back(c.name + " " + path + ":" + std::to_string(f.line) + " " + f.ruleId);
@@ -327,7 +338,7 @@ TEST_CASE("security parity: recall per zizmor audit and poutine rule, no false p
   };
   MESSAGE(
       "recall (found/expected) per class; 'other': reference findings on files loopwright does not read as "
-      "workflows\n"
+      "workflows, actions or configuration files\n"
       << m.table << "missed, in the classes that have a rule:\n"
       << list(m.missed) << "left out on purpose (kArguedMisses): " << kArguedMisses.size() << "\n"
       << "warnings and errors on the " << cleanFiles << " clean files:\n"

@@ -294,7 +294,7 @@ TEST_CASE("security rules: the coverage lists the files not checked, incomplete 
   CHECK(c->files[0].status == github::FileReview::Skipped);
   CHECK(c->files[0].reason == "not checked: " + scan.unchecked[0].reason);
   CHECK_FALSE(c->complete);
-  CHECK(c->reason == "1 workflow or action file(s) could not be read, so their workflow rules were not checked");
+  CHECK(c->reason == "1 workflow, action or configuration file(s) could not be read, so their rules were not checked");
 
   o.disabled = {"security/unparsed-workflow"};
   scan = scanPullRequest({broken, fine}, o);

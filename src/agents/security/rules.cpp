@@ -73,10 +73,11 @@ const std::vector<RuleInfo> kRules = {
      "between jobs and can reach your network. Run pull request jobs on GitHub-hosted (or "
      "ephemeral, isolated) runners."},
     {"security/unparsed-workflow", Severity::Error,
-     "None of the workflow rules ran on this file, and GitHub's parser may still accept what "
-     "loopwright's (yaml-cpp) refuses, so a risky workflow could pass unreviewed. Fix the YAML at "
+     "None of the rules for this file (a workflow, an action, a Dependabot or pre-commit configuration) ran on "
+     "it, and GitHub's parser may still accept what loopwright's (yaml-cpp) refuses, so a risky file could "
+     "pass unreviewed. Fix the YAML at "
      "the place named: spaces, not tabs, for indentation; quotes closed; one document whose top "
-     "level is a mapping (`actionlint` reports the same locally). If GitHub reads the file as it "
+     "level is a mapping (`actionlint` reports the same for a workflow). If GitHub reads the file as it "
      "is, review it by hand and disable this rule."},
     {"security/curl-pipe-shell", Severity::Warning,
      "A script piped from the network into a shell runs whatever the server (or anyone on the "
@@ -265,7 +266,8 @@ const std::vector<RuleInfo> kRules = {
      "`persist-credentials: false` unless a later step pushes with it.",
      Confidence::Low, Persona::Default},
     {"security/archived-action", Severity::Warning,
-     "This action or reusable workflow comes from a repository its owner has archived: it takes no more "
+     "This action, reusable workflow or pre-commit hook comes from a repository its owner has archived: it takes no "
+     "more "
      "changes, so a vulnerability found in it or in what it bundles (its Node.js runtime, its dependencies) "
      "will not be fixed. Move to a maintained fork or an alternative, pinned to a commit SHA: "
      "`ruby/setup-ruby` for `actions/setup-ruby`, `gh release create` in a `run:` step for "
@@ -280,6 +282,24 @@ const std::vector<RuleInfo> kRules = {
      "data only. Where the trigger is needed: never check out or run the pull request's code, grant the "
      "least `permissions:`, and put secrets behind an environment with required reviewers.",
      Confidence::Medium, Persona::Default},
+    {"security/dependabot-cooldown", Severity::Warning,
+     "Dependabot proposes a new release of a dependency as soon as its cooldown has passed, and its default "
+     "cooldown is 3 days. A compromised release is usually found and pulled within days; a pull request "
+     "opened, or merged automatically, before then brings it in. Give each `updates:` entry "
+     "`cooldown: { default-days: 7 }` (or more); security updates are not delayed by it.",
+     Confidence::High, Persona::Default},
+    {"security/dependabot-execution", Severity::Error,
+     "`insecure-external-code-execution: allow` lets the package manager run the code of the dependencies it "
+     "resolves (`setup.py`, Gradle scripts, Bundler's gemspecs) while Dependabot updates them, with the "
+     "credentials of the private registries Dependabot is given: a compromised or malicious release runs "
+     "there and can read them. Set it to `deny` (the default) or remove it; if an ecosystem cannot update "
+     "without it, give that entry no registry credentials.",
+     Confidence::High, Persona::Default},
+    {"security/insecure-url-scheme", Severity::Error,
+     "pre-commit clones each `repo:` and runs its hooks on every commit, on every developer's machine and in "
+     "CI. Over `http://` or `git://` nothing is encrypted or authenticated, so anyone on the network path can "
+     "serve other code in its place. Use `https://` (or `ssh://`), and pin `rev:` to a full commit SHA.",
+     Confidence::High, Persona::Default},
 };
 
 }  // namespace

@@ -1,10 +1,10 @@
 #include "agents/security/scan.h"
 
 #include <algorithm>
-#include <array>
 #include <tuple>
 
 #include "agents/security/agentic_workflow_rules.h"
+#include "agents/security/config_file_rules.h"
 #include "agents/security/dependency_rules.h"
 #include "agents/security/rules.h"
 #include "agents/security/shell_rules.h"
@@ -41,12 +41,16 @@ std::vector<Finding> secretFindings(const ChangedFile& f) {
 
 // Parsing a file cut short would check its beginning as if it were all of
 // it: such a file is not parsed, and reported as not read.
-Result<WorkflowModel> workflowModelOf(const ChangedFile& f, bool isAction, const FileLines& lines) {
-  if (!f.truncated) return parseWorkflow(f.content, isAction);
+Error cutShort(const ChangedFile& f, const FileLines& lines) {
   Error e = makeError(ErrorCode::OutputInvalid,
                       "is cut short by github.file's 1 MiB bound after " + std::to_string(f.content.size()) + " bytes");
   e.location = Location{"", static_cast<int>(lines.size()), 0, ""};
   return e;
+}
+
+Result<WorkflowModel> workflowModelOf(const ChangedFile& f, bool isAction, const FileLines& lines) {
+  if (!f.truncated) return parseWorkflow(f.content, isAction);
+  return cutShort(f, lines);
 }
 
 // The workflow rules' hits, or the one unparsed-workflow hit and, in
@@ -63,6 +67,20 @@ std::vector<RuleHit> workflowFileHits(const ChangedFile& f, bool isAction, const
   return {unparsedWorkflowHit(model.error(), isAction, f.addedLines)};
 }
 
+// A configuration file's rules' hits, or, as for a workflow, the one
+// unparsed-workflow hit and why in `unchecked`.
+std::vector<RuleHit> configFileHitsOf(FileKind kind, const ChangedFile& f, const FileLines& lines,
+                                      std::string& unchecked) {
+  bool dependabot = kind == FileKind::Dependabot;
+  Result<std::vector<RuleHit>> hits = f.truncated
+                                          ? Result<std::vector<RuleHit>>(cutShort(f, lines))
+                                          : configFileHits(f.content, dependabot ? dependabotHits : preCommitHits);
+  if (hits) return std::move(hits).value();
+  unchecked = unreadableReason(hits.error());
+  return {unparsedFileHit(hits.error(), dependabot ? "Dependabot configuration" : "pre-commit configuration",
+                          dependabot ? "the Dependabot rules" : "the pre-commit rules", f.addedLines)};
+}
+
 std::vector<RuleHit> hitsFor(FileKind kind, const ChangedFile& f, const FileLines& lines, std::string_view owner,
                              const CallerInputs* callers, std::string& unchecked) {
   switch (kind) {
@@ -74,6 +92,8 @@ std::vector<RuleHit> hitsFor(FileKind kind, const ChangedFile& f, const FileLine
     case FileKind::Manifest: return dependencyHits(f.path, lines);
     case FileKind::AgenticWorkflow: return agenticWorkflowHits(lines);
     case FileKind::Taskpack: return taskpackHits(f.content);
+    case FileKind::Dependabot:
+    case FileKind::PreCommit: return configFileHitsOf(kind, f, lines, unchecked);
     case FileKind::Other: break;
   }
   return {};
@@ -101,6 +121,8 @@ FileKind classify(std::string_view path, std::string_view firstLine) {
   if (n == "action.yml" || n == "action.yaml") return FileKind::Action;
   if (isAgenticWorkflowPath(path)) return FileKind::AgenticWorkflow;
   if (isTaskpackPath(path)) return FileKind::Taskpack;
+  if (isDependabotPath(path)) return FileKind::Dependabot;
+  if (isPreCommitPath(path)) return FileKind::PreCommit;
   if (!dependencyEcosystem(path).empty()) return FileKind::Manifest;
   if (n == "Dockerfile" || n.starts_with("Dockerfile.") || n.ends_with(".Dockerfile") || n == "Containerfile")
     return FileKind::Dockerfile;
@@ -108,6 +130,23 @@ FileKind classify(std::string_view path, std::string_view firstLine) {
   if (n.ends_with(".sh") || n.ends_with(".bash") || n.ends_with(".zsh") || isShebangShell(firstLine))
     return FileKind::ShellScript;
   return FileKind::Other;
+}
+
+std::string_view kindName(FileKind kind) {
+  switch (kind) {
+    case FileKind::Workflow: return "workflow";
+    case FileKind::Action: return "action";
+    case FileKind::ShellScript: return "shell script";
+    case FileKind::Dockerfile: return "Dockerfile";
+    case FileKind::Makefile: return "Makefile";
+    case FileKind::Manifest: return "manifest";
+    case FileKind::Other: break;
+    case FileKind::AgenticWorkflow: return "agentic workflow";
+    case FileKind::Taskpack: return "taskpack";
+    case FileKind::Dependabot: return "Dependabot configuration";
+    case FileKind::PreCommit: return "pre-commit configuration";
+  }
+  return "other (added lines only)";
 }
 
 bool needsContent(FileKind kind) { return kind != FileKind::Other; }
@@ -158,19 +197,15 @@ std::optional<github::Coverage> coverageOf(const ScanResult& scan, const ScanOpt
     c.files.push_back({f.path, github::FileReview::Skipped, "not checked: " + f.reason});
   c.complete = isDisabled("security/unparsed-workflow", options);
   if (!c.complete)
-    c.reason = std::to_string(scan.unchecked.size()) + " workflow or action file(s) could not be read, so their " +
-               "workflow rules were not checked";
+    c.reason = std::to_string(scan.unchecked.size()) + " workflow, action or configuration file(s) could not be " +
+               "read, so their rules were not checked";
   return c;
 }
 
 std::string scanSummary(const ScanResult& scan, const ScanOptions& options) {
-  static constexpr std::array<std::string_view, 7> kNames = {
-      "workflow", "action", "shell script", "Dockerfile", "Makefile", "manifest", "other (added lines only)"};
   std::string scanned;
   for (const auto& [kind, count] : scan.kinds)
-    scanned.append(scanned.empty() ? "" : ", ")
-        .append(std::to_string(count) + " ")
-        .append(kNames[static_cast<std::size_t>(kind)]);
+    scanned.append(scanned.empty() ? "" : ", ").append(std::to_string(count) + " ").append(kindName(kind));
   std::string notRun;
   std::size_t ran = 0, laterPersona = 0;
   for (const RuleInfo& r : allRules()) {

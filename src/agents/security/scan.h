@@ -26,7 +26,12 @@ enum class FileKind {
   Other,
   AgenticWorkflow,  // gh-aw: .github/workflows/*.md
   Taskpack,         // .loopwright/taskpack.yaml
+  Dependabot,       // .github/dependabot.yml
+  PreCommit,        // .pre-commit-config.yaml
 };
+
+// How the scan log names a kind ("workflow", "Dependabot configuration").
+std::string_view kindName(FileKind kind);
 
 // By path (and, for a script without an extension, its `#!` first line).
 FileKind classify(std::string_view path, std::string_view firstLine = {});
@@ -46,7 +51,7 @@ struct ScanOptions {
 
 bool isDisabled(std::string_view ruleId, const ScanOptions& options);
 
-// A changed file whose workflow rules did not run, and why (what the parser
+// A changed file whose workflow (or configuration file) rules did not run, and why (what the parser
 // said and where, or that it was too large to read whole).
 struct UncheckedFile {
   std::string path;

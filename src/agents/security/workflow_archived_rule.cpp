@@ -18,14 +18,10 @@ constexpr std::string_view kArchivedRepositories[] = {
 #include "agents/security/archived_repos.inc"
 };
 
-bool isArchived(std::string_view repository) {
-  return std::binary_search(std::begin(kArchivedRepositories), std::end(kArchivedRepositories), repository);
-}
-
 void checkUses(const Located& uses, std::vector<RuleHit>& out) {
   if (!uses.present()) return;
   std::string repository = usesRepository(uses.text);
-  if (repository.empty() || !isArchived(repository)) return;
+  if (repository.empty() || !isArchivedRepository(repository)) return;
   out.push_back(
       {"security/archived-action",
        "`" + uses.text.substr(0, uses.text.find('@')) + "` comes from `" + repository + "`, an archived repository.",
@@ -33,6 +29,10 @@ void checkUses(const Located& uses, std::vector<RuleHit>& out) {
 }
 
 }  // namespace
+
+bool isArchivedRepository(std::string_view repository) {
+  return std::binary_search(std::begin(kArchivedRepositories), std::end(kArchivedRepositories), repository);
+}
 
 void archivedActionHits(const WorkflowModel& w, std::vector<RuleHit>& out) {
   for (const JobModel& j : w.jobs) {

@@ -61,6 +61,9 @@ void typosquatUsesHits(const WorkflowModel& w, std::vector<RuleHit>& out);
 
 // workflow_archived_rule.cpp: actions and reusable workflows from archived repositories.
 void archivedActionHits(const WorkflowModel& w, std::vector<RuleHit>& out);
+// Whether the lower-case owner/repo is on the archived list (pre-commit's
+// hook repositories are checked against it too, precommit_rules.cpp).
+bool isArchivedRepository(std::string_view repository);
 
 // workflow_tooling_rules.cpp: how tools and packages get onto the runner.
 void unpinnedToolsHits(const WorkflowModel& w, std::vector<RuleHit>& out);
@@ -99,6 +102,10 @@ std::string unreadableReason(const Error& why);
 // the nearest added line above it (a parser stops at or after the mistake),
 // else on the first added line, so that a changed file is always reported.
 RuleHit unparsedWorkflowHit(const Error& why, bool isAction, const std::vector<int>& addedLines);
+// The same for any file the scanner reads as YAML: "This `file` cannot be
+// read (…), so none of `rules` were checked on it."
+RuleHit unparsedFileHit(const Error& why, std::string_view file, std::string_view rules,
+                        const std::vector<int>& addedLines);
 
 // workflow_dangerous_trigger_rule.cpp: pull_request_target and workflow_run themselves.
 void dangerousTriggerHits(const WorkflowModel& w, std::vector<RuleHit>& out);

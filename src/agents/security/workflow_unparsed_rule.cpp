@@ -28,11 +28,16 @@ std::vector<int> anchorsFor(int errorLine, const std::vector<int>& added) {
 
 std::string unreadableReason(const Error& why) { return position(why.location.value_or(Location{})) + why.message; }
 
-RuleHit unparsedWorkflowHit(const Error& why, bool isAction, const std::vector<int>& addedLines) {
-  std::string detail = std::string("This ") + (isAction ? "action" : "workflow") + " file cannot be read (" +
-                       unreadableReason(why) + "), so none of the workflow rules were checked on it.";
+RuleHit unparsedFileHit(const Error& why, std::string_view file, std::string_view rules,
+                        const std::vector<int>& addedLines) {
+  std::string detail = "This " + std::string(file) + " cannot be read (" + unreadableReason(why) + "), so none of " +
+                       std::string(rules) + " were checked on it.";
   int errorLine = why.location ? why.location->line : 0;
   return {"security/unparsed-workflow", std::move(detail), anchorsFor(errorLine, addedLines)};
+}
+
+RuleHit unparsedWorkflowHit(const Error& why, bool isAction, const std::vector<int>& addedLines) {
+  return unparsedFileHit(why, isAction ? "action file" : "workflow file", "the workflow rules", addedLines);
 }
 
 }  // namespace lw::agents::security
