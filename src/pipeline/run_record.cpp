@@ -198,6 +198,50 @@ boost::json::value toJson(const RunRecord& run) {
   return o;
 }
 
+namespace {
+
+// allow-list: the proxy's decisions in a line, and each denied one.
+void printEgress(std::ostream& out, const boost::json::value& egress) {
+  if (!egress.is_array()) return;
+  std::size_t allowed = 0;
+  for (const auto& c : egress.as_array()) allowed += c.at("allowed").as_bool() ? 1 : 0;
+  const std::size_t denied = egress.as_array().size() - allowed;
+  out << "    egress: " << allowed << " allowed, " << denied << " denied\n";
+  for (const auto& c : egress.as_array())
+    if (!c.at("allowed").as_bool())
+      out << "    egress denied " << c.at("host").as_string() << ":" << c.at("port").as_int64() << ": "
+          << c.at("reason").as_string() << "\n";
+}
+
+void printStep(std::ostream& out, const StepRecord& s) {
+  out << "  " << s.step << ": " << toString(s.outcome);
+  if (!s.backend.empty()) out << " on " << s.backend;
+  out << ", exit " << s.exitStatus << ", " << s.durationMs << " ms, verification " << verify::toString(s.verification)
+      << ", " << s.findings.size() << (s.findings.size() == 1 ? " finding" : " findings");
+  if (s.toolCalls > 0) out << ", " << s.toolCalls << " tool calls";
+  if (s.tokensUsed > 0) out << ", " << s.tokensUsed << " tokens";
+  out << "\n";
+  if (s.coverage) out << "    coverage: " << github::coverageCounts(*s.coverage) << "\n";
+  for (const GuardrailEvent& e : s.guardrails)
+    out << "    guardrail " << e.kind << " " << e.code << ": " << e.message << "\n";
+  for (const Finding& f : s.findings) {
+    out << "    " << toString(f.severity) << " " << f.ruleId;
+    if (!f.path.empty()) out << " " << f.path << (f.line > 0 ? ":" + std::to_string(f.line) : "");
+    // The first line: a terminal summary lists findings, the record holds them whole.
+    out << ": " << f.message.substr(0, std::min<std::size_t>(200, f.message.find('\n'))) << "\n";
+  }
+  if (s.escalation) out << "    " << escalationLine(*s.escalation) << "\n";
+  if (s.change) out << "    " << changeLine(*s.change) << "\n";
+  if (s.change && s.change->validation) out << "    " << validationLine(*s.change->validation) << "\n";
+  if (!s.blocker.empty())
+    out << "    " << s.blocker << "\n";
+  else if (!s.message.empty() && s.outcome != StepOutcome::Passed)
+    out << "    " << s.message << "\n";
+  printEgress(out, s.egress);
+}
+
+}  // namespace
+
 std::string humanSummary(const RunRecord& run) {
   std::ostringstream out;
   out << "loopwright run " << run.runId << " — " << run.eventName
@@ -210,32 +254,7 @@ std::string humanSummary(const RunRecord& run) {
       continue;
     }
     out << " (" << static_cast<long long>(std::llround(st.durationMs)) << " ms)\n";
-    for (const StepRecord& s : st.steps) {
-      out << "  " << s.step << ": " << toString(s.outcome);
-      if (!s.backend.empty()) out << " on " << s.backend;
-      out << ", exit " << s.exitStatus << ", " << s.durationMs << " ms, verification "
-          << verify::toString(s.verification) << ", " << s.findings.size()
-          << (s.findings.size() == 1 ? " finding" : " findings");
-      if (s.toolCalls > 0) out << ", " << s.toolCalls << " tool calls";
-      if (s.tokensUsed > 0) out << ", " << s.tokensUsed << " tokens";
-      out << "\n";
-      if (s.coverage) out << "    coverage: " << github::coverageCounts(*s.coverage) << "\n";
-      for (const GuardrailEvent& e : s.guardrails)
-        out << "    guardrail " << e.kind << " " << e.code << ": " << e.message << "\n";
-      for (const Finding& f : s.findings) {
-        out << "    " << toString(f.severity) << " " << f.ruleId;
-        if (!f.path.empty()) out << " " << f.path << (f.line > 0 ? ":" + std::to_string(f.line) : "");
-        // The first line: a terminal summary lists findings, the record holds them whole.
-        out << ": " << f.message.substr(0, std::min<std::size_t>(200, f.message.find('\n'))) << "\n";
-      }
-      if (s.escalation) out << "    " << escalationLine(*s.escalation) << "\n";
-      if (s.change) out << "    " << changeLine(*s.change) << "\n";
-      if (s.change && s.change->validation) out << "    " << validationLine(*s.change->validation) << "\n";
-      if (!s.blocker.empty())
-        out << "    " << s.blocker << "\n";
-      else if (!s.message.empty() && s.outcome != StepOutcome::Passed)
-        out << "    " << s.message << "\n";
-    }
+    for (const StepRecord& s : st.steps) printStep(out, s);
   }
   if (std::int64_t tokens = tokensUsed(run); tokens > 0) out << "\ntokens used: " << tokens << "\n";
   if (!run.skippedStages.empty()) {

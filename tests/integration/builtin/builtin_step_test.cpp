@@ -4,6 +4,8 @@
 // the agent runs the linter there, and its findings reach run.json.
 #include <doctest/doctest.h>
 
+#include <map>
+
 #include "integration/pipeline/pipeline_fixture.h"
 
 using namespace lw::test;
@@ -104,11 +106,14 @@ TEST_CASE("builtin step: builtin/security on a pull request reads the diff throu
   CHECK(step.at("outcome") == "passed");
   CHECK(step.at("backend") == "linux-bwrap");
   CHECK(step.at("toolCalls").as_int64() >= 1);  // github.pulls.diff, through the step's bridge
-  REQUIRE(step.at("findings").as_array().size() == 1);
-  const auto& f = step.at("findings").as_array()[0];
-  CHECK(f.at("ruleId") == "security/expression-injection");
+  // The injection, and the notice every pull_request_target trigger gets.
+  std::map<std::string, boost::json::object> byRule;
+  for (const auto& f : step.at("findings").as_array()) byRule[std::string(f.at("ruleId").as_string())] = f.as_object();
+  REQUIRE(byRule.size() == 2);
+  const auto& f = byRule["security/expression-injection"];
   CHECK(f.at("path") == ".github/workflows/greet.yml");
   CHECK(f.at("line") == 7);
+  CHECK(byRule["security/dangerous-trigger"].at("line") == 1);
   CHECK(r.status == 1);  // an error-level finding fails the run (failOn: error)
 }
 

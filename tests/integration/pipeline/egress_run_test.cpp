@@ -167,6 +167,9 @@ void checkAllowList(bool asLwtest) {
   CHECK_FALSE(egress[1].at("allowed").as_bool());
   CHECK(egress[1].at("reason").as_string() == "example.com:443 is not in the step's egress list");
   CHECK_FALSE(egress[2].at("allowed").as_bool());
+  CHECK(r.out.find("    egress: 1 allowed, 2 denied\n") != std::string::npos);
+  CHECK(r.out.find("    egress denied example.com:443: example.com:443 is not in the step's egress list\n") !=
+        std::string::npos);
 }
 
 }  // namespace
