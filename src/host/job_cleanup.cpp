@@ -20,6 +20,8 @@
 #include "sandbox/docker/container_plan.h"
 #include "sandbox/docker/docker_backend.h"
 #include "sandbox/docker/engine_client.h"
+#include "sandbox/gvisor/gvisor_backend.h"
+#include "sandbox/gvisor/gvisor_container.h"
 #include "sandbox/step_env.h"
 
 namespace lw::host {
@@ -160,7 +162,20 @@ void removeContainers(const Environment& env, const CleanupOptions& o, CleanupRe
   }
 }
 
-void removeScratch(const CleanupOptions& o, CleanupReport& report) {
+// A linux-gvisor step's scratch (its bundle and runsc's state), not a probe's.
+bool isGvisorSandbox(const std::string& name) {
+  return name.rfind(sandbox::gvisor::kScratchPrefix, 0) == 0 && name.rfind("lw-gvisor-probe-", 0) != 0;
+}
+
+void removeGvisorSandbox(const Environment& env, const fs::path& dir) {
+  std::string container;
+  std::ifstream(dir / "container") >> container;
+  if (!container.starts_with(sandbox::gvisor::kContainerPrefix)) return;
+  const sandbox::gvisor::Scratch scratch{dir, dir / "bundle", dir / "bundle" / "rootfs", dir / "state", container};
+  sandbox::gvisor::removeSandbox(sandbox::gvisor::gvisorConfigFor(env).runscPath, scratch);
+}
+
+void removeScratch(const Environment& env, const CleanupOptions& o, CleanupReport& report) {
   const auto now = fs::file_time_type::clock::now();
   for (const std::string& root : o.tempRoots) {
     std::error_code ec;
@@ -170,7 +185,7 @@ void removeScratch(const CleanupOptions& o, CleanupReport& report) {
       struct stat st {};
       if (::lstat(e.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) continue;
       bool remove = false;
-      if (name.rfind("lw-qualify-", 0) == 0) {
+      if (name.rfind("lw-qualify-", 0) == 0 || isGvisorSandbox(name)) {
         std::ifstream in(e.path() / ".lw-owner");
         int pid = 0;
         unsigned long long start = 0;
@@ -184,6 +199,8 @@ void removeScratch(const CleanupOptions& o, CleanupReport& report) {
         remove = now - fs::last_write_time(e.path(), ec) > 60s && !ec;
       }
       if (!remove) continue;
+      // A gVisor sandbox whose loopwright was killed: runsc delete first.
+      if (isGvisorSandbox(name)) removeGvisorSandbox(env, e.path());
       fs::remove_all(e.path(), ec);
       if (ec) report.problems.push_back("cannot remove " + e.path().string() + ": " + ec.message());
       else report.tempDirs.push_back(e.path().string());
@@ -220,7 +237,8 @@ std::optional<unsigned long long> startTimeFromStat(std::string_view stat) {
 }
 
 bool isSandboxScratchName(std::string_view name) {
-  return name.rfind("lw-qualify-", 0) == 0 || name.rfind("lw-bwrap-probe-", 0) == 0;
+  return name.rfind("lw-qualify-", 0) == 0 || name.rfind("lw-bwrap-probe-", 0) == 0 ||
+         name.rfind(sandbox::gvisor::kScratchPrefix, 0) == 0;
 }
 
 std::string scratchOwnerLine(const std::string& job) {
@@ -236,7 +254,7 @@ CleanupReport cleanUpJob(const Environment& env, const CleanupOptions& o) {
   }
   killMarked(o, report);
   if (o.docker) removeContainers(env, o, report);
-  removeScratch(o, report);
+  removeScratch(env, o, report);
   return report;
 }
 

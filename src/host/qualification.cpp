@@ -78,13 +78,34 @@ void settle(BackendQualification& q) {
   settleEach<NetworkMode>(q, kAllNetworkModes, q.claimed.networkModes, q.observedNetwork, q.resultNetwork);
 }
 
+namespace {
+
+// Why no qualified backend gives `level` here (each that would, and what
+// kept it: unavailable, or its probe saw no other kernel), or empty when one does.
+std::string levelLacking(Isolation level, const std::vector<BackendQualification>& backends) {
+  if (std::string missing = isolationMissing(level); !missing.empty()) return missing;
+  std::string why;
+  for (const BackendQualification& b : backends) {
+    const BackendId id = b.claimed.backend;
+    if (static_cast<int>(isolationOf(id)) < static_cast<int>(level)) continue;
+    if (b.claimed.available && static_cast<int>(sandbox::observedIsolation(b.claimed)) >= static_cast<int>(level))
+      return {};
+    why += (why.empty() ? "" : "; ") + std::string(toString(id)) + ": " +
+           (b.claimed.available ? "its probe did not see a step run on another kernel here"
+                                : "unavailable: " + b.claimed.unavailableReason);
+  }
+  return why.empty() ? "no qualified backend would (linux-gvisor gives L3, docker L2)" : why;
+}
+
+}  // namespace
+
 FloorVerdict evaluateFloor(const HostConfig& host, const PlatformFacts& platform,
                            const std::vector<BackendQualification>& backends) {
   FloorVerdict v;
   const Floor& floor = host.floor;
   if (!platform.supported) v.missing.push_back("platform: " + platform.unsupportedReason);
   if (floor.minIsolation)
-    if (std::string lacking = isolationMissing(*floor.minIsolation); !lacking.empty()) {
+    if (std::string lacking = levelLacking(*floor.minIsolation, backends); !lacking.empty()) {
       v.isolationUnavailable = *floor.minIsolation;
       v.missing.push_back("isolation " + describeLevel(*floor.minIsolation) + ": no backend here gives " +
                           std::string(toString(*floor.minIsolation)) + ": " + lacking);
@@ -97,8 +118,9 @@ FloorVerdict evaluateFloor(const HostConfig& host, const PlatformFacts& platform
       why.push_back(name + ": unavailable (" + b.claimed.unavailableReason + ")");
       continue;
     }
-    if (floor.minIsolation && static_cast<int>(isolationOf(id)) < static_cast<int>(*floor.minIsolation)) {
-      why.push_back(name + ": isolation " + std::string(toString(isolationOf(id))) + " is below the floor's " +
+    const Isolation level = sandbox::observedIsolation(b.claimed);
+    if (floor.minIsolation && static_cast<int>(level) < static_cast<int>(*floor.minIsolation)) {
+      why.push_back(name + ": isolation " + std::string(toString(level)) + " is below the floor's " +
                     std::string(toString(*floor.minIsolation)));
       continue;
     }

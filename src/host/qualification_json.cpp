@@ -137,9 +137,9 @@ Error floorError(const json::object& report) {
                 ? makeError(ErrorCode::SandboxCapabilityInsufficient, what,
                             "README, 'Runner admins: qualifying a host', lists the fixes", "qualify")
                 : makeError(ErrorCode::IsolationUnavailable, what,
-                            "lower floor.minIsolation to L2 (docker, with a pinned runtime profile) or L1 in the "
-                            "host config; no host gives " + unavailableLevel +
-                                " until loopwright has a remote backend",
+                            "install what gives " + unavailableLevel +
+                                " (L3: gVisor's runsc, docs/isolation-levels.md; L2: a Docker engine and a pinned "
+                                "runtime profile) and qualify it, or lower floor.minIsolation in the host config",
                             "qualify");
   if (missing.size() > 1) e.diagnostics = std::move(missing);
   return e;

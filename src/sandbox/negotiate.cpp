@@ -133,6 +133,7 @@ Result<Negotiated> negotiate(const NegotiationRequest& req, const ProbeFor& prob
       continue;
     }
     out.backend = id;
+    out.isolation = observedIsolation(*r);
     for (const auto& [c, s] : r->capabilities) {
       if (s.support == Support::Enforced) out.enforced.push_back(c);
     }

@@ -29,6 +29,7 @@ struct Refusal {
 struct Negotiated {
   BackendId backend = BackendId::LinuxBwrap;
   std::vector<Capability> enforced;  // every capability the winner enforces here
+  Isolation isolation = Isolation::L1;  // the winner's level here, as its probe observed it
   std::vector<Refusal> refused;      // backends tried before it, and why
 };
 

@@ -44,7 +44,8 @@ json::value toJson(const ProbeReport& r) {
                       {"version", r.version},
                       {"capabilities", std::move(caps)},
                       {"networkModes", std::move(modes)},
-                      {"kernelSeparation", r.kernelSeparation}};
+                      {"kernelSeparation", r.kernelSeparation},
+                      {"isolation", std::string(toString(observedIsolation(r)))}};
 }
 
 std::optional<ProbeReport> probeReportFromJson(const json::value& v) {

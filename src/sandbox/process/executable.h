@@ -18,8 +18,8 @@ namespace lw::sandbox::process {
 // the first of these the step can execute in its view wins. Neither the
 // orchestrator's PATH nor its view of the filesystem takes part.
 // A helper loopwright itself runs (bwrap, runsc), found on the host: the
-// first absolute entry of `pathVariable` (default /usr/local/bin:/usr/bin:/bin),
-// then /usr/bin, where `name` is executable; nullopt when none.
+// first absolute entry of `pathVariable` (default /usr/local/bin:/usr/bin:/bin)
+// where `name` is executable; nullopt when none.
 std::optional<std::string> findHelper(const std::string& name, const std::optional<std::string>& pathVariable);
 
 std::vector<std::string> commandCandidates(const std::string& name, const std::string& pathVariable);

@@ -154,6 +154,53 @@ TEST_CASE("runner hook job-completed: no process, container or temp dir of the j
   CHECK(again.out.find("0 process(es) killed, 0 container(s) removed, 0 temp dir(s) removed") != std::string::npos);
 }
 
+// The processes whose command line names `needle`.
+int processesNaming(const std::string& needle) {
+  int n = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc", ec))
+    if (slurp(e.path() / "cmdline").find(needle) != std::string::npos) ++n;
+  return n;
+}
+
+TEST_CASE("runner hook job-completed: a gVisor sandbox whose loopwright was SIGKILLed is deleted [integration]") {
+  LW_REQUIRE_HOST(::access("/usr/bin/runsc", X_OK) == 0, "gVisor (runsc) is not installed");
+  Scratch s;
+  const std::string job = "hosttest/" + std::to_string(::getpid()) + "-2/gvisor";
+  fs::create_directories(s.root / "ws");
+  fs::create_directories(s.root / "tmp");
+  std::map<std::string, std::string> env = {{"LOOPWRIGHT_JOB", job},
+                                            {"TMPDIR", (s.root / "tmp").string()},
+                                            {"GITHUB_STEP_SUMMARY", ""}};
+  pid_t step = start({"sandbox", "exec", "--backend", "linux-gvisor", "--workspace", (s.root / "ws").string(), "--",
+                      "/bin/sleep", "100"},
+                     env, s.root, "step");
+  const std::string tmp = (s.root / "tmp").string();
+  auto gvisorScratch = [&] {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(s.root / "tmp", ec))
+      if (e.path().filename().string().rfind("lw-gvisor-", 0) == 0 &&
+          e.path().filename().string().rfind("lw-gvisor-probe-", 0) != 0)
+        out.push_back(e.path());
+    return out;
+  };
+  REQUIRE(waitFor([&] { return processesNaming("runsc-sandbox") > 0 && !gvisorScratch().empty(); }, 30s));
+  std::this_thread::sleep_for(300ms);
+  killWholeTree(step);
+  finish(step, s.root, "step");
+  // runsc (the parent death signal) and its attached sandbox die with it.
+  CHECK(waitFor([&] { return processesNaming(tmp) == 0; }, 5s));
+  REQUIRE(gvisorScratch().size() == 1);  // the bundle and runsc's state are left
+
+  Run done = run({"runner", "hook", "job-completed", "--json"}, env, s.root);
+  INFO(done.describe());
+  REQUIRE(done.status == 0);
+  CHECK(done.json().at("problems").as_array().empty());
+  CHECK(gvisorScratch().empty());
+  CHECK(processesNaming(tmp) == 0);
+}
+
 TEST_CASE("runner hook job-completed: outside a job it refuses rather than guessing [integration]") {
   Scratch s;
   Run r = run({"runner", "hook", "job-completed"},

@@ -1,0 +1,65 @@
+// The floor of linux-gvisor: raw `runsc run` of the bundle loopwright's
+// planner gives the same step (same mounts, same flags, same filter), made
+// once, with nothing around it — and the peak memory of an idle gVisor step.
+#pragma once
+
+#include <unistd.h>
+
+#include <boost/json/serialize.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "sandbox/bwrap/bwrap_plan.h"
+#include "sandbox/gvisor/gvisor_backend.h"
+#include "sandbox/gvisor/gvisor_plan.h"
+
+namespace lw::bench {
+
+struct RawRunsc {
+  std::vector<std::string> argv;
+  std::filesystem::path dir;  // the bundle and the state root, removed by the caller
+};
+
+// runsc run of `spec`'s bundle under `dir`; nullopt without runsc.
+inline std::optional<RawRunsc> planRawRunsc(const sandbox::StepSpec& spec, const std::filesystem::path& dir) {
+  const std::string runsc = sandbox::gvisor::gvisorConfigFor(Environment::fromProcess()).runscPath;
+  if (runsc.empty()) return std::nullopt;
+  namespace fs = std::filesystem;
+  fs::create_directories(dir / "bundle" / "rootfs");
+  fs::create_directories(dir / "state");
+  auto plan = sandbox::gvisor::planGvisor(spec, {dir / "bundle" / "rootfs", false}, &sandbox::bwrap::lstatPath);
+  if (!plan) return std::nullopt;
+  std::error_code ec;
+  for (const auto& [path, target] : plan->rootSymlinks)
+    fs::create_symlink(target, dir / "bundle" / "rootfs" / path.relative_path(), ec);
+  std::ofstream(dir / "bundle" / "config.json") << boost::json::serialize(plan->config);
+  RawRunsc r{{runsc, "--root", (dir / "state").string(), "--ignore-cgroups"}, dir};
+  r.argv.insert(r.argv.end(), plan->runscFlags.begin(), plan->runscFlags.end());
+  if (::geteuid() != 0) r.argv.emplace_back("--rootless");
+  r.argv.insert(r.argv.end(), {"run", "--bundle", (dir / "bundle").string(), "lw-bench"});
+  return r;
+}
+
+// The summed VmRSS, in KiB, of every process whose command line names
+// runsc (the runsc front, its Sentry and its gofer).
+inline long runscResidentKiB() {
+  long total = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    std::ifstream cmd(e.path() / "cmdline");
+    std::string line((std::istreambuf_iterator<char>(cmd)), {});
+    if (line.find("runsc") == std::string::npos) continue;
+    std::ifstream status(e.path() / "status");
+    for (std::string l; std::getline(status, l);)
+      if (l.rfind("VmRSS:", 0) == 0) total += std::atol(l.c_str() + 6);
+  }
+  return total;
+}
+
+}  // namespace lw::bench
