@@ -153,13 +153,24 @@ TEST_CASE("qualify: a floor asking for L3 exits 3 with a BLOCKER naming the leve
   Run r = run({"qualify", "--backend", "direct-dedicated", "--backend", "linux-bwrap"}, env, s.root);
   INFO(r.describe());
   CHECK(r.status == 3);
-  CHECK(r.err.find("BLOCKER: this host does not meet the floor: isolation L3 (remote: another kernel per step): no backend here gives L3: a remote backend "
-                   "(k8s-pod with runtime class gvisor or kata) is not available in this version. "
-                   "Last safe state: nothing ran. Next action: lower floor.minIsolation to L2") != std::string::npos);
+  CHECK(r.err.find("BLOCKER: this host does not meet the floor: isolation L3 (remote: another kernel per step): no backend here gives L3: "
+                   "no qualified backend would (linux-gvisor gives L3, docker L2). "
+                   "Last safe state: nothing ran. Next action: install what gives L3") != std::string::npos);
   CHECK(r.err.find("error[ISOLATION_UNAVAILABLE]") != std::string::npos);
   Run j = run({"qualify", "--json", "--backend", "direct-dedicated"}, env, s.root);
   CHECK(j.status == 3);
   CHECK_FALSE(j.json().at("floor").at("satisfied").as_bool());
+}
+
+TEST_CASE("qualify: a floor asking for L3 is met by linux-gvisor on this host, its canaries run on gVisor [integration]") {
+  LW_REQUIRE_HOST(::access("/usr/bin/runsc", X_OK) == 0, "gVisor (runsc) is not installed");
+  Scratch s;
+  std::map<std::string, std::string> env = {
+      {"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  minIsolation: L3\n").string()}, {"GITHUB_STEP_SUMMARY", ""}};
+  Run r = run({"qualify", "--fresh", "--backend", "linux-gvisor"}, env, s.root);
+  INFO(r.describe());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("satisfied by linux-gvisor") != std::string::npos);
 }
 
 TEST_CASE("qualify: the cached qualification is much faster, a changed bwrap binary invalidates it [integration]") {
