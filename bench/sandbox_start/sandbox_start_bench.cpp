@@ -27,12 +27,12 @@
 #include <string_view>
 #include <vector>
 
-#include "policy/effective_policy.h"
 #include "common/bench_support.h"
-#include "sandbox_start/raw_cgroups.h"
-#include "sandbox_start/raw_runsc.h"
+#include "policy/effective_policy.h"
 #include "sandbox/landlock/landlock_backend.h"
 #include "sandbox/step_env.h"
+#include "sandbox_start/raw_cgroups.h"
+#include "sandbox_start/raw_runsc.h"
 
 namespace {
 
@@ -107,7 +107,13 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, bool withoutView, std
     return {};
   }
   Variant v{withoutView ? "raw landlock, before (no view)" : "raw landlock (same rules)",
-            {RAW_LANDLOCK_BIN}, {*memfd, {}, {}}, {}, {}, false, {}, {}};
+            {RAW_LANDLOCK_BIN},
+            {*memfd, {}, {}},
+            {},
+            {},
+            false,
+            {},
+            {}};
   for (std::uint64_t n : {plan->handled.handledAccessFs, plan->handled.handledAccessNet, plan->handled.scoped})
     v.argv.push_back(std::to_string(n));
   for (bool ns : {plan->userNamespace, plan->networkNamespace, plan->pidNamespace, plan->mountNamespace})
@@ -147,8 +153,7 @@ std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::
   for (const char* b : {"linux-bwrap", "linux-landlock", "linux-gvisor", "docker", "direct-dedicated"}) {
     for (const std::string& bin : {std::string(LOOPWRIGHT_BIN), before}) {
       if (bin.empty()) continue;
-      std::vector<std::string> argv = {bin, "sandbox", "exec", "--backend", b, "--workspace",
-                                       spec.workspace.string()};
+      std::vector<std::string> argv = {bin, "sandbox", "exec", "--backend", b, "--workspace", spec.workspace.string()};
       if (std::string_view(b) == "docker" && image != nullptr) argv.insert(argv.end(), {"--image", image});
       // It contains nothing: the machine's own network is all it offers.
       if (std::string_view(b) == "direct-dedicated") argv.insert(argv.end(), {"--network", "allow-outbound"});
@@ -206,8 +211,7 @@ double report(const std::vector<Variant>& variants, int runs) {
       continue;
     }
     double m = median(v.ms);
-    std::printf("  %-34s %7.2f ms %11.2fx %11.2fx %7.2f ms\n", v.name.c_str(), m, m / bare, m / rawMs,
-                median(v.cpuMs));
+    std::printf("  %-34s %7.2f ms %11.2fx %11.2fx %7.2f ms\n", v.name.c_str(), m, m / bare, m / rawMs, median(v.cpuMs));
   }
   auto ratio = [&](const char* what, const std::string& a, const std::string& b) {
     double x = medianOf(variants, a), y = medianOf(variants, b);
@@ -249,8 +253,9 @@ void reportIdleGvisorMemory(const fs::path& ws) {
   }
   int status = 0;
   ::waitpid(child, &status, 0);
-  if (peak > 0) std::printf("  idle linux-gvisor step (sleep 3): peak resident memory of runsc, Sentry and gofer %.1f MiB\n",
-                            static_cast<double>(peak) / 1024.0);
+  if (peak > 0)
+    std::printf("  idle linux-gvisor step (sleep 3): peak resident memory of runsc, Sentry and gofer %.1f MiB\n",
+                static_cast<double>(peak) / 1024.0);
 }
 
 }  // namespace
@@ -261,9 +266,12 @@ int main(int argc, char** argv) {
   std::string before;  // an earlier loopwright binary, measured in the same run
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--check") check = true;
-    else if (a == "--before" && i + 1 < argc) before = argv[++i];
-    else runs = std::max(1, std::atoi(argv[i]));
+    if (a == "--check")
+      check = true;
+    else if (a == "--before" && i + 1 < argc)
+      before = argv[++i];
+    else
+      runs = std::max(1, std::atoi(argv[i]));
   }
   char tmpl[] = "/tmp/lw-bench-XXXXXX";
   fs::path ws = ::mkdtemp(tmpl);
@@ -279,7 +287,8 @@ int main(int argc, char** argv) {
   spec.argv = {"/bin/true"};
   spec.workspace = ws;
   for (std::string_view p : lw::kBuiltinProtectedPaths) spec.protectedPaths.push_back(ws / std::string(p));
-  for (std::string_view d : lw::kBuiltinDeniedReadPaths) spec.deniedReadPaths.push_back(fs::path(home) / std::string(d.substr(2)));
+  for (std::string_view d : lw::kBuiltinDeniedReadPaths)
+    spec.deniedReadPaths.push_back(fs::path(home) / std::string(d.substr(2)));
   auto raw = lw::bench::planRawBwrap(spec);
   if (!raw) {
     std::fprintf(stderr, "bench_sandbox_start: bwrap is missing or the raw plan failed\n");
@@ -288,7 +297,8 @@ int main(int argc, char** argv) {
   std::string noRawLandlock;
   char runscTmpl[] = "/tmp/lw-bench-runsc-XXXXXX";
   const fs::path runscDir = ::mkdtemp(runscTmpl);
-  std::vector<Variant> variants = buildVariants(spec, *raw, lw::bench::planRawRunsc(spec, runscDir), before, noRawLandlock);
+  std::vector<Variant> variants =
+      buildVariants(spec, *raw, lw::bench::planRawRunsc(spec, runscDir), before, noRawLandlock);
   measure(variants, runs, env);
   double bwrapRatio = report(variants, runs);
   reportIdleGvisorMemory(ws);

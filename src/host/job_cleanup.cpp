@@ -128,12 +128,11 @@ void removeContainers(const Environment& env, const CleanupOptions& o, CleanupRe
   if (!fs::exists(config.socketPath, ec)) return;  // no engine here: nothing to clean
   auto http = docker::engineTransport(config.socketPath, 2s);
   auto call = [&](const std::string& method, const std::string& target) {
-    return docker::exchange(*http,
-                            docker::engineRequest(method, std::string(docker::kApiPrefix) + target, "", 10s));
+    return docker::exchange(*http, docker::engineRequest(method, std::string(docker::kApiPrefix) + target, "", 10s));
   };
   // filters={"label":["dev.loopwright.run"]}, URL-encoded.
-  auto list = call("GET", "/containers/json?all=1&filters=%7B%22label%22%3A%5B%22" +
-                              std::string(docker::kRunLabel) + "%22%5D%7D");
+  auto list = call(
+      "GET", "/containers/json?all=1&filters=%7B%22label%22%3A%5B%22" + std::string(docker::kRunLabel) + "%22%5D%7D");
   if (!list || list->status != 200) {
     report.problems.push_back("docker: cannot list containers at " + config.socketPath +
                               (list ? " (HTTP " + std::to_string(list->status) + ")" : ": " + list.error().message));
@@ -157,8 +156,10 @@ void removeContainers(const Environment& env, const CleanupOptions& o, CleanupRe
       for (const json::value& e : envs->get_array()) ours = ours || (e.is_string() && e.get_string() == marker);
     if (!ours) continue;
     auto del = call("DELETE", "/containers/" + id + "?force=1&v=1");
-    if (del && (del->status == 204 || del->status == 404)) report.containers.push_back(id.substr(0, 12));
-    else report.problems.push_back("docker: cannot remove container " + id.substr(0, 12));
+    if (del && (del->status == 204 || del->status == 404))
+      report.containers.push_back(id.substr(0, 12));
+    else
+      report.problems.push_back("docker: cannot remove container " + id.substr(0, 12));
   }
 }
 
@@ -202,8 +203,10 @@ void removeScratch(const Environment& env, const CleanupOptions& o, CleanupRepor
       // A gVisor sandbox whose loopwright was killed: runsc delete first.
       if (isGvisorSandbox(name)) removeGvisorSandbox(env, e.path());
       fs::remove_all(e.path(), ec);
-      if (ec) report.problems.push_back("cannot remove " + e.path().string() + ": " + ec.message());
-      else report.tempDirs.push_back(e.path().string());
+      if (ec)
+        report.problems.push_back("cannot remove " + e.path().string() + ": " + ec.message());
+      else
+        report.tempDirs.push_back(e.path().string());
     }
   }
 }
@@ -242,8 +245,8 @@ bool isSandboxScratchName(std::string_view name) {
 }
 
 std::string scratchOwnerLine(const std::string& job) {
-  return std::to_string(::getpid()) + " " + std::to_string(startTimeOf("/proc", ::getpid()).value_or(0)) + " " +
-         job + "\n";
+  return std::to_string(::getpid()) + " " + std::to_string(startTimeOf("/proc", ::getpid()).value_or(0)) + " " + job +
+         "\n";
 }
 
 CleanupReport cleanUpJob(const Environment& env, const CleanupOptions& o) {

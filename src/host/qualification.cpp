@@ -15,8 +15,8 @@ int rank(Support s) { return s == Support::Enforced ? 2 : (s == Support::Partial
 SupportStatus weaker(const SupportStatus& claimed, const SupportStatus& observed) {
   if (rank(observed.support) < rank(claimed.support)) return {observed.support, "observed: " + observed.reason};
   if (rank(claimed.support) < rank(observed.support)) return {claimed.support, "claimed: " + claimed.reason};
-  return {claimed.support, observed.support == Support::Enforced ? claimed.reason + "; canary blocked"
-                                                                 : claimed.reason};
+  return {claimed.support,
+          observed.support == Support::Enforced ? claimed.reason + "; canary blocked" : claimed.reason};
 }
 
 SupportStatus statusOf(const std::vector<const CanaryRecord*>& records) {
@@ -29,8 +29,10 @@ SupportStatus statusOf(const std::vector<const CanaryRecord*>& records) {
     }
     Support cost = r->ran ? r->failureCost : Support::Absent;
     std::string why = (r->ran ? "" : "canary could not run: ") + r->attempt + ": " + r->evidence;
-    if (rank(cost) < rank(s.support)) s = {cost, why};
-    else if (cost == s.support) s.reason += "; " + why;
+    if (rank(cost) < rank(s.support))
+      s = {cost, why};
+    else if (cost == s.support)
+      s.reason += "; " + why;
   }
   return s;
 }
@@ -48,7 +50,8 @@ void observeFromCanaries(BackendQualification& q) {
     std::vector<const CanaryRecord*> mine;
     for (const CanaryRecord& r : q.canaries)
       // The networkIsolation claim is the default mode's: its canaries are "network none".
-      if (r.target == "all" || r.target == toString(c) || (c == Capability::NetworkIsolation && r.target == "network none"))
+      if (r.target == "all" || r.target == toString(c) ||
+          (c == Capability::NetworkIsolation && r.target == "network none"))
         mine.push_back(&r);
     q.observed[c] = statusOf(mine);
   }
@@ -62,8 +65,7 @@ void observeFromCanaries(BackendQualification& q) {
 
 // The weaker of what was claimed and what was observed, for every key.
 template <class Key, class Map, class Keys>
-void settleEach(const BackendQualification& q, const Keys& keys, const Map& claimed, const Map& observed,
-                Map& result) {
+void settleEach(const BackendQualification& q, const Keys& keys, const Map& claimed, const Map& observed, Map& result) {
   auto at = [](const Map& m, Key k, const char* missing) {
     auto it = m.find(k);
     return it != m.end() ? it->second : SupportStatus{Support::Absent, missing};
@@ -137,12 +139,15 @@ FloorVerdict evaluateFloor(const HostConfig& host, const PlatformFacts& platform
       auto it = b.result.find(c);
       if (it == b.result.end() || it->second.support != sandbox::Support::Enforced)
         lacks.push_back(std::string(toString(c)) + " (" +
-                        (it == b.result.end() ? "not observed" : std::string(sandbox::toString(it->second.support)) +
-                                                                     ": " + it->second.reason) +
+                        (it == b.result.end()
+                             ? "not observed"
+                             : std::string(sandbox::toString(it->second.support)) + ": " + it->second.reason) +
                         ")");
     }
-    if (lacks.empty()) v.satisfiedBy.push_back(id);
-    else why.push_back(name + " does not enforce " + joined(lacks, ", "));
+    if (lacks.empty())
+      v.satisfiedBy.push_back(id);
+    else
+      why.push_back(name + " does not enforce " + joined(lacks, ", "));
   }
   if (v.satisfiedBy.empty())
     v.missing.push_back("no backend meets the floor" +

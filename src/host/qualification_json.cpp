@@ -21,8 +21,10 @@ json::object rows(const std::map<Key, SupportStatus>& result, const std::map<Key
     json::object row = status(r);
     auto c = claimed.find(k);
     auto ob = observed.find(k);
-    row["claimed"] = c != claimed.end() ? status(c->second) : json::object{{"status", "absent"}, {"reason", "not claimed"}};
-    row["observed"] = ob != observed.end() ? status(ob->second) : json::object{{"status", "absent"}, {"reason", "not observed"}};
+    row["claimed"] =
+        c != claimed.end() ? status(c->second) : json::object{{"status", "absent"}, {"reason", "not claimed"}};
+    row["observed"] =
+        ob != observed.end() ? status(ob->second) : json::object{{"status", "absent"}, {"reason", "not observed"}};
     o[std::string(toString(k))] = std::move(row);
   }
   return o;
@@ -95,22 +97,22 @@ json::object toJson(const Qualification& q) {
   json::array missing, by;
   for (const std::string& m : q.verdict.missing) missing.push_back(json::string(m));
   for (BackendId id : q.verdict.satisfiedBy) by.push_back(json::string(toString(id)));
-  return {{"schemaVersion", q.schemaVersion},
-          {"loopwrightVersion", q.loopwrightVersion},
-          {"fromCache", q.fromCache},
-          {"fingerprint", q.fingerprint},
-          {"qualifiedAt", q.qualifiedAt},
-          {"durationMs", q.durationMs},
-          {"hostConfig", q.hostConfigFile.empty() ? json::value(nullptr) : json::value(q.hostConfigFile)},
-          {"host", toJson(q.facts)},
-          {"backends", std::move(backends)},
-          {"floor",
-           {{"satisfied", q.verdict.satisfied},
-            {"missing", std::move(missing)},
-            {"satisfiedBy", std::move(by)},
-            {"isolationUnavailable", q.verdict.isolationUnavailable
-                                         ? json::value(toString(*q.verdict.isolationUnavailable))
-                                         : json::value(nullptr)}}}};
+  return {
+      {"schemaVersion", q.schemaVersion},
+      {"loopwrightVersion", q.loopwrightVersion},
+      {"fromCache", q.fromCache},
+      {"fingerprint", q.fingerprint},
+      {"qualifiedAt", q.qualifiedAt},
+      {"durationMs", q.durationMs},
+      {"hostConfig", q.hostConfigFile.empty() ? json::value(nullptr) : json::value(q.hostConfigFile)},
+      {"host", toJson(q.facts)},
+      {"backends", std::move(backends)},
+      {"floor",
+       {{"satisfied", q.verdict.satisfied},
+        {"missing", std::move(missing)},
+        {"satisfiedBy", std::move(by)},
+        {"isolationUnavailable", q.verdict.isolationUnavailable ? json::value(toString(*q.verdict.isolationUnavailable))
+                                                                : json::value(nullptr)}}}};
 }
 
 bool floorSatisfied(const json::object& report) {

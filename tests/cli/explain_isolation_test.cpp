@@ -76,8 +76,9 @@ TEST_CASE("explain: each step's level, the backend that gives it and where the l
   CHECK(step.at("origins").at("isolation").as_string() == "default L1");
 
   // A floor above the taskpack's level is the taskpack's to meet, L3 as L2.
-  std::string floored = dir.write("floored.yaml", "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
-                                                  "floor: {minIsolation: L3, allowDirectDedicated: true}\n");
+  std::string floored = dir.write("floored.yaml",
+                                  "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
+                                  "floor: {minIsolation: L3, allowDirectDedicated: true}\n");
   auto f = runCli({"explain", tp}, {{"LOOPWRIGHT_HOST_CONFIG", floored}});
   CHECK(f.status == 2);
   CHECK(f.err.find("set spec.isolation: L3") != std::string::npos);
@@ -85,16 +86,16 @@ TEST_CASE("explain: each step's level, the backend that gives it and where the l
 
 TEST_CASE("explain: a step's own level, the backends from it up, and its escalation chain, text and JSON") {
   TempDir dir;
-  std::string tp = dir.write(
-      "tp.yaml",
-      "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: iso}\nspec:\n"
-      "  sandbox: {preferredBackends: [direct-dedicated, docker], networkMode: allow-outbound}\n"
-      "  stages:\n    - name: review\n      on: [pull_request.opened]\n      steps:\n"
-      "        - name: a\n          run: [x]\n          idempotent: true\n"
-      "          escalate: {on: [LOOP_DETECTED], to: L2}\n"
-      "        - name: b\n          run: [x]\n          isolation: L2\n          escalate: {to: L3}\n"
-      "          idempotent: true\n"
-      "        - {name: c, run: [x], escalate: {}}\n");
+  std::string tp =
+      dir.write("tp.yaml",
+                "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: iso}\nspec:\n"
+                "  sandbox: {preferredBackends: [direct-dedicated, docker], networkMode: allow-outbound}\n"
+                "  stages:\n    - name: review\n      on: [pull_request.opened]\n      steps:\n"
+                "        - name: a\n          run: [x]\n          idempotent: true\n"
+                "          escalate: {on: [LOOP_DETECTED], to: L2}\n"
+                "        - name: b\n          run: [x]\n          isolation: L2\n          escalate: {to: L3}\n"
+                "          idempotent: true\n"
+                "        - {name: c, run: [x], escalate: {}}\n");
   std::map<std::string, std::string> env = {{"LOOPWRIGHT_HOST_CONFIG", dir.write("host.yaml", kHostAllowingDirect)}};
   auto r = runCli({"explain", tp}, env);
   INFO(r.out << r.err);

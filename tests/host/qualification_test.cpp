@@ -114,7 +114,8 @@ TEST_CASE("qualification: direct-dedicated only where the floor allows it, isola
   host.floor.allowDirectDedicated = false;
   FloorVerdict v = evaluateFloor(host, linuxX64(), {direct});
   CHECK_FALSE(v.satisfied);
-  CHECK(v.missing[0].find("direct-dedicated: forbidden by the floor (allowDirectDedicated: false)") != std::string::npos);
+  CHECK(v.missing[0].find("direct-dedicated: forbidden by the floor (allowDirectDedicated: false)") !=
+        std::string::npos);
 
   BackendQualification bwrap = claimedAll(BackendId::LinuxBwrap, Support::Enforced);
   settle(bwrap);
@@ -149,8 +150,9 @@ TEST_CASE("qualification: a floor asking for L3 is met by linux-gvisor that saw 
   CHECK_FALSE(v.satisfied);
   CHECK(v.satisfiedBy.empty());
   REQUIRE(v.missing.size() == 2);
-  CHECK(v.missing[0] == "isolation L3 (remote: another kernel per step): no backend here gives L3: linux-gvisor: its "
-                        "probe did not see a step run on another kernel here");
+  CHECK(v.missing[0] ==
+        "isolation L3 (remote: another kernel per step): no backend here gives L3: linux-gvisor: its "
+        "probe did not see a step run on another kernel here");
   REQUIRE(v.isolationUnavailable.has_value());
   CHECK(v.missing[1].find("direct-dedicated: isolation L1 is below the floor's L3") != std::string::npos);
   CHECK(v.missing[1].find("docker: isolation L2 is below the floor's L3") != std::string::npos);

@@ -17,7 +17,8 @@ TEST_CASE("isolation levels: direct-dedicated is L1, docker L2, linux-gvisor at 
 }
 
 TEST_CASE("isolation levels: what each means, and what this version lacks to give it") {
-  CHECK(isolationMeaning(Isolation::L1) == "local: an OS sandbox on the orchestrator's machine, or only the job's own VM");
+  CHECK(isolationMeaning(Isolation::L1) ==
+        "local: an OS sandbox on the orchestrator's machine, or only the job's own VM");
   CHECK(isolationMeaning(Isolation::L2) == "container: its own root filesystem, from an image the host admin pinned");
   CHECK(isolationMeaning(Isolation::L3) == "remote: another kernel per step");
   CHECK(isolationMissing(Isolation::L1).empty());

@@ -22,10 +22,11 @@ PathInfo fileInfo(bool othersMayRead = true) { return {PathKind::File, {}, PathK
 PathInfo linkInfo(const std::string& target) { return {PathKind::Symlink, target, PathKind::Missing, false}; }
 
 std::map<std::string, PathInfo> host() {
-  return {{"/usr", dirInfo()},          {"/bin", linkInfo("usr/bin")},  {"/etc/passwd", fileInfo()},
-          {"/etc/shadow", fileInfo(false)}, {"/etc/ssl/certs", dirInfo()}, {"/ws", dirInfo()},
-          {"/ws/.git", dirInfo()},      {"/ws/.git/config", fileInfo()}, {"/ws/secret", fileInfo()},
-          {"/out", dirInfo()}};
+  return {{"/usr", dirInfo()},           {"/bin", linkInfo("usr/bin")},
+          {"/etc/passwd", fileInfo()},   {"/etc/shadow", fileInfo(false)},
+          {"/etc/ssl/certs", dirInfo()}, {"/ws", dirInfo()},
+          {"/ws/.git", dirInfo()},       {"/ws/.git/config", fileInfo()},
+          {"/ws/secret", fileInfo()},    {"/out", dirInfo()}};
 }
 
 bwrap::PathLookup lookupIn(const std::map<std::string, PathInfo>& paths) {
@@ -109,8 +110,9 @@ TEST_CASE("gvisor plan: each network mode is its runsc network and filter") {
   auto none = planGvisor(s, {"/r", false}, lookupIn(host()));
   REQUIRE(none.ok());
   CHECK(none->runscFlags == std::vector<std::string>{"--network=none", "--oci-seccomp"});
-  CHECK(json::serialize(none->config.at("linux").at("seccomp").at("syscalls")) ==
-        R"([{"names":["socket"],"action":"SCMP_ACT_ERRNO","errnoRet":1,"args":[{"index":0,"value":1,"op":"SCMP_CMP_NE"}]}])");
+  CHECK(
+      json::serialize(none->config.at("linux").at("seccomp").at("syscalls")) ==
+      R"([{"names":["socket"],"action":"SCMP_ACT_ERRNO","errnoRet":1,"args":[{"index":0,"value":1,"op":"SCMP_CMP_NE"}]}])");
   s.network = lw::NetworkMode::LoopbackOnly;
   auto loopback = planGvisor(s, {"/r", true}, lookupIn(host()));
   REQUIRE(loopback.ok());
@@ -171,12 +173,14 @@ TEST_CASE("gvisor probe: runsc missing or failing is unavailable, with runsc's c
   CHECK(missing.unavailableReason == "gVisor (runsc) is not installed");
   ProbeObservation failed;
   failed.runscFound = true;
-  failed.failure = "running container: creating container: cannot set up cgroup for root: configuring cgroup: mkdir "
-                   "/sys/fs/cgroup/memory/x: permission denied";
+  failed.failure =
+      "running container: creating container: cannot set up cgroup for root: configuring cgroup: mkdir "
+      "/sys/fs/cgroup/memory/x: permission denied";
   ProbeReport r = interpretProbe(failed);
   CHECK_FALSE(r.available);
-  CHECK(r.unavailableReason.starts_with("runsc could not start a sandbox with the production flags: runsc could not "
-                                        "set up cgroups"));
+  CHECK(
+      r.unavailableReason.starts_with("runsc could not start a sandbox with the production flags: runsc could not "
+                                      "set up cgroups"));
   CHECK(diagnoseRunscFailure("creating process: ptrace: operation not permitted").starts_with("gVisor's ptrace"));
   CHECK(diagnoseRunscFailure("strange\nmore") == "strange");
 }

@@ -45,7 +45,8 @@ TEST_CASE("negotiate: the first backend enforcing everything wins and later ones
   Host h;
   h.reports[BackendId::LinuxBwrap] = report(BackendId::LinuxBwrap);
   h.reports[BackendId::LinuxLandlock] = report(BackendId::LinuxLandlock);
-  auto r = negotiate(request({BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock}), h.probeFor());
+  auto r =
+      negotiate(request({BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock}), h.probeFor());
   REQUIRE(r.ok());
   CHECK((r->backend == BackendId::LinuxBwrap));
   CHECK(r->enforced.size() == kAllCapabilities.size());
@@ -109,8 +110,7 @@ TEST_CASE("negotiate: policy refusals come before any probe") {
     req.policy.minIsolation = Isolation::L2;
     auto r = negotiate(req, h.probeFor());
     REQUIRE(!r.ok());
-    CHECK(r.error().diagnostics[0].message ==
-          "linux-bwrap: provides isolation L1, the policy requires at least L2");
+    CHECK(r.error().diagnostics[0].message == "linux-bwrap: provides isolation L1, the policy requires at least L2");
   }
 }
 
@@ -151,7 +151,7 @@ TEST_CASE("negotiate: L2 where docker cannot give it is ISOLATION_UNAVAILABLE na
     REQUIRE(!r.ok());
     CHECK(r.error().code == ErrorCode::IsolationUnavailable);
     CHECK(r.error().message.ends_with(
-        "no backend here gives L2: preferredBackends lists no backend that gives it (docker would)"));
+        "no backend here gives L2: preferredBackends lists no backend that gives it (docker, linux-gvisor would)"));
   }
   SUBCASE("docker runs but lacks a capability: that is not the level's fault") {
     h.reports[BackendId::Docker].capabilities[Capability::SyscallFiltering] = {Support::Partial, "no seccomp"};

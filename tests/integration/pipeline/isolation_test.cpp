@@ -12,8 +12,9 @@ using namespace lw::test;
 
 namespace {
 
-const std::string kOneStep = "    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-                             "        - {name: review, run: [sh, -c, 'touch \"$LOOPWRIGHT_OUT/ran\"']}\n";
+const std::string kOneStep =
+    "    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+    "        - {name: review, run: [sh, -c, 'touch \"$LOOPWRIGHT_OUT/ran\"']}\n";
 
 }  // namespace
 
@@ -21,13 +22,17 @@ TEST_CASE("run: a taskpack asking for isolation L3 runs its step under gVisor: f
   LW_REQUIRE_HOST(::access("/usr/bin/runsc", X_OK) == 0, "gVisor (runsc) is not installed");
   Scratch s;
   fs::path repo = s.root / "repo";
-  makeRepo(repo, {{".loopwright/taskpack.yaml",
-                   taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-                            "        - name: boxed\n"
-                            "          run: [sh, -c, 'uname -r > \"$LOOPWRIGHT_OUT/kernel\" && test -S \"$LOOPWRIGHT_BRIDGE\" && "
-                            "echo \"{\\\"findings\\\":[{\\\"ruleId\\\":\\\"x/y\\\",\\\"severity\\\":\\\"notice\\\",\\\"message\\\":\\\"m\\\"}]}\" "
-                            "> \"$LOOPWRIGHT_OUT/findings.json\"']\n",
-                            "  isolation: L3\n")}});
+  makeRepo(
+      repo,
+      {{".loopwright/taskpack.yaml",
+        taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+                 "        - name: boxed\n"
+                 "          run: [sh, -c, 'uname -r > \"$LOOPWRIGHT_OUT/kernel\" && test -S \"$LOOPWRIGHT_BRIDGE\" && "
+                 "echo "
+                 "\"{\\\"findings\\\":[{\\\"ruleId\\\":\\\"x/"
+                 "y\\\",\\\"severity\\\":\\\"notice\\\",\\\"message\\\":\\\"m\\\"}]}\" "
+                 "> \"$LOOPWRIGHT_OUT/findings.json\"']\n",
+                 "  isolation: L3\n")}});
   auto r = runDispatch(s, repo, {});
   INFO(r.out << r.err);
   CHECK(r.status == 0);
@@ -65,9 +70,10 @@ TEST_CASE("run: isolation L3 where runsc is not installed is refused with exit 3
 TEST_CASE("run: isolation L3 with no backend of that level listed is refused naming linux-gvisor") {
   Scratch s;
   fs::path repo = s.root / "repo";
-  makeRepo(repo, {{".loopwright/taskpack.yaml",
-                   taskpack(kOneStep, "  sandbox: {preferredBackends: [direct-dedicated, linux-bwrap], "
-                                      "networkMode: allow-outbound}\n  isolation: L3\n")}});
+  makeRepo(repo,
+           {{".loopwright/taskpack.yaml", taskpack(kOneStep,
+                                                   "  sandbox: {preferredBackends: [direct-dedicated, linux-bwrap], "
+                                                   "networkMode: allow-outbound}\n  isolation: L3\n")}});
   writeFile(s.root / "host.yaml",
             "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {allowDirectDedicated: true}\n");
   auto r = runDispatch(s, repo, {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()}});
@@ -105,9 +111,8 @@ TEST_CASE("run: GitHub Actions' direct-dedicated default on a runner that is not
                                             {"RUNNER_ENVIRONMENT", "self-hosted"},
                                             {"GITHUB_STEP_SUMMARY", (s.root / "summary.md").string()}};
   auto run = [&](const std::string& out) {
-    return runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
-                   (s.root / out).string()},
-                  env);
+    return runCli(
+        {"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out", (s.root / out).string()}, env);
   };
   auto selfHosted = run("out1");
   INFO(selfHosted.out << selfHosted.err);
