@@ -322,3 +322,27 @@ TEST_CASE("gvisor backend: as the unprivileged lwtest, runsc --rootless runs the
   CHECK(st.st_uid == ::getpwnam("lwtest")->pw_uid);  // written as the calling user on the host
   CHECK(noScratchLeft(d));
 }
+
+TEST_CASE("gvisor backend: a runsc that cannot start a sandbox makes it unavailable, naming runsc's cause" *
+          doctest::test_suite("integration")) {
+  TestDir d;
+  // A runsc that fails as the real one does where it may not write cgroups.
+  const fs::path fake = d.dir / "runsc";
+  std::ofstream(fake) << "#!/bin/sh\n"
+                         "test \"$1\" = --version && { echo 'runsc version fake'; exit 0; }\n"
+                         "echo 'running container: creating container: cannot set up cgroup for root: configuring "
+                         "cgroup: mkdir /sys/fs/cgroup/memory/x: permission denied' >&2\n"
+                         "exit 128\n";
+  fs::permissions(fake, fs::perms::owner_all);
+  GvisorConfig c = config(d);
+  c.runscPath = fake.string();
+  GvisorBackend b(c);
+  const ProbeReport& r = b.probe();
+  CHECK_FALSE(r.available);
+  CHECK(
+      r.unavailableReason.starts_with("runsc could not start a sandbox with the production flags: runsc could not "
+                                      "set up cgroups"));
+  CHECK(r.kernelSeparation.empty());
+  CHECK(observedIsolation(r) == lw::Isolation::L1);
+  CHECK(noScratchLeft(d));
+}
