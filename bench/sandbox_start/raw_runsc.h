@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/executables.h"
 #include "sandbox/bwrap/bwrap_plan.h"
 #include "sandbox/gvisor/gvisor_backend.h"
 #include "sandbox/gvisor/gvisor_plan.h"
@@ -33,7 +34,16 @@ inline std::optional<RawRunsc> planRawRunsc(const sandbox::StepSpec& spec, const
   namespace fs = std::filesystem;
   fs::create_directories(dir / "bundle" / "rootfs");
   fs::create_directories(dir / "state");
-  auto plan = sandbox::gvisor::planGvisor(spec, {dir / "bundle" / "rootfs", false}, &sandbox::bwrap::lstatPath);
+  // The same entrypoint (the one installed beside LOOPWRIGHT_BIN) and filter as linux-gvisor's.
+  sandbox::seccomp::FilterCache filters;
+  auto filter = filters.get({spec.network, true});
+  if (!filter) return std::nullopt;
+  const auto& code = (*filter)->instructions();
+  std::ofstream(dir / "seccomp.bpf", std::ios::binary)
+      .write(reinterpret_cast<const char*>(code.data()), static_cast<std::streamsize>(code.size() * sizeof(code[0])));
+  const sandbox::StepSpec inInit = sandbox::gvisor::withContainerInit(
+      spec, std::filesystem::path(LOOPWRIGHT_BIN).parent_path() / kContainerInitExecutable, dir / "seccomp.bpf");
+  auto plan = sandbox::gvisor::planGvisor(inInit, {dir / "bundle" / "rootfs", false}, &sandbox::bwrap::lstatPath);
   if (!plan) return std::nullopt;
   std::error_code ec;
   for (const auto& [path, target] : plan->rootSymlinks)

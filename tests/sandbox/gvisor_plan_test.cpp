@@ -184,3 +184,18 @@ TEST_CASE("gvisor probe: runsc missing or failing is unavailable, with runsc's c
   CHECK(diagnoseRunscFailure("creating process: ptrace: operation not permitted").starts_with("gVisor's ptrace"));
   CHECK(diagnoseRunscFailure("strange\nmore") == "strange");
 }
+
+TEST_CASE("gvisor plan: through the container init, the init and the filter are visible read-only and run first") {
+  std::map<std::string, PathInfo> h = host();
+  h["/opt/lw/loopwright-container-init"] = fileInfo();
+  h["/scratch/seccomp.bpf"] = fileInfo();
+  auto plan = planGvisor(withContainerInit(step(), "/opt/lw/loopwright-container-init", "/scratch/seccomp.bpf"),
+                         {"/r", true}, lookupIn(h));
+  REQUIRE(plan.ok());
+  CHECK(json::serialize(plan->config.at("process").at("args")) ==
+        R"(["/opt/lw/loopwright-container-init","/scratch/seccomp.bpf","--","/bin/sh","-c","true"])");
+  std::vector<std::string> m = mounts(plan->config);
+  CHECK(std::find(m.begin(), m.end(),
+                  "bind /opt/lw/loopwright-container-init -> /opt/lw/loopwright-container-init (rbind,ro)") != m.end());
+  CHECK(std::find(m.begin(), m.end(), "bind /scratch/seccomp.bpf -> /scratch/seccomp.bpf (rbind,ro)") != m.end());
+}

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/executables.h"
 #include "core/version.h"
 #include "sandbox/bwrap/bwrap_backend.h"
 #include "sandbox/gvisor/gvisor_container.h"
@@ -91,6 +92,16 @@ Status writeBundle(const Scratch& s, const GvisorPlan& plan) {
   return Ok{};
 }
 
+Status writeFilter(const seccomp::BpfProgram& program, const fs::path& file) {
+  const auto& code = program.instructions();
+  std::ofstream out(file, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(code.data()), static_cast<std::streamsize>(code.size() * sizeof(code[0])));
+  if (!out.flush())
+    return makeError(ErrorCode::SandboxLaunchFailed, "cannot write the step's seccomp filter to " + file.string(),
+                     "make the temporary directory (TMPDIR) writable for this user", file.string());
+  return Ok{};
+}
+
 bool bridgeIsSocket(const StepSpec& spec) {
   auto it = spec.env.find("LOOPWRIGHT_BRIDGE");
   return it != spec.env.end() && it->second.rfind("fd:", 0) != 0;
@@ -102,6 +113,7 @@ GvisorConfig gvisorConfigFor(const Environment& env) {
   GvisorConfig c;
   c.runscPath = process::findHelper("runsc", env.get("PATH")).value_or("");
   c.cacheFile = probeCacheFile(env, BackendId::LinuxGvisor);
+  c.initBinary = siblingExecutable(kContainerInitExecutable);
   if (auto tmp = env.get("TMPDIR"); tmp && !tmp->empty() && (*tmp)[0] == '/') c.tempRoot = *tmp;
   return c;
 }
@@ -111,9 +123,24 @@ Result<std::unique_ptr<process::RunningProcess>> GvisorBackend::launch(const Ste
     return makeError(ErrorCode::SandboxLaunchFailed, "gVisor (runsc) is not installed",
                      "install the runsc package (docs/isolation-levels.md)", "linux-gvisor");
   }
+  std::error_code ec;
+  if (!fs::is_regular_file(config_.initBinary, ec)) {
+    return makeError(
+        ErrorCode::SandboxLaunchFailed,
+        "loopwright-container-init is not installed beside loopwright (" + config_.initBinary.string() + ")",
+        "install loopwright-container-init beside loopwright", "linux-gvisor");
+  }
+  // New unix sockets are refused, as on linux-bwrap: the bridge is connected
+  // before the filter, so no other path-named socket in the view is reachable.
+  auto filter = filters_.get({spec.network, true});
+  if (!filter) return std::move(filter).error();
   auto scratch = makeScratch(config_.tempRoot, ownerLine(spec));
   if (!scratch) return std::move(scratch).error();
-  auto plan = planGvisor(spec, {scratch->rootfs, bridgeIsSocket(spec)}, &bwrap::lstatPath);
+  const fs::path filterFile = scratch->dir / "seccomp.bpf";
+  Status filterWritten = writeFilter(**filter, filterFile);
+  auto plan = filterWritten ? planGvisor(withContainerInit(spec, config_.initBinary, filterFile),
+                                         {scratch->rootfs, bridgeIsSocket(spec)}, &bwrap::lstatPath)
+                            : Result<GvisorPlan>(filterWritten.error());
   Status written = plan ? writeBundle(*scratch, *plan) : Status(plan.error());
   if (!written) {
     removeSandbox({}, *scratch);

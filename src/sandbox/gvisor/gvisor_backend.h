@@ -10,6 +10,7 @@
 
 #include "core/environment.h"
 #include "sandbox/backend.h"
+#include "sandbox/seccomp/seccomp_filter.h"
 
 namespace lw::sandbox::gvisor {
 
@@ -18,10 +19,14 @@ struct GvisorConfig {
   std::optional<std::filesystem::path> cacheFile;  // the probe cache; nullopt: none
   bool readCache = true;                           // false: always probe afresh
   std::filesystem::path tempRoot = "/tmp";         // where each sandbox's scratch goes
+  // loopwright-container-init (static), the step's entrypoint inside gVisor
+  // as in a docker container: it connects the bridge socket to fd 3 and
+  // installs loopwright's seccomp filter before the step's command.
+  std::filesystem::path initBinary;
 };
 
-// Finds runsc on the PATH of `env` (then /usr/bin), the cache file and
-// $TMPDIR.
+// Finds runsc on the PATH of `env`, loopwright-container-init beside the
+// running executable, the cache file and $TMPDIR.
 GvisorConfig gvisorConfigFor(const Environment& env);
 
 class GvisorBackend final : public Backend {
@@ -32,7 +37,8 @@ class GvisorBackend final : public Backend {
   BackendTraits traits() const override {
     BackendTraits t;
     // runsc passes a container no descriptor but its stdio: the bridge is a
-    // unix socket in the out dir, which the step reaches with --host-uds=open.
+    // unix socket in the out dir, which the container init connects to fd 3
+    // (--host-uds=open) before its filter refuses every new socket.
     t.bridge = BackendTraits::BridgeTransport::SocketPath;
     return t;
   }
@@ -48,6 +54,7 @@ class GvisorBackend final : public Backend {
 
   GvisorConfig config_;
   std::optional<ProbeReport> report_;
+  seccomp::FilterCache filters_;
 };
 
 }  // namespace lw::sandbox::gvisor

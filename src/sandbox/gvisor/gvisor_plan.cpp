@@ -184,6 +184,15 @@ std::vector<std::string> runscFlagsOf(const StepSpec& spec, const GvisorOptions&
 
 }  // namespace
 
+StepSpec withContainerInit(const StepSpec& spec, const fs::path& init, const fs::path& filterFile) {
+  StepSpec s = spec;
+  s.argv = {init.string(), filterFile.string(), "--"};
+  s.argv.insert(s.argv.end(), spec.argv.begin(), spec.argv.end());
+  s.readOnlyPaths.push_back(init);
+  s.readOnlyPaths.push_back(filterFile);
+  return s;
+}
+
 Result<GvisorPlan> planGvisor(const StepSpec& spec, const GvisorOptions& options, const bwrap::PathLookup& lookup) {
   if (!options.rootfs.is_absolute())
     return planError("the gVisor bundle's root " + options.rootfs.string() + " is not an absolute path",

@@ -47,6 +47,12 @@ struct GvisorPlan {
   std::vector<std::string> notes;  // where the view is stricter than asked
 };
 
+// `spec` as the argument of the container init `init` (the bridge connected
+// at fd 3, loopwright's seccomp filter `filterFile` installed, then the
+// step's command), both files visible read-only at their host paths.
+StepSpec withContainerInit(const StepSpec& spec, const std::filesystem::path& init,
+                           const std::filesystem::path& filterFile);
+
 // Fails with SANDBOX_LAUNCH_FAILED where planBwrap does, and when the root
 // directory is not absolute.
 Result<GvisorPlan> planGvisor(const StepSpec& spec, const GvisorOptions& options, const bwrap::PathLookup& lookup);

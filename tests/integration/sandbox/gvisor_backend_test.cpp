@@ -46,6 +46,7 @@ GvisorConfig config(const TestDir& d) {
   GvisorConfig c = gvisorConfigFor(lw::Environment::fromProcess());
   c.cacheFile.reset();
   c.tempRoot = d.dir / "tmp";  // where the sandbox's scratch goes, to see it removed
+  c.initBinary = LOOPWRIGHT_CONTAINER_INIT;
   return c;
 }
 
