@@ -110,18 +110,32 @@ TEST_CASE("gvisor plan: each network mode is its runsc network and filter") {
   auto none = planGvisor(s, {"/r", false}, lookupIn(host()));
   REQUIRE(none.ok());
   CHECK(none->runscFlags == std::vector<std::string>{"--network=none", "--oci-seccomp"});
+  const json::array& rules = none->config.at("linux").at("seccomp").at("syscalls").as_array();
+  REQUIRE(rules.size() == 5);
   CHECK(
-      json::serialize(none->config.at("linux").at("seccomp").at("syscalls")) ==
-      R"([{"names":["socket"],"action":"SCMP_ACT_ERRNO","errnoRet":1,"args":[{"index":0,"value":1,"op":"SCMP_CMP_NE"}]}])");
+      json::serialize(rules.back()) ==
+      R"({"names":["socket"],"action":"SCMP_ACT_ERRNO","errnoRet":1,"args":[{"index":0,"value":1,"op":"SCMP_CMP_NE"}]})");
   s.network = lw::NetworkMode::LoopbackOnly;
   auto loopback = planGvisor(s, {"/r", true}, lookupIn(host()));
   REQUIRE(loopback.ok());
-  CHECK(loopback->runscFlags == std::vector<std::string>{"--network=none", "--host-uds=open"});
-  CHECK_FALSE(loopback->config.at("linux").as_object().contains("seccomp"));
+  CHECK(loopback->runscFlags == std::vector<std::string>{"--network=none", "--oci-seccomp", "--host-uds=open"});
+  CHECK(loopback->config.at("linux").at("seccomp").at("syscalls").as_array().size() == 4);
   s.network = lw::NetworkMode::AllowOutbound;
   auto outbound = planGvisor(s, {"/r", false}, lookupIn(host()));
   REQUIRE(outbound.ok());
-  CHECK(outbound->runscFlags == std::vector<std::string>{"--network=host"});
+  CHECK(outbound->runscFlags == std::vector<std::string>{"--network=host", "--oci-seccomp"});
+}
+
+TEST_CASE("gvisor plan: a chown that changes nothing is refused (gVisor would allow it on a read-only mount)") {
+  auto plan = planGvisor(step(), {"/r", false}, lookupIn(host()));
+  REQUIRE(plan.ok());
+  const json::array& rules = plan->config.at("linux").at("seccomp").at("syscalls").as_array();
+  CHECK(json::serialize(rules.at(0)) ==
+        R"({"names":["chown"],"action":"SCMP_ACT_ERRNO","errnoRet":1,"args":[)"
+        R"({"index":1,"value":4294967295,"valueTwo":4294967295,"op":"SCMP_CMP_MASKED_EQ"},)"
+        R"({"index":2,"value":4294967295,"valueTwo":4294967295,"op":"SCMP_CMP_MASKED_EQ"}]})");
+  CHECK(json::serialize(rules.at(3).at("names")) == R"(["fchownat"])");
+  CHECK(rules.at(3).at("args").at(0).at("index").as_int64() == 2);
 }
 
 TEST_CASE("gvisor plan: a missing protected path is a read-only tmpfs placeholder, as on linux-bwrap") {

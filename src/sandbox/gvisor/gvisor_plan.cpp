@@ -151,33 +151,44 @@ json::object processOf(const StepSpec& spec, const std::string& cwd) {
           {"noNewPrivileges", true}};
 }
 
-// networkMode none: gVisor's netstack has only loopback, and no socket but a
-// unix one (the bridge) can be made at all, as linux-bwrap's seccomp refuses.
-json::object noNetworkFilter() {
-  json::object ne = {{"index", 0}, {"value", 1}, {"op", "SCMP_CMP_NE"}};  // family != AF_UNIX
-  json::object rule = {{"names", json::array{"socket"}},
-                       {"action", "SCMP_ACT_ERRNO"},
-                       {"errnoRet", 1},
-                       {"args", json::array{std::move(ne)}}};
+json::object errnoRule(const char* name, json::array args) {
+  return {{"names", json::array{name}}, {"action", "SCMP_ACT_ERRNO"}, {"errnoRet", 1}, {"args", std::move(args)}};
+}
+
+// Argument `index` is (uid_t)-1 or (gid_t)-1: "leave it as it is".
+json::object unchanged(int index) {
+  return {{"index", index}, {"value", 4294967295U}, {"valueTwo", 4294967295U}, {"op", "SCMP_CMP_MASKED_EQ"}};
+}
+
+// The filter gVisor's kernel applies to the step (--oci-seccomp), besides
+// loopwright's own (the container init's). A chown that changes nothing is
+// refused: gVisor reports success for it even on a read-only mount, where
+// Linux says EROFS, and it would pass for a metadata write. With networkMode
+// none, no socket but a unix one (the bridge) can be made at all, as on
+// linux-bwrap.
+json::object gvisorFilter(NetworkMode network) {
+  json::array rules;
+  for (const char* name : {"chown", "lchown", "fchown"}) rules.push_back(errnoRule(name, {unchanged(1), unchanged(2)}));
+  rules.push_back(errnoRule("fchownat", {unchanged(2), unchanged(3)}));
+  if (network == NetworkMode::None)
+    rules.push_back(errnoRule("socket", {json::object{{"index", 0}, {"value", 1}, {"op", "SCMP_CMP_NE"}}}));
   return {{"defaultAction", "SCMP_ACT_ALLOW"},
           {"architectures", json::array{"SCMP_ARCH_X86_64", "SCMP_ARCH_AARCH64"}},
-          {"syscalls", json::array{std::move(rule)}}};
+          {"syscalls", std::move(rules)}};
 }
 
 json::object linuxOf(const StepSpec& spec) {
   json::array namespaces;
   for (const char* ns : {"pid", "network", "ipc", "uts", "mount"}) namespaces.push_back(json::object{{"type", ns}});
-  json::object linux = {{"namespaces", std::move(namespaces)}};
-  if (spec.network == NetworkMode::None) linux["seccomp"] = noNetworkFilter();
-  return linux;
+  return {{"namespaces", std::move(namespaces)}, {"seccomp", gvisorFilter(spec.network)}};
 }
 
 std::vector<std::string> runscFlagsOf(const StepSpec& spec, const GvisorOptions& options) {
   // --network=none is gVisor's netstack with loopback only. allow-outbound
   // is the host's network stack (--network=host), its loopback services
   // included, as linux-bwrap's --share-net.
-  std::vector<std::string> flags = {spec.network == NetworkMode::AllowOutbound ? "--network=host" : "--network=none"};
-  if (spec.network == NetworkMode::None) flags.emplace_back("--oci-seccomp");
+  std::vector<std::string> flags = {spec.network == NetworkMode::AllowOutbound ? "--network=host" : "--network=none",
+                                    "--oci-seccomp"};
   if (options.hostSockets) flags.emplace_back("--host-uds=open");
   return flags;
 }

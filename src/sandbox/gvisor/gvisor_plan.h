@@ -12,8 +12,9 @@
 // What gVisor adds: the step's system calls go to gVisor's own kernel (the
 // Sentry), not the host's; its network is gVisor's netstack (loopback only
 // with --network=none); inside it, every capability is dropped,
-// no-new-privileges is set, and with networkMode none an OCI seccomp filter
-// (--oci-seccomp) refuses every socket that is not a unix socket.
+// no-new-privileges is set, and an OCI seccomp filter (--oci-seccomp) refuses
+// a chown that changes nothing and, with networkMode none, every socket that
+// is not a unix socket.
 #pragma once
 
 #include <boost/json/object.hpp>
