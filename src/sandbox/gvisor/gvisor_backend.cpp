@@ -47,6 +47,29 @@ void writeFile(const fs::path& p, const std::string& text) { std::ofstream(p) <<
 // The private /tmp is an OCI tmpfs of tmpSize (gvisor_plan.cpp).
 limits::Scratch scratchLimit() { return {"the size of the private /tmp tmpfs (OCI tmpfs size=)", ""}; }
 
+// The step's limits on this host as linux-gvisor holds them: pids and
+// memory by loopwright's cgroup around runsc, the rest as rlimits that
+// gVisor's kernel holds for the step's processes (gvisor_plan.cpp). None is
+// set on runsc itself: the Sentry keeps the step's memory in a file, which
+// RLIMIT_FSIZE would cap (a step past fileSize of memory killed by
+// SIGXFSZ), and its threads would count against RLIMIT_NPROC. Without a
+// cgroup, pids and memory are not enforced, and the report says so.
+limits::Plan gvisorLimits(const ResourceLimits& l, const std::string& leaf) {
+  limits::Plan plan = limits::planLimits(l, limits::observedHostLimitFacts(), leaf, scratchLimit());
+  plan.rlimits.clear();
+  for (limits::Enforcement& e : plan.enforcement) {
+    if (!e.mechanism.starts_with("RLIMIT_")) continue;
+    if (e.limit == ResourceLimit::Pids || e.limit == ResourceLimit::Memory) {
+      e.note = "linux-gvisor bounds it only by a cgroup around runsc, and there is none here: " + e.note;
+      e.enforced = false;
+      e.mechanism = "not enforced";
+    } else {
+      e.mechanism += " inside gVisor";
+    }
+  }
+  return plan;
+}
+
 // "<pid> <starttime> <job>", the owner line job-completed reads
 // (host::scratchOwnerLine's format), from the step's own job marker.
 std::string ownerLine(const StepSpec& spec) {
@@ -152,8 +175,9 @@ Result<std::unique_ptr<process::RunningProcess>> GvisorBackend::launch(const Ste
   req.cwd = scratch->bundle.string();
   req.maxOutputBytes = spec.maxOutputBytes;
   req.onOutput = spec.onOutput;
+  auto limited = limits::AppliedLimits::prepare(gvisorLimits(spec.limits, scratch->container));
+  if (limited) req.childSetup = limits::AppliedLimits::childSetups(*limited);
   req.childSetup.push_back(dieWithParent());
-  auto limited = limits::limitStep(spec.limits, scratchLimit(), req);
   auto proc = limited ? process::spawnSelfCleaningLauncher(req)
                       : Result<std::unique_ptr<process::RunningProcess>>(limited.error());
   if (!proc) {
@@ -182,7 +206,7 @@ std::vector<std::string> GvisorBackend::hostNotes() {
 }
 
 std::vector<limits::Enforcement> GvisorBackend::limitsEnforcement(const ResourceLimits& l) {
-  return limits::planLimits(l, limits::observedHostLimitFacts(), "report", scratchLimit()).enforcement;
+  return gvisorLimits(l, "report").enforcement;
 }
 
 ProbeReport GvisorBackend::runProbe() {

@@ -224,7 +224,7 @@ TEST_CASE("gvisor backend: a memory bomb is stopped by the memory limit" * docte
   TestDir d;
   GvisorBackend b(config(d));
   // tail keeps a line until its end: a 2 GiB line is 2 GiB of memory.
-  StepSpec spec = step(d, {"/bin/sh", "-c", "head -c 2147483648 /dev/zero | tail -c 1 >/dev/null; echo survived"});
+  StepSpec spec = step(d, {"/bin/sh", "-c", "head -c 2147483648 /dev/zero | tail -n 1 >/dev/null && echo survived"});
   spec.limits.memoryBytes = std::int64_t{256} << 20;
   Ran r = run(b, spec, std::chrono::seconds(60));
   INFO(r.out, r.err);
