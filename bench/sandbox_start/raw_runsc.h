@@ -43,7 +43,7 @@ inline std::optional<RawRunsc> planRawRunsc(const sandbox::StepSpec& spec, const
       .write(reinterpret_cast<const char*>(code.data()), static_cast<std::streamsize>(code.size() * sizeof(code[0])));
   const sandbox::StepSpec inInit = sandbox::gvisor::withContainerInit(
       spec, std::filesystem::path(LOOPWRIGHT_BIN).parent_path() / kContainerInitExecutable, dir / "seccomp.bpf");
-  auto plan = sandbox::gvisor::planGvisor(inInit, {dir / "bundle" / "rootfs", false}, &sandbox::bwrap::lstatPath);
+  auto plan = sandbox::gvisor::planGvisor(inInit, {dir / "bundle" / "rootfs", false, {}}, &sandbox::bwrap::lstatPath);
   if (!plan) return std::nullopt;
   std::error_code ec;
   for (const auto& [path, target] : plan->rootSymlinks)

@@ -67,7 +67,7 @@ std::vector<std::string> mounts(const json::object& config) {
 }  // namespace
 
 TEST_CASE("gvisor plan: the mounts are linux-bwrap's view, in its order") {
-  auto plan = planGvisor(step(), {"/scratch/rootfs", false}, lookupIn(host()));
+  auto plan = planGvisor(step(), {"/scratch/rootfs", false, {}}, lookupIn(host()));
   REQUIRE_MESSAGE(plan.ok(), (plan.ok() ? "" : plan.error().message));
   const std::vector<std::string> golden = {
       "bind /usr -> /usr (rbind,ro)",
@@ -91,7 +91,7 @@ TEST_CASE("gvisor plan: the mounts are linux-bwrap's view, in its order") {
 }
 
 TEST_CASE("gvisor plan: the process has no capability, no new privileges, the step's env, cwd and rlimits") {
-  auto plan = planGvisor(step(), {"/scratch/rootfs", false}, lookupIn(host()));
+  auto plan = planGvisor(step(), {"/scratch/rootfs", false, {}}, lookupIn(host()));
   REQUIRE(plan.ok());
   const json::object& p = plan->config.at("process").as_object();
   for (const char* set : {"bounding", "effective", "inheritable", "permitted", "ambient"})
@@ -107,7 +107,7 @@ TEST_CASE("gvisor plan: the process has no capability, no new privileges, the st
 
 TEST_CASE("gvisor plan: each network mode is its runsc network and filter") {
   StepSpec s = step();
-  auto none = planGvisor(s, {"/r", false}, lookupIn(host()));
+  auto none = planGvisor(s, {"/r", false, {}}, lookupIn(host()));
   REQUIRE(none.ok());
   CHECK(none->runscFlags == std::vector<std::string>{"--network=none", "--oci-seccomp"});
   const json::array& rules = none->config.at("linux").at("seccomp").at("syscalls").as_array();
@@ -116,18 +116,18 @@ TEST_CASE("gvisor plan: each network mode is its runsc network and filter") {
       json::serialize(rules.back()) ==
       R"({"names":["socket"],"action":"SCMP_ACT_ERRNO","errnoRet":1,"args":[{"index":0,"value":1,"op":"SCMP_CMP_NE"}]})");
   s.network = lw::NetworkMode::LoopbackOnly;
-  auto loopback = planGvisor(s, {"/r", true}, lookupIn(host()));
+  auto loopback = planGvisor(s, {"/r", true, {}}, lookupIn(host()));
   REQUIRE(loopback.ok());
   CHECK(loopback->runscFlags == std::vector<std::string>{"--network=none", "--oci-seccomp", "--host-uds=open"});
   CHECK(loopback->config.at("linux").at("seccomp").at("syscalls").as_array().size() == 4);
   s.network = lw::NetworkMode::AllowOutbound;
-  auto outbound = planGvisor(s, {"/r", false}, lookupIn(host()));
+  auto outbound = planGvisor(s, {"/r", false, {}}, lookupIn(host()));
   REQUIRE(outbound.ok());
   CHECK(outbound->runscFlags == std::vector<std::string>{"--network=host", "--oci-seccomp"});
 }
 
 TEST_CASE("gvisor plan: a chown that changes nothing is refused (gVisor would allow it on a read-only mount)") {
-  auto plan = planGvisor(step(), {"/r", false}, lookupIn(host()));
+  auto plan = planGvisor(step(), {"/r", false, {}}, lookupIn(host()));
   REQUIRE(plan.ok());
   const json::array& rules = plan->config.at("linux").at("seccomp").at("syscalls").as_array();
   CHECK(json::serialize(rules.at(0)) ==
@@ -141,7 +141,7 @@ TEST_CASE("gvisor plan: a chown that changes nothing is refused (gVisor would al
 TEST_CASE("gvisor plan: a missing protected path is a read-only tmpfs placeholder, as on linux-bwrap") {
   StepSpec s = step();
   s.protectedPaths = {"/ws/.github"};
-  auto plan = planGvisor(s, {"/r", false}, lookupIn(host()));
+  auto plan = planGvisor(s, {"/r", false, {}}, lookupIn(host()));
   REQUIRE(plan.ok());
   std::vector<std::string> m = mounts(plan->config);
   CHECK(std::find(m.begin(), m.end(), "tmpfs tmpfs -> /ws/.github (nosuid,nodev,mode=1777,ro)") != m.end());
@@ -151,8 +151,8 @@ TEST_CASE("gvisor plan: a missing protected path is a read-only tmpfs placeholde
 TEST_CASE("gvisor plan: what linux-bwrap refuses to plan is refused, and a relative root too") {
   StepSpec s = step();
   s.workspace = "ws";
-  CHECK_FALSE(planGvisor(s, {"/r", false}, lookupIn(host())).ok());
-  auto relativeRoot = planGvisor(step(), {"rootfs", false}, lookupIn(host()));
+  CHECK_FALSE(planGvisor(s, {"/r", false, {}}, lookupIn(host())).ok());
+  auto relativeRoot = planGvisor(step(), {"rootfs", false, {}}, lookupIn(host()));
   REQUIRE_FALSE(relativeRoot.ok());
   CHECK(relativeRoot.error().code == lw::ErrorCode::SandboxLaunchFailed);
 }
@@ -204,7 +204,7 @@ TEST_CASE("gvisor plan: through the container init, the init and the filter are 
   h["/opt/lw/loopwright-container-init"] = fileInfo();
   h["/scratch/seccomp.bpf"] = fileInfo();
   auto plan = planGvisor(withContainerInit(step(), "/opt/lw/loopwright-container-init", "/scratch/seccomp.bpf"),
-                         {"/r", true}, lookupIn(h));
+                         {"/r", true, {}}, lookupIn(h));
   REQUIRE(plan.ok());
   CHECK(json::serialize(plan->config.at("process").at("args")) ==
         R"(["/opt/lw/loopwright-container-init","/scratch/seccomp.bpf","--","/bin/sh","-c","true"])");
@@ -212,4 +212,14 @@ TEST_CASE("gvisor plan: through the container init, the init and the filter are 
   CHECK(std::find(m.begin(), m.end(),
                   "bind /opt/lw/loopwright-container-init -> /opt/lw/loopwright-container-init (rbind,ro)") != m.end());
   CHECK(std::find(m.begin(), m.end(), "bind /scratch/seccomp.bpf -> /scratch/seccomp.bpf (rbind,ro)") != m.end());
+}
+
+TEST_CASE("gvisor plan: RLIMIT_AS inside gVisor only where no memory cgroup holds the step's memory") {
+  auto withCgroup = planGvisor(step(), {"/r", false, {}}, lookupIn(host()));
+  REQUIRE(withCgroup.ok());
+  CHECK(json::serialize(withCgroup->config.at("process").at("rlimits")).find("RLIMIT_AS") == std::string::npos);
+  auto without = planGvisor(step(), {"/r", false, std::int64_t{1} << 28}, lookupIn(host()));
+  REQUIRE(without.ok());
+  CHECK(json::serialize(without->config.at("process").at("rlimits").as_array().back()) ==
+        R"({"type":"RLIMIT_AS","hard":268435456,"soft":268435456})");
 }

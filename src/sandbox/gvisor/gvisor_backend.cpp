@@ -30,6 +30,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The host tasks of one idle sandbox (runsc, its Sentry and gofer threads):
+// about 150 here; the pids cgroup around runsc allows this many more than
+// the step's own limit, or gVisor itself could not start.
+constexpr std::int64_t kGvisorOwnTasks = 256;
+
 std::string firstLine(const std::string& s) {
   std::string line = s.substr(0, s.find('\n'));
   return line.empty() ? "no message" : line;
@@ -55,19 +60,37 @@ limits::Scratch scratchLimit() { return {"the size of the private /tmp tmpfs (OC
 // SIGXFSZ), and its threads would count against RLIMIT_NPROC. Without a
 // cgroup, pids and memory are not enforced, and the report says so.
 limits::Plan gvisorLimits(const ResourceLimits& l, const std::string& leaf) {
-  limits::Plan plan = limits::planLimits(l, limits::observedHostLimitFacts(), leaf, scratchLimit());
+  ResourceLimits host = l;
+  host.pids += kGvisorOwnTasks;
+  limits::Plan plan = limits::planLimits(host, limits::observedHostLimitFacts(), leaf, scratchLimit());
   plan.rlimits.clear();
   for (limits::Enforcement& e : plan.enforcement) {
+    if (e.limit == ResourceLimit::Pids) {
+      e.value = l.pids;
+      if (e.enforced && !e.mechanism.starts_with("RLIMIT_"))
+        e.note = "counts runsc, its Sentry and gofer too: the cgroup allows " + std::to_string(kGvisorOwnTasks) +
+                 " tasks more for them";
+    }
     if (!e.mechanism.starts_with("RLIMIT_")) continue;
-    if (e.limit == ResourceLimit::Pids || e.limit == ResourceLimit::Memory) {
+    if (e.limit == ResourceLimit::Pids) {
       e.note = "linux-gvisor bounds it only by a cgroup around runsc, and there is none here: " + e.note;
       e.enforced = false;
       e.mechanism = "not enforced";
+    } else if (e.limit == ResourceLimit::Memory) {
+      e.mechanism = "RLIMIT_AS inside gVisor";
+      e.note = "per process address space (gVisor does not hold RLIMIT_DATA), not the tree: no cgroup here";
     } else {
       e.mechanism += " inside gVisor";
     }
   }
   return plan;
+}
+
+// No memory cgroup: RLIMIT_AS inside gVisor instead (gvisorLimits).
+std::optional<std::int64_t> addressSpaceLimit(const limits::Plan& plan, const ResourceLimits& l) {
+  for (const limits::Enforcement& e : plan.enforcement)
+    if (e.limit == ResourceLimit::Memory && e.mechanism == "RLIMIT_AS inside gVisor") return l.memoryBytes;
+  return std::nullopt;
 }
 
 // "<pid> <starttime> <job>", the owner line job-completed reads
@@ -161,9 +184,12 @@ Result<std::unique_ptr<process::RunningProcess>> GvisorBackend::launch(const Ste
   if (!scratch) return std::move(scratch).error();
   const fs::path filterFile = scratch->dir / "seccomp.bpf";
   Status filterWritten = writeFilter(**filter, filterFile);
-  auto plan = filterWritten ? planGvisor(withContainerInit(spec, config_.initBinary, filterFile),
-                                         {scratch->rootfs, bridgeIsSocket(spec)}, &bwrap::lstatPath)
-                            : Result<GvisorPlan>(filterWritten.error());
+  const limits::Plan limitsPlan = gvisorLimits(spec.limits, scratch->container);
+  auto plan = filterWritten
+                  ? planGvisor(withContainerInit(spec, config_.initBinary, filterFile),
+                               {scratch->rootfs, bridgeIsSocket(spec), addressSpaceLimit(limitsPlan, spec.limits)},
+                               &bwrap::lstatPath)
+                  : Result<GvisorPlan>(filterWritten.error());
   Status written = plan ? writeBundle(*scratch, *plan) : Status(plan.error());
   if (!written) {
     removeSandbox({}, *scratch);
@@ -175,7 +201,7 @@ Result<std::unique_ptr<process::RunningProcess>> GvisorBackend::launch(const Ste
   req.cwd = scratch->bundle.string();
   req.maxOutputBytes = spec.maxOutputBytes;
   req.onOutput = spec.onOutput;
-  auto limited = limits::AppliedLimits::prepare(gvisorLimits(spec.limits, scratch->container));
+  auto limited = limits::AppliedLimits::prepare(limitsPlan);
   if (limited) req.childSetup = limits::AppliedLimits::childSetups(*limited);
   req.childSetup.push_back(dieWithParent());
   auto proc = limited ? process::spawnSelfCleaningLauncher(req)

@@ -123,14 +123,15 @@ json::object rlimit(const char* type, std::int64_t value) { return {{"type", typ
 
 // Enforced by gVisor's kernel for the step's processes; pids and memory are
 // bounded around runsc by the host (gvisor_backend.cpp).
-json::array rlimitsOf(const ResourceLimits& l) {
+json::array rlimitsOf(const ResourceLimits& l, std::optional<std::int64_t> addressSpace) {
   json::array r = {rlimit("RLIMIT_NOFILE", l.openFiles), rlimit("RLIMIT_FSIZE", l.fileSizeBytes),
                    rlimit("RLIMIT_CORE", 0)};
   if (l.cpuSeconds) r.push_back(rlimit("RLIMIT_CPU", *l.cpuSeconds));
+  if (addressSpace) r.push_back(rlimit("RLIMIT_AS", *addressSpace));
   return r;
 }
 
-json::object processOf(const StepSpec& spec, const std::string& cwd) {
+json::object processOf(const StepSpec& spec, const std::string& cwd, std::optional<std::int64_t> addressSpace) {
   json::object caps = {{"bounding", json::array{}},
                        {"effective", json::array{}},
                        {"inheritable", json::array{}},
@@ -147,7 +148,7 @@ json::object processOf(const StepSpec& spec, const std::string& cwd) {
           {"env", envList(spec)},
           {"cwd", cwd},
           {"capabilities", std::move(caps)},
-          {"rlimits", rlimitsOf(spec.limits)},
+          {"rlimits", rlimitsOf(spec.limits, addressSpace)},
           {"noNewPrivileges", true}};
 }
 
@@ -219,7 +220,7 @@ Result<GvisorPlan> planGvisor(const StepSpec& spec, const GvisorOptions& options
   plan.config["ociVersion"] = "1.0.0";
   plan.config["root"] = {{"path", options.rootfs.string()}, {"readonly", true}};
   plan.config["hostname"] = "loopwright";
-  plan.config["process"] = processOf(spec, cwd);
+  plan.config["process"] = processOf(spec, cwd, options.addressSpace);
   plan.config["linux"] = linuxOf(spec);
   plan.runscFlags = runscFlagsOf(spec, options);
   plan.placeholders = std::move(bwrapPlan->placeholders);

@@ -19,6 +19,7 @@
 
 #include <boost/json/object.hpp>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +35,9 @@ struct GvisorOptions {
   // The step reaches its bridge through a unix socket on a bound path: runsc
   // must let it connect to host sockets (--host-uds=open).
   bool hostSockets = false;
+  // RLIMIT_AS for the step's processes, where no memory cgroup holds its
+  // memory (gVisor holds RLIMIT_AS, not RLIMIT_DATA).
+  std::optional<std::int64_t> addressSpace;
 };
 
 struct GvisorPlan {
