@@ -248,7 +248,7 @@ TEST_CASE("gvisor backend: killed with loopwright (SIGKILL), runsc dies, and rem
   }
   // Until the sandbox runs.
   const std::string needle = (d.dir / "tmp").string();
-  for (int i = 0; i < 100 && processesNaming("runsc-sandbox") == 0; ++i)
+  for (int i = 0; i < 100 && processesNaming("runsc-sandbox --root=" + needle) == 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   REQUIRE(processesNaming(needle) > 0);
   ::kill(child, SIGKILL);
