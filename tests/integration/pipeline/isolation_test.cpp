@@ -22,17 +22,16 @@ TEST_CASE("run: a taskpack asking for isolation L3 runs its step under gVisor: f
   LW_REQUIRE_HOST(::access("/usr/bin/runsc", X_OK) == 0, "gVisor (runsc) is not installed");
   Scratch s;
   fs::path repo = s.root / "repo";
-  makeRepo(
-      repo,
-      {{".loopwright/taskpack.yaml",
-        taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-                 "        - name: boxed\n"
-                 "          run: [sh, -c, 'uname -r > \"$LOOPWRIGHT_OUT/kernel\" && test -S \"$LOOPWRIGHT_BRIDGE\" && "
-                 "echo "
-                 "\"{\\\"findings\\\":[{\\\"ruleId\\\":\\\"x/"
-                 "y\\\",\\\"severity\\\":\\\"notice\\\",\\\"message\\\":\\\"m\\\"}]}\" "
-                 "> \"$LOOPWRIGHT_OUT/findings.json\"']\n",
-                 "  isolation: L3\n")}});
+  makeRepo(repo, {{".loopwright/taskpack.yaml",
+                   taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+                            "        - name: boxed\n"
+                            "          run: [sh, -c, 'uname -r > \"$LOOPWRIGHT_OUT/kernel\" && test "
+                            "\"$LOOPWRIGHT_BRIDGE\" = fd:3 && test -S /proc/self/fd/3 && "
+                            "echo "
+                            "\"{\\\"findings\\\":[{\\\"ruleId\\\":\\\"x/"
+                            "y\\\",\\\"severity\\\":\\\"notice\\\",\\\"message\\\":\\\"m\\\"}]}\" "
+                            "> \"$LOOPWRIGHT_OUT/findings.json\"']\n",
+                            "  isolation: L3\n")}});
   auto r = runDispatch(s, repo, {});
   INFO(r.out << r.err);
   CHECK(r.status == 0);
