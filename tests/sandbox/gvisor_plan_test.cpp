@@ -101,6 +101,7 @@ TEST_CASE("gvisor plan: the process has no capability, no new privileges, the st
   CHECK(json::serialize(p.at("env")) == R"(["LOOPWRIGHT_OUT=/out","PATH=/usr/bin:/bin"])");
   CHECK(p.at("cwd").as_string() == "/ws");
   CHECK(json::serialize(p.at("rlimits").as_array().at(0)) == R"({"type":"RLIMIT_NOFILE","hard":1024,"soft":1024})");
+  CHECK(json::serialize(p.at("rlimits").as_array().at(3)) == R"({"type":"RLIMIT_NPROC","hard":512,"soft":512})");
   CHECK(json::serialize(plan->config.at("linux").at("namespaces")) ==
         R"([{"type":"pid"},{"type":"network"},{"type":"ipc"},{"type":"uts"},{"type":"mount"}])");
 }

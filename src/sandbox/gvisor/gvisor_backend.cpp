@@ -52,13 +52,14 @@ void writeFile(const fs::path& p, const std::string& text) { std::ofstream(p) <<
 // The private /tmp is an OCI tmpfs of tmpSize (gvisor_plan.cpp).
 limits::Scratch scratchLimit() { return {"the size of the private /tmp tmpfs (OCI tmpfs size=)", ""}; }
 
-// The step's limits on this host as linux-gvisor holds them: pids and
-// memory by loopwright's cgroup around runsc, the rest as rlimits that
-// gVisor's kernel holds for the step's processes (gvisor_plan.cpp). None is
-// set on runsc itself: the Sentry keeps the step's memory in a file, which
-// RLIMIT_FSIZE would cap (a step past fileSize of memory killed by
-// SIGXFSZ), and its threads would count against RLIMIT_NPROC. Without a
-// cgroup, pids and memory are not enforced, and the report says so.
+// The step's limits on this host as linux-gvisor holds them: rlimits that
+// gVisor's kernel holds for the step's processes (gvisor_plan.cpp; pids as
+// its RLIMIT_NPROC, which counts only them), and loopwright's cgroup around
+// runsc for the host's side of pids and memory. No rlimit is set on runsc
+// itself: the Sentry keeps the step's memory in a file, which RLIMIT_FSIZE
+// would cap (a step past fileSize of memory killed by SIGXFSZ), and its
+// threads would count against RLIMIT_NPROC. Without a memory cgroup,
+// memory is RLIMIT_AS inside gVisor.
 limits::Plan gvisorLimits(const ResourceLimits& l, const std::string& leaf) {
   ResourceLimits host = l;
   host.pids += kGvisorOwnTasks;
@@ -66,17 +67,16 @@ limits::Plan gvisorLimits(const ResourceLimits& l, const std::string& leaf) {
   plan.rlimits.clear();
   for (limits::Enforcement& e : plan.enforcement) {
     if (e.limit == ResourceLimit::Pids) {
-      e.value = l.pids;
-      if (e.enforced && !e.mechanism.starts_with("RLIMIT_"))
-        e.note = "counts runsc, its Sentry and gofer too: the cgroup allows " + std::to_string(kGvisorOwnTasks) +
-                 " tasks more for them";
+      const bool cgroup = e.enforced && !e.mechanism.starts_with("RLIMIT_");
+      e = {ResourceLimit::Pids, l.pids, true, "RLIMIT_NPROC inside gVisor",
+           "gVisor's kernel counts the step's processes only" +
+               (cgroup ? "; " + e.mechanism + " around runsc bounds the host's side (" +
+                             std::to_string(kGvisorOwnTasks) + " tasks more, for runsc, its Sentry and gofer)"
+                       : std::string("; no cgroup bounds the host's side here"))};
+      continue;
     }
     if (!e.mechanism.starts_with("RLIMIT_")) continue;
-    if (e.limit == ResourceLimit::Pids) {
-      e.note = "linux-gvisor bounds it only by a cgroup around runsc, and there is none here: " + e.note;
-      e.enforced = false;
-      e.mechanism = "not enforced";
-    } else if (e.limit == ResourceLimit::Memory) {
+    if (e.limit == ResourceLimit::Memory) {
       e.mechanism = "RLIMIT_AS inside gVisor";
       e.note = "per process address space (gVisor does not hold RLIMIT_DATA), not the tree: no cgroup here";
     } else {

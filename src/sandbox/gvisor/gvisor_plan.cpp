@@ -122,10 +122,12 @@ json::array envList(const StepSpec& spec) {
 json::object rlimit(const char* type, std::int64_t value) { return {{"type", type}, {"hard", value}, {"soft", value}}; }
 
 // Enforced by gVisor's kernel for the step's processes; pids and memory are
-// bounded around runsc by the host (gvisor_backend.cpp).
+// also bounded around runsc by the host (gvisor_backend.cpp).
 json::array rlimitsOf(const ResourceLimits& l, std::optional<std::int64_t> addressSpace) {
+  // gVisor's kernel counts RLIMIT_NPROC over its own processes only — the
+  // step's — and holds it for uid 0 without capabilities too.
   json::array r = {rlimit("RLIMIT_NOFILE", l.openFiles), rlimit("RLIMIT_FSIZE", l.fileSizeBytes),
-                   rlimit("RLIMIT_CORE", 0)};
+                   rlimit("RLIMIT_CORE", 0), rlimit("RLIMIT_NPROC", l.pids)};
   if (l.cpuSeconds) r.push_back(rlimit("RLIMIT_CPU", *l.cpuSeconds));
   if (addressSpace) r.push_back(rlimit("RLIMIT_AS", *addressSpace));
   return r;
