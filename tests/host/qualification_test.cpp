@@ -121,7 +121,10 @@ TEST_CASE("qualification: direct-dedicated only where the floor allows it, isola
   settle(bwrap);
   host.floor.minIsolation = Isolation::L2;
   v = evaluateFloor(host, linuxX64(), {bwrap});
-  CHECK(v.missing[0].find("linux-bwrap: isolation L1 is below the floor's L2") != std::string::npos);
+  CHECK(v.missing[0] ==
+        "isolation L2 (container: its own root filesystem, from an image the host admin pinned): no "
+        "backend here gives L2: no qualified backend would (linux-gvisor gives L3, docker L2)");
+  CHECK(v.missing[1].find("linux-bwrap: isolation L1 is below the floor's L2") != std::string::npos);
 
   v = evaluateFloor(HostConfig{}, classifyPlatform("Linux", "riscv64"), {bwrap});
   CHECK_FALSE(v.satisfied);

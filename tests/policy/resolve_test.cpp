@@ -63,8 +63,8 @@ TEST_CASE("resolve: without GITHUB_ACTIONS an omitted policy negotiates fail-clo
   auto r = resolvePolicies(loadPlain(""), noFloor(), {false, kHome});
   REQUIRE(r.ok());
   for (const EffectiveStep& s : *r) {
-    CHECK(s.sandbox.preferredBackends ==
-          std::vector{BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock});
+    CHECK(s.sandbox.preferredBackends == std::vector{BackendId::MacosSeatbelt, BackendId::LinuxBwrap,
+                                                     BackendId::LinuxLandlock, BackendId::LinuxGvisor});
     CHECK(s.sandbox.networkMode == NetworkMode::None);
     CHECK_FALSE(s.sandbox.allowDedicatedDirectOverride);
     CHECK(s.origins.at("networkMode").find("fail-closed") != std::string::npos);
@@ -99,7 +99,7 @@ TEST_CASE("resolve: a step override under Actions makes that step's policy expli
   REQUIRE(r.ok());
   CHECK((*r)[0].sandbox.preferredBackends == std::vector{BackendId::DirectDedicated});
   CHECK((*r)[1].sandbox.preferredBackends ==
-        std::vector{BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock});
+        std::vector{BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock, BackendId::LinuxGvisor});
   CHECK((*r)[1].sandbox.networkMode == NetworkMode::LoopbackOnly);
 }
 

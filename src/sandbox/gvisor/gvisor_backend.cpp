@@ -31,8 +31,11 @@ namespace {
 namespace fs = std::filesystem;
 
 // The host tasks of one idle sandbox (runsc, its Sentry and gofer threads):
-// about 150 here; the pids cgroup around runsc allows this many more than
-// the step's own limit, or gVisor itself could not start.
+// about 150 here. Each of the step's processes costs the host two more
+// under gVisor's ptrace platform (a stub process and the Sentry thread that
+// traces it), so the pids cgroup around runsc allows twice the step's limit
+// plus this, or gVisor itself would die of the limit before the step's
+// RLIMIT_NPROC refused a fork.
 constexpr std::int64_t kGvisorOwnTasks = 256;
 
 std::string firstLine(const std::string& s) {
@@ -62,7 +65,7 @@ limits::Scratch scratchLimit() { return {"the size of the private /tmp tmpfs (OC
 // memory is RLIMIT_AS inside gVisor.
 limits::Plan gvisorLimits(const ResourceLimits& l, const std::string& leaf) {
   ResourceLimits host = l;
-  host.pids += kGvisorOwnTasks;
+  host.pids = 2 * l.pids + kGvisorOwnTasks;
   limits::Plan plan = limits::planLimits(host, limits::observedHostLimitFacts(), leaf, scratchLimit());
   plan.rlimits.clear();
   for (limits::Enforcement& e : plan.enforcement) {
@@ -70,8 +73,8 @@ limits::Plan gvisorLimits(const ResourceLimits& l, const std::string& leaf) {
       const bool cgroup = e.enforced && !e.mechanism.starts_with("RLIMIT_");
       e = {ResourceLimit::Pids, l.pids, true, "RLIMIT_NPROC inside gVisor",
            "gVisor's kernel counts the step's processes only" +
-               (cgroup ? "; " + e.mechanism + " around runsc bounds the host's side (" +
-                             std::to_string(kGvisorOwnTasks) + " tasks more, for runsc, its Sentry and gofer)"
+               (cgroup ? "; " + e.mechanism + " around runsc bounds the host's side (twice the limit, plus " +
+                             std::to_string(kGvisorOwnTasks) + " for runsc, its Sentry and gofer)"
                        : std::string("; no cgroup bounds the host's side here"))};
       continue;
     }

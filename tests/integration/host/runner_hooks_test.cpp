@@ -212,10 +212,13 @@ TEST_CASE("runner hook job-completed: outside a job it refuses rather than guess
 
 TEST_CASE("runner hook job-started: the job fails with ::error:: below the floor, passes above it [integration]") {
   Scratch s;
+  // No Docker engine, and no runsc on the PATH: linux-gvisor (L3) would meet an L2 floor.
+  fs::create_directories(s.root / "no-runsc");
   Run below =
       run({"runner", "hook", "job-started"},
           {{"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  minIsolation: L2\n  allowDirectDedicated: false\n").string()},
            {"DOCKER_HOST", "unix://" + (s.root / "none.sock").string()},
+           {"PATH", (s.root / "no-runsc").string()},
            {"GITHUB_STEP_SUMMARY", ""}},
           s.root);
   INFO(below.describe());
