@@ -31,12 +31,14 @@ namespace {
 namespace fs = std::filesystem;
 
 // The host tasks of one idle sandbox (runsc, its Sentry and gofer threads):
-// about 150 here. Each of the step's processes costs the host two more
-// under gVisor's ptrace platform (a stub process and the Sentry thread that
-// traces it), so the pids cgroup around runsc allows twice the step's limit
-// plus this, or gVisor itself would die of the limit before the step's
-// RLIMIT_NPROC refused a fork.
+// about 150 here. Each of the step's processes costs the host several more
+// under gVisor's ptrace platform (a stub process, the Sentry thread that
+// traces it, gofer threads for its files: a fork bomb held at 64 processes
+// by RLIMIT_NPROC took 384 host tasks and more), so the pids cgroup around
+// runsc is a safety net well above that, or gVisor itself would die of it
+// before the step's RLIMIT_NPROC refused a fork.
 constexpr std::int64_t kGvisorOwnTasks = 256;
+constexpr std::int64_t kHostTasksPerProcess = 8;
 
 std::string firstLine(const std::string& s) {
   std::string line = s.substr(0, s.find('\n'));
@@ -65,7 +67,7 @@ limits::Scratch scratchLimit() { return {"the size of the private /tmp tmpfs (OC
 // memory is RLIMIT_AS inside gVisor.
 limits::Plan gvisorLimits(const ResourceLimits& l, const std::string& leaf) {
   ResourceLimits host = l;
-  host.pids = 2 * l.pids + kGvisorOwnTasks;
+  host.pids = kHostTasksPerProcess * l.pids + kGvisorOwnTasks;
   limits::Plan plan = limits::planLimits(host, limits::observedHostLimitFacts(), leaf, scratchLimit());
   plan.rlimits.clear();
   for (limits::Enforcement& e : plan.enforcement) {
@@ -73,7 +75,7 @@ limits::Plan gvisorLimits(const ResourceLimits& l, const std::string& leaf) {
       const bool cgroup = e.enforced && !e.mechanism.starts_with("RLIMIT_");
       e = {ResourceLimit::Pids, l.pids, true, "RLIMIT_NPROC inside gVisor",
            "gVisor's kernel counts the step's processes only" +
-               (cgroup ? "; " + e.mechanism + " around runsc bounds the host's side (twice the limit, plus " +
+               (cgroup ? "; " + e.mechanism + " around runsc bounds the host's side (8 times the limit, plus " +
                              std::to_string(kGvisorOwnTasks) + " for runsc, its Sentry and gofer)"
                        : std::string("; no cgroup bounds the host's side here"))};
       continue;
