@@ -62,8 +62,13 @@ inline long runscResidentKiB() {
   long total = 0;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
-    std::ifstream cmd(e.path() / "cmdline");
-    std::string line((std::istreambuf_iterator<char>(cmd)), {});
+    std::string line;
+    try {  // a process may end while it is read
+      std::ifstream cmd(e.path() / "cmdline");
+      line.assign(std::istreambuf_iterator<char>(cmd), {});
+    } catch (const std::exception&) {
+      continue;
+    }
     if (line.find("runsc") == std::string::npos) continue;
     std::ifstream status(e.path() / "status");
     for (std::string l; std::getline(status, l);)

@@ -148,7 +148,12 @@ std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::
     Variant rawLandlock = planRawLandlock(spec, withoutView, noRawLandlock);
     if (!rawLandlock.argv.empty()) variants.push_back(std::move(rawLandlock));
   }
-  if (runsc) variants.push_back({"raw runsc (same bundle)", runsc->argv, {}, {}, {}, false, {}, {}});
+  if (runsc) {
+    variants.push_back({"raw runsc (same bundle)", runsc->argv, {}, {}, {}, false, {}, {}});
+    // linux-gvisor's floor where it makes step cgroups: runsc inside them.
+    if (auto cgroups = lw::bench::planRawCgroups(); !cgroups.dirs.empty())
+      variants.push_back({"raw runsc in step cgroups", runsc->argv, {}, {}, {}, false, {}, cgroups});
+  }
   const char* image = std::getenv("LOOPWRIGHT_TEST_DOCKER_IMAGE");
   for (const char* b : {"linux-bwrap", "linux-landlock", "linux-gvisor", "docker", "direct-dedicated"}) {
     for (const std::string& bin : {std::string(LOOPWRIGHT_BIN), before}) {
@@ -219,6 +224,7 @@ double report(const std::vector<Variant>& variants, int runs) {
   };
   ratio("loopwright linux-landlock vs raw landlock", "loopwright linux-landlock", "raw landlock (same rules)");
   ratio("loopwright linux-gvisor vs raw runsc (target <= 1.1x)", "loopwright linux-gvisor", "raw runsc (same bundle)");
+  ratio("loopwright linux-gvisor vs raw runsc in step cgroups", "loopwright linux-gvisor", "raw runsc in step cgroups");
   ratio("loopwright linux-gvisor vs loopwright linux-bwrap", "loopwright linux-gvisor", "loopwright linux-bwrap");
   ratio("hardening, raw landlock after vs before", "raw landlock (same rules)", "raw landlock, before (no view)");
   if (double inCgroups = medianOf(variants, "bare exec in step cgroups"); inCgroups > 0)

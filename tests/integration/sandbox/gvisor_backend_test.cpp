@@ -86,10 +86,14 @@ bool runscInstalled() { return !gvisorConfigFor(lw::Environment::fromProcess()).
 // The processes whose command line names `needle` (runsc's of one scratch).
 int processesNaming(const std::string& needle) {
   int n = 0;
-  for (const fs::directory_entry& e : fs::directory_iterator("/proc")) {
-    std::ifstream in(e.path() / "cmdline");
-    std::string cmd((std::istreambuf_iterator<char>(in)), {});
-    if (cmd.find(needle) != std::string::npos) ++n;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator("/proc", ec)) {
+    // A process may end while it is read (ESRCH): it is not counted.
+    try {
+      std::ifstream in(e.path() / "cmdline");
+      std::string cmd((std::istreambuf_iterator<char>(in)), {});
+      if (cmd.find(needle) != std::string::npos) ++n;
+    } catch (const std::exception&) {}
   }
   return n;
 }
