@@ -298,7 +298,7 @@ Command sandboxExecCommand() {
   c.usage = "[options] -- CMD [ARGS...]";
   c.description =
       "Negotiates a backend (the --backend order; default macos-seatbelt, linux-bwrap,\n"
-      "linux-landlock), runs CMD in it with the workspace read-only unless listed with\n"
+      "linux-landlock, linux-gvisor), runs CMD in it with the workspace read-only unless listed with\n"
       "--writable, and exits with CMD's status: 3 when no backend qualifies, 124 on timeout.\n"
       "CMD's stdout and stderr are passed through.";
   c.options = {
