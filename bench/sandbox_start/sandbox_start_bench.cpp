@@ -27,11 +27,12 @@
 #include <string_view>
 #include <vector>
 
-#include "policy/effective_policy.h"
 #include "common/bench_support.h"
-#include "sandbox_start/raw_cgroups.h"
+#include "policy/effective_policy.h"
 #include "sandbox/landlock/landlock_backend.h"
 #include "sandbox/step_env.h"
+#include "sandbox_start/raw_cgroups.h"
+#include "sandbox_start/raw_runsc.h"
 
 namespace {
 
@@ -106,7 +107,13 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, bool withoutView, std
     return {};
   }
   Variant v{withoutView ? "raw landlock, before (no view)" : "raw landlock (same rules)",
-            {RAW_LANDLOCK_BIN}, {*memfd, {}, {}}, {}, {}, false, {}, {}};
+            {RAW_LANDLOCK_BIN},
+            {*memfd, {}, {}},
+            {},
+            {},
+            false,
+            {},
+            {}};
   for (std::uint64_t n : {plan->handled.handledAccessFs, plan->handled.handledAccessNet, plan->handled.scoped})
     v.argv.push_back(std::to_string(n));
   for (bool ns : {plan->userNamespace, plan->networkNamespace, plan->pidNamespace, plan->mountNamespace})
@@ -125,7 +132,8 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, bool withoutView, std
 // Every variant of one run: the floors first, then loopwright per backend
 // (and the `before` build beside it).
 std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::bench::RawBwrap& raw,
-                                   const std::string& before, std::string& noRawLandlock) {
+                                   const std::optional<lw::bench::RawRunsc>& runsc, const std::string& before,
+                                   std::string& noRawLandlock) {
   std::vector<Variant> variants;
   variants.push_back({"bare exec", {"/bin/true"}, {}, {}, {}, false, {}, {}});
   variants.push_back({"raw bwrap (same flags)", raw.argv, raw.fds, {}, {}, false, {}, {}});
@@ -140,12 +148,17 @@ std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::
     Variant rawLandlock = planRawLandlock(spec, withoutView, noRawLandlock);
     if (!rawLandlock.argv.empty()) variants.push_back(std::move(rawLandlock));
   }
+  if (runsc) {
+    variants.push_back({"raw runsc (same bundle)", runsc->argv, {}, {}, {}, false, {}, {}});
+    // linux-gvisor's floor where it makes step cgroups: runsc inside them.
+    if (auto cgroups = lw::bench::planRawCgroups(); !cgroups.dirs.empty())
+      variants.push_back({"raw runsc in step cgroups", runsc->argv, {}, {}, {}, false, {}, cgroups});
+  }
   const char* image = std::getenv("LOOPWRIGHT_TEST_DOCKER_IMAGE");
-  for (const char* b : {"linux-bwrap", "linux-landlock", "docker", "direct-dedicated"}) {
+  for (const char* b : {"linux-bwrap", "linux-landlock", "linux-gvisor", "docker", "direct-dedicated"}) {
     for (const std::string& bin : {std::string(LOOPWRIGHT_BIN), before}) {
       if (bin.empty()) continue;
-      std::vector<std::string> argv = {bin, "sandbox", "exec", "--backend", b, "--workspace",
-                                       spec.workspace.string()};
+      std::vector<std::string> argv = {bin, "sandbox", "exec", "--backend", b, "--workspace", spec.workspace.string()};
       if (std::string_view(b) == "docker" && image != nullptr) argv.insert(argv.end(), {"--image", image});
       // It contains nothing: the machine's own network is all it offers.
       if (std::string_view(b) == "direct-dedicated") argv.insert(argv.end(), {"--network", "allow-outbound"});
@@ -203,24 +216,52 @@ double report(const std::vector<Variant>& variants, int runs) {
       continue;
     }
     double m = median(v.ms);
-    std::printf("  %-34s %7.2f ms %11.2fx %11.2fx %7.2f ms\n", v.name.c_str(), m, m / bare, m / rawMs,
-                median(v.cpuMs));
+    std::printf("  %-34s %7.2f ms %11.2fx %11.2fx %7.2f ms\n", v.name.c_str(), m, m / bare, m / rawMs, median(v.cpuMs));
   }
   auto ratio = [&](const char* what, const std::string& a, const std::string& b) {
     double x = medianOf(variants, a), y = medianOf(variants, b);
     if (x > 0 && y > 0) std::printf("  %s: %.2fx\n", what, x / y);
   };
   ratio("loopwright linux-landlock vs raw landlock", "loopwright linux-landlock", "raw landlock (same rules)");
+  ratio("loopwright linux-gvisor vs raw runsc (target <= 1.1x)", "loopwright linux-gvisor", "raw runsc (same bundle)");
+  ratio("loopwright linux-gvisor vs raw runsc in step cgroups", "loopwright linux-gvisor", "raw runsc in step cgroups");
+  ratio("loopwright linux-gvisor vs loopwright linux-bwrap", "loopwright linux-gvisor", "loopwright linux-bwrap");
   ratio("hardening, raw landlock after vs before", "raw landlock (same rules)", "raw landlock, before (no view)");
   if (double inCgroups = medianOf(variants, "bare exec in step cgroups"); inCgroups > 0)
     std::printf("  step cgroups, the kernel's part (floor): +%.2f ms a start, +%.2f ms around bwrap\n",
                 inCgroups - bare, medianOf(variants, "raw bwrap in step cgroups") - rawMs);
-  for (const char* b : {"linux-bwrap", "linux-landlock", "docker", "direct-dedicated"}) {
+  for (const char* b : {"linux-bwrap", "linux-landlock", "linux-gvisor", "docker", "direct-dedicated"}) {
     std::string now = std::string("loopwright ") + b;
     ratio(("hardening, " + now + " vs before").c_str(), now, now + " (before)");
   }
   double bwrap = medianOf(variants, "loopwright linux-bwrap");
   return bwrap > 0 && rawMs > 0 ? bwrap / rawMs : 0;
+}
+
+// The peak summed resident memory of runsc's processes (front, Sentry,
+// gofer) while a step sleeps under `loopwright sandbox exec --backend
+// linux-gvisor`: what an idle gVisor step costs the host.
+void reportIdleGvisorMemory(const fs::path& ws) {
+  pid_t child = ::fork();
+  if (child == 0) {
+    int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    const std::string w = ws.string();
+    ::execl(LOOPWRIGHT_BIN, LOOPWRIGHT_BIN, "sandbox", "exec", "--backend", "linux-gvisor", "--workspace", w.c_str(),
+            "--", "/bin/sleep", "3", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  long peak = 0;
+  for (int i = 0; i < 40; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    peak = std::max(peak, lw::bench::runscResidentKiB());
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  if (peak > 0)
+    std::printf("  idle linux-gvisor step (sleep 3): peak resident memory of runsc, Sentry and gofer %.1f MiB\n",
+                static_cast<double>(peak) / 1024.0);
 }
 
 }  // namespace
@@ -231,9 +272,12 @@ int main(int argc, char** argv) {
   std::string before;  // an earlier loopwright binary, measured in the same run
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--check") check = true;
-    else if (a == "--before" && i + 1 < argc) before = argv[++i];
-    else runs = std::max(1, std::atoi(argv[i]));
+    if (a == "--check")
+      check = true;
+    else if (a == "--before" && i + 1 < argc)
+      before = argv[++i];
+    else
+      runs = std::max(1, std::atoi(argv[i]));
   }
   char tmpl[] = "/tmp/lw-bench-XXXXXX";
   fs::path ws = ::mkdtemp(tmpl);
@@ -249,16 +293,23 @@ int main(int argc, char** argv) {
   spec.argv = {"/bin/true"};
   spec.workspace = ws;
   for (std::string_view p : lw::kBuiltinProtectedPaths) spec.protectedPaths.push_back(ws / std::string(p));
-  for (std::string_view d : lw::kBuiltinDeniedReadPaths) spec.deniedReadPaths.push_back(fs::path(home) / std::string(d.substr(2)));
+  for (std::string_view d : lw::kBuiltinDeniedReadPaths)
+    spec.deniedReadPaths.push_back(fs::path(home) / std::string(d.substr(2)));
   auto raw = lw::bench::planRawBwrap(spec);
   if (!raw) {
     std::fprintf(stderr, "bench_sandbox_start: bwrap is missing or the raw plan failed\n");
     return 2;
   }
   std::string noRawLandlock;
-  std::vector<Variant> variants = buildVariants(spec, *raw, before, noRawLandlock);
+  char runscTmpl[] = "/tmp/lw-bench-runsc-XXXXXX";
+  const fs::path runscDir = ::mkdtemp(runscTmpl);
+  std::vector<Variant> variants =
+      buildVariants(spec, *raw, lw::bench::planRawRunsc(spec, runscDir), before, noRawLandlock);
   measure(variants, runs, env);
   double bwrapRatio = report(variants, runs);
+  reportIdleGvisorMemory(ws);
+  std::error_code runscEc;
+  fs::remove_all(runscDir, runscEc);
   if (!noRawLandlock.empty()) std::printf("  raw landlock not measured: %s\n", noRawLandlock.c_str());
   std::error_code ec;
   fs::remove_all(ws, ec);

@@ -25,9 +25,10 @@ LW_BUILD_PACKAGES=(
 # procps for process assertions, python3-yaml for the action's simulated job (tests/action),
 # clang-format and clang-tidy 14 for scripts/lint.sh (Debian 12's; another version
 # formats and checks otherwise), etcd-server (its binary is `etcd`) for
-# the etcd lease store's tests (tests/lease/etcd_*).
+# the etcd lease store's tests (tests/lease/etcd_*), runsc (gVisor) for the
+# linux-gvisor backend's tests (tests/integration/sandbox/gvisor_*, L3).
 # shellcheck disable=SC2034
-LW_TEST_PACKAGES=(clang clang-format-14 clang-tidy-14 shellcheck iproute2 procps python3 python3-yaml etcd-server)
+LW_TEST_PACKAGES=(clang clang-format-14 clang-tidy-14 shellcheck iproute2 procps python3 python3-yaml etcd-server runsc)
 
 lw_sudo() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

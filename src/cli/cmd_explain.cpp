@@ -90,7 +90,7 @@ void printNegotiation(std::ostream& out, const EffectiveStep& s, const StepOutlo
   for (const auto& r : o.negotiated->refused)
     refused += (refused.empty() ? "" : "; ") + std::string(toString(r.backend)) + " (" + r.reason + ")";
   const BackendId b = o.negotiated->backend;
-  row(out, field, std::string(toString(b)) + ": isolation " + describeLevel(isolationOf(b)),
+  row(out, field, std::string(toString(b)) + ": isolation " + describeLevel(o.negotiated->isolation),
       "the first of preferredBackends that gives " + std::string(toString(s.sandbox.minIsolation)) +
           " and enforces what the policy requires here" + (refused.empty() ? "" : "; refused before it: " + refused));
 }
@@ -102,7 +102,7 @@ boost::json::object negotiationJson(const StepOutlook& o) {
   if (n)
     for (const auto& r : n->refused) refused.push_back({{"backend", toString(r.backend)}, {"reason", r.reason}});
   j["backend"] = n ? boost::json::value(toString(n->backend)) : boost::json::value(nullptr);
-  j["isolation"] = n ? boost::json::value(toString(isolationOf(n->backend))) : boost::json::value(nullptr);
+  j["isolation"] = n ? boost::json::value(toString(n->isolation)) : boost::json::value(nullptr);
   j["refused"] = std::move(refused);
   j["error"] = n ? boost::json::value(nullptr) : lw::toJson(n.error());
   j["blocker"] = n ? boost::json::value(nullptr) : boost::json::value(o.blocker);

@@ -24,7 +24,7 @@ Result<host::QualifyOptions> optionsFrom(const Args& a) {
     auto id = parseBackendId(b);
     if (!id)
       return makeError(ErrorCode::UsageError, "unknown backend '" + b + "'",
-                       "one of macos-seatbelt, linux-bwrap, linux-landlock, docker, direct-dedicated");
+                       "one of macos-seatbelt, linux-bwrap, linux-landlock, linux-gvisor, docker, direct-dedicated");
     o.backends.push_back(*id);
   }
   o.image = a.value("image");

@@ -17,6 +17,7 @@
 #include "core/error_json.h"
 #include "core/json_text.h"
 #include "policy/effective_policy.h"
+#include "policy/isolation.h"
 #include "policy/resolve.h"
 #include "sandbox/limits/limits_json.h"
 #include "sandbox/negotiate.h"
@@ -52,6 +53,8 @@ int runBackends(const Args&, Io& io) {
     io.out << toString(r.backend) << ": " << (r.available ? "available" : "unavailable: " + r.unavailableReason)
            << (r.version.empty() ? "" : " (" + r.version + ")") << "\n";
     if (!r.available) continue;
+    io.out << "  isolation                     " << describeLevel(sandbox::observedIsolation(r))
+           << (r.kernelSeparation.empty() ? "" : ": " + r.kernelSeparation) << "\n";
     for (const auto& [c, s] : r.capabilities) printStatus(io.out, std::string(toString(c)), s);
     for (const auto& [m, s] : r.networkModes) printStatus(io.out, "network " + std::string(toString(m)), s);
   }
@@ -298,7 +301,7 @@ Command sandboxExecCommand() {
   c.usage = "[options] -- CMD [ARGS...]";
   c.description =
       "Negotiates a backend (the --backend order; default macos-seatbelt, linux-bwrap,\n"
-      "linux-landlock), runs CMD in it with the workspace read-only unless listed with\n"
+      "linux-landlock, linux-gvisor), runs CMD in it with the workspace read-only unless listed with\n"
       "--writable, and exits with CMD's status: 3 when no backend qualifies, 124 on timeout.\n"
       "CMD's stdout and stderr are passed through.";
   c.options = {

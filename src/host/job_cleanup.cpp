@@ -20,6 +20,8 @@
 #include "sandbox/docker/container_plan.h"
 #include "sandbox/docker/docker_backend.h"
 #include "sandbox/docker/engine_client.h"
+#include "sandbox/gvisor/gvisor_backend.h"
+#include "sandbox/gvisor/gvisor_container.h"
 #include "sandbox/step_env.h"
 
 namespace lw::host {
@@ -126,12 +128,11 @@ void removeContainers(const Environment& env, const CleanupOptions& o, CleanupRe
   if (!fs::exists(config.socketPath, ec)) return;  // no engine here: nothing to clean
   auto http = docker::engineTransport(config.socketPath, 2s);
   auto call = [&](const std::string& method, const std::string& target) {
-    return docker::exchange(*http,
-                            docker::engineRequest(method, std::string(docker::kApiPrefix) + target, "", 10s));
+    return docker::exchange(*http, docker::engineRequest(method, std::string(docker::kApiPrefix) + target, "", 10s));
   };
   // filters={"label":["dev.loopwright.run"]}, URL-encoded.
-  auto list = call("GET", "/containers/json?all=1&filters=%7B%22label%22%3A%5B%22" +
-                              std::string(docker::kRunLabel) + "%22%5D%7D");
+  auto list = call(
+      "GET", "/containers/json?all=1&filters=%7B%22label%22%3A%5B%22" + std::string(docker::kRunLabel) + "%22%5D%7D");
   if (!list || list->status != 200) {
     report.problems.push_back("docker: cannot list containers at " + config.socketPath +
                               (list ? " (HTTP " + std::to_string(list->status) + ")" : ": " + list.error().message));
@@ -155,12 +156,27 @@ void removeContainers(const Environment& env, const CleanupOptions& o, CleanupRe
       for (const json::value& e : envs->get_array()) ours = ours || (e.is_string() && e.get_string() == marker);
     if (!ours) continue;
     auto del = call("DELETE", "/containers/" + id + "?force=1&v=1");
-    if (del && (del->status == 204 || del->status == 404)) report.containers.push_back(id.substr(0, 12));
-    else report.problems.push_back("docker: cannot remove container " + id.substr(0, 12));
+    if (del && (del->status == 204 || del->status == 404))
+      report.containers.push_back(id.substr(0, 12));
+    else
+      report.problems.push_back("docker: cannot remove container " + id.substr(0, 12));
   }
 }
 
-void removeScratch(const CleanupOptions& o, CleanupReport& report) {
+// A linux-gvisor step's scratch (its bundle and runsc's state), not a probe's.
+bool isGvisorSandbox(const std::string& name) {
+  return name.rfind(sandbox::gvisor::kScratchPrefix, 0) == 0 && name.rfind("lw-gvisor-probe-", 0) != 0;
+}
+
+void removeGvisorSandbox(const Environment& env, const fs::path& dir) {
+  std::string container;
+  std::ifstream(dir / "container") >> container;
+  if (!container.starts_with(sandbox::gvisor::kContainerPrefix)) return;
+  const sandbox::gvisor::Scratch scratch{dir, dir / "bundle", dir / "bundle" / "rootfs", dir / "state", container};
+  sandbox::gvisor::removeSandbox(sandbox::gvisor::gvisorConfigFor(env).runscPath, scratch);
+}
+
+void removeScratch(const Environment& env, const CleanupOptions& o, CleanupReport& report) {
   const auto now = fs::file_time_type::clock::now();
   for (const std::string& root : o.tempRoots) {
     std::error_code ec;
@@ -170,7 +186,7 @@ void removeScratch(const CleanupOptions& o, CleanupReport& report) {
       struct stat st {};
       if (::lstat(e.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) continue;
       bool remove = false;
-      if (name.rfind("lw-qualify-", 0) == 0) {
+      if (name.rfind("lw-qualify-", 0) == 0 || isGvisorSandbox(name)) {
         std::ifstream in(e.path() / ".lw-owner");
         int pid = 0;
         unsigned long long start = 0;
@@ -184,9 +200,13 @@ void removeScratch(const CleanupOptions& o, CleanupReport& report) {
         remove = now - fs::last_write_time(e.path(), ec) > 60s && !ec;
       }
       if (!remove) continue;
+      // A gVisor sandbox whose loopwright was killed: runsc delete first.
+      if (isGvisorSandbox(name)) removeGvisorSandbox(env, e.path());
       fs::remove_all(e.path(), ec);
-      if (ec) report.problems.push_back("cannot remove " + e.path().string() + ": " + ec.message());
-      else report.tempDirs.push_back(e.path().string());
+      if (ec)
+        report.problems.push_back("cannot remove " + e.path().string() + ": " + ec.message());
+      else
+        report.tempDirs.push_back(e.path().string());
     }
   }
 }
@@ -220,12 +240,13 @@ std::optional<unsigned long long> startTimeFromStat(std::string_view stat) {
 }
 
 bool isSandboxScratchName(std::string_view name) {
-  return name.rfind("lw-qualify-", 0) == 0 || name.rfind("lw-bwrap-probe-", 0) == 0;
+  return name.rfind("lw-qualify-", 0) == 0 || name.rfind("lw-bwrap-probe-", 0) == 0 ||
+         name.rfind(sandbox::gvisor::kScratchPrefix, 0) == 0;
 }
 
 std::string scratchOwnerLine(const std::string& job) {
-  return std::to_string(::getpid()) + " " + std::to_string(startTimeOf("/proc", ::getpid()).value_or(0)) + " " +
-         job + "\n";
+  return std::to_string(::getpid()) + " " + std::to_string(startTimeOf("/proc", ::getpid()).value_or(0)) + " " + job +
+         "\n";
 }
 
 CleanupReport cleanUpJob(const Environment& env, const CleanupOptions& o) {
@@ -236,7 +257,7 @@ CleanupReport cleanUpJob(const Environment& env, const CleanupOptions& o) {
   }
   killMarked(o, report);
   if (o.docker) removeContainers(env, o, report);
-  removeScratch(o, report);
+  removeScratch(env, o, report);
   return report;
 }
 

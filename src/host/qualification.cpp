@@ -15,8 +15,8 @@ int rank(Support s) { return s == Support::Enforced ? 2 : (s == Support::Partial
 SupportStatus weaker(const SupportStatus& claimed, const SupportStatus& observed) {
   if (rank(observed.support) < rank(claimed.support)) return {observed.support, "observed: " + observed.reason};
   if (rank(claimed.support) < rank(observed.support)) return {claimed.support, "claimed: " + claimed.reason};
-  return {claimed.support, observed.support == Support::Enforced ? claimed.reason + "; canary blocked"
-                                                                 : claimed.reason};
+  return {claimed.support,
+          observed.support == Support::Enforced ? claimed.reason + "; canary blocked" : claimed.reason};
 }
 
 SupportStatus statusOf(const std::vector<const CanaryRecord*>& records) {
@@ -29,8 +29,10 @@ SupportStatus statusOf(const std::vector<const CanaryRecord*>& records) {
     }
     Support cost = r->ran ? r->failureCost : Support::Absent;
     std::string why = (r->ran ? "" : "canary could not run: ") + r->attempt + ": " + r->evidence;
-    if (rank(cost) < rank(s.support)) s = {cost, why};
-    else if (cost == s.support) s.reason += "; " + why;
+    if (rank(cost) < rank(s.support))
+      s = {cost, why};
+    else if (cost == s.support)
+      s.reason += "; " + why;
   }
   return s;
 }
@@ -48,7 +50,8 @@ void observeFromCanaries(BackendQualification& q) {
     std::vector<const CanaryRecord*> mine;
     for (const CanaryRecord& r : q.canaries)
       // The networkIsolation claim is the default mode's: its canaries are "network none".
-      if (r.target == "all" || r.target == toString(c) || (c == Capability::NetworkIsolation && r.target == "network none"))
+      if (r.target == "all" || r.target == toString(c) ||
+          (c == Capability::NetworkIsolation && r.target == "network none"))
         mine.push_back(&r);
     q.observed[c] = statusOf(mine);
   }
@@ -62,8 +65,7 @@ void observeFromCanaries(BackendQualification& q) {
 
 // The weaker of what was claimed and what was observed, for every key.
 template <class Key, class Map, class Keys>
-void settleEach(const BackendQualification& q, const Keys& keys, const Map& claimed, const Map& observed,
-                Map& result) {
+void settleEach(const BackendQualification& q, const Keys& keys, const Map& claimed, const Map& observed, Map& result) {
   auto at = [](const Map& m, Key k, const char* missing) {
     auto it = m.find(k);
     return it != m.end() ? it->second : SupportStatus{Support::Absent, missing};
@@ -78,13 +80,34 @@ void settle(BackendQualification& q) {
   settleEach<NetworkMode>(q, kAllNetworkModes, q.claimed.networkModes, q.observedNetwork, q.resultNetwork);
 }
 
+namespace {
+
+// Why no qualified backend gives `level` here (each that would, and what
+// kept it: unavailable, or its probe saw no other kernel), or empty when one does.
+std::string levelLacking(Isolation level, const std::vector<BackendQualification>& backends) {
+  if (std::string missing = isolationMissing(level); !missing.empty()) return missing;
+  std::string why;
+  for (const BackendQualification& b : backends) {
+    const BackendId id = b.claimed.backend;
+    if (static_cast<int>(isolationOf(id)) < static_cast<int>(level)) continue;
+    if (b.claimed.available && static_cast<int>(sandbox::observedIsolation(b.claimed)) >= static_cast<int>(level))
+      return {};
+    why += (why.empty() ? "" : "; ") + std::string(toString(id)) + ": " +
+           (b.claimed.available ? "its probe did not see a step run on another kernel here"
+                                : "unavailable: " + b.claimed.unavailableReason);
+  }
+  return why.empty() ? "no qualified backend would (linux-gvisor gives L3, docker L2)" : why;
+}
+
+}  // namespace
+
 FloorVerdict evaluateFloor(const HostConfig& host, const PlatformFacts& platform,
                            const std::vector<BackendQualification>& backends) {
   FloorVerdict v;
   const Floor& floor = host.floor;
   if (!platform.supported) v.missing.push_back("platform: " + platform.unsupportedReason);
   if (floor.minIsolation)
-    if (std::string lacking = isolationMissing(*floor.minIsolation); !lacking.empty()) {
+    if (std::string lacking = levelLacking(*floor.minIsolation, backends); !lacking.empty()) {
       v.isolationUnavailable = *floor.minIsolation;
       v.missing.push_back("isolation " + describeLevel(*floor.minIsolation) + ": no backend here gives " +
                           std::string(toString(*floor.minIsolation)) + ": " + lacking);
@@ -97,8 +120,9 @@ FloorVerdict evaluateFloor(const HostConfig& host, const PlatformFacts& platform
       why.push_back(name + ": unavailable (" + b.claimed.unavailableReason + ")");
       continue;
     }
-    if (floor.minIsolation && static_cast<int>(isolationOf(id)) < static_cast<int>(*floor.minIsolation)) {
-      why.push_back(name + ": isolation " + std::string(toString(isolationOf(id))) + " is below the floor's " +
+    const Isolation level = sandbox::observedIsolation(b.claimed);
+    if (floor.minIsolation && static_cast<int>(level) < static_cast<int>(*floor.minIsolation)) {
+      why.push_back(name + ": isolation " + std::string(toString(level)) + " is below the floor's " +
                     std::string(toString(*floor.minIsolation)));
       continue;
     }
@@ -115,12 +139,15 @@ FloorVerdict evaluateFloor(const HostConfig& host, const PlatformFacts& platform
       auto it = b.result.find(c);
       if (it == b.result.end() || it->second.support != sandbox::Support::Enforced)
         lacks.push_back(std::string(toString(c)) + " (" +
-                        (it == b.result.end() ? "not observed" : std::string(sandbox::toString(it->second.support)) +
-                                                                     ": " + it->second.reason) +
+                        (it == b.result.end()
+                             ? "not observed"
+                             : std::string(sandbox::toString(it->second.support)) + ": " + it->second.reason) +
                         ")");
     }
-    if (lacks.empty()) v.satisfiedBy.push_back(id);
-    else why.push_back(name + " does not enforce " + joined(lacks, ", "));
+    if (lacks.empty())
+      v.satisfiedBy.push_back(id);
+    else
+      why.push_back(name + " does not enforce " + joined(lacks, ", "));
   }
   if (v.satisfiedBy.empty())
     v.missing.push_back("no backend meets the floor" +

@@ -21,8 +21,10 @@ json::object rows(const std::map<Key, SupportStatus>& result, const std::map<Key
     json::object row = status(r);
     auto c = claimed.find(k);
     auto ob = observed.find(k);
-    row["claimed"] = c != claimed.end() ? status(c->second) : json::object{{"status", "absent"}, {"reason", "not claimed"}};
-    row["observed"] = ob != observed.end() ? status(ob->second) : json::object{{"status", "absent"}, {"reason", "not observed"}};
+    row["claimed"] =
+        c != claimed.end() ? status(c->second) : json::object{{"status", "absent"}, {"reason", "not claimed"}};
+    row["observed"] =
+        ob != observed.end() ? status(ob->second) : json::object{{"status", "absent"}, {"reason", "not observed"}};
     o[std::string(toString(k))] = std::move(row);
   }
   return o;
@@ -95,22 +97,22 @@ json::object toJson(const Qualification& q) {
   json::array missing, by;
   for (const std::string& m : q.verdict.missing) missing.push_back(json::string(m));
   for (BackendId id : q.verdict.satisfiedBy) by.push_back(json::string(toString(id)));
-  return {{"schemaVersion", q.schemaVersion},
-          {"loopwrightVersion", q.loopwrightVersion},
-          {"fromCache", q.fromCache},
-          {"fingerprint", q.fingerprint},
-          {"qualifiedAt", q.qualifiedAt},
-          {"durationMs", q.durationMs},
-          {"hostConfig", q.hostConfigFile.empty() ? json::value(nullptr) : json::value(q.hostConfigFile)},
-          {"host", toJson(q.facts)},
-          {"backends", std::move(backends)},
-          {"floor",
-           {{"satisfied", q.verdict.satisfied},
-            {"missing", std::move(missing)},
-            {"satisfiedBy", std::move(by)},
-            {"isolationUnavailable", q.verdict.isolationUnavailable
-                                         ? json::value(toString(*q.verdict.isolationUnavailable))
-                                         : json::value(nullptr)}}}};
+  return {
+      {"schemaVersion", q.schemaVersion},
+      {"loopwrightVersion", q.loopwrightVersion},
+      {"fromCache", q.fromCache},
+      {"fingerprint", q.fingerprint},
+      {"qualifiedAt", q.qualifiedAt},
+      {"durationMs", q.durationMs},
+      {"hostConfig", q.hostConfigFile.empty() ? json::value(nullptr) : json::value(q.hostConfigFile)},
+      {"host", toJson(q.facts)},
+      {"backends", std::move(backends)},
+      {"floor",
+       {{"satisfied", q.verdict.satisfied},
+        {"missing", std::move(missing)},
+        {"satisfiedBy", std::move(by)},
+        {"isolationUnavailable", q.verdict.isolationUnavailable ? json::value(toString(*q.verdict.isolationUnavailable))
+                                                                : json::value(nullptr)}}}};
 }
 
 bool floorSatisfied(const json::object& report) {
@@ -137,9 +139,9 @@ Error floorError(const json::object& report) {
                 ? makeError(ErrorCode::SandboxCapabilityInsufficient, what,
                             "README, 'Runner admins: qualifying a host', lists the fixes", "qualify")
                 : makeError(ErrorCode::IsolationUnavailable, what,
-                            "lower floor.minIsolation to L2 (docker, with a pinned runtime profile) or L1 in the "
-                            "host config; no host gives " + unavailableLevel +
-                                " until loopwright has a remote backend",
+                            "install what gives " + unavailableLevel +
+                                " (L3: gVisor's runsc, docs/isolation-levels.md; L2: a Docker engine and a pinned "
+                                "runtime profile) and qualify it, or lower floor.minIsolation in the host config",
                             "qualify");
   if (missing.size() > 1) e.diagnostics = std::move(missing);
   return e;

@@ -17,33 +17,36 @@ std::vector<std::string_view> namesOf(const auto& all) {
 
 std::optional<std::string> expandUserPath(const std::string& path, const std::string& homeDir) {
   std::string expanded;
-  if (path == "~") expanded = homeDir;
-  else if (path.starts_with("~/")) expanded = homeDir + path.substr(1);
-  else if (path.starts_with("/")) expanded = path;
-  else return std::nullopt;
+  if (path == "~")
+    expanded = homeDir;
+  else if (path.starts_with("~/"))
+    expanded = homeDir + path.substr(1);
+  else if (path.starts_with("/"))
+    expanded = path;
+  else
+    return std::nullopt;
   std::string normal = std::filesystem::path(expanded).lexically_normal().string();
   while (normal.size() > 1 && normal.back() == '/') normal.pop_back();
   return normal;
 }
 
-std::optional<SandboxSpec> readSandboxSpec(YamlSchemaReader& reader, const YAML::Node& node,
-                                           const std::string& path, const std::string& homeDir) {
+std::optional<SandboxSpec> readSandboxSpec(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
+                                           const std::string& homeDir) {
   auto entries = reader.mapping(node, path,
-                                {"preferredBackends", "networkMode", "requiredCapabilities",
-                                 "deniedReadPaths", "runtimeProfile", "egress"});
+                                {"preferredBackends", "networkMode", "requiredCapabilities", "deniedReadPaths",
+                                 "runtimeProfile", "egress"});
   if (!entries) return std::nullopt;
   SandboxSpec spec;
   spec.location = reader.locate(node, path);
   for (const MapEntry& e : *entries) {
     std::string p = childPath(path, e.key);
     if (e.key == "preferredBackends") {
-      if (auto list = reader.stringList(e.value, p, 1, 5, namesOf(kAllBackends))) {
+      if (auto list = reader.stringList(e.value, p, 1, std::size(kAllBackends), namesOf(kAllBackends))) {
         spec.preferredBackends.emplace();
         for (const auto& s : *list) spec.preferredBackends->push_back(*parseBackendId(s));
       }
     } else if (e.key == "networkMode") {
-      if (auto s = reader.oneOf(e.value, p, namesOf(kAllNetworkModes)))
-        spec.networkMode = parseNetworkMode(*s);
+      if (auto s = reader.oneOf(e.value, p, namesOf(kAllNetworkModes))) spec.networkMode = parseNetworkMode(*s);
     } else if (e.key == "requiredCapabilities") {
       if (auto list = reader.stringList(e.value, p, 0, 6, namesOf(kAllCapabilities))) {
         spec.requiredCapabilities.emplace();

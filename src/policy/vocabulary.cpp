@@ -41,6 +41,7 @@ std::string_view toString(BackendId b) {
     case BackendId::LinuxLandlock: return "linux-landlock";
     case BackendId::Docker: return "docker";
     case BackendId::DirectDedicated: return "direct-dedicated";
+    case BackendId::LinuxGvisor: return "linux-gvisor";
   }
   return "?";
 }
@@ -82,6 +83,8 @@ Isolation isolationOf(BackendId b) {
     // a dedicated machine is the job's, not the step's, so never above L1.
     case BackendId::DirectDedicated: return Isolation::L1;
     case BackendId::Docker: return Isolation::L2;
+    // gVisor's kernel (the Sentry) between the step and the host's.
+    case BackendId::LinuxGvisor: return Isolation::L3;
   }
   return Isolation::L1;
 }

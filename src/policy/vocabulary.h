@@ -28,10 +28,10 @@ enum class NetworkMode { None, LoopbackOnly, AllowOutbound, AllowList };
 inline constexpr std::array kAllNetworkModes = {NetworkMode::None, NetworkMode::LoopbackOnly,
                                                 NetworkMode::AllowOutbound, NetworkMode::AllowList};
 
-enum class BackendId { MacosSeatbelt, LinuxBwrap, LinuxLandlock, Docker, DirectDedicated };
-inline constexpr std::array kAllBackends = {
-    BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock,
-    BackendId::Docker, BackendId::DirectDedicated};
+enum class BackendId { MacosSeatbelt, LinuxBwrap, LinuxLandlock, Docker, DirectDedicated, LinuxGvisor };
+inline constexpr std::array kAllBackends = {BackendId::MacosSeatbelt,   BackendId::LinuxBwrap,
+                                            BackendId::LinuxLandlock,   BackendId::Docker,
+                                            BackendId::DirectDedicated, BackendId::LinuxGvisor};
 
 // What separates a step from the orchestrator and its token (isolation.h):
 // L1 local (an OS sandbox, or only the job's VM), L2 container, L3 remote
@@ -52,8 +52,10 @@ std::optional<BackendId> parseBackendId(std::string_view s);
 std::optional<Isolation> parseIsolation(std::string_view s);
 std::optional<Role> parseRole(std::string_view s);
 
-// The isolation level a backend provides when it runs a step. No backend of
-// this version gives L3.
+// The isolation level a backend provides when it runs a step, at most: the
+// level of linux-gvisor (L3, another kernel) holds only where its probe saw
+// the step run on another kernel (ProbeReport::kernelSeparated, backend.h);
+// elsewhere negotiation refuses it for that level.
 Isolation isolationOf(BackendId b);
 
 }  // namespace lw

@@ -14,6 +14,12 @@ std::string_view toString(Support s) {
   return "absent";
 }
 
+Isolation observedIsolation(const ProbeReport& r) {
+  const Isolation claimed = isolationOf(r.backend);
+  if (claimed == Isolation::L3 && r.kernelSeparation.empty()) return Isolation::L1;
+  return claimed;
+}
+
 process::SpawnRequest spawnRequestFor(const StepSpec& spec) {
   process::SpawnRequest req;
   req.argv = spec.argv;
@@ -26,8 +32,7 @@ process::SpawnRequest spawnRequestFor(const StepSpec& spec) {
 }
 
 std::vector<limits::Enforcement> Backend::limitsEnforcement(const ResourceLimits& l) {
-  return limits::planLimits(l, limits::observedHostLimitFacts(), "report",
-                            {"", std::string(limits::kNoPrivateTmp)})
+  return limits::planLimits(l, limits::observedHostLimitFacts(), "report", {"", std::string(limits::kNoPrivateTmp)})
       .enforcement;
 }
 

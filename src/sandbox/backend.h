@@ -35,28 +35,39 @@ struct ProbeReport {
   std::string version;            // "bubblewrap 0.8.0", "landlock ABI 7", "docker 28.2.2"
   std::map<Capability, SupportStatus> capabilities;
   std::map<NetworkMode, SupportStatus> networkModes;
+  // What the probe saw of the step running on another kernel than the
+  // host's (its release, boot id, modules, refused host-kernel interfaces),
+  // in words; empty when it did not see it. L3 is this, observed, never
+  // configured (observedIsolation).
+  std::string kernelSeparation;
 };
+
+// The level `r`'s backend gives on this host: isolationOf(r.backend), except
+// that L3 (another kernel per step) holds only with kernelSeparation
+// observed; without it a step under that backend shares the host's kernel
+// like any OS sandbox, L1.
+Isolation observedIsolation(const ProbeReport& r);
 
 // Everything a backend needs to run one step. Paths are host paths; the
 // workspace and the out dir appear at the same paths inside the sandbox.
 struct StepSpec {
   std::vector<std::string> argv;
   std::filesystem::path workspace;
-  bool workspaceWritable = false;                  // author role only
-  std::vector<std::filesystem::path> writablePaths;  // extra writable trees (author scope)
-  std::vector<std::filesystem::path> protectedPaths;  // read-only even inside writable trees
-  std::vector<std::filesystem::path> deniedReadPaths; // unreadable (masked)
+  bool workspaceWritable = false;                      // author role only
+  std::vector<std::filesystem::path> writablePaths;    // extra writable trees (author scope)
+  std::vector<std::filesystem::path> protectedPaths;   // read-only even inside writable trees
+  std::vector<std::filesystem::path> deniedReadPaths;  // unreadable (masked)
   // Extra host paths visible read-only at the same path (the event file, the
   // loopwright binary for `bridge stdio`); never writable.
   std::vector<std::filesystem::path> readOnlyPaths;
-  std::filesystem::path outDir;                    // LOOPWRIGHT_OUT: always writable
-  std::filesystem::path workdir;                   // cwd inside; empty = workspace
+  std::filesystem::path outDir;   // LOOPWRIGHT_OUT: always writable
+  std::filesystem::path workdir;  // cwd inside; empty = workspace
   NetworkMode network = NetworkMode::None;
-  std::map<std::string, std::string> env;          // the step's whole environment (allow-listed)
-  std::optional<int> passFd;                       // one descriptor kept open (the bridge)
-  std::optional<std::string> image;                // container image (docker only)
-  std::size_t maxOutputBytes = 1 << 20;            // per stream
-  ResourceLimits limits;                           // pids, memory, file size, … (safe defaults)
+  std::map<std::string, std::string> env;  // the step's whole environment (allow-listed)
+  std::optional<int> passFd;               // one descriptor kept open (the bridge)
+  std::optional<std::string> image;        // container image (docker only)
+  std::size_t maxOutputBytes = 1 << 20;    // per stream
+  ResourceLimits limits;                   // pids, memory, file size, … (safe defaults)
   // Optional live copy of the output (see process::SpawnRequest::onOutput).
   std::function<void(int stream, const char* data, std::size_t size)> onOutput;
 };

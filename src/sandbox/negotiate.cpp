@@ -14,8 +14,8 @@ std::string statusWords(const SupportStatus& s) {
 std::string policyRefusal(BackendId id, const NegotiationRequest& req) {
   const EffectiveSandbox& p = req.policy;
   if (static_cast<int>(isolationOf(id)) < static_cast<int>(p.minIsolation)) {
-    return "provides isolation " + std::string(toString(isolationOf(id))) +
-           ", the policy requires at least " + std::string(toString(p.minIsolation));
+    return "provides isolation " + std::string(toString(isolationOf(id))) + ", the policy requires at least " +
+           std::string(toString(p.minIsolation));
   }
   if (id == BackendId::DirectDedicated && !p.allowDedicatedDirectOverride) {
     return "direct-dedicated gives no isolation and is allowed only with "
@@ -61,28 +61,30 @@ std::string missingAtLevel(const EffectiveSandbox& p, const std::vector<Refusal>
   return "preferredBackends lists no backend that gives it (" + givers + " would)";
 }
 
-// A level no backend gives: L3 in this version, or L2 where docker cannot
-// run (no engine, no pinned runtime profile). Never a lower level instead.
+// A level no backend here gives: L3 where gVisor is not installed or did not
+// show its own kernel, L2 where docker cannot run (no engine, no pinned
+// runtime profile). Never a lower level instead.
 Error isolationUnavailable(const EffectiveSandbox& p, const std::string& missing) {
   const std::string level(toString(p.minIsolation));
   const std::string what = "the step asks for isolation " + describeLevel(p.minIsolation) + "; no backend here gives " +
                            level + ": " + missing;
   if (p.minIsolation == Isolation::L3)
     return makeError(ErrorCode::IsolationUnavailable, what,
-                     "lower spec.isolation to L2 (docker, with a runtime profile the host admin pinned) if the "
-                     "host admin allows it, or the host config's floor.minIsolation if that is what asks for " +
-                         level + "; no host gives " + level + " until loopwright has a remote backend");
+                     level +
+                         " needs gVisor (the runsc package) on this host and linux-gvisor in preferredBackends "
+                         "(docs/isolation-levels.md); run 'loopwright sandbox backends' to see what this host lacks. "
+                         "The step is never run at a lower level instead");
   return makeError(ErrorCode::IsolationUnavailable, what,
-                   level + " needs a reachable Docker engine (DOCKER_HOST) and a runtime profile the host admin "
-                   "pinned, named by the step's sandbox.runtimeProfile; run 'loopwright sandbox backends' to see "
-                   "what this host lacks. The step is never run at a lower level instead");
+                   level +
+                       " needs a reachable Docker engine (DOCKER_HOST) and a runtime profile the host admin "
+                       "pinned, named by the step's sandbox.runtimeProfile; run 'loopwright sandbox backends' to see "
+                       "what this host lacks. The step is never run at a lower level instead");
 }
 
 // Why nothing was chosen. A level no backend gives comes first: no
 // capability could change the answer.
 Error refusalError(const EffectiveSandbox& p, const std::vector<Refusal>& refused) {
-  if (std::string missing = isolationMissing(p.minIsolation); !missing.empty())
-    return isolationUnavailable(p, missing);
+  if (std::string missing = isolationMissing(p.minIsolation); !missing.empty()) return isolationUnavailable(p, missing);
   if (p.minIsolation != Isolation::L1)
     if (std::string missing = missingAtLevel(p, refused); !missing.empty()) return isolationUnavailable(p, missing);
   bool anyRuns = false;
@@ -113,8 +115,14 @@ Result<Negotiated> negotiate(const NegotiationRequest& req, const ProbeFor& prob
     }
     const ProbeReport* r = probeFor(id);
     if (r == nullptr || !r->available) {
-      refusal.reason = r == nullptr ? "not built into this loopwright"
-                                    : "unavailable: " + r->unavailableReason;
+      refusal.reason = r == nullptr ? "not built into this loopwright" : "unavailable: " + r->unavailableReason;
+      out.refused.push_back(refusal);
+      continue;
+    }
+    if (static_cast<int>(observedIsolation(*r)) < static_cast<int>(req.policy.minIsolation)) {
+      refusal.reason = "its probe did not see a step run on another kernel here, so it gives " +
+                       std::string(toString(observedIsolation(*r))) + ", the policy requires at least " +
+                       std::string(toString(req.policy.minIsolation));
       out.refused.push_back(refusal);
       continue;
     }
@@ -125,6 +133,7 @@ Result<Negotiated> negotiate(const NegotiationRequest& req, const ProbeFor& prob
       continue;
     }
     out.backend = id;
+    out.isolation = observedIsolation(*r);
     for (const auto& [c, s] : r->capabilities) {
       if (s.support == Support::Enforced) out.enforced.push_back(c);
     }

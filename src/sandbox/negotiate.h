@@ -28,8 +28,9 @@ struct Refusal {
 
 struct Negotiated {
   BackendId backend = BackendId::LinuxBwrap;
-  std::vector<Capability> enforced;  // every capability the winner enforces here
-  std::vector<Refusal> refused;      // backends tried before it, and why
+  std::vector<Capability> enforced;     // every capability the winner enforces here
+  Isolation isolation = Isolation::L1;  // the winner's level here, as its probe observed it
+  std::vector<Refusal> refused;         // backends tried before it, and why
 };
 
 // The probe of one backend, or null when this build has none for it.

@@ -19,10 +19,14 @@ std::optional<SupportStatus> statusFrom(const json::value& v) {
   if (st == nullptr || !st->is_string() || why == nullptr || !why->is_string()) return std::nullopt;
   SupportStatus s;
   std::string_view name = st->get_string();
-  if (name == "enforced") s.support = Support::Enforced;
-  else if (name == "partial") s.support = Support::Partial;
-  else if (name == "absent") s.support = Support::Absent;
-  else return std::nullopt;
+  if (name == "enforced")
+    s.support = Support::Enforced;
+  else if (name == "partial")
+    s.support = Support::Partial;
+  else if (name == "absent")
+    s.support = Support::Absent;
+  else
+    return std::nullopt;
   s.reason = std::string(why->get_string());
   return s;
 }
@@ -39,7 +43,9 @@ json::value toJson(const ProbeReport& r) {
                       {"unavailableReason", r.unavailableReason},
                       {"version", r.version},
                       {"capabilities", std::move(caps)},
-                      {"networkModes", std::move(modes)}};
+                      {"networkModes", std::move(modes)},
+                      {"kernelSeparation", r.kernelSeparation},
+                      {"isolation", std::string(toString(observedIsolation(r)))}};
 }
 
 std::optional<ProbeReport> probeReportFromJson(const json::value& v) {
@@ -52,9 +58,9 @@ std::optional<ProbeReport> probeReportFromJson(const json::value& v) {
   const json::value* ver = o->if_contains("version");
   const json::value* caps = o->if_contains("capabilities");
   const json::value* modes = o->if_contains("networkModes");
-  if (b == nullptr || !b->is_string() || a == nullptr || !a->is_bool() || why == nullptr ||
-      !why->is_string() || ver == nullptr || !ver->is_string() || caps == nullptr ||
-      !caps->is_object() || modes == nullptr || !modes->is_object()) {
+  if (b == nullptr || !b->is_string() || a == nullptr || !a->is_bool() || why == nullptr || !why->is_string() ||
+      ver == nullptr || !ver->is_string() || caps == nullptr || !caps->is_object() || modes == nullptr ||
+      !modes->is_object()) {
     return std::nullopt;
   }
   auto id = parseBackendId(b->get_string());
@@ -63,6 +69,8 @@ std::optional<ProbeReport> probeReportFromJson(const json::value& v) {
   r.available = a->get_bool();
   r.unavailableReason = std::string(why->get_string());
   r.version = std::string(ver->get_string());
+  if (const json::value* k = o->if_contains("kernelSeparation"); k != nullptr && k->is_string())
+    r.kernelSeparation = std::string(k->get_string());
   for (const auto& [k, s] : caps->get_object()) {
     auto c = parseCapability(k);
     auto st = statusFrom(s);

@@ -4,6 +4,7 @@
 #include "sandbox/bwrap/bwrap_backend.h"
 #include "sandbox/direct/direct_backend.h"
 #include "sandbox/docker/docker_backend.h"
+#include "sandbox/gvisor/gvisor_backend.h"
 #include "sandbox/landlock/landlock_backend.h"
 #include "sandbox/seatbelt/seatbelt_backend.h"
 
@@ -20,6 +21,9 @@ std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env, const
   all.push_back(landlock::makeLandlockBackend(env, !options.freshProbes));
   all.push_back(docker::makeDockerBackend(env));
   all.push_back(direct::makeDirectBackend());
+  gvisor::GvisorConfig gvisorConfig = gvisor::gvisorConfigFor(env);
+  gvisorConfig.readCache = !options.freshProbes;
+  all.push_back(std::make_unique<gvisor::GvisorBackend>(std::move(gvisorConfig)));
   return all;
 }
 

@@ -17,7 +17,6 @@ namespace {
 
 const std::string kExample = std::string(LOOPWRIGHT_SOURCE_DIR) + "/examples/review/.loopwright/taskpack.yaml";
 
-
 const char* kNoSandbox = R"(apiVersion: loopwright.dev/v1alpha1
 kind: Taskpack
 metadata: {name: plain}
@@ -56,8 +55,9 @@ TEST_CASE("cli: --version and --help exit 0, no arguments is a usage error") {
 TEST_CASE("cli: unknown commands and options exit 2 with code, message and hint") {
   auto r = runCli({"frobnicate"});
   CHECK(r.status == 2);
-  CHECK(r.err == "loopwright: error[USAGE_ERROR]: unknown command 'frobnicate'\n"
-                 "hint: run 'loopwright --help' for the commands\n");
+  CHECK(r.err ==
+        "loopwright: error[USAGE_ERROR]: unknown command 'frobnicate'\n"
+        "hint: run 'loopwright --help' for the commands\n");
   auto o = runCli({"validate", "--nope"});
   CHECK(o.status == 2);
   CHECK(o.err.find("error[USAGE_ERROR]: unknown option '--nope'") != std::string::npos);
@@ -78,9 +78,9 @@ TEST_CASE("cli: validate accepts the example and reports all five mistakes of a 
   auto r = runCli({"validate", bad});
   CHECK(r.status == 2);
   CHECK(r.err.find("error[TASKPACK_INVALID]: " + bad + ": 5 problems") != std::string::npos);
-  for (const char* where : {":4:9: metadata.name:", ":7:5: spec.sandbox.networkmode:",
-                            ":8:38: spec.sandbox.preferredBackends[1]:", ":9:14: spec.isolation:",
-                            ":16:17: spec.stages[0].steps[0].role:"})
+  for (const char* where :
+       {":4:9: metadata.name:", ":7:5: spec.sandbox.networkmode:", ":8:38: spec.sandbox.preferredBackends[1]:",
+        ":9:14: spec.isolation:", ":16:17: spec.stages[0].steps[0].role:"})
     CHECK_MESSAGE(r.err.find(bad + where) != std::string::npos, where);
   CHECK(r.err.find("hint: did you mean 'networkMode'?") != std::string::npos);
 
@@ -112,10 +112,11 @@ TEST_CASE("cli: validate finds .loopwright/taskpack.yaml under --repo, and says 
 TEST_CASE("cli: explain under GITHUB_ACTIONS=true with no sandbox policy shows direct-dedicated") {
   TempDir dir;
   std::string tp = dir.write("tp.yaml", kNoSandbox);
-  std::map<std::string, std::string> env = {{"GITHUB_ACTIONS", "true"},
-                                            {"LOOPWRIGHT_HOST_CONFIG", dir.write("host.yaml",
-                                              "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
-                                              "floor: {allowDirectDedicated: true}\n")}};
+  std::map<std::string, std::string> env = {
+      {"GITHUB_ACTIONS", "true"},
+      {"LOOPWRIGHT_HOST_CONFIG", dir.write("host.yaml",
+                                           "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
+                                           "floor: {allowDirectDedicated: true}\n")}};
   auto r = runCli({"explain", tp, "--json"}, env);
   REQUIRE(r.status == 0);
   auto steps = boost::json::parse(r.out).at("steps").as_array();
@@ -133,7 +134,7 @@ TEST_CASE("cli: explain under GITHUB_ACTIONS=true with no sandbox policy shows d
   auto localJson = boost::json::parse(local.out);
   for (const auto& s : localJson.at("steps").as_array()) {
     CHECK(s.at("sandbox").at("preferredBackends").as_array() ==
-          boost::json::array{"macos-seatbelt", "linux-bwrap", "linux-landlock"});
+          boost::json::array{"macos-seatbelt", "linux-bwrap", "linux-landlock", "linux-gvisor"});
     CHECK(s.at("sandbox").at("networkMode").as_string() == "none");
   }
   auto human = runCli({"explain", tp, "--event-name", "issues.opened"}, env);

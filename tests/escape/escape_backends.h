@@ -8,6 +8,7 @@
 
 namespace lw::escape {
 
-inline constexpr std::array<std::string_view, 3> kEscapeBackends = {"linux-bwrap", "linux-landlock", "docker"};
+inline constexpr std::array<std::string_view, 4> kEscapeBackends = {"linux-bwrap", "linux-landlock", "linux-gvisor",
+                                                                    "docker"};
 
 }  // namespace lw::escape

@@ -45,6 +45,10 @@ std::vector<NetworkedRunner> runnersWithDirect(bool requireDirect);
 // reports `capability` enforced: the observation negotiation uses.
 bool probeEnforces(const Runner& r, Capability capability);
 
+// Whether that report gives the runner's backend isolation L3 (its probe saw
+// the step on another kernel).
+bool probeGivesL3(const Runner& r);
+
 // One case's scratch: `ws` (the workspace, read-only unless flags say
 // otherwise, holding the hostile binary as ws/hostile), `ws/w` (passed as
 // --writable), and `outside` (a host directory not in the view).
@@ -66,10 +70,10 @@ struct ExecResult {
 
 struct ExecOptions {
   std::string network = "none";
-  std::vector<std::string> flags;  // extra `sandbox exec` flags
-  int inheritFd = -1;              // left open (not CLOEXEC) for loopwright
-  bool background = false;         // start and return at once (pid in `pid`)
-  std::vector<std::string> command;     // run instead of the hostile program (attack unused)
+  std::vector<std::string> flags;         // extra `sandbox exec` flags
+  int inheritFd = -1;                     // left open (not CLOEXEC) for loopwright
+  bool background = false;                // start and return at once (pid in `pid`)
+  std::vector<std::string> command;       // run instead of the hostile program (attack unused)
   std::optional<std::string> callerPath;  // loopwright's own PATH, instead of the system's
 };
 

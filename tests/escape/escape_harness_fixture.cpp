@@ -168,6 +168,13 @@ bool probeEnforces(const Runner& r, Capability capability) {
   return it != caps.end() && it->value().at("status").as_string() == "enforced";
 }
 
+bool probeGivesL3(const Runner& r) {
+  const auto* b = backendEntry(backendsReport(r.uid, r.gid), r.backend);
+  if (b == nullptr || !b->at("available").as_bool()) return false;
+  const auto* level = b->if_contains("isolation");
+  return level != nullptr && level->is_string() && level->as_string() == "L3";
+}
+
 CaseDirs::~CaseDirs() {
   std::error_code ec;
   fs::remove_all(root, ec);

@@ -1,5 +1,6 @@
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <thread>
 
 #include "escape/escape_common.h"
+#include "support/host_requirement.h"
 
 using namespace lw::escape;
 namespace fs = std::filesystem;
@@ -168,4 +170,33 @@ TEST_CASE("escape: host processes are not listed in /proc and their command line
     checkBlockedOrRefused(r, sandboxExec(r, *c, {"proc-view", std::to_string(v.pid), reversed}, o),
                           lw::Capability::ProcessTreeCleanup);
   }
+}
+
+namespace {
+
+std::string hostFile(const char* path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("escape: an L3 step reaches no host-kernel interface: release, boot id, modules, io_uring, perf, userfaultfd") {
+  struct utsname u {};
+  ::uname(&u);
+  std::string bootId = hostFile("/proc/sys/kernel/random/boot_id");
+  bootId.erase(bootId.find_last_not_of('\n') + 1);
+  int l3 = 0;
+  for (const Runner& r : runners()) {
+    if (!probeGivesL3(r)) continue;
+    ++l3;
+    CAPTURE(r.label());
+    auto c = makeCase(r);
+    ExecResult result = sandboxExec(r, *c, {"host-kernel", u.release, bootId, hostFile("/proc/modules")});
+    checkBlocked(result);
+    CHECK(result.out.find("host kernel: the step runs on kernel 4.4.0") != std::string::npos);
+  }
+  LW_REQUIRE_HOST(l3 > 0, "no backend gives L3 here (install runsc: linux-gvisor)");
 }

@@ -31,6 +31,7 @@ TEST_CASE("job cleanup: the start time is field 22 even when comm holds spaces a
 TEST_CASE("job cleanup: only sandbox scratch names are candidates") {
   CHECK(isSandboxScratchName("lw-qualify-AbC123"));
   CHECK(isSandboxScratchName("lw-bwrap-probe-xYz"));
+  CHECK(isSandboxScratchName("lw-gvisor-Q1w2E3"));
   CHECK_FALSE(isSandboxScratchName("lw-escape-1"));
   CHECK_FALSE(isSandboxScratchName("systemd-private-1"));
 }

@@ -114,13 +114,17 @@ TEST_CASE("qualification: direct-dedicated only where the floor allows it, isola
   host.floor.allowDirectDedicated = false;
   FloorVerdict v = evaluateFloor(host, linuxX64(), {direct});
   CHECK_FALSE(v.satisfied);
-  CHECK(v.missing[0].find("direct-dedicated: forbidden by the floor (allowDirectDedicated: false)") != std::string::npos);
+  CHECK(v.missing[0].find("direct-dedicated: forbidden by the floor (allowDirectDedicated: false)") !=
+        std::string::npos);
 
   BackendQualification bwrap = claimedAll(BackendId::LinuxBwrap, Support::Enforced);
   settle(bwrap);
   host.floor.minIsolation = Isolation::L2;
   v = evaluateFloor(host, linuxX64(), {bwrap});
-  CHECK(v.missing[0].find("linux-bwrap: isolation L1 is below the floor's L2") != std::string::npos);
+  CHECK(v.missing[0] ==
+        "isolation L2 (container: its own root filesystem, from an image the host admin pinned): no "
+        "backend here gives L2: no qualified backend would (linux-gvisor gives L3, docker L2)");
+  CHECK(v.missing[1].find("linux-bwrap: isolation L1 is below the floor's L2") != std::string::npos);
 
   v = evaluateFloor(HostConfig{}, classifyPlatform("Linux", "riscv64"), {bwrap});
   CHECK_FALSE(v.satisfied);
@@ -128,7 +132,7 @@ TEST_CASE("qualification: direct-dedicated only where the floor allows it, isola
   CHECK(evaluateFloor(HostConfig{}, linuxX64(), {bwrap}).satisfied);
 }
 
-TEST_CASE("qualification: a floor asking for L3 is met by no backend, direct-dedicated least of all") {
+TEST_CASE("qualification: a floor asking for L3 is met by linux-gvisor that saw its kernel, by nothing else") {
   BackendQualification direct = claimedAll(BackendId::DirectDedicated, Support::Enforced);
   for (Capability c : kAllCapabilities) direct.canaries.push_back(rec(std::string(toString(c)), true, true));
   observeFromCanaries(direct);
@@ -141,15 +145,27 @@ TEST_CASE("qualification: a floor asking for L3 is met by no backend, direct-ded
   host.floor.allowDirectDedicated = true;
   host.floor.minIsolation = Isolation::L3;
   host.runtimeProfiles["busybox"] = RuntimeProfile{"busybox", "busybox@sha256:" + std::string(64, 'a'), {}};
-  FloorVerdict v = evaluateFloor(host, linuxX64(), {direct, docker});
+  BackendQualification gvisor = claimedAll(BackendId::LinuxGvisor, Support::Enforced);
+  for (Capability c : kAllCapabilities) gvisor.canaries.push_back(rec(std::string(toString(c)), true, true));
+  observeFromCanaries(gvisor);
+  settle(gvisor);
+  FloorVerdict v = evaluateFloor(host, linuxX64(), {direct, docker, gvisor});
   CHECK_FALSE(v.satisfied);
   CHECK(v.satisfiedBy.empty());
   REQUIRE(v.missing.size() == 2);
   CHECK(v.missing[0] ==
-        "isolation L3 (remote: another kernel per step): no backend here gives L3: a remote backend (k8s-pod "
-        "with runtime class gvisor or kata) is not available in this version");
+        "isolation L3 (remote: another kernel per step): no backend here gives L3: linux-gvisor: its "
+        "probe did not see a step run on another kernel here");
+  REQUIRE(v.isolationUnavailable.has_value());
   CHECK(v.missing[1].find("direct-dedicated: isolation L1 is below the floor's L3") != std::string::npos);
   CHECK(v.missing[1].find("docker: isolation L2 is below the floor's L3") != std::string::npos);
+  // Its probe did not see another kernel: L1.
+  CHECK(v.missing[1].find("linux-gvisor: isolation L1 is below the floor's L3") != std::string::npos);
+
+  gvisor.claimed.kernelSeparation = "the step saw kernel 4.4.0";
+  FloorVerdict met = evaluateFloor(host, linuxX64(), {direct, docker, gvisor});
+  CHECK(met.satisfied);
+  CHECK(met.satisfiedBy == std::vector<BackendId>{BackendId::LinuxGvisor});
 }
 
 TEST_CASE("qualification report: JSON with schemaVersion, claimed and observed side by side, renderers") {

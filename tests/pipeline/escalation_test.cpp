@@ -64,39 +64,37 @@ TEST_CASE("escalation: decisions table") {
       {"breaker cycles, to implied: the next level", breakerCycles(), policyOf(Isolation::L1, true, escalateTo({})),
        false, true, true, "BREAKER_OPEN", "L2", ""},
       {"breaker cycles, not idempotent", breakerCycles(), policyOf(Isolation::L1, false, escalateTo(Isolation::L2)),
-       false, true, false, "BREAKER_OPEN", "L2",
-       "the step is not idempotent (idempotent: true allows one re-run)"},
+       false, true, false, "BREAKER_OPEN", "L2", "the step is not idempotent (idempotent: true allows one re-run)"},
       {"breaker cycles below the threshold: opened once, not stopped",
-       blockedBy({{"open", "BREAKER_OPEN", "lane 'm' opened (cycle 1)", 1},
-                  {"stop", "BUDGET_EXCEEDED", "model calls", 2}}),
+       blockedBy(
+           {{"open", "BREAKER_OPEN", "lane 'm' opened (cycle 1)", 1}, {"stop", "BUDGET_EXCEEDED", "model calls", 2}}),
        policyOf(Isolation::L1, true, escalateTo(Isolation::L2)), false, false, false, "", "", ""},
       {"breaker cycles, no escalate declared", breakerCycles(), policyOf(Isolation::L1, true, std::nullopt), false,
        false, false, "", "", ""},
       {"loop stop on the on: list", loopStop(),
-       policyOf(Isolation::L1, true, escalateTo(Isolation::L2, {EscalationTrigger::LoopDetected})), false, true,
-       true, "LOOP_DETECTED", "L2", ""},
+       policyOf(Isolation::L1, true, escalateTo(Isolation::L2, {EscalationTrigger::LoopDetected})), false, true, true,
+       "LOOP_DETECTED", "L2", ""},
       {"loop stop not on the on: list", loopStop(),
-       policyOf(Isolation::L1, true, escalateTo(Isolation::L2, {EscalationTrigger::Timeout})), false, false, false,
-       "", "", ""},
+       policyOf(Isolation::L1, true, escalateTo(Isolation::L2, {EscalationTrigger::Timeout})), false, false, false, "",
+       "", ""},
       {"wall time is TIMEOUT, not BUDGET_EXCEEDED",
        blockedBy({{"stop", "BUDGET_EXCEEDED", "wall time exceeded", 9}}, true),
-       policyOf(Isolation::L1, true, escalateTo({}, {EscalationTrigger::BudgetExceeded})), false, false, false, "",
-       "", ""},
+       policyOf(Isolation::L1, true, escalateTo({}, {EscalationTrigger::BudgetExceeded})), false, false, false, "", "",
+       ""},
       {"wall time with TIMEOUT listed", blockedBy({{"stop", "BUDGET_EXCEEDED", "wall time exceeded", 9}}, true),
-       policyOf(Isolation::L1, true, escalateTo({}, {EscalationTrigger::Timeout})), false, true, true, "TIMEOUT",
-       "L2", ""},
-      {"no higher level: L2 to L3, which no backend gives", breakerCycles(),
-       policyOf(Isolation::L2, true, escalateTo({})), false, true, false, "BREAKER_OPEN", "L3",
-       "no level above L2 is available: a remote backend (k8s-pod with runtime class gvisor or kata) is not "
-       "available in this version"},
+       policyOf(Isolation::L1, true, escalateTo({}, {EscalationTrigger::Timeout})), false, true, true, "TIMEOUT", "L2",
+       ""},
+      {"L2 to L3: linux-gvisor gives it where its probe saw gVisor's kernel", breakerCycles(),
+       policyOf(Isolation::L2, true, escalateTo({})), false, true, true, "BREAKER_OPEN", "L3", ""},
+      {"breaker cycles, to L3 from L1", breakerCycles(), policyOf(Isolation::L1, true, escalateTo(Isolation::L3)),
+       false, true, true, "BREAKER_OPEN", "L3", ""},
       {"no higher level: the floor already set L2", breakerCycles(),
        policyOf(Isolation::L2, true, escalateTo(Isolation::L2)), false, true, false, "BREAKER_OPEN", "L2",
        "escalate.to L2 is not above the level the step runs at, L2 (taskpack spec.isolation (tp.yaml:5))"},
       {"no level above L3", breakerCycles(), policyOf(Isolation::L3, true, escalateTo({})), false, true, false,
        "BREAKER_OPEN", "L3", "no level above L3 exists"},
-      {"already escalated once: never again", breakerCycles(),
-       policyOf(Isolation::L1, true, escalateTo(Isolation::L2)), true, true, false, "BREAKER_OPEN", "L2",
-       "it was already re-run once at L2; never a second time"},
+      {"already escalated once: never again", breakerCycles(), policyOf(Isolation::L1, true, escalateTo(Isolation::L2)),
+       true, true, false, "BREAKER_OPEN", "L2", "it was already re-run once at L2; never a second time"},
   };
   for (const Case& c : cases) {
     SUBCASE(c.name) {
@@ -129,8 +127,8 @@ TEST_CASE("escalation: an author step is not re-run, and says so") {
 }
 
 TEST_CASE("escalation: the chain explain shows") {
-  CHECK(describeChain(escalationPlan(policyOf(Isolation::L1, true, escalateTo(Isolation::L2,
-                                                                              {EscalationTrigger::Timeout})))) ==
+  CHECK(describeChain(
+            escalationPlan(policyOf(Isolation::L1, true, escalateTo(Isolation::L2, {EscalationTrigger::Timeout})))) ==
         "L1 -> L2 on BREAKER_OPEN, TIMEOUT (idempotent)");
   CHECK(describeChain(escalationPlan(policyOf(Isolation::L1, false, escalateTo({})))) ==
         "none: the step is not idempotent (idempotent: true allows one re-run)");
@@ -149,8 +147,9 @@ TEST_CASE("escalation: the records of both attempts") {
     StepRecord r = withoutRerun(first, no);
     REQUIRE(r.escalation);
     CHECK_FALSE(r.escalation->rerun);
-    CHECK(r.blocker == "BLOCKER: stopped. Last safe state: /out/steps/review/a. Next action: look. Not re-run at L2: "
-                       "the step is not idempotent (idempotent: true allows one re-run).");
+    CHECK(r.blocker ==
+          "BLOCKER: stopped. Last safe state: /out/steps/review/a. Next action: look. Not re-run at L2: "
+          "the step is not idempotent (idempotent: true allows one re-run).");
   }
   SUBCASE("re-run: the second record carries the first attempt") {
     StepRecord second = breakerCycles();

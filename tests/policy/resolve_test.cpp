@@ -13,8 +13,7 @@ namespace {
 const std::string kHome = "/home/alice";
 
 Taskpack load(const std::string& specBody) {
-  std::string text = "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n" +
-                     specBody +
+  std::string text = "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n" + specBody +
                      "  stages:\n    - name: review\n      on: [pull_request.opened]\n      steps:\n"
                      "        - {name: a, run: [x]}\n"
                      "        - {name: b, run: [x], sandbox: {networkMode: loopback-only}}\n";
@@ -25,8 +24,7 @@ Taskpack load(const std::string& specBody) {
 
 // A taskpack whose steps carry no sandbox override at all.
 Taskpack loadPlain(const std::string& specBody) {
-  std::string text = "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n" +
-                     specBody +
+  std::string text = "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n" + specBody +
                      "  stages:\n    - name: review\n      on: [pull_request.opened]\n      steps:\n"
                      "        - {name: a, run: [x]}\n        - {name: b, run: [x], role: author}\n";
   auto r = parseTaskpack(text, "tp.yaml", TaskpackLoadOptions{kHome});
@@ -44,9 +42,7 @@ HostConfig floorOf(Floor f) {
   return h;
 }
 
-bool contains(const auto& list, const auto& item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
-}
+bool contains(const auto& list, const auto& item) { return std::find(list.begin(), list.end(), item) != list.end(); }
 
 }  // namespace
 
@@ -67,8 +63,8 @@ TEST_CASE("resolve: without GITHUB_ACTIONS an omitted policy negotiates fail-clo
   auto r = resolvePolicies(loadPlain(""), noFloor(), {false, kHome});
   REQUIRE(r.ok());
   for (const EffectiveStep& s : *r) {
-    CHECK(s.sandbox.preferredBackends ==
-          std::vector{BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock});
+    CHECK(s.sandbox.preferredBackends == std::vector{BackendId::MacosSeatbelt, BackendId::LinuxBwrap,
+                                                     BackendId::LinuxLandlock, BackendId::LinuxGvisor});
     CHECK(s.sandbox.networkMode == NetworkMode::None);
     CHECK_FALSE(s.sandbox.allowDedicatedDirectOverride);
     CHECK(s.origins.at("networkMode").find("fail-closed") != std::string::npos);
@@ -76,8 +72,7 @@ TEST_CASE("resolve: without GITHUB_ACTIONS an omitted policy negotiates fail-clo
 }
 
 TEST_CASE("resolve: networkMode omitted in an explicit policy means none, also under Actions") {
-  auto r = resolvePolicies(loadPlain("  sandbox: {preferredBackends: [linux-bwrap]}\n"), noFloor(),
-                           {true, kHome});
+  auto r = resolvePolicies(loadPlain("  sandbox: {preferredBackends: [linux-bwrap]}\n"), noFloor(), {true, kHome});
   REQUIRE(r.ok());
   CHECK((*r)[0].sandbox.networkMode == NetworkMode::None);
   CHECK((*r)[0].sandbox.preferredBackends == std::vector{BackendId::LinuxBwrap});
@@ -85,9 +80,8 @@ TEST_CASE("resolve: networkMode omitted in an explicit policy means none, also u
 }
 
 TEST_CASE("resolve: a step override replaces fields, deniedReadPaths add up") {
-  auto r = resolvePolicies(
-      load("  sandbox: {networkMode: allow-outbound, deniedReadPaths: [/srv/secret]}\n"),
-      noFloor(), {false, kHome});
+  auto r = resolvePolicies(load("  sandbox: {networkMode: allow-outbound, deniedReadPaths: [/srv/secret]}\n"),
+                           noFloor(), {false, kHome});
   REQUIRE(r.ok());
   const EffectiveStep& a = (*r)[0];
   const EffectiveStep& b = (*r)[1];
@@ -105,22 +99,22 @@ TEST_CASE("resolve: a step override under Actions makes that step's policy expli
   REQUIRE(r.ok());
   CHECK((*r)[0].sandbox.preferredBackends == std::vector{BackendId::DirectDedicated});
   CHECK((*r)[1].sandbox.preferredBackends ==
-        std::vector{BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock});
+        std::vector{BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock, BackendId::LinuxGvisor});
   CHECK((*r)[1].sandbox.networkMode == NetworkMode::LoopbackOnly);
 }
 
 TEST_CASE("resolve: built-in protected paths are always there") {
   auto r = resolvePolicies(loadPlain(""), noFloor(), {false, kHome});
   REQUIRE(r.ok());
-  for (std::string_view p : kBuiltinProtectedPaths)
-    CHECK(contains((*r)[1].sandbox.protectedPaths, std::string(p)));
+  for (std::string_view p : kBuiltinProtectedPaths) CHECK(contains((*r)[1].sandbox.protectedPaths, std::string(p)));
 }
 
 TEST_CASE("resolve: limits are spec.limits with per-step overrides") {
-  std::string text = "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n"
-                     "  limits: {wallTimeMs: 100000, maxToolCalls: 7}\n"
-                     "  stages:\n    - name: r\n      on: [issues]\n      steps:\n"
-                     "        - {name: a, run: [x], limits: {wallTimeMs: 2000}}\n";
+  std::string text =
+      "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n"
+      "  limits: {wallTimeMs: 100000, maxToolCalls: 7}\n"
+      "  stages:\n    - name: r\n      on: [issues]\n      steps:\n"
+      "        - {name: a, run: [x], limits: {wallTimeMs: 2000}}\n";
   auto tp = parseTaskpack(text, "tp.yaml", {kHome});
   REQUIRE(tp.ok());
   auto r = resolvePolicies(*tp, noFloor(), {false, kHome});
@@ -134,8 +128,8 @@ TEST_CASE("resolve: the floor is never silently applied") {
   SUBCASE("isolation below the floor") {
     Floor f;
     f.minIsolation = Isolation::L2;
-    auto r = resolvePolicies(loadPlain("  sandbox: {preferredBackends: [linux-bwrap]}\n  isolation: L1\n"),
-                             floorOf(f), {false, kHome});
+    auto r = resolvePolicies(loadPlain("  sandbox: {preferredBackends: [linux-bwrap]}\n  isolation: L1\n"), floorOf(f),
+                             {false, kHome});
     REQUIRE(!r.ok());
     CHECK(r.error().code == ErrorCode::PolicyFloorViolation);
     REQUIRE(r.error().diagnostics.size() == 2);
@@ -147,17 +141,16 @@ TEST_CASE("resolve: the floor is never silently applied") {
   SUBCASE("isolation at or above the floor is accepted") {
     Floor f;
     f.minIsolation = Isolation::L2;
-    auto r = resolvePolicies(loadPlain("  sandbox: {preferredBackends: [docker]}\n  isolation: L2\n"),
-                             floorOf(f), {false, kHome});
+    auto r = resolvePolicies(loadPlain("  sandbox: {preferredBackends: [docker]}\n  isolation: L2\n"), floorOf(f),
+                             {false, kHome});
     REQUIRE(r.ok());
     CHECK((*r)[0].sandbox.minIsolation == Isolation::L2);
   }
   SUBCASE("a capability the floor requires is missing") {
     Floor f;
     f.requiredCapabilities = {Capability::NetworkIsolation, Capability::SyscallFiltering};
-    auto r = resolvePolicies(
-        loadPlain("  sandbox: {requiredCapabilities: [networkIsolation]}\n"), floorOf(f),
-        {false, kHome});
+    auto r = resolvePolicies(loadPlain("  sandbox: {requiredCapabilities: [networkIsolation]}\n"), floorOf(f),
+                             {false, kHome});
     REQUIRE(!r.ok());
     CHECK(r.error().diagnostics[0].message.find("does not require syscallFiltering") != std::string::npos);
     CHECK(r.error().diagnostics[0].hint == "add them to requiredCapabilities: [syscallFiltering]");
@@ -174,9 +167,8 @@ TEST_CASE("resolve: the floor is never silently applied") {
   SUBCASE("direct-dedicated listed explicitly and forbidden") {
     Floor f;
     f.allowDirectDedicated = false;
-    auto r = resolvePolicies(
-        loadPlain("  sandbox: {preferredBackends: [linux-bwrap, direct-dedicated]}\n"), floorOf(f),
-        {false, kHome});
+    auto r = resolvePolicies(loadPlain("  sandbox: {preferredBackends: [linux-bwrap, direct-dedicated]}\n"), floorOf(f),
+                             {false, kHome});
     REQUIRE(!r.ok());
   }
   SUBCASE("a floor that is met changes nothing") {
@@ -184,9 +176,8 @@ TEST_CASE("resolve: the floor is never silently applied") {
     f.minIsolation = Isolation::L1;
     f.requiredCapabilities = {Capability::NetworkIsolation};
     f.allowDirectDedicated = false;
-    auto r = resolvePolicies(
-        loadPlain("  sandbox: {requiredCapabilities: [networkIsolation, processTreeCleanup]}\n"),
-        floorOf(f), {true, kHome});
+    auto r = resolvePolicies(loadPlain("  sandbox: {requiredCapabilities: [networkIsolation, processTreeCleanup]}\n"),
+                             floorOf(f), {true, kHome});
     REQUIRE(r.ok());
     CHECK_FALSE((*r)[0].sandbox.allowDedicatedDirectOverride);
   }
@@ -217,15 +208,15 @@ TEST_CASE("resolve: where the isolation level comes from") {
     CHECK((*r)[0].sandbox.minIsolation == Isolation::L3);
     CHECK((*r)[0].origins.at("isolation") == "taskpack spec.isolation (tp.yaml:5)");
   }
-  SUBCASE("a floor asking for a level no backend of this version gives: negotiation refuses it") {
-    // No taskpack can meet it, so it is not the taskpack's floor violation
-    // (exit 2, "set spec.isolation: L3") but the step's refusal (exit 3).
+  SUBCASE("a floor asking for L3: a taskpack meets it by asking for L3 (linux-gvisor gives it), as for L2") {
     Floor f;
     f.minIsolation = Isolation::L3;
-    auto r = resolvePolicies(loadPlain(""), floorOf(f), {false, kHome});
+    auto below = resolvePolicies(loadPlain(""), floorOf(f), {false, kHome});
+    REQUIRE_FALSE(below.ok());
+    CHECK(below.error().code == ErrorCode::PolicyFloorViolation);
+    auto r = resolvePolicies(loadPlain("  isolation: L3\n"), floorOf(f), {false, kHome});
     REQUIRE(r.ok());
     CHECK((*r)[0].sandbox.minIsolation == Isolation::L3);
-    CHECK((*r)[0].origins.at("isolation") == "host config floor minIsolation (/etc/loopwright/host.yaml)");
   }
 }
 
@@ -234,17 +225,15 @@ TEST_CASE("resolve: docker is reached only through a host runtime profile") {
   RuntimeProfile p{"busybox", "busybox@sha256:" + std::string(64, 'a'), {}};
   h.runtimeProfiles.emplace("busybox", p);
   SUBCASE("named and defined") {
-    auto r = resolvePolicies(
-        loadPlain("  sandbox: {preferredBackends: [docker], runtimeProfile: busybox}\n"), h,
-        {false, kHome});
+    auto r = resolvePolicies(loadPlain("  sandbox: {preferredBackends: [docker], runtimeProfile: busybox}\n"), h,
+                             {false, kHome});
     REQUIRE(r.ok());
     REQUIRE((*r)[0].sandbox.runtimeProfile);
     CHECK((*r)[0].sandbox.runtimeProfile->image == p.image);
   }
   SUBCASE("named but not defined on this host") {
-    auto r = resolvePolicies(
-        loadPlain("  sandbox: {preferredBackends: [docker], runtimeProfile: alpine}\n"), h,
-        {false, kHome});
+    auto r = resolvePolicies(loadPlain("  sandbox: {preferredBackends: [docker], runtimeProfile: alpine}\n"), h,
+                             {false, kHome});
     REQUIRE(!r.ok());
     CHECK(r.error().diagnostics[0].message.find("runtime profile 'alpine'") != std::string::npos);
   }

@@ -13,8 +13,8 @@ namespace {
 std::string taskpackWith(const std::string& specExtra, const std::string& stepA) {
   return "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n" + specExtra +
          "  stages:\n    - name: review\n      on: [pull_request.opened]\n      steps:\n"
-         "        - name: a\n          run: [x]\n" + stepA +
-         "        - {name: b, run: [x]}\n";
+         "        - name: a\n          run: [x]\n" +
+         stepA + "        - {name: b, run: [x]}\n";
 }
 
 Result<Taskpack> parse(const std::string& specExtra, const std::string& stepA) {
@@ -40,8 +40,9 @@ HostConfig floorAt(Isolation level) {
 }  // namespace
 
 TEST_CASE("step isolation: read with escalate on and to") {
-  auto r = parse("", "          isolation: L2\n          idempotent: true\n"
-                     "          escalate: {on: [LOOP_DETECTED, TIMEOUT], to: L3}\n");
+  auto r = parse("",
+                 "          isolation: L2\n          idempotent: true\n"
+                 "          escalate: {on: [LOOP_DETECTED, TIMEOUT], to: L3}\n");
   REQUIRE(r.ok());
   const Step& a = r->stages[0].steps[0];
   CHECK(a.isolation == Isolation::L2);
@@ -107,8 +108,8 @@ TEST_CASE("step isolation: resolution of step, taskpack and floor levels") {
        Isolation::L2, Isolation::L1, "step isolation (tp.yaml:12)"},
       {"the step's level above the floor", "  isolation: L2\n", "          isolation: L3\n", Isolation::L2,
        Isolation::L3, Isolation::L2, "step isolation (tp.yaml:12)"},
-      {"a floor no backend gives raises both", "", "          isolation: L2\n", Isolation::L3, Isolation::L3,
-       Isolation::L3, "host config floor minIsolation (/etc/loopwright/host.yaml)"},
+      {"a floor at L3 the taskpack meets", "  isolation: L3\n", "", Isolation::L3, Isolation::L3, Isolation::L3,
+       "taskpack spec.isolation (tp.yaml:5)"},
   };
   for (const Case& c : cases) {
     SUBCASE(c.name) {

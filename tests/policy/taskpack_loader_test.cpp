@@ -135,10 +135,10 @@ TEST_CASE("taskpack loader: bounds of every list and number") {
   std::vector<Case> cases = {
       {"preferredBackends empty", "  sandbox: {preferredBackends: []}\n",
        "spec.sandbox.preferredBackends: has 0 items"},
-      {"preferredBackends six",
-       "  sandbox: {preferredBackends: [linux-bwrap, linux-landlock, docker, macos-seatbelt, direct-dedicated, "
-       "linux-bwrap]}\n",
-       "spec.sandbox.preferredBackends: has 6 items"},
+      {"preferredBackends seven",
+       "  sandbox: {preferredBackends: [linux-bwrap, linux-landlock, linux-gvisor, docker, macos-seatbelt, "
+       "direct-dedicated, linux-bwrap]}\n",
+       "spec.sandbox.preferredBackends: has 7 items"},
       {"unknown backend", "  sandbox: {preferredBackends: [firejail]}\n",
        "spec.sandbox.preferredBackends[0]: 'firejail' is not one of"},
       {"capability twice", "  sandbox: {requiredCapabilities: [networkIsolation, networkIsolation]}\n",

@@ -45,7 +45,8 @@ TEST_CASE("negotiate: the first backend enforcing everything wins and later ones
   Host h;
   h.reports[BackendId::LinuxBwrap] = report(BackendId::LinuxBwrap);
   h.reports[BackendId::LinuxLandlock] = report(BackendId::LinuxLandlock);
-  auto r = negotiate(request({BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock}), h.probeFor());
+  auto r =
+      negotiate(request({BackendId::MacosSeatbelt, BackendId::LinuxBwrap, BackendId::LinuxLandlock}), h.probeFor());
   REQUIRE(r.ok());
   CHECK((r->backend == BackendId::LinuxBwrap));
   CHECK(r->enforced.size() == kAllCapabilities.size());
@@ -109,8 +110,7 @@ TEST_CASE("negotiate: policy refusals come before any probe") {
     req.policy.minIsolation = Isolation::L2;
     auto r = negotiate(req, h.probeFor());
     REQUIRE(!r.ok());
-    CHECK(r.error().diagnostics[0].message ==
-          "linux-bwrap: provides isolation L1, the policy requires at least L2");
+    CHECK(r.error().diagnostics[0].message == "linux-bwrap: provides isolation L1, the policy requires at least L2");
   }
 }
 
@@ -151,7 +151,7 @@ TEST_CASE("negotiate: L2 where docker cannot give it is ISOLATION_UNAVAILABLE na
     REQUIRE(!r.ok());
     CHECK(r.error().code == ErrorCode::IsolationUnavailable);
     CHECK(r.error().message.ends_with(
-        "no backend here gives L2: preferredBackends lists no backend that gives it (docker would)"));
+        "no backend here gives L2: preferredBackends lists no backend that gives it (docker, linux-gvisor would)"));
   }
   SUBCASE("docker runs but lacks a capability: that is not the level's fault") {
     h.reports[BackendId::Docker].capabilities[Capability::SyscallFiltering] = {Support::Partial, "no seccomp"};
@@ -166,25 +166,64 @@ TEST_CASE("negotiate: L2 where docker cannot give it is ISOLATION_UNAVAILABLE na
   }
 }
 
-TEST_CASE("negotiate: L3 is refused before any probe: no backend of this version gives it") {
+TEST_CASE("negotiate: L3 is linux-gvisor where its probe saw another kernel, and nothing below it is probed") {
   Host h;
   for (BackendId id : kAllBackends) h.reports[id] = report(id);
-  NegotiationRequest req = request({BackendId::DirectDedicated, BackendId::Docker, BackendId::LinuxBwrap});
+  h.reports[BackendId::LinuxGvisor].kernelSeparation = "the step saw kernel 4.4.0";
+  NegotiationRequest req = request({BackendId::LinuxBwrap, BackendId::Docker, BackendId::LinuxGvisor});
+  req.explicitImage = true;
+  req.policy.minIsolation = Isolation::L3;
+  auto r = negotiate(req, h.probeFor());
+  REQUIRE(r.ok());
+  CHECK(r->backend == BackendId::LinuxGvisor);
+  CHECK(r->isolation == Isolation::L3);
+  CHECK(h.probed == std::vector<BackendId>{BackendId::LinuxGvisor});
+  REQUIRE(r->refused.size() == 2);
+  CHECK(r->refused[0].reason == "provides isolation L1, the policy requires at least L3");
+}
+
+TEST_CASE("negotiate: linux-gvisor whose probe did not see another kernel is not L3") {
+  Host h;
+  h.reports[BackendId::LinuxGvisor] = report(BackendId::LinuxGvisor);  // available, no kernelSeparation
+  NegotiationRequest req = request({BackendId::LinuxGvisor});
+  req.policy.minIsolation = Isolation::L3;
+  auto r = negotiate(req, h.probeFor());
+  REQUIRE(!r.ok());
+  CHECK(r.error().code == ErrorCode::IsolationUnavailable);
+  CHECK(r.error().message ==
+        "the step asks for isolation L3 (remote: another kernel per step); no backend here gives L3: linux-gvisor: its "
+        "probe did not see a step run on another kernel here, so it gives L1, the policy requires at least L3");
+  // At L1 the same backend still runs.
+  req.policy.minIsolation = Isolation::L1;
+  CHECK(negotiate(req, h.probeFor()).ok());
+}
+
+TEST_CASE("negotiate: L3 without runsc is ISOLATION_UNAVAILABLE naming why, never a lower level") {
+  Host h;
+  for (BackendId id : kAllBackends) h.reports[id] = report(id);
+  h.reports[BackendId::LinuxGvisor] = report(BackendId::LinuxGvisor, false);
+  h.reports[BackendId::LinuxGvisor].unavailableReason = "gVisor (runsc) is not installed";
+  NegotiationRequest req = request({BackendId::DirectDedicated, BackendId::Docker, BackendId::LinuxGvisor});
   req.policy.allowDedicatedDirectOverride = true;
   req.explicitImage = true;
   req.policy.minIsolation = Isolation::L3;
   auto r = negotiate(req, h.probeFor());
   REQUIRE(!r.ok());
-  CHECK(h.probed.empty());
+  CHECK(h.probed == std::vector<BackendId>{BackendId::LinuxGvisor});
   CHECK(r.error().code == ErrorCode::IsolationUnavailable);
   CHECK(r.error().message ==
-        "the step asks for isolation L3 (remote: another kernel per step); no backend here gives L3: a remote "
-        "backend (k8s-pod with runtime class gvisor or kata) is not available in this version");
-  CHECK(r.error().hint.find("lower spec.isolation to L2 (docker") == 0);
+        "the step asks for isolation L3 (remote: another kernel per step); no backend here gives L3: linux-gvisor: "
+        "unavailable: gVisor (runsc) is not installed");
+  CHECK(r.error().hint.find("L3 needs gVisor (the runsc package)") == 0);
   REQUIRE(r.error().diagnostics.size() == 3);
-  CHECK(r.error().diagnostics[0].message ==
-        "direct-dedicated: provides isolation L1, the policy requires at least L3");
+  CHECK(r.error().diagnostics[0].message == "direct-dedicated: provides isolation L1, the policy requires at least L3");
   CHECK(r.error().diagnostics[1].message == "docker: provides isolation L2, the policy requires at least L3");
+
+  // Not listed at all: the message says which backend would give it.
+  req.policy.preferredBackends = {BackendId::Docker};
+  auto unlisted = negotiate(req, h.probeFor());
+  REQUIRE(!unlisted.ok());
+  CHECK(unlisted.error().message.ends_with("preferredBackends lists no backend that gives it (linux-gvisor would)"));
 }
 
 TEST_CASE("negotiate: an empty list fails closed") {

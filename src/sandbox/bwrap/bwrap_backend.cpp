@@ -15,11 +15,12 @@
 #include "sandbox/bwrap/bwrap_probe.h"
 #include "sandbox/limits/limits_applier.h"
 #include "sandbox/limits/limits_host.h"
+#include "sandbox/probe_cache.h"
+#include "sandbox/process/executable.h"
 #include "sandbox/process/fd.h"
 #include "sandbox/process/placeholders.h"
 #include "sandbox/process/plan_notes.h"
 #include "sandbox/process/unsupervised_spawn.h"
-#include "sandbox/probe_cache.h"
 #include "sandbox/system_paths.h"
 
 namespace lw::sandbox::bwrap {
@@ -27,29 +28,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-
 std::string firstLine(const std::string& s) {
   std::string line = s.substr(0, s.find('\n'));
   return line.empty() ? "no message" : line;
 }
 
-std::optional<std::string> findOnPath(const std::string& name, const Environment& env) {
-  std::string path = env.get("PATH").value_or("/usr/local/bin:/usr/bin:/bin");
-  std::stringstream in(path + ":/usr/bin");
-  for (std::string dir; std::getline(in, dir, ':');) {
-    if (dir.empty() || dir[0] != '/') continue;
-    std::string candidate = dir + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return std::nullopt;
-}
-
 void writeFile(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 // The step's private /tmp is a tmpfs of tmpSize (bwrap_plan.cpp).
-limits::Scratch scratch() {
-  return {"the size of the private /tmp tmpfs (bwrap --size)", ""};
-}
+limits::Scratch scratch() { return {"the size of the private /tmp tmpfs (bwrap --size)", ""}; }
 
 // The /etc files the plan copies, opened as what was planned: a regular file
 // others may read. Anything else by now (the host replaced it since the
@@ -74,7 +61,8 @@ Result<std::vector<process::Fd>> openCopiedFiles(const std::vector<fs::path>& fi
 
 BwrapConfig bwrapConfigFor(const Environment& env) {
   BwrapConfig c;
-  c.bwrapPath = findOnPath("bwrap", env).value_or("");
+  c.bwrapPath = process::findHelper("bwrap", env.get("PATH").value_or("/usr/local/bin:/usr/bin:/bin") + ":/usr/bin")
+                    .value_or("");
   c.cacheFile = probeCacheFile(env, BackendId::LinuxBwrap);
   return c;
 }
@@ -96,8 +84,8 @@ std::string bwrapProbeCacheKey(const std::string& bwrapPath) {
   std::string maxUserNs;
   std::ifstream("/proc/sys/user/max_user_namespaces") >> maxUserNs;
   std::ostringstream key;
-  key << "bwrap-probe-v3|" << kVersion << "|" << binary << "|" << u.release << " " << u.version << "|uid "
-      << ::getuid() << "|userns " << maxUserNs;
+  key << "bwrap-probe-v3|" << kVersion << "|" << binary << "|" << u.release << " " << u.version << "|uid " << ::getuid()
+      << "|userns " << maxUserNs;
   return key.str();
 }
 
@@ -155,8 +143,7 @@ Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const Step
   // bwrap created mount points on the host for missing protected paths.
   return process::withPlanNotes(
       process::removingPlaceholdersAfter(
-          limits::releasingLimitsAfter(std::move(proc).value(), std::move(limited).value()),
-          plan->placeholders),
+          limits::releasingLimitsAfter(std::move(proc).value(), std::move(limited).value()), plan->placeholders),
       plan->notes);
 }
 
@@ -212,15 +199,13 @@ ProbeReport BwrapBackend::runProbe() {
   if (!proc) {
     obs.failure = proc.error().message;
   } else {
-    process::ExitInfo info =
-        (*proc)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(20));
+    process::ExitInfo info = (*proc)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(20));
     if (info.status() == 0) {
       obs.ran = true;
       std::istringstream out((*proc)->stdoutData().data);
       for (std::string t; out >> t;) obs.tokens.insert(t);
     } else {
-      obs.failure = firstLine((*proc)->stderrData().data) + " (exit status " +
-                    std::to_string(info.status()) + ")";
+      obs.failure = firstLine((*proc)->stderrData().data) + " (exit status " + std::to_string(info.status()) + ")";
     }
   }
   if (!obs.ran) obs.sysctls = readUsernsSysctls();

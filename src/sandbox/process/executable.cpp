@@ -18,6 +18,14 @@ bool isExecutableFile(const std::string& path) {
 
 }  // namespace
 
+std::optional<std::string> findHelper(const std::string& name, const std::optional<std::string>& pathVariable) {
+  for (const std::string& candidate :
+       commandCandidates(name, pathVariable.value_or("/usr/local/bin:/usr/bin:/bin"))) {
+    if (candidate[0] == '/' && ::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string> commandCandidates(const std::string& name, const std::string& pathVariable) {
   if (name.find('/') != std::string::npos) return {name};
   if (name.empty()) return {};
@@ -48,19 +56,17 @@ std::string stepPathOf(const std::map<std::string, std::string>& env) {
 }
 
 Error commandNotFound(const std::string& name, const std::string& pathVariable, int err) {
-  std::string why = err == EACCES ? "none of its candidates may be executed by the step"
-                                  : "it is on no entry of the step's PATH";
+  std::string why =
+      err == EACCES ? "none of its candidates may be executed by the step" : "it is on no entry of the step's PATH";
   return makeError(ErrorCode::SandboxLaunchFailed,
-                   "command '" + name + "' not found in the step's view (" + why + "; PATH=" +
-                       pathVariable + ")",
+                   "command '" + name + "' not found in the step's view (" + why + "; PATH=" + pathVariable + ")",
                    "the step searches its own PATH and sees only its sandbox's view (the system "
                    "paths, the workspace, the read-only paths): name a command inside that view by "
                    "its absolute path, or set PATH in the step's environment",
                    name);
 }
 
-std::optional<std::string> resolveExecutable(const std::string& name,
-                                             const std::map<std::string, std::string>& env) {
+std::optional<std::string> resolveExecutable(const std::string& name, const std::map<std::string, std::string>& env) {
   if (name.find('/') != std::string::npos) return name;  // its exec reports what is wrong
   return resolveCommand(name, stepPathOf(env), isExecutableFile);
 }

@@ -17,6 +17,11 @@ namespace lw::sandbox::process {
 // own PATH in order (an empty entry is the working directory), entry/name —
 // the first of these the step can execute in its view wins. Neither the
 // orchestrator's PATH nor its view of the filesystem takes part.
+// A helper loopwright itself runs (bwrap, runsc), found on the host: the
+// first absolute entry of `pathVariable` (default /usr/local/bin:/usr/bin:/bin)
+// where `name` is executable; nullopt when none.
+std::optional<std::string> findHelper(const std::string& name, const std::optional<std::string>& pathVariable);
+
 std::vector<std::string> commandCandidates(const std::string& name, const std::string& pathVariable);
 
 // Whether the step can execute `path` in its view (visible there, a regular
@@ -38,8 +43,7 @@ Error commandNotFound(const std::string& name, const std::string& pathVariable, 
 // A file of the orchestrator's own view (a launcher such as bwrap, never the
 // step's command): a name with a slash as given, else resolveCommand against
 // `env`'s PATH with a host stat()+access() as the test, or nullopt.
-std::optional<std::string> resolveExecutable(const std::string& name,
-                                             const std::map<std::string, std::string>& env);
+std::optional<std::string> resolveExecutable(const std::string& name, const std::map<std::string, std::string>& env);
 
 // SANDBOX_LAUNCH_FAILED: "`what` failed: strerror(err)", about `subject`.
 Error launchError(const std::string& what, int err, const std::string& subject);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -424,6 +425,37 @@ int fillDir(const std::string& dir, long maxMiB) {
   return done(escaped("wrote " + std::to_string(maxMiB) + " MiB into " + dir));
 }
 
+// The host kernel's interfaces, as an L3 step must not reach them: its
+// release and boot id (the host's, passed in), its loaded modules, and the
+// system calls L1 steps would hand straight to it — io_uring_setup,
+// perf_event_open, userfaultfd — which here must fail or be served by the
+// step's own kernel (then the release differs).
+int hostKernel(const std::string& hostRelease, const std::string& hostBootId, const std::string& hostModules) {
+  struct utsname u {};
+  ::uname(&u);
+  if (hostRelease == u.release) return escaped("the step runs on the host's kernel " + hostRelease);
+  std::ifstream bootId("/proc/sys/kernel/random/boot_id");
+  std::string id;
+  if (bootId >> id && id == hostBootId) return escaped("the step sees the host's boot id");
+  std::ifstream modules("/proc/modules");
+  std::stringstream m;
+  m << modules.rdbuf();
+  if (!hostModules.empty() && m.str() == hostModules) return escaped("the step sees the host's loaded modules");
+  unsigned char params[120] = {};
+  long ring = ::syscall(SYS_io_uring_setup, 1, params);
+  int ringErr = errno;
+  unsigned char attr[128] = {};
+  attr[4] = sizeof attr;  // perf_event_attr.size; type 0 (hardware), config 0 (cycles)
+  long perf = ::syscall(SYS_perf_event_open, attr, 0, -1, -1, 0);
+  int perfErr = errno;
+  long uffd = ::syscall(SYS_userfaultfd, 0);
+  int uffdErr = errno;
+  std::printf("io_uring_setup %s, perf_event_open %s, userfaultfd %s\n", ring < 0 ? std::strerror(ringErr) : "made",
+              perf < 0 ? std::strerror(perfErr) : "made", uffd < 0 ? std::strerror(uffdErr) : "made");
+  return blocked(std::string("host kernel: the step runs on kernel ") + u.release + ", not the host's " + hostRelease,
+                 ringErr);
+}
+
 int runAttack(const std::vector<std::string>& a) {
   const std::string& what = a.at(0);
   if (what == "write") return writeEach({a.begin() + 1, a.end()});
@@ -457,6 +489,7 @@ int runAttack(const std::vector<std::string>& a) {
   if (what == "memory-bomb") return memoryBomb(std::stol(a.at(1)));
   if (what == "fill-file") return fillFile(a.at(1), std::stol(a.at(2)));
   if (what == "fill-dir") return fillDir(a.at(1), std::stol(a.at(2)));
+  if (what == "host-kernel") return hostKernel(a.at(1), a.at(2), a.size() > 3 ? a.at(3) : "");
   // Positive cases: 0 when the allowed thing works.
   if (what == "cat") {
     std::ifstream in(a.at(1));

@@ -37,7 +37,9 @@ std::string statusOf(const boost::json::object& b, const char* cap) {
 
 }  // namespace
 
-TEST_CASE("qualify: bwrap and landlock with every capability the escape suite observes, seatbelt unsupported here [integration]") {
+TEST_CASE(
+    "qualify: bwrap and landlock with every capability the escape suite observes, seatbelt unsupported here "
+    "[integration]") {
   LW_REQUIRE_HOST(backendRuns(BackendId::LinuxBwrap), "bubblewrap cannot run here");
   LW_REQUIRE_HOST(backendRuns(BackendId::LinuxLandlock), "Landlock is not available here");
   Scratch s;
@@ -105,7 +107,8 @@ TEST_CASE("qualify: docker available with the local engine, unavailable with the
   }
   bool rootEquivalentNoted = false;
   for (const auto& n : docker->at("notes").as_array())
-    rootEquivalentNoted = rootEquivalentNoted || std::string(n.as_string()).find("root-equivalent") != std::string::npos ||
+    rootEquivalentNoted = rootEquivalentNoted ||
+                          std::string(n.as_string()).find("root-equivalent") != std::string::npos ||
                           std::string(n.as_string()).find("rootless") != std::string::npos;
   CHECK(rootEquivalentNoted);
 
@@ -126,14 +129,16 @@ TEST_CASE("qualify: a floor this host cannot meet exits 3 naming the capability,
   LW_REQUIRE_HOST(backendRuns(BackendId::LinuxLandlock), "Landlock is not available here");
   LW_REQUIRE_HOST(backendRuns(BackendId::LinuxBwrap), "bubblewrap cannot run here");
   Scratch s;
-  const std::string floor = "  requiredCapabilities: [protectedPathReadOnlyMask, syscallFiltering]\n"
-                            "  allowDirectDedicated: false\n";
+  const std::string floor =
+      "  requiredCapabilities: [protectedPathReadOnlyMask, syscallFiltering]\n"
+      "  allowDirectDedicated: false\n";
   std::map<std::string, std::string> env = {{"LOOPWRIGHT_HOST_CONFIG", s.hostConfig(floor).string()},
                                             {"GITHUB_STEP_SUMMARY", (s.root / "summary.md").string()}};
   Run unmet = run({"qualify", "--backend", "linux-landlock"}, env, s.root);
   INFO(unmet.describe());
   CHECK(unmet.status == 3);
-  CHECK(unmet.err.find("error[SANDBOX_CAPABILITY_INSUFFICIENT]: this host does not meet the floor") != std::string::npos);
+  CHECK(unmet.err.find("error[SANDBOX_CAPABILITY_INSUFFICIENT]: this host does not meet the floor") !=
+        std::string::npos);
   CHECK(unmet.err.find("linux-landlock does not enforce protectedPathReadOnlyMask") != std::string::npos);
   CHECK(unmet.out.find("not cached: a failed qualification is never cached") != std::string::npos);
   std::string summary = slurp(s.root / "summary.md");
@@ -145,7 +150,9 @@ TEST_CASE("qualify: a floor this host cannot meet exits 3 naming the capability,
   CHECK(met.out.find("satisfied by linux-bwrap") != std::string::npos);
 }
 
-TEST_CASE("qualify: a floor asking for L3 exits 3 with a BLOCKER naming the level, even where direct-dedicated is allowed [integration]") {
+TEST_CASE(
+    "qualify: a floor asking for L3 exits 3 with a BLOCKER naming the level, even where direct-dedicated is allowed "
+    "[integration]") {
   Scratch s;
   std::map<std::string, std::string> env = {
       {"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  minIsolation: L3\n  allowDirectDedicated: true\n").string()},
@@ -153,13 +160,26 @@ TEST_CASE("qualify: a floor asking for L3 exits 3 with a BLOCKER naming the leve
   Run r = run({"qualify", "--backend", "direct-dedicated", "--backend", "linux-bwrap"}, env, s.root);
   INFO(r.describe());
   CHECK(r.status == 3);
-  CHECK(r.err.find("BLOCKER: this host does not meet the floor: isolation L3 (remote: another kernel per step): no backend here gives L3: a remote backend "
-                   "(k8s-pod with runtime class gvisor or kata) is not available in this version. "
-                   "Last safe state: nothing ran. Next action: lower floor.minIsolation to L2") != std::string::npos);
+  CHECK(r.err.find("BLOCKER: this host does not meet the floor: isolation L3 (remote: another kernel per step): no "
+                   "backend here gives L3: "
+                   "no qualified backend would (linux-gvisor gives L3, docker L2). "
+                   "Last safe state: nothing ran. Next action: install what gives L3") != std::string::npos);
   CHECK(r.err.find("error[ISOLATION_UNAVAILABLE]") != std::string::npos);
   Run j = run({"qualify", "--json", "--backend", "direct-dedicated"}, env, s.root);
   CHECK(j.status == 3);
   CHECK_FALSE(j.json().at("floor").at("satisfied").as_bool());
+}
+
+TEST_CASE(
+    "qualify: a floor asking for L3 is met by linux-gvisor on this host, its canaries run on gVisor [integration]") {
+  LW_REQUIRE_HOST(::access("/usr/bin/runsc", X_OK) == 0, "gVisor (runsc) is not installed");
+  Scratch s;
+  std::map<std::string, std::string> env = {{"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  minIsolation: L3\n").string()},
+                                            {"GITHUB_STEP_SUMMARY", ""}};
+  Run r = run({"qualify", "--fresh", "--backend", "linux-gvisor"}, env, s.root);
+  INFO(r.describe());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("satisfied by linux-gvisor") != std::string::npos);
 }
 
 TEST_CASE("qualify: the cached qualification is much faster, a changed bwrap binary invalidates it [integration]") {
@@ -170,10 +190,10 @@ TEST_CASE("qualify: the cached qualification is much faster, a changed bwrap bin
   std::string system = sandbox::bwrap::bwrapConfigFor(Environment::fromProcess()).bwrapPath;
   fs::copy_file(system, s.root / "bin" / "bwrap");
   ::chmod((s.root / "bin" / "bwrap").c_str(), 0755);
-  const std::string path = (s.root / "bin").string() + ":" + Environment::fromProcess().get("PATH").value_or("/usr/bin:/bin");
-  std::map<std::string, std::string> env = {{"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("").string()},
-                                            {"PATH", path},
-                                            {"GITHUB_STEP_SUMMARY", ""}};
+  const std::string path =
+      (s.root / "bin").string() + ":" + Environment::fromProcess().get("PATH").value_or("/usr/bin:/bin");
+  std::map<std::string, std::string> env = {
+      {"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("").string()}, {"PATH", path}, {"GITHUB_STEP_SUMMARY", ""}};
   Run fresh = run({"qualify", "--json", "--fresh"}, env, s.root);
   REQUIRE_MESSAGE(fresh.status == 0, fresh.describe());
   CHECK_FALSE(fresh.json().at("fromCache").as_bool());

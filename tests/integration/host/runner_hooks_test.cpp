@@ -82,17 +82,18 @@ TEST_CASE("runner hook job-completed: no process, container or temp dir of the j
   fs::create_directories(s.root / "ws");
   fs::create_directories(s.root / "tmp");
   const fs::path beat = s.root / "ws" / "beat";
-  std::map<std::string, std::string> env = {{"LOOPWRIGHT_JOB", job},
-                                            {"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  allowDirectDedicated: true\n").string()},
-                                            {"TMPDIR", (s.root / "tmp").string()},
-                                            {"GITHUB_STEP_SUMMARY", ""}};
+  std::map<std::string, std::string> env = {
+      {"LOOPWRIGHT_JOB", job},
+      {"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  allowDirectDedicated: true\n").string()},
+      {"TMPDIR", (s.root / "tmp").string()},
+      {"GITHUB_STEP_SUMMARY", ""}};
 
   // 1. A step that daemonizes, then loopwright and its supervisor SIGKILLed
   //    together (a cancelled job): the daemon escapes the step's cleanup.
   const std::string daemon = "setsid sh -c 'while :; do echo . >> " + beat.string() +
                              "; sleep 0.05; done' </dev/null >/dev/null 2>&1 & sleep 100";
-  pid_t step = start({"sandbox", "exec", "--backend", "direct-dedicated", "--network", "allow-outbound",
-                      "--workspace", (s.root / "ws").string(), "--", "/bin/sh", "-c", daemon},
+  pid_t step = start({"sandbox", "exec", "--backend", "direct-dedicated", "--network", "allow-outbound", "--workspace",
+                      (s.root / "ws").string(), "--", "/bin/sh", "-c", daemon},
                      env, s.root, "step");
   REQUIRE(waitFor([&] { return sizeOf(beat) > 0; }, 20s));
   ::kill(-step, SIGKILL);
@@ -108,19 +109,21 @@ TEST_CASE("runner hook job-completed: no process, container or temp dir of the j
     pid_t c = start({"sandbox", "exec", "--backend", "docker", "--image", *image, "--workspace",
                      (s.root / "ws").string(), "--", "sleep", "100"},
                     env, s.root, "container");
-    sandbox::docker::EngineClient client(
-        sandbox::docker::engineTransport(dockerHost->substr(7)), 5s);
-    REQUIRE(waitFor([&] {
-      auto ids = client.listLabelled("dev.loopwright.run", "local-" + std::to_string(c));
-      if (ids && !ids->empty()) container = ids->front();
-      return !container.empty();
-    }, 30s));
+    sandbox::docker::EngineClient client(sandbox::docker::engineTransport(dockerHost->substr(7)), 5s);
+    REQUIRE(waitFor(
+        [&] {
+          auto ids = client.listLabelled("dev.loopwright.run", "local-" + std::to_string(c));
+          if (ids && !ids->empty()) container = ids->front();
+          return !container.empty();
+        },
+        30s));
     std::this_thread::sleep_for(300ms);  // let it start
     killWholeTree(c);
     finish(c, s.root, "container");
     REQUIRE(client.hostPid(container).ok());  // still there
   } else {
-    LW_REQUIRE_HOST(false, "no local Docker engine (eval \"$(scripts/docker-test-env.sh env)\"): container leftovers untested");
+    LW_REQUIRE_HOST(
+        false, "no local Docker engine (eval \"$(scripts/docker-test-env.sh env)\"): container leftovers untested");
   }
 
   // 3. Qualification scratch of the job, its qualify SIGKILLed mid-run.
@@ -143,8 +146,7 @@ TEST_CASE("runner hook job-completed: no process, container or temp dir of the j
     for (const auto& id : j.at("containersRemoved").as_array())
       removed = removed || container.rfind(std::string(id.as_string()), 0) == 0;
     CHECK(removed);
-    sandbox::docker::EngineClient client(
-        sandbox::docker::engineTransport(dockerHost->substr(7)), 5s);
+    sandbox::docker::EngineClient client(sandbox::docker::engineTransport(dockerHost->substr(7)), 5s);
     CHECK_FALSE(client.hostPid(container).ok());
   }
   if (scratch) CHECK(scratchIn(s.root / "tmp").empty());
@@ -154,21 +156,71 @@ TEST_CASE("runner hook job-completed: no process, container or temp dir of the j
   CHECK(again.out.find("0 process(es) killed, 0 container(s) removed, 0 temp dir(s) removed") != std::string::npos);
 }
 
+// The processes whose command line names `needle`.
+int processesNaming(const std::string& needle) {
+  int n = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc", ec))
+    if (slurp(e.path() / "cmdline").find(needle) != std::string::npos) ++n;
+  return n;
+}
+
+TEST_CASE("runner hook job-completed: a gVisor sandbox whose loopwright was SIGKILLed is deleted [integration]") {
+  LW_REQUIRE_HOST(::access("/usr/bin/runsc", X_OK) == 0, "gVisor (runsc) is not installed");
+  Scratch s;
+  const std::string job = "hosttest/" + std::to_string(::getpid()) + "-2/gvisor";
+  fs::create_directories(s.root / "ws");
+  fs::create_directories(s.root / "tmp");
+  std::map<std::string, std::string> env = {
+      {"LOOPWRIGHT_JOB", job}, {"TMPDIR", (s.root / "tmp").string()}, {"GITHUB_STEP_SUMMARY", ""}};
+  pid_t step = start({"sandbox", "exec", "--backend", "linux-gvisor", "--workspace", (s.root / "ws").string(), "--",
+                      "/bin/sleep", "100"},
+                     env, s.root, "step");
+  const std::string tmp = (s.root / "tmp").string();
+  auto gvisorScratch = [&] {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(s.root / "tmp", ec))
+      if (e.path().filename().string().rfind("lw-gvisor-", 0) == 0 &&
+          e.path().filename().string().rfind("lw-gvisor-probe-", 0) != 0)
+        out.push_back(e.path());
+    return out;
+  };
+  REQUIRE(waitFor([&] { return processesNaming("runsc-sandbox") > 0 && !gvisorScratch().empty(); }, 30s));
+  std::this_thread::sleep_for(300ms);
+  killWholeTree(step);
+  finish(step, s.root, "step");
+  // runsc (the parent death signal) and its attached sandbox die with it.
+  CHECK(waitFor([&] { return processesNaming(tmp) == 0; }, 5s));
+  REQUIRE(gvisorScratch().size() == 1);  // the bundle and runsc's state are left
+
+  Run done = run({"runner", "hook", "job-completed", "--json"}, env, s.root);
+  INFO(done.describe());
+  REQUIRE(done.status == 0);
+  CHECK(done.json().at("problems").as_array().empty());
+  CHECK(gvisorScratch().empty());
+  CHECK(processesNaming(tmp) == 0);
+}
+
 TEST_CASE("runner hook job-completed: outside a job it refuses rather than guessing [integration]") {
   Scratch s;
-  Run r = run({"runner", "hook", "job-completed"},
-              {{"LOOPWRIGHT_JOB", ""}, {"GITHUB_RUN_ID", ""}, {"RUNNER_NAME", ""}}, s.root);
+  Run r = run({"runner", "hook", "job-completed"}, {{"LOOPWRIGHT_JOB", ""}, {"GITHUB_RUN_ID", ""}, {"RUNNER_NAME", ""}},
+              s.root);
   CHECK(r.status == 2);
   CHECK(r.err.find("error[USAGE_ERROR]: no job to clean up") != std::string::npos);
 }
 
 TEST_CASE("runner hook job-started: the job fails with ::error:: below the floor, passes above it [integration]") {
   Scratch s;
-  Run below = run({"runner", "hook", "job-started"},
-                  {{"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  minIsolation: L2\n  allowDirectDedicated: false\n").string()},
-                   {"DOCKER_HOST", "unix://" + (s.root / "none.sock").string()},
-                   {"GITHUB_STEP_SUMMARY", ""}},
-                  s.root);
+  // No Docker engine, and no runsc on the PATH: linux-gvisor (L3) would meet an L2 floor.
+  fs::create_directories(s.root / "no-runsc");
+  Run below =
+      run({"runner", "hook", "job-started"},
+          {{"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  minIsolation: L2\n  allowDirectDedicated: false\n").string()},
+           {"DOCKER_HOST", "unix://" + (s.root / "none.sock").string()},
+           {"PATH", (s.root / "no-runsc").string()},
+           {"GITHUB_STEP_SUMMARY", ""}},
+          s.root);
   INFO(below.describe());
   CHECK(below.status == 3);
   CHECK(below.out.find("::error title=loopwright: runner below the host floor::this host does not meet the floor") !=
@@ -192,9 +244,9 @@ TEST_CASE("runner install-hooks: writes the hook scripts and .env entries once [
   REQUIRE(first.status == 0);
   CHECK(first.out.rfind("installed: ", 0) == 0);
   std::string dotEnv = slurp(runner / ".env");
-  CHECK(dotEnv == "LANG=C.UTF-8\nACTIONS_RUNNER_HOOK_JOB_STARTED=" + (runner / "loopwright-hooks/job-started.sh").string() +
-                      "\nACTIONS_RUNNER_HOOK_JOB_COMPLETED=" +
-                      (runner / "loopwright-hooks/job-completed.sh").string() + "\n");
+  CHECK(dotEnv ==
+        "LANG=C.UTF-8\nACTIONS_RUNNER_HOOK_JOB_STARTED=" + (runner / "loopwright-hooks/job-started.sh").string() +
+            "\nACTIONS_RUNNER_HOOK_JOB_COMPLETED=" + (runner / "loopwright-hooks/job-completed.sh").string() + "\n");
   CHECK(slurp(runner / "loopwright-hooks/job-completed.sh").find("runner hook job-completed") != std::string::npos);
   Run second = run({"runner", "install-hooks", "--runner-dir", runner.string()}, {}, s.root);
   CHECK(second.status == 0);
@@ -208,11 +260,12 @@ TEST_CASE("runner install-hooks: writes the hook scripts and .env entries once [
   CHECK(q.json().at("host").at("runner").at("hooksInstalled").as_bool());
 }
 
-TEST_CASE("floor: sandbox exec and explain refuse direct-dedicated where the floor forbids it, even under GITHUB_ACTIONS [integration]") {
+TEST_CASE(
+    "floor: sandbox exec and explain refuse direct-dedicated where the floor forbids it, even under GITHUB_ACTIONS "
+    "[integration]") {
   Scratch s;
   std::map<std::string, std::string> env = {
-      {"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  allowDirectDedicated: false\n").string()},
-      {"GITHUB_ACTIONS", "true"}};
+      {"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  allowDirectDedicated: false\n").string()}, {"GITHUB_ACTIONS", "true"}};
   Run exec = run({"sandbox", "exec", "--backend", "direct-dedicated", "--", "/bin/true"}, env, s.root);
   INFO(exec.describe());
   CHECK(exec.status == 2);
@@ -232,11 +285,13 @@ TEST_CASE("floor: sandbox exec and explain refuse direct-dedicated where the flo
 
   // A floor that allows it runs the same command (direct-dedicated named
   // explicitly); a host config that says nothing forbids it.
-  Run allowed = run({"sandbox", "exec", "--backend", "direct-dedicated", "--network", "allow-outbound", "--", "/bin/true"},
-                    {{"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  allowDirectDedicated: true\n").string()}}, s.root);
+  Run allowed =
+      run({"sandbox", "exec", "--backend", "direct-dedicated", "--network", "allow-outbound", "--", "/bin/true"},
+          {{"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  allowDirectDedicated: true\n").string()}}, s.root);
   CHECK_MESSAGE(allowed.status == 0, allowed.describe());
-  Run silent = run({"sandbox", "exec", "--backend", "direct-dedicated", "--network", "allow-outbound", "--", "/bin/true"},
-                   {{"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("").string()}}, s.root);
+  Run silent =
+      run({"sandbox", "exec", "--backend", "direct-dedicated", "--network", "allow-outbound", "--", "/bin/true"},
+          {{"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("").string()}}, s.root);
   CHECK_MESSAGE(silent.status == 2, silent.describe());
   CHECK(silent.err.find("error[POLICY_FLOOR_VIOLATION]") != std::string::npos);
 }

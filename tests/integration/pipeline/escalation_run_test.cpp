@@ -5,6 +5,8 @@
 // L2 on the local Docker engine, never a second time.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 
 #include "integration/pipeline/pipeline_fixture.h"
@@ -36,7 +38,9 @@ const std::string kModelCaller =
 
 }  // namespace
 
-TEST_CASE("escalation run: L2 asked on a host without a Docker engine exits 3 with ISOLATION_UNAVAILABLE, nothing ran [integration]") {
+TEST_CASE(
+    "escalation run: L2 asked on a host without a Docker engine exits 3 with ISOLATION_UNAVAILABLE, nothing ran "
+    "[integration]") {
   Scratch s;
   fs::path repo = s.root / "repo";
   makeRepo(repo, {{".loopwright/taskpack.yaml",
@@ -45,17 +49,20 @@ TEST_CASE("escalation run: L2 asked on a host without a Docker engine exits 3 wi
                             "          run: [sh, -c, 'echo ran > \"$LOOPWRIGHT_OUT/ran\"']\n",
                             "  sandbox: {preferredBackends: [linux-bwrap, docker], runtimeProfile: busybox}\n")}});
   writeFile(s.root / "host.yaml", pinnedProfileHost("sha256:" + std::string(64, 'a')));
-  auto r = runDispatch(s, repo, {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()},
-                                  {"DOCKER_HOST", "unix://" + (s.root / "no-engine.sock").string()}});
+  auto r = runDispatch(s, repo,
+                       {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()},
+                        {"DOCKER_HOST", "unix://" + (s.root / "no-engine.sock").string()}});
   INFO(r.out << r.err);
   CHECK(r.status == 3);
   auto step = stepOf(runJson(s.root / "out"), "boxed");
   CHECK(step.at("outcome").as_string() == "refused");
   CHECK(step.at("backend").is_null());
   CHECK(step.at("exitStatus").as_int64() == -1);
-  CHECK(step.at("message").as_string().rfind("ISOLATION_UNAVAILABLE: the step asks for isolation L2 (container", 0) == 0);
+  CHECK(step.at("message").as_string().rfind("ISOLATION_UNAVAILABLE: the step asks for isolation L2 (container", 0) ==
+        0);
   const std::string blocker(step.at("blocker").as_string());
-  CHECK(blocker.rfind("BLOCKER: no sandbox backend gives step s/boxed what its policy requires (ISOLATION_UNAVAILABLE)", 0) == 0);
+  CHECK(blocker.rfind("BLOCKER: no sandbox backend gives step s/boxed what its policy requires (ISOLATION_UNAVAILABLE)",
+                      0) == 0);
   CHECK(blocker.find("no backend here gives L2: docker: unavailable: ") != std::string::npos);
   CHECK(blocker.find("never run at a lower level") != std::string::npos);
   CHECK(step.at("backendsRefused").at(0).as_string() ==
@@ -64,7 +71,9 @@ TEST_CASE("escalation run: L2 asked on a host without a Docker engine exits 3 wi
   CHECK_FALSE(fs::exists(repo / "ran"));
 }
 
-TEST_CASE("escalation run: breaker cycles re-run the step once at L2 on the local Docker engine, never a second time [integration]") {
+TEST_CASE(
+    "escalation run: breaker cycles re-run the step once at L2 on the local Docker engine, never a second time "
+    "[integration]") {
   const char* image = std::getenv("LOOPWRIGHT_TEST_DOCKER_IMAGE");
   const char* dockerHost = std::getenv("DOCKER_HOST");
   if (image == nullptr || dockerHost == nullptr)
@@ -82,13 +91,14 @@ TEST_CASE("escalation run: breaker cycles re-run the step once at L2 on the loca
                             "          idempotent: true\n          escalate: {to: L2}\n",
                             "  sandbox: {preferredBackends: [linux-bwrap, docker], runtimeProfile: busybox}\n"
                             "  guardrails:\n    breaker: {failures: 1, cooldownSeconds: 1, escalateAfterCycles: 2}\n"
-                            "  lanes:\n    - {name: fake, api: openai-chat, baseUrl: \"" + model.url() +
-                                "\", model: m, apiKeyEnv: LW_TEST_MODEL_KEY, timeoutMs: 2000}\n")},
+                            "  lanes:\n    - {name: fake, api: openai-chat, baseUrl: \"" +
+                                model.url() + "\", model: m, apiKeyEnv: LW_TEST_MODEL_KEY, timeoutMs: 2000}\n")},
                   {".loopwright/agents/caller.sh", kModelCaller}});
   writeFile(s.root / "host.yaml", pinnedProfileHost(image));
-  auto r = runDispatch(s, repo, {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()},
-                                  {"DOCKER_HOST", dockerHost},
-                                  {"LW_TEST_MODEL_KEY", "sk-test-not-a-secret"}});
+  auto r = runDispatch(s, repo,
+                       {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()},
+                        {"DOCKER_HOST", dockerHost},
+                        {"LW_TEST_MODEL_KEY", "sk-test-not-a-secret"}});
   INFO(r.out << r.err);
   CHECK(r.status == 4);
   auto step = stepOf(runJson(s.root / "out"), "flaky");
@@ -108,8 +118,8 @@ TEST_CASE("escalation run: breaker cycles re-run the step once at L2 on the loca
   for (const auto& e : step.at("guardrailEvents").as_array())
     secondStoppedByBreaker = secondStoppedByBreaker || (e.at("kind") == "stop" && e.at("code") == "BREAKER_OPEN");
   CHECK(secondStoppedByBreaker);
-  CHECK(std::string(step.at("blocker").as_string()).find("This was the one re-run at L2 after BREAKER_OPEN; there is never a second.") !=
-        std::string::npos);
+  CHECK(std::string(step.at("blocker").as_string())
+            .find("This was the one re-run at L2 after BREAKER_OPEN; there is never a second.") != std::string::npos);
   // Both attempts' directories are kept; no third.
   const fs::path steps = s.root / "out" / "steps" / "s";
   CHECK(fs::exists(steps / "flaky.first-attempt" / "stdout.log"));
@@ -122,6 +132,45 @@ TEST_CASE("escalation run: breaker cycles re-run the step once at L2 on the loca
         std::string::npos);
 }
 
+TEST_CASE("escalation run: breaker cycles re-run the step once at L3 under gVisor, its bridge at fd 3 [integration]") {
+  LW_REQUIRE_HOST(::access("/usr/bin/runsc", X_OK) == 0, "gVisor (runsc) is not installed");
+  FakeModel model;
+  model.script(FakeModel::Reply::withStatus(503), 100);  // the lane never answers
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  makeRepo(repo, {{".loopwright/taskpack.yaml",
+                   taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+                            "        - name: flaky\n          run: [sh, .loopwright/agents/caller.sh]\n"
+                            "          lane: fake\n          tools: [model.complete]\n"
+                            "          idempotent: true\n          escalate: {to: L3}\n",
+                            "  sandbox: {preferredBackends: [linux-bwrap, linux-gvisor]}\n"
+                            "  guardrails:\n    breaker: {failures: 1, cooldownSeconds: 1, escalateAfterCycles: 2}\n"
+                            "  lanes:\n    - {name: fake, api: openai-chat, baseUrl: \"" +
+                                model.url() + "\", model: m, apiKeyEnv: LW_TEST_MODEL_KEY, timeoutMs: 2000}\n")},
+                  {".loopwright/agents/caller.sh", kModelCaller}});
+  auto r = runDispatch(s, repo, {{"LW_TEST_MODEL_KEY", "sk-test-not-a-secret"}});
+  INFO(r.out << r.err);
+  CHECK(r.status == 4);
+  auto step = stepOf(runJson(s.root / "out"), "flaky");
+  INFO(boost::json::serialize(step));
+  // Two attempts: L1 on bwrap, stopped by the breaker; L3 on gVisor, stopped the same way.
+  CHECK(step.at("outcome").as_string() == "blocked");
+  CHECK(step.at("backend").as_string() == "linux-gvisor");
+  const auto& esc = step.at("escalation");
+  CHECK(esc.at("from").as_string() == "L1");
+  CHECK(esc.at("to").as_string() == "L3");
+  CHECK(esc.at("rerun").as_bool());
+  CHECK(esc.at("firstAttempt").at("backend").as_string() == "linux-bwrap");
+  CHECK(std::string(step.at("blocker").as_string())
+            .find("This was the one re-run at L3 after BREAKER_OPEN; there is never a second.") != std::string::npos);
+  // The re-run called over its bridge (fd 3 inside gVisor), and the open breaker stopped it.
+  bool secondStoppedByBreaker = false;
+  for (const auto& e : step.at("guardrailEvents").as_array())
+    secondStoppedByBreaker = secondStoppedByBreaker || (e.at("kind") == "stop" && e.at("code") == "BREAKER_OPEN");
+  CHECK(secondStoppedByBreaker);
+  CHECK(model.count() == 2);
+}
+
 namespace {
 
 // `loopwright run` of one step calling a lane that always fails, on bwrap
@@ -131,21 +180,25 @@ CliRun runFlakyWithoutEngine(const Scratch& s, FakeModel& model, const std::stri
   makeRepo(repo, {{".loopwright/taskpack.yaml",
                    taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
                             "        - name: flaky\n          run: [sh, .loopwright/agents/caller.sh]\n"
-                            "          lane: fake\n          tools: [model.complete]\n" + stepKeys,
+                            "          lane: fake\n          tools: [model.complete]\n" +
+                                stepKeys,
                             "  sandbox: {preferredBackends: [linux-bwrap, docker], runtimeProfile: busybox}\n"
                             "  guardrails:\n    breaker: {failures: 1, cooldownSeconds: 1, escalateAfterCycles: 2}\n"
-                            "  lanes:\n    - {name: fake, api: openai-chat, baseUrl: \"" + model.url() +
-                                "\", model: m, apiKeyEnv: LW_TEST_MODEL_KEY, timeoutMs: 2000}\n")},
+                            "  lanes:\n    - {name: fake, api: openai-chat, baseUrl: \"" +
+                                model.url() + "\", model: m, apiKeyEnv: LW_TEST_MODEL_KEY, timeoutMs: 2000}\n")},
                   {".loopwright/agents/caller.sh", kModelCaller}});
   writeFile(s.root / "host.yaml", pinnedProfileHost("sha256:" + std::string(64, 'a')));
-  return runDispatch(s, repo, {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()},
-                               {"DOCKER_HOST", "unix://" + (s.root / "no-engine.sock").string()},
-                               {"LW_TEST_MODEL_KEY", "sk-test-not-a-secret"}});
+  return runDispatch(s, repo,
+                     {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()},
+                      {"DOCKER_HOST", "unix://" + (s.root / "no-engine.sock").string()},
+                      {"LW_TEST_MODEL_KEY", "sk-test-not-a-secret"}});
 }
 
 }  // namespace
 
-TEST_CASE("escalation run: the re-run's level has no backend here: refused ISOLATION_UNAVAILABLE, exit 3, never run lower [integration]") {
+TEST_CASE(
+    "escalation run: the re-run's level has no backend here: refused ISOLATION_UNAVAILABLE, exit 3, never run lower "
+    "[integration]") {
   FakeModel model;
   model.script(FakeModel::Reply::withStatus(500), 100);
   Scratch s;

@@ -1,8 +1,10 @@
-// `loopwright run` refusing a level no backend of this version gives: the
-// step is refused before anything runs, exit 3, with a BLOCKER naming the
-// level and what is missing; and the loud warning when GitHub Actions'
+// `loopwright run` at L3: a step under gVisor end to end where runsc is
+// installed; refused before anything runs, exit 3, with a BLOCKER naming the
+// level and what is missing where it is not; and the loud warning when GitHub Actions'
 // default runs steps unsandboxed on a runner that is not GitHub-hosted.
 #include <doctest/doctest.h>
+
+#include <unistd.h>
 
 #include "integration/pipeline/pipeline_fixture.h"
 
@@ -10,20 +12,45 @@ using namespace lw::test;
 
 namespace {
 
-const std::string kOneStep = "    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-                             "        - {name: review, run: [sh, -c, 'touch \"$LOOPWRIGHT_OUT/ran\"']}\n";
+const std::string kOneStep =
+    "    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+    "        - {name: review, run: [sh, -c, 'touch \"$LOOPWRIGHT_OUT/ran\"']}\n";
 
 }  // namespace
 
-TEST_CASE("run: a taskpack asking for isolation L3 is refused with exit 3 and a BLOCKER naming L3") {
+TEST_CASE("run: a taskpack asking for isolation L3 runs its step under gVisor: findings out, verification passed") {
+  LW_REQUIRE_HOST(::access("/usr/bin/runsc", X_OK) == 0, "gVisor (runsc) is not installed");
   Scratch s;
   fs::path repo = s.root / "repo";
   makeRepo(repo, {{".loopwright/taskpack.yaml",
-                   taskpack(kOneStep, "  sandbox: {preferredBackends: [direct-dedicated, linux-bwrap], "
-                                      "networkMode: allow-outbound}\n  isolation: L3\n")}});
-  writeFile(s.root / "host.yaml",
-            "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {allowDirectDedicated: true}\n");
-  auto r = runDispatch(s, repo, {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()}});
+                   taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+                            "        - name: boxed\n"
+                            "          run: [sh, -c, 'uname -r > \"$LOOPWRIGHT_OUT/kernel\" && test "
+                            "\"$LOOPWRIGHT_BRIDGE\" = fd:3 && test -S /proc/self/fd/3 && "
+                            "echo "
+                            "\"{\\\"findings\\\":[{\\\"ruleId\\\":\\\"x/"
+                            "y\\\",\\\"severity\\\":\\\"notice\\\",\\\"message\\\":\\\"m\\\"}]}\" "
+                            "> \"$LOOPWRIGHT_OUT/findings.json\"']\n",
+                            "  isolation: L3\n")}});
+  auto r = runDispatch(s, repo, {});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  auto step = stepOf(runJson(s.root / "out"), "boxed");
+  CHECK(step.at("backend").as_string() == "linux-gvisor");
+  CHECK(step.at("outcome").as_string() == "passed");
+  CHECK(step.at("verification").at("result").as_string() == "passed");
+  REQUIRE(step.at("findings").as_array().size() == 1);
+  CHECK(step.at("findings").as_array()[0].at("ruleId").as_string() == "x/y");
+  CHECK(readFile(s.root / "out/steps/s/boxed/out/kernel") == "4.4.0\n");
+}
+
+TEST_CASE("run: isolation L3 where runsc is not installed is refused with exit 3 and a BLOCKER naming L3") {
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack(kOneStep, "  isolation: L3\n")}});
+  fs::create_directories(s.root / "no-runsc");
+  // Nothing on this PATH: linux-gvisor finds no runsc (bwrap is still found in /usr/bin).
+  auto r = runDispatch(s, repo, {{"PATH", (s.root / "no-runsc").string()}});
   INFO(r.out << r.err);
   CHECK(r.status == 3);
   auto step = stepOf(runJson(s.root / "out"), "review");
@@ -32,24 +59,43 @@ TEST_CASE("run: a taskpack asking for isolation L3 is refused with exit 3 and a 
   const std::string blocker(step.at("blocker").as_string());
   CHECK(blocker.find("BLOCKER: no sandbox backend gives step s/review what its policy requires "
                      "(ISOLATION_UNAVAILABLE): the step asks for isolation L3 (remote: another kernel per "
-                     "step); no backend here gives L3: a remote backend (k8s-pod with runtime class gvisor or "
-                     "kata) is not available in this version. Last safe state: nothing ran") == 0);
-  CHECK(blocker.find("Next action: lower spec.isolation to L2 (docker") != std::string::npos);
+                     "step); no backend here gives L3: linux-gvisor: unavailable: gVisor (runsc) is not installed. "
+                     "Last safe state: nothing ran") == 0);
+  CHECK(blocker.find("Next action: L3 needs gVisor (the runsc package)") != std::string::npos);
   CHECK(r.out.find(blocker) != std::string::npos);
   CHECK_FALSE(fs::exists(s.root / "out/steps/s/review/out/ran"));
 }
 
-TEST_CASE("run: a host floor asking for L3 refuses every step the same way, exit 3") {
+TEST_CASE("run: isolation L3 with no backend of that level listed is refused naming linux-gvisor") {
+  Scratch s;
+  fs::path repo = s.root / "repo";
+  makeRepo(repo,
+           {{".loopwright/taskpack.yaml", taskpack(kOneStep,
+                                                   "  sandbox: {preferredBackends: [direct-dedicated, linux-bwrap], "
+                                                   "networkMode: allow-outbound}\n  isolation: L3\n")}});
+  writeFile(s.root / "host.yaml",
+            "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {allowDirectDedicated: true}\n");
+  auto r = runDispatch(s, repo, {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()}});
+  INFO(r.out << r.err);
+  CHECK(r.status == 3);
+  auto step = stepOf(runJson(s.root / "out"), "review");
+  CHECK(step.at("outcome").as_string() == "refused");
+  CHECK(std::string(step.at("blocker").as_string())
+            .find("no backend here gives L3: preferredBackends lists no backend that gives it (linux-gvisor would)") !=
+        std::string::npos);
+  CHECK_FALSE(fs::exists(s.root / "out/steps/s/review/out/ran"));
+}
+
+TEST_CASE("run: a host floor asking for L3 refuses a taskpack asking for less, exit 2") {
   Scratch s;
   fs::path repo = s.root / "repo";
   makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack(kOneStep)}});
   writeFile(s.root / "host.yaml", "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {minIsolation: L3}\n");
   auto r = runDispatch(s, repo, {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()}});
   INFO(r.out << r.err);
-  CHECK(r.status == 3);
-  auto step = stepOf(runJson(s.root / "out"), "review");
-  CHECK(step.at("outcome").as_string() == "refused");
-  CHECK(step.at("blocker").as_string().find("isolation L3") != std::string::npos);
+  CHECK(r.status == 2);
+  CHECK(r.err.find("POLICY_FLOOR_VIOLATION") != std::string::npos);
+  CHECK(r.err.find("set spec.isolation: L3") != std::string::npos);
   CHECK_FALSE(fs::exists(s.root / "out/steps/s/review/out/ran"));
 }
 
@@ -64,9 +110,8 @@ TEST_CASE("run: GitHub Actions' direct-dedicated default on a runner that is not
                                             {"RUNNER_ENVIRONMENT", "self-hosted"},
                                             {"GITHUB_STEP_SUMMARY", (s.root / "summary.md").string()}};
   auto run = [&](const std::string& out) {
-    return runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
-                   (s.root / out).string()},
-                  env);
+    return runCli(
+        {"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out", (s.root / out).string()}, env);
   };
   auto selfHosted = run("out1");
   INFO(selfHosted.out << selfHosted.err);

@@ -1,0 +1,98 @@
+#include "sandbox/gvisor/gvisor_container.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+
+namespace lw::sandbox::gvisor {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool emptyDir(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_empty(dir, ec) || ec;
+}
+
+class RemovingSandbox final : public process::RunningProcess {
+ public:
+  RemovingSandbox(std::unique_ptr<RunningProcess> inner, std::string runscPath, Scratch scratch)
+      : inner_(std::move(inner)), runscPath_(std::move(runscPath)), scratch_(std::move(scratch)) {}
+  ~RemovingSandbox() override {
+    inner_.reset();
+    cleanUp();
+  }
+  int pid() const override { return inner_->pid(); }
+  process::ExitInfo wait(std::optional<std::chrono::steady_clock::time_point> deadline) override {
+    process::ExitInfo info = inner_->wait(deadline);
+    cleanUp();
+    return info;
+  }
+  void kill() override {
+    inner_->kill();
+    cleanUp();
+  }
+  const process::CapturedStream& stdoutData() const override { return inner_->stdoutData(); }
+  const process::CapturedStream& stderrData() const override { return inner_->stderrData(); }
+  const std::vector<std::string>& planNotes() const override { return inner_->planNotes(); }
+
+ private:
+  void cleanUp() {
+    if (done_) return;
+    done_ = true;
+    removeSandbox(runscPath_, scratch_);
+  }
+  std::unique_ptr<RunningProcess> inner_;
+  std::string runscPath_;
+  Scratch scratch_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+Result<Scratch> makeScratch(const fs::path& tempRoot, const std::string& ownerLine) {
+  static std::atomic<unsigned> launches{0};
+  std::string tmpl = (tempRoot / (std::string(kScratchPrefix) + "XXXXXX")).string();
+  if (::mkdtemp(tmpl.data()) == nullptr) {
+    return makeError(ErrorCode::SandboxLaunchFailed,
+                     "cannot create the gVisor sandbox's scratch in " + tempRoot.string(),
+                     "make the temporary directory (TMPDIR) writable for this user", tempRoot.string());
+  }
+  Scratch s;
+  s.dir = tmpl;
+  s.bundle = s.dir / "bundle";
+  s.rootfs = s.bundle / "rootfs";
+  s.state = s.dir / "state";
+  s.container = std::string(kContainerPrefix) + std::to_string(::getpid()) + "-" + std::to_string(++launches);
+  std::error_code ec;
+  fs::create_directories(s.rootfs, ec);
+  if (!ec) fs::create_directories(s.state, ec);
+  std::ofstream(s.dir / kOwnerFile) << ownerLine;
+  std::ofstream(s.dir / "container") << s.container << "\n";
+  if (ec) {
+    fs::remove_all(s.dir, ec);
+    return makeError(ErrorCode::SandboxLaunchFailed, "cannot create the gVisor bundle in " + s.dir.string(),
+                     "make the temporary directory (TMPDIR) writable for this user", s.dir.string());
+  }
+  return s;
+}
+
+void removeSandbox(const std::string& runscPath, const Scratch& scratch) {
+  // runsc run deletes its container when it ends; state left behind means
+  // it was killed (a timeout, a kill, loopwright's own death).
+  if (!runscPath.empty() && !emptyDir(scratch.state)) {
+    process::SpawnRequest del;
+    del.argv = {runscPath, "--root", scratch.state.string(), "delete", "--force", scratch.container};
+    if (auto p = process::spawn(del)) (*p)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(10));
+  }
+  std::error_code ec;
+  fs::remove_all(scratch.dir, ec);
+}
+
+std::unique_ptr<process::RunningProcess> removingSandboxAfter(std::unique_ptr<process::RunningProcess> inner,
+                                                              std::string runscPath, Scratch scratch) {
+  return std::make_unique<RemovingSandbox>(std::move(inner), std::move(runscPath), std::move(scratch));
+}
+
+}  // namespace lw::sandbox::gvisor
