@@ -209,8 +209,8 @@ void printEgress(std::ostream& out, const boost::json::value& egress) {
   out << "    egress: " << allowed << " allowed, " << denied << " denied\n";
   for (const auto& c : egress.as_array())
     if (!c.at("allowed").as_bool())
-      out << "    egress denied " << c.at("host").as_string() << ":" << c.at("port").as_int64() << ": "
-          << c.at("reason").as_string() << "\n";
+      out << "    egress denied " << std::string_view(c.at("host").as_string()) << ":" << c.at("port").as_int64()
+          << ": " << std::string_view(c.at("reason").as_string()) << "\n";
 }
 
 void printStep(std::ostream& out, const StepRecord& s) {
