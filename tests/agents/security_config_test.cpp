@@ -41,7 +41,7 @@ TEST_CASE("security config files: Dependabot's and pre-commit's are known by the
   CHECK(needsContent(FileKind::PreCommit));
 }
 
-TEST_CASE("security config files: an update entry the pull request adds is reported; one it did not touch is not") {
+TEST_CASE("security config files: an update entry the pull request adds is reported, and one it did not touch is not") {
   ChangedFile added = wholeFileAdded(".github/dependabot.yml", kNoCooldown);
   CHECK(places(scanPullRequest({added}, {}).findings) ==
         std::vector<std::string>{".github/dependabot.yml:7 security/dependabot-cooldown"});
