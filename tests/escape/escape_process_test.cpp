@@ -83,7 +83,7 @@ TEST_CASE("escape: ptrace and signal a host process, read another process's envi
     Victim v;
     checkBlocked(sandboxExec(r, *c, {"host-process", std::to_string(v.pid)}));
     CHECK(v.alive());
-    checkBlocked(sandboxExec(r, *c, {"environ", v.secret}));
+    checkBlocked(sandboxExec(r, *c, {"environ", v.secret, std::to_string(v.pid)}));
   }
 }
 

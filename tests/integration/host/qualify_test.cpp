@@ -201,8 +201,9 @@ TEST_CASE("qualify: the cached qualification is much faster, a changed bwrap bin
   REQUIRE_MESSAGE(cached.status == 0, cached.describe());
   CHECK(cached.json().at("fromCache").as_bool());
   std::cout << "qualify: fresh " << fresh.ms << " ms, cached " << cached.ms << " ms (wall, whole process)\n";
+  // Relative, not a wall-time bound: on a loaded machine an ASan start of
+  // the binary alone passed 500 ms while no canary ran.
   CHECK(cached.ms * 5 < fresh.ms);
-  CHECK(cached.ms < 500);
 
   std::ofstream(s.root / "bin" / "bwrap", std::ios::app) << '\0';  // same program, different binary
   Run changed = run({"qualify", "--json"}, env, s.root);
