@@ -213,11 +213,9 @@ PY
   set -e
   stop_dev_servers
 }
-# Runs the example's five issues on the repository $1 and says what each got.
-triage_all_issues() {
-  for issue in 21-initials-crash.md 22-shout-crash.md 23-reads-token.md 24-network.md 25-fork-bomb.md; do
-    run_triage_issue "$1" "$issue"
-    python3 - "$issue" "$status" "$1.posted.json" "$tmp" <<'PY'
+# What issue $2, run on the repository $1, got.
+report_issue() {
+  python3 - "$2" "$status" "$1.posted.json" "$tmp" <<'PY'
 import json, os, sys
 issue, status, posted, tmp = sys.argv[1:]
 state = json.load(open(posted))
@@ -238,6 +236,12 @@ if "network" in issue:
 if "fork" in issue:
     print("    processes of this run still running afterwards: %d" % left)
 PY
+}
+# Runs the example's five issues on the repository $1 and says what each got.
+triage_all_issues() {
+  for issue in 21-initials-crash.md 22-shout-crash.md 23-reads-token.md 24-network.md 25-fork-bomb.md; do
+    run_triage_issue "$1" "$issue"
+    report_issue "$1" "$issue"
   done
 }
 make_triage_repo "$tmp/triage"
@@ -245,14 +249,14 @@ run_triage_issue "$tmp/triage" 21-initials-crash.md
 if grep -q 'BLOCKER: no sandbox backend gives step triage/reproduce' "$tmp/triage.log.21"; then
   echo "as written (isolation: L3), exit status $status:"
   grep -m1 -o 'BLOCKER: no sandbox backend gives step triage/reproduce[^.]*' "$tmp/triage.log.21" | sed 's/^/  /' || true
-  sed -e 's/isolation: L3/isolation: L1   # lowered for this demo: no L3 backend here/' \
-    -e 's/sandbox: {networkMode: none}/sandbox: {preferredBackends: [linux-bwrap, linux-landlock], networkMode: none}/' \
-    examples/triage/.loopwright/taskpack.yaml >"$tmp/triage-l1.yaml"
-  make_triage_repo "$tmp/triage-l1" "$tmp/triage-l1.yaml"
-  echo "with the step's own isolation lowered to L1 (linux-bwrap, networkMode none):"
-  triage_all_issues "$tmp/triage-l1"
 else
   backend=$(python3 -c 'import json,sys; print(next(s["backend"] for st in json.load(open(sys.argv[1]))["stages"] for s in st["steps"] if s["step"] == "reproduce"))' "$tmp/triage.out.21/run.json")
   echo "as written (isolation: L3, networkMode none), on $backend:"
-  triage_all_issues "$tmp/triage"
+  report_issue "$tmp/triage" 21-initials-crash.md
 fi
+sed -e 's/isolation: L3/isolation: L1   # lowered for this demo/' \
+  -e 's/sandbox: {networkMode: none}/sandbox: {preferredBackends: [linux-bwrap, linux-landlock], networkMode: none}/' \
+  examples/triage/.loopwright/taskpack.yaml >"$tmp/triage-l1.yaml"
+make_triage_repo "$tmp/triage-l1" "$tmp/triage-l1.yaml"
+echo "with the step's own isolation lowered to L1 (linux-bwrap, networkMode none):"
+triage_all_issues "$tmp/triage-l1"
