@@ -51,8 +51,7 @@ std::optional<ProbeReport> loadCachedProbe(const std::filesystem::path& file, co
   const json::value* k = o.if_contains("key");
   const json::value* t = o.if_contains("probedAt");
   const json::value* r = o.if_contains("report");
-  if (k == nullptr || !k->is_string() || k->get_string() != key || t == nullptr ||
-      !t->is_int64() || r == nullptr) {
+  if (k == nullptr || !k->is_string() || k->get_string() != key || t == nullptr || !t->is_int64() || r == nullptr) {
     return std::nullopt;
   }
   std::int64_t age = now - t->get_int64();
@@ -82,6 +81,16 @@ void storeCachedProbe(const std::filesystem::path& file, const std::string& key,
 
 void storeCachedProbe(const std::filesystem::path& file, const std::string& key, const ProbeReport& report) {
   storeCachedProbe(file, key, report, nowSeconds());
+}
+
+ProbeReport probeThroughCache(const std::optional<std::filesystem::path>& file, bool readCache, const std::string& key,
+                              const std::function<ProbeReport()>& run) {
+  const bool cacheable = file && !key.empty();
+  if (cacheable && readCache)
+    if (auto cached = loadCachedProbe(*file, key)) return std::move(*cached);
+  ProbeReport report = run();
+  if (cacheable) storeCachedProbe(*file, key, report);
+  return report;
 }
 
 }  // namespace lw::sandbox

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -28,8 +29,7 @@ std::optional<std::filesystem::path> probeCacheFile(const Environment& env, Back
 // The report stored under `key` in `file` when it is younger than
 // kProbeCacheMaxAge at `now` (unix seconds); nullopt for a missing,
 // unreadable, foreign-keyed or stale entry.
-std::optional<ProbeReport> loadCachedProbe(const std::filesystem::path& file, const std::string& key,
-                                           std::int64_t now);
+std::optional<ProbeReport> loadCachedProbe(const std::filesystem::path& file, const std::string& key, std::int64_t now);
 std::optional<ProbeReport> loadCachedProbe(const std::filesystem::path& file, const std::string& key);
 
 // Best effort (a read-only home only costs speed): written to a temporary
@@ -38,5 +38,11 @@ std::optional<ProbeReport> loadCachedProbe(const std::filesystem::path& file, co
 void storeCachedProbe(const std::filesystem::path& file, const std::string& key, const ProbeReport& report,
                       std::int64_t probedAt);
 void storeCachedProbe(const std::filesystem::path& file, const std::string& key, const ProbeReport& report);
+
+// The report cached under `key` in `file` when there is a fresh one (and
+// `readCache`), else what `run` observes, stored under `key`. An empty key
+// (the backend's helper binary is missing) or no file: `run`, uncached.
+ProbeReport probeThroughCache(const std::optional<std::filesystem::path>& file, bool readCache, const std::string& key,
+                              const std::function<ProbeReport()>& run);
 
 }  // namespace lw::sandbox

@@ -216,15 +216,8 @@ ProbeReport BwrapBackend::runProbe() {
 
 const ProbeReport& BwrapBackend::probe() {
   if (report_) return *report_;
-  std::string key = config_.bwrapPath.empty() ? "" : bwrapProbeCacheKey(config_.bwrapPath);
-  if (config_.readCache && config_.cacheFile && !key.empty()) {
-    if (auto cached = loadCachedProbe(*config_.cacheFile, key)) {
-      report_ = std::move(*cached);
-      return *report_;
-    }
-  }
-  report_ = runProbe();
-  if (config_.cacheFile && !key.empty()) storeCachedProbe(*config_.cacheFile, key, *report_);
+  const std::string key = config_.bwrapPath.empty() ? "" : bwrapProbeCacheKey(config_.bwrapPath);
+  report_ = probeThroughCache(config_.cacheFile, config_.readCache, key, [this] { return runProbe(); });
   return *report_;
 }
 

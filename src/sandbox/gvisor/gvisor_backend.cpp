@@ -304,14 +304,7 @@ const ProbeReport& GvisorBackend::probe() {
     key = "gvisor-probe-v1|" + std::string(kVersion) + "|" + bwrap::bwrapIdentity(config_.runscPath) + "|" + u.release +
           " " + u.version + "|uid " + std::to_string(::getuid());
   }
-  if (config_.readCache && config_.cacheFile && !key.empty()) {
-    if (auto cached = loadCachedProbe(*config_.cacheFile, key)) {
-      report_ = std::move(*cached);
-      return *report_;
-    }
-  }
-  report_ = runProbe();
-  if (config_.cacheFile && !key.empty()) storeCachedProbe(*config_.cacheFile, key, *report_);
+  report_ = probeThroughCache(config_.cacheFile, config_.readCache, key, [this] { return runProbe(); });
   return *report_;
 }
 

@@ -22,11 +22,6 @@ namespace {
 
 bool bwrapWorks() { return sh("command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null") == 0; }
 
-bool lwtestWorks() {
-  return ::getuid() == 0 && ::getpwnam("lwtest") != nullptr &&
-         sh("setpriv --reuid=lwtest --regid=lwtest --clear-groups bwrap --ro-bind / / true 2>/dev/null") == 0;
-}
-
 std::string hostName() {
   char name[256] = {};
   ::gethostname(name, sizeof name - 1);
@@ -72,25 +67,6 @@ struct TlsServer {
   }
   ~TlsServer() { sh("kill " + pid); }
 };
-
-// `loopwright run` of `repo`, as root or as lwtest.
-CliRun runMaybeAsLwtest(bool asLwtest, const fs::path& repo, const fs::path& out,
-                        std::map<std::string, std::string> env) {
-  lw::sandbox::process::SpawnRequest req;
-  if (asLwtest) req.argv = {"setpriv", "--reuid=lwtest", "--regid=lwtest", "--clear-groups"};
-  req.argv.insert(req.argv.end(), {LOOPWRIGHT_BIN, "run", "--repo", repo.string(), "--event-name", "workflow_dispatch",
-                                   "--out", out.string()});
-  env.emplace("PATH", "/usr/local/bin:/usr/bin:/bin");
-  env.emplace("HOME", "/root");
-  req.env = std::move(env);
-  CliRun run;
-  auto p = lw::sandbox::process::spawn(req);
-  REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
-  run.status = (*p)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(120)).status();
-  run.out = (*p)->stdoutData().data;
-  run.err = (*p)->stderrData().data;
-  return run;
-}
 
 // The step: each attempt's curl exit status, HTTP code and CONNECT answer, one per line.
 std::string stepScript(const std::string& host, unsigned short port) {
@@ -140,11 +116,7 @@ void checkAllowList(bool asLwtest) {
   writeFile(s.root / "host.yaml",
             "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\negress:\n  allowedNetworks: [" + networks + "]\n");
   std::map<std::string, std::string> env = {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()}};
-  if (asLwtest) {
-    REQUIRE(sh("chown -R lwtest:lwtest '" + s.root.string() + "' && chmod 755 '" + s.root.string() + "'") == 0);
-    env["HOME"] = (s.root / "home").string();
-  }
-  const CliRun r = runMaybeAsLwtest(asLwtest, repo, s.root / "out", env);
+  const CliRun r = asLwtest ? runDispatchAsLwtest(s, repo, env) : runDispatch(s, repo, env);
   INFO(r.out << r.err);
   CHECK(r.status == 0);
   const std::string results = readFile(s.root / "out" / "steps" / "s" / "fetch" / "out" / "results");

@@ -2,6 +2,9 @@
 // generated repositories with taskpacks, and reading run.json.
 #pragma once
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -93,6 +96,32 @@ inline CliRun runDispatch(const TempDir& scratch, const fs::path& repo,
   return runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
                  (scratch.root / "out").string()},
                 env);
+}
+
+// The sandbox a non-root user gets differs (user namespaces): the same runs
+// as the unprivileged `lwtest`, when this test runs as root and it exists.
+inline bool lwtestWorks() {
+  return ::getuid() == 0 && ::getpwnam("lwtest") != nullptr &&
+         sh("setpriv --reuid=lwtest --regid=lwtest --clear-groups bwrap --ro-bind / / true 2>/dev/null") == 0;
+}
+
+// `loopwright run` of `repo` as lwtest, everything under `scratch` its own.
+inline CliRun runDispatchAsLwtest(const TempDir& scratch, const fs::path& repo,
+                                  std::map<std::string, std::string> env) {
+  REQUIRE(sh("chown -R lwtest:lwtest '" + scratch.root.string() + "'") == 0);
+  env["HOME"] = (scratch.root / "home").string();
+  lw::sandbox::process::SpawnRequest req;
+  req.argv = {"setpriv", "--reuid=lwtest", "--regid=lwtest", "--clear-groups", LOOPWRIGHT_BIN, "run", "--repo",
+              repo.string(), "--event-name", "workflow_dispatch", "--out", (scratch.root / "out").string()};
+  env.emplace("PATH", "/usr/local/bin:/usr/bin:/bin");
+  req.env = std::move(env);
+  CliRun run;
+  auto p = lw::sandbox::process::spawn(req);
+  REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
+  run.status = (*p)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(120)).status();
+  run.out = (*p)->stdoutData().data;
+  run.err = (*p)->stderrData().data;
+  return run;
 }
 
 }  // namespace lw::test
