@@ -5,6 +5,11 @@
 
 namespace lw::sandbox {
 
+void markAllAbsent(ProbeReport& r, const std::string& why) {
+  for (Capability c : kAllCapabilities) r.capabilities[c] = {Support::Absent, why};
+  for (NetworkMode m : kAllNetworkModes) r.networkModes[m] = {Support::Absent, why};
+}
+
 std::string_view toString(Support s) {
   switch (s) {
     case Support::Enforced: return "enforced";

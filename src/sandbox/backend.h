@@ -48,6 +48,10 @@ struct ProbeReport {
 // like any OS sandbox, L1.
 Isolation observedIsolation(const ProbeReport& r);
 
+// Every capability and network mode of `r` absent, for `why` (a backend
+// that cannot launch anything here).
+void markAllAbsent(ProbeReport& r, const std::string& why);
+
 // Everything a backend needs to run one step. Paths are host paths; the
 // workspace and the out dir appear at the same paths inside the sandbox.
 struct StepSpec {

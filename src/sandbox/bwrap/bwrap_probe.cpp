@@ -39,20 +39,16 @@ ProbeReport interpretProbe(const ProbeObservation& o) {
   ProbeReport r;
   r.backend = BackendId::LinuxBwrap;
   r.version = o.version;
-  auto absentAll = [&](const std::string& why) {
-    for (Capability c : kAllCapabilities) r.capabilities[c] = {Support::Absent, why};
-    for (NetworkMode m : kAllNetworkModes) r.networkModes[m] = {Support::Absent, why};
-  };
   if (!o.bwrapFound) {
     r.unavailableReason = "bubblewrap (bwrap) is not installed";
-    absentAll(r.unavailableReason);
+    markAllAbsent(r, r.unavailableReason);
     return r;
   }
   if (!o.ran) {
     r.unavailableReason = "bwrap could not start a sandbox with the production flags: " + o.failure;
     if (UsernsDiagnosis d = diagnoseUserns(o.failure, o.sysctls); d.blocked)
       r.unavailableReason += ": " + d.cause + "; to fix: " + d.hint;
-    absentAll(r.unavailableReason);
+    markAllAbsent(r, r.unavailableReason);
     return r;
   }
   // Without no-new-privileges and an empty capability set nothing else holds.

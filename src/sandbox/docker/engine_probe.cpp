@@ -33,16 +33,14 @@ ProbeReport classifyEngine(const EngineFacts& facts) {
     report.available = false;
     report.unavailableReason = facts.unreachableReason +
                                " (note: whoever can use a rootful Docker socket is root on that host)";
-    for (Capability c : kAllCapabilities) report.capabilities[c] = {Support::Absent, "no Docker engine"};
-    for (NetworkMode m : kAllNetworkModes) report.networkModes[m] = {Support::Absent, "no Docker engine"};
+    markAllAbsent(report, "no Docker engine");
     return report;
   }
   if (!facts.initInstalled) {
     report.available = false;
     report.unavailableReason =
         "loopwright-container-init is not installed beside loopwright (" + facts.initBinary + ")";
-    for (Capability c : kAllCapabilities) report.capabilities[c] = {Support::Absent, report.unavailableReason};
-    for (NetworkMode m : kAllNetworkModes) report.networkModes[m] = {Support::Absent, report.unavailableReason};
+    markAllAbsent(report, report.unavailableReason);
     return report;
   }
   bool rootless = false;

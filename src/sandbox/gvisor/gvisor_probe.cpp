@@ -118,19 +118,15 @@ ProbeReport interpretProbe(const ProbeObservation& o) {
   ProbeReport r;
   r.backend = BackendId::LinuxGvisor;
   r.version = o.version;
-  auto absentAll = [&](const std::string& why) {
-    for (Capability c : kAllCapabilities) r.capabilities[c] = {Support::Absent, why};
-    for (NetworkMode m : kAllNetworkModes) r.networkModes[m] = {Support::Absent, why};
-  };
   if (!o.runscFound) {
     r.unavailableReason = "gVisor (runsc) is not installed";
-    absentAll(r.unavailableReason);
+    markAllAbsent(r, r.unavailableReason);
     return r;
   }
   if (!o.ran) {
     r.unavailableReason =
         "runsc could not start a sandbox with the production flags: " + diagnoseRunscFailure(o.failure);
-    absentAll(r.unavailableReason);
+    markAllAbsent(r, r.unavailableReason);
     return r;
   }
   // Without an empty capability set inside nothing else holds.
