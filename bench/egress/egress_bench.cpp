@@ -8,8 +8,14 @@
 // the hello's server name. Transfer: the server writes N MB after the
 // hello; the client reads them to the end.
 //
+// A third path is the one a step takes on linux-landlock, and (with the
+// relay inside the sandbox instead of beside it) on linux-bwrap, docker and
+// linux-gvisor: CONNECT to a TCP relay that carries each connection to the
+// proxy's unix socket (egress/listener_relay.h).
+//
 // usage: bench_egress [--runs N] [--mb N]
 #include <openssl/ssl.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <array>
@@ -17,6 +23,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +34,7 @@
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
 
+#include "egress/listener_relay.h"
 #include "egress/proxy.h"
 
 namespace asio = boost::asio;
@@ -147,22 +155,38 @@ int main(int argc, char** argv) {
   if (!proxy.ok()) return 1;
   const unsigned short proxyPort = (*proxy)->port();
 
-  std::vector<double> direct, proxied;
-  for (int i = 0; i < runs; ++i) {  // alternating, so drift hits both alike
+  // The relayed path: the same rules, the proxy on a unix socket.
+  char dir[] = "/tmp/bench-egress-XXXXXX";
+  if (::mkdtemp(dir) == nullptr) return 1;
+  const std::filesystem::path socketPath = std::filesystem::path(dir) / "proxy.sock";
+  auto unixProxy = lw::egress::EgressProxy::start(config, socketPath, std::make_shared<LoopbackResolver>());
+  if (!unixProxy.ok()) return 1;
+  tcp::acceptor relayListener(io, {asio::ip::make_address("127.0.0.1"), 0});
+  const unsigned short relayPort = relayListener.local_endpoint().port();
+  lw::egress::ListenerRelay relay(relayListener.release(), socketPath);
+
+  std::vector<double> direct, proxied, relayed;
+  for (int i = 0; i < runs; ++i) {  // alternating, so drift hits all alike
     direct.push_back(timeFetch(io, serverPort, 0, hello, 0));
     proxied.push_back(timeFetch(io, serverPort, proxyPort, hello, 0));
+    relayed.push_back(timeFetch(io, serverPort, relayPort, hello, 0));
   }
   row("connection set-up (median)", median(direct), median(proxied));
+  row("  through a relay (median)", median(direct), median(relayed));
 
   bytes = mb << 20;
   direct.clear();
   proxied.clear();
+  relayed.clear();
   for (int i = 0; i < 5; ++i) {
     direct.push_back(timeFetch(io, serverPort, 0, hello, bytes));
     proxied.push_back(timeFetch(io, serverPort, proxyPort, hello, bytes));
+    relayed.push_back(timeFetch(io, serverPort, relayPort, hello, bytes));
   }
   const std::string transfer = std::to_string(mb) + " MB transfer (median of 5)";
   row(transfer.c_str(), median(direct), median(proxied));
+  row("  through a relay (median of 5)", median(direct), median(relayed));
+  std::filesystem::remove_all(dir);
   acceptor.close();
   ::shutdown(acceptor.native_handle(), SHUT_RDWR);
   server.detach();

@@ -5,8 +5,10 @@
 // cannot be reserved under a step's RLIMIT_DATA).
 #include "egress/step_relay.h"
 
+#include <netinet/in.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -88,6 +90,17 @@ int shellStatus(int native) {
 }
 
 }  // namespace
+
+void relayEachConnection(asio::io_context& io, int listener, const std::filesystem::path& proxySocket) {
+  auto acceptor = std::make_shared<Acceptor>(io);
+  boost::system::error_code ec;
+  acceptor->assign(asio::generic::stream_protocol(AF_INET, IPPROTO_TCP), listener, ec);
+  if (ec) {
+    ::close(listener);
+    return;  // the step's connections are refused: it has no way out, never another one
+  }
+  asio::co_spawn(io, acceptLoop(acceptor, proxySocket), asio::detached);
+}
 
 int runWithRelay(const std::filesystem::path& proxySocket, unsigned short port, const std::vector<std::string>& argv) {
   if (argv.empty()) return fail("no command to run");

@@ -12,6 +12,10 @@
 #include <string>
 #include <vector>
 
+namespace boost::asio {
+class io_context;
+}
+
 namespace lw::egress {
 
 inline constexpr unsigned short kRelayPort = 3128;
@@ -20,5 +24,12 @@ inline constexpr unsigned short kRelayPort = 3128;
 // status as a shell reports it (128 + the signal that killed it), or 127
 // with a line on stderr when it cannot listen or start the command.
 int runWithRelay(const std::filesystem::path& proxySocket, unsigned short port, const std::vector<std::string>& argv);
+
+// Carries each connection accepted on `listener` (a listening stream
+// socket, adopted: `io` closes it) to `proxySocket`, for as long as `io`
+// runs. runWithRelay's own loop; linux-landlock runs it on the
+// orchestrator's side, on the listener its step's network namespace
+// handed out at launch (sandbox/landlock/egress_listener.h).
+void relayEachConnection(boost::asio::io_context& io, int listener, const std::filesystem::path& proxySocket);
 
 }  // namespace lw::egress

@@ -67,6 +67,11 @@ std::map<std::string, std::string> stepVariables(const StepPlan& plan, const san
 // read-only inside the sandbox (docs/egress.md).
 Status planEgress(const StepLayout& layout, const sandbox::BackendTraits& traits, std::string_view backendName,
                   const RunContext& ctx, const HostLookups& host, StepPlan& plan) {
+  if (traits.egress == sandbox::BackendTraits::EgressPath::ByBackend) {
+    plan.egressSocket = layout.stepDir / "egress" / "proxy.sock";
+    plan.spec.egressSocket = plan.egressSocket;  // the backend's to connect the step to
+    return Ok{};
+  }
   const fs::path init = ctx.selfExe.parent_path() / kContainerInitExecutable;
   if (!traits.hostFilesVisible || !host.isRegularFile(init))
     return makeError(ErrorCode::SandboxLaunchFailed,

@@ -4,6 +4,7 @@
 
 #include "guard/event.h"
 #include "pipeline/coverage_output.h"
+#include "pipeline/egress_denial_notes.h"
 #include "pipeline/task_contract.h"
 #include "verify/outputs.h"
 
@@ -48,13 +49,17 @@ std::optional<T> parseOutput(const std::optional<Result<std::string>>& text, Par
 
 // Findings reported through the bridge and findings.json, and triage.json;
 // secrets in them masked, each hit a leak finding.
-ParsedOutputs parseOutputs(const StepObservations& seen, const verify::SecretScanner& scanner,
-                           StepRecord& rec, std::vector<Finding>& leaks) {
+ParsedOutputs parseOutputs(const StepObservations& seen, const verify::SecretScanner& scanner, StepRecord& rec,
+                           std::vector<Finding>& leaks) {
   ParsedOutputs out;
   out.findings = seen.ran->bridged.findings;
   auto findings = parseOutput<std::vector<Finding>>(
       seen.outputs.findings, [&](std::string_view t) { return verify::parseFindings(t, rec.step); }, out.problem);
   if (findings) out.findings.insert(out.findings.end(), findings->begin(), findings->end());
+  if (seen.planned->step->uses) {  // a built-in's denied connections, in its own output
+    auto notes = egressDenialNotes(seen.egress, rec.step);
+    out.findings.insert(out.findings.end(), notes.begin(), notes.end());
+  }
   out.triage = parseOutput<TriageResult>(
       seen.outputs.triage, [&](std::string_view t) { return verify::parseTriage(t, rec.step); }, out.problem);
   for (auto& f : out.findings) f.step = rec.step;
@@ -152,8 +157,8 @@ void accept(ParsedOutputs outputs, const verify::CheckReport& report, const Outp
 // guardrail event of its own, at the time the step was killed.
 void block(const StepRun& ran, const StepObservations& seen, StepRecord& rec) {
   if (ran.bridged.stop) {
-    rec.message = "step " + stepLabel(rec) + " was stopped by " + std::string(codeName(ran.bridged.stop->code)) +
-                  " (" + ran.bridged.stop->message + ")";
+    rec.message = "step " + stepLabel(rec) + " was stopped by " + std::string(codeName(ran.bridged.stop->code)) + " (" +
+                  ran.bridged.stop->message + ")";
   } else {
     rec.message = "step " + stepLabel(rec) + " ran past its wall time of " +
                   std::to_string(seen.planned->policy.limits.wallTimeMs) + " ms (BUDGET_EXCEEDED)";
@@ -242,8 +247,10 @@ StepRecord settleStep(const StepObservations& seen, const verify::SecretScanner&
   }
   const std::string outputProblem = outputs.problem;
   accept(std::move(outputs), report, seen.outputs, std::move(leaks), rec);
-  if (ending == Ending::GuardrailStop || ending == Ending::WallTime) block(*seen.ran, seen, rec);
-  else rec.message = messageOf(ending, *seen.ran, outputProblem);
+  if (ending == Ending::GuardrailStop || ending == Ending::WallTime)
+    block(*seen.ran, seen, rec);
+  else
+    rec.message = messageOf(ending, *seen.ran, outputProblem);
   return rec;
 }
 

@@ -69,9 +69,13 @@ struct StepSpec {
   NetworkMode network = NetworkMode::None;
   std::map<std::string, std::string> env;  // the step's whole environment (allow-listed)
   std::optional<int> passFd;               // one descriptor kept open (the bridge)
-  std::optional<std::string> image;        // container image (docker only)
-  std::size_t maxOutputBytes = 1 << 20;    // per stream
-  ResourceLimits limits;                   // pids, memory, file size, … (safe defaults)
+  // networkMode allow-list on a backend whose traits say EgressPath::ByBackend:
+  // the unix socket of the step's egress proxy, which the backend alone
+  // connects the step's 127.0.0.1:3128 to (docs/egress.md).
+  std::filesystem::path egressSocket;
+  std::optional<std::string> image;      // container image (docker only)
+  std::size_t maxOutputBytes = 1 << 20;  // per stream
+  ResourceLimits limits;                 // pids, memory, file size, … (safe defaults)
   // Optional live copy of the output (see process::SpawnRequest::onOutput).
   std::function<void(int stream, const char* data, std::size_t size)> onOutput;
 };
@@ -95,6 +99,13 @@ struct BackendTraits {
   // How qualify's canaries start a command in it: through /bin/sh of the
   // image, or directly.
   bool canariesThroughShell = false;
+  // networkMode allow-list: how the step's 127.0.0.1:3128 reaches its egress
+  // proxy. RelayInStep: the pipeline runs the command under
+  // loopwright-container-init's relay and shows it the proxy's socket
+  // read-only (the sandbox holds none of the host's sockets). ByBackend: the
+  // backend does it from StepSpec::egressSocket its own way.
+  enum class EgressPath { RelayInStep, ByBackend };
+  EgressPath egress = EgressPath::RelayInStep;
   // No containment at all (the machine is the sandbox): a host's floor must
   // allow it (allowDirectDedicated).
   bool runsUnconfined = false;

@@ -204,6 +204,18 @@ TEST_CASE("step plan: allow-list is refused where the relay cannot run: no step 
   CHECK(hidden.error().message.find("does not show host files") != std::string::npos);
 }
 
+TEST_CASE("step plan: a backend that connects the step to its proxy itself gets the socket, not the relay") {
+  PlanFixture f;
+  f.planned.policy.sandbox.networkMode = NetworkMode::AllowList;
+  lw::sandbox::BackendTraits traits = socketTraits();  // no host files: the relay is the backend's to run
+  traits.egress = lw::sandbox::BackendTraits::EgressPath::ByBackend;
+  auto plan = f.plan(traits, hostWith({}));
+  CHECK(plan.egressSocket == "/out/steps/review/lint/egress/proxy.sock");
+  CHECK(plan.spec.egressSocket == plan.egressSocket);
+  CHECK(plan.spec.argv == std::vector<std::string>{"make", "lint"});
+  CHECK(plan.spec.env.at("HTTPS_PROXY") == "http://127.0.0.1:3128");
+}
+
 TEST_CASE("step plan: other network modes get no relay and no proxy variables") {
   PlanFixture f;
   auto plan = f.plan(descriptorTraits(), hostWith({"/opt/lw/loopwright-container-init"}));

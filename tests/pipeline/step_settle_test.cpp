@@ -2,6 +2,8 @@
 // keeps of the step's outputs; observations built by hand, no effects.
 #include <doctest/doctest.h>
 
+#include <boost/json/parse.hpp>
+
 #include "pipeline/step_settle.h"
 
 using namespace lw;
@@ -186,4 +188,27 @@ TEST_CASE("step settle: a step that never ran carries its failure, and nothing o
   CHECK(rec.blocker == "BLOCKER: x");
   CHECK(rec.exitStatus == -1);
   CHECK(rec.findings.empty());
+}
+
+TEST_CASE("step settle: a built-in's denied egress connections are notices in its own findings") {
+  const auto egress = boost::json::parse(
+      R"([{"host":"api.example.com","port":443,"allowed":true,"reason":""},)"
+      R"({"host":"evil.example","port":8443,"allowed":false,"reason":"evil.example:8443 is not in the step's egress list"}])");
+  Observed o;
+  o.seen.egress = egress;
+  SUBCASE("a run: step keeps its output as written (the run summary has the denial)") {
+    CHECK(o.settle().findings.size() == 1);
+  }
+  SUBCASE("a built-in step publishes the denial") {
+    o.step.uses = "builtin/review";
+    StepRecord rec = o.settle();
+    REQUIRE(rec.findings.size() == 2);
+    const Finding& note = rec.findings[1];
+    CHECK(note.ruleId == "egress/denied");
+    CHECK(note.severity == Severity::Notice);
+    CHECK(note.step == "lint");
+    CHECK(note.message ==
+          "The egress proxy denied a connection to `evil.example:8443`: evil.example:8443 is not in the step's egress "
+          "list. To allow it, add `evil.example:8443` to the step's `sandbox.egress` (docs/egress.md).");
+  }
 }

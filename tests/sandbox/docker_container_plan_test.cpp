@@ -26,9 +26,8 @@ ContainerPlanInput baseInput() {
   in.spec.outDir = "/var/lib/loopwright/runs/7/security/out";
   in.spec.protectedPaths = {".github", ".loopwright/policies", "AGENTS.md", "CLAUDE.md"};
   in.spec.deniedReadPaths = {"/root/.ssh", "/root/.aws", "secrets", ".env"};
-  in.spec.env = {{"PATH", "/usr/bin:/bin"},
-                 {"HOME", "/tmp"},
-                 {"LOOPWRIGHT_OUT", "/var/lib/loopwright/runs/7/security/out"}};
+  in.spec.env = {
+      {"PATH", "/usr/bin:/bin"}, {"HOME", "/tmp"}, {"LOOPWRIGHT_OUT", "/var/lib/loopwright/runs/7/security/out"}};
   in.image = parsePinnedImage(kImageId).value();
   in.user = "1000:1000";
   in.runLabel = "4242-1";
@@ -71,9 +70,8 @@ TEST_CASE("docker plan: an author's protected paths are re-bound read-only after
   auto plan = planContainer(in);
   REQUIRE(plan.ok());
   lw::test::checkGoldenJson("docker/plan_author_loopback.json", plan->body);
-  CHECK(plan->notes == std::vector<std::string>{
-                           "protected path /work/repo/CLAUDE.md is reached through a symlink: not "
-                           "re-bound, left to verify"});
+  CHECK(plan->notes == std::vector<std::string>{"protected path /work/repo/CLAUDE.md is reached through a symlink: not "
+                                                "re-bound, left to verify"});
   // .loopwright/policies does not exist: its first missing component is
   // masked by the empty directory, and the engine's mount point removed after.
   CHECK(plan->placeholders == std::vector<std::filesystem::path>{"/work/repo/.loopwright"});
@@ -105,6 +103,27 @@ TEST_CASE("docker plan: allow-outbound is the bridge network, everything else st
   auto plan = planContainer(in);
   REQUIRE(plan.ok());
   lw::test::checkGoldenJson("docker/plan_allow_outbound.json", plan->body);
+}
+
+TEST_CASE("docker plan: allow-list is NetworkMode none with the egress relay first, outside the filter") {
+  ContainerPlanInput in = baseInput();
+  in.spec.network = NetworkMode::AllowList;
+  in.spec.egressSocket = "/var/lib/loopwright/runs/7/security/egress/proxy.sock";
+  auto plan = planContainer(in);
+  REQUIRE(plan.ok());
+  const auto& host = plan->body.at("HostConfig").as_object();
+  CHECK(host.at("NetworkMode").as_string() == "none");
+  std::vector<std::string> entrypoint;
+  for (const auto& a : plan->body.at("Entrypoint").as_array()) entrypoint.emplace_back(a.as_string());
+  CHECK(entrypoint == std::vector<std::string>{"/.loopwright/init", "--egress-relay",
+                                               "/var/lib/loopwright/runs/7/security/egress/proxy.sock", "--",
+                                               "/.loopwright/init", "/.loopwright/seccomp.bpf", "--",
+                                               "./.loopwright/agents/security.sh", "--format", "json"});
+  bool bound = false;
+  for (const auto& m : host.at("Mounts").as_array())
+    if (m.at("Target").as_string() == "/var/lib/loopwright/runs/7/security/egress")
+      bound = m.at("Source").as_string() == "/var/lib/loopwright/runs/7/security/egress" && m.at("ReadOnly").as_bool();
+  CHECK(bound);
 }
 
 TEST_CASE("docker plan: a symlink planted in the workspace never becomes a bind source") {

@@ -24,8 +24,7 @@ StepSpec reviewer() {
 }
 
 const PathRule* ruleFor(const Plan& p, const std::string& path) {
-  auto it = std::find_if(p.paths.begin(), p.paths.end(),
-                         [&](const PathRule& r) { return r.path == path; });
+  auto it = std::find_if(p.paths.begin(), p.paths.end(), [&](const PathRule& r) { return r.path == path; });
   return it == p.paths.end() ? nullptr : &*it;
 }
 
@@ -136,6 +135,15 @@ TEST_CASE("landlock plan: namespaces only where needed") {
     CHECK(p.handled.handledAccessNet == 0);
     CHECK(p.seccomp.network == NetworkMode::LoopbackOnly);
   }
+  SUBCASE("allow-list: a private network namespace too, and no new unix sockets") {
+    s.network = NetworkMode::AllowList;
+    s.egressSocket = "/out/egress/proxy.sock";
+    Plan p = mustPlan(s, {7, true});
+    CHECK(p.networkNamespace);
+    CHECK(p.handled.handledAccessNet == 0);
+    CHECK(p.seccomp.network == NetworkMode::AllowList);
+    CHECK(p.seccomp.denyNewUnixSockets);
+  }
   SUBCASE("ABI 5: pid namespace for signal containment") {
     Plan p = mustPlan(s, {5, true});
     CHECK(p.userNamespace);
@@ -156,8 +164,22 @@ TEST_CASE("landlock plan: fails closed") {
       {"no landlock", {0, true}, NetworkMode::None, ErrorCode::SandboxBackendUnavailable, "not enabled"},
       {"ABI 2 lacks truncate", {2, true}, NetworkMode::None, ErrorCode::SandboxCapabilityInsufficient, "truncate"},
       {"ABI 5 without namespaces", {5, false}, NetworkMode::None, ErrorCode::SandboxCapabilityInsufficient, "signal"},
-      {"loopback without namespaces", {7, false}, NetworkMode::LoopbackOnly, ErrorCode::SandboxCapabilityInsufficient, "loopback-only"},
+      {"loopback without namespaces",
+       {7, false},
+       NetworkMode::LoopbackOnly,
+       ErrorCode::SandboxCapabilityInsufficient,
+       "loopback-only"},
       {"allow-outbound", {7, true}, NetworkMode::AllowOutbound, ErrorCode::SandboxCapabilityInsufficient, "by port"},
+      {"allow-list without namespaces",
+       {7, false},
+       NetworkMode::AllowList,
+       ErrorCode::SandboxCapabilityInsufficient,
+       "allow-list needs a private network namespace"},
+      {"allow-list without a proxy",
+       {7, true},
+       NetworkMode::AllowList,
+       ErrorCode::SandboxCapabilityInsufficient,
+       "without an egress proxy"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
@@ -199,8 +221,7 @@ TEST_CASE("landlock plan: paths go through the resolver and merge") {
   CHECK(ruleFor(*p, "/link/repo") == nullptr);
   CHECK(ruleFor(*p, "/lib") == nullptr);
   CHECK(ruleFor(*p, "/usr/lib")->access == kFsReadRights);
-  CHECK(std::count_if(p->paths.begin(), p->paths.end(),
-                      [](const PathRule& r) { return r.path == "/w/out"; }) == 1);
+  CHECK(std::count_if(p->paths.begin(), p->paths.end(), [](const PathRule& r) { return r.path == "/w/out"; }) == 1);
 }
 
 TEST_CASE("landlock plan: no out dir (sandbox exec) is fine, no workspace is not") {

@@ -12,8 +12,7 @@ namespace {
 Observation full(int abi) {
   Observation o;
   o.abi = abi;
-  o.landlockRestricts = o.namespaces = o.pidNamespaceInit = o.privateView = o.seccompFilters =
-      o.subreaper = true;
+  o.landlockRestricts = o.namespaces = o.pidNamespaceInit = o.privateView = o.seccompFilters = o.subreaper = true;
   return o;
 }
 }  // namespace
@@ -31,6 +30,7 @@ TEST_CASE("landlock probe: ABI 7 with namespaces") {
   CHECK(r.networkModes[NetworkMode::None].support == Support::Enforced);
   CHECK(r.networkModes[NetworkMode::LoopbackOnly].support == Support::Enforced);
   CHECK(r.networkModes[NetworkMode::AllowOutbound].support == Support::Partial);
+  CHECK(r.networkModes[NetworkMode::AllowList].support == Support::Enforced);
   CHECK(r.capabilities.size() == lw::kAllCapabilities.size());
   CHECK(r.networkModes.size() == lw::kAllNetworkModes.size());
 }
@@ -41,6 +41,7 @@ TEST_CASE("landlock probe: without user namespaces loopback-only is partial") {
   ProbeReport r = classify(o);
   CHECK(r.available);
   CHECK(r.networkModes[NetworkMode::LoopbackOnly].support == Support::Partial);
+  CHECK(r.networkModes[NetworkMode::AllowList].support == Support::Partial);
   CHECK(r.networkModes[NetworkMode::None].support == Support::Enforced);
 }
 
@@ -60,12 +61,10 @@ TEST_CASE("landlock probe: unavailable, with the reason, everything absent") {
   failed.failure = "fork: out of memory";
   Observation noReaper = full(7);
   noReaper.subreaper = false;
-  const Case cases[] = {{"no landlock", noLandlock, "not enabled"},
-                        {"ABI 2", full(2), "truncate"},
-                        {"no seccomp", noSeccomp, "seccomp"},
-                        {"ABI 5 without namespaces", abi5NoNs, "scope signals"},
-                        {"probe failed", failed, "out of memory"},
-                        {"no subreaper", noReaper, "subreaper"}};
+  const Case cases[] = {
+      {"no landlock", noLandlock, "not enabled"}, {"ABI 2", full(2), "truncate"},
+      {"no seccomp", noSeccomp, "seccomp"},       {"ABI 5 without namespaces", abi5NoNs, "scope signals"},
+      {"probe failed", failed, "out of memory"},  {"no subreaper", noReaper, "subreaper"}};
   for (const Case& c : cases) {
     CAPTURE(c.name);
     ProbeReport r = classify(c.o);

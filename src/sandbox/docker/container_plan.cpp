@@ -7,6 +7,7 @@
 
 #include "core/json_text.h"
 #include "core/paths.h"
+#include "sandbox/egress_relay_argv.h"
 
 namespace lw::sandbox::docker {
 namespace {
@@ -162,7 +163,7 @@ std::optional<Error> refusedInput(const ContainerPlanInput& in) {
 // another one (U+FFFD in place of the bad bytes): it would bind, or create
 // as root, a path other than the one meant, and run another command.
 std::optional<Error> notUtf8(const StepSpec& spec) {
-  std::vector<std::string> texts = {spec.workspace.string(), spec.outDir.string()};
+  std::vector<std::string> texts = {spec.workspace.string(), spec.outDir.string(), spec.egressSocket.string()};
   for (const auto* list : {&spec.writablePaths, &spec.protectedPaths, &spec.deniedReadPaths})
     for (const fs::path& p : *list) texts.push_back(p.string());
   texts.insert(texts.end(), spec.argv.begin(), spec.argv.end());
@@ -179,6 +180,11 @@ void addTreeMounts(const ContainerPlanInput& in, const std::vector<Tree>& trees,
   // The init connects the bridge and installs the filter, then execs the step.
   for (auto [source, target] : {std::pair{in.initBinary, kInitTarget}, std::pair{in.filterFile, kFilterTarget}})
     mounts.add(fs::path(target), bindMount(source, fs::path(target), true));
+  // allow-list: the step's egress proxy, reached by the relay only (containerBody).
+  if (!in.spec.egressSocket.empty()) {
+    const fs::path dir = in.spec.egressSocket.parent_path();
+    mounts.add(dir, bindMount(dir, dir, true));
+  }
   // The root filesystem is read-only; programs still expect a writable /tmp.
   mounts.add("/tmp", tmpfsMount("/tmp", false, in.spec.limits.tmpBytes, 01777));
 }
@@ -292,8 +298,13 @@ json::object hostConfigOf(const StepSpec& spec, json::array mounts) {
 
 json::object containerBody(const ContainerPlanInput& in, const fs::path& ws, json::array env, json::array mounts) {
   const StepSpec& spec = in.spec;
-  json::array entrypoint{json::string(kInitTarget), json::string(kFilterTarget), "--"};
-  for (const std::string& a : spec.argv) entrypoint.push_back(json::string(a));
+  std::vector<std::string> command = {std::string(kInitTarget), std::string(kFilterTarget), "--"};
+  command.insert(command.end(), spec.argv.begin(), spec.argv.end());
+  // allow-list: NetworkMode none, and the egress relay first, outside the
+  // filter that refuses the step new unix sockets (docs/egress.md).
+  if (!spec.egressSocket.empty()) command = behindEgressRelay(std::string(kInitTarget), spec.egressSocket, command);
+  json::array entrypoint;
+  for (const std::string& a : command) entrypoint.push_back(json::string(a));
   const fs::path workdir = spec.workdir.empty() ? ws : anchoredPath(ws, spec.workdir);
   return json::object{{"Image", in.image.reference},
                       {"Entrypoint", std::move(entrypoint)},

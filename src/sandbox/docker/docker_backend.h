@@ -54,6 +54,7 @@ class DockerBackend final : public Backend {
     t.hostFilesVisible = false;
     t.needsImage = true;
     t.canariesThroughShell = true;
+    t.egress = BackendTraits::EgressPath::ByBackend;  // container_plan.h
     return t;
   }
   const ProbeReport& probe() override;
@@ -75,7 +76,7 @@ class DockerBackend final : public Backend {
 
   DockerConfig config_;
   std::shared_ptr<HttpTransport> transport_;
-  std::mutex probeMutex_;  // steps of a stage launch in parallel
+  std::mutex probeMutex_;             // steps of a stage launch in parallel
   std::optional<EngineFacts> facts_;  // observed once, under probeMutex_
   std::optional<ProbeReport> report_;
   std::atomic<int> launches_{0};

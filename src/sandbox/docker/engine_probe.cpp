@@ -31,8 +31,8 @@ ProbeReport classifyEngine(const EngineFacts& facts) {
   report.backend = BackendId::Docker;
   if (!facts.reachable) {
     report.available = false;
-    report.unavailableReason = facts.unreachableReason +
-                               " (note: whoever can use a rootful Docker socket is root on that host)";
+    report.unavailableReason =
+        facts.unreachableReason + " (note: whoever can use a rootful Docker socket is root on that host)";
     markAllAbsent(report, "no Docker engine");
     return report;
   }
@@ -55,45 +55,51 @@ ProbeReport classifyEngine(const EngineFacts& facts) {
                    (rootless ? "rootless" : "rootful: access to its socket is root-equivalent") + ")";
 
   using C = Capability;
-  report.capabilities[C::FilesystemReadContainment] = {
-      Support::Enforced, "the container sees its image and the step's bound trees only; "
-                         "denied paths inside them are masked"};
+  report.capabilities[C::FilesystemReadContainment] = {Support::Enforced,
+                                                       "the container sees its image and the step's bound trees only; "
+                                                       "denied paths inside them are masked"};
   report.capabilities[C::FilesystemWriteContainment] = {
-      Support::Enforced, "read-only root filesystem; only the writable scope and the out dir are "
-                         "bound writable, /tmp is a private tmpfs"};
+      Support::Enforced,
+      "read-only root filesystem; only the writable scope and the out dir are "
+      "bound writable, /tmp is a private tmpfs"};
   report.capabilities[C::ProtectedPathReadOnlyMask] = {
-      Support::Enforced, "protected paths are re-bound read-only over writable binds, a missing one "
-                         "masked by an empty read-only directory, the directories above pinned as "
-                         "mount points (no rename, replace or hard link across)"};
+      Support::Enforced,
+      "protected paths are re-bound read-only over writable binds, a missing one "
+      "masked by an empty read-only directory, the directories above pinned as "
+      "mount points (no rename, replace or hard link across)"};
   report.capabilities[C::NetworkIsolation] = {
-      Support::Enforced, "NetworkMode none: the container's own network namespace; no new socket "
-                         "(the bridge arrives connected), so no unix socket in the view is reachable"};
-  report.capabilities[C::ProcessTreeCleanup] = {
-      Support::Enforced, "the container's pid namespace dies with it; the container is removed "
-                         "when the step returns"};
+      Support::Enforced,
+      "NetworkMode none: the container's own network namespace; no new socket "
+      "(the bridge arrives connected), so no unix socket in the view is reachable"};
+  report.capabilities[C::ProcessTreeCleanup] = {Support::Enforced,
+                                                "the container's pid namespace dies with it; the container is removed "
+                                                "when the step returns"};
   // loopwright-container-init installs loopwright's own filter before the
   // step starts, whatever the engine's profile is (an unconfined one too).
   if (seccompProfile.empty())
-    report.capabilities[C::SyscallFiltering] = {Support::Absent,
-                                                "the engine reports no seccomp support"};
+    report.capabilities[C::SyscallFiltering] = {Support::Absent, "the engine reports no seccomp support"};
   else
-    report.capabilities[C::SyscallFiltering] = {
-        Support::Enforced, "loopwright's filter, installed by its container init, under the "
-                           "engine's seccomp profile '" + seccompProfile + "'"};
+    report.capabilities[C::SyscallFiltering] = {Support::Enforced,
+                                                "loopwright's filter, installed by its container init, under the "
+                                                "engine's seccomp profile '" +
+                                                    seccompProfile + "'"};
 
-  report.networkModes[NetworkMode::None] = {Support::Enforced,
-                                            "NetworkMode none: only the container's own loopback"};
-  report.networkModes[NetworkMode::LoopbackOnly] = {
-      Support::Enforced, "NetworkMode none: the container's own loopback, not the host's"};
+  report.networkModes[NetworkMode::None] = {Support::Enforced, "NetworkMode none: only the container's own loopback"};
+  report.networkModes[NetworkMode::LoopbackOnly] = {Support::Enforced,
+                                                    "NetworkMode none: the container's own loopback, not the host's"};
   report.networkModes[NetworkMode::AllowList] = {
-      Support::Absent, "no egress relay in containers yet (docs/egress.md): use linux-bwrap"};
+      Support::Enforced,
+      "NetworkMode none: the container's own loopback, whose one way out is the egress relay "
+      "on 127.0.0.1:3128 to the step's proxy's bound socket, started before loopwright's "
+      "filter refuses the step new unix sockets"};
   if (facts.hasBridgeNetwork)
     report.networkModes[NetworkMode::AllowOutbound] = {
-        Support::Partial, "bridge network: services on the host's bridge address and cloud "
-                          "metadata addresses stay reachable"};
+        Support::Partial,
+        "bridge network: services on the host's bridge address and cloud "
+        "metadata addresses stay reachable"};
   else
-    report.networkModes[NetworkMode::AllowOutbound] = {
-        Support::Absent, "the engine has no bridge network (dockerd --bridge=none)"};
+    report.networkModes[NetworkMode::AllowOutbound] = {Support::Absent,
+                                                       "the engine has no bridge network (dockerd --bridge=none)"};
   return report;
 }
 

@@ -13,6 +13,7 @@
 #include "core/executables.h"
 #include "core/version.h"
 #include "sandbox/bwrap/bwrap_backend.h"
+#include "sandbox/egress_relay_argv.h"
 #include "sandbox/gvisor/gvisor_container.h"
 #include "sandbox/gvisor/gvisor_plan.h"
 #include "sandbox/gvisor/gvisor_probe.h"
@@ -190,11 +191,21 @@ Result<std::unique_ptr<process::RunningProcess>> GvisorBackend::launch(const Ste
   const fs::path filterFile = scratch->dir / "seccomp.bpf";
   Status filterWritten = writeFilter(**filter, filterFile);
   const limits::Plan limitsPlan = gvisorLimits(spec.limits, scratch->container);
-  auto plan = filterWritten
-                  ? planGvisor(withContainerInit(spec, config_.initBinary, filterFile),
-                               {scratch->rootfs, bridgeIsSocket(spec), addressSpaceLimit(limitsPlan, spec.limits)},
-                               &bwrap::lstatPath)
-                  : Result<GvisorPlan>(filterWritten.error());
+  StepSpec inner = withContainerInit(spec, config_.initBinary, filterFile);
+  const bool relayed = !spec.egressSocket.empty();
+  if (relayed) {
+    // allow-list: the relay first, outside loopwright's filter (which refuses
+    // the step new unix sockets), reaching the proxy's bound socket through
+    // --host-uds=open; gVisor's own netstack (--network=none) has no other route.
+    inner.argv = behindEgressRelay(config_.initBinary.string(), spec.egressSocket, inner.argv);
+    inner.readOnlyPaths.push_back(spec.egressSocket.parent_path());
+  }
+  auto plan =
+      filterWritten
+          ? planGvisor(inner,
+                       {scratch->rootfs, bridgeIsSocket(spec) || relayed, addressSpaceLimit(limitsPlan, spec.limits)},
+                       &bwrap::lstatPath)
+          : Result<GvisorPlan>(filterWritten.error());
   Status written = plan ? writeBundle(*scratch, *plan) : Status(plan.error());
   if (!written) {
     removeSandbox({}, *scratch);

@@ -40,6 +40,8 @@ class GvisorBackend final : public Backend {
     // unix socket in the out dir, which the container init connects to fd 3
     // (--host-uds=open) before its filter refuses every new socket.
     t.bridge = BackendTraits::BridgeTransport::SocketPath;
+    // allow-list: the egress relay runs before that filter (launch()).
+    t.egress = BackendTraits::EgressPath::ByBackend;
     return t;
   }
   const ProbeReport& probe() override;

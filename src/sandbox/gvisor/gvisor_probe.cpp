@@ -73,8 +73,13 @@ void setNetworkModes(ProbeReport& r, const ProbeObservation& o, bool base) {
   r.networkModes[NetworkMode::AllowOutbound] = {
       Support::Partial,
       "--network=host: the step's sockets are the host's network stack's, the host's loopback services reachable"};
-  r.networkModes[NetworkMode::AllowList] = {Support::Absent,
-                                            "no egress relay inside gVisor yet (docs/egress.md): use linux-bwrap"};
+  // The relay inside reaches the step's proxy through --host-uds=open, as
+  // the bridge does; the step itself is refused new unix sockets.
+  r.networkModes[NetworkMode::AllowList] =
+      enforcedIf(netstack,
+                 "gVisor's own network stack with loopback only (--network=none), whose one way out is the egress "
+                 "relay on 127.0.0.1:3128, started before loopwright's filter refuses the step new unix sockets",
+                 "the probe saw network interfaces besides loopback");
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 #include "sandbox/landlock/landlock_backend.h"
 
 #include <linux/capability.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,13 +14,18 @@
 #include <sstream>
 
 #include "core/version.h"
+#include "egress/listener_relay.h"
+#include "egress/step_relay.h"
+#include "sandbox/landlock/egress_listener.h"
 #include "sandbox/landlock/landlock_plan.h"
 #include "sandbox/landlock/landlock_ruleset.h"
 #include "sandbox/landlock/namespaces.h"
 #include "sandbox/landlock/private_view.h"
 #include "sandbox/limits/limits_applier.h"
-#include "sandbox/process/child_setups.h"
 #include "sandbox/probe_cache.h"
+#include "sandbox/process/child_setups.h"
+#include "sandbox/process/fd.h"
+#include "sandbox/process/holding.h"
 #include "sandbox/system_paths.h"
 
 namespace lw::sandbox::landlock {
@@ -53,8 +59,8 @@ std::optional<std::vector<std::string>> listNonSymlinks(const std::string& dir) 
 }
 
 Error launchFailed(std::string message, std::string hint = {}) {
-  return makeError(ErrorCode::SandboxLaunchFailed, "linux-landlock: " + std::move(message),
-                   std::move(hint), "linux-landlock");
+  return makeError(ErrorCode::SandboxLaunchFailed, "linux-landlock: " + std::move(message), std::move(hint),
+                   "linux-landlock");
 }
 
 bool holdsCapability(int cap) {
@@ -65,8 +71,22 @@ bool holdsCapability(int cap) {
 }
 
 process::ChildSetup installSeccomp(std::shared_ptr<const seccomp::BpfProgram> program) {
-  return process::ChildSetup{"seccomp filter",
-                             [program] { return program->installOnCurrentThread(); }};
+  return process::ChildSetup{"seccomp filter", [program] { return program->installOnCurrentThread(); }};
+}
+
+// Where the child finds its end of the egress channel: the first extra
+// descriptor (spawn.h), fd 4.
+constexpr int kChildChannelFd = 4;
+
+// A datagram pair: loopwright's end, and the child's (closed once the step
+// has started, so that loopwright holds no way back into it).
+Status openEgressChannel(process::Fd& ours, process::Fd& child) {
+  int pair[2];
+  if (::socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pair) != 0)
+    return launchFailed(std::string("socketpair for the egress listener: ") + std::strerror(errno));
+  ours.reset(pair[0]);
+  child.reset(pair[1]);
+  return Ok{};
 }
 
 }  // namespace
@@ -84,9 +104,8 @@ std::string landlockProbeCacheKey() {
   std::ifstream("/proc/sys/user/max_user_namespaces") >> maxUserNs;
   std::ifstream("/proc/sys/kernel/unprivileged_userns_clone") >> unprivClone;
   std::ostringstream key;
-  key << "landlock-probe-v3|" << kVersion << "|" << u.release << " " << u.version << "|uid "
-      << getuid() << " euid " << geteuid() << "|userns " << maxUserNs << "/" << unprivClone
-      << "|abi " << queryAbi();
+  key << "landlock-probe-v4|" << kVersion << "|" << u.release << " " << u.version << "|uid " << getuid() << " euid "
+      << geteuid() << "|userns " << maxUserNs << "/" << unprivClone << "|abi " << queryAbi();
   return key.str();
 }
 
@@ -112,11 +131,12 @@ const ProbeReport& LandlockBackend::probe() {
   }
   auto filter = filters_.get({NetworkMode::None, true});
   Observation observed;
-  if (!filter) observed.failure = filter.error().message;
-  else observed = observeHost(**filter, !holdsCapability(CAP_SYS_ADMIN));
+  if (!filter)
+    observed.failure = filter.error().message;
+  else
+    observed = observeHost(**filter, !holdsCapability(CAP_SYS_ADMIN));
   report_ = classify(observed);
-  if (config_.cacheFile && observed.failure.empty())
-    storeCachedProbe(*config_.cacheFile, key, *report_);
+  if (config_.cacheFile && observed.failure.empty()) storeCachedProbe(*config_.cacheFile, key, *report_);
   return *report_;
 }
 
@@ -133,11 +153,12 @@ std::string LandlockBackend::resolve(const std::string& path) {
 Result<Plan> LandlockBackend::planFor(const StepSpec& spec) {
   const ProbeReport& report = probe();
   if (!report.available)
-    return makeError(ErrorCode::SandboxBackendUnavailable,
-                     "linux-landlock: " + report.unavailableReason, {}, "linux-landlock");
-  ConfinementFacts facts = confinementFactsFrom(report, queryAbi(), holdsCapability(CAP_SETPCAP),
-                                  holdsCapability(CAP_SYS_ADMIN));
-  return plan(spec, facts, [this](const std::string& p) { return resolve(p); }, listNonSymlinks, othersMayReadPath);
+    return makeError(ErrorCode::SandboxBackendUnavailable, "linux-landlock: " + report.unavailableReason, {},
+                     "linux-landlock");
+  ConfinementFacts facts =
+      confinementFactsFrom(report, queryAbi(), holdsCapability(CAP_SETPCAP), holdsCapability(CAP_SYS_ADMIN));
+  return plan(
+      spec, facts, [this](const std::string& p) { return resolve(p); }, listNonSymlinks, othersMayReadPath);
 }
 
 Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const StepSpec& spec) {
@@ -164,25 +185,34 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
   const bool userInSupervisor = p.pidNamespace && p.userNamespace;
   const bool childUnshares = (p.userNamespace && !userInSupervisor) || p.mountNamespace || p.networkNamespace;
   if (p.pidNamespace) {
-    req.supervisorSetup.push_back(enterNamespaces(
-        geteuid(), getegid(), {.user = userInSupervisor, .pid = true, .ipc = !childUnshares}));
+    req.supervisorSetup.push_back(
+        enterNamespaces(geteuid(), getegid(), {.user = userInSupervisor, .pid = true, .ipc = !childUnshares}));
     req.stepIsPidNamespaceInit = true;
   }
   if (childUnshares)
     req.childSetup.push_back(enterNamespaces(
         geteuid(), getegid(),
-        {.user = p.userNamespace && !userInSupervisor, .mount = p.mountNamespace,
-         .network = p.networkNamespace}));
+        {.user = p.userNamespace && !userInSupervisor, .mount = p.mountNamespace, .network = p.networkNamespace}));
+  process::Fd egressChannel, childChannel;
+  if (spec.network == NetworkMode::AllowList) {
+    if (Status st = openEgressChannel(egressChannel, childChannel); !st) return st.error();
+    req.extraFds.push_back(childChannel.get());
+    req.childSetup.push_back(handOutEgressListener(kChildChannelFd, egress::kRelayPort));
+  }
   if (p.mountNamespace)
-    req.childSetup.push_back(
-        enterPrivateView(std::make_shared<const PreparedView>(p.writableTrees, p.workdir)));
-  req.childSetup.push_back(restrictWithLandlock(
-      std::make_shared<const PreparedRuleset>(std::move(planned).value())));
+    req.childSetup.push_back(enterPrivateView(std::make_shared<const PreparedView>(p.writableTrees, p.workdir)));
+  req.childSetup.push_back(restrictWithLandlock(std::make_shared<const PreparedRuleset>(std::move(planned).value())));
   req.childSetup.push_back(process::dropAllCapabilities());
   req.childSetup.push_back(installSeccomp(*filter));
   auto proc = process::spawn(req);
   if (!proc) return proc;
-  return limits::releasingLimitsAfter(std::move(proc).value(), std::move(limited).value());
+  childChannel.reset();
+  auto limitedProc = limits::releasingLimitsAfter(std::move(proc).value(), std::move(limited).value());
+  if (!egressChannel) return limitedProc;
+  auto listener = receiveEgressListener(egressChannel.get());
+  if (!listener) return std::move(listener).error();  // limitedProc's destructor ends the step
+  return process::holding(std::move(limitedProc),
+                          std::make_shared<egress::ListenerRelay>(*listener, spec.egressSocket));
 }
 
 std::unique_ptr<Backend> makeLandlockBackend() { return std::make_unique<LandlockBackend>(); }

@@ -36,14 +36,17 @@ LandlockConfig landlockConfigFor(const Environment& env);
 std::string landlockProbeCacheKey();
 
 // What launch() needs to know from a report, fresh or cached. Pure.
-ConfinementFacts confinementFactsFrom(const ProbeReport& report, int abi, bool holdsSetpcap,
-                        bool holdsSysAdmin);
+ConfinementFacts confinementFactsFrom(const ProbeReport& report, int abi, bool holdsSetpcap, bool holdsSysAdmin);
 
 class LandlockBackend : public Backend {
  public:
   explicit LandlockBackend(LandlockConfig config = {}) : config_(std::move(config)) {}
   BackendId id() const override { return BackendId::LinuxLandlock; }
-  BackendTraits traits() const override { return {}; }
+  BackendTraits traits() const override {
+    BackendTraits t;
+    t.egress = BackendTraits::EgressPath::ByBackend;  // egress_listener.h
+    return t;
+  }
   const ProbeReport& probe() override;
   // Fails with SANDBOX_BACKEND_UNAVAILABLE when the probe said so, with
   // SANDBOX_CAPABILITY_INSUFFICIENT when the spec asks for what this kernel

@@ -10,39 +10,43 @@ namespace lw::sandbox::landlock {
 namespace {
 
 Error insufficient(std::string message, std::string hint) {
-  return makeError(ErrorCode::SandboxCapabilityInsufficient, "linux-landlock: " + message,
-                   std::move(hint), "linux-landlock");
+  return makeError(ErrorCode::SandboxCapabilityInsufficient, "linux-landlock: " + message, std::move(hint),
+                   "linux-landlock");
 }
 
 // True when `inner` is `outer` or lies beneath it (component-wise).
 bool within(const std::string& inner, const std::string& outer) {
   if (outer == "/") return true;
   return inner == outer ||
-         (inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 &&
-          inner[outer.size()] == '/');
+         (inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 && inner[outer.size()] == '/');
 }
 
 Status checkKernel(const StepSpec& spec, const ConfinementFacts& f) {
   if (f.abi < 3)
-    return insufficient("Landlock ABI " + std::to_string(f.abi) +
-                            " cannot stop truncate(2) on read-only files",
+    return insufficient("Landlock ABI " + std::to_string(f.abi) + " cannot stop truncate(2) on read-only files",
                         "Linux 6.2 or newer (Landlock ABI 3) is needed");
   if (!f.namespaces && f.abi < 6)
-    return insufficient("without a pid namespace or Landlock ABI 6 scoping, the step could "
-                        "signal host processes of the same user",
-                        "allow unprivileged user namespaces or use Linux 6.12 or newer");
+    return insufficient(
+        "without a pid namespace or Landlock ABI 6 scoping, the step could "
+        "signal host processes of the same user",
+        "allow unprivileged user namespaces or use Linux 6.12 or newer");
   if (spec.network == NetworkMode::LoopbackOnly && !f.namespaces)
-    return insufficient("loopback-only needs a private network namespace (user namespaces "
-                        "are not available here); the host's loopback would be reachable",
-                        "allow unprivileged user namespaces, or use linux-bwrap");
-  if (spec.network == NetworkMode::AllowList)
-    return insufficient("allow-list needs the egress relay's unix socket, which this backend cannot "
-                        "keep apart from the host's",
-                        "use linux-bwrap for allow-list steps");
+    return insufficient(
+        "loopback-only needs a private network namespace (user namespaces "
+        "are not available here); the host's loopback would be reachable",
+        "allow unprivileged user namespaces, or use linux-bwrap");
+  if (spec.network == NetworkMode::AllowList && !f.namespaces)
+    return insufficient(
+        "allow-list needs a private network namespace (user namespaces are not "
+        "available here); the host's network would be reachable",
+        "allow unprivileged user namespaces, or use linux-bwrap");
+  if (spec.network == NetworkMode::AllowList && spec.egressSocket.empty())
+    return insufficient("allow-list without an egress proxy to reach", "run the step through `loopwright run`");
   if (spec.network == NetworkMode::AllowOutbound)
-    return insufficient("allow-outbound would leave the host's loopback services reachable: "
-                        "Landlock filters TCP by port, not by address, and not UDP",
-                        "use linux-bwrap or docker for allow-outbound steps");
+    return insufficient(
+        "allow-outbound would leave the host's loopback services reachable: "
+        "Landlock filters TCP by port, not by address, and not UDP",
+        "use linux-bwrap or docker for allow-outbound steps");
   return Ok{};
 }
 
@@ -58,8 +62,8 @@ void merge(Rules& into, const std::string& path, std::uint64_t access, bool requ
 // Grants `access` on everything beneath `dir` except the denied paths, by
 // granting each sibling along the way instead of `dir` itself (Landlock can
 // only add rights beneath a path, never take them away).
-Status explode(const std::string& dir, std::uint64_t access,
-               const std::vector<std::string>& denied, const DirLister& list, Rules& out) {
+Status explode(const std::string& dir, std::uint64_t access, const std::vector<std::string>& denied,
+               const DirLister& list, Rules& out) {
   auto names = list(dir);
   if (!names)
     return insufficient("cannot list " + dir + " to leave a denied path out of it",
@@ -81,15 +85,13 @@ Status explode(const std::string& dir, std::uint64_t access,
   return Ok{};
 }
 
-Result<Rules> carveOutDenied(Rules rules, const std::vector<std::string>& denied,
-                             const DirLister& list) {
+Result<Rules> carveOutDenied(Rules rules, const std::vector<std::string>& denied, const DirLister& list) {
   Rules out;
   for (const auto& [path, rule] : rules) {
     std::vector<std::string> beneath;
     for (const std::string& d : denied) {
       if (within(path, d))
-        return insufficient("the granted path " + path + " lies inside the denied path " + d,
-                            "deny a narrower path");
+        return insufficient("the granted path " + path + " lies inside the denied path " + d, "deny a narrower path");
       if (within(d, path)) beneath.push_back(d);
     }
     if (beneath.empty()) {
@@ -100,8 +102,8 @@ Result<Rules> carveOutDenied(Rules rules, const std::vector<std::string>& denied
     // creating entries beside the denied path, and new entries could not be
     // covered at all.
     if ((rule.access & ~kFsReadRights) != 0 || !list)
-      return insufficient("denied path " + beneath.front() + " lies inside the writable path " +
-                              path + "; Landlock cannot take a right away beneath a granted path",
+      return insufficient("denied path " + beneath.front() + " lies inside the writable path " + path +
+                              "; Landlock cannot take a right away beneath a granted path",
                           "move the denied path out of the writable tree, or use linux-bwrap");
     if (Status st = explode(path, rule.access, beneath, list, out); !st) return st.error();
   }
@@ -111,7 +113,9 @@ Result<Rules> carveOutDenied(Rules rules, const std::vector<std::string>& denied
 // New namespaces only where Landlock and seccomp cannot do the job: each
 // costs start time (the private view a fork and a /proc mount).
 void chooseNamespaces(const StepSpec& spec, const ConfinementFacts& f, Plan& p) {
-  p.networkNamespace = spec.network == NetworkMode::LoopbackOnly;
+  // allow-list: loopback only too; the way out is a listener loopwright
+  // holds (egress_listener.h).
+  p.networkNamespace = spec.network == NetworkMode::LoopbackOnly || spec.network == NetworkMode::AllowList;
   p.mountNamespace = f.privateView;
   p.pidNamespace = f.privateView || f.abi < 6;
   const bool any = p.networkNamespace || p.pidNamespace || p.mountNamespace;
@@ -138,8 +142,10 @@ Result<std::vector<std::string>> writableTreesOf(const StepSpec& spec, const Pat
     if (std::none_of(trees.begin(), trees.end(), holds)) trees.push_back(path);
   }
   if (trees.size() > PreparedView::kMaxWritableTrees)
-    return insufficient(std::to_string(trees.size()) + " separate writable paths; the private "
-                            "view takes at most " + std::to_string(PreparedView::kMaxWritableTrees),
+    return insufficient(std::to_string(trees.size()) +
+                            " separate writable paths; the private "
+                            "view takes at most " +
+                            std::to_string(PreparedView::kMaxWritableTrees),
                         "make writable a common parent directory instead");
   return trees;
 }
@@ -159,21 +165,18 @@ const std::vector<std::string>& systemReadPaths() {
 }
 
 const std::vector<std::string>& systemDevicePaths() {
-  static const std::vector<std::string> paths = {"/dev/null", "/dev/zero", "/dev/full",
-                                                 "/dev/random", "/dev/urandom"};
+  static const std::vector<std::string> paths = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
   return paths;
 }
 
-Result<Plan> plan(const StepSpec& spec, const ConfinementFacts& f, const PathResolver& resolve,
-                  const DirLister& list, const OthersMayRead& othersMayRead) {
+Result<Plan> plan(const StepSpec& spec, const ConfinementFacts& f, const PathResolver& resolve, const DirLister& list,
+                  const OthersMayRead& othersMayRead) {
   if (f.abi < 1)
-    return makeError(ErrorCode::SandboxBackendUnavailable,
-                     "linux-landlock: Landlock is not enabled in this kernel",
+    return makeError(ErrorCode::SandboxBackendUnavailable, "linux-landlock: Landlock is not enabled in this kernel",
                      "boot with lsm=...,landlock or use linux-bwrap", "linux-landlock");
   if (Status st = checkKernel(spec, f); !st) return st.error();
   if (spec.workspace.empty())
-    return makeError(ErrorCode::Internal, "linux-landlock: step without a workspace", {},
-                     "linux-landlock");
+    return makeError(ErrorCode::Internal, "linux-landlock: step without a workspace", {}, "linux-landlock");
 
   Plan p;
   p.abi = f.abi;
@@ -201,8 +204,7 @@ Result<Plan> plan(const StepSpec& spec, const ConfinementFacts& f, const PathRes
   };
   for (const std::string& s : systemReadPaths())
     if (!othersMayRead || othersMayRead(s)) grant(s, kFsReadRights, false);
-  for (const std::string& s : systemDevicePaths())
-    grant(s, kFsReadFile | kFsWriteFile | (all & kFsTruncate), false);
+  for (const std::string& s : systemDevicePaths()) grant(s, kFsReadFile | kFsWriteFile | (all & kFsTruncate), false);
   grant(spec.workspace.string(), spec.workspaceWritable ? all : kFsReadRights, true);
   if (!spec.outDir.empty()) grant(spec.outDir.string(), all, true);  // none for `sandbox exec`
   for (const auto& w : spec.writablePaths) grant(w.string(), all, true);

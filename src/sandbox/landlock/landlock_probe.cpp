@@ -35,8 +35,8 @@ int observeInit(const PreparedView& view) noexcept {
 }
 
 // Runs in the forked probe child; the exit code carries the Bits.
-[[noreturn]] void probeChild(const PreparedNamespaces& ns, const PreparedView& view,
-                             const seccomp::BpfProgram& filter, int abi) noexcept {
+[[noreturn]] void probeChild(const PreparedNamespaces& ns, const PreparedView& view, const seccomp::BpfProgram& filter,
+                             int abi) noexcept {
   int bits = 0;
   if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0) {
     int fd = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
@@ -54,8 +54,7 @@ int observeInit(const PreparedView& view) noexcept {
       if (fd >= 0) close(fd);
     }
   }
-  if (filter.installOnCurrentThread() == 0 && syscall(SYS_ptrace, PTRACE_TRACEME, 0, 0, 0) < 0 &&
-      errno == EPERM)
+  if (filter.installOnCurrentThread() == 0 && syscall(SYS_ptrace, PTRACE_TRACEME, 0, 0, 0) < 0 && errno == EPERM)
     bits |= kSeccomp;
   _exit(bits);
 }
@@ -69,8 +68,7 @@ SupportStatus absent(std::string why) { return {Support::Absent, std::move(why)}
 Observation observeHost(const seccomp::BpfProgram& filter, bool userNamespace) {
   Observation o;
   o.abi = queryAbi();
-  PreparedNamespaces ns(geteuid(), getegid(),
-                        {.user = userNamespace, .mount = true, .network = true, .pid = true});
+  PreparedNamespaces ns(geteuid(), getegid(), {.user = userNamespace, .mount = true, .network = true, .pid = true});
   PreparedView view({}, "/");
   pid_t child = fork();
   if (child < 0) {
@@ -109,16 +107,17 @@ ProbeReport classify(const Observation& o) {
   } else if (o.abi < 1 || !o.landlockRestricts) {
     r.unavailableReason = "Landlock is not enabled in this kernel (or refused a ruleset)";
   } else if (o.abi < 3) {
-    r.unavailableReason = "Landlock ABI " + std::to_string(o.abi) +
-                          " cannot stop truncate(2); ABI 3 (Linux 6.2) is needed";
+    r.unavailableReason =
+        "Landlock ABI " + std::to_string(o.abi) + " cannot stop truncate(2); ABI 3 (Linux 6.2) is needed";
   } else if (!o.seccompFilters) {
     r.unavailableReason = "the seccomp filter could not be loaded";
   } else if (!o.subreaper) {
-    r.unavailableReason = "no child subreaper or /proc/thread-self/children: the process tree "
-                          "cannot be cleaned up";
+    r.unavailableReason =
+        "no child subreaper or /proc/thread-self/children: the process tree "
+        "cannot be cleaned up";
   } else if (o.abi < 6 && !ns) {
-    r.unavailableReason = "Landlock ABI " + std::to_string(o.abi) +
-                          " cannot scope signals and no pid namespace can be created";
+    r.unavailableReason =
+        "Landlock ABI " + std::to_string(o.abi) + " cannot scope signals and no pid namespace can be created";
   }
   r.available = r.unavailableReason.empty();
   using C = Capability;
@@ -131,21 +130,23 @@ ProbeReport classify(const Observation& o) {
   r.capabilities[C::FilesystemReadContainment] =
       enforced(abi + ": reads only beneath the workspace, the out dir and system paths");
   const bool view = ns && o.privateView;
-  r.capabilities[C::FilesystemWriteContainment] = enforced(
-      abi + ": writes (truncate included) only beneath the writable paths; " +
-      (view ? "everything else mounted read-only, so mode, owner, times and xattrs stay too"
-            : "seccomp refuses every chmod, chown, utime and xattr change (inside the "
-              "writable paths too: no private mount view here)"));
-  r.capabilities[C::ProtectedPathReadOnlyMask] =
-      partial("Landlock only grants rights beneath a path and cannot take write back from a "
-              "path inside a writable root; protected paths are read-only only while their "
-              "tree is");
+  r.capabilities[C::FilesystemWriteContainment] =
+      enforced(abi + ": writes (truncate included) only beneath the writable paths; " +
+               (view ? "everything else mounted read-only, so mode, owner, times and xattrs stay too"
+                     : "seccomp refuses every chmod, chown, utime and xattr change (inside the "
+                       "writable paths too: no private mount view here)"));
+  r.capabilities[C::ProtectedPathReadOnlyMask] = partial(
+      "Landlock only grants rights beneath a path and cannot take write back from a "
+      "path inside a writable root; protected paths are read-only only while their "
+      "tree is");
   r.capabilities[C::ProcessTreeCleanup] =
-      view ? enforced("pid namespace per step with its own /proc, inside a subreaper supervisor: "
-                      "no other process can be seen, signalled or limited")
-           : partial("no pid namespace with its own /proc here (user namespaces unavailable): "
-                     "the subreaper kills every descendant, but host processes are listed in "
-                     "/proc with their command lines");
+      view ? enforced(
+                 "pid namespace per step with its own /proc, inside a subreaper supervisor: "
+                 "no other process can be seen, signalled or limited")
+           : partial(
+                 "no pid namespace with its own /proc here (user namespaces unavailable): "
+                 "the subreaper kills every descendant, but host processes are listed in "
+                 "/proc with their command lines");
   r.capabilities[C::SyscallFiltering] = enforced("seccomp filter (libseccomp), other ABIs killed");
   r.networkModes[NetworkMode::None] =
       enforced("seccomp refuses every new socket (the bridge is passed as a descriptor)" +
@@ -155,15 +156,17 @@ ProbeReport classify(const Observation& o) {
   r.networkModes[NetworkMode::LoopbackOnly] =
       ns ? enforced("private network namespace with only lo up; no new unix sockets")
          : partial("without a user namespace the host's loopback would be reachable");
-  r.networkModes[NetworkMode::AllowOutbound] =
-      partial("the host's loopback services would stay reachable: Landlock filters TCP by port, "
-              "not by address, and not UDP");
-  r.networkModes[NetworkMode::AllowList] = {
-      Support::Absent, "the egress relay needs a new unix socket, and Landlock cannot keep one from the "
-                       "host's sockets (it does not govern connect on a socket file): use linux-bwrap"};
+  r.networkModes[NetworkMode::AllowOutbound] = partial(
+      "the host's loopback services would stay reachable: Landlock filters TCP by port, "
+      "not by address, and not UDP");
+  r.networkModes[NetworkMode::AllowList] =
+      ns ? enforced(
+               "private network namespace with only lo up, whose one way out is a listener on "
+               "127.0.0.1:3128 that loopwright holds and relays to the step's egress proxy; no new "
+               "unix sockets, netlink, packet or raw sockets")
+         : partial("without a user namespace the host's network would be reachable");
   r.capabilities[C::NetworkIsolation] =
-      enforced("for the network modes marked enforced (none" +
-               std::string(ns ? ", loopback-only)" : ")"));
+      enforced("for the network modes marked enforced (none" + std::string(ns ? ", loopback-only, allow-list)" : ")"));
   return r;
 }
 

@@ -5,6 +5,7 @@
 // attempt was blocked, 1 it succeeded (an escape), 2 the attack could not be
 // set up.
 #include <arpa/inet.h>
+#include <netdb.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -471,6 +472,131 @@ int hostKernel(const std::string& hostRelease, const std::string& hostBootId, co
                  ringErr);
 }
 
+// --- allow-list steps (docs/egress.md): the only way out is the egress
+// relay on 127.0.0.1:3128; everything else must find no route.
+
+// A TCP connection to `ip` (v4 or v6 literal) at `port`, around the proxy.
+int connectTo(const std::string& ip, int port) {
+  sockaddr_storage ss{};
+  socklen_t len = 0;
+  auto* v4 = reinterpret_cast<sockaddr_in*>(&ss);
+  auto* v6 = reinterpret_cast<sockaddr_in6*>(&ss);
+  if (::inet_pton(AF_INET, ip.c_str(), &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons(static_cast<uint16_t>(port));
+    len = sizeof *v4;
+  } else if (::inet_pton(AF_INET6, ip.c_str(), &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons(static_cast<uint16_t>(port));
+    len = sizeof *v6;
+  } else {
+    std::printf("not an address: %s\n", ip.c_str());
+    return 2;
+  }
+  int s = ::socket(ss.ss_family, SOCK_STREAM, 0);
+  if (s < 0) return blocked("socket for " + ip, errno);
+  timeval tv{5, 0};
+  ::setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  if (::connect(s, reinterpret_cast<sockaddr*>(&ss), len) != 0) return blocked("connect " + ip, errno);
+  return escaped("connected to " + ip + ":" + std::to_string(port) + " around the proxy");
+}
+
+// A name looked up by the step itself (no DNS server but the proxy's).
+int resolveName(const std::string& name) {
+  addrinfo* found = nullptr;
+  int rc = ::getaddrinfo(name.c_str(), "443", nullptr, &found);
+  if (rc != 0) {
+    std::printf("blocked: resolving %s: %s\n", name.c_str(), ::gai_strerror(rc));
+    return 0;
+  }
+  ::freeaddrinfo(found);
+  return escaped("resolved " + name + " inside the step");
+}
+
+void put16(std::string& b, std::size_t v) {
+  b.push_back(static_cast<char>((v >> 8) & 0xff));
+  b.push_back(static_cast<char>(v & 0xff));
+}
+
+// A TLS 1.2 ClientHello naming `sni`, enough for OpenSSL's server with a
+// P-256 certificate to answer with its ServerHello.
+std::string clientHello(const std::string& sni) {
+  std::string ext;
+  std::string name;
+  put16(name, sni.size() + 3);
+  name.push_back(0);
+  put16(name, sni.size());
+  name += sni;
+  put16(ext, 0x0000);  // server_name
+  put16(ext, name.size());
+  ext += name;
+  ext += std::string("\x00\x0a\x00\x04\x00\x02\x00\x17", 8);  // supported_groups: secp256r1
+  ext += std::string("\x00\x0b\x00\x02\x01\x00", 6);          // ec_point_formats: uncompressed
+  ext += std::string("\x00\x0d\x00\x04\x00\x02\x04\x03", 8);  // signature_algorithms: ecdsa_secp256r1_sha256
+  std::string body("\x03\x03", 2);
+  body += std::string(32, '\x2a');                             // random
+  body.push_back(0);                                           // no session id
+  body += std::string("\x00\x04\xc0\x2b\xc0\x2c", 6);          // ECDHE-ECDSA-AES-GCM
+  body += std::string("\x01\x00", 2);                          // null compression
+  put16(body, ext.size());
+  body += ext;
+  std::string hs("\x01", 1);
+  hs.push_back(0);
+  put16(hs, body.size());
+  hs += body;
+  std::string record("\x16\x03\x01", 3);
+  put16(record, hs.size());
+  return record + hs;
+}
+
+// Through the relay: CONNECT host:port, then a ClientHello naming `sni`.
+// The first byte the far side sends back: 0x16 a handshake (the server
+// answered), 0x15 an alert, -1 nothing (closed); -2 when CONNECT failed.
+int tlsThroughProxy(const std::string& host, int port, const std::string& sni) {
+  int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (s < 0) return -2;
+  timeval tv{10, 0};
+  ::setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(3128);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    std::printf("cannot reach the relay: %s\n", std::strerror(errno));
+    return -2;
+  }
+  const std::string target = host + ":" + std::to_string(port);
+  const std::string request = "CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n\r\n";
+  if (::send(s, request.data(), request.size(), MSG_NOSIGNAL) < 0) return -2;
+  std::string head;
+  char c = 0;
+  while (head.find("\r\n\r\n") == std::string::npos && ::recv(s, &c, 1, 0) == 1) head.push_back(c);
+  std::printf("CONNECT %s: %s\n", target.c_str(), head.substr(0, head.find('\r')).c_str());
+  if (head.rfind("HTTP/1.1 200", 0) != 0 && head.rfind("HTTP/1.0 200", 0) != 0) return -2;
+  const std::string hello = clientHello(sni);
+  if (::send(s, hello.data(), hello.size(), MSG_NOSIGNAL) < 0) return -1;
+  unsigned char first = 0;
+  int got = ::recv(s, &first, 1, 0) == 1 ? first : -1;
+  ::close(s);
+  return got;
+}
+
+// Positive: the listed host answers a ClientHello naming it.
+int proxyReaches(const std::string& host, int port) {
+  int first = tlsThroughProxy(host, port, host);
+  std::printf("first byte back: %d\n", first);
+  return first == 0x16 ? 0 : 2;
+}
+
+// The listed host's CONNECT with another name in the ClientHello.
+int sniMismatch(const std::string& host, int port, const std::string& other) {
+  int first = tlsThroughProxy(host, port, other);
+  if (first == 0x16) return escaped("the server answered a ClientHello for " + other + " through CONNECT " + host);
+  if (first == -2) return 2;
+  return blocked("ClientHello for " + other + " through CONNECT " + host + " (first byte " + std::to_string(first) + ")",
+                 ECONNRESET);
+}
+
 int runAttack(const std::vector<std::string>& a) {
   const std::string& what = a.at(0);
   if (what == "write") return writeEach({a.begin() + 1, a.end()});
@@ -485,6 +611,10 @@ int runAttack(const std::vector<std::string>& a) {
   if (what == "tcp") return connectTcp(std::stoi(a.at(1)));
   if (what == "udp") return udpOut(std::stoi(a.at(1)));
   if (what == "raw") return rawSockets();
+  if (what == "tcp-to") return connectTo(a.at(1), std::stoi(a.at(2)));
+  if (what == "resolve") return resolveName(a.at(1));
+  if (what == "sni") return sniMismatch(a.at(1), std::stoi(a.at(2)), a.at(3));
+  if (what == "proxy") return proxyReaches(a.at(1), std::stoi(a.at(2)));
   if (what == "tiocsti") return tiocsti();
   if (what == "host-process") return hostProcess(std::stoi(a.at(1)));
   if (what == "environ") return environOf(a.at(1), a.size() > 2 ? a.at(2) : "");

@@ -1,17 +1,27 @@
-// networkMode allow-list end to end (docs/egress.md): `loopwright run` of a
-// step that tries, with curl, the host its egress list names (over HTTPS,
-// through the proxy), another name, another port, the same host directly
-// around the proxy and with the proxy variables unset, an IPv6 address and
-// a UDP datagram; as root and as the unprivileged lwtest. The
-// destination is this machine's own name, which the test's host config
+// networkMode allow-list end to end (docs/egress.md), on every Linux backend
+// that claims it: `loopwright run` of a step that sends the escape suite's
+// hostile program (tests/escape/hostile) at the network — the listed host
+// through the proxy (a ClientHello answered), another name, the listed host
+// with another name in its ClientHello (SNI), the host's address and its
+// loopback services directly around the proxy, IPv6, UDP to a DNS server, a
+// name looked up inside, raw, packet and netlink sockets, and a host unix
+// socket — and, where the step sees the host's tools, curl over HTTPS with
+// and without the proxy variables; as root and as the unprivileged lwtest.
+// The destination is this machine's own name, which the test's host config
 // lets the proxy reach (its addresses are not public).
 #include <doctest/doctest.h>
 
 #include <netdb.h>
 #include <pwd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <thread>
+
+#include <boost/json/parse.hpp>
 
 #include "integration/pipeline/pipeline_fixture.h"
 #include "support/host_requirement.h"
@@ -68,90 +78,222 @@ struct TlsServer {
   ~TlsServer() { sh("kill " + pid); }
 };
 
-// The step: each attempt's curl exit status, HTTP code and CONNECT answer, one per line.
-std::string stepScript(const std::string& host, unsigned short port) {
+// One probe of the hostile program: its exit status (0 blocked or, for a
+// positive probe, worked; 1 escaped; 2 could not be set up) per line of
+// results, its output in LABEL.txt.
+std::string hostileProbes(const std::string& host, const std::string& address, unsigned short port,
+                          const fs::path& hostSocket) {
+  const std::string p = std::to_string(port);
+  return "H=\"$LOOPWRIGHT_OUT/hostile\"; cp hostile \"$H\" && chmod 755 \"$H\"\n"
+         "probe() { label=$1; shift; \"$H\" --lw-hostile \"$@\" > \"$LOOPWRIGHT_OUT/$label.txt\" 2>&1;"
+         " echo \"$label $?\" >> \"$LOOPWRIGHT_OUT/results\"; }\n"
+         "probe proxy proxy " +
+         host + " " + p +
+         "\n"
+         "probe other-name proxy example.com 443\n"
+         "probe sni sni " +
+         host + " " + p +
+         " example.com\n"
+         "probe direct tcp-to " +
+         address + " " + p +
+         "\n"
+         "probe host-loopback tcp " +
+         p +
+         "\n"
+         "probe ipv6 tcp-to 2606:4700:4700::1111 443\n"
+         "probe ipv6-loopback tcp-to ::1 " +
+         p +
+         "\n"
+         "probe metadata tcp-to 169.254.169.254 80\n"
+         "probe udp udp 53\n"
+         "probe resolve resolve example.com\n"
+         "probe raw raw\n"
+         "probe unix unix " +
+         hostSocket.string() + "\n";
+}
+
+// The same with curl, where the step sees the host's tools: each attempt's
+// exit status, HTTP code and CONNECT answer, one per line.
+std::string curlProbes(const std::string& host, unsigned short port) {
   const std::string url = "https://" + host + ":" + std::to_string(port) + "/";
   const std::string other = "https://" + host + ":" + std::to_string(port + 1) + "/";
-  return "#!/bin/sh\n"
-         "try() { label=$1; shift; code=$(curl -s -o /dev/null -w '%{http_code}/%{http_connect}' --max-time 10 "
-         "--cacert cert.pem "
-         "\"$@\");"
-         " echo \"$label $? $code\" >> \"$LOOPWRIGHT_OUT/results\"; }\n"
+  return "try() { label=$1; shift; code=$(curl -s -o /dev/null -w '%{http_code}/%{http_connect}' --max-time 10 "
+         "--cacert cert.pem \"$@\"); echo \"$label $? $code\" >> \"$LOOPWRIGHT_OUT/results\"; }\n"
          "try allowed " +
          url +
          "\n"
-         "try other-name https://example.com/\n"
          "try other-port " +
          other +
          "\n"
-         "try direct --noproxy '*' " +
+         "try direct-curl --noproxy '*' " +
          url +
          "\n"
          "HTTPS_PROXY= https_proxy= try unset-proxy " +
-         url +
-         "\n"
-         "try ipv6 --noproxy '*' https://[2606:4700:4700::1111]/\n"
-         "python3 -c \"import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', "
-         "('8.8.8.8', 53))\" 2>/dev/null; echo \"udp $?\" >> \"$LOOPWRIGHT_OUT/results\"\n";
+         url + "\n";
 }
 
-void checkAllowList(bool asLwtest) {
+// A listening unix socket on the host, outside every view but the host's.
+struct HostSocket {
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  explicit HostSocket(const fs::path& path) {
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    REQUIRE(path.string().size() < sizeof a.sun_path);
+    std::strcpy(a.sun_path, path.c_str());
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    ::chmod(path.c_str(), 0777);
+    REQUIRE(::listen(fd, 4) == 0);
+  }
+  ~HostSocket() { ::close(fd); }
+};
+
+// Where each allow-list case runs.
+struct Target {
+  std::string backend;
+  std::string sandboxYaml;                 // the taskpack's sandbox keys besides the mode
+  std::string hostConfigExtra;             // runtime profiles
+  std::map<std::string, std::string> env;  // DOCKER_HOST
+  bool hostTools = true;                   // curl and the host's files are in the step's view
+};
+
+// What `loopwright sandbox backends --json` says of allow-list on `backend`.
+std::string allowListClaim(const std::string& backend, const std::string& envPrefix) {
+  const auto doc = boost::json::parse(capture(envPrefix + " '" LOOPWRIGHT_BIN "' sandbox backends --json 2>/dev/null"));
+  for (const auto& b : doc.at("backends").as_array())
+    if (b.at("backend").as_string() == backend && b.at("available").as_bool())
+      return std::string(b.at("networkModes").at("allow-list").at("status").as_string());
+  return "unavailable";
+}
+
+void checkAllowList(const Target& t, bool asLwtest) {
   const std::string host = hostName();
   const auto addresses = addressesOf(host);
   LW_REQUIRE_HOST(!addresses.empty(), "this machine's name (" + host + ") does not resolve");
+  std::string address;
+  for (const auto& a : addresses)
+    if (a.find(':') == std::string::npos && a.rfind("127.", 0) != 0) address = a;
+  LW_REQUIRE_HOST(!address.empty(), "this machine's name (" + host + ") has no IPv4 address but loopback");
   Scratch s;
   fs::create_directories(s.root / "tls");
   TlsServer server(s.root / "tls", host);
+  HostSocket hostSocket(s.root / "host.sock");
   fs::path repo = s.root / "repo";
   makeRepo(repo, {{".loopwright/taskpack.yaml",
                    taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
                             "        - name: fetch\n          run: [sh, .loopwright/agents/fetch.sh]\n",
-                            "  sandbox:\n    preferredBackends: [linux-bwrap]\n    networkMode: allow-list\n"
-                            "    egress: [\"" +
-                                host + ":" + std::to_string(server.port) + "\"]\n")},
-                  {".loopwright/agents/fetch.sh", stepScript(host, server.port)},
+                            "  sandbox:\n    preferredBackends: [" + t.backend + "]\n" + t.sandboxYaml +
+                                "    networkMode: allow-list\n    egress: [\"" + host + ":" +
+                                std::to_string(server.port) + "\"]\n")},
+                  {".loopwright/agents/fetch.sh", "#!/bin/sh\n" +
+                                                      hostileProbes(host, address, server.port, s.root / "host.sock") +
+                                                      (t.hostTools ? curlProbes(host, server.port) : "")},
+                  {"hostile", readFile(LW_HOSTILE_BIN)},
                   {"cert.pem", readFile(s.root / "tls" / "cert.pem")}});
   std::string networks;
   for (const auto& a : addresses) networks += (networks.empty() ? "" : ", ") + a;
   writeFile(s.root / "host.yaml",
-            "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\negress:\n  allowedNetworks: [" + networks + "]\n");
-  std::map<std::string, std::string> env = {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()}};
+            "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\negress:\n  allowedNetworks: [" + networks + "]\n" +
+                t.hostConfigExtra);
+  std::map<std::string, std::string> env = t.env;
+  env["LOOPWRIGHT_HOST_CONFIG"] = (s.root / "host.yaml").string();
   const CliRun r = asLwtest ? runDispatchAsLwtest(s, repo, env) : runDispatch(s, repo, env);
   INFO(r.out << r.err);
-  CHECK(r.status == 0);
-  const std::string results = readFile(s.root / "out" / "steps" / "s" / "fetch" / "out" / "results");
+  REQUIRE(r.status == 0);
+  const fs::path out = s.root / "out" / "steps" / "s" / "fetch" / "out";
+  const std::string results = readFile(out / "results");
   INFO(results);
-  CHECK(results.find("allowed 0 200/200\n") != std::string::npos);
-  CHECK(results.find("other-name 56 000/403\n") != std::string::npos);  // the proxy's 403 to CONNECT
-  CHECK(results.find("other-port 56 000/403\n") != std::string::npos);
-  CHECK(results.find("direct 7 000/000\n") != std::string::npos);  // nothing listens in the step's own namespace
-  CHECK(results.find("unset-proxy 7 000/000\n") != std::string::npos);
-  CHECK(results.find("ipv6 7 000/000\n") != std::string::npos);  // no route: only loopback
-  CHECK(results.find("udp 1\n") != std::string::npos);           // ENETUNREACH
+  for (const char* probe : {"proxy", "sni", "direct", "host-loopback", "ipv6", "ipv6-loopback", "metadata", "udp",
+                            "resolve", "raw", "unix"}) {
+    CAPTURE(probe);
+    INFO(readFile(out / (std::string(probe) + ".txt")));
+    CHECK(results.find(std::string(probe) + " 0\n") != std::string::npos);
+  }
+  CHECK(results.find("other-name 2\n") != std::string::npos);  // CONNECT refused: no tunnel
+  if (t.hostTools) {
+    CHECK(results.find("allowed 0 200/200\n") != std::string::npos);
+    CHECK(results.find("other-port 56 000/403\n") != std::string::npos);  // the proxy's 403 to CONNECT
+    CHECK(results.find("direct-curl 7 000/000\n") != std::string::npos);  // nothing listens in the step's namespace
+    CHECK(results.find("unset-proxy 7 000/000\n") != std::string::npos);
+  }
   auto step = stepOf(runJson(s.root / "out"), "fetch");
+  CHECK(step.at("backend").as_string() == t.backend);
   CHECK(step.at("networkMode").as_string() == "allow-list");
-  const auto& egress = step.at("egress").as_array();
-  REQUIRE(egress.size() == 3);
-  CHECK(egress[0].at("host").as_string() == host);
-  CHECK(egress[0].at("allowed").as_bool());
-  CHECK(egress[0].at("bytesReceived").as_int64() > 0);
-  CHECK(egress[1].at("host").as_string() == "example.com");
-  CHECK_FALSE(egress[1].at("allowed").as_bool());
-  CHECK(egress[1].at("reason").as_string() == "example.com:443 is not in the step's egress list");
-  CHECK_FALSE(egress[2].at("allowed").as_bool());
-  CHECK(r.out.find("    egress: 1 allowed, 2 denied\n") != std::string::npos);
+  int allowed = 0, denied = 0;
+  bool nameDenied = false, sniDenied = false;
+  for (const auto& e : step.at("egress").as_array()) {
+    const bool ok = e.at("allowed").as_bool();
+    (ok ? allowed : denied)++;
+    const std::string reason(e.at("reason").as_string());
+    nameDenied = nameDenied || (!ok && reason == "example.com:443 is not in the step's egress list");
+    sniDenied =
+        sniDenied || (!ok && e.at("host").as_string() == host && reason.find("example.com") != std::string::npos);
+  }
+  CHECK(allowed == (t.hostTools ? 2 : 1));  // the hostile ClientHello, curl's request
+  CHECK(denied == (t.hostTools ? 3 : 2));   // other name, SNI, other port
+  CHECK(nameDenied);
+  CHECK(sniDenied);
   CHECK(r.out.find("    egress denied example.com:443: example.com:443 is not in the step's egress list\n") !=
         std::string::npos);
 }
 
-}  // namespace
+Target bwrap() { return {"linux-bwrap", "", "", {}, true}; }
+Target landlock() { return {"linux-landlock", "", "", {}, true}; }
+Target gvisor() { return {"linux-gvisor", "", "", {}, true}; }
 
-TEST_CASE("egress run: an allow-list step reaches its listed host through the proxy and nothing else [integration]") {
-  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
-  checkAllowList(false);
+void requireClaim(const std::string& backend, const std::string& envPrefix = "") {
+  const std::string claim = allowListClaim(backend, envPrefix);
+  LW_REQUIRE_HOST(claim != "unavailable", backend + " is not available here");
+  // The report says enforced exactly where this test runs the attacks.
+  CHECK(claim == "enforced");
 }
 
-TEST_CASE("egress run: the same as lwtest [integration]") {
+}  // namespace
+
+TEST_CASE(
+    "egress run: an allow-list step on linux-bwrap reaches its listed host through the proxy and nothing else "
+    "[integration]") {
+  LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
+  requireClaim("linux-bwrap");
+  checkAllowList(bwrap(), false);
+}
+
+TEST_CASE("egress run: the same on linux-bwrap as lwtest [integration]") {
   LW_REQUIRE_HOST(lwtestWorks(), "no unprivileged user lwtest with bubblewrap here (run as root to test it)");
-  checkAllowList(true);
+  checkAllowList(bwrap(), true);
+}
+
+TEST_CASE("egress run: the same on linux-landlock, through a listener only loopwright holds [integration]") {
+  requireClaim("linux-landlock");
+  checkAllowList(landlock(), false);
+}
+
+TEST_CASE("egress run: the same on linux-landlock as lwtest [integration]") {
+  LW_REQUIRE_HOST(lwtestWorks(), "no unprivileged user lwtest here (run as root to test it)");
+  checkAllowList(landlock(), true);
+}
+
+TEST_CASE("egress run: the same on linux-gvisor, through the relay inside gVisor's netstack [integration]") {
+  requireClaim("linux-gvisor");
+  checkAllowList(gvisor(), false);
+}
+
+TEST_CASE("egress run: the same on linux-gvisor as lwtest [integration]") {
+  LW_REQUIRE_HOST(lwtestWorks(), "no unprivileged user lwtest here (run as root to test it)");
+  checkAllowList(gvisor(), true);
+}
+
+// As root only: who can reach the engine's socket is root-equivalent, and
+// the private engine's socket is root's.
+TEST_CASE("egress run: the same on docker, NetworkMode none with the relay inside [integration]") {
+  const char* image = std::getenv("LOOPWRIGHT_TEST_DOCKER_IMAGE");
+  const char* dockerHost = std::getenv("DOCKER_HOST");
+  LW_REQUIRE_HOST(image != nullptr && dockerHost != nullptr,
+                  "no test Docker engine (scripts/docker-test-env.sh start; eval its env)");
+  requireClaim("docker", std::string("DOCKER_HOST='") + dockerHost + "'");
+  checkAllowList({"docker",
+                  "    runtimeProfile: busybox\n",
+                  std::string("runtimeProfiles:\n  busybox: {image: \"") + image + "\"}\n",
+                  {{"DOCKER_HOST", dockerHost}},
+                  false},
+                 false);
 }
