@@ -11,6 +11,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "egress/proxy_session.h"
+#include "egress/relay.h"
 
 namespace lw::egress {
 
@@ -51,6 +52,7 @@ EgressProxy::EgressProxy(std::shared_ptr<ProxyState> state) : state_(std::move(s
 
 Result<std::unique_ptr<EgressProxy>> EgressProxy::start(ProxyConfig config, const Listen& listen,
                                                         std::shared_ptr<NameResolver> resolver) {
+  ignoreBrokenPipes();
   auto state = std::make_shared<ProxyState>();
   state->config = std::move(config);
   state->resolver = std::move(resolver);

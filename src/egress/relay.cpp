@@ -1,6 +1,7 @@
 #include "egress/relay.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -140,6 +141,12 @@ std::string_view describe(RelayEnd end) {
     case RelayEnd::Error: return "cut: a write failed";
   }
   return "?";
+}
+
+void ignoreBrokenPipes() {
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, nullptr);
 }
 
 }  // namespace lw::egress

@@ -27,4 +27,11 @@ boost::asio::awaitable<RelayEnd> relayResponse(Stream& destination, Stream& step
 
 std::string_view describe(RelayEnd end);
 
+// splice(2) into a socket whose peer has gone raises SIGPIPE (it takes no
+// MSG_NOSIGNAL), which would end the process that relays (the orchestrator,
+// or the step's relay and with it the step's network) whenever a client
+// closes early. Every relaying process ignores it (the step's own processes
+// get the default back: sandbox/process/supervisor.cpp, step_relay.cpp).
+void ignoreBrokenPipes();
+
 }  // namespace lw::egress

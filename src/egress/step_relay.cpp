@@ -6,6 +6,7 @@
 #include "egress/step_relay.h"
 
 #include <netinet/in.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -111,9 +112,20 @@ int runWithRelay(const std::filesystem::path& proxySocket, unsigned short port, 
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  ignoreBrokenPipes();
+  // The command gets SIGPIPE's default back: an ignored signal stays
+  // ignored across exec, and `yes | head` must end.
+  posix_spawnattr_t attr;
+  sigset_t pipeSignal;
+  ::posix_spawnattr_init(&attr);
+  sigemptyset(&pipeSignal);
+  sigaddset(&pipeSignal, SIGPIPE);
+  ::posix_spawnattr_setsigdefault(&attr, &pipeSignal);
+  ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
   pid_t pid = 0;
-  if (const int err = ::posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ); err != 0)
-    return fail("cannot start '" + argv[0] + "': " + std::strerror(err));
+  const int err = ::posix_spawnp(&pid, args[0], nullptr, &attr, args.data(), environ);
+  ::posix_spawnattr_destroy(&attr);
+  if (err != 0) return fail("cannot start '" + argv[0] + "': " + std::strerror(err));
   int native = 0;
   std::thread waiter([&] {
     while (::waitpid(pid, &native, 0) < 0 && errno == EINTR) {}

@@ -312,7 +312,7 @@ const ProbeReport& GvisorBackend::probe() {
   if (!config_.runscPath.empty()) {
     struct utsname u {};
     ::uname(&u);
-    key = "gvisor-probe-v1|" + std::string(kVersion) + "|" + bwrap::bwrapIdentity(config_.runscPath) + "|" + u.release +
+    key = "gvisor-probe-v2|" + std::string(kVersion) + "|" + bwrap::bwrapIdentity(config_.runscPath) + "|" + u.release +
           " " + u.version + "|uid " + std::to_string(::getuid());
   }
   report_ = probeThroughCache(config_.cacheFile, config_.readCache, key, [this] { return runProbe(); });
