@@ -5,6 +5,7 @@
 
 #include "core/executables.h"
 #include "egress/step_relay.h"
+#include "sandbox/egress_relay_argv.h"
 #include "sandbox/step_env.h"
 
 namespace lw::pipeline {
@@ -78,12 +79,9 @@ Status planEgress(const StepLayout& layout, const sandbox::BackendTraits& traits
                      "networkMode allow-list needs loopwright's egress relay (" + init.string() +
                          ") inside the sandbox, and " + std::string(backendName) +
                          (traits.hostFilesVisible ? " cannot find it" : " does not show host files"),
-                     "run allow-list steps on linux-bwrap, with loopwright-container-init installed beside loopwright",
-                     std::string(backendName));
+                     "install loopwright-container-init beside loopwright (docs/egress.md)", std::string(backendName));
   plan.egressSocket = layout.stepDir / "egress" / "proxy.sock";
-  std::vector<std::string> argv = {init.string(), "--egress-relay", plan.egressSocket.string(), "--"};
-  argv.insert(argv.end(), plan.spec.argv.begin(), plan.spec.argv.end());
-  plan.spec.argv = std::move(argv);
+  plan.spec.argv = sandbox::behindEgressRelay(init.string(), plan.egressSocket, plan.spec.argv);
   plan.spec.readOnlyPaths.push_back(init);
   plan.spec.readOnlyPaths.push_back(plan.egressSocket.parent_path());
   return Ok{};
