@@ -5,28 +5,28 @@
 // attempt was blocked, 1 it succeeded (an escape), 2 the attack could not be
 // set up.
 #include <arpa/inet.h>
-#include <netdb.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/netlink.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
-#include <sys/resource.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <termios.h>
 #include <unistd.h>
-#include <linux/fs.h>
-#include <linux/netlink.h>
-#include <sys/xattr.h>
-#include <dirent.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -98,8 +98,7 @@ int readSecret(const std::string& path, const std::string& secret) {
   if (!in) return blocked("open " + path, errno);
   std::stringstream s;
   s << in.rdbuf();
-  return s.str().find(secret) != std::string::npos ? escaped("read " + path)
-                                                    : blocked("read " + path + " (masked)", 0);
+  return s.str().find(secret) != std::string::npos ? escaped("read " + path) : blocked("read " + path + " (masked)", 0);
 }
 
 int inheritedFds() {
@@ -147,8 +146,7 @@ int udpOut(int hostPort) {
     ::inet_pton(AF_INET, ip, &a.sin_addr);
     // Sending to our own loopback is not an escape; the host's listener
     // decides that. A route out is.
-    if (::sendto(s, "pwned", 5, 0, reinterpret_cast<sockaddr*>(&a), sizeof a) == 5 &&
-        std::strcmp(ip, "8.8.8.8") == 0) {
+    if (::sendto(s, "pwned", 5, 0, reinterpret_cast<sockaddr*>(&a), sizeof a) == 5 && std::strcmp(ip, "8.8.8.8") == 0) {
       rc = escaped("sent UDP to 8.8.8.8");
     }
   }
@@ -156,13 +154,18 @@ int udpOut(int hostPort) {
 }
 
 int rawSockets() {
-  struct Try { int family, type, proto; const char* name; };
+  struct Try {
+    int family, type, proto;
+    const char* name;
+  };
   int rc = 0;
   for (Try t : {Try{AF_INET, SOCK_RAW, IPPROTO_ICMP, "raw icmp"}, Try{AF_INET6, SOCK_RAW, IPPROTO_ICMPV6, "raw icmpv6"},
                 Try{AF_NETLINK, SOCK_RAW, NETLINK_ROUTE, "netlink route"}, Try{AF_PACKET, SOCK_RAW, 0, "packet"}}) {
     int s = ::socket(t.family, t.type, t.proto);
-    if (s >= 0) rc = escaped(std::string("opened a ") + t.name + " socket");
-    else blocked(t.name, errno);
+    if (s >= 0)
+      rc = escaped(std::string("opened a ") + t.name + " socket");
+    else
+      blocked(t.name, errno);
   }
   return rc;
 }
@@ -219,7 +222,8 @@ int environOf(const std::string& secret, const std::string& victim) {
 int mountAttack(const std::string& ws) {
   int rc = 0;
   if (::mount("tmpfs", "/tmp", "tmpfs", 0, nullptr) == 0) rc = escaped("mounted a tmpfs");
-  if (::mount(nullptr, ws.c_str(), nullptr, MS_REMOUNT | MS_BIND, nullptr) == 0) rc = escaped("remounted the workspace read-write");
+  if (::mount(nullptr, ws.c_str(), nullptr, MS_REMOUNT | MS_BIND, nullptr) == 0)
+    rc = escaped("remounted the workspace read-write");
   if (::umount2(ws.c_str(), MNT_DETACH) == 0) rc = escaped("unmounted the workspace");
   return rc == 0 ? blocked("mount/remount/umount", EPERM) : rc;
 }
@@ -244,7 +248,10 @@ int daemonize(const std::string& beat, bool parentWaits) {
     if (::fork() != 0) ::_exit(0);
     for (;;) {
       int fd = ::open(beat.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      if (fd >= 0) { (void)!::write(fd, ".", 1); ::close(fd); }
+      if (fd >= 0) {
+        (void)!::write(fd, ".", 1);
+        ::close(fd);
+      }
       ::usleep(20000);
     }
   }
@@ -267,7 +274,8 @@ int loopbackRoundTrip() {
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof a;
   if (::bind(srv, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(srv, 1) != 0 ||
-      ::getsockname(srv, reinterpret_cast<sockaddr*>(&a), &len) != 0) return 2;
+      ::getsockname(srv, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+    return 2;
   int c = ::socket(AF_INET, SOCK_STREAM, 0);
   if (::connect(c, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return 2;
   int s = ::accept(srv, nullptr, nullptr);
@@ -534,10 +542,10 @@ std::string clientHello(const std::string& sni) {
   ext += std::string("\x00\x0b\x00\x02\x01\x00", 6);          // ec_point_formats: uncompressed
   ext += std::string("\x00\x0d\x00\x04\x00\x02\x04\x03", 8);  // signature_algorithms: ecdsa_secp256r1_sha256
   std::string body("\x03\x03", 2);
-  body += std::string(32, '\x2a');                             // random
-  body.push_back(0);                                           // no session id
-  body += std::string("\x00\x04\xc0\x2b\xc0\x2c", 6);          // ECDHE-ECDSA-AES-GCM
-  body += std::string("\x01\x00", 2);                          // null compression
+  body += std::string(32, '\x2a');                     // random
+  body.push_back(0);                                   // no session id
+  body += std::string("\x00\x04\xc0\x2b\xc0\x2c", 6);  // ECDHE-ECDSA-AES-GCM
+  body += std::string("\x01\x00", 2);                  // null compression
   put16(body, ext.size());
   body += ext;
   std::string hs("\x01", 1);
@@ -593,8 +601,9 @@ int sniMismatch(const std::string& host, int port, const std::string& other) {
   int first = tlsThroughProxy(host, port, other);
   if (first == 0x16) return escaped("the server answered a ClientHello for " + other + " through CONNECT " + host);
   if (first == -2) return 2;
-  return blocked("ClientHello for " + other + " through CONNECT " + host + " (first byte " + std::to_string(first) + ")",
-                 ECONNRESET);
+  return blocked(
+      "ClientHello for " + other + " through CONNECT " + host + " (first byte " + std::to_string(first) + ")",
+      ECONNRESET);
 }
 
 int runAttack(const std::vector<std::string>& a) {
