@@ -1,10 +1,13 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <boost/json.hpp>
 
+#include "schemas/embedded.h"
 #include "verify/json_schema.h"
 #include "verify/outputs.h"
 
@@ -20,9 +23,19 @@ std::string readSource(const std::string& rel) {
 }
 }  // namespace
 
-TEST_CASE("verify outputs: the compiled-in schemas are the files in schemas/") {
-  CHECK(json::parse(findingsSchemaText()) == json::parse(readSource("schemas/findings.schema.json")));
-  CHECK(json::parse(triageSchemaText()) == json::parse(readSource("schemas/triage.schema.json")));
+TEST_CASE("verify outputs: the compiled-in schemas are the files in schemas/, byte for byte") {
+  std::set<std::string> onDisk;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(LOOPWRIGHT_SOURCE_DIR) + "/schemas"))
+    if (entry.path().filename().string().ends_with(".schema.json")) onDisk.insert(entry.path().filename().string());
+  std::set<std::string> embedded;
+  for (const auto& schema : lw::schemas::kAll) {
+    embedded.insert(std::string(schema.file));
+    CAPTURE(schema.file);
+    CHECK(schema.text == readSource("schemas/" + std::string(schema.file)));
+  }
+  CHECK(embedded == onDisk);
+  CHECK(findingsSchemaText() == lw::schemas::findings);
+  CHECK(triageSchemaText() == lw::schemas::triage);
 }
 
 TEST_CASE("verify outputs: valid findings become Finding values") {
