@@ -120,10 +120,46 @@ TEST_CASE("verify outputs: triage results") {
   CHECK(bad.error().location->path == "$.duplicates[0].number");
 }
 
-TEST_CASE("verify json schema: an unsupported keyword is refused, not ignored") {
-  auto err = validateJson(json::parse(R"({"type":"string","pattern":"^a"})"), json::value("b"));
+TEST_CASE("verify json schema: a keyword the validator would ignore is refused, not ignored") {
+  // prefixItems is draft 2020-12's; under draft 7 rules it would pass anything.
+  auto err = validateJson(json::parse(R"({"type":"array","prefixItems":[{"type":"string"}]})"), json::parse("[1]"));
   REQUIRE(err.has_value());
-  CHECK(err->message == "unsupported schema keyword 'pattern'");
+  CHECK(err->path == "#schema");
+  CHECK(err->message == "unsupported schema keyword 'prefixItems'");
+  auto nested = validateJson(json::parse(R"({"properties":{"a":{"items":{"unevaluatedProperties":false}}}})"),
+                             json::parse(R"({"a":[{}]})"));
+  REQUIRE(nested.has_value());
+  CHECK(nested->message == "unsupported schema keyword 'unevaluatedProperties'");
+}
+
+TEST_CASE("verify json schema: additionalProperties given as a schema applies to the other properties") {
+  // The hand-written subset applied additionalProperties only when false.
+  const json::value schema =
+      json::parse(R"({"type":"object","properties":{"n":{"type":"string"}},"additionalProperties":{"type":"integer"}})");
+  CHECK_FALSE(validateJson(schema, json::parse(R"({"n":"x","count":3})")));
+  auto err = validateJson(schema, json::parse(R"({"n":"x","count":"three"})"));
+  REQUIRE(err.has_value());
+  CHECK(err->path == "$.count");
+  CHECK(err->message == "must be integer, not string");
+}
+
+TEST_CASE("verify json schema: enum members compare as JSON numbers, 1.0 equal to 1") {
+  // The subset compared Boost.JSON kinds: 1.0 (a double) was not the enum's 1.
+  const json::value schema = json::parse(R"({"enum":[1,2]})");
+  CHECK_FALSE(validateJson(schema, json::parse("1.0")));
+  auto err = validateJson(schema, json::parse("3"));
+  REQUIRE(err.has_value());
+  CHECK(err->message == "must be one of 1, 2");
+}
+
+TEST_CASE("verify json schema: pattern and the other draft 7 keywords are applied") {
+  const json::value schema = json::parse(R"({"type":"object","properties":{"id":{"type":"string","pattern":"^[a-z]+$"}},
+                                             "anyOf":[{"required":["id"]},{"required":["name"]}]})");
+  CHECK_FALSE(validateJson(schema, json::parse(R"({"id":"abc"})")));
+  auto bad = validateJson(schema, json::parse(R"({"id":"ABC"})"));
+  REQUIRE(bad.has_value());
+  CHECK(bad->path == "$.id");
+  CHECK(validateJson(schema, json::parse(R"({"other":1})")));
 }
 
 TEST_CASE("verify json schema: a number with no fractional part is an integer, as draft 2020-12 says") {
