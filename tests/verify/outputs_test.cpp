@@ -134,8 +134,8 @@ TEST_CASE("verify json schema: a keyword the validator would ignore is refused, 
 
 TEST_CASE("verify json schema: additionalProperties given as a schema applies to the other properties") {
   // The hand-written subset applied additionalProperties only when false.
-  const json::value schema =
-      json::parse(R"({"type":"object","properties":{"n":{"type":"string"}},"additionalProperties":{"type":"integer"}})");
+  const json::value schema = json::parse(
+      R"({"type":"object","properties":{"n":{"type":"string"}},"additionalProperties":{"type":"integer"}})");
   CHECK_FALSE(validateJson(schema, json::parse(R"({"n":"x","count":3})")));
   auto err = validateJson(schema, json::parse(R"({"n":"x","count":"three"})"));
   REQUIRE(err.has_value());
