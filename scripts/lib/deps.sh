@@ -16,7 +16,7 @@ LW_BUILD_PACKAGES=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   "${LW_BOOST_PACKAGES[@]}"
   libyaml-cpp-dev libcurl4-openssl-dev libssl-dev libgit2-dev libseccomp-dev libcap-dev
-  libcmark-gfm-dev libcmark-gfm-extensions-dev
+  libcmark-gfm-dev libcmark-gfm-extensions-dev libvalijson-dev
   doctest-dev bubblewrap
 )
 # Test-only tools: clang for the fuzz harness (its compiler-rt is added by

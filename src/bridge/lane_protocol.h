@@ -40,7 +40,7 @@ struct Completion {
 
 inline constexpr std::string_view kAnthropicVersion = "2023-06-01";
 
-// The JSON Schema of model.complete's arguments (the validateJson subset).
+// The JSON Schema of model.complete's arguments (checked by verify::validateJson).
 boost::json::object completionRequestSchema();
 // model.complete's arguments, already checked against that schema.
 CompletionRequest completionRequestFromArgs(const boost::json::object& args);

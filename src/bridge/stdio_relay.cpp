@@ -82,21 +82,66 @@ Status bridgeFailure(const std::string& what) {
   return ioError(what);
 }
 
+// Stdin's lines on their way to the bridge, and how many answers the bridge
+// still owes for them. A line past the message limit cannot be read whole by
+// the bridge, which answers it once: it is streamed through as it comes.
+class StdinLines {
+ public:
+  explicit StdinLines(int sock) : sock_(sock) {}
+
+  long owed() const { return owed_; }
+  void answered(std::string_view got) {
+    for (char c : got) owed_ -= c == '\n';
+  }
+
+  // Each false when the bridge could not be written to (errno says why).
+  bool feed(std::string_view got) {
+    while (!got.empty()) {
+      std::size_t nl = got.find('\n');
+      std::string_view part = got.substr(0, nl);
+      if (!oversize_ && line_.size() + part.size() > kMaxMessageBytes) {
+        oversize_ = true;
+        ++owed_;
+        if (!writeAll(sock_, line_)) return false;
+        line_.clear();
+      }
+      if (oversize_) {
+        if (!writeAll(sock_, part)) return false;
+      } else {
+        line_.append(part);
+      }
+      if (nl == std::string_view::npos) break;
+      if (!sendLine()) return false;
+      got.remove_prefix(nl + 1);
+    }
+    return true;
+  }
+  // Stdin ended: a last line without its newline is sent all the same.
+  bool finish() { return (line_.empty() && !oversize_) || sendLine(); }
+
+ private:
+  bool sendLine() {
+    if (!oversize_ && expectsReply(line_)) ++owed_;
+    oversize_ = false;
+    bool ok = writeAll(sock_, line_) && writeAll(sock_, "\n");
+    line_.clear();
+    return ok;
+  }
+
+  int sock_;
+  std::string line_;       // the line being read, up to the message limit
+  bool oversize_ = false;  // the current line passed the limit: streamed through
+  long owed_ = 0;          // answers the bridge still owes
+};
+
 }  // namespace
 
 Status relayStdio(int in, int out, int sock) {
-  std::string line;           // the stdin line being read, up to the message limit
-  bool oversize = false;      // the current stdin line passed the limit: streamed through
+  StdinLines lines(sock);
   bool inOpen = true;
-  long owed = 0;              // answers the bridge still owes
   std::string buf(64 * 1024, '\0');
-  auto sendLine = [&](std::string_view l) {
-    if (!oversize && expectsReply(l)) ++owed;
-    oversize = false;
-    return writeAll(sock, l) && writeAll(sock, "\n");
-  };
   for (;;) {
-    if (!inOpen && owed <= 0) return Ok{};
+    if (!inOpen && lines.owed() <= 0) return Ok{};
     pollfd fds[2] = {{sock, POLLIN, 0}, {inOpen ? in : -1, POLLIN, 0}};
     if (::poll(fds, 2, -1) < 0) {
       if (errno == EINTR) continue;
@@ -108,40 +153,16 @@ Status relayStdio(int in, int out, int sock) {
       if (n < 0) return bridgeFailure("read from the bridge");
       if (n == 0) return Ok{};  // the bridge ended (the step is being stopped)
       std::string_view got(buf.data(), static_cast<std::size_t>(n));
-      for (char c : got) owed -= c == '\n';
+      lines.answered(got);
       if (!writeAll(out, got)) return ioError("write to stdout");
     }
     if (inOpen && fds[1].revents != 0) {
       ssize_t n = ::read(in, buf.data(), buf.size());
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return ioError("read from stdin");
-      if (n == 0) {
-        inOpen = false;
-        if ((!line.empty() || oversize) && !sendLine(line)) return bridgeFailure("write to the bridge");
-        line.clear();
-        continue;
-      }
-      std::string_view got(buf.data(), static_cast<std::size_t>(n));
-      while (!got.empty()) {
-        std::size_t nl = got.find('\n');
-        std::string_view part = got.substr(0, nl);
-        if (!oversize && line.size() + part.size() > kMaxMessageBytes) {
-          // Too large to be read whole by the bridge, which answers it once.
-          oversize = true;
-          ++owed;
-          if (!writeAll(sock, line)) return bridgeFailure("write to the bridge");
-          line.clear();
-        }
-        if (oversize) {
-          if (!writeAll(sock, part)) return bridgeFailure("write to the bridge");
-        } else {
-          line.append(part);
-        }
-        if (nl == std::string_view::npos) break;
-        if (!sendLine(line)) return bridgeFailure("write to the bridge");
-        line.clear();
-        got.remove_prefix(nl + 1);
-      }
+      inOpen = n > 0;
+      bool sent = n == 0 ? lines.finish() : lines.feed(std::string_view(buf.data(), static_cast<std::size_t>(n)));
+      if (!sent) return bridgeFailure("write to the bridge");
     }
   }
 }

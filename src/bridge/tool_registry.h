@@ -40,7 +40,7 @@ using ToolHandler = std::function<Result<ToolOutput>(const boost::json::object& 
 struct Tool {
   std::string name;  // "findings.report"
   std::string description;
-  boost::json::object inputSchema;  // the verify::validateJson subset; checked before the handler
+  boost::json::object inputSchema;  // JSON Schema (verify::validateJson); checked before the handler
   ToolHandler handler;
   bool modelCall = false;     // charged to maxModelCalls as well
   bool chargesOutput = false; // its arguments' size is charged to maxOutputBytes

@@ -1,9 +1,9 @@
 #include "lease/etcd_messages.h"
 
-#include <boost/beast/core/detail/base64.hpp>
 #include <boost/json.hpp>
 #include <charconv>
 
+#include "core/base64.h"
 #include "core/json_text.h"
 
 namespace json = boost::json;
@@ -65,25 +65,6 @@ Result<json::object> parseObject(std::string_view body, const std::string& endpo
 }
 
 }  // namespace
-
-std::string base64Encode(std::string_view bytes) {
-  namespace base64 = boost::beast::detail::base64;
-  std::string out(base64::encoded_size(bytes.size()), '\0');
-  out.resize(base64::encode(out.data(), bytes.data(), bytes.size()));
-  return out;
-}
-
-std::optional<std::string> base64Decode(std::string_view text) {
-  namespace base64 = boost::beast::detail::base64;
-  if (text.size() % 4 != 0) return std::nullopt;
-  std::size_t padding = text.ends_with("==") ? 2 : text.ends_with("=") ? 1 : 0;
-  std::string out(base64::decoded_size(text.size()), '\0');
-  // Beast stops at the first '=' or at a character outside the alphabet.
-  auto [written, read] = base64::decode(out.data(), text.data(), text.size());
-  if (read + padding != text.size()) return std::nullopt;
-  out.resize(written);
-  return out;
-}
 
 std::string prefixRangeEnd(std::string prefix) {
   while (!prefix.empty() && static_cast<unsigned char>(prefix.back()) == 0xff) prefix.pop_back();

@@ -48,8 +48,4 @@ Result<std::vector<KeyValue>> parseRange(std::string_view body, const std::strin
 // like parseRange when the body is not a txn response.
 Result<bool> parseTxnSucceeded(std::string_view body, const std::string& endpoint);
 
-std::string base64Encode(std::string_view bytes);
-// nullopt when `text` is not canonical padded base64.
-std::optional<std::string> base64Decode(std::string_view text);
-
 }  // namespace lw::lease::etcd

@@ -13,9 +13,6 @@
 
 namespace lw::pipeline {
 
-// The schema text (identical to schemas/coverage.schema.json).
-std::string_view coverageSchemaText();
-
 // A coverage.json larger than this is refused before it is read.
 inline constexpr std::size_t kMaxCoverageBytes = 1u << 20;
 

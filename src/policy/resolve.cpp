@@ -201,6 +201,67 @@ Result<EffectiveSandbox> resolveAdHoc(const SandboxSpec& flags, const HostConfig
   return e;
 }
 
+namespace {
+
+// The step's sandbox: the built-in denied and protected paths, the
+// taskpack's and the step's settings merged, its isolation, then the host's
+// floor (a breach is added to `problems`).
+void resolveSandbox(const Taskpack& taskpack, const HostConfig& host, const ResolveContext& context, const Stage& stage,
+                    const Step& step, EffectiveStep& es, std::vector<Diagnostic>& problems) {
+  FieldOrigins& why = es.origins;
+  EffectiveSandbox& sb = es.sandbox;
+  for (std::string_view p : kBuiltinDeniedReadPaths)
+    if (auto e = expandUserPath(std::string(p), context.homeDir)) addUnique(sb.deniedReadPaths, *e);
+  why["deniedReadPaths"] = "built-in credential paths";
+  for (std::string_view p : kBuiltinProtectedPaths) sb.protectedPaths.emplace_back(p);
+  why["protectedPaths"] = "built-in protected paths";
+  es.githubActionsDefault = mergeSandbox(taskpack.sandbox, step.sandbox, context, sb, why);
+
+  sb.minIsolation = step.isolation.value_or(taskpack.isolation.value_or(Isolation::L1));
+  why["isolation"] = step.isolation       ? "step isolation" + at(step.isolationLocation)
+                     : taskpack.isolation ? "taskpack spec.isolation" + at(taskpack.isolationLocation)
+                                          : "default L1";
+  applyBuiltinSandboxDefaults(step, sb, why);
+
+  std::optional<std::string> profile = step.sandbox && step.sandbox->runtimeProfile ? step.sandbox->runtimeProfile
+                                       : taskpack.sandbox                           ? taskpack.sandbox->runtimeProfile
+                                                                                    : std::nullopt;
+  std::string who = "stage '" + stage.name + "' step '" + step.name + "' ";
+  applyFloor(host, profile, step.location, who, sb, why, problems);
+}
+
+// spec.limits with the step's overrides, and the resource limits of both.
+void resolveLimits(const Taskpack& taskpack, const Step& step, EffectiveStep& es) {
+  FieldOrigins& why = es.origins;
+  es.limits = taskpack.limits;
+  const LimitsOverride& lo = step.limits;
+  if (lo.wallTimeMs) es.limits.wallTimeMs = *lo.wallTimeMs;
+  if (lo.maxModelCalls) es.limits.maxModelCalls = *lo.maxModelCalls;
+  if (lo.maxToolCalls) es.limits.maxToolCalls = *lo.maxToolCalls;
+  if (lo.maxOutputBytes) es.limits.maxOutputBytes = *lo.maxOutputBytes;
+  why["limits"] = lo.wallTimeMs || lo.maxModelCalls || lo.maxToolCalls || lo.maxOutputBytes
+                      ? "spec.limits with the step's overrides"
+                      : "spec.limits";
+  for (ResourceLimit r : kAllResourceLimits) why["limits." + std::string(keyOf(r))] = "default";
+  applyResourceLimits(taskpack.resourceLimits, "taskpack spec.limits" + at(taskpack.resourceLimits.location),
+                      es.resources, why);
+  applyResourceLimits(lo.resources, "step limits override" + at(lo.resources.location), es.resources, why);
+}
+
+// The step's lane, or the only lane for a step that calls the model.
+void resolveLane(const Taskpack& taskpack, const Step& step, EffectiveStep& es) {
+  es.lane = step.lane;
+  bool usesModel = std::find(step.tools.begin(), step.tools.end(), tools::kModelComplete) != step.tools.end();
+  if (!es.lane && usesModel && taskpack.lanes.size() == 1) {
+    es.lane = taskpack.lanes.front().name;
+    es.origins["lane"] = "the only lane in spec.lanes";
+  } else if (es.lane) {
+    es.origins["lane"] = "step lane";
+  }
+}
+
+}  // namespace
+
 Result<std::vector<EffectiveStep>> resolvePolicies(const Taskpack& taskpack,
                                                    const HostConfig& host,
                                                    const ResolveContext& context) {
@@ -214,54 +275,11 @@ Result<std::vector<EffectiveStep>> resolvePolicies(const Taskpack& taskpack,
       es.role = step.role;
       es.tools = step.tools;
       es.guardrails = taskpack.guardrails;
-      FieldOrigins& why = es.origins;
-      EffectiveSandbox& sb = es.sandbox;
-
-      for (std::string_view p : kBuiltinDeniedReadPaths)
-        if (auto e = expandUserPath(std::string(p), context.homeDir)) addUnique(sb.deniedReadPaths, *e);
-      why["deniedReadPaths"] = "built-in credential paths";
-      for (std::string_view p : kBuiltinProtectedPaths) sb.protectedPaths.emplace_back(p);
-      why["protectedPaths"] = "built-in protected paths";
-      es.githubActionsDefault = mergeSandbox(taskpack.sandbox, step.sandbox, context, sb, why);
-
-      sb.minIsolation = step.isolation.value_or(taskpack.isolation.value_or(Isolation::L1));
-      why["isolation"] = step.isolation       ? "step isolation" + at(step.isolationLocation)
-                         : taskpack.isolation ? "taskpack spec.isolation" + at(taskpack.isolationLocation)
-                                              : "default L1";
-      applyBuiltinSandboxDefaults(step, sb, why);
       es.idempotent = step.idempotent;
       es.escalate = step.escalate;
-
-      std::optional<std::string> profile =
-          step.sandbox && step.sandbox->runtimeProfile ? step.sandbox->runtimeProfile
-          : taskpack.sandbox                           ? taskpack.sandbox->runtimeProfile
-                                                       : std::nullopt;
-      std::string who = "stage '" + stage.name + "' step '" + step.name + "' ";
-      applyFloor(host, profile, step.location, who, sb, why, problems);
-
-      es.limits = taskpack.limits;
-      const LimitsOverride& lo = step.limits;
-      if (lo.wallTimeMs) es.limits.wallTimeMs = *lo.wallTimeMs;
-      if (lo.maxModelCalls) es.limits.maxModelCalls = *lo.maxModelCalls;
-      if (lo.maxToolCalls) es.limits.maxToolCalls = *lo.maxToolCalls;
-      if (lo.maxOutputBytes) es.limits.maxOutputBytes = *lo.maxOutputBytes;
-      why["limits"] = lo.wallTimeMs || lo.maxModelCalls || lo.maxToolCalls || lo.maxOutputBytes
-                          ? "spec.limits with the step's overrides"
-                          : "spec.limits";
-      for (ResourceLimit r : kAllResourceLimits) why["limits." + std::string(keyOf(r))] = "default";
-      applyResourceLimits(taskpack.resourceLimits, "taskpack spec.limits" + at(taskpack.resourceLimits.location),
-                          es.resources, why);
-      applyResourceLimits(lo.resources, "step limits override" + at(lo.resources.location), es.resources, why);
-
-      es.lane = step.lane;
-      bool usesModel =
-          std::find(step.tools.begin(), step.tools.end(), tools::kModelComplete) != step.tools.end();
-      if (!es.lane && usesModel && taskpack.lanes.size() == 1) {
-        es.lane = taskpack.lanes.front().name;
-        why["lane"] = "the only lane in spec.lanes";
-      } else if (es.lane) {
-        why["lane"] = "step lane";
-      }
+      resolveSandbox(taskpack, host, context, stage, step, es, problems);
+      resolveLimits(taskpack, step, es);
+      resolveLane(taskpack, step, es);
       out.push_back(std::move(es));
     }
   }

@@ -72,6 +72,56 @@ const std::vector<std::string_view> kStepKeys = {"name",
                                                  "gitRuleFiles",
                                                  "onStop"};
 
+// A step's tools: each a tool name the bridge offers, else an error naming
+// the closest one.
+std::optional<std::vector<std::string>> readTools(YamlSchemaReader& reader, const YAML::Node& value,
+                                                  const std::string& fp) {
+  auto list = reader.stringList(value, fp, 0, 64, {}, 128);
+  if (!list) return list;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string& name = (*list)[i];
+    if (!isToolName(name)) {
+      reader.error(value[i], indexPath(fp, i), "'" + name + "' is not a tool name",
+                   "tool names look like github.pulls.diff or model.complete");
+    } else if (!isKnownTool(name)) {
+      auto guess = closestMatch(name, knownToolNames());
+      reader.error(value[i], indexPath(fp, i), "'" + name + "' is not a tool the bridge offers",
+                   guess ? "did you mean '" + *guess + "'?" : knownToolsHint());
+    }
+  }
+  return list;
+}
+
+// An author step's writable scope: relative paths or globs inside the workspace.
+std::optional<std::vector<std::string>> readWritable(YamlSchemaReader& reader, const YAML::Node& value,
+                                                     const std::string& fp) {
+  auto list = reader.stringList(value, fp, 0, 64, {}, 1024);
+  if (!list) return list;
+  for (std::size_t i = 0; i < list->size(); ++i)
+    if (!isScopeGlob((*list)[i]))
+      reader.error(value[i], indexPath(fp, i), "'" + (*list)[i] + "' is not a path inside the workspace",
+                   "write a relative path or glob without '..', e.g. src/** or docs/");
+  return list;
+}
+
+// What holds across a step's keys once each is read: exactly one of run and
+// uses, a writable scope only for an author, the builtin's and the task
+// contract's own rules.
+void checkStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& p,
+               const std::vector<MapEntry>& entries, Step& step) {
+  readStepBuiltin(reader, n, p, entries, step);
+  checkEscalateLevel(reader, step);
+  bool hasRun = find(entries, "run").IsDefined();
+  bool hasUses = find(entries, "uses").IsDefined();
+  if (hasRun == hasUses)
+    reader.error(n, p, hasRun ? "has both 'run' and 'uses'" : "has neither 'run' nor 'uses'",
+                 "give exactly one: run: [command, args…] or uses: builtin/<name>");
+  if (!step.writable.empty() && step.role != Role::Author)
+    reader.error(find(entries, "writable"), childPath(p, "writable"), "only an author step has a writable scope",
+                 "set role: author, or remove 'writable'");
+  checkTaskContract(reader, entries, p, step);
+}
+
 Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& p, const std::string& homeDir) {
   Step step;
   step.location = reader.locate(n, p);
@@ -93,20 +143,7 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
     } else if (e.key == "role") {
       if (auto s = reader.oneOf(e.value, fp, {"triage", "reviewer", "author"})) step.role = *parseRole(*s);
     } else if (e.key == "tools") {
-      if (auto list = reader.stringList(e.value, fp, 0, 64, {}, 128)) {
-        for (std::size_t i = 0; i < list->size(); ++i) {
-          const std::string& name = (*list)[i];
-          if (!isToolName(name)) {
-            reader.error(e.value[i], indexPath(fp, i), "'" + name + "' is not a tool name",
-                         "tool names look like github.pulls.diff or model.complete");
-          } else if (!isKnownTool(name)) {
-            auto guess = closestMatch(name, knownToolNames());
-            reader.error(e.value[i], indexPath(fp, i), "'" + name + "' is not a tool the bridge offers",
-                         guess ? "did you mean '" + *guess + "'?" : knownToolsHint());
-          }
-        }
-        step.tools = *list;
-      }
+      if (auto list = readTools(reader, e.value, fp)) step.tools = *list;
     } else if (e.key == "lane") {
       step.lane = reader.name(e.value, fp);
     } else if (e.key == "sandbox") {
@@ -118,28 +155,12 @@ Step readStep(YamlSchemaReader& reader, const YAML::Node& n, const std::string& 
     } else if (e.key == "idempotent") {
       if (auto b = reader.boolean(e.value, fp)) step.idempotent = *b;
     } else if (e.key == "writable") {
-      if (auto list = reader.stringList(e.value, fp, 0, 64, {}, 1024)) {
-        for (std::size_t i = 0; i < list->size(); ++i)
-          if (!isScopeGlob((*list)[i]))
-            reader.error(e.value[i], indexPath(fp, i), "'" + (*list)[i] + "' is not a path inside the workspace",
-                         "write a relative path or glob without '..', e.g. src/** or docs/");
-        step.writable = *list;
-      }
+      if (auto list = readWritable(reader, e.value, fp)) step.writable = *list;
     } else if (isTaskContractKey(e.key)) {
       readTaskContractKey(reader, e, fp, step.contract);
     }
   }
-  readStepBuiltin(reader, n, p, *entries, step);
-  checkEscalateLevel(reader, step);
-  bool hasRun = find(*entries, "run").IsDefined();
-  bool hasUses = find(*entries, "uses").IsDefined();
-  if (hasRun == hasUses)
-    reader.error(n, p, hasRun ? "has both 'run' and 'uses'" : "has neither 'run' nor 'uses'",
-                 "give exactly one: run: [command, args…] or uses: builtin/<name>");
-  if (!step.writable.empty() && step.role != Role::Author)
-    reader.error(find(*entries, "writable"), childPath(p, "writable"), "only an author step has a writable scope",
-                 "set role: author, or remove 'writable'");
-  checkTaskContract(reader, *entries, p, step);
+  checkStep(reader, n, p, *entries, step);
   return step;
 }
 

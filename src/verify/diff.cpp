@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <span>
 
 #include "verify/content_store.h"
@@ -80,73 +81,82 @@ class Differ {
   void visit(Area area, const std::string& rel, const FsStat& st, int dirFd, const char* name,
              const BaselineEntry* base, std::vector<Change>& out) {
     if (base == nullptr) {
-      Change c = make(area, rel, ChangeKind::Added);
-      c.isDir = st.type == FileType::Dir;
-      c.linkTarget = st.linkTarget;
-      if (st.type == FileType::Symlink) c.detail = "-> " + st.linkTarget;
-      out.push_back(std::move(c));
+      out.push_back(added(area, rel, st));
       return;
     }
     seen_[static_cast<std::size_t>(base - b_.entries.data())] = 1;
-    const FsStat& was = base->stat;
-    bool hasContent = base->source != ContentSource::None || was.type != FileType::File;
-    if (was.type != st.type) {
-      bool link = was.type == FileType::Symlink || st.type == FileType::Symlink;
-      Change c = make(area, rel, link ? ChangeKind::Symlink : ChangeKind::TypeChanged);
-      c.detail = std::string(toString(was.type)) + " -> " + std::string(toString(st.type));
-      c.restorable = hasContent;
-      c.isDir = was.type == FileType::Dir || st.type == FileType::Dir;
+    std::optional<Change> c = base->stat.type != st.type  ? typeChanged(area, rel, *base, st)
+                              : st.type == FileType::File ? fileChanged(area, rel, *base, st, dirFd, name)
+                                                          : otherChanged(area, rel, base->stat, st);
+    if (c) out.push_back(std::move(*c));
+  }
+
+  Change added(Area area, const std::string& rel, const FsStat& st) const {
+    Change c = make(area, rel, ChangeKind::Added);
+    c.isDir = st.type == FileType::Dir;
+    c.linkTarget = st.linkTarget;
+    if (st.type == FileType::Symlink) c.detail = "-> " + st.linkTarget;
+    return c;
+  }
+
+  Change typeChanged(Area area, const std::string& rel, const BaselineEntry& base, const FsStat& st) const {
+    const FsStat& was = base.stat;
+    bool link = was.type == FileType::Symlink || st.type == FileType::Symlink;
+    Change c = make(area, rel, link ? ChangeKind::Symlink : ChangeKind::TypeChanged);
+    c.detail = std::string(toString(was.type)) + " -> " + std::string(toString(st.type));
+    c.restorable = base.source != ContentSource::None || was.type != FileType::File;
+    c.isDir = was.type == FileType::Dir || st.type == FileType::Dir;
+    c.linkTarget = st.linkTarget;
+    return c;
+  }
+
+  // A symlink, directory or other file of the same type as in the baseline.
+  std::optional<Change> otherChanged(Area area, const std::string& rel, const FsStat& was, const FsStat& st) const {
+    if (st.type == FileType::Symlink && was.linkTarget != st.linkTarget) {
+      Change c = make(area, rel, ChangeKind::Symlink);
+      c.detail = was.linkTarget + " -> " + st.linkTarget;
       c.linkTarget = st.linkTarget;
-      out.push_back(std::move(c));
-      return;
+      return c;
     }
-    switch (st.type) {
-      case FileType::Symlink:
-        if (was.linkTarget != st.linkTarget) {
-          Change c = make(area, rel, ChangeKind::Symlink);
-          c.detail = was.linkTarget + " -> " + st.linkTarget;
-          c.linkTarget = st.linkTarget;
-          out.push_back(std::move(c));
-        }
-        return;
-      case FileType::Dir:
-        if (was.perm != st.perm) {
-          Change c = make(area, rel, ChangeKind::Mode);
-          c.isDir = true;
-          out.push_back(std::move(c));
-        }
-        return;
-      case FileType::Other:
-        if (was.statDiffers(st) || was.perm != st.perm) {
-          Change c = make(area, rel, ChangeKind::Modified);
-          c.restorable = false;
-          out.push_back(std::move(c));
-        }
-        return;
-      case FileType::File:
-        break;
+    if (st.type == FileType::Dir && was.perm != st.perm) {
+      Change c = make(area, rel, ChangeKind::Mode);
+      c.isDir = true;
+      return c;
     }
+    if (st.type == FileType::Other && (was.statDiffers(st) || was.perm != st.perm)) {
+      Change c = make(area, rel, ChangeKind::Modified);
+      c.restorable = false;
+      return c;
+    }
+    return std::nullopt;
+  }
+
+  // A regular file: its content is compared only when its stat changed or
+  // was taken too close to a write to be trusted (racy).
+  std::optional<Change> fileChanged(Area area, const std::string& rel, const BaselineEntry& base, const FsStat& st,
+                                    int dirFd, const char* name) {
+    const FsStat& was = base.stat;
     bool changed = false;
-    if (was.statDiffers(st) || base->racy) {
+    if (was.statDiffers(st) || base.racy) {
       if (was.size != st.size) {
         changed = true;
-      } else if (base->source == ContentSource::None) {
+      } else if (base.source == ContentSource::None) {
         changed = was.statDiffers(st);
       } else {
-        changed = !sameContent(*base, dirFd, name);
+        changed = !sameContent(base, dirFd, name);
       }
     }
     if (changed) {
       Change c = make(area, rel, ChangeKind::Modified);
-      c.restorable = base->source != ContentSource::None;
-      if (area == Area::GitDir && rel == b_.indexFile && sameIndex(*base)) {
+      c.restorable = base.source != ContentSource::None;
+      if (area == Area::GitDir && rel == b_.indexFile && sameIndex(base)) {
         c.benign = true;
         c.detail = "stat cache refreshed only";
       }
-      out.push_back(std::move(c));
-    } else if (was.perm != st.perm) {
-      out.push_back(make(area, rel, ChangeKind::Mode));
+      return c;
     }
+    if (was.perm != st.perm) return make(area, rel, ChangeKind::Mode);
+    return std::nullopt;
   }
 
   Result<std::string> baselineBytes(const BaselineEntry& e) {

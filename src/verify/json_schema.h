@@ -1,8 +1,6 @@
-// A validator for the subset of JSON Schema (draft 2020-12) that loopwright's
-// output schemas use: type, required, properties, additionalProperties
-// (false), items, enum, minimum, maximum, minLength, maxLength, minItems,
-// maxItems. A schema using any other keyword is refused rather than half
-// applied.
+// JSON Schema validation by valijson (draft 7 keywords, with draft 2020-12's
+// rule that 1.0 is an integer). A keyword valijson would ignore (one of
+// 2020-12's own) is refused rather than half applied.
 #pragma once
 
 #include <optional>
@@ -22,7 +20,6 @@ struct SchemaError {
 
 // nullopt when `value` is valid, else the first error in document order. A schema
 // with an unsupported keyword reports it as the error (path "#schema…").
-std::optional<SchemaError> validateJson(const boost::json::value& schema,
-                                        const boost::json::value& value);
+std::optional<SchemaError> validateJson(const boost::json::value& schema, const boost::json::value& value);
 
 }  // namespace lw::verify

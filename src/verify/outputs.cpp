@@ -2,10 +2,15 @@
 
 #include <boost/json.hpp>
 
+#include "schemas/embedded.h"
 #include "verify/json_schema.h"
 #include "verify/path_policy.h"
 
 namespace lw::verify {
+
+std::string_view findingsSchemaText() { return schemas::findings; }
+std::string_view triageSchemaText() { return schemas::triage; }
+
 namespace {
 
 namespace json = boost::json;

@@ -12,8 +12,8 @@
 
 namespace lw::verify {
 
-// The schema texts (identical to schemas/findings.schema.json and
-// schemas/triage.schema.json).
+// The schema texts: schemas/findings.schema.json and
+// schemas/triage.schema.json, compiled in at build time.
 std::string_view findingsSchemaText();
 std::string_view triageSchemaText();
 

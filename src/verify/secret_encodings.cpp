@@ -1,8 +1,8 @@
 #include "verify/secret_encodings.h"
 
-#include <algorithm>
+#include <cctype>
 
-#include <boost/beast/core/detail/base64.hpp>
+#include "core/base64.h"
 
 namespace lw::verify {
 namespace {
@@ -51,18 +51,6 @@ std::string jsonEscape(std::string_view s) {
 
 }  // namespace
 
-std::string base64Encode(std::string_view bytes, bool urlSafe) {
-  namespace base64 = boost::beast::detail::base64;
-  std::string out(base64::encoded_size(bytes.size()), '\0');
-  out.resize(base64::encode(out.data(), bytes.data(), bytes.size()));
-  // RFC 4648 §5: base64url is base64 with '-' and '_' for '+' and '/'.
-  if (urlSafe) {
-    std::replace(out.begin(), out.end(), '+', '-');
-    std::replace(out.begin(), out.end(), '/', '_');
-  }
-  return out;
-}
-
 std::vector<std::pair<std::string, std::string>> encodedForms(std::string_view secret) {
   std::vector<std::pair<std::string, std::string>> out;
   auto add = [&](std::string bytes, const char* kind) {
@@ -78,7 +66,7 @@ std::vector<std::pair<std::string, std::string>> encodedForms(std::string_view s
       // with whatever follows.
       std::string padded(shift, '\0');
       padded.append(secret);
-      std::string enc = base64Encode(padded, url);
+      std::string enc = base64Encode(padded, url ? Base64Alphabet::Url : Base64Alphabet::Standard);
       std::size_t skip = shift == 0 ? 0 : (shift == 1 ? 2 : 3);
       std::size_t fullChars = ((shift + secret.size()) / 3) * 4;
       std::size_t remBytes = (shift + secret.size()) % 3;

@@ -15,6 +15,4 @@ namespace lw::verify {
 // value is not included.
 std::vector<std::pair<std::string, std::string>> encodedForms(std::string_view secret);
 
-std::string base64Encode(std::string_view bytes, bool urlSafe);
-
 }  // namespace lw::verify

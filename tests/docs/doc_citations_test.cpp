@@ -77,6 +77,19 @@ TEST_CASE("doc citations: no file outside docs/ cites the design notes users do 
   CHECK(citing.empty());
 }
 
+TEST_CASE("doc citations: the style guidance is docs/style.md, inside the repository") {
+  // CONTRIBUTING.md and .clang-format once pointed at ../shared/, which a
+  // clone does not have.
+  CHECK(fs::is_regular_file(kSource / "docs/style.md"));
+  std::vector<std::string> citing;
+  std::vector<fs::path> files = filesUnder({"docs", ".clang-format", ".clang-tidy"});
+  for (const fs::path& file : files)
+    if (readText(file).find("../shared/") != std::string::npos) citing.push_back(fs::relative(file, kSource).string());
+  CAPTURE(citing);
+  CHECK(citing.empty());
+  CHECK(readText(kSource / "docs/CONTRIBUTING.md").find("[style.md](style.md)") != std::string::npos);
+}
+
 TEST_CASE("doc citations: every docs page the code, scripts and README name exists") {
   std::vector<std::string> missing = missingTargets(
       {"src", "scripts", "dist", "bench", "action.yml", "README.md", "CMakeLists.txt"}, kPageCitation);

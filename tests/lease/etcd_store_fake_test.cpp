@@ -4,6 +4,7 @@
 
 #include <deque>
 
+#include "core/base64.h"
 #include "lease/etcd_messages.h"
 #include "lease/etcd_store.h"
 #include "lease/record_json.h"
@@ -40,8 +41,8 @@ const std::string kAt = "http://127.0.0.1:2379";
 
 // A range answer holding `value` at /p/wt, written at `rev`.
 std::string rangeWith(const std::string& value, int rev) {
-  return R"({"header":{},"kvs":[{"key":")" + etcd::base64Encode("/p/wt") + R"(","mod_revision":")" +
-         std::to_string(rev) + R"(","value":")" + etcd::base64Encode(value) + R"("}]})";
+  return R"({"header":{},"kvs":[{"key":")" + lw::base64Encode("/p/wt") + R"(","mod_revision":")" +
+         std::to_string(rev) + R"(","value":")" + lw::base64Encode(value) + R"("}]})";
 }
 const std::string kNoKey = R"({"header":{"revision":"5"}})";
 const std::string kTxnWon = R"({"header":{},"succeeded":true})";

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "core/http_curl.h"
+#include "core/base64.h"
 #include "lease/etcd_messages.h"
 #include "lease/etcd_store.h"
 #include "lease/record_json.h"
@@ -32,7 +33,7 @@ struct RealStore {
     http::Request put;
     put.method = "POST";
     put.url = server.endpoint() + "/v3/kv/put";
-    put.body = R"({"key":")" + etcd::base64Encode(key) + R"(","value":")" + etcd::base64Encode(value) + R"("})";
+    put.body = R"({"key":")" + lw::base64Encode(key) + R"(","value":")" + lw::base64Encode(value) + R"("})";
     REQUIRE(transport.send(put).status == 200);
   }
   std::string valueAt(const std::string& key, EtcdServer& server) {

@@ -53,11 +53,15 @@ TEST_CASE("lease renewer: stop() returns at once, not after a renewal period") {
   LocalStore store(s.store, systemNowMs);
   auto held = store.claim("wt", "run 1", 60s);
   REQUIRE(held.ok());
+  constexpr auto kTtl = 60s;
   auto start = std::chrono::steady_clock::now();
   {
-    Renewer renewer(store, *held, 60s);
+    Renewer renewer(store, *held, kTtl);
     std::this_thread::sleep_for(10ms);
   }  // the destructor stops
-  CHECK(std::chrono::steady_clock::now() - start < 2s);
+  // Waiting for the first renewal would take its period (ttl/3, 20 s);
+  // stopping at once takes ~10 ms. A tenth of the period tells the two apart
+  // and, at 200 times the expected time, only a hang misses it.
+  CHECK(std::chrono::steady_clock::now() - start < kTtl / 3 / 10);
   CHECK(store.checkFence(*held).ok());
 }

@@ -1,10 +1,13 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <boost/json.hpp>
 
+#include "schemas/embedded.h"
 #include "verify/json_schema.h"
 #include "verify/outputs.h"
 
@@ -20,9 +23,19 @@ std::string readSource(const std::string& rel) {
 }
 }  // namespace
 
-TEST_CASE("verify outputs: the compiled-in schemas are the files in schemas/") {
-  CHECK(json::parse(findingsSchemaText()) == json::parse(readSource("schemas/findings.schema.json")));
-  CHECK(json::parse(triageSchemaText()) == json::parse(readSource("schemas/triage.schema.json")));
+TEST_CASE("verify outputs: the compiled-in schemas are the files in schemas/, byte for byte") {
+  std::set<std::string> onDisk;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(LOOPWRIGHT_SOURCE_DIR) + "/schemas"))
+    if (entry.path().filename().string().ends_with(".schema.json")) onDisk.insert(entry.path().filename().string());
+  std::set<std::string> embedded;
+  for (const auto& schema : lw::schemas::kAll) {
+    embedded.insert(std::string(schema.file));
+    CAPTURE(schema.file);
+    CHECK(schema.text == readSource("schemas/" + std::string(schema.file)));
+  }
+  CHECK(embedded == onDisk);
+  CHECK(findingsSchemaText() == lw::schemas::findings);
+  CHECK(triageSchemaText() == lw::schemas::triage);
 }
 
 TEST_CASE("verify outputs: valid findings become Finding values") {
@@ -107,10 +120,46 @@ TEST_CASE("verify outputs: triage results") {
   CHECK(bad.error().location->path == "$.duplicates[0].number");
 }
 
-TEST_CASE("verify json schema: an unsupported keyword is refused, not ignored") {
-  auto err = validateJson(json::parse(R"({"type":"string","pattern":"^a"})"), json::value("b"));
+TEST_CASE("verify json schema: a keyword the validator would ignore is refused, not ignored") {
+  // prefixItems is draft 2020-12's; under draft 7 rules it would pass anything.
+  auto err = validateJson(json::parse(R"({"type":"array","prefixItems":[{"type":"string"}]})"), json::parse("[1]"));
   REQUIRE(err.has_value());
-  CHECK(err->message == "unsupported schema keyword 'pattern'");
+  CHECK(err->path == "#schema");
+  CHECK(err->message == "unsupported schema keyword 'prefixItems'");
+  auto nested = validateJson(json::parse(R"({"properties":{"a":{"items":{"unevaluatedProperties":false}}}})"),
+                             json::parse(R"({"a":[{}]})"));
+  REQUIRE(nested.has_value());
+  CHECK(nested->message == "unsupported schema keyword 'unevaluatedProperties'");
+}
+
+TEST_CASE("verify json schema: additionalProperties given as a schema applies to the other properties") {
+  // The hand-written subset applied additionalProperties only when false.
+  const json::value schema = json::parse(
+      R"({"type":"object","properties":{"n":{"type":"string"}},"additionalProperties":{"type":"integer"}})");
+  CHECK_FALSE(validateJson(schema, json::parse(R"({"n":"x","count":3})")));
+  auto err = validateJson(schema, json::parse(R"({"n":"x","count":"three"})"));
+  REQUIRE(err.has_value());
+  CHECK(err->path == "$.count");
+  CHECK(err->message == "must be integer, not string");
+}
+
+TEST_CASE("verify json schema: enum members compare as JSON numbers, 1.0 equal to 1") {
+  // The subset compared Boost.JSON kinds: 1.0 (a double) was not the enum's 1.
+  const json::value schema = json::parse(R"({"enum":[1,2]})");
+  CHECK_FALSE(validateJson(schema, json::parse("1.0")));
+  auto err = validateJson(schema, json::parse("3"));
+  REQUIRE(err.has_value());
+  CHECK(err->message == "must be one of 1, 2");
+}
+
+TEST_CASE("verify json schema: pattern and the other draft 7 keywords are applied") {
+  const json::value schema = json::parse(R"({"type":"object","properties":{"id":{"type":"string","pattern":"^[a-z]+$"}},
+                                             "anyOf":[{"required":["id"]},{"required":["name"]}]})");
+  CHECK_FALSE(validateJson(schema, json::parse(R"({"id":"abc"})")));
+  auto bad = validateJson(schema, json::parse(R"({"id":"ABC"})"));
+  REQUIRE(bad.has_value());
+  CHECK(bad->path == "$.id");
+  CHECK(validateJson(schema, json::parse(R"({"other":1})")));
 }
 
 TEST_CASE("verify json schema: a number with no fractional part is an integer, as draft 2020-12 says") {

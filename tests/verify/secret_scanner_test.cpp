@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "core/base64.h"
 #include "verify/secret_encodings.h"
 #include "verify/secret_scanner.h"
 
@@ -71,7 +72,7 @@ TEST_CASE("verify secrets: exact run secrets, also base64- and URL-encoded") {
       for (bool url : {false, true}) {
         CAPTURE(prefix);
         CAPTURE(url);
-        std::string enc = base64Encode(prefix + secret + "!", url);
+        std::string enc = lw::base64Encode(prefix + secret + "!", url ? lw::Base64Alphabet::Url : lw::Base64Alphabet::Standard);
         ScanResult r = s.scanAndMask("Authorization: Basic " + enc);
         CHECK_FALSE(r.clean());
         CHECK(r.masked.find(enc) == std::string::npos);

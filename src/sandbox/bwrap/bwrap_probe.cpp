@@ -15,17 +15,84 @@ SupportStatus enforcedIf(bool ok, std::string how, std::string whyNot) {
             : SupportStatus{Support::Absent, std::move(whyNot)};
 }
 
+// What each capability's tokens say, given the base (no capabilities, no
+// new privileges) held.
+void markCapabilities(const ProbeObservation& o, bool base, ProbeReport& r) {
+  r.capabilities[Capability::FilesystemReadContainment] = enforcedIf(
+      base && has(o, {"R1", "R2"}),
+      "mount namespace: only system dirs, the workspace and writable paths are visible; "
+      "denied paths masked",
+      "a path outside the view or a denied path was readable in the probe");
+  r.capabilities[Capability::FilesystemWriteContainment] = enforcedIf(
+      base && has(o, {"W1", "W2"}), "mount namespace: writable binds only for writable paths",
+      "the probe could write outside its writable paths, or not inside them");
+  r.capabilities[Capability::ProtectedPathReadOnlyMask] = enforcedIf(
+      base && has(o, {"P1", "P2"}),
+      "read-only re-binds after writable binds; ancestors pinned as mount points",
+      "a protected file was writable or renamable in the probe");
+  r.capabilities[Capability::NetworkIsolation] = enforcedIf(
+      base && has(o, {"N1"}), "network namespace (--unshare-net)",
+      "the probe saw network interfaces besides loopback");
+  r.capabilities[Capability::ProcessTreeCleanup] = enforcedIf(
+      base && has(o, {"T1"}), "pid namespace, --die-with-parent, and a subreaper supervisor",
+      "the probe was not in a fresh pid namespace");
+  r.capabilities[Capability::SyscallFiltering] =
+      !o.seccompCompiled
+          ? SupportStatus{Support::Absent, "the seccomp filter could not be built: " + o.seccompError}
+          : enforcedIf(base && has(o, {"S1"}), "seccomp filter passed with --seccomp",
+                       "the probe ran without a seccomp filter");
+}
+
+// The network modes follow from the private namespace (N1, N2) and the filter (S1).
+void markNetworkModes(const ProbeObservation& o, bool base, ProbeReport& r) {
+  bool netns = base && has(o, {"N1"});
+  bool filtered = base && o.seccompCompiled && has(o, {"S1"});
+  if (netns && filtered) {
+    r.networkModes[NetworkMode::None] = {
+        Support::Enforced, "private network namespace; seccomp refuses every new socket"};
+  } else if (netns) {
+    r.networkModes[NetworkMode::None] = {
+        Support::Partial,
+        "private network namespace, but without seccomp the step can open loopback sockets "
+        "of its own"};
+  } else {
+    r.networkModes[NetworkMode::None] = {Support::Absent, "no private network namespace"};
+  }
+  r.networkModes[NetworkMode::LoopbackOnly] = enforcedIf(
+      netns && has(o, {"N2"}), "private network namespace with its own loopback up; new unix sockets refused",
+      netns ? "loopback was not up in the private network namespace"
+            : "no private network namespace");
+  r.networkModes[NetworkMode::AllowOutbound] = {
+      Support::Partial,
+      "--share-net shares the host's network namespace: the host's loopback services stay "
+      "reachable"};
+  r.networkModes[NetworkMode::AllowList] = enforcedIf(
+      netns && filtered,
+      "private network namespace whose only way out is the egress relay to loopwright's proxy, "
+      "which checks every connection against the step's egress list",
+      netns ? "the probe ran without a seccomp filter" : "no private network namespace");
+}
+
 }  // namespace
 
 std::string probeScript(const std::string& scratch, const std::string& ws) {
   // Each line prints its token only when the property held; nothing else is
   // printed, so a token can never appear by accident.
-  return "echo ok > '" + ws + "/written' 2>/dev/null && echo W1\n"
+  return "echo ok > '" + ws +
+         "/written' 2>/dev/null && echo W1\n"
          "(echo x > /usr/.lw-probe) 2>/dev/null || echo W2\n"
-         "(echo x > '" + ws + "/prot') 2>/dev/null || echo P1\n"
-         "(mv '" + ws + "/prot' '" + ws + "/moved') 2>/dev/null || echo P2\n"
-         "test -e '" + scratch + "/secret' || echo R1\n"
-         "grep -q secret '" + ws + "/denied' 2>/dev/null || echo R2\n"
+         "(echo x > '" +
+         ws +
+         "/prot') 2>/dev/null || echo P1\n"
+         "(mv '" +
+         ws + "/prot' '" + ws +
+         "/moved') 2>/dev/null || echo P2\n"
+         "test -e '" +
+         scratch +
+         "/secret' || echo R1\n"
+         "grep -q secret '" +
+         ws +
+         "/denied' 2>/dev/null || echo R2\n"
          "test \"$(grep -c : /proc/net/dev)\" = 1 && echo N1\n"
          "grep -q 127.0.0.1 /proc/net/fib_trie 2>/dev/null && echo N2\n"
          "test $$ -lt 10 && echo T1\n"
@@ -57,56 +124,8 @@ ProbeReport interpretProbe(const ProbeObservation& o) {
   r.available = base;
   if (!base) r.unavailableReason = baseWhy;
 
-  r.capabilities[Capability::FilesystemReadContainment] = enforcedIf(
-      base && has(o, {"R1", "R2"}),
-      "mount namespace: only system dirs, the workspace and writable paths are visible; "
-      "denied paths masked",
-      "a path outside the view or a denied path was readable in the probe");
-  r.capabilities[Capability::FilesystemWriteContainment] = enforcedIf(
-      base && has(o, {"W1", "W2"}), "mount namespace: writable binds only for writable paths",
-      "the probe could write outside its writable paths, or not inside them");
-  r.capabilities[Capability::ProtectedPathReadOnlyMask] = enforcedIf(
-      base && has(o, {"P1", "P2"}),
-      "read-only re-binds after writable binds; ancestors pinned as mount points",
-      "a protected file was writable or renamable in the probe");
-  r.capabilities[Capability::NetworkIsolation] = enforcedIf(
-      base && has(o, {"N1"}), "network namespace (--unshare-net)",
-      "the probe saw network interfaces besides loopback");
-  r.capabilities[Capability::ProcessTreeCleanup] = enforcedIf(
-      base && has(o, {"T1"}), "pid namespace, --die-with-parent, and a subreaper supervisor",
-      "the probe was not in a fresh pid namespace");
-  r.capabilities[Capability::SyscallFiltering] =
-      !o.seccompCompiled
-          ? SupportStatus{Support::Absent, "the seccomp filter could not be built: " + o.seccompError}
-          : enforcedIf(base && has(o, {"S1"}), "seccomp filter passed with --seccomp",
-                       "the probe ran without a seccomp filter");
-
-  bool netns = base && has(o, {"N1"});
-  bool filtered = base && o.seccompCompiled && has(o, {"S1"});
-  if (netns && filtered) {
-    r.networkModes[NetworkMode::None] = {
-        Support::Enforced, "private network namespace; seccomp refuses every new socket"};
-  } else if (netns) {
-    r.networkModes[NetworkMode::None] = {
-        Support::Partial,
-        "private network namespace, but without seccomp the step can open loopback sockets "
-        "of its own"};
-  } else {
-    r.networkModes[NetworkMode::None] = {Support::Absent, "no private network namespace"};
-  }
-  r.networkModes[NetworkMode::LoopbackOnly] = enforcedIf(
-      netns && has(o, {"N2"}), "private network namespace with its own loopback up; new unix sockets refused",
-      netns ? "loopback was not up in the private network namespace"
-            : "no private network namespace");
-  r.networkModes[NetworkMode::AllowOutbound] = {
-      Support::Partial,
-      "--share-net shares the host's network namespace: the host's loopback services stay "
-      "reachable"};
-  r.networkModes[NetworkMode::AllowList] = enforcedIf(
-      netns && filtered,
-      "private network namespace whose only way out is the egress relay to loopwright's proxy, "
-      "which checks every connection against the step's egress list",
-      netns ? "the probe ran without a seccomp filter" : "no private network namespace");
+  markCapabilities(o, base, r);
+  markNetworkModes(o, base, r);
   return r;
 }
 

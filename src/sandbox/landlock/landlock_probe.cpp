@@ -63,6 +63,23 @@ SupportStatus enforced(std::string why) { return {Support::Enforced, std::move(w
 SupportStatus partial(std::string why) { return {Support::Partial, std::move(why)}; }
 SupportStatus absent(std::string why) { return {Support::Absent, std::move(why)}; }
 
+// Why the backend cannot run here, the first missing piece in the order the
+// launcher needs them; empty when nothing is missing.
+std::string unavailableBecause(const Observation& o) {
+  const bool ns = o.namespaces && o.pidNamespaceInit;
+  if (!o.failure.empty()) return "probe failed: " + o.failure;
+  if (o.abi < 1 || !o.landlockRestricts) return "Landlock is not enabled in this kernel (or refused a ruleset)";
+  if (o.abi < 3)
+    return "Landlock ABI " + std::to_string(o.abi) + " cannot stop truncate(2); ABI 3 (Linux 6.2) is needed";
+  if (!o.seccompFilters) return "the seccomp filter could not be loaded";
+  if (!o.subreaper)
+    return "no child subreaper or /proc/thread-self/children: the process tree "
+           "cannot be cleaned up";
+  if (o.abi < 6 && !ns)
+    return "Landlock ABI " + std::to_string(o.abi) + " cannot scope signals and no pid namespace can be created";
+  return "";
+}
+
 }  // namespace
 
 Observation observeHost(const seccomp::BpfProgram& filter, bool userNamespace) {
@@ -102,23 +119,7 @@ ProbeReport classify(const Observation& o) {
   r.backend = BackendId::LinuxLandlock;
   r.version = "landlock ABI " + std::to_string(o.abi);
   const bool ns = o.namespaces && o.pidNamespaceInit;
-  if (!o.failure.empty()) {
-    r.unavailableReason = "probe failed: " + o.failure;
-  } else if (o.abi < 1 || !o.landlockRestricts) {
-    r.unavailableReason = "Landlock is not enabled in this kernel (or refused a ruleset)";
-  } else if (o.abi < 3) {
-    r.unavailableReason =
-        "Landlock ABI " + std::to_string(o.abi) + " cannot stop truncate(2); ABI 3 (Linux 6.2) is needed";
-  } else if (!o.seccompFilters) {
-    r.unavailableReason = "the seccomp filter could not be loaded";
-  } else if (!o.subreaper) {
-    r.unavailableReason =
-        "no child subreaper or /proc/thread-self/children: the process tree "
-        "cannot be cleaned up";
-  } else if (o.abi < 6 && !ns) {
-    r.unavailableReason =
-        "Landlock ABI " + std::to_string(o.abi) + " cannot scope signals and no pid namespace can be created";
-  }
+  r.unavailableReason = unavailableBecause(o);
   r.available = r.unavailableReason.empty();
   using C = Capability;
   if (!r.available) {

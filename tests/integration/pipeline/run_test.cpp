@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -138,14 +139,23 @@ TEST_CASE("run: steps of a stage run in parallel and share nothing of their out 
   CHECK(r.status == 0);
   for (const char* n : {"a", "b", "c"})
     CHECK(readFile(s.root / "out/steps/s" / n / "out/result.txt") == std::string(n) + "\n");
-  // Three one-second steps side by side take well under three seconds.
-  CHECK(elapsed < std::chrono::milliseconds(2800));
-  // The record says how long the stage took: at least its longest step,
-  // well under the three steps' sum.
+  // Side by side: the stage takes at least its longest step and less than
+  // the sum of its steps, each as long as it took in this same run (a loaded
+  // machine slows both alike).
   auto run = runJson(s.root / "out");
   double stageMs = run.at("stages").at(0).at("durationMs").to_number<double>();
-  CHECK(stageMs >= 1000);
-  CHECK(stageMs < 2800);
+  double longestMs = 0;
+  double sumMs = 0;
+  for (const char* n : {"a", "b", "c"}) {
+    double stepMs = stepOf(run, n).at("durationMs").to_number<double>();
+    longestMs = std::max(longestMs, stepMs);
+    sumMs += stepMs;
+  }
+  INFO("stage " << stageMs << " ms, steps " << sumMs << " ms in all, process "
+                << std::chrono::duration<double, std::milli>(elapsed).count() << " ms");
+  CHECK(longestMs >= 1000);
+  CHECK(stageMs >= longestMs);
+  CHECK(stageMs < sumMs);
   CHECK(r.out.find("stage s (") != std::string::npos);
 }
 

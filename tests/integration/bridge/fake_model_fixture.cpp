@@ -1,3 +1,0 @@
-// The fake model server, compiled into this test binary.
-#include "support/fake_model.cpp"         // NOLINT(bugprone-suspicious-include)
-#include "support/local_http_server.cpp"  // NOLINT(bugprone-suspicious-include)
