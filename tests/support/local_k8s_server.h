@@ -1,0 +1,66 @@
+// A local Kubernetes API server for the tests, like the local GitHub server:
+// HTTP/1.1 on 127.0.0.1 (plain http: the client's TLS and CA handling is
+// not exercised here), bearer-token authentication, and the documented
+// behaviour of what loopwright uses — today coordination.k8s.io/v1 Leases:
+// create (201, 409 AlreadyExists), read (404 NotFound), replace with
+// metadata.resourceVersion (409 Conflict on a stale one), delete, list by
+// label; 401 without a known token, 403 Forbidden for a token without the
+// verbs, 422 Invalid in the API's Status shape. Every request is checked
+// against Kubernetes' OpenAPI description (tests/data/k8s, see its SOURCE):
+// one the real server would reject is answered 400 and recorded in
+// `violations()`, which a test asserts empty; every answer is checked too.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/json/object.hpp>
+
+#include "support/local_http_server.h"
+#include "support/openapi_check.h"
+
+namespace lw::test {
+
+class LocalK8sServer {
+ public:
+  LocalK8sServer();
+  ~LocalK8sServer();
+
+  std::string url() const;                                             // "http://127.0.0.1:<port>"
+  static constexpr const char* kToken = "lw-test-token";               // may do everything
+  static constexpr const char* kForbiddenToken = "lw-readonly-token";  // authenticated, no verbs
+  static constexpr const char* kUser = "system:serviceaccount:ci:loopwright";
+
+  // Every request that failed the OpenAPI check, and every answer of the
+  // server that did not match it ("" none), in order.
+  std::vector<std::string> violations() const;
+  // "METHOD /path?query" of every request, in order.
+  std::vector<std::string> requests() const;
+
+  // The stored object at `path` ("/apis/coordination.k8s.io/v1/namespaces/ci/leases/x").
+  std::optional<boost::json::object> object(const std::string& path) const;
+  // Stores `object` at `path` as another client would (a new resourceVersion).
+  void put(const std::string& path, boost::json::object object);
+  // Answers every request with 503 ServiceUnavailable while set.
+  void setUnavailable(bool unavailable) { unavailable_ = unavailable; }
+
+ private:
+  LocalHttpServer::Response handle(const LocalHttpServer::Request& request);
+  LocalHttpServer::Response serve(const LocalHttpServer::Request& request);  // a routed, allowed request
+
+  OpenApiSpec spec_;
+  mutable std::mutex mu_;
+  std::map<std::string, boost::json::object> objects_;  // by item path
+  std::int64_t revision_ = 100;
+  std::vector<std::string> violations_;
+  std::vector<std::string> requests_;
+  std::atomic<bool> unavailable_{false};
+  std::unique_ptr<LocalHttpServer> http_;
+};
+
+}  // namespace lw::test
