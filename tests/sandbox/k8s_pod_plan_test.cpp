@@ -10,6 +10,7 @@
 #include "docker_golden.h"
 #include "sandbox/k8s/k8s_pod_plan.h"
 #include "sandbox/k8s/k8s_preflight.h"
+#include "support/openapi_check.h"
 
 using namespace lw;
 using namespace lw::sandbox;
@@ -51,6 +52,13 @@ PreflightFacts facts(std::optional<json::object> rc, json::array policies) {
 }
 
 json::object denyAll() { return planDefaultDenyPolicy("ci-runners", std::nullopt); }
+
+const lw::test::OpenApiSpec& kubernetesSpec() {
+  static const lw::test::OpenApiSpec spec(
+      {std::string(LOOPWRIGHT_SOURCE_DIR) + "/tests/data/k8s/apis__networking.k8s.io__v1_openapi.json",
+       std::string(LOOPWRIGHT_SOURCE_DIR) + "/tests/data/k8s/apis__node.k8s.io__v1_openapi.json"});
+  return spec;
+}
 
 }  // namespace
 
@@ -99,6 +107,19 @@ TEST_CASE("k8s pod plan: the default-deny NetworkPolicy, golden, with and withou
   lw::test::checkGoldenJson("k8s/networkpolicy_default_deny.json", denyAll());
   lw::test::checkGoldenJson("k8s/networkpolicy_egress_proxy.json",
                             planDefaultDenyPolicy("ci-runners", EgressProxy{"10.0.0.7/32", 3128}));
+  // What `kubectl apply` would send, valid against Kubernetes' OpenAPI description.
+  const std::string create = "/apis/networking.k8s.io/v1/namespaces/ci-runners/networkpolicies?fieldValidation=Strict";
+  CHECK(kubernetesSpec().checkRequest("POST", create, json::serialize(denyAll())) == "");
+  CHECK(kubernetesSpec().checkRequest(
+            "POST", create, json::serialize(planDefaultDenyPolicy("ci-runners", EgressProxy{"10.0.0.7/32", 3128}))) ==
+        "");
+  CHECK(kubernetesSpec().checkValue("io.k8s.api.node.v1.RuntimeClass", runtimeClass("runsc")) == "");
+  // The check can fail: a policy with a field the API does not have.
+  json::object wrong = denyAll();
+  wrong["spec"].as_object()["egressRules"] = json::array{};
+  CHECK(kubernetesSpec().checkRequest("POST", create, json::serialize(wrong)) ==
+        "POST /apis/networking.k8s.io/v1/namespaces/ci-runners/networkpolicies: body: $.spec: unknown field "
+        "\"egressRules\"");
 }
 
 TEST_CASE("k8s preflight: gVisor or Kata with a default-deny policy passes, capabilities from what the API shows") {

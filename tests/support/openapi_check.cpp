@@ -232,7 +232,10 @@ void OpenApiSpec::validate(const json::value& schemaValue, const json::value& va
       errors.push_back("#schema" + where.substr(1) + ": unsupported keyword " + std::string(key));
     }
   }
-  if (schema.contains("x-kubernetes-int-or-string")) {
+  // IntOrString is published as {type: string, format: int-or-string}; the
+  // API server's decoder takes a JSON number or string for it.
+  const json::value* fmt = schema.if_contains("format");
+  if (schema.contains("x-kubernetes-int-or-string") || (fmt != nullptr && fmt->as_string() == "int-or-string")) {
     if (!value.is_string() && !value.is_int64() && !value.is_uint64())
       errors.push_back(where + ": not an int or a string");
     return;
