@@ -21,6 +21,8 @@ struct ResourceType {
 const std::map<std::string, ResourceType>& resourceTypes() {
   static const std::map<std::string, ResourceType> types = {
       {"leases", {"coordination.k8s.io", "v1", "Lease"}},
+      {"networkpolicies", {"networking.k8s.io", "v1", "NetworkPolicy"}},
+      {"runtimeclasses", {"node.k8s.io", "v1", "RuntimeClass"}},  // cluster-scoped
   };
   return types;
 }
@@ -34,15 +36,17 @@ struct Route {
   std::string collectionPath;
 };
 
+// A namespaced resource (/apis/G/V/namespaces/NS/PLURAL[/NAME]) or a
+// cluster-scoped one (/apis/G/V/PLURAL[/NAME]: ns is empty).
 std::optional<Route> routeOf(const std::string& path) {
-  static const std::regex re(R"(/apis/([a-z0-9.]+)/(v[0-9a-z]+)/namespaces/([^/]+)/([a-z]+)(?:/([^/]+))?)");
+  static const std::regex re(R"(/apis/([a-z0-9.]+)/(v[0-9a-z]+)(?:/namespaces/([^/]+))?/([a-z]+)(?:/([^/]+))?)");
   std::smatch m;
   if (!std::regex_match(path, m, re)) return std::nullopt;
   auto type = resourceTypes().find(m[4]);
   if (type == resourceTypes().end() || type->second.group != m[1] || type->second.version != m[2]) return std::nullopt;
+  const std::string scope = m[3].matched ? "/namespaces/" + std::string(m[3]) : "";
   return Route{m[4], m[3], m[5], type->second,
-               "/apis/" + std::string(m[1]) + "/" + std::string(m[2]) + "/namespaces/" + std::string(m[3]) + "/" +
-                   std::string(m[4])};
+               "/apis/" + std::string(m[1]) + "/" + std::string(m[2]) + scope + "/" + std::string(m[4])};
 }
 
 Response jsonResponse(int status, const json::value& body) {
@@ -140,8 +144,9 @@ std::string verbOf(const std::string& method, const Route& r) {
 }  // namespace
 
 LocalK8sServer::LocalK8sServer()
-    : spec_({std::filesystem::path(LOOPWRIGHT_SOURCE_DIR) /
-             "tests/data/k8s/apis__coordination.k8s.io__v1_openapi.json"}) {
+    : spec_({std::filesystem::path(LOOPWRIGHT_SOURCE_DIR) / "tests/data/k8s/apis__coordination.k8s.io__v1_openapi.json",
+             std::filesystem::path(LOOPWRIGHT_SOURCE_DIR) / "tests/data/k8s/apis__networking.k8s.io__v1_openapi.json",
+             std::filesystem::path(LOOPWRIGHT_SOURCE_DIR) / "tests/data/k8s/apis__node.k8s.io__v1_openapi.json"}) {
   http_ = std::make_unique<LocalHttpServer>("loopwright-local-k8s",
                                             [this](const LocalHttpServer::Request& r) { return handle(r); });
 }
@@ -195,7 +200,8 @@ LocalHttpServer::Response LocalK8sServer::handle(const LocalHttpServer::Request&
     return statusResponse(403, "Forbidden",
                           qualified(*route) + (route->name.empty() ? "" : " \"" + route->name + "\"") +
                               " is forbidden: User \"" + kUser + "\" cannot " + verb + " resource \"" + route->plural +
-                              "\" in API group \"" + route->type.group + "\" in the namespace \"" + route->ns + "\"",
+                              "\" in API group \"" + route->type.group + "\" " +
+                              (route->ns.empty() ? "at the cluster scope" : "in the namespace \"" + route->ns + "\""),
                           detailsOf(*route, route->name));
   }
   Response answer =
@@ -252,7 +258,7 @@ LocalHttpServer::Response LocalK8sServer::serve(const LocalHttpServer::Request& 
   if (auto errors = fieldErrors(body); !errors.empty()) return invalid(r, name, errors);
   const std::string path = r.collectionPath + "/" + name;
   found = objects_.find(path);
-  meta["namespace"] = r.ns;
+  if (!r.ns.empty()) meta["namespace"] = r.ns;
   if (request.method == "POST") {
     if (!stringAt(body, "metadata", "resourceVersion").empty())
       return statusResponse(500, "InternalError",

@@ -1,7 +1,8 @@
 // A local Kubernetes API server for the tests, like the local GitHub server:
 // HTTP/1.1 on 127.0.0.1 (plain http: the client's TLS and CA handling is
 // not exercised here), bearer-token authentication, and the documented
-// behaviour of what loopwright uses — today coordination.k8s.io/v1 Leases:
+// behaviour of what loopwright uses — RuntimeClasses (read), NetworkPolicies
+// (list, create) and coordination.k8s.io/v1 Leases:
 // create (201, 409 AlreadyExists), read (404 NotFound), replace with
 // metadata.resourceVersion (409 Conflict on a stale one), delete, list by
 // label; 401 without a known token, 403 Forbidden for a token without the
