@@ -143,17 +143,21 @@ std::string verbOf(const std::string& method, const Route& r) {
 
 }  // namespace
 
-LocalK8sServer::LocalK8sServer()
+LocalK8sServer::LocalK8sServer(std::optional<LocalHttpServer::Tls> tls)
     : spec_({std::filesystem::path(LOOPWRIGHT_SOURCE_DIR) / "tests/data/k8s/apis__coordination.k8s.io__v1_openapi.json",
              std::filesystem::path(LOOPWRIGHT_SOURCE_DIR) / "tests/data/k8s/apis__networking.k8s.io__v1_openapi.json",
              std::filesystem::path(LOOPWRIGHT_SOURCE_DIR) / "tests/data/k8s/apis__node.k8s.io__v1_openapi.json"}) {
-  http_ = std::make_unique<LocalHttpServer>("loopwright-local-k8s",
-                                            [this](const LocalHttpServer::Request& r) { return handle(r); });
+  auto handler = [this](const LocalHttpServer::Request& r) { return handle(r); };
+  https_ = tls.has_value();
+  http_ = tls ? std::make_unique<LocalHttpServer>("loopwright-local-k8s", handler, *tls)
+              : std::make_unique<LocalHttpServer>("loopwright-local-k8s", handler);
 }
 
 LocalK8sServer::~LocalK8sServer() { http_.reset(); }
 
-std::string LocalK8sServer::url() const { return "http://127.0.0.1:" + std::to_string(http_->port()); }
+std::string LocalK8sServer::url() const {
+  return (https_ ? "https://127.0.0.1:" : "http://127.0.0.1:") + std::to_string(http_->port());
+}
 
 std::vector<std::string> LocalK8sServer::violations() const {
   std::lock_guard<std::mutex> lock(mu_);

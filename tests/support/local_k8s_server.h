@@ -1,6 +1,6 @@
 // A local Kubernetes API server for the tests, like the local GitHub server:
-// HTTP/1.1 on 127.0.0.1 (plain http: the client's TLS and CA handling is
-// not exercised here), bearer-token authentication, and the documented
+// HTTP/1.1 on 127.0.0.1, plain or over TLS with a certificate the test
+// makes (support/test_ca.h), bearer-token authentication, and the documented
 // behaviour of what loopwright uses — RuntimeClasses (read), NetworkPolicies
 // (list, create) and coordination.k8s.io/v1 Leases:
 // create (201, 409 AlreadyExists), read (404 NotFound), replace with
@@ -29,7 +29,8 @@ namespace lw::test {
 
 class LocalK8sServer {
  public:
-  LocalK8sServer();
+  // Plain http, or https with `tls`'s certificate when given.
+  explicit LocalK8sServer(std::optional<LocalHttpServer::Tls> tls = std::nullopt);
   ~LocalK8sServer();
 
   std::string url() const;                                             // "http://127.0.0.1:<port>"
@@ -62,6 +63,7 @@ class LocalK8sServer {
   std::vector<std::string> requests_;
   std::atomic<bool> unavailable_{false};
   std::unique_ptr<LocalHttpServer> http_;
+  bool https_ = false;
 };
 
 }  // namespace lw::test
