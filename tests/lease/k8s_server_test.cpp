@@ -119,3 +119,25 @@ TEST_CASE("local k8s server: requests the OpenAPI description rejects are answer
     CHECK(c.server.violations().at(0).ends_with("no such path in the OpenAPI description"));
   }
 }
+
+TEST_CASE("local k8s server: a watch from a resourceVersion sees the changes after it, 410 Expired once compacted") {
+  Client c;
+  auto created = c.send("POST", kLeases, lease("a", R"({"holderIdentity":"x"})"));
+  const std::string from(bodyOf(created).at("metadata").at("resourceVersion").as_string());
+  auto replaced = c.send("PUT", std::string(kLeases) + "/a", lease("a", R"({"holderIdentity":"y"})", from));
+  REQUIRE(replaced.status == 200);
+  auto events = c.send("GET", std::string(kLeases) + "?watch=true&resourceVersion=" + from + "&timeoutSeconds=1");
+  REQUIRE(events.status == 200);
+  CHECK(events.header("content-type") == "application/json;stream=watch");
+  json::object modified = json::parse(events.body).as_object();  // exactly one line
+  CHECK(modified.at("type").as_string() == "MODIFIED");
+  CHECK(modified.at("object").at("spec").at("holderIdentity").as_string() == "y");
+  c.server.compact();
+  auto gone = c.send("GET", std::string(kLeases) + "?watch=true&resourceVersion=" + from);
+  REQUIRE(gone.status == 200);  // the watch cache reports expiry as the stream's first event
+  json::object error = json::parse(gone.body).as_object();
+  CHECK(error.at("type").as_string() == "ERROR");
+  CHECK(error.at("object").at("code").as_int64() == 410);
+  CHECK(error.at("object").at("reason").as_string() == "Expired");
+  CHECK(c.server.violations() == std::vector<std::string>{});
+}

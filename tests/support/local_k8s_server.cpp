@@ -1,5 +1,7 @@
 #include "support/local_k8s_server.h"
 
+#include <algorithm>
+#include <chrono>
 #include <regex>
 #include <sstream>
 
@@ -133,6 +135,12 @@ bool matchesLabels(const json::object& object, const std::string& selector) {
   return true;
 }
 
+bool isWatch(const std::string& target) {
+  for (const auto& [k, v] : queryOf(target))
+    if (k == "watch" && (v == "true" || v == "1")) return true;
+  return false;
+}
+
 std::string verbOf(const std::string& method, const Route& r) {
   if (method == "GET") return r.name.empty() ? "list" : "get";
   if (method == "POST") return "create";
@@ -179,6 +187,7 @@ std::optional<json::object> LocalK8sServer::object(const std::string& path) cons
 void LocalK8sServer::put(const std::string& path, json::object object) {
   std::lock_guard<std::mutex> lock(mu_);
   object["metadata"].as_object()["resourceVersion"] = std::to_string(++revision_);
+  record(path, objects_.contains(path) ? "MODIFIED" : "ADDED", object);
   objects_[path] = std::move(object);
 }
 
@@ -210,7 +219,11 @@ LocalHttpServer::Response LocalK8sServer::handle(const LocalHttpServer::Request&
   }
   Response answer =
       route ? serve(request) : statusResponse(404, "NotFound", "the server could not find the requested resource");
-  if (std::string why = spec_.checkResponse(request.method, request.target, answer.status, answer.body); !why.empty()) {
+  // A watch answers a stream of events, not the list its schema names.
+  if (std::string why = isWatch(request.target)
+                            ? std::string()
+                            : spec_.checkResponse(request.method, request.target, answer.status, answer.body);
+      !why.empty()) {
     std::lock_guard<std::mutex> lock(mu_);
     violations_.push_back(why);
   }
@@ -220,7 +233,9 @@ LocalHttpServer::Response LocalK8sServer::handle(const LocalHttpServer::Request&
 LocalHttpServer::Response LocalK8sServer::serve(const LocalHttpServer::Request& request) {
   const Route r = *routeOf(pathOf(request.target));
   const std::string itemPath = r.collectionPath + "/" + r.name;
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
+  if (request.method == "GET" && r.name.empty() && isWatch(request.target))
+    return watch(lock, r.collectionPath, request.target);
   if (request.method == "GET" && r.name.empty()) {
     std::string selector;
     for (const auto& [k, v] : queryOf(request.target))
@@ -240,8 +255,9 @@ LocalHttpServer::Response LocalK8sServer::serve(const LocalHttpServer::Request& 
     if (request.method == "GET") return jsonResponse(200, found->second);
     json::object details = detailsOf(r, r.name);
     details["uid"] = found->second.at("metadata").at("uid");
-    objects_.erase(found);
     ++revision_;
+    record(itemPath, "DELETED", found->second);
+    objects_.erase(found);
     return jsonResponse(200, json::object{{"kind", "Status"},
                                           {"apiVersion", "v1"},
                                           {"metadata", json::object{}},
@@ -274,6 +290,7 @@ LocalHttpServer::Response LocalK8sServer::serve(const LocalHttpServer::Request& 
     meta["creationTimestamp"] = "2024-05-01T12:00:00Z";
     meta["resourceVersion"] = std::to_string(++revision_);
     objects_[path] = body;
+    record(path, "ADDED", body);
     return jsonResponse(201, body);
   }
   if (found == objects_.end())
@@ -290,7 +307,48 @@ LocalHttpServer::Response LocalK8sServer::serve(const LocalHttpServer::Request& 
   meta["creationTimestamp"] = found->second.at("metadata").at("creationTimestamp");
   meta["resourceVersion"] = std::to_string(++revision_);
   found->second = body;
+  record(path, "MODIFIED", body);
   return jsonResponse(200, body);
+}
+
+void LocalK8sServer::record(const std::string& path, const char* type, const json::object& object) {
+  events_.push_back(Event{path.substr(0, path.rfind('/')), type, object, revision_});
+  changed_.notify_all();
+}
+
+void LocalK8sServer::compact() {
+  std::lock_guard<std::mutex> lock(mu_);
+  events_.clear();
+  compactedRevision_ = revision_;
+}
+
+LocalHttpServer::Response LocalK8sServer::watch(std::unique_lock<std::mutex>& lock, const std::string& collection,
+                                                const std::string& target) {
+  std::int64_t from = revision_;
+  auto wait = std::chrono::milliseconds(1000);
+  for (const auto& [k, v] : queryOf(target)) {
+    if (k == "resourceVersion" && !v.empty()) from = std::stoll(v);
+    if (k == "timeoutSeconds") wait = std::min(wait, std::chrono::milliseconds(std::stoll(v) * 1000));
+  }
+  std::string lines;
+  if (from < compactedRevision_) {
+    // The watch cache answers 200 and reports the expiry as the stream's first event.
+    json::object gone{{"kind", "Status"},
+                      {"apiVersion", "v1"},
+                      {"metadata", json::object{}},
+                      {"status", "Failure"},
+                      {"reason", "Expired"},
+                      {"code", 410},
+                      {"message", "too old resource version: " + std::to_string(from) + " (" +
+                                      std::to_string(compactedRevision_) + ")"}};
+    lines = json::serialize(json::object{{"type", "ERROR"}, {"object", gone}}) + "\n";
+  } else {
+    auto after = [&](const Event& e) { return e.collection == collection && e.revision > from; };
+    changed_.wait_for(lock, wait, [&] { return std::any_of(events_.begin(), events_.end(), after); });
+    for (const Event& e : events_)
+      if (after(e)) lines += json::serialize(json::object{{"type", e.type}, {"object", e.object}}) + "\n";
+  }
+  return Response{200, {{"Content-Type", "application/json;stream=watch"}}, lines};
 }
 
 }  // namespace lw::test

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -48,17 +49,35 @@ class LocalK8sServer {
   std::optional<boost::json::object> object(const std::string& path) const;
   // Stores `object` at `path` as another client would (a new resourceVersion).
   void put(const std::string& path, boost::json::object object);
+  // Forgets the history of changes, as etcd's compaction does: a watch from
+  // a resourceVersion before now gets an ERROR event with 410 Expired.
+  void compact();
   // Answers every request with 503 ServiceUnavailable while set.
   void setUnavailable(bool unavailable) { unavailable_ = unavailable; }
 
  private:
   LocalHttpServer::Response handle(const LocalHttpServer::Request& request);
   LocalHttpServer::Response serve(const LocalHttpServer::Request& request);  // a routed, allowed request
+  // A watch (?watch=true): the changes after ?resourceVersion, one JSON event
+  // a line, waiting up to a second (at most ?timeoutSeconds) for the first.
+  LocalHttpServer::Response watch(std::unique_lock<std::mutex>& lock, const std::string& collection,
+                                  const std::string& target);
+  void record(const std::string& path, const char* type, const boost::json::object& object);  // mu_ held
+
+  struct Event {
+    std::string collection;
+    std::string type;  // ADDED, MODIFIED, DELETED
+    boost::json::object object;
+    std::int64_t revision = 0;
+  };
 
   OpenApiSpec spec_;
   mutable std::mutex mu_;
   std::map<std::string, boost::json::object> objects_;  // by item path
   std::int64_t revision_ = 100;
+  std::vector<Event> events_;
+  std::int64_t compactedRevision_ = 0;
+  std::condition_variable changed_;
   std::vector<std::string> violations_;
   std::vector<std::string> requests_;
   std::atomic<bool> unavailable_{false};
