@@ -26,9 +26,10 @@ LW_BUILD_PACKAGES=(
 # clang-format and clang-tidy 14 for scripts/lint.sh (Debian 12's; another version
 # formats and checks otherwise), etcd-server (its binary is `etcd`) for
 # the etcd lease store's tests (tests/lease/etcd_*), runsc (gVisor) for the
-# linux-gvisor backend's tests (tests/integration/sandbox/gvisor_*, L3).
+# linux-gvisor backend's tests (tests/integration/sandbox/gvisor_*, L3),
+# openssl for the test CA of the Kubernetes store's TLS tests (tests/support/test_ca.h).
 # shellcheck disable=SC2034
-LW_TEST_PACKAGES=(clang clang-format-14 clang-tidy-14 shellcheck iproute2 procps python3 python3-yaml etcd-server runsc)
+LW_TEST_PACKAGES=(clang clang-format-14 clang-tidy-14 shellcheck iproute2 procps python3 python3-yaml etcd-server runsc openssl)
 
 lw_sudo() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

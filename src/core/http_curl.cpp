@@ -112,8 +112,12 @@ void setHardening(const curl::Api& api, CURL* c, const Request& request, const P
   api.easySetopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(connect.count()));
   api.easySetopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
   api.easySetopt(c, CURLOPT_NOSIGNAL, 1L);  // threads: no SIGALRM for DNS timeouts
-  if (!request.sink)
-    api.easySetopt(c, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(policy.maxResponseBytes));
+  if (!policy.caFile.empty()) api.easySetopt(c, CURLOPT_CAINFO, policy.caFile.c_str());
+  if (!policy.caPem.empty()) {
+    curl_blob blob{const_cast<char*>(policy.caPem.data()), policy.caPem.size(), CURL_BLOB_COPY};
+    api.easySetopt(c, CURLOPT_CAINFO_BLOB, &blob);
+  }
+  if (!request.sink) api.easySetopt(c, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(policy.maxResponseBytes));
 }
 
 Response failed(const curl::Api& api, CURLcode rc, const Receiver& receiver, const Policy& policy) {

@@ -34,6 +34,12 @@ struct Policy {
   std::chrono::milliseconds connectTimeout{10000};  // capped by the request's own timeout
   Proxy proxy = Proxy::kNever;
   std::string unixSocket{};  // when set, every exchange goes to this socket (Docker's engine)
+  // The certificate authorities https peers are verified against instead of
+  // the system's: a PEM file (re-read by libcurl on every connection, so a
+  // rotated bundle is picked up) or PEM text (a kubeconfig's
+  // certificate-authority-data). Verification itself is never turned off.
+  std::string caFile{};
+  std::string caPem{};
 };
 
 // The parts of a URL the policy looks at, lower-case; the port is always

@@ -3,8 +3,8 @@
 //
 //   free -> active(holder, token, expiry) -> tearing-down -> free
 //
-// over interchangeable stores (a local file with flock today; etcd v3 and
-// Kubernetes `Lease` can follow behind the same interface). The rules:
+// over interchangeable stores (a local file with flock, etcd v3, Kubernetes
+// coordination.k8s.io/v1 Leases), behind the same interface. The rules:
 // claim only when free or expired, never an unconditional takeover; a
 // resource being torn down is not claimable; a record that cannot be read
 // fails closed; the fencing token grows with every claim and is checked on

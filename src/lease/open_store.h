@@ -16,7 +16,10 @@
 namespace lw::lease {
 
 // The configured store: the local one in `config.localDir` (default
-// <stateDir>/leases) or etcd at `config.endpoint` under `config.prefix`.
+// <stateDir>/leases), etcd at `config.endpoint` under `config.prefix`, or
+// Kubernetes Leases through `config.kubeconfig` (empty: the in-cluster
+// service account; USAGE_ERROR or LEASE_UNAVAILABLE when neither gives
+// credentials and a namespace).
 // Nothing is contacted until the first operation. The endpoint and prefix
 // are checked where they are read (policy/host_config.h: the host config
 // loader, the CLI); the transport refuses plain http off this machine anyway.
@@ -29,7 +32,8 @@ Result<std::unique_ptr<Store>> openStore(const LeaseStoreConfig& config,
 Result<std::vector<ListedRecord>> surveyStore(const LeaseStoreConfig& config,
                                               const std::filesystem::path& stateDir);
 
-// The store in words: its directory, or "etcd <endpoint> <prefix>".
+// The store in words: its directory, "etcd <endpoint> <prefix>", or
+// "kubernetes <kubeconfig|in-cluster> [namespace <ns>]".
 std::string storeName(const LeaseStoreConfig& config, const std::filesystem::path& stateDir);
 
 }  // namespace lw::lease

@@ -43,17 +43,24 @@ struct RuntimeProfile {
   std::vector<std::string> extraReadOnlyPaths;
 };
 
-// Where the ownership leases live (docs/leases.md, "Stores: local and etcd";
-// docs/host-config.md, `leases:`). The local store is one machine's; etcd is
-// shared by runners on several machines.
-enum class LeaseStoreKind { Local, Etcd };
+// Where the ownership leases live (docs/leases.md, "Stores: local, etcd and
+// Kubernetes"; docs/host-config.md, `leases:`). The local store is one
+// machine's; etcd and Kubernetes are shared by runners on several machines.
+enum class LeaseStoreKind { Local, Etcd, Kubernetes };
 
 struct LeaseStoreConfig {
   LeaseStoreKind store = LeaseStoreKind::Local;
   std::string localDir;  // the local store's directory; empty: <stateDir>/leases
   std::string endpoint = "http://127.0.0.1:2379";  // etcd's JSON gateway: http only to loopback
   std::string prefix = "/loopwright/leases/";      // one key per resource: <prefix><resource>
-  std::int64_t maxClockSkewMs = 2000;  // another holder's lease counts as expired this much later
+  std::int64_t maxClockSkewMs = 2000;              // another holder's lease counts as expired this much later
+  // Kubernetes: the Lease objects' namespace (empty: the kubeconfig's or the
+  // service account's), a kubeconfig (empty: the in-cluster service account)
+  // and its context (empty: current-context), and the object name prefix.
+  std::string kubeNamespace;
+  std::string kubeconfig;
+  std::string kubeContext;
+  std::string namePrefix = "loopwright-";
 };
 
 // Why `endpoint` cannot be an etcd endpoint, or "" when it can: it must be
@@ -64,6 +71,14 @@ std::string leaseEndpointProblem(std::string_view endpoint);
 // Why `prefix` cannot be a key prefix, or "" when it can: 1 to 256 bytes of
 // printable ASCII ending in '/' (so that /leases/ never lists /leases2/).
 std::string leasePrefixProblem(std::string_view prefix);
+
+// Why `ns` cannot be a Kubernetes namespace (a DNS-1123 label), or "".
+std::string kubeNamespaceProblem(std::string_view ns);
+
+// Why `prefix` cannot start the Lease object names, or "": 1 to 63 of
+// [a-z0-9-] starting with a letter or digit (the rest of the name is
+// lease/k8s_lease_json.h's).
+std::string kubeNamePrefixProblem(std::string_view prefix);
 
 struct HostConfig {
   std::string file;  // empty when no file exists (no floor)

@@ -117,10 +117,34 @@ std::optional<std::pair<std::string, std::string>> hostAndPort(std::string_view 
   return std::pair{std::string(host), std::string(port)};
 }
 
+// The Kubernetes store's fields (docs/leases.md, "Kubernetes credentials").
+void readKubernetesLeaseField(YamlSchemaReader& reader, const MapEntry& e, const std::string& p,
+                              LeaseStoreConfig& leases) {
+  auto s = reader.string(e.value, p, e.key == "kubeconfig" ? 4096 : 253);
+  if (!s) return;
+  if (e.key == "namespace") {
+    if (std::string problem = kubeNamespaceProblem(*s); !problem.empty())
+      reader.error(e.value, p, problem, "write a namespace name such as ci-runners");
+    else
+      leases.kubeNamespace = *s;
+  } else if (e.key == "namePrefix") {
+    if (std::string problem = kubeNamePrefixProblem(*s); !problem.empty())
+      reader.error(e.value, p, problem, "write a prefix such as loopwright-");
+    else
+      leases.namePrefix = *s;
+  } else if (e.key == "kubeconfig") {
+    leases.kubeconfig = *s;
+  } else if (e.key == "context") {
+    leases.kubeContext = *s;
+  }
+}
+
 void readLeaseField(YamlSchemaReader& reader, const MapEntry& e, const std::string& p, LeaseStoreConfig& leases) {
   if (e.key == "store") {
-    if (auto s = reader.oneOf(e.value, p, {"local", "etcd"}))
-      leases.store = *s == "etcd" ? LeaseStoreKind::Etcd : LeaseStoreKind::Local;
+    if (auto s = reader.oneOf(e.value, p, {"local", "etcd", "kubernetes"}))
+      leases.store = *s == "etcd"         ? LeaseStoreKind::Etcd
+                     : *s == "kubernetes" ? LeaseStoreKind::Kubernetes
+                                          : LeaseStoreKind::Local;
   } else if (e.key == "endpoint") {
     auto s = reader.string(e.value, p, 2048);
     if (!s) return;
@@ -137,11 +161,15 @@ void readLeaseField(YamlSchemaReader& reader, const MapEntry& e, const std::stri
       leases.prefix = *s;
   } else if (e.key == "maxClockSkewMs") {
     if (auto n = reader.integer(e.value, p, 0, 600000)) leases.maxClockSkewMs = *n;
+  } else {
+    readKubernetesLeaseField(reader, e, p, leases);
   }
 }
 
 void readLeases(YamlSchemaReader& reader, const YAML::Node& node, LeaseStoreConfig& leases) {
-  auto entries = reader.mapping(node, "leases", {"store", "endpoint", "prefix", "maxClockSkewMs"});
+  auto entries = reader.mapping(
+      node, "leases",
+      {"store", "endpoint", "prefix", "maxClockSkewMs", "namespace", "kubeconfig", "context", "namePrefix"});
   if (!entries) return;
   for (const MapEntry& e : *entries) readLeaseField(reader, e, childPath("leases", e.key), leases);
 }
@@ -234,6 +262,24 @@ std::string leasePrefixProblem(std::string_view prefix) {
   bool printable = std::all_of(prefix.begin(), prefix.end(), [](char c) { return c > ' ' && c <= '~'; });
   if (prefix.empty() || prefix.size() > 256 || !printable || !prefix.ends_with("/"))
     return "'" + std::string(prefix) + "' is not 1 to 256 printable ASCII characters ending in '/'";
+  return "";
+}
+
+std::string kubeNamespaceProblem(std::string_view ns) {
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  bool chars = std::all_of(ns.begin(), ns.end(), [&](char c) { return alnum(c) || c == '-'; });
+  if (ns.empty() || ns.size() > 63 || !chars || !alnum(ns.front()) || !alnum(ns.back()))
+    return "'" + std::string(ns) +
+           "' is not a namespace name (1 to 63 of a-z, 0-9 and '-', starting and ending "
+           "with a letter or digit)";
+  return "";
+}
+
+std::string kubeNamePrefixProblem(std::string_view prefix) {
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  bool chars = std::all_of(prefix.begin(), prefix.end(), [&](char c) { return alnum(c) || c == '-'; });
+  if (prefix.empty() || prefix.size() > 63 || !chars || !alnum(prefix.front()))
+    return "'" + std::string(prefix) + "' is not 1 to 63 of a-z, 0-9 and '-' starting with a letter or digit";
   return "";
 }
 

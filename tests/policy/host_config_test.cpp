@@ -82,3 +82,23 @@ TEST_CASE("host config: every problem at once") {
   REQUIRE(!r.ok());
   CHECK(r.error().diagnostics.size() == 5);
 }
+
+TEST_CASE("host config: leases on Kubernetes, with a namespace and a name prefix checked where they are read") {
+  std::string head = "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n";
+  auto r = parseHostConfig(head +
+                               "leases:\n  store: kubernetes\n  namespace: ci-runners\n"
+                               "  kubeconfig: /etc/lw/kubeconfig\n  context: ci\n  namePrefix: lw-\n",
+                           "host.yaml");
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().diagnostics.front().message));
+  CHECK(r->leases.store == LeaseStoreKind::Kubernetes);
+  CHECK(r->leases.kubeNamespace == "ci-runners");
+  CHECK(r->leases.kubeconfig == "/etc/lw/kubeconfig");
+  CHECK(r->leases.kubeContext == "ci");
+  CHECK(r->leases.namePrefix == "lw-");
+  auto bad =
+      parseHostConfig(head + "leases:\n  store: kubernetes\n  namespace: CI_Runners\n  namePrefix: -x\n", "host.yaml");
+  REQUIRE_FALSE(bad.ok());
+  REQUIRE(bad.error().diagnostics.size() == 2);
+  CHECK(bad.error().diagnostics[0].message.find("'CI_Runners' is not a namespace name") != std::string::npos);
+  CHECK(bad.error().diagnostics[1].message.find("'-x' is not 1 to 63 of a-z") != std::string::npos);
+}

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
@@ -30,6 +31,7 @@ struct LocalHttpServer::State {
   std::mutex mu;
   std::vector<std::shared_ptr<local_http::tcp::socket>> sockets;
   std::vector<std::thread> connections;
+  std::unique_ptr<local_http::asio::ssl::context> tls;  // null: plain http
 };
 
 LocalHttpServer::LocalHttpServer(std::string serverName, Handler handler, std::function<void()> onStop)
@@ -45,6 +47,17 @@ LocalHttpServer::LocalHttpServer(std::string serverName, Handler handler, std::f
   state_->acceptor.listen();
   state_->port = state_->acceptor.local_endpoint().port();
   acceptor_ = std::thread([this] { acceptLoop(); });
+}
+
+LocalHttpServer::LocalHttpServer(std::string serverName, Handler handler, Tls tls)
+    : LocalHttpServer(std::move(serverName), std::move(handler)) {
+  using namespace local_http;
+  // Set before anyone knows the port: serve() reads it per connection.
+  auto context = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+  context->use_certificate_chain_file(tls.certificateChainFile);
+  context->use_private_key_file(tls.privateKeyFile, asio::ssl::context::pem);
+  std::lock_guard<std::mutex> lock(state_->mu);
+  state_->tls = std::move(context);
 }
 
 LocalHttpServer::~LocalHttpServer() {
@@ -90,6 +103,25 @@ void LocalHttpServer::acceptLoop() {
 void LocalHttpServer::serve(void* raw) {
   using namespace local_http;
   tcp::socket& sock = *static_cast<tcp::socket*>(raw);
+  asio::ssl::context* tls = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    tls = state_->tls.get();
+  }
+  if (tls == nullptr) return exchange(sock);
+  asio::ssl::stream<tcp::socket&> stream(sock, *tls);
+  boost::system::error_code ec;
+  stream.handshake(asio::ssl::stream_base::server, ec);
+  if (ec) {
+    sock.shutdown(tcp::socket::shutdown_both, ec);
+    return;
+  }
+  exchange(stream);
+}
+
+template <class Stream>
+void LocalHttpServer::exchange(Stream& sock) {
+  using namespace local_http;
   beast::flat_buffer buffer;
   for (;;) {
     http::request<http::string_body> req;
@@ -108,7 +140,7 @@ void LocalHttpServer::serve(void* raw) {
     std::optional<Response> reply = state_->handler(rec);
     if (!reply || state_->stopping) {
       boost::system::error_code ignore;
-      sock.shutdown(tcp::socket::shutdown_both, ignore);
+      beast::get_lowest_layer(sock).shutdown(tcp::socket::shutdown_both, ignore);
       return;
     }
     http::response<http::string_body> res{static_cast<http::status>(reply->status), req.version()};
@@ -120,7 +152,7 @@ void LocalHttpServer::serve(void* raw) {
     http::write(sock, res, ec);
     if (ec || !req.keep_alive()) {
       boost::system::error_code ignore;
-      sock.shutdown(tcp::socket::shutdown_send, ignore);
+      beast::get_lowest_layer(sock).shutdown(tcp::socket::shutdown_send, ignore);
       return;
     }
   }

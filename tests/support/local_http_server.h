@@ -33,6 +33,15 @@ class LocalHttpServer {
   // `serverName` goes in every Server header; `onStop` runs first when the
   // server goes away, to release handlers that are blocked.
   LocalHttpServer(std::string serverName, Handler handler, std::function<void()> onStop = {});
+
+  // PEM files of a TLS server: its certificate chain and private key.
+  struct Tls {
+    std::string certificateChainFile;
+    std::string privateKeyFile;
+  };
+  // The same over TLS (https): every connection handshakes first; one that
+  // fails to (a client that does not trust the certificate) is closed.
+  LocalHttpServer(std::string serverName, Handler handler, Tls tls);
   ~LocalHttpServer();
   LocalHttpServer(const LocalHttpServer&) = delete;
   LocalHttpServer& operator=(const LocalHttpServer&) = delete;
@@ -44,6 +53,8 @@ class LocalHttpServer {
  private:
   void acceptLoop();
   void serve(void* socket);
+  template <class Stream>
+  void exchange(Stream& stream);
 
   std::unique_ptr<State> state_;
   std::thread acceptor_;

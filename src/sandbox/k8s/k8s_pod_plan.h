@@ -1,0 +1,75 @@
+// The pure half of the k8s-pod backend (L3 remote; docs/kubernetes.md):
+// one step -> the Pod it runs in and the default-deny NetworkPolicy the
+// namespace must hold. Not registered as a backend yet: the effects (create,
+// stream the workspace in and outputs out, delete on every path) are still
+// to come.
+//
+// The Pod, in order of what it holds back:
+//  1. runtimeClassName: a sandboxed runtime (gVisor or Kata; k8s_preflight.h
+//     checks the RuntimeClass) — the step runs on another kernel;
+//  2. restricted Pod Security: runAsNonRoot with a fixed non-root uid,
+//     seccompProfile RuntimeDefault, and per container
+//     allowPrivilegeEscalation false, capabilities drop ALL,
+//     readOnlyRootFilesystem; no host namespaces (hostNetwork, hostPID,
+//     hostIPC false), no privileged container;
+//  3. automountServiceAccountToken false and enableServiceLinks false: the
+//     step sees no cluster credentials and no service addresses;
+//  4. the step's limits: memory as request and limit, /tmp as a memory-backed
+//     emptyDir of tmpSize, ephemeral storage bounded by fileSize;
+//  5. the workspace as an emptyDir filled by the init container
+//     `workspace-in` from its stdin (a tar stream over attach), mounted
+//     read-only in the step unless the role writes it; /out an emptyDir;
+//  6. labels: app.kubernetes.io/managed-by=loopwright and the run and step,
+//     which the job-completed sweep deletes by.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/json/object.hpp>
+
+#include "sandbox/backend.h"
+#include "sandbox/limits/limits_plan.h"
+
+namespace lw::sandbox::k8s {
+
+inline constexpr const char* kManagedByLabel = "app.kubernetes.io/managed-by";
+inline constexpr const char* kRunLabel = "loopwright.dev/run";
+inline constexpr const char* kStepLabel = "loopwright.dev/step";
+inline constexpr const char* kWorkspaceMount = "/workspace";
+inline constexpr const char* kOutMount = "/out";
+inline constexpr std::int64_t kStepUid = 65532;  // non-root, the distroless "nonroot" uid
+
+struct PodPlanInput {
+  StepSpec spec;        // argv, env, limits, workspaceWritable
+  std::string image;    // pinned by digest ("repo@sha256:<64 hex>")
+  std::string ns;       // the namespace the host config names
+  std::string podName;  // a DNS-1123 subdomain, unique per step
+  std::string runtimeClassName;
+  std::string runLabel;  // label values: 1..63 of [A-Za-z0-9._-]
+  std::string stepLabel;
+};
+
+// The Pod object for `POST /api/v1/namespaces/{ns}/pods`.
+boost::json::object planPod(const PodPlanInput& input);
+
+// Where a step may reach over the network besides nothing: the egress proxy,
+// when the step's network mode is an allow-list (docs/egress.md).
+struct EgressProxy {
+  std::string cidr;  // "10.0.0.7/32"
+  int port = 0;
+};
+
+inline constexpr const char* kDefaultDenyPolicyName = "loopwright-default-deny";
+
+// The NetworkPolicy the namespace must hold before a step starts: every pod
+// loopwright labels, no ingress, and no egress but to the proxy (when given).
+// The bridge needs none: it is carried over the attach stream.
+boost::json::object planDefaultDenyPolicy(const std::string& ns, const std::optional<EgressProxy>& proxy);
+
+// How a pod holds each of the step's limits (spec.limits), for the report.
+std::vector<limits::Enforcement> podLimitsEnforcement(const ResourceLimits& l);
+
+}  // namespace lw::sandbox::k8s

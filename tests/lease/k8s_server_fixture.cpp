@@ -1,0 +1,4 @@
+// The local Kubernetes API server and its OpenAPI check, compiled once into test_lease.
+#include "support/local_http_server.cpp"  // NOLINT(bugprone-suspicious-include)
+#include "support/local_k8s_server.cpp"   // NOLINT(bugprone-suspicious-include)
+#include "support/openapi_check.cpp"      // NOLINT(bugprone-suspicious-include)

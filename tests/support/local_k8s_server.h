@@ -1,0 +1,88 @@
+// A local Kubernetes API server for the tests, like the local GitHub server:
+// HTTP/1.1 on 127.0.0.1, plain or over TLS with a certificate the test
+// makes (support/test_ca.h), bearer-token authentication, and the documented
+// behaviour of what loopwright uses — RuntimeClasses (read), NetworkPolicies
+// (list, create) and coordination.k8s.io/v1 Leases:
+// create (201, 409 AlreadyExists), read (404 NotFound), replace with
+// metadata.resourceVersion (409 Conflict on a stale one), delete, list by
+// label; 401 without a known token, 403 Forbidden for a token without the
+// verbs, 422 Invalid in the API's Status shape. Every request is checked
+// against Kubernetes' OpenAPI description (tests/data/k8s, see its SOURCE):
+// one the real server would reject is answered 400 and recorded in
+// `violations()`, which a test asserts empty; every answer is checked too.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/json/object.hpp>
+
+#include "support/local_http_server.h"
+#include "support/openapi_check.h"
+
+namespace lw::test {
+
+class LocalK8sServer {
+ public:
+  // Plain http, or https with `tls`'s certificate when given.
+  explicit LocalK8sServer(std::optional<LocalHttpServer::Tls> tls = std::nullopt);
+  ~LocalK8sServer();
+
+  std::string url() const;                                             // "http://127.0.0.1:<port>"
+  static constexpr const char* kToken = "lw-test-token";               // may do everything
+  static constexpr const char* kForbiddenToken = "lw-readonly-token";  // authenticated, no verbs
+  static constexpr const char* kUser = "system:serviceaccount:ci:loopwright";
+
+  // Every request that failed the OpenAPI check, and every answer of the
+  // server that did not match it ("" none), in order.
+  std::vector<std::string> violations() const;
+  // "METHOD /path?query" of every request, in order.
+  std::vector<std::string> requests() const;
+
+  // The stored object at `path` ("/apis/coordination.k8s.io/v1/namespaces/ci/leases/x").
+  std::optional<boost::json::object> object(const std::string& path) const;
+  // Stores `object` at `path` as another client would (a new resourceVersion).
+  void put(const std::string& path, boost::json::object object);
+  // Forgets the history of changes, as etcd's compaction does: a watch from
+  // a resourceVersion before now gets an ERROR event with 410 Expired.
+  void compact();
+  // Answers every request with 503 ServiceUnavailable while set.
+  void setUnavailable(bool unavailable) { unavailable_ = unavailable; }
+
+ private:
+  LocalHttpServer::Response handle(const LocalHttpServer::Request& request);
+  LocalHttpServer::Response serve(const LocalHttpServer::Request& request);  // a routed, allowed request
+  // A watch (?watch=true): the changes after ?resourceVersion, one JSON event
+  // a line, waiting up to a second (at most ?timeoutSeconds) for the first.
+  LocalHttpServer::Response watch(std::unique_lock<std::mutex>& lock, const std::string& collection,
+                                  const std::string& target);
+  void record(const std::string& path, const char* type, const boost::json::object& object);  // mu_ held
+
+  struct Event {
+    std::string collection;
+    std::string type;  // ADDED, MODIFIED, DELETED
+    boost::json::object object;
+    std::int64_t revision = 0;
+  };
+
+  OpenApiSpec spec_;
+  mutable std::mutex mu_;
+  std::map<std::string, boost::json::object> objects_;  // by item path
+  std::int64_t revision_ = 100;
+  std::vector<Event> events_;
+  std::int64_t compactedRevision_ = 0;
+  std::condition_variable changed_;
+  std::vector<std::string> violations_;
+  std::vector<std::string> requests_;
+  std::atomic<bool> unavailable_{false};
+  std::unique_ptr<LocalHttpServer> http_;
+  bool https_ = false;
+};
+
+}  // namespace lw::test
