@@ -8,7 +8,7 @@ namespace lw::sandbox::seatbelt {
 namespace fs = std::filesystem;
 
 fs::path privateSpelling(const fs::path& p) {
-  const fs::path n = p.lexically_normal();
+  fs::path n = p.lexically_normal();
   if (!n.is_absolute()) return n;
   auto it = n.begin();
   ++it;  // past the root
