@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs loopwright's three executables (loopwright, loopwright-engine and
-# loopwright-container-init, which must stay side by side) for the action.
+# Installs loopwright's executables for the action, side by side: on Linux
+# loopwright, loopwright-engine and loopwright-container-init; on macOS
+# (RUNNER_OS=macOS, the darwin-arm64 archive) the first two, the portable
+# build (README.md, "macOS runners").
 #
 #   install.sh fetch   the release archive of the action's own version:
 #                      downloaded with the job's token, checked against the
@@ -25,13 +27,28 @@
 #
 # Environment: GITHUB_ACTION_PATH, LW_ACTION_REF and LW_ACTION_REPOSITORY
 # (github.action_ref / action_repository, used when the path does not name
-# them), LW_TOKEN, GITHUB_API_URL (GHES),
-# RUNNER_TOOL_CACHE, RUNNER_TEMP, GITHUB_OUTPUT.
+# them), LW_TOKEN, GITHUB_API_URL (GHES), RUNNER_OS (Linux or macOS; uname
+# when unset), RUNNER_TOOL_CACHE, RUNNER_TEMP, GITHUB_OUTPUT.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "${GITHUB_ACTION_PATH:-$here/..}" && pwd)"
 version="$(tr -d '[:space:]' <"$root/VERSION")"
-executables=(loopwright loopwright-engine loopwright-container-init)
+
+# The release's name for this runner's system: RUNNER_OS as Actions sets it,
+# else the kernel's name.
+release_os() {
+  case "${RUNNER_OS:-$(uname -s)}" in
+    macOS | Darwin) echo darwin ;;
+    *) echo linux ;;
+  esac
+}
+os="$(release_os)"
+if [ "$os" = darwin ]; then
+  # The portable build: no docker backend, so no container entrypoint.
+  executables=(loopwright loopwright-engine)
+else
+  executables=(loopwright loopwright-engine loopwright-container-init)
+fi
 # Written by the release into the commit it tags (scripts/dist-pin.sh,
 # docs/CONTRIBUTING.md#releasing): what a workflow pins by commit or tag is
 # also what it trusts a release archive to be.
@@ -95,7 +112,7 @@ cache_key() {
   local ref="$1" arch="$2" sources
   sources="$(cd "$root" && find CMakeLists.txt VERSION src -type f -print0 2>/dev/null |
     LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
-  echo "loopwright-build-linux-$arch-$version-${ref//[^A-Za-z0-9._-]/_}-$sources"
+  echo "loopwright-build-$os-$arch-$version-${ref//[^A-Za-z0-9._-]/_}-$sources"
 }
 
 # GET with the job's token; the body goes to $2, the HTTP status to stdout.
@@ -120,12 +137,12 @@ for a in json.load(open(sys.argv[2])).get("assets", []):
   fi
 }
 
-# Reads the digests the action's tree pins for linux-$1 from dist/SHA256SUMS
+# Reads the digests the action's tree pins for $os-$1 from dist/SHA256SUMS
 # (`sha256sum` lines): sets `pinned_archive` and `pinned` (executable ->
 # digest), or leaves `pinned_archive` empty and sets `no_asset` to the reason
 # unless the archive and every executable are pinned.
 read_pins() {
-  local prefix="loopwright-$version-linux-$1" digest name exe
+  local prefix="loopwright-$version-$os-$1" digest name exe
   pinned_archive=""
   pinned=()
   if [ -f "$pins_file" ]; then
@@ -193,7 +210,7 @@ unpack() {
 # mismatch above all, is fatal.
 fetch_release() {
   local tag="$1" arch="$2" dest="$3" repo="$repository"
-  local name="loopwright-$version-linux-$arch.tar.gz" api="${GITHUB_API_URL:-https://api.github.com}"
+  local name="loopwright-$version-$os-$arch.tar.gz" api="${GITHUB_API_URL:-https://api.github.com}"
   local work status url have
   work="$(mktemp -d "${RUNNER_TEMP:-/tmp}/loopwright-fetch.XXXXXX")"
   status="$(api_get "$api/repos/$repo/releases/tags/$tag" "$work/release.json")"
@@ -223,13 +240,13 @@ install_release() {
   local tag="$1" arch="$2" dest
   dest="${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:-/tmp}/loopwright-tools}/loopwright/$version/$arch"
   if holds_pinned_executables "$dest"; then
-    say "release $tag executables for linux-$arch from the tool cache, re-hashed against the action's dist/SHA256SUMS"
+    say "release $tag executables for $os-$arch from the tool cache, re-hashed against the action's dist/SHA256SUMS"
   else
     if [ -e "$dest" ]; then
       echo "::warning title=loopwright install::the tool cache's $dest does not hold the executables the action pins in dist/SHA256SUMS; it is not run, and the release is installed afresh"
     fi
     fetch_release "$tag" "$arch" "$dest"
-    [ -n "$no_asset" ] || say "release $tag executables for linux-$arch, verified against the action's dist/SHA256SUMS"
+    [ -n "$no_asset" ] || say "release $tag executables for $os-$arch, verified against the action's dist/SHA256SUMS"
   fi
   [ -n "$no_asset" ] || output bin "$dest"
 }
@@ -243,13 +260,19 @@ fetch_main() {
   [ -z "$tag" ] || read_pins "$arch"
   [ -z "$tag" ] || [ -z "$pinned_archive" ] || install_release "$tag" "$arch"
   if [ -z "$no_asset" ]; then
+    if [ "$os" = darwin ]; then
+      # The darwin executables load Homebrew's libraries (README.md, "macOS runners").
+      # shellcheck source=scripts/lib/deps.sh
+      source "$root/scripts/lib/deps.sh"
+      lw_ensure_brew_packages "${LW_BREW_RUNTIME_PACKAGES[@]}"
+    fi
     output source-build false
     return 0
   fi
   say "building from source: $no_asset"
   output source-build true
   output cache-key "$(cache_key "$ref" "$arch")"
-  output cache-restore-key "loopwright-build-linux-$arch-"
+  output cache-restore-key "loopwright-build-$os-$arch-"
 }
 
 # The build directory actions/cache restored was configured for this source
@@ -270,9 +293,16 @@ build_main() {
   local build="${LOOPWRIGHT_BUILD_DIR:-$root/build/action}" dest="${RUNNER_TEMP:-/tmp}/loopwright-bin"
   # shellcheck source=scripts/lib/deps.sh
   source "$root/scripts/lib/deps.sh"
-  lw_ensure_packages "${LW_BUILD_PACKAGES[@]}"
+  if [ "$os" = darwin ]; then
+    lw_ensure_brew_packages "${LW_BREW_PACKAGES[@]}"
+  else
+    lw_ensure_packages "${LW_BUILD_PACKAGES[@]}"
+  fi
   reuse_or_clear "$build"
   local configure=(cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOPWRIGHT_TESTS=OFF)
+  if [ "$os" = darwin ]; then
+    configure+=(-DLOOPWRIGHT_LINUX_BACKENDS=OFF -DOPENSSL_ROOT_DIR="$(brew --prefix openssl@3)")
+  fi
   if [ ! -f "$build/CMakeCache.txt" ]; then
     "${configure[@]}" >/dev/null
   elif ! "${configure[@]}" >"${RUNNER_TEMP:-/tmp}/loopwright-configure.log" 2>&1; then
@@ -281,7 +311,7 @@ build_main() {
     rm -rf "$build"
     "${configure[@]}" >/dev/null
   fi
-  cmake --build "$build" --target loopwright -j"$(nproc)"
+  cmake --build "$build" --target loopwright -j"$(getconf _NPROCESSORS_ONLN)"
   mkdir -p "$dest"
   for exe in "${executables[@]}"; do install -m 0755 "$build/$exe" "$dest/$exe"; done
   output bin "$dest"

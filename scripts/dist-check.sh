@@ -5,6 +5,30 @@
 # (Ubuntu 22.04: glibc 2.35). Fails naming the executable and what it needs.
 # Usage: scripts/dist-check.sh EXECUTABLE...
 set -euo pipefail
+
+# macOS: every library an executable loads is the system's (/usr/lib,
+# /System) or one of Homebrew's formulae that dist/install.sh installs
+# (LW_BREW_RUNTIME_PACKAGES); `otool -L` lists them.
+if [ "$(uname -s)" = Darwin ]; then
+  # shellcheck source=scripts/lib/deps.sh
+  source "$(dirname "$0")/lib/deps.sh"
+  status=0
+  for exe in "$@"; do
+    while read -r lib; do
+      case "$lib" in /usr/lib/* | /System/*) continue ;; esac
+      real="$(readlink -f "$lib" 2>/dev/null || echo "$lib")"
+      formula=""
+      [[ "$real" =~ /Cellar/([^/]+)/ ]] && formula="${BASH_REMATCH[1]}"
+      ok=no
+      for f in "${LW_BREW_RUNTIME_PACKAGES[@]}"; do [ "$formula" = "$f" ] && ok=yes; done
+      if [ "$ok" = no ]; then
+        echo "dist-check: $exe loads $lib, which is neither macOS's nor a formula dist/install.sh installs" >&2
+        status=1
+      fi
+    done < <(otool -L "$exe" | awk 'NR > 1 { print $1 }')
+  done
+  exit "$status"
+fi
 max_glibc="${LW_MAX_GLIBC:-2.35}"
 # glibc's own libraries; libcrypto (libssl3) and GSSAPI (libgssapi-krb5-2)
 # come with libcurl4, which curl needs and which loopwright loads for HTTP

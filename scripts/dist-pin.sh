@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Pins a release's archives in the action's own tree: writes dist/SHA256SUMS
 # (beside this script's tree) from the .digests files scripts/dist-pack.sh
-# left in each OUT_DIR, one per architecture: each archive's digest and each
-# of its executables' (as loopwright-<version>-linux-<arch>/<executable>),
+# left in each OUT_DIR, one per system and architecture: each archive's digest and each
+# of its executables' (as loopwright-<version>-<os>-<arch>/<executable>),
 # this VERSION's lines only, sorted. Each archive is checked against its line
 # first. dist/install.sh trusts a release archive only when it matches these
 # lines in the commit a workflow pins, so the release commits this file and
@@ -15,8 +15,8 @@ version="$(tr -d '[:space:]' <"$root/VERSION")"
 
 lines=()
 for out in "$@"; do
-  digests=("$out"/loopwright-"$version"-linux-*.digests)
-  [ -f "${digests[0]}" ] || { echo "dist-pin: $out has no loopwright-$version-linux-*.digests (scripts/dist-pack.sh)" >&2; exit 1; }
+  digests=("$out"/loopwright-"$version"-*-*.digests)
+  [ -f "${digests[0]}" ] || { echo "dist-pin: $out has no loopwright-$version-<os>-<arch>.digests (scripts/dist-pack.sh)" >&2; exit 1; }
   for f in "${digests[@]}"; do
     archive_line="$(grep '\.tar\.gz$' "$f")"
     (cd "$out" && sha256sum --quiet --strict -c <<<"$archive_line") ||

@@ -13,6 +13,42 @@ version="$1" build="$2"
 shift 2
 dlopened=(libcurl.so.4)  # src/core/libcurl.cpp
 
+# macOS (the darwin archive): the Homebrew formulae whose libraries the
+# executables load (otool -L; a Cellar path names formula and version), as
+# pkg:brew components. macOS's own libraries (/usr/lib, /System, libcurl
+# loaded on first use among them) are the system's, not the release's.
+darwin_sbom() {
+  local exe lib real formula fversion sep="" refs="" entry
+  local -a entries=()
+  for exe in "$@"; do
+    while read -r lib; do
+      real="$(readlink -f "$lib" 2>/dev/null || echo "$lib")"
+      [[ "$real" =~ /Cellar/([^/]+)/([^/]+)/ ]] || continue
+      entries+=("${BASH_REMATCH[1]} ${BASH_REMATCH[2]} shared")
+    done < <(otool -L "$exe" | awk 'NR > 1 { print $1 }')
+  done
+  printf '{\n  "bomFormat": "CycloneDX",\n  "specVersion": "1.5",\n'
+  printf '  "serialNumber": "urn:uuid:%s",\n  "version": 1,\n' "$(uuidgen | tr '[:upper:]' '[:lower:]')"
+  printf '  "metadata": {\n    "timestamp": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  printf '    "tools": {"components": [{"type": "application", "name": "loopwright scripts/sbom.sh"}]},\n'
+  printf '    "component": {"type": "application", "bom-ref": "loopwright", "name": "loopwright", "version": "%s",\n' "$version"
+  printf '                  "properties": [{"name": "loopwright:architecture", "value": "darwin-%s"}]}\n  },\n' "$(uname -m)"
+  printf '  "components": [\n'
+  while read -r formula fversion linkage; do
+    [ -n "$formula" ] || continue
+    printf '%s    {"type": "library", "bom-ref": "pkg:brew/%s@%s", "name": "%s", "version": "%s", "purl": "pkg:brew/%s@%s",\n' \
+      "$sep" "$formula" "$fversion" "$formula" "$fversion" "$formula" "$fversion"
+    printf '     "properties": [{"name": "loopwright:linkage", "value": "%s"}]}' "$linkage"
+    refs+="${sep:+, }\"pkg:brew/$formula@$fversion\""
+    sep=$',\n'
+  done < <(printf '%s\n' "${entries[@]}" | sort -u | awk '!seen[$1]++')
+  printf '\n  ],\n  "dependencies": [{"ref": "loopwright", "dependsOn": [%s]}]\n}\n' "$refs"
+}
+if [ "$(uname -s)" = Darwin ]; then
+  darwin_sbom "$@"
+  exit 0
+fi
+
 # The archives each executable was linked with, one "static path" a line.
 linked_files() {
   local target cmd word

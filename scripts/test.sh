@@ -30,11 +30,13 @@ else
 fi
 
 # The portable build (LOOPWRIGHT_LINUX_BACKENDS=OFF, as on macOS): a tree of
-# its own without sanitizers, at -O0 and niced, building only what the
-# portable tests need (core, policy, guard, the Seatbelt planner).
+# its own, niced, with the main tree's flags so that ccache answers for every
+# source the two share; its executables run the portable tests (the POSIX
+# launcher, `loopwright run` end to end with direct-dedicated) and the
+# example the macos-14 job runs under Seatbelt (scripts/example-e2e.sh).
 portable_status=0
 portable_dir="${build_dir}-portable"
-nice -n 10 cmake -S . -B "$portable_dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O0 \
+nice -n 10 cmake -S . -B "$portable_dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLOOPWRIGHT_SANITIZE=ON \
   -DLOOPWRIGHT_LINUX_BACKENDS=OFF -DLOOPWRIGHT_WERROR=ON >/dev/null
 nice -n 10 cmake --build "$portable_dir" -j"$jobs"
 
@@ -58,6 +60,7 @@ if [ -n "${fuzz_dir:-}" ]; then
   ctest --test-dir "$fuzz_dir" --output-on-failure -j"$jobs" -L fuzz || fuzz_status=$?
 fi
 ctest --test-dir "$portable_dir" --output-on-failure -j"$jobs" -L portable || portable_status=$?
+scripts/example-e2e.sh "$portable_dir" direct-dedicated || portable_status=$?
 for s in "${status:-0}" "$fuzz_status" "$portable_status"; do
   [ "$s" -ne 0 ] && exit "$s"
 done

@@ -26,10 +26,33 @@ LW_BUILD_PACKAGES=(
 # clang-format and clang-tidy 14 for scripts/lint.sh (Debian 12's; another version
 # formats and checks otherwise), etcd-server (its binary is `etcd`) for
 # the etcd lease store's tests (tests/lease/etcd_*), runsc (gVisor) for the
-# linux-gvisor backend's tests (tests/integration/sandbox/gvisor_*, L3),
-# openssl for the test CA of the Kubernetes store's TLS tests (tests/support/test_ca.h).
+# linux-gvisor backend's tests (tests/integration/sandbox/gvisor_*, L3), openssl for
+# the test CA of the Kubernetes store's TLS tests (tests/support/test_ca.h), ccache so
+# that the portable tree compiles what it shares with the main one once.
 # shellcheck disable=SC2034
-LW_TEST_PACKAGES=(clang clang-format-14 clang-tidy-14 shellcheck iproute2 procps python3 python3-yaml etcd-server runsc openssl)
+LW_TEST_PACKAGES=(clang clang-format-14 clang-tidy-14 shellcheck iproute2 procps python3 python3-yaml etcd-server runsc
+  openssl ccache)
+
+# macOS (the portable build, LOOPWRIGHT_LINUX_BACKENDS=OFF): Homebrew's
+# names; GNU tar and coreutils for scripts/dist-pack.sh's reproducible archive.
+# shellcheck disable=SC2034
+LW_BREW_PACKAGES=(cmake ninja pkg-config boost yaml-cpp libgit2 openssl@3 doctest cmark-gfm valijson gnu-tar coreutils)
+# What the darwin release's executables load (scripts/dist-check.sh checks
+# that they load nothing else outside macOS); dist/install.sh installs them.
+# shellcheck disable=SC2034
+LW_BREW_RUNTIME_PACKAGES=(boost yaml-cpp libgit2 openssl@3 cmark-gfm)
+
+# Installs those of the Homebrew packages named that are missing (macOS).
+lw_ensure_brew_packages() {
+  local missing=() p
+  for p in "$@"; do
+    brew list --versions "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "loopwright: installing ${missing[*]}" >&2
+    brew install "${missing[@]}" >/dev/null
+  fi
+}
 
 lw_sudo() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

@@ -7,6 +7,13 @@
 namespace lw::curl {
 namespace {
 
+// The system's libcurl by its soname: macOS ships /usr/lib/libcurl.4.dylib.
+#if defined(__APPLE__)
+constexpr const char* kLibcurl = "/usr/lib/libcurl.4.dylib";
+#else
+constexpr const char* kLibcurl = "libcurl.so.4";
+#endif
+
 struct Loaded {
   Api api{};
   std::string error;  // empty when api is complete
@@ -15,17 +22,17 @@ struct Loaded {
 template <class Fn>
 bool resolve(void* lib, const char* name, Fn& slot, std::string& error) {
   slot = reinterpret_cast<Fn>(::dlsym(lib, name));
-  if (slot == nullptr && error.empty()) error = std::string("libcurl.so.4 lacks ") + name;
+  if (slot == nullptr && error.empty()) error = std::string(kLibcurl) + " lacks " + name;
   return slot != nullptr;
 }
 
 Loaded load() {
   Loaded out;
   // RTLD_NODELETE: handles and callbacks may outlive any owner we could name.
-  void* lib = ::dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  void* lib = ::dlopen(kLibcurl, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (lib == nullptr) {
     const char* why = ::dlerror();
-    out.error = std::string("cannot load libcurl.so.4: ") + (why ? why : "unknown reason");
+    out.error = std::string("cannot load ") + kLibcurl + ": " + (why ? why : "unknown reason");
     return out;
   }
   CURLcode (*globalInit)(long) = nullptr;
@@ -45,8 +52,7 @@ Loaded load() {
   resolve(lib, "curl_url_cleanup", a.urlCleanup, out.error);
   resolve(lib, "curl_free", a.free, out.error);
   // curl_global_init is not thread-safe before libcurl 7.84; api() runs this once.
-  if (out.error.empty() && globalInit(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-    out.error = "curl_global_init failed";
+  if (out.error.empty() && globalInit(CURL_GLOBAL_DEFAULT) != CURLE_OK) out.error = "curl_global_init failed";
   return out;
 }
 
@@ -55,8 +61,8 @@ Loaded load() {
 Result<const Api*> api() {
   static const Loaded loaded = load();  // C++11 magic statics: once, thread-safe
   if (!loaded.error.empty())
-    return makeError(ErrorCode::IoError, loaded.error,
-                     "install libcurl (Debian/Ubuntu: apt-get install libcurl4)", "libcurl");
+    return makeError(ErrorCode::IoError, loaded.error, "install libcurl (Debian/Ubuntu: apt-get install libcurl4)",
+                     "libcurl");
   return &loaded.api;
 }
 
@@ -68,8 +74,7 @@ Result<Easy> newEasy() {
   return easy;
 }
 
-Result<HeaderList> headerList(const Api& api,
-                              const std::vector<std::pair<std::string, std::string>>& headers) {
+Result<HeaderList> headerList(const Api& api, const std::vector<std::pair<std::string, std::string>>& headers) {
   HeaderList list(nullptr, HeaderListDeleter{&api});
   auto append = [&](const std::string& line) {
     curl_slist* next = api.slistAppend(list.get(), line.c_str());

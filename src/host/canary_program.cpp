@@ -129,6 +129,9 @@ int daemon(const std::string& beat) {
     for (int fd = 0; fd < 3; ++fd) ::close(fd);
     for (;;) {
       int fd = ::open(beat.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+      // Its directory removed: whoever started it is done with it, and a
+      // daemon no cleanup caught must not beat forever.
+      if (fd < 0 && errno == ENOENT) ::_exit(0);
       if (fd >= 0) {
         (void)!::write(fd, ".", 1);
         ::close(fd);
@@ -170,8 +173,7 @@ int metadataCase(const std::vector<std::string>& a) {
   if (::stat(a[0].c_str(), &st) != 0) return setup("stat " + a[0] + ": " + std::strerror(errno));
   if (::chmod(a[0].c_str(), st.st_mode & 07777) == 0) return escaped("chmod " + a[0]);
   int err = errno;
-  if (::chown(a[0].c_str(), static_cast<uid_t>(-1), static_cast<gid_t>(-1)) == 0)
-    return escaped("chown " + a[0]);
+  if (::chown(a[0].c_str(), static_cast<uid_t>(-1), static_cast<gid_t>(-1)) == 0) return escaped("chown " + a[0]);
   return blocked("chmod and chown " + a[0], err);
 }
 
@@ -180,13 +182,11 @@ int hostProcessCase(const std::vector<std::string>& a) {
   const int pid = std::atoi(a[0].c_str());
   bool opened = false;
   std::string cmdline = slurp("/proc/" + a[0] + "/cmdline", opened);
-  if (opened && cmdline.find("qualify") != std::string::npos)
-    return escaped("read the command line of pid " + a[0]);
+  if (opened && cmdline.find("qualify") != std::string::npos) return escaped("read the command line of pid " + a[0]);
   rlimit old{};
   // A pid namespace numbers its own processes from 1, and a step has a few:
   // a low pid there is not the host's.
-  if (pid > 64 && ::prlimit(pid, RLIMIT_CORE, nullptr, &old) == 0)
-    return escaped("read the limits of pid " + a[0]);
+  if (pid > 64 && ::prlimit(pid, RLIMIT_CORE, nullptr, &old) == 0) return escaped("read the limits of pid " + a[0]);
   return blocked("host process " + a[0], errno);
 }
 
@@ -194,9 +194,12 @@ int hostProcessCase(const std::vector<std::string>& a) {
 
 int runCanary(const std::string& name, const std::vector<std::string>& a) {
   int rc = kCanarySetup;
-  if (name == "read") rc = readCase(a);
-  else if (name == "write-outside") rc = writeOutside(a);
-  else if (name == "write-protected") rc = writeProtected(a);
+  if (name == "read")
+    rc = readCase(a);
+  else if (name == "write-outside")
+    rc = writeOutside(a);
+  else if (name == "write-protected")
+    rc = writeProtected(a);
   else if (name == "connect" || name == "connect-ok") {
     if (a.size() != 2) return setup(name + " needs IP PORT");
     int err = tcpConnect(a[0], std::atoi(a[1].c_str()));
@@ -205,12 +208,18 @@ int runCanary(const std::string& name, const std::vector<std::string>& a) {
     else
       rc = err == 0 ? (std::printf("connected to %s:%s\n", a[0].c_str(), a[1].c_str()), 0)
                     : setup("connect " + a[0] + ":" + a[1] + ": " + std::strerror(err));
-  } else if (name == "loopback") rc = loopback();
-  else if (name == "daemon") rc = a.size() == 1 ? daemon(a[0]) : setup("daemon needs BEAT");
-  else if (name == "seccomp") rc = seccompCase();
-  else if (name == "metadata") rc = metadataCase(a);
-  else if (name == "host-process") rc = hostProcessCase(a);
-  else rc = setup("unknown canary '" + name + "'");
+  } else if (name == "loopback")
+    rc = loopback();
+  else if (name == "daemon")
+    rc = a.size() == 1 ? daemon(a[0]) : setup("daemon needs BEAT");
+  else if (name == "seccomp")
+    rc = seccompCase();
+  else if (name == "metadata")
+    rc = metadataCase(a);
+  else if (name == "host-process")
+    rc = hostProcessCase(a);
+  else
+    rc = setup("unknown canary '" + name + "'");
   std::fflush(stdout);
   return rc;
 }

@@ -187,14 +187,9 @@ void removeScratch(const Environment& env, const CleanupOptions& o, CleanupRepor
       if (::lstat(e.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) continue;
       bool remove = false;
       if (name.rfind("lw-qualify-", 0) == 0 || isGvisorSandbox(name)) {
-        std::ifstream in(e.path() / ".lw-owner");
-        int pid = 0;
-        unsigned long long start = 0;
-        std::string job;
-        in >> pid >> start;
-        std::getline(in >> std::ws, job);
-        bool ownerAlive = pid > 0 && startTimeOf(o.procRoot, pid) == start;
-        remove = job == o.job || !ownerAlive;
+        const ScratchOwner owner = readScratchOwner(e.path().string());
+        bool ownerAlive = owner.pid > 0 && startTimeOf(o.procRoot, owner.pid) == owner.start;
+        remove = owner.job == o.job || !ownerAlive;
       } else {
         // A bwrap probe lasts at most 20 s; older scratch has no live owner.
         remove = now - fs::last_write_time(e.path(), ec) > 60s && !ec;
@@ -202,47 +197,12 @@ void removeScratch(const Environment& env, const CleanupOptions& o, CleanupRepor
       if (!remove) continue;
       // A gVisor sandbox whose loopwright was killed: runsc delete first.
       if (isGvisorSandbox(name)) removeGvisorSandbox(env, e.path());
-      fs::remove_all(e.path(), ec);
-      if (ec)
-        report.problems.push_back("cannot remove " + e.path().string() + ": " + ec.message());
-      else
-        report.tempDirs.push_back(e.path().string());
+      removeScratchDir(e.path().string(), report);
     }
   }
 }
 
 }  // namespace
-
-bool environHasJob(std::string_view environ, std::string_view job) {
-  const std::string want = std::string(sandbox::kJobMarkerVariable) + "=" + std::string(job);
-  std::size_t at = 0;
-  while (at <= environ.size()) {
-    std::size_t end = environ.find('\0', at);
-    if (end == std::string_view::npos) end = environ.size();
-    if (environ.substr(at, end - at) == want) return true;
-    at = end + 1;
-  }
-  return false;
-}
-
-std::optional<unsigned long long> startTimeFromStat(std::string_view stat) {
-  // "pid (comm) state ppid …": comm may contain ") ", so split at the last ')'.
-  std::size_t close = stat.rfind(')');
-  if (close == std::string_view::npos || close + 2 > stat.size()) return std::nullopt;
-  std::istringstream in{std::string(stat.substr(close + 2))};
-  std::string field;
-  // Fields 3..21 precede the start time (field 22).
-  for (int i = 3; i <= 21; ++i)
-    if (!(in >> field)) return std::nullopt;
-  unsigned long long start = 0;
-  if (!(in >> start)) return std::nullopt;
-  return start;
-}
-
-bool isSandboxScratchName(std::string_view name) {
-  return name.rfind("lw-qualify-", 0) == 0 || name.rfind("lw-bwrap-probe-", 0) == 0 ||
-         name.rfind(sandbox::gvisor::kScratchPrefix, 0) == 0;
-}
 
 std::string scratchOwnerLine(const std::string& job) {
   return std::to_string(::getpid()) + " " + std::to_string(startTimeOf("/proc", ::getpid()).value_or(0)) + " " + job +

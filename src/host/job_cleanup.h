@@ -58,4 +58,16 @@ CleanupReport cleanUpJob(const Environment& env, const CleanupOptions& options);
 // job-completed knows whose it is ("<pid> <starttime> <job>").
 std::string scratchOwnerLine(const std::string& job);
 
+// What a scratch directory's marker (.lw-owner, scratchOwnerLine) says; all
+// zero and empty when it has none.
+struct ScratchOwner {
+  int pid = 0;
+  unsigned long long start = 0;
+  std::string job;
+};
+ScratchOwner readScratchOwner(const std::string& dir);
+
+// Removes `dir` and its contents, listing it in the report or saying why not.
+void removeScratchDir(const std::string& dir, CleanupReport& report);
+
 }  // namespace lw::host

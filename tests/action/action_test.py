@@ -305,6 +305,59 @@ class ActionTest(unittest.TestCase):
             with open(os.path.join(dest, exe), "rb") as f:
                 self.assertEqual(sha256(f.read()), self.pinned[f"loopwright-{VERSION}-linux-{ARCH}/{exe}"], exe)
 
+    def darwin_release(self):
+        """A darwin archive as scripts/dist-pack.sh packs one on macOS (two
+        executables, no container entrypoint), in a directory of its own with
+        its .digests, and the release publishing it beside the Linux one."""
+        out = os.path.join(self.tmp, "dist-darwin")
+        name = f"loopwright-{VERSION}-darwin-{ARCH}"
+        if not os.path.isdir(out):
+            os.makedirs(out)
+            buf = io.BytesIO()
+            lines = []
+            with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+                for exe in ("loopwright", "loopwright-engine"):
+                    with open(os.path.join(BIN_DIR, exe), "rb") as f:
+                        body = f.read()
+                    info = tarfile.TarInfo(exe)
+                    info.size, info.mode = len(body), 0o755
+                    tar.addfile(info, io.BytesIO(body))
+                    lines.append(f"{sha256(body)}  {name}/{exe}")
+            with open(os.path.join(out, name + ".tar.gz"), "wb") as f:
+                f.write(buf.getvalue())
+            with open(os.path.join(out, name + ".digests"), "w") as f:
+                f.write("\n".join([f"{sha256(buf.getvalue())}  {name}.tar.gz"] + lines) + "\n")
+        with open(os.path.join(out, name + ".tar.gz"), "rb") as f:
+            archive = f.read()
+        self.server.publish("mac/action", f"v{VERSION}", {name + ".tar.gz": archive, self.archive_name: self.archive,
+                                                          "SHA256SUMS": self.sums})
+        return out, name + ".tar.gz"
+
+    def test_a_macos_runner_installs_the_darwin_archive_and_homebrews_libraries(self):
+        pinned, darwin_name = self.darwin_release()
+        job = self.job("macos", repo="mac/action", pinned_from=pinned)
+        job.runner_os = "macOS"
+        # Homebrew as a macos-14 runner has it, recording what it is asked for.
+        fake = os.path.join(job.root, "fake-brew")
+        os.makedirs(fake)
+        with open(os.path.join(fake, "brew"), "w") as f:
+            f.write(f"#!/bin/sh\necho \"$*\" >>{fake}/asked\n[ \"$1\" = list ] && exit 1\nexit 0\n")
+        os.chmod(os.path.join(fake, "brew"), 0o755)
+        job.env["PATH"] = fake + os.pathsep + job.env.get("PATH", "/usr/bin:/bin")
+        before = len(self.server.requests)
+        result = self.run_action(job, {}, stop_before="build")
+        install = self.assertStep(result, "install")
+        self.assertEqual(install.outputs["source-build"], "false", install.log)
+        self.assertIn(f"release v{VERSION} executables for darwin-{ARCH}, verified against the action's "
+                      "dist/SHA256SUMS", install.log)
+        self.assertEqual(self.server.downloads("mac/action", f"v{VERSION}", darwin_name, since=before), 1)
+        self.assertEqual(self.server.downloads("mac/action", f"v{VERSION}", self.archive_name, since=before), 0,
+                         "a macOS runner fetched the Linux archive")
+        self.assertEqual(sorted(os.listdir(install.outputs["bin"])), ["loopwright", "loopwright-engine"])
+        with open(os.path.join(fake, "asked")) as f:
+            asked = f.read()
+        self.assertIn("install boost yaml-cpp libgit2 openssl@3 cmark-gfm", asked)
+
     def test_a_commit_that_pins_no_archive_builds_from_source_without_asking_the_release(self):
         job = self.job("unpinned", ref="b" * 40, pinned_from=None)
         before = len(self.server.requests)

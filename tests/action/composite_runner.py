@@ -170,6 +170,7 @@ class SimulatedJob:
         self.env = dict(env)
         self.cache_store = os.path.join(root, "cache-store")
         self.tool_cache = os.path.join(root, "toolcache")
+        self.runner_os = "Linux"  # runner.os and RUNNER_OS: "macOS" on a macos-14 runner
         os.makedirs(self.cache_store, exist_ok=True)
         os.makedirs(self.tool_cache, exist_ok=True)
 
@@ -179,7 +180,7 @@ class SimulatedJob:
         temp = os.path.join(self.root, f"temp-{time.monotonic_ns()}")  # wiped per job, like RUNNER_TEMP
         os.makedirs(temp)
         context = {
-            "runner.temp": temp, "runner.os": "Linux", "runner.tool_cache": self.tool_cache,
+            "runner.temp": temp, "runner.os": self.runner_os, "runner.tool_cache": self.tool_cache,
             "github.action_ref": action_ref, "github.action_repository": action_repository,
             "github.token": token, "github.action_path": self.action_path,
         }
@@ -226,7 +227,7 @@ class SimulatedJob:
         env.update({
             "GITHUB_ACTIONS": "true", "CI": env.get("CI", "true"),
             "GITHUB_ACTION_PATH": self.action_path, "GITHUB_WORKSPACE": self.workspace,
-            "RUNNER_TEMP": temp, "RUNNER_TOOL_CACHE": self.tool_cache, "RUNNER_OS": "Linux",
+            "RUNNER_TEMP": temp, "RUNNER_TOOL_CACHE": self.tool_cache, "RUNNER_OS": self.runner_os,
             "GITHUB_OUTPUT": out_file, "GITHUB_STEP_SUMMARY": summary_file,
         })
         for k, v in (step.get("env") or {}).items():

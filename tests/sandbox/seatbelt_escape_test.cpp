@@ -6,6 +6,10 @@
 
 #if defined(__APPLE__)
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +18,8 @@
 #include <fstream>
 #include <string>
 
+#include "core/environment.h"
+#include "sandbox/process/posix/process_table.h"
 #include "sandbox/seatbelt/sbpl_profile.h"
 #include "sandbox/seatbelt/seatbelt_backend.h"
 
@@ -106,6 +112,60 @@ TEST_CASE("seatbelt escape: an author writes its workspace but not a protected p
   std::string text;
   std::getline(in, text);
   CHECK(text == "protected");
+}
+
+// A TCP listener on the host's 127.0.0.1 that a step must not reach.
+struct HostListener {
+  int fd = -1;
+  int port = 0;
+  HostListener() {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), len) == 0 && ::listen(fd, 8) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+      port = ntohs(a.sin_port);
+  }
+  ~HostListener() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+TEST_CASE("seatbelt escape: with networkMode none a step cannot connect to the host's loopback [escape]") {
+  Trees t;
+  HostListener host;
+  REQUIRE(host.port > 0);
+  const std::string connect = "/usr/bin/nc -z -G 2 127.0.0.1 " + std::to_string(host.port);
+  // The control: outside the profile the same connection is made.
+  CHECK(std::system((connect + " >/dev/null 2>&1").c_str()) == 0);
+  StepSpec reviewer = t.spec(false);
+  reviewer.network = lw::NetworkMode::None;
+  CHECK(runUnder(t, reviewer, connect) != 0);
+}
+
+TEST_CASE("seatbelt escape: a daemon a step leaves behind under sandbox-exec is killed when it ends [escape]") {
+  Trees t;
+  auto backend = makeSeatbeltBackend(lw::Environment{});
+  REQUIRE(backend->probe().available);
+  StepSpec step = t.spec(false);
+  // A background job calls setsid(2) and execs sleep: out of the step's
+  // session at once, re-parented away from the step when the shell ends.
+  step.argv = {"/bin/sh", "-c",
+               "/usr/bin/perl -e 'use POSIX; POSIX::setsid() or die; exec q(sleep), q(31)' & echo $!; sleep 0.3"};
+  step.env = {{"PATH", "/usr/bin:/bin"}};
+  auto p = backend->launch(step);
+  REQUIRE(p);
+  p.value()->wait(std::chrono::steady_clock::now() + std::chrono::seconds(20));
+  const std::string out = p.value()->stdoutData().data;
+  REQUIRE_FALSE(out.empty());
+  const pid_t daemon = std::stoi(out);
+  bool alive = false;
+  for (const auto& e : lw::sandbox::process::posix::readProcessTable())
+    if (e.pid == daemon && !e.zombie) alive = true;
+  if (alive) ::kill(daemon, SIGKILL);
+  CHECK_FALSE(alive);
 }
 
 #endif

@@ -22,6 +22,10 @@ bool observeSubreaper();
 // The report for that observation. Pure.
 ProbeReport classify(bool subreaper);
 
+// The portable build's report (direct_backend_portable.cpp): nullopt when the
+// POSIX launcher's cleanup canary saw its daemon die, else what it saw. Pure.
+ProbeReport classifyPosix(const std::optional<std::string>& cleanupFailure);
+
 class DirectBackend : public Backend {
  public:
   BackendId id() const override { return BackendId::DirectDedicated; }

@@ -1,5 +1,7 @@
 #include "sandbox/seatbelt/sbpl_profile.h"
 
+#include "sandbox/seatbelt/darwin_paths.h"
+
 #include <algorithm>
 #include <set>
 
@@ -177,7 +179,12 @@ StepSpec canonicalSpec(const StepSpec& spec) {
   auto resolve = [](const fs::path& p) {
     std::error_code ec;
     fs::path r = fs::weakly_canonical(p, ec);
+#if defined(__APPLE__)
+    // Unresolvable (a parent not searchable): still the kernel's spelling.
+    return ec ? privateSpelling(p) : r;
+#else
     return ec ? p.lexically_normal() : r;
+#endif
   };
   const fs::path ws = resolve(anchored("/", spec.workspace));
   out.workspace = ws;

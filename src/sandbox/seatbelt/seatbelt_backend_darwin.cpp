@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <optional>
 
+#include "core/executables.h"
+#include "sandbox/process/posix/cleanup_canary.h"
 #include "sandbox/seatbelt/sbpl_profile.h"
 
 namespace lw::sandbox::seatbelt {
@@ -22,8 +24,8 @@ std::optional<std::string> canaryFailure() {
   fs::create_directories(dir, ec);
   const fs::path real = fs::weakly_canonical(dir, ec);
   const fs::path canary = real / "canary";
-  const std::string profile = "(version 1)\n(allow default)\n(deny file-write* (subpath " +
-                              sbplQuote(real.string()) + "))\n";
+  const std::string profile =
+      "(version 1)\n(allow default)\n(deny file-write* (subpath " + sbplQuote(real.string()) + "))\n";
   process::SpawnRequest req;
   req.argv = sandboxExecArgv(profile, {"/usr/bin/touch", canary.string()});
   req.env = {{"PATH", "/usr/bin:/bin"}};
@@ -40,6 +42,21 @@ std::optional<std::string> canaryFailure() {
   }
   fs::remove_all(dir, ec);
   return failure;
+}
+
+// The POSIX launcher's tree cleanup (process/posix), as its canary saw it:
+// macOS has no subreaper or pid namespace, so descendants are followed
+// through kqueue fork events and the process table.
+SupportStatus cleanupSupport() {
+  const auto loopwright = siblingExecutable(kFrontExecutable);
+  std::error_code ec;
+  const auto scratch = fs::temp_directory_path(ec) / ("lw-seatbelt-cleanup-" + std::to_string(::getpid()));
+  const auto failure = process::posix::daemonSurvivesCleanup(loopwright, scratch);
+  if (failure)
+    return {Support::Partial, "the step's session, groups and every process seen in its tree are killed; " + *failure};
+  return {Support::Enforced,
+          "descendants followed by kqueue fork events and the process table and killed when the step ends; a "
+          "canary's setsid, double-forked daemon was seen to die (not when loopwright itself is killed)"};
 }
 
 class SeatbeltBackend final : public Backend {
@@ -66,21 +83,21 @@ class SeatbeltBackend final : public Backend {
     r.available = true;
     r.version = "sandbox-exec (SBPL version 1)";
     using C = Capability;
-    r.capabilities[C::FilesystemReadContainment] = {Support::Enforced, "SBPL file-read* on system paths and the step's trees only"};
-    r.capabilities[C::FilesystemWriteContainment] = {Support::Enforced, "SBPL file-write* on the writable scope and the out dir only"};
-    r.capabilities[C::ProtectedPathReadOnlyMask] = {
-        Support::Enforced, "SBPL denies after the allows; ancestors pinned, file-link denied"};
+    r.capabilities[C::FilesystemReadContainment] = {Support::Enforced,
+                                                    "SBPL file-read* on system paths and the step's trees only"};
+    r.capabilities[C::FilesystemWriteContainment] = {Support::Enforced,
+                                                     "SBPL file-write* on the writable scope and the out dir only"};
+    r.capabilities[C::ProtectedPathReadOnlyMask] = {Support::Enforced,
+                                                    "SBPL denies after the allows; ancestors pinned, file-link denied"};
     r.capabilities[C::NetworkIsolation] = {Support::Enforced, "SBPL network rules"};
-    r.capabilities[C::ProcessTreeCleanup] = {
-        Support::Partial, "process group only: macOS has no subreaper or pid namespace, so a "
-                          "descendant that leaves the group survives"};
+    r.capabilities[C::ProcessTreeCleanup] = cleanupSupport();
     r.capabilities[C::SyscallFiltering] = {Support::Absent, "SBPL filters operations, not system calls"};
     r.networkModes[NetworkMode::None] = {Support::Enforced, "(deny network*)"};
     r.networkModes[NetworkMode::LoopbackOnly] = {
         Support::Partial, "no network namespace on macOS: the host's loopback services are reachable"};
-    r.networkModes[NetworkMode::AllowOutbound] = {
-        Support::Partial, "the resolver's socket stays reachable and SBPL cannot refuse cloud "
-                          "metadata addresses"};
+    r.networkModes[NetworkMode::AllowOutbound] = {Support::Partial,
+                                                  "the resolver's socket stays reachable and SBPL cannot refuse cloud "
+                                                  "metadata addresses"};
     r.networkModes[NetworkMode::AllowList] = {Support::Absent, "no egress relay on macOS yet"};
     report_ = r;
     return *report_;
@@ -88,8 +105,8 @@ class SeatbeltBackend final : public Backend {
 
   Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override {
     if (!probe().available)
-      return makeError(ErrorCode::SandboxBackendUnavailable, "macos-seatbelt: " + report_->unavailableReason,
-                       {}, "macos-seatbelt");
+      return makeError(ErrorCode::SandboxBackendUnavailable, "macos-seatbelt: " + report_->unavailableReason, {},
+                       "macos-seatbelt");
     const StepSpec canon = canonicalSpec(spec);
     auto profile = sbplProfile(SbplInput{canon});
     if (!profile) return profile.error();
@@ -109,9 +126,7 @@ class SeatbeltBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> makeSeatbeltBackend(const Environment&) {
-  return std::make_unique<SeatbeltBackend>();
-}
+std::unique_ptr<Backend> makeSeatbeltBackend(const Environment&) { return std::make_unique<SeatbeltBackend>(); }
 
 }  // namespace lw::sandbox::seatbelt
 

@@ -1,0 +1,24 @@
+// The registry of the portable build (registry.cpp is the Linux one): the
+// Linux backends are present and unavailable, with the reason.
+#include "policy/resolve.h"
+#include "sandbox/direct/direct_backend.h"
+#include "sandbox/registry.h"
+#include "sandbox/seatbelt/seatbelt_backend.h"
+
+namespace lw::sandbox {
+
+std::vector<BackendId> defaultBackendOrder() { return {kDefaultBackendOrder.begin(), kDefaultBackendOrder.end()}; }
+
+std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env, const RegistryOptions&) {
+  constexpr const char* kLinuxOnly = "needs Linux (this loopwright is the portable build)";
+  std::vector<std::unique_ptr<Backend>> all;
+  all.push_back(seatbelt::makeSeatbeltBackend(env));
+  all.push_back(makeUnavailableBackend(BackendId::LinuxBwrap, std::string("linux-bwrap ") + kLinuxOnly));
+  all.push_back(makeUnavailableBackend(BackendId::LinuxLandlock, std::string("linux-landlock ") + kLinuxOnly));
+  all.push_back(makeUnavailableBackend(BackendId::Docker, std::string("docker ") + kLinuxOnly));
+  all.push_back(direct::makeDirectBackend());
+  all.push_back(makeUnavailableBackend(BackendId::LinuxGvisor, std::string("linux-gvisor ") + kLinuxOnly));
+  return all;
+}
+
+}  // namespace lw::sandbox
