@@ -172,7 +172,8 @@ void removeGvisorSandbox(const Environment& env, const fs::path& dir) {
   std::string container;
   std::ifstream(dir / "container") >> container;
   if (!container.starts_with(sandbox::gvisor::kContainerPrefix)) return;
-  const sandbox::gvisor::Scratch scratch{dir, dir / "bundle", dir / "bundle" / "rootfs", dir / "state", container};
+  const sandbox::gvisor::Scratch scratch{dir, dir / "bundle", dir / "bundle" / "rootfs", dir / "state",
+                                         dir / "runsc.log", container};
   sandbox::gvisor::removeSandbox(sandbox::gvisor::gvisorConfigFor(env).runscPath, scratch);
 }
 

@@ -124,7 +124,7 @@ process::ChildSetup dieWithParent() {
 std::vector<std::string> runscArgv(const std::string& runsc, const Scratch& s, const GvisorPlan& plan) {
   // Loopwright's own cgroup around runsc bounds pids and memory
   // (limits_applier.h); runsc must not move the sandbox out of it.
-  std::vector<std::string> argv = {runsc, "--root", s.state.string(), "--ignore-cgroups"};
+  std::vector<std::string> argv = {runsc, "--root", s.state.string(), "--log", s.log.string(), "--ignore-cgroups"};
   argv.insert(argv.end(), plan.runscFlags.begin(), plan.runscFlags.end());
   // Unprivileged, runsc maps the caller to root of its own user namespace.
   if (::geteuid() != 0) argv.emplace_back("--rootless");

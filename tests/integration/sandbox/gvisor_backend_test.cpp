@@ -268,8 +268,8 @@ TEST_CASE("gvisor backend: killed with loopwright (SIGKILL), runsc dies, and rem
   std::string container;
   std::ifstream(left[0] / "container") >> container;
   CHECK(container.starts_with(kContainerPrefix));
-  removeSandbox(config(d).runscPath,
-                {left[0], left[0] / "bundle", left[0] / "bundle/rootfs", left[0] / "state", container});
+  removeSandbox(config(d).runscPath, {left[0], left[0] / "bundle", left[0] / "bundle/rootfs", left[0] / "state",
+                                      left[0] / "runsc.log", container});
   CHECK(noScratchLeft(d));
 }
 
@@ -351,4 +351,33 @@ TEST_CASE("gvisor backend: a runsc that cannot start a sandbox makes it unavaila
   CHECK(r.kernelSeparation.empty());
   CHECK(observedIsolation(r) == lw::Isolation::L1);
   CHECK(noScratchLeft(d));
+}
+
+TEST_CASE(
+    "gvisor backend: a runsc that fails at launch is SANDBOX_LAUNCH_FAILED naming runsc's cause, not a step's exit" *
+    doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(runscInstalled(), "gVisor (runsc) is not installed");
+  TestDir d;
+  // The real runsc, made to fail as it does where its platform cannot start.
+  const fs::path wrapper = d.dir / "runsc";
+  std::ofstream(wrapper) << "#!/bin/sh\nexec '" << gvisorConfigFor(lw::Environment::fromProcess()).runscPath
+                         << "' --platform=no-such-platform \"$@\"\n";
+  fs::permissions(wrapper, fs::perms::owner_all);
+  GvisorConfig c = config(d);
+  c.runscPath = wrapper.string();
+  GvisorBackend b(c);
+  Ran r = run(b, step(d, {"/bin/sh", "-c", "echo ran"}));
+  INFO(r.err);
+  REQUIRE(r.info.launchFailure.has_value());
+  CHECK(r.info.launchFailure->code == lw::ErrorCode::SandboxLaunchFailed);
+  CHECK(r.info.launchFailure->message ==
+        "runsc could not start the step's gVisor sandbox: unknown platform: no-such-platform");
+  CHECK(r.out.find("ran") == std::string::npos);
+  CHECK(noScratchLeft(d));
+
+  // A step that prints runsc's words and exits as runsc does is its own exit.
+  GvisorBackend real(config(d));
+  Ran own = run(real, step(d, {"/bin/sh", "-c", "echo 'FATAL ERROR: unknown platform: x' >&2; exit 128"}));
+  CHECK_FALSE(own.info.launchFailure.has_value());
+  CHECK(own.info.exitCode == 128);
 }
