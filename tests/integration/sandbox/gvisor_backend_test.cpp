@@ -2,7 +2,9 @@
 // as the unprivileged lwtest (runsc --rootless), where the host has them.
 #include <doctest/doctest.h>
 
+#include <netinet/in.h>
 #include <pwd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -380,4 +382,31 @@ TEST_CASE(
   Ran own = run(real, step(d, {"/bin/sh", "-c", "echo 'FATAL ERROR: unknown platform: x' >&2; exit 128"}));
   CHECK_FALSE(own.info.launchFailure.has_value());
   CHECK(own.info.exitCode == 128);
+}
+
+TEST_CASE("gvisor backend: allow-outbound reaches the host's network stack (a host loopback service); none does not" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(runscInstalled(), "gVisor (runsc) is not installed");
+  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  REQUIRE(::listen(listener, 8) == 0);
+  REQUIRE(::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+  const std::string port = std::to_string(ntohs(addr.sin_port));
+  const std::string connect = "exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo connected";
+  TestDir d;
+  GvisorBackend b(config(d));
+  StepSpec spec = step(d, {"/bin/bash", "-c", connect});
+  spec.network = lw::NetworkMode::AllowOutbound;
+  Ran outbound = run(b, spec);
+  INFO(outbound.err);
+  CHECK(outbound.out == "connected\n");
+  spec.network = lw::NetworkMode::None;
+  Ran none = run(b, spec);
+  CHECK(none.out.empty());
+  CHECK(none.info.exitCode != 0);
+  ::close(listener);
 }
