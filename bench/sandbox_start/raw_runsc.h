@@ -49,7 +49,9 @@ inline std::optional<RawRunsc> planRawRunsc(const sandbox::StepSpec& spec, const
   for (const auto& [path, target] : plan->rootSymlinks)
     fs::create_symlink(target, dir / "bundle" / "rootfs" / path.relative_path(), ec);
   std::ofstream(dir / "bundle" / "config.json") << boost::json::serialize(plan->config);
-  RawRunsc r{{runsc, "--root", (dir / "state").string(), "--ignore-cgroups"}, dir};
+  // linux-gvisor's flags: --log holds only runsc's own errors (none when it starts).
+  RawRunsc r{{runsc, "--root", (dir / "state").string(), "--log", (dir / "runsc.log").string(), "--ignore-cgroups"},
+             dir};
   r.argv.insert(r.argv.end(), plan->runscFlags.begin(), plan->runscFlags.end());
   if (::geteuid() != 0) r.argv.emplace_back("--rootless");
   r.argv.insert(r.argv.end(), {"run", "--bundle", (dir / "bundle").string(), "lw-bench"});

@@ -78,6 +78,7 @@ int runJobCompleted(const Args& a, Io& io) {
                                    {"killed", arr(r.killed)},
                                    {"containersRemoved", arr(r.containers)},
                                    {"tempDirsRemoved", arr(r.tempDirs)},
+                                   {"cgroupsRemoved", arr(r.cgroups)},
                                    {"problems", arr(r.problems)}});
   } else {
     io.out << "loopwright: cleaned up after job " << *job << ": " << r.killed.size() << " process(es) killed, "
@@ -85,6 +86,7 @@ int runJobCompleted(const Args& a, Io& io) {
     for (const auto& k : r.killed) io.out << "  killed " << k << "\n";
     for (const auto& c : r.containers) io.out << "  removed container " << c << "\n";
     for (const auto& t : r.tempDirs) io.out << "  removed " << t << "\n";
+    for (const auto& c : r.cgroups) io.out << "  removed cgroup " << c << "\n";
     for (const auto& p : r.problems) io.out << "::warning title=loopwright job cleanup::" << oneLine(p) << "\n";
   }
   // A cleanup problem is reported, not turned into a failed job: the job's

@@ -22,6 +22,7 @@
 #include "sandbox/docker/engine_client.h"
 #include "sandbox/gvisor/gvisor_backend.h"
 #include "sandbox/gvisor/gvisor_container.h"
+#include "sandbox/limits/limits_host.h"
 #include "sandbox/step_env.h"
 
 namespace lw::host {
@@ -172,7 +173,8 @@ void removeGvisorSandbox(const Environment& env, const fs::path& dir) {
   std::string container;
   std::ifstream(dir / "container") >> container;
   if (!container.starts_with(sandbox::gvisor::kContainerPrefix)) return;
-  const sandbox::gvisor::Scratch scratch{dir, dir / "bundle", dir / "bundle" / "rootfs", dir / "state", container};
+  const sandbox::gvisor::Scratch scratch{dir,           dir / "bundle",    dir / "bundle" / "rootfs",
+                                         dir / "state", dir / "runsc.log", container};
   sandbox::gvisor::removeSandbox(sandbox::gvisor::gvisorConfigFor(env).runscPath, scratch);
 }
 
@@ -218,6 +220,8 @@ CleanupReport cleanUpJob(const Environment& env, const CleanupOptions& o) {
   killMarked(o, report);
   if (o.docker) removeContainers(env, o, report);
   removeScratch(env, o, report);
+  // Last: a cgroup is removable only once the processes in it are gone.
+  report.cgroups = sandbox::limits::removeStaleStepCgroupsNow();
   return report;
 }
 

@@ -44,6 +44,7 @@ struct CleanupReport {
   std::vector<std::string> killed;      // "pid 1234 (sleep)"
   std::vector<std::string> containers;  // removed container ids
   std::vector<std::string> tempDirs;    // removed directories
+  std::vector<std::string> cgroups;     // removed step cgroups of dead loopwrights
   std::vector<std::string> problems;    // what could not be cleaned, and why
 };
 

@@ -216,6 +216,10 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   seen.ran = waitForStep(**process, **bridge, kill, started, planned, ctx);
   seen.egress = egressJson(proxy->get());
   seen.logs = writeLogs(**process, seen.ran->bridged, seen.layout, *ctx.secrets);
+  // The sandbox never started (runsc's own error): the step did not run.
+  if (const auto& failed = seen.ran->exit.launchFailure)
+    seen.notRun =
+        NotRun{StepOutcome::Error, "launch: " + std::string(codeName(failed->code)) + ": " + failed->message, ""};
   seen.check = baselines.check(checkPolicyFor(planned, ctx.runId));
   seen.baseline = &*baseline;
   if (*seen.check)

@@ -125,6 +125,14 @@ TEST_CASE("gvisor plan: each network mode is its runsc network and filter") {
   auto outbound = planGvisor(s, {"/r", false, {}}, lookupIn(host()));
   REQUIRE(outbound.ok());
   CHECK(outbound->runscFlags == std::vector<std::string>{"--network=host", "--oci-seccomp"});
+  // The host's stack is the one runsc is in: a network namespace of the spec's own would be empty.
+  auto hasNetworkNamespace = [](const json::object& config) {
+    for (const auto& ns : config.at("linux").at("namespaces").as_array())
+      if (ns.at("type") == "network") return true;
+    return false;
+  };
+  CHECK_FALSE(hasNetworkNamespace(outbound->config));
+  CHECK(hasNetworkNamespace(loopback->config));
 }
 
 TEST_CASE("gvisor plan: a chown that changes nothing is refused (gVisor would allow it on a read-only mount)") {

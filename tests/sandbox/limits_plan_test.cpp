@@ -151,3 +151,14 @@ TEST_CASE("limits host: the usual cgroup layout is found without mountinfo, and 
     CHECK_FALSE(conventionalCgroupPaths("8:pids:/\n0::/\n", fsAt).has_value());
   }
 }
+
+TEST_CASE("limits plan: a step cgroup's owner is read from its name, a gVisor step's included") {
+  using lw::sandbox::limits::stepCgroupOwner;
+  CHECK(stepCgroupOwner("loopwright-1234-7") == 1234);
+  CHECK(stepCgroupOwner("loopwright-lw-10657-7") == 10657);  // named after its gVisor container
+  CHECK_FALSE(stepCgroupOwner("loopwright-lw-").has_value());
+  CHECK_FALSE(stepCgroupOwner("loopwright-1234").has_value());
+  CHECK_FALSE(stepCgroupOwner("loopwright-x-1").has_value());
+  CHECK_FALSE(stepCgroupOwner("other-1234-1").has_value());
+  CHECK_FALSE(stepCgroupOwner("loopwright-0-1").has_value());
+}

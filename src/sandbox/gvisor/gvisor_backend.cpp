@@ -32,14 +32,16 @@ namespace {
 namespace fs = std::filesystem;
 
 // The host tasks of one idle sandbox (runsc, its Sentry and gofer threads):
-// about 150 here. Each of the step's processes costs the host several more
-// under gVisor's ptrace platform (a stub process, the Sentry thread that
-// traces it, gofer threads for its files: a fork bomb held at 64 processes
-// by RLIMIT_NPROC took 384 host tasks and more), so the pids cgroup around
-// runsc is a safety net well above that, or gVisor itself would die of it
-// before the step's RLIMIT_NPROC refused a fork.
+// about 150 here. Each of the step's processes costs the host many more
+// under gVisor's ptrace platform (a stub process per address space with a
+// thread for each Sentry thread that ran in it, gofer threads for its
+// files): builtin/reproduce's fork bomb held at 64 processes by RLIMIT_NPROC
+// peaked at 881 host tasks, and a net of 8 per process (768) made the Sentry
+// panic ("error initializing first thread") and take the step's agent with
+// it. So the pids cgroup around runsc is a safety net well above that, or
+// gVisor itself would die of it before the step's RLIMIT_NPROC refused a fork.
 constexpr std::int64_t kGvisorOwnTasks = 256;
-constexpr std::int64_t kHostTasksPerProcess = 8;
+constexpr std::int64_t kHostTasksPerProcess = 32;
 
 std::string firstLine(const std::string& s) {
   std::string line = s.substr(0, s.find('\n'));
@@ -76,7 +78,8 @@ limits::Plan gvisorLimits(const ResourceLimits& l, const std::string& leaf) {
       const bool cgroup = e.enforced && !e.mechanism.starts_with("RLIMIT_");
       e = {ResourceLimit::Pids, l.pids, true, "RLIMIT_NPROC inside gVisor",
            "gVisor's kernel counts the step's processes only" +
-               (cgroup ? "; " + e.mechanism + " around runsc bounds the host's side (8 times the limit, plus " +
+               (cgroup ? "; " + e.mechanism + " around runsc bounds the host's side (" +
+                             std::to_string(kHostTasksPerProcess) + " times the limit, plus " +
                              std::to_string(kGvisorOwnTasks) + " for runsc, its Sentry and gofer)"
                        : std::string("; no cgroup bounds the host's side here"))};
       continue;
@@ -122,7 +125,7 @@ process::ChildSetup dieWithParent() {
 std::vector<std::string> runscArgv(const std::string& runsc, const Scratch& s, const GvisorPlan& plan) {
   // Loopwright's own cgroup around runsc bounds pids and memory
   // (limits_applier.h); runsc must not move the sandbox out of it.
-  std::vector<std::string> argv = {runsc, "--root", s.state.string(), "--ignore-cgroups"};
+  std::vector<std::string> argv = {runsc, "--root", s.state.string(), "--log", s.log.string(), "--ignore-cgroups"};
   argv.insert(argv.end(), plan.runscFlags.begin(), plan.runscFlags.end());
   // Unprivileged, runsc maps the caller to root of its own user namespace.
   if (::geteuid() != 0) argv.emplace_back("--rootless");

@@ -5,6 +5,10 @@
 #include <atomic>
 #include <fstream>
 
+#include <boost/json.hpp>
+
+#include "sandbox/gvisor/gvisor_probe.h"
+
 namespace lw::sandbox::gvisor {
 namespace {
 
@@ -13,6 +17,24 @@ namespace fs = std::filesystem;
 bool emptyDir(const fs::path& dir) {
   std::error_code ec;
   return fs::is_empty(dir, ec) || ec;
+}
+
+// runsc --log holds runsc's own errors, one JSON object per line
+// ({"msg": …, "level": "error"}); empty when the sandbox ran.
+std::optional<Error> launchFailureIn(const fs::path& log) {
+  std::ifstream in(log);
+  std::string first;
+  if (!std::getline(in, first) || first.empty()) return std::nullopt;
+  boost::system::error_code ec;
+  const boost::json::value line = boost::json::parse(first, ec);
+  const boost::json::value* msg = !ec && line.is_object() ? line.as_object().if_contains("msg") : nullptr;
+  std::string message = msg != nullptr && msg->is_string() ? std::string(msg->get_string()) : first;
+  constexpr std::size_t kExcerpt = 400;
+  if (message.size() > kExcerpt) message = message.substr(0, kExcerpt) + "…";
+  return makeError(ErrorCode::SandboxLaunchFailed,
+                   "runsc could not start the step's gVisor sandbox: " + diagnoseRunscFailure(message),
+                   "run `loopwright qualify` on this runner; docs/isolation-levels.md says how to install gVisor",
+                   "linux-gvisor");
 }
 
 class RemovingSandbox final : public process::RunningProcess {
@@ -26,6 +48,7 @@ class RemovingSandbox final : public process::RunningProcess {
   int pid() const override { return inner_->pid(); }
   process::ExitInfo wait(std::optional<std::chrono::steady_clock::time_point> deadline) override {
     process::ExitInfo info = inner_->wait(deadline);
+    info.launchFailure = launchFailureIn(scratch_.log);
     cleanUp();
     return info;
   }
@@ -64,6 +87,7 @@ Result<Scratch> makeScratch(const fs::path& tempRoot, const std::string& ownerLi
   s.bundle = s.dir / "bundle";
   s.rootfs = s.bundle / "rootfs";
   s.state = s.dir / "state";
+  s.log = s.dir / "runsc.log";
   s.container = std::string(kContainerPrefix) + std::to_string(::getpid()) + "-" + std::to_string(++launches);
   std::error_code ec;
   fs::create_directories(s.rootfs, ec);

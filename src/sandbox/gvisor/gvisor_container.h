@@ -32,6 +32,7 @@ struct Scratch {
   std::filesystem::path bundle;  // dir/bundle: config.json and rootfs/
   std::filesystem::path rootfs;  // dir/bundle/rootfs: the empty read-only root
   std::filesystem::path state;   // dir/state: runsc --root
+  std::filesystem::path log;     // dir/runsc.log: runsc --log, its own errors only
   std::string container;         // lw-<pid>-<n>
 };
 
@@ -45,7 +46,10 @@ Result<Scratch> makeScratch(const std::filesystem::path& tempRoot, const std::st
 void removeSandbox(const std::string& runscPath, const Scratch& scratch);
 
 // `inner` (runsc run), removing the sandbox after wait() or kill() returns,
-// or when it is dropped.
+// or when it is dropped. A wait() whose runsc logged an error of its own
+// (the sandbox did not start: platform, seccomp, cgroups) carries it as the
+// exit's launchFailure, SANDBOX_LAUNCH_FAILED naming runsc's cause; the
+// step's own output never reaches that log, so a step cannot fake it.
 std::unique_ptr<process::RunningProcess> removingSandboxAfter(std::unique_ptr<process::RunningProcess> inner,
                                                               std::string runscPath, Scratch scratch);
 

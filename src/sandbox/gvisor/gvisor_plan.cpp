@@ -182,7 +182,12 @@ json::object gvisorFilter(NetworkMode network) {
 
 json::object linuxOf(const StepSpec& spec) {
   json::array namespaces;
-  for (const char* ns : {"pid", "network", "ipc", "uts", "mount"}) namespaces.push_back(json::object{{"type", ns}});
+  for (const char* ns : {"pid", "network", "ipc", "uts", "mount"}) {
+    // --network=host uses the network namespace runsc finds itself in; a
+    // new one in the spec would be empty ("Network is unreachable").
+    if (spec.network == NetworkMode::AllowOutbound && std::string_view(ns) == "network") continue;
+    namespaces.push_back(json::object{{"type", ns}});
+  }
   return {{"namespaces", std::move(namespaces)}, {"seccomp", gvisorFilter(spec.network)}};
 }
 

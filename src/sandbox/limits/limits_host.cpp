@@ -1,9 +1,9 @@
 #include "sandbox/limits/limits_host.h"
 
 #include <dirent.h>
+#include <linux/magic.h>
 #include <signal.h>
 #include <sys/resource.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -93,20 +93,21 @@ bool canCreateChild(const std::string& dir, std::string& why) {
 }
 
 // Step cgroups left by a loopwright that was killed before it removed them
-// ("loopwright-<pid>-<n>" whose pid is gone): removed when empty (rmdir
-// refuses a cgroup that still has processes).
-void removeStaleStepCgroups(const std::string& dir) {
-  if (dir.empty()) return;
+// (their owner's pid is gone): removed when empty (rmdir refuses a cgroup
+// that still has processes). Returns the removed directories.
+std::vector<std::string> removeStaleStepCgroups(const std::string& dir) {
+  std::vector<std::string> removed;
+  if (dir.empty()) return removed;
   DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) return;
+  if (d == nullptr) return removed;
   while (dirent* e = ::readdir(d)) {
-    std::string_view name = e->d_name;
-    if (!name.starts_with("loopwright-")) continue;
-    long pid = std::atol(e->d_name + 11);
-    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-      ::rmdir((dir + "/" + e->d_name).c_str());
+    auto pid = stepCgroupOwner(e->d_name);
+    if (!pid || ::kill(static_cast<pid_t>(*pid), 0) == 0 || errno != ESRCH) continue;
+    const std::string path = dir + "/" + e->d_name;
+    if (::rmdir(path.c_str()) == 0) removed.push_back(path);
   }
   ::closedir(d);
+  return removed;
 }
 
 HostLimitFacts observe() {
@@ -196,13 +197,32 @@ const HostLimitFacts& observedHostLimitFacts() {
   return facts;
 }
 
+std::optional<long> stepCgroupOwner(std::string_view name) {
+  constexpr std::string_view kPrefix = "loopwright-";
+  if (!name.starts_with(kPrefix)) return std::nullopt;
+  name.remove_prefix(kPrefix.size());
+  if (name.starts_with("lw-")) name.remove_prefix(3);  // a gVisor step's: its container's name
+  long pid = 0;
+  std::size_t digits = 0;
+  for (; digits < name.size() && digits < 10 && name[digits] >= '0' && name[digits] <= '9'; ++digits)
+    pid = pid * 10 + (name[digits] - '0');
+  if (digits == 0 || digits == name.size() || name[digits] != '-' || pid <= 0) return std::nullopt;
+  return pid;
+}
+
+std::vector<std::string> removeStaleStepCgroupsNow() {
+  const HostLimitFacts& f = observedHostLimitFacts();
+  std::vector<std::string> removed;
+  for (const std::string* parent : {&f.v2Parent, &f.v1PidsParent, &f.v1MemoryParent}) {
+    std::vector<std::string> here = removeStaleStepCgroups(*parent);
+    removed.insert(removed.end(), here.begin(), here.end());
+  }
+  return removed;
+}
+
 void sweepStaleStepCgroups() {
   static std::once_flag once;
-  std::call_once(once, [] {
-    const HostLimitFacts& f = observedHostLimitFacts();
-    for (const std::string* parent : {&f.v2Parent, &f.v1PidsParent, &f.v1MemoryParent})
-      removeStaleStepCgroups(*parent);
-  });
+  std::call_once(once, [] { (void)removeStaleStepCgroupsNow(); });
 }
 
 }  // namespace lw::sandbox::limits

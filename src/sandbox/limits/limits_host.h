@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sandbox/limits/limits_plan.h"
 
@@ -39,9 +40,18 @@ std::optional<CgroupPaths> conventionalCgroupPaths(std::string_view procSelfCgro
 // (a mkdir that fails all the same fails the launch, closed).
 const HostLimitFacts& observedHostLimitFacts();
 
+// The pid of the loopwright that made a step cgroup, from its name:
+// "loopwright-<pid>-<n>", or "loopwright-lw-<pid>-<n>" for a gVisor step's
+// (named after its container); nullopt for any other name.
+std::optional<long> stepCgroupOwner(std::string_view name);
+
 // Removes the empty step cgroups that a loopwright killed before it could
-// remove them left behind ("loopwright-<pid>-<n>" whose pid is gone), once
-// per process. Called while a step runs, not before it starts.
+// remove them left behind (their owner's pid is gone) and returns them.
+// The job-completed hook calls it (host/job_cleanup.h).
+std::vector<std::string> removeStaleStepCgroupsNow();
+
+// removeStaleStepCgroupsNow, once per process. Called while a step runs,
+// not before it starts.
 void sweepStaleStepCgroups();
 
 }  // namespace lw::sandbox::limits

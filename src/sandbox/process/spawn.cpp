@@ -68,12 +68,13 @@ std::string supervisorLossOf(int status, std::optional<PipedProcess::Stuck> forc
 class SupervisedProcess final : public PipedProcess {
  public:
   SupervisedProcess(pid_t supervisor, pid_t pid, Fd control, Fd out, Fd err, const SpawnRequest& req,
-                    Clock::time_point started)
+                    Clock::time_point started, bool orphansComeHere)
       : PipedProcess(std::move(out), std::move(err), req, started),
         supervisor_(supervisor),
         pid_(pid),
         control_(std::move(control)),
-        countsDescendants_(!req.stepIsPidNamespaceInit) {}
+        countsDescendants_(!req.stepIsPidNamespaceInit),
+        orphansComeHere_(orphansComeHere) {}
   ~SupervisedProcess() override { killIfRunning(); }
 
   int pid() const override { return pid_; }
@@ -87,6 +88,11 @@ class SupervisedProcess final : public PipedProcess {
       if (countsDescendants_) info.descendantsKilled = m.extra;
       if (WIFEXITED(m.value)) info.exitCode = WEXITSTATUS(m.value);
       if (WIFSIGNALED(m.value)) info.signal = WTERMSIG(m.value);
+      // The supervisor ended its own children; the rest of the tree came here.
+      if (orphansComeHere_) {
+        const int swept = sweepStrayStepProcesses();
+        if (countsDescendants_) info.descendantsKilled = m.extra + swept;
+      }
       return;
     }
     // Its end of the socket closed without a report: it is gone. Reaped
@@ -123,6 +129,7 @@ class SupervisedProcess final : public PipedProcess {
   pid_t pid_;
   Fd control_;
   bool countsDescendants_;
+  bool orphansComeHere_;  // kStarted's extra: see supervisor.h
   std::optional<Stuck> forced_;
   bool reaped_ = false;
 };
@@ -279,8 +286,9 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
   }
 
   for (Fd* f : {&ch.outR, &ch.errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
-  return std::unique_ptr<RunningProcess>(std::make_unique<SupervisedProcess>(
-      supervisor, startedMsg.value, std::move(ch.control), std::move(ch.outR), std::move(ch.errR), req, started));
+  return std::unique_ptr<RunningProcess>(
+      std::make_unique<SupervisedProcess>(supervisor, startedMsg.value, std::move(ch.control), std::move(ch.outR),
+                                          std::move(ch.errR), req, started, startedMsg.extra == 1));
 }
 
 }  // namespace lw::sandbox::process

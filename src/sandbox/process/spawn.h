@@ -69,6 +69,9 @@ struct ExitInfo {
   // words for the report. The step's own status is then unknown (signal is
   // SIGKILL) and loopwright swept the step's processes itself.
   std::string supervisorLost;
+  // Set by a launcher that saw its sandbox never start (runsc's own error):
+  // the step did not run, whatever the status says (SANDBOX_LAUNCH_FAILED).
+  std::optional<Error> launchFailure;
   std::chrono::milliseconds duration{0};
   // The shell convention: exitCode, or 128 + signal; 124 when timed out.
   int status() const { return timedOut ? 124 : (signal != 0 ? 128 + signal : exitCode); }

@@ -23,14 +23,12 @@ namespace {
 void sendMessage(int fd, int kind, int value, int extra) {
   SupervisorMessage m{kind, value, extra};
   // MSG_NOSIGNAL: the orchestrator may be gone; that must not kill us.
-  while (::send(fd, &m, sizeof m, MSG_NOSIGNAL) < 0 && errno == EINTR) {
-  }
+  while (::send(fd, &m, sizeof m, MSG_NOSIGNAL) < 0 && errno == EINTR) {}
 }
 
 [[noreturn]] void failChild(int errorPipe, int step, int err, int candidate = -1) {
   ChildFailure f{step, err, candidate};
-  while (::write(errorPipe, &f, sizeof f) < 0 && errno == EINTR) {
-  }
+  while (::write(errorPipe, &f, sizeof f) < 0 && errno == EINTR) {}
   ::_exit(127);
 }
 
@@ -55,9 +53,8 @@ void cloexecFrom(int first) {
     return;
   }
   struct rlimit rl {};
-  long max = (::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-                 ? static_cast<long>(rl.rlim_cur)
-                 : 65536;
+  long max =
+      (::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) ? static_cast<long>(rl.rlim_cur) : 65536;
   for (long fd = first; fd < max; ++fd) ::fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
 }
 
@@ -65,8 +62,7 @@ void cloexecFrom(int first) {
 // applied): glibc's execvp goes on after exactly these errors, and so does
 // bubblewrap's search inside its view, so every backend picks the same file.
 bool searchGoesOn(int err) {
-  return err == ENOENT || err == EACCES || err == ENOTDIR || err == ESTALE || err == ENODEV ||
-         err == ETIMEDOUT;
+  return err == ENOENT || err == EACCES || err == ENOTDIR || err == ESTALE || err == ENODEV || err == ETIMEDOUT;
 }
 
 [[noreturn]] void execFirstRunnable(const ExecPlan& p, int errorPipe) {
@@ -94,8 +90,7 @@ bool searchGoesOn(int err) {
   if (in < 0 || out < 0 || err < 0 || (p.passFd >= 0 && pass < 0)) {
     failChild(errorPipe, kStepDescriptors, errno);
   }
-  if (::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0 ||
-      (pass >= 0 && ::dup2(pass, 3) < 0)) {
+  if (::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0 || (pass >= 0 && ::dup2(pass, 3) < 0)) {
     failChild(errorPipe, kStepDescriptors, errno);
   }
   for (std::size_t i = 0; i < p.extraCount; ++i) {
@@ -125,7 +120,7 @@ bool searchGoesOn(int err) {
 // An exited child not reaped yet. waitid needs no descriptor: a step may
 // have set our RLIMIT_NOFILE to 0.
 bool isZombie(pid_t pid) {
-  siginfo_t info {};
+  siginfo_t info{};
   return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 &&
          info.si_pid == pid;
 }
@@ -197,12 +192,22 @@ int killRemainingChildren(int childrenList) {
     if (r == 0) {
       // A child exists that the list did not show yet (re-parenting races
       // the read): look again shortly.
-      struct timespec ts {0, 1000000};
+      struct timespec ts {
+        0, 1000000
+      };
       ::nanosleep(&ts, nullptr);
     }
   }
   return killed;
 }
+
+// gVisor (Debian 12's runsc) lets only its pid namespace's init be a
+// subreaper and refuses anyone else with EINVAL. Where that init is our
+// parent (a step's own agent spawning, as builtin/reproduce does), every
+// orphan of the tree re-parents to it anyway, and it sweeps them after our
+// report (kStarted's extra, spawn.cpp): the caller then goes on without us
+// being one.
+bool becomeSubreaper() { return ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0; }
 
 }  // namespace
 
@@ -226,7 +231,8 @@ void runSupervisor(const ExecPlan& p) {
   ::sigaction(SIGPIPE, &ign, nullptr);
   // Orphans anywhere below re-parent to us, so the step cannot hide a
   // daemon from the cleanup by double-forking.
-  if (::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
+  const bool orphansToParent = !becomeSubreaper();
+  if (orphansToParent && (errno != EINVAL || ::getppid() != 1)) {
     sendMessage(p.control, kForkFailed, errno, 0);
     ::_exit(127);
   }
@@ -263,7 +269,7 @@ void runSupervisor(const ExecPlan& p) {
   ::syscall(SYS_close_range, static_cast<unsigned>(control + 1), static_cast<unsigned>(children - 1), 0U);
   ::syscall(SYS_close_range, static_cast<unsigned>(children + 1), ~0U, 0U);
   if (children == control) children = -1;
-  sendMessage(control, kStarted, child, 0);
+  sendMessage(control, kStarted, child, orphansToParent ? 1 : 0);
 
   int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, child, 0));
   int status = 0;
@@ -288,8 +294,7 @@ void runSupervisor(const ExecPlan& p) {
   // Unread data in our receive queue would turn into ECONNRESET on the
   // orchestrator's side when we exit, losing the report: consume it first.
   char drain[16];
-  while (::recv(control, drain, sizeof drain, MSG_DONTWAIT) > 0) {
-  }
+  while (::recv(control, drain, sizeof drain, MSG_DONTWAIT) > 0) {}
   sendMessage(control, kFinished, status, killed);
   ::_exit(0);
 }

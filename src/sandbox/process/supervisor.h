@@ -26,7 +26,10 @@ struct SupervisorMessage {
   int kind = 0;
   int value = 0;  // kStarted: pid; kForkFailed: errno; kFinished: wait status
   int extra = 0;  // kFinished: descendants killed; kForkFailed: 1 + the failed
-                  // supervisor setup's index, 0 for the fork itself
+                  // supervisor setup's index, 0 for the fork itself; kStarted:
+                  // 1 when the supervisor is no subreaper and the step's orphans
+                  // re-parent to the caller (the pid namespace's init), which
+                  // must sweep them after kFinished
 };
 
 // Written by the step's child on the error pipe when it cannot exec.
@@ -64,11 +67,11 @@ struct ExecPlan {
   int stdinFd = -1;
   int stdoutFd = -1;
   int stderrFd = -1;
-  int passFd = -1;      // becomes fd 3 when >= 0
+  int passFd = -1;                // becomes fd 3 when >= 0
   const int* extraFds = nullptr;  // become fd 4, 5, …
   std::size_t extraCount = 0;     // at most kMaxExtraFds
-  int errorPipe = -1;   // write end, CLOEXEC
-  int control = -1;     // supervisor's end of the control socket
+  int errorPipe = -1;             // write end, CLOEXEC
+  int control = -1;               // supervisor's end of the control socket
 };
 
 // Never returns. Call only in a freshly forked child.

@@ -33,6 +33,7 @@ const fs::path kExample = fs::path(LOOPWRIGHT_SOURCE_DIR) / "examples/triage";
 constexpr int kIssue = 21;
 
 bool bwrapWorks() { return sh("bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1") == 0; }
+bool runscInstalled() { return sh("command -v runsc >/dev/null 2>&1") == 0; }
 
 // The example's reproduce step as the example writes it, with `lowering`
 // (the step's own keys) and `with` in place of its own.
@@ -47,6 +48,8 @@ std::string lowered(const std::string& backend) {
   return "          isolation: L1\n          sandbox: {preferredBackends: [" + backend + "]}\n";
 }
 const std::string kLowered = lowered("linux-bwrap");
+// The example's own keys: L3, which only linux-gvisor gives (where its probe saw another kernel).
+const std::string kAsWritten = "          isolation: L3\n          sandbox: {networkMode: none}\n";
 
 // Each hostile reproduction runs under both L1 backends of this host.
 const char* const kBackends[] = {"linux-bwrap", "linux-landlock"};
@@ -194,9 +197,10 @@ void expectNoNetwork(const std::string& backend) {
   CHECK(p.comment.find("connected to") == std::string::npos);
 }
 
-void expectBombContained(const std::string& backend) {
+// `keys`: the step's own isolation and sandbox keys, which negotiate `backend`.
+void expectBombContained(const std::string& backend, const std::string& keys) {
   Scratch s;
-  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(lowered(backend), "{wallTimeMs: 3000}")));
+  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(keys, "{wallTimeMs: 3000}")));
   const int before = processCount();
   Published p = publish(s, repo, issue("25-fork-bomb.md"));
   INFO(p.run.out << p.run.err);
@@ -242,6 +246,26 @@ TEST_CASE("builtin reproduce: the example's open bug is reproduced, labelled and
   CHECK(capture("git -C '" + repo.string() + "' status --porcelain --ignored").empty());
 }
 
+// The example as written: L3 on gVisor, where the reproduction's supervisor
+// finds no /proc/<pid>/children and no pidfd_open (Debian 12's runsc).
+TEST_CASE("builtin reproduce: as written (L3) on linux-gvisor, the bug is reproduced and a fork bomb leaves nothing") {
+  LW_REQUIRE_HOST(runscInstalled(), "gVisor (runsc) is not installed");
+  SUBCASE("the open bug") {
+    Scratch s;
+    const fs::path repo = exampleRepo(s, taskpack(reproduceStep(kAsWritten, "{wallTimeMs: 30000}")));
+    Published p = publish(s, repo, issue("21-initials-crash.md"));
+    INFO(p.run.out << p.run.err);
+    INFO(readFile(s.root / "out/steps/triage/reproduce/stderr.log"));
+    requireRanOn(p.step, "linux-gvisor");
+    CHECK(p.step.at("outcome") == "passed");
+    CHECK(p.triageOut.at("reproducible") == true);
+    CHECK(p.labels == std::vector<std::string>{"reproduced"});
+    CHECK(p.comment.find("**Reproduction:** reproduced: the reported error `IndexError: string index out of range` "
+                         "was seen in its output.") != std::string::npos);
+  }
+  SUBCASE("the fork bomb") { expectBombContained("linux-gvisor", kAsWritten); }
+}
+
 TEST_CASE("builtin reproduce: the example's fixed bug is not reproduced") {
   LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create namespaces here");
   Scratch s;
@@ -270,7 +294,7 @@ TEST_CASE("builtin reproduce: a reproduction reaching for the network and the ho
 
 TEST_CASE("builtin reproduce: a fork bomb is stopped at its wall time, reported, and leaves nothing running") {
   for (const std::string backend : kBackends) {
-    SUBCASE(backend.c_str()) { expectBombContained(backend); }
+    SUBCASE(backend.c_str()) { expectBombContained(backend, lowered(backend)); }
   }
 }
 

@@ -2,7 +2,9 @@
 // as the unprivileged lwtest (runsc --rootless), where the host has them.
 #include <doctest/doctest.h>
 
+#include <netinet/in.h>
 #include <pwd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -209,7 +211,7 @@ TEST_CASE("gvisor backend: a fork bomb is contained by the pids limit and the ho
   std::this_thread::sleep_for(std::chrono::seconds(6));
   // The bomb's host processes (the Sentry's threads, one per guest address
   // space under ptrace) are bounded by the pids cgroup around runsc.
-  CHECK(hostProcesses() - before <= 8 * 128 + 256 + 16);
+  CHECK(hostProcesses() - before <= 32 * 128 + 256 + 16);
   const auto start = std::chrono::steady_clock::now();
   process::ExitInfo info = (*p)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(10));
   // It ends at its wall time at the latest, nothing of it left behind.
@@ -268,8 +270,8 @@ TEST_CASE("gvisor backend: killed with loopwright (SIGKILL), runsc dies, and rem
   std::string container;
   std::ifstream(left[0] / "container") >> container;
   CHECK(container.starts_with(kContainerPrefix));
-  removeSandbox(config(d).runscPath,
-                {left[0], left[0] / "bundle", left[0] / "bundle/rootfs", left[0] / "state", container});
+  removeSandbox(config(d).runscPath, {left[0], left[0] / "bundle", left[0] / "bundle/rootfs", left[0] / "state",
+                                      left[0] / "runsc.log", container});
   CHECK(noScratchLeft(d));
 }
 
@@ -351,4 +353,60 @@ TEST_CASE("gvisor backend: a runsc that cannot start a sandbox makes it unavaila
   CHECK(r.kernelSeparation.empty());
   CHECK(observedIsolation(r) == lw::Isolation::L1);
   CHECK(noScratchLeft(d));
+}
+
+TEST_CASE(
+    "gvisor backend: a runsc that fails at launch is SANDBOX_LAUNCH_FAILED naming runsc's cause, not a step's exit" *
+    doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(runscInstalled(), "gVisor (runsc) is not installed");
+  TestDir d;
+  // The real runsc, made to fail as it does where its platform cannot start.
+  const fs::path wrapper = d.dir / "runsc";
+  std::ofstream(wrapper) << "#!/bin/sh\nexec '" << gvisorConfigFor(lw::Environment::fromProcess()).runscPath
+                         << "' --platform=no-such-platform \"$@\"\n";
+  fs::permissions(wrapper, fs::perms::owner_all);
+  GvisorConfig c = config(d);
+  c.runscPath = wrapper.string();
+  GvisorBackend b(c);
+  Ran r = run(b, step(d, {"/bin/sh", "-c", "echo ran"}));
+  INFO(r.err);
+  REQUIRE(r.info.launchFailure.has_value());
+  CHECK(r.info.launchFailure->code == lw::ErrorCode::SandboxLaunchFailed);
+  CHECK(r.info.launchFailure->message ==
+        "runsc could not start the step's gVisor sandbox: unknown platform: no-such-platform");
+  CHECK(r.out.find("ran") == std::string::npos);
+  CHECK(noScratchLeft(d));
+
+  // A step that prints runsc's words and exits as runsc does is its own exit.
+  GvisorBackend real(config(d));
+  Ran own = run(real, step(d, {"/bin/sh", "-c", "echo 'FATAL ERROR: unknown platform: x' >&2; exit 128"}));
+  CHECK_FALSE(own.info.launchFailure.has_value());
+  CHECK(own.info.exitCode == 128);
+}
+
+TEST_CASE("gvisor backend: allow-outbound reaches the host's network stack (a host loopback service); none does not" *
+          doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(runscInstalled(), "gVisor (runsc) is not installed");
+  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  REQUIRE(::listen(listener, 8) == 0);
+  REQUIRE(::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+  const std::string port = std::to_string(ntohs(addr.sin_port));
+  const std::string connect = "exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo connected";
+  TestDir d;
+  GvisorBackend b(config(d));
+  StepSpec spec = step(d, {"/bin/bash", "-c", connect});
+  spec.network = lw::NetworkMode::AllowOutbound;
+  Ran outbound = run(b, spec);
+  INFO(outbound.err);
+  CHECK(outbound.out == "connected\n");
+  spec.network = lw::NetworkMode::None;
+  Ran none = run(b, spec);
+  CHECK(none.out.empty());
+  CHECK(none.info.exitCode != 0);
+  ::close(listener);
 }
