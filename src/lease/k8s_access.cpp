@@ -4,9 +4,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "core/base64.h"
 #include "core/file_io.h"
 #include "core/http_policy.h"
-#include "lease/etcd_messages.h"
 
 namespace lw::lease::k8s {
 namespace {
@@ -67,7 +67,7 @@ Result<Access> clusterAccess(const YAML::Node& cluster, const std::filesystem::p
   if (cluster["certificate-authority"])
     access.caFile = relativeTo(file, cluster["certificate-authority"].as<std::string>());
   if (cluster["certificate-authority-data"]) {
-    auto pem = etcd::base64Decode(cluster["certificate-authority-data"].as<std::string>());
+    auto pem = base64Decode(cluster["certificate-authority-data"].as<std::string>());
     if (!pem) return unsupported(file, "certificate-authority-data", "is not base64");
     access.caPem = *pem;
   }

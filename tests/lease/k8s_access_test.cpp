@@ -3,7 +3,7 @@
 // refused rather than half-applied.
 #include <doctest/doctest.h>
 
-#include "lease/etcd_messages.h"
+#include "core/base64.h"
 #include "lease/k8s_access.h"
 #include "support/temp_dir.h"
 
@@ -69,7 +69,7 @@ TEST_CASE("k8s access: a kubeconfig's current context, its files relative to the
 TEST_CASE("k8s access: certificate-authority-data is decoded into the PEM the transport trusts") {
   std::string config = std::string(kKubeconfig);
   config.replace(config.find("certificate-authority: certs/ca.pem"), 35,
-                 "certificate-authority-data: " + lw::lease::etcd::base64Encode("-----BEGIN CERTIFICATE-----"));
+                 "certificate-authority-data: " + lw::base64Encode("-----BEGIN CERTIFICATE-----"));
   auto access = kubeconfigAccess(config, "/k/config", "");
   REQUIRE(access.ok());
   CHECK(access->caPem == "-----BEGIN CERTIFICATE-----");
