@@ -19,15 +19,15 @@
 #include "core/executables.h"
 #include "core/file_io.h"
 #include "core/json_text.h"
-#include "github/actions_files.h"
-#include "github/carry_forward.h"
-#include "github/channels.h"
-#include "github/fallback.h"
-#include "github/live_rest_client.h"
-#include "github/outbox.h"
-#include "github/publisher.h"
-#include "github/run_artifact.h"
-#include "github/workflow_commands.h"
+#include "github/actions/actions_files.h"
+#include "github/publish/carry_forward.h"
+#include "github/publish/channels/channels.h"
+#include "github/publish/fallback.h"
+#include "github/rest/live_rest_client.h"
+#include "github/publish/outbox.h"
+#include "github/publish/publisher.h"
+#include "github/publish/run_artifact.h"
+#include "github/actions/workflow_commands.h"
 #include "lease/open_store.h"
 #include "pipeline/bridge_adapter.h"
 #include "pipeline/comment_gate.h"
@@ -91,6 +91,7 @@ PublishedRun publishRun(const pipeline::RunRecord& record, const pipeline::Event
   auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
   github::carryOpenFindings(api, request, !record.incrementalFrom.empty(), log);
   PublishedRun published{github::judgeRun(request), 0};
+  request.conclusion = std::string(toString(published.verdict.conclusion));
   // What earlier runs of this repository left unfinished; other
   // repositories' entries in a shared state directory are not this token's.
   if (auto earlier = publisher.resumeAll(request.repo); !earlier) {

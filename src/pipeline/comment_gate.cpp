@@ -1,6 +1,6 @@
 #include "pipeline/comment_gate.h"
 
-#include "github/live_rest_client.h"
+#include "github/rest/live_rest_client.h"
 
 namespace lw::pipeline {
 

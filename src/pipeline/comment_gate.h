@@ -12,7 +12,7 @@
 
 #include "core/environment.h"
 #include "core/result.h"
-#include "github/comment_command.h"
+#include "github/actions/comment_command.h"
 #include "pipeline/run_setup.h"
 
 namespace lw::pipeline {

@@ -63,7 +63,7 @@ std::string_view coverageSchemaText() {
 )lwschema";
 }
 
-Result<github::Coverage> parseCoverage(std::string_view text) {
+Result<Coverage> parseCoverage(std::string_view text) {
   if (text.size() > kMaxCoverageBytes)
     return invalid("$", "larger than " + std::to_string(kMaxCoverageBytes) + " bytes");
   boost::system::error_code ec;
@@ -71,15 +71,15 @@ Result<github::Coverage> parseCoverage(std::string_view text) {
   if (ec) return invalid("$", "not JSON: " + ec.message());
   if (auto err = verify::validateJson(json::parse(coverageSchemaText()), v)) return invalid(err->path, err->message);
   // Valid against the schema, so reading it cannot throw.
-  github::Coverage c = github::readCoverage(v, "");
+  Coverage c = readCoverage(v, "");
   for (std::size_t i = 0; i < c.files.size(); ++i)
     if (!plainRelative(c.files[i].path))
       return invalid("$.files[" + std::to_string(i) + "].path", "must be a plain repository-relative path");
   return c;
 }
 
-github::Coverage invalidCoverage(const Error& why) {
-  github::Coverage c;
+Coverage invalidCoverage(const Error& why) {
+  Coverage c;
   c.complete = false;
   c.reason = "coverage.json was refused (" + why.message + ")";
   return c;

@@ -1,5 +1,5 @@
 // A reviewing step's coverage.json: validated against
-// schemas/coverage.schema.json and turned into github::Coverage. A step that
+// schemas/coverage.schema.json and turned into Coverage. A step that
 // writes a coverage it cannot stand behind (invalid, or paths outside the
 // repository) is read as a review that covered nothing.
 #pragma once
@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "core/result.h"
-#include "github/coverage.h"
+#include "core/step_coverage.h"
 
 namespace lw::pipeline {
 
@@ -20,10 +20,10 @@ std::string_view coverageSchemaText();
 inline constexpr std::size_t kMaxCoverageBytes = 1u << 20;
 
 // Fails with OUTPUT_INVALID naming the JSON path of the first error.
-Result<github::Coverage> parseCoverage(std::string_view jsonText);
+Result<Coverage> parseCoverage(std::string_view jsonText);
 
 // What the record keeps when coverage.json was present but invalid: an
 // incomplete coverage whose reason names the problem.
-github::Coverage invalidCoverage(const Error& why);
+Coverage invalidCoverage(const Error& why);
 
 }  // namespace lw::pipeline

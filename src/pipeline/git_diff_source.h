@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "github/publisher.h"
+#include "github/publish/publisher.h"
 
 namespace lw::pipeline {
 

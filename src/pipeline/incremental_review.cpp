@@ -3,10 +3,10 @@
 #include <chrono>
 #include <ostream>
 
-#include "github/last_reviewed.h"
-#include "github/live_rest_client.h"
-#include "github/publisher.h"
-#include "github/rest_client.h"
+#include "github/publish/last_reviewed.h"
+#include "github/rest/live_rest_client.h"
+#include "github/publish/publisher.h"
+#include "github/rest/rest_client.h"
 #include "verify/libgit2.h"
 
 namespace lw::pipeline {

@@ -9,7 +9,7 @@
 
 #include "core/environment.h"
 #include "core/result.h"
-#include "github/event.h"
+#include "github/actions/github_event.h"
 
 namespace lw::pipeline {
 

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "github/neutralise.h"
+#include "github/markdown/neutralise.h"
 #include "verify/libgit2.h"
 
 namespace lw::pipeline {

@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "github/patch_branch_channel.h"
-#include "github/rest_client.h"
+#include "github/publish/channels/patch_branch_channel.h"
+#include "github/rest/rest_client.h"
 
 namespace lw::pipeline {
 

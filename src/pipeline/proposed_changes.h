@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/result.h"
-#include "github/publication.h"
+#include "github/publish/publication.h"
 #include "pipeline/run_record.h"
 
 namespace lw::pipeline {

@@ -3,8 +3,8 @@
 #include <cstring>
 #include <utility>
 
-#include "github/conclusion.h"
-#include "github/resolve_plan.h"
+#include "github/publish/conclusion.h"
+#include "github/publish/channels/resolve_plan.h"
 #include "pipeline/proposed_changes.h"
 #include "verify/secret_scanner.h"
 

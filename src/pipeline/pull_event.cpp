@@ -1,6 +1,6 @@
 #include "pipeline/pull_event.h"
 
-#include "github/live_rest_client.h"
+#include "github/rest/live_rest_client.h"
 
 namespace lw::pipeline {
 

@@ -8,8 +8,8 @@
 
 #include "core/environment.h"
 #include "core/result.h"
-#include "github/event.h"
-#include "github/pulls.h"
+#include "github/actions/github_event.h"
+#include "github/rest/pulls.h"
 #include "pipeline/run_setup.h"
 
 namespace lw::pipeline {

@@ -11,7 +11,7 @@
 #include <boost/json/value.hpp>
 
 #include "core/environment.h"
-#include "github/event.h"
+#include "github/actions/github_event.h"
 #include "guard/clock.h"
 #include "lease/lease.h"
 #include "verify/secret_scanner.h"

@@ -3,7 +3,7 @@
 #include <boost/json.hpp>
 
 #include "core/http_curl.h"
-#include "github/read_shapes.h"
+#include "github/rest/read_shapes.h"
 #include "policy/tool_names.h"
 
 namespace lw::pipeline {

@@ -15,8 +15,8 @@
 #include <boost/json/value.hpp>
 
 #include "core/github_reads.h"
-#include "github/event.h"
-#include "github/rest_reads.h"
+#include "github/actions/github_event.h"
+#include "github/rest/rest_reads.h"
 #include "pipeline/local_git_reads.h"
 #include "pipeline/step_runner.h"
 

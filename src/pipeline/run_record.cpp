@@ -7,7 +7,7 @@
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
-#include "github/coverage_summary.h"
+#include "github/publish/channels/coverage_summary.h"
 
 namespace lw::pipeline {
 namespace {
@@ -145,7 +145,7 @@ boost::json::value toJson(const StepRecord& s) {
   o["toolCalls"] = s.toolCalls;
   o["modelCalls"] = s.modelCalls;
   o["tokensUsed"] = s.tokensUsed;
-  o["coverage"] = s.coverage ? github::toJson(*s.coverage) : boost::json::value(nullptr);
+  o["coverage"] = s.coverage ? toJson(*s.coverage) : boost::json::value(nullptr);
   boost::json::object v;
   v["result"] = verify::toString(s.verification);
   if (!s.violationCode.empty()) v["violation"] = s.violationCode;

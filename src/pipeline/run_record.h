@@ -11,8 +11,8 @@
 #include <boost/json/value.hpp>
 
 #include "core/finding.h"
-#include "github/conclusion.h"
-#include "github/coverage.h"
+#include "github/publish/conclusion.h"
+#include "core/step_coverage.h"
 #include "policy/taskpack.h"
 #include "policy/vocabulary.h"
 #include "verify/check.h"
@@ -108,7 +108,7 @@ struct StepRecord {
   std::int64_t tokensUsed = 0;
   // What a reviewing step says it covered (coverage.json); nullopt when it
   // wrote none. An invalid file is kept as an incomplete coverage saying so.
-  std::optional<github::Coverage> coverage;
+  std::optional<Coverage> coverage;
   // Verification: "passed", "violation", "not-run" (with why in `message`).
   verify::Verification verification = verify::Verification::NotRun;
   std::string violationCode;

@@ -11,7 +11,7 @@
 
 #include "core/file_io.h"
 #include "core/paths.h"
-#include "github/event.h"
+#include "github/actions/github_event.h"
 
 namespace lw::pipeline {
 namespace fs = std::filesystem;

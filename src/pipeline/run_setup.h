@@ -13,7 +13,7 @@
 
 #include "core/environment.h"
 #include "core/result.h"
-#include "github/event.h"
+#include "github/actions/github_event.h"
 #include "pipeline/plan.h"
 
 namespace lw::pipeline {

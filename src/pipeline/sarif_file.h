@@ -1,11 +1,11 @@
 // `run --sarif FILE`: the run's accepted findings, every step's, written as
-// one SARIF 2.1.0 file (github/sarif_export.h).
+// one SARIF 2.1.0 file (github/sarif/sarif_export.h).
 #pragma once
 
 #include <string>
 
 #include "core/result.h"
-#include "github/sarif_export.h"
+#include "github/sarif/sarif_export.h"
 #include "pipeline/run_record.h"
 
 namespace lw::pipeline {

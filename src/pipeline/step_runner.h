@@ -16,7 +16,7 @@
 
 #include "core/environment.h"
 #include "core/result.h"
-#include "github/event.h"
+#include "github/actions/github_event.h"
 #include "pipeline/plan.h"
 #include "pipeline/run_context.h"
 #include "pipeline/run_record.h"

@@ -143,7 +143,7 @@ void accept(ParsedOutputs outputs, const verify::CheckReport& report, const Outp
   }
   rec.findings.insert(rec.findings.end(), leaks.begin(), leaks.end());
   if (files.coverage) {
-    auto parsed = *files.coverage ? parseCoverage(**files.coverage) : Result<github::Coverage>(files.coverage->error());
+    auto parsed = *files.coverage ? parseCoverage(**files.coverage) : Result<Coverage>(files.coverage->error());
     rec.coverage = parsed ? *parsed : invalidCoverage(parsed.error());
   }
 }

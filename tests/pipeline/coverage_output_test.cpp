@@ -35,13 +35,13 @@ TEST_CASE("coverage output: a review's coverage.json is read") {
   REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
   REQUIRE(c->files.size() == 3);
   CHECK(c->files[1].path == "src/big.c");
-  CHECK(c->files[1].status == github::FileReview::Clipped);
+  CHECK(c->files[1].status == FileReview::Clipped);
   CHECK(c->files[1].reason == "over the budget");
   CHECK_FALSE(c->complete);
   CHECK(c->reason == "token budget reached");
   CHECK(c->tokensUsed == 9000);
   CHECK(c->incrementalFrom == "1111111111111111111111111111111111111111");
-  CHECK(github::reviewedPaths(*c) == std::vector<std::string>{"src/a.c"});
+  CHECK(reviewedPaths(*c) == std::vector<std::string>{"src/a.c"});
   auto minimal = parseCoverage(R"({"files":[],"complete":true,"incrementalFrom":null})");
   REQUIRE(minimal.ok());
   CHECK(minimal->complete);
@@ -83,7 +83,7 @@ TEST_CASE("coverage output: bounded in size and in files, and a refused file rea
   REQUIRE_FALSE(tooMany.ok());
   CHECK(tooMany.error().location->path == "$.files");
 
-  github::Coverage refused = invalidCoverage(tooMany.error());
+  Coverage refused = invalidCoverage(tooMany.error());
   CHECK_FALSE(refused.complete);
   CHECK(refused.reason.rfind("coverage.json was refused (coverage.json: $.files: ", 0) == 0);
 }

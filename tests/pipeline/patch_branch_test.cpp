@@ -13,9 +13,9 @@
 #include <sstream>
 
 #include "core/http_curl.h"
-#include "github/outbox.h"
-#include "github/publisher.h"
-#include "github/rest_client.h"
+#include "github/publish/outbox.h"
+#include "github/publish/publisher.h"
+#include "github/rest/rest_client.h"
 #include "pipeline/patch_branch.h"
 #include "support/fake_github.h"
 #include "support/host_requirement.h"

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "github/publication.h"
+#include "github/publish/publication.h"
 #include "pipeline/proposed_changes.h"
 #include "pipeline/publication_builder.h"
 #include "support/temp_dir.h"

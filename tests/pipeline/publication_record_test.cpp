@@ -1,7 +1,7 @@
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
-#include "github/publication.h"
+#include "github/publish/publication.h"
 #include "pipeline/publication_builder.h"
 #include "pipeline/run_record.h"
 
@@ -20,12 +20,12 @@ StepRecord step(std::string name, StepOutcome outcome) {
   return s;
 }
 
-github::Coverage coverage(bool complete, std::vector<std::string> reviewed) {
-  github::Coverage c;
+Coverage coverage(bool complete, std::vector<std::string> reviewed) {
+  Coverage c;
   c.complete = complete;
   c.reason = complete ? "" : "the model lane failed (HTTP 503)";
-  for (auto& p : reviewed) c.files.push_back({p, github::FileReview::Reviewed, ""});
-  c.files.push_back({"dist/app.min.js", github::FileReview::Skipped, "generated"});
+  for (auto& p : reviewed) c.files.push_back({p, FileReview::Reviewed, ""});
+  c.files.push_back({"dist/app.min.js", FileReview::Skipped, "generated"});
   return c;
 }
 

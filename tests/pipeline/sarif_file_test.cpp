@@ -12,7 +12,7 @@
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
-#include "github/fingerprint.h"
+#include "github/publish/fingerprint.h"
 #include "pipeline/sarif_file.h"
 #include "verify/json_schema.h"
 

@@ -5,9 +5,9 @@
 #include <doctest/doctest.h>
 #include <boost/json.hpp>
 
-#include "github/carry_forward.h"
-#include "github/conclusion.h"
-#include "github/resolve_plan.h"
+#include "github/publish/carry_forward.h"
+#include "github/publish/conclusion.h"
+#include "github/publish/channels/resolve_plan.h"
 #include "harness.h"
 
 using namespace lw;

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "core/http_curl.h"
-#include "github/outbox.h"
-#include "github/publisher.h"
-#include "github/rest_client.h"
+#include "github/publish/outbox.h"
+#include "github/publish/publisher.h"
+#include "github/rest/rest_client.h"
 #include "support/fake_github.h"
 
 namespace lw::test {

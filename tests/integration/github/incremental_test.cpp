@@ -8,9 +8,9 @@
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
-#include "github/conclusion.h"
-#include "github/last_reviewed.h"
-#include "github/resolve_plan.h"
+#include "github/publish/conclusion.h"
+#include "github/publish/last_reviewed.h"
+#include "github/publish/channels/resolve_plan.h"
 #include "harness.h"
 
 using namespace lw;

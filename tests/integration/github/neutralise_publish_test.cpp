@@ -8,10 +8,10 @@
 #include <doctest/doctest.h>
 #include <boost/json.hpp>
 
-#include "github/fingerprint.h"
-#include "github/inert_check.h"
-#include "github/markers.h"
-#include "github/neutralise.h"
+#include "github/publish/fingerprint.h"
+#include "github/markdown/inert_check.h"
+#include "github/publish/markers.h"
+#include "github/markdown/neutralise.h"
 #include "harness.h"
 #include "posted_bodies.h"
 

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 #include <boost/json.hpp>
 
-#include "github/fingerprint.h"
+#include "github/publish/fingerprint.h"
 #include "harness.h"
 
 using namespace lw;

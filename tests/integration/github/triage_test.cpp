@@ -1,9 +1,9 @@
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
-#include "github/channels.h"
-#include "github/fingerprint.h"
-#include "github/pulls.h"
+#include "github/publish/channels/channels.h"
+#include "github/publish/fingerprint.h"
+#include "github/rest/pulls.h"
 #include "harness.h"
 
 using namespace lw;

@@ -11,7 +11,7 @@
 
 #include <boost/json.hpp>
 
-#include "github/run_artifact.h"
+#include "github/publish/run_artifact.h"
 #include "integration/pipeline/fork_rig.h"
 
 using namespace lw;
