@@ -14,7 +14,7 @@
 #include "cli/policy_context.h"
 #include "cli/report.h"
 #include "core/error_json.h"
-#include "pipeline/refusal_blocker.h"
+#include "pipeline/step/refusal_blocker.h"
 #include "policy/builtin_params.h"
 #include "policy/effective_policy_json.h"
 #include "policy/isolation.h"

@@ -23,8 +23,8 @@
 #include "github/rest/pulls.h"
 #include "github/publish/run_artifact.h"
 #include "github/actions/workflow_run.h"
-#include "pipeline/patch_branch.h"
-#include "pipeline/run_setup.h"
+#include "pipeline/author/patch_branch.h"
+#include "pipeline/run/run_setup.h"
 
 namespace lw::cli {
 

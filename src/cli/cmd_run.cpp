@@ -29,18 +29,18 @@
 #include "github/publish/run_artifact.h"
 #include "github/actions/workflow_commands.h"
 #include "lease/open_store.h"
-#include "pipeline/bridge_adapter.h"
-#include "pipeline/comment_gate.h"
-#include "pipeline/git_diff_source.h"
-#include "pipeline/incremental_review.h"
-#include "pipeline/patch_branch.h"
-#include "pipeline/plan.h"
+#include "pipeline/step/bridge_adapter.h"
+#include "cli/comment_gate.h"
+#include "pipeline/review/git_diff_source.h"
+#include "pipeline/review/incremental_review.h"
+#include "pipeline/author/patch_branch.h"
+#include "pipeline/run/run_plan.h"
 #include "pipeline/publication_builder.h"
-#include "pipeline/pull_event.h"
+#include "cli/pull_event.h"
 #include "pipeline/run.h"
-#include "pipeline/run_setup.h"
-#include "pipeline/sarif_file.h"
-#include "pipeline/taskpack_source.h"
+#include "pipeline/run/run_setup.h"
+#include "cli/sarif_file.h"
+#include "cli/taskpack_source.h"
 #include "policy/taskpack_loader.h"
 #include "sandbox/registry.h"
 #include "verify/libgit2.h"
@@ -179,8 +179,8 @@ Result<Taskpack> loadTrustedTaskpack(const Args& args, const fs::path& repo, con
   if (args.value("taskpack")) return loadTaskpack(*args.value("taskpack"), options);
   auto relative = repositoryTaskpackPath(args);
   if (!relative) return relative.error();
-  if (pipeline::isPullRequestEvent(event.name) && !event.baseSha.empty()) {
-    auto text = pipeline::readTaskpackAtCommit(repo.string(), event.baseSha, *relative);
+  if (isPullRequestEvent(event.name) && !event.baseSha.empty()) {
+    auto text = readTaskpackAtCommit(repo.string(), event.baseSha, *relative);
     if (!text) return text.error();
     return parseTaskpack(text->text, text->source, options);
   }
@@ -241,7 +241,7 @@ int reportCommandRefused(const std::string& refusal, Io& io) {
 // run --sarif FILE: every accepted finding with a file, for code scanning;
 // says how many it had to leave out.
 Status writeSarif(const pipeline::RunRecord& record, const std::string& file, std::ostream& progress) {
-  auto written = pipeline::writeSarifFile(record, file);
+  auto written = writeSarifFile(record, file);
   if (!written) return written.error();
   if (written->leftOut > 0)
     progress << "loopwright: " << written->leftOut << " finding(s) on the change as a whole are not in " << file
@@ -336,9 +336,9 @@ int runMain(const Args& args, Io& io) {
                                      "use --publish none or --publish github"));
   auto event = pipeline::loadEventInput(args.value("event-name"), args.value("event-path"), io.env);
   if (!event) return reportError(io, event.error());
-  if (auto s = pipeline::completePullRequestEvent(*event, io.env, io.json ? io.err : io.out); !s)
+  if (auto s = completePullRequestEvent(*event, io.env, io.json ? io.err : io.out); !s)
     return reportError(io, s.error());
-  auto selection = pipeline::gateStages(*event, io.env, io.json ? io.err : io.out);
+  auto selection = gateStages(*event, io.env, io.json ? io.err : io.out);
   if (!selection) return reportError(io, selection.error());
   if (!selection->refusal.empty()) return reportCommandRefused(selection->refusal, io);
   if (publish == "github" && !event->typed)

@@ -5,7 +5,7 @@
 
 #include "github/publish/conclusion.h"
 #include "github/publish/channels/resolve_plan.h"
-#include "pipeline/proposed_changes.h"
+#include "pipeline/author/proposed_changes.h"
 #include "verify/secret_scanner.h"
 
 namespace lw::pipeline {

@@ -9,7 +9,7 @@
 #include "github/publish/conclusion.h"
 #include "github/actions/github_event.h"
 #include "github/publish/publication.h"
-#include "pipeline/run_record.h"
+#include "pipeline/run/run_record.h"
 #include "policy/taskpack.h"
 
 namespace lw::pipeline {

@@ -6,9 +6,9 @@
 #include <mutex>
 #include <thread>
 
-#include "pipeline/author_step.h"
-#include "pipeline/author_worktree.h"
-#include "pipeline/step_escalation.h"
+#include "pipeline/author/author_step.h"
+#include "pipeline/author/author_worktree.h"
+#include "pipeline/step/escalation_rerun.h"
 
 namespace lw::pipeline {
 namespace {

@@ -7,9 +7,9 @@
 #include <ostream>
 #include <vector>
 
-#include "pipeline/plan.h"
-#include "pipeline/run_record.h"
-#include "pipeline/step_runner.h"
+#include "pipeline/run/run_plan.h"
+#include "pipeline/run/run_record.h"
+#include "pipeline/step/step_runner.h"
 #include "sandbox/backend.h"
 
 namespace lw::pipeline {

@@ -3,7 +3,7 @@
 
 #include "github/publish/publication.h"
 #include "pipeline/publication_builder.h"
-#include "pipeline/run_record.h"
+#include "pipeline/run/run_record.h"
 
 using namespace lw;
 using namespace lw::pipeline;

@@ -25,7 +25,7 @@ namespace lw::github {
 // (schemas/findings.schema.json, "maxItems"): the findings of one step.
 inline constexpr std::size_t kMaxFindingsPerStep = 1000;
 // Per step, beside its findings: its coverage (coverage.json is at most
-// 1 MiB, pipeline/coverage_output.h), its row of the step table and the keys
+// 1 MiB, pipeline/step/coverage_output.h), its row of the step table and the keys
 // the run adds to each finding.
 inline constexpr std::size_t kStepByteAllowance = 1u << 20;
 // Per request: its own fields (id, repository, head, options).

@@ -2,7 +2,7 @@
 // branch; docs/author-steps.md, "Publishing the change"): the orchestrator
 // pushes loopwright/<run>/<step> and links it from the pull request with one
 // comment per change, found again by its hidden marker and edited in place.
-// The git work is behind BranchPusher (pipeline/patch_branch.h does it with
+// The git work is behind BranchPusher (pipeline/author/patch_branch.h does it with
 // libgit2); a push that fails fails the channel, and the publication stays
 // in the outbox for the next run or `loopwright publish --resume`.
 #pragma once
