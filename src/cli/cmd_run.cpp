@@ -90,8 +90,7 @@ PublishedRun publishRun(const pipeline::RunRecord& record, const pipeline::Event
   github::Publisher publisher(api, outbox, config, log, &diffs);
   auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
   github::carryOpenFindings(api, request, !record.incrementalFrom.empty(), log);
-  PublishedRun published{github::judgeRun(request), 0};
-  request.conclusion = std::string(toString(published.verdict.conclusion));
+  PublishedRun published{github::concludeRun(request), 0};
   // What earlier runs of this repository left unfinished; other
   // repositories' entries in a shared state directory are not this token's.
   if (auto earlier = publisher.resumeAll(request.repo); !earlier) {
@@ -139,10 +138,8 @@ void writeRunOutputs(const pipeline::RunRecord& record, const fs::path& runJson,
 
 // Under Actions a run that publishes nothing (publish: none, dry-run) still
 // shows its findings on the run page: annotations and the step summary.
-void reportUnpublished(const pipeline::RunRecord& record, const pipeline::EventInput& event, const Taskpack& taskpack,
-                       const fs::path& runJson, Io& io) {
-  if (io.env.get("GITHUB_ACTIONS").value_or("") != "true" || !event.typed) return;
-  auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
+void reportUnpublished(const github::PublicationRequest& request, const fs::path& runJson, Io& io) {
+  if (io.env.get("GITHUB_ACTIONS").value_or("") != "true") return;
   github::PublicationOutcome outcome;
   outcome.complete = true;  // nothing was to be published, nothing is pending
   std::vector<github::FallbackItem> items;
@@ -164,10 +161,8 @@ void reportUnpublished(const pipeline::RunRecord& record, const pipeline::EventI
 // A pull request run that publishes nothing leaves what it would have
 // published beside run.json: a fork's read-only job uploads its run
 // directory, and a workflow_run job publishes it (docs/fork-pull-requests.md).
-void keepUnpublishedRequest(const pipeline::RunRecord& record, const pipeline::EventInput& event,
-                            const Taskpack& taskpack, const fs::path& out, Io& io) {
-  if (!event.typed || !event.typed->isPullRequest) return;
-  auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
+void keepUnpublishedRequest(const github::PublicationRequest& request, const fs::path& out, Io& io) {
+  if (!request.isPullRequest) return;
   if (auto s = github::writeArtifactRequest(out.string(), request); !s)
     io.err << "loopwright: " << s.error().message << "\n";
 }
@@ -367,9 +362,15 @@ int runMain(const Args& args, Io& io) {
     status = exitStatusFor(published.verdict);
     if (published.status != 0 && status == 0) status = published.status;
   } else {
-    status = exitStatusFor(pipeline::judgeRecord(record, in->taskpack.publication.failOn));
-    reportUnpublished(record, *event, in->taskpack, runJson, io);
-    keepUnpublishedRequest(record, *event, in->taskpack, *out, io);
+    // Judged once: the request reported and kept carries that conclusion.
+    std::optional<github::PublicationRequest> request;
+    if (event->typed) request = pipeline::toPublicationRequest(record, *event->typed, in->taskpack.publication);
+    status = exitStatusFor(request ? github::concludeRun(*request)
+                                   : pipeline::judgeRecord(record, in->taskpack.publication.failOn));
+    if (request) {
+      reportUnpublished(*request, runJson, io);
+      keepUnpublishedRequest(*request, *out, io);
+    }
   }
   writeRunOutputs(record, runJson, status, io);
   return status;

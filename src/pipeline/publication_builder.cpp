@@ -92,7 +92,6 @@ github::PublicationRequest toPublicationRequest(const RunRecord& run,
   for (const StageRecord& stage : run.stages)
     for (const StepRecord& s : stage.steps)
       if (stage.ran && s.triage) req.triage.push_back(maskedTriage(*s.triage));
-  req.conclusion = std::string(toString(github::judgeRun(req).conclusion));
   if (auto scope = github::resolveScope(req.steps, !run.incrementalFrom.empty()))
     req.reviewedFiles = std::vector<std::string>(scope->begin(), scope->end());
   addProposedChanges(run, readPatchFile, [&](const std::string& p) { return withoutRunnerPaths(p, run); }, req);

@@ -216,7 +216,7 @@ Result<PublicationRequest> boundByBaseTaskpack(PublicationRequest request, std::
                                                const ArtifactCaps& caps) {
   if (auto s = checkCaps(shapeOf(request, bytes), caps); !s) return std::move(s).error();
   request.options = caps.options;
-  request.conclusion = std::string(toString(judgeRun(request).conclusion));
+  request.conclusion = judgeRun(request).conclusion;
   return request;
 }
 

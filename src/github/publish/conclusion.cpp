@@ -54,15 +54,6 @@ void judgeCarried(Verdict& v, const std::vector<StageResult>& stages, FailOn fai
 
 }  // namespace
 
-std::string_view toString(Conclusion c) {
-  switch (c) {
-    case Conclusion::Success: return "success";
-    case Conclusion::Neutral: return "neutral";
-    case Conclusion::Failure: return "failure";
-  }
-  return "failure";
-}
-
 std::string_view toString(FailureKind k) {
   switch (k) {
     case FailureKind::None: return "none";
@@ -95,6 +86,12 @@ Verdict judgeStage(const StageResult& stage, const std::vector<StepRow>& steps, 
   judgeSteps(v, steps, &stage.name, failOn);
   judgeFindings(v, failingIn(stage, failOn), failOn);
   judgeCarried(v, {stage}, failOn);
+  return v;
+}
+
+Verdict concludeRun(PublicationRequest& request) {
+  Verdict v = judgeRun(request);
+  request.conclusion = v.conclusion;
   return v;
 }
 

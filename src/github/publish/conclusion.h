@@ -17,10 +17,6 @@
 
 namespace lw::github {
 
-// The check-run conclusions loopwright sets, as the Checks API spells them.
-enum class Conclusion { Success, Neutral, Failure };
-std::string_view toString(Conclusion c);
-
 // What made a run fail, least severe first: a run is as bad as its worst.
 enum class FailureKind {
   None,          // a success, or neutral
@@ -51,6 +47,10 @@ Verdict judgeStage(const StageResult& stage, const std::vector<StepRow>& steps, 
 // Every stage and every step row of a run, as judgeStage judges one stage.
 Verdict judgeRun(const std::vector<StageResult>& stages, const std::vector<StepRow>& steps, FailOn failOn);
 Verdict judgeRun(const PublicationRequest& request);
+
+// The one decision of a run's conclusion: judges `request` as it will be
+// published (after carryOpenFindings) and sets its conclusion.
+Verdict concludeRun(PublicationRequest& request);
 
 // A step that did not pass: blocked, or failed, refused, quarantined, in
 // error. Rows of older outbox entries carry only `blocked`.

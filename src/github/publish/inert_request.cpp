@@ -130,7 +130,6 @@ Result<InertRequest> makeInert(PublicationRequest request, const LinkScope& scop
   const Boundary b(scope, secrets);
   request.id = b.name(request.id);
   request.repo = {b.name(request.repo.owner), b.name(request.repo.name)};
-  request.conclusion = b.name(request.conclusion);
   for (StageResult& stage : request.stages) {
     stage.name = b.name(stage.name);
     for (Finding& f : stage.findings) f = b.finding(std::move(f));

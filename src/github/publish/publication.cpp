@@ -47,6 +47,21 @@ std::vector<std::string> carriedSummary(const std::vector<CarriedFinding>& carri
 }
 
 
+std::string_view toString(Conclusion c) {
+  switch (c) {
+    case Conclusion::Success: return "success";
+    case Conclusion::Neutral: return "neutral";
+    case Conclusion::Failure: return "failure";
+  }
+  return "failure";
+}
+
+std::optional<Conclusion> conclusionNamed(std::string_view name) {
+  for (Conclusion c : {Conclusion::Success, Conclusion::Neutral, Conclusion::Failure})
+    if (toString(c) == name) return c;
+  return std::nullopt;
+}
+
 bool failsAt(Severity s, FailOn failOn) {
   switch (failOn) {
     case FailOn::Error: return s == Severity::Error;
@@ -234,7 +249,7 @@ json::value toJson(const PublicationRequest& r) {
                       {"stages", std::move(stages)},
                       {"triage", std::move(triage)},
                       {"steps", std::move(steps)},
-                      {"conclusion", r.conclusion},
+                      {"conclusion", r.conclusion ? std::string(toString(*r.conclusion)) : std::string()},
                       {"options", std::move(options)},
                       {"changes", std::move(changes)},
                       {"origin", toString(r.origin)}};
@@ -274,7 +289,10 @@ Result<PublicationRequest> publicationFromJson(const json::value& v) {
     if (const json::array* a = optArray(o, "steps", ""))
       for (std::size_t i = 0; i < a->size(); ++i)
         r.steps.push_back(readStep((*a)[i], "steps[" + std::to_string(i) + "]"));
-    r.conclusion = optStr(o, "conclusion", "").value_or("");
+    // An entry written before the run was judged has none; any other name
+    // is refused (an artifact's too, github/publish/run_artifact.h).
+    if (const std::string name = optStr(o, "conclusion", "").value_or(""); !name.empty())
+      r.conclusion = known(conclusionNamed(name), "conclusion", "unknown conclusion '" + name + "'");
     if (o.if_contains("reviewedFiles") && !o.at("reviewedFiles").is_null())
       r.reviewedFiles = readStrings(o, "reviewedFiles", "");
     if (const json::object* opt = optObject(o, "options", "")) {

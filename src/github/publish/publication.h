@@ -60,6 +60,12 @@ struct StageResult {
   std::vector<CarriedFinding> carried = {};  // earlier reviews' findings of its steps
 };
 
+// The check-run conclusions loopwright sets, as the Checks API spells them
+// (the names only at the JSON boundary; github/publish/conclusion.h decides).
+enum class Conclusion { Success, Neutral, Failure };
+std::string_view toString(Conclusion c);
+std::optional<Conclusion> conclusionNamed(std::string_view name);
+
 struct PublicationRequest {
   // Unique per run (e.g. "<run id>-<attempt>"): names the outbox entry and
   // the hidden marker of the review, so a resumed run recognises its own work.
@@ -71,7 +77,8 @@ struct PublicationRequest {
   std::vector<StageResult> stages;
   std::vector<TriageResult> triage;
   std::vector<StepRow> steps;
-  std::string conclusion;  // "success" | "failure" | "neutral" | "cancelled"
+  // Unset until the run is judged, once (concludeRun, github/publish/conclusion.h).
+  std::optional<Conclusion> conclusion;
   Publication options;
   // The files this run reviewed whole: an earlier finding of ours that is
   // gone is resolved only in these (a file not looked at says nothing).

@@ -145,7 +145,7 @@ void writeOutputs(const std::string& path, const PublicationRequest& req,
     ++total;
     if (f.severity == Severity::Error) ++errors;
   }
-  Status s = appendOutputs(path, {{"conclusion", req.conclusion},
+  Status s = appendOutputs(path, {{"conclusion", req.conclusion ? std::string(toString(*req.conclusion)) : ""},
                                   {"findings", std::to_string(total)},
                                   {"errors", std::to_string(errors)},
                                   {"published", outcome.complete ? "true" : "false"},

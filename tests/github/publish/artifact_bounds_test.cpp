@@ -81,7 +81,7 @@ PublicationRequest withinCaps() {
   r.number = 7;
   r.isPullRequest = true;
   r.headSha = kHead;
-  r.conclusion = "success";
+  r.conclusion = lw::github::Conclusion::Success;
   r.stages = {{"review", {finding("lint"), finding("security")}}, {"fix", {}}};
   r.steps = {row("review", "lint"), row("review", "security"), row("fix", "author")};
   r.changes = {ProposedChange{"fix", "author", kHead, "diff --git a/src/x b/src/x\n", "", 0}};
@@ -218,7 +218,7 @@ TEST_CASE("artifact bounds: the publication options and the conclusion are the b
   r.options.summary = false;
   r.options.maxInlineComments = 1200;
   r.options.patches = PatchPublication::Branch;
-  r.conclusion = "success";
+  r.conclusion = lw::github::Conclusion::Success;
 
   auto bounded = boundByBaseTaskpack(
       r, 2000, capsWith("{review: comment, checks: true, summary: true, failOn: error, maxInlineComments: 3}"));
@@ -229,5 +229,5 @@ TEST_CASE("artifact bounds: the publication options and the conclusion are the b
   CHECK(bounded->options.summary);
   CHECK(bounded->options.maxInlineComments == 3);
   CHECK(bounded->options.patches == PatchPublication::Suggestions);
-  CHECK(bounded->conclusion == "failure");  // an error finding fails under failOn: error
+  CHECK(bounded->conclusion == Conclusion::Failure);  // an error finding fails under failOn: error
 }

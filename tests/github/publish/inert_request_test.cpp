@@ -31,8 +31,9 @@ const std::string kPayload =
 // publicationFromJson or makeInert, and the patch, which is code shown only
 // inside a fence github/publish/channels/suggestion_plan.cpp builds (and cleans).
 bool notText(const std::string& path) {
+  // Names of an enum, read or refused at the JSON boundary: never text.
   for (const char* key : {"severity", "options.", "origin", "headSha", "baseCommit", ".head", "incrementalFrom",
-                          ".status", ".outcome", "repository", ".patch", ".fingerprint"})
+                          ".status", ".outcome", "repository", ".patch", ".fingerprint", "conclusion"})
     if (path.find(key) != std::string::npos) return true;
   return false;
 }
@@ -69,7 +70,7 @@ PublicationRequest everyFieldSet() {
   StepRow row{"review", "step", "linux-bwrap", {"networkIsolation"}, 10, 0, {"loop warn"}, true, "BLOCKER", {}, {}, 0};
   row.coverage = Coverage{{{"src/a.c", FileReview::Skipped, "budget"}}, false, "budget", 0, kHead, kHead};
   r.steps.push_back(row);
-  r.conclusion = "failure";
+  r.conclusion = lw::github::Conclusion::Failure;
   r.reviewedFiles = std::vector<std::string>{"src/a.c"};
   r.changes.push_back(ProposedChange{"fix", "author", kHead, "diff --git a/x b/x\n", "out/patch.diff", 1});
   return r;

@@ -46,7 +46,7 @@ PublicationRequest request(std::string id) {
   r.triage.push_back(t);
   r.steps.push_back(StepRow{.stage = "review", .step = "s", .backend = "linux-bwrap", .capabilities = {"networkIsolation"},
                             .durationMs = 12, .exitCode = 1, .guardrailEvents = {"g"}, .blocked = true, .blocker = "B"});
-  r.conclusion = "failure";
+  r.conclusion = lw::github::Conclusion::Failure;
   r.options.failOn = FailOn::Warning;
   r.options.review = ReviewMode::RequestChanges;
   r.options.maxInlineComments = 7;

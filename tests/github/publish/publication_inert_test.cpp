@@ -71,7 +71,7 @@ PublicationRequest hostileRequest(Texts& t) {
   }
   r.triage.push_back(TriageResult{t(), {t(), t()}, {{3, t()}}, true, false, t()});
   r.steps.push_back(hostileStep(t));
-  r.conclusion = "failure";
+  r.conclusion = lw::github::Conclusion::Failure;
   r.changes.push_back(ProposedChange{t(), t(), kHead,
                                      "diff --git a/src/app.c b/src/app.c\n--- a/src/app.c\n+++ "
                                      "b/src/app.c\n@@ -2,1 +2,1 @@\n-a2\n+" +

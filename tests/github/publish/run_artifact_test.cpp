@@ -28,7 +28,7 @@ PublicationRequest prRequest() {
   r.number = 7;
   r.isPullRequest = true;
   r.headSha = kHead;
-  r.conclusion = "success";
+  r.conclusion = lw::github::Conclusion::Success;
   r.stages.push_back({"review", {}});
   return r;
 }
@@ -96,6 +96,10 @@ TEST_CASE("run artifact: a malformed artifact is a PUBLICATION_FAILED naming the
       {"an upper-case head", edited([](json::object& o) { o["headSha"] = std::string(40, 'A'); }), "40-hex", "headSha"},
       {"an unknown conclusion", edited([](json::object& o) { o["conclusion"] = "approved"; }), "'approved'",
        "conclusion"},
+      // The Checks API knows "cancelled", but no loopwright run concludes so.
+      {"a conclusion no run decides", edited([](json::object& o) { o["conclusion"] = "cancelled"; }), "'cancelled'",
+       "conclusion"},
+      {"no conclusion", edited([](json::object& o) { o.erase("conclusion"); }), "no conclusion", "conclusion"},
       {"a mistyped number", edited([](json::object& o) { o["number"] = "7"; }), "not a pull request's publication",
        "number"},
       {"a number past an int", edited([](json::object& o) { o["number"] = std::int64_t(1) << 32 | 7; }),

@@ -48,7 +48,7 @@ PublicationRequest runOf(const std::string& id, const std::string& head, std::ve
   r.headSha = head;
   r.steps = {std::move(step)};
   if (auto scope = resolveScope(r.steps, incremental)) r.reviewedFiles = std::vector<std::string>(scope->begin(), scope->end());
-  r.conclusion = std::string(toString(judgeRun(r).conclusion));  // as pipeline/publication_builder sets it
+  concludeRun(r);  // as pipeline/publication_builder sets it
   return r;
 }
 

@@ -127,7 +127,7 @@ TEST_CASE("inert outputs end to end: a hostile triage comment cannot forge the s
   r.id = "t-1";
   r.repo = {FakeGithub::kOwner, FakeGithub::kRepo};
   r.number = 12;
-  r.conclusion = "success";
+  r.conclusion = lw::github::Conclusion::Success;
   TriageResult t;
   t.step = kFieldAttack;
   t.labels = {"bug", "<img>", "x`y"};

@@ -19,7 +19,7 @@ PublicationRequest issueRequest(std::string comment, std::string id) {
   r.repo = {FakeGithub::kOwner, FakeGithub::kRepo};
   r.number = 12;
   r.isPullRequest = false;
-  r.conclusion = "success";
+  r.conclusion = lw::github::Conclusion::Success;
   TriageResult t;
   t.step = "dedupe";
   t.labels = {"bug", "needs-repro"};

@@ -105,7 +105,7 @@ PublicationRequest branchRequest(const Repos& r, std::string id = "run-1") {
   req.number = 7;
   req.isPullRequest = true;
   req.headSha = kHeadSha;
-  req.conclusion = "success";
+  req.conclusion = lw::github::Conclusion::Success;
   req.options.patches = PatchPublication::Branch;
   req.changes.push_back({"fix", "fmt", r.base, r.patch, "fix/fmt/change.patch", 1700000000});
   return req;

@@ -50,7 +50,7 @@ std::string keptNote(const PublicationOutcome& o, const std::string& file) {
 
 std::string renderStepSummary(const PublicationRequest& req, const PublicationOutcome& outcome,
                               const std::string& outboxFile, std::size_t used) {
-  std::string md = "## loopwright: " + (req.conclusion.empty() ? std::string("results") : req.conclusion) + "\n\n";
+  std::string md = "## loopwright: " + (req.conclusion ? std::string(toString(*req.conclusion)) : std::string("results")) + "\n\n";
   md += req.repo.fullName() + (req.isPullRequest ? " pull request #" : " issue #") + std::to_string(req.number);
   if (!req.headSha.empty()) md += " at `" + req.headSha.substr(0, 12) + "`";
   md += "\n\n";

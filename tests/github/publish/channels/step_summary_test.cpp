@@ -15,7 +15,7 @@ PublicationRequest request(int findings) {
   r.number = 5;
   r.isPullRequest = true;
   r.headSha = "0123456789abcdef";
-  r.conclusion = "failure";
+  r.conclusion = lw::github::Conclusion::Failure;
   r.steps.push_back(StepRow{.stage = "review", .step = "sec|x", .backend = "linux-landlock",
                             .capabilities = {"filesystemReadContainment"}, .durationMs = 250, .exitCode = 4,
                             .guardrailEvents = {"loop stop: a x5", "budget"}, .blocked = true,
