@@ -37,13 +37,14 @@
 #include "pipeline/run/run_plan.h"
 #include "pipeline/publication_builder.h"
 #include "cli/pull_event.h"
-#include "pipeline/run.h"
+#include "pipeline/stage_loop.h"
 #include "pipeline/run/run_setup.h"
 #include "cli/sarif_file.h"
 #include "cli/taskpack_source.h"
 #include "policy/taskpack_loader.h"
 #include "sandbox/registry.h"
 #include "verify/libgit2.h"
+#include "core/step_label.h"
 
 namespace lw::cli {
 namespace fs = std::filesystem;
@@ -127,7 +128,7 @@ void writeRunOutputs(const pipeline::RunRecord& record, const fs::path& runJson,
   for (const auto& stage : record.stages)
     for (const auto& s : stage.steps) {
       findings += s.findings.size();
-      if (!s.blocker.empty()) blocked += (blocked.empty() ? "" : ",") + stage.name + "/" + s.step;
+      if (!s.blocker.empty()) blocked += (blocked.empty() ? "" : ",") + stepLabel(stage.name, s.step);
     }
   auto written = github::appendOutputs(*outputPath, {{"conclusion", status == 0 ? "success" : "failure"},
                                                      {"findings-count", std::to_string(findings)},

@@ -8,6 +8,7 @@
 
 #include "core/file_io.h"
 #include "lease/owned_resource.h"
+#include "core/step_label.h"
 
 namespace lw::pipeline {
 namespace fs = std::filesystem;
@@ -72,7 +73,7 @@ WorktreePlan planWorktree(const fs::path& stateDir, const std::string& runId, co
   p.resource = ("worktree." + run + "." + stage + "." + name).substr(0, kMaxResource);
   p.path = stateDir / "worktrees" / p.name;
   p.record = stateDir / "worktrees" / (p.name + ".json");
-  p.holder = "run " + runId + " step " + step.stage + "/" + step.step + " pid " + std::to_string(pid);
+  p.holder = "run " + runId + " step " + stepLabel(step.stage, step.step) + " pid " + std::to_string(pid);
   p.ttl = kWorktreeTtl;
   return p;
 }

@@ -4,6 +4,7 @@
 #include "pipeline/author/contract_plan.h"
 #include "pipeline/author/validate_run.h"
 #include "pipeline/step/refusal_blocker.h"
+#include "core/step_label.h"
 
 namespace lw::pipeline {
 namespace {
@@ -46,7 +47,7 @@ void refuseChange(const Step& step, const Error& refusal, StepRecord& rec, Autho
   change.accepted = false;
   change.refusedBecause = refusal.message;
   rec.blocker =
-      guard::blockerLine("step " + rec.stage + "/" + rec.step + " proposed a change that breaks its task contract (" +
+      guard::blockerLine("step " + stepLabel(rec.stage, rec.step) + " proposed a change that breaks its task contract (" +
                              code + "): " + refusal.message,
                          lastSafeState(change), nextActionFor(step, kKeepTheContract));
 }

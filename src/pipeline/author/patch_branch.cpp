@@ -7,6 +7,7 @@
 
 #include "github/markdown/neutralise.h"
 #include "verify/libgit2.h"
+#include "core/step_label.h"
 
 namespace lw::pipeline {
 
@@ -111,7 +112,7 @@ Result<git_oid> commitChange(git_repository* repo, const github::PublicationRequ
   if (git_signature_new(&sigRaw, "loopwright", "loopwright@users.noreply.github.com", change.committedAt, 0) != 0)
     return pushError("cannot make the commit signature");
   GitPtr<git_signature> sig(sigRaw);
-  const std::string message = "loopwright: change proposed by author step " + change.stage + "/" + change.step +
+  const std::string message = "loopwright: change proposed by author step " + stepLabel(change.stage, change.step) +
                               "\n\nRun " + req.id + ", made on " + change.baseCommit + ".\n";
   const git_commit* parents[] = {parentRaw};
   git_oid commit;

@@ -12,6 +12,7 @@
 #include "core/file_io.h"
 #include "core/paths.h"
 #include "github/actions/github_event.h"
+#include "core/step_label.h"
 
 namespace lw::pipeline {
 namespace fs = std::filesystem;
@@ -108,7 +109,7 @@ std::optional<std::string> unsandboxedDefaultWarning(const RunPlan& plan,
   std::string steps;
   for (const PlannedStage& stage : plan.stages)
     for (const PlannedStep& s : stage.steps)
-      if (s.policy.githubActionsDefault) steps += (steps.empty() ? "" : ", ") + stage.name + "/" + s.policy.step;
+      if (s.policy.githubActionsDefault) steps += (steps.empty() ? "" : ", ") + stepLabel(stage.name, s.policy.step);
   if (steps.empty()) return std::nullopt;
   return "steps " + steps +
          " run with no sandbox: with no spec.sandbox, GitHub Actions' default is direct-dedicated, meant for the "

@@ -16,6 +16,7 @@
 #include "guard/clock.h"
 #include "pipeline/review/run_github_reader.h"
 #include "policy/tool_names.h"
+#include "core/step_label.h"
 
 namespace lw::pipeline {
 namespace {
@@ -56,7 +57,7 @@ class PipelineBridge final : public BridgeHandle {
   PipelineBridge(const PlannedStep& step, const RunContext& ctx, RunLanes& lanes,
                  std::function<void(const guard::Event&)> onStop) {
     bridge::StepBridgeOptions options;
-    options.stepId = step.policy.stage + "/" + step.policy.step;
+    options.stepId = stepLabel(step.policy.stage, step.policy.step);
     options.grants = bridge::grantsFor(*step.step);
     options.loop = step.policy.guardrails.loop;
     options.limits = step.policy.limits;

@@ -6,13 +6,13 @@
 #include "core/executables.h"
 #include "egress/step_relay.h"
 #include "sandbox/step_env.h"
+#include "core/step_label.h"
 
 namespace lw::pipeline {
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string stepLabel(const EffectiveStep& s) { return s.stage + "/" + s.step; }
 
 // The step's view of the repository and its out dir, by its role.
 void planFilesystem(const PlannedStep& planned, const StepWorkspace& workspace, const HostLookups& host,
@@ -49,7 +49,7 @@ std::map<std::string, std::string> stepVariables(const StepPlan& plan, const san
       {"LOOPWRIGHT_OUT", out},
       {"LOOPWRIGHT_EVENT", plan.eventFile.string()},
       {"LOOPWRIGHT_BRIDGE", plan.bridge == BridgeKind::SocketPath ? plan.bridgeSocket : "fd:3"},
-      {"LOOPWRIGHT_STEP", stepLabel(policy)},
+      {"LOOPWRIGHT_STEP", stepLabel(policy.stage, policy.step)},
       {"LOOPWRIGHT_RUN_ID", ctx.runId},
       {"HOME", out}};
   if (traits.hostFilesVisible) vars["LOOPWRIGHT_BIN"] = ctx.selfExe.string();

@@ -14,6 +14,7 @@
 #include "pipeline/step/step_plan.h"
 #include "pipeline/step/step_settle.h"
 #include "sandbox/limits/limits_json.h"
+#include "core/step_label.h"
 
 namespace lw::pipeline {
 namespace fs = std::filesystem;
@@ -90,7 +91,7 @@ boost::json::value egressJson(const egress::EgressProxy* proxy) {
 }
 
 NotRun refusedByNegotiation(const PlannedStep& planned, const Error& e, const StepLayout& layout) {
-  const std::string label = planned.policy.stage + "/" + planned.policy.step;
+  const std::string label = stepLabel(planned.policy.stage, planned.policy.step);
   return {StepOutcome::Refused, std::string(codeName(e.code)) + ": " + e.message,
           refusalBlocker(label, e, "nothing ran; " + layout.stepDir.string(),
                          planned.step ? planned.step->contract.onStop : std::nullopt)};

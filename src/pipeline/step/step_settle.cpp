@@ -6,6 +6,7 @@
 #include "pipeline/step/coverage_output.h"
 #include "pipeline/step/refusal_blocker.h"
 #include "verify/outputs.h"
+#include "core/step_label.h"
 
 namespace lw::pipeline {
 namespace {
@@ -25,7 +26,6 @@ constexpr Row kPrecedence[] = {
     {Ending::SupervisorLost, &EndingFacts::supervisorLost},
 };
 
-std::string stepLabel(const StepRecord& r) { return r.stage + "/" + r.step; }
 
 // What the step's outputs held, parsed and masked; `problem` is why the
 // last invalid one was rejected.
@@ -122,7 +122,7 @@ void quarantine(const verify::CheckReport& report, const StepObservations& seen,
   rec.quarantineRef = report.quarantineRef;
   rec.repositoryIntact = report.restored;
   rec.blocker = guard::blockerLine(
-      "step " + stepLabel(rec) + " changed the repository against its role (" + rec.violationCode + ")",
+      "step " + stepLabel(rec.stage, rec.step) + " changed the repository against its role (" + rec.violationCode + ")",
       (report.restored ? "the repository was restored to its state before the step; "
                        : "the repository could NOT be fully restored; ") +
           (report.quarantineRef.empty() ? whereKept(layout) : "the changes are kept under " + report.quarantineRef),
@@ -152,10 +152,10 @@ void accept(ParsedOutputs outputs, const verify::CheckReport& report, const Outp
 // guardrail event of its own, at the time the step was killed.
 void block(const StepRun& ran, const StepObservations& seen, StepRecord& rec) {
   if (ran.bridged.stop) {
-    rec.message = "step " + stepLabel(rec) + " was stopped by " + std::string(codeName(ran.bridged.stop->code)) +
+    rec.message = "step " + stepLabel(rec.stage, rec.step) + " was stopped by " + std::string(codeName(ran.bridged.stop->code)) +
                   " (" + ran.bridged.stop->message + ")";
   } else {
-    rec.message = "step " + stepLabel(rec) + " ran past its wall time of " +
+    rec.message = "step " + stepLabel(rec.stage, rec.step) + " ran past its wall time of " +
                   std::to_string(seen.planned->policy.limits.wallTimeMs) + " ms (BUDGET_EXCEEDED)";
     rec.guardrails.push_back({"stop", "BUDGET_EXCEEDED", "wall time exceeded", ran.endedAtMs});
   }

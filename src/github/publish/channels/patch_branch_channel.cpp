@@ -9,6 +9,7 @@
 #include "github/publish/channels/channels.h"
 #include "core/json_fields.h"
 #include "github/markdown/neutralise.h"
+#include "core/step_label.h"
 
 namespace lw::github {
 
@@ -46,7 +47,7 @@ Result<std::int64_t> earlierComment(PublishContext& ctx, const std::string& issu
 
 ChannelOutcome publishOne(PublishContext& ctx, BranchPusher& pusher, const ProposedChange& change) {
   const PublicationRequest& req = ctx.request();
-  const std::string channel = "branch: " + change.stage + "/" + change.step;
+  const std::string channel = "branch: " + stepLabel(change.stage, change.step);
   auto pushed = pusher.push(req, change, branchNameFor(req, change));
   if (!pushed) return {channel, ChannelState::Failed, pushed.error().message};
   const std::string issue = ctx.repoPath() + "/issues/" + std::to_string(req.number);
@@ -75,7 +76,7 @@ std::string patchBranchMarker(const std::string& runId, const ProposedChange& ch
 std::string patchBranchComment(const PublicationRequest& request, const ProposedChange& change,
                                const PushedBranch& pushed, const std::string& webHost) {
   const std::string repo = "https://" + webHost + "/" + request.repo.fullName();
-  const std::string step = neutraliseIdentifier(change.stage + "/" + change.step, 200);
+  const std::string step = neutraliseIdentifier(stepLabel(change.stage, change.step), 200);
   return patchBranchMarker(request.id, change) + "\n### loopwright: proposed change\n\n" + "Author step `" + step +
          "` proposes a change, committed as `" + pushed.commit.substr(0, 12) + "` on branch [`" + pushed.branch +
          "`](" + repo + "/tree/" + pushed.branch + ") (its parent is `" + change.baseCommit.substr(0, 12) +
@@ -89,7 +90,7 @@ std::vector<ChannelOutcome> publishPatchBranches(PublishContext& ctx, BranchPush
   if (req.options.patches != PatchPublication::Branch) return out;
   for (const ProposedChange& change : req.changes) {
     if (!pusher) {
-      out.push_back({"branch: " + change.stage + "/" + change.step, ChannelState::Failed,
+      out.push_back({"branch: " + stepLabel(change.stage, change.step), ChannelState::Failed,
                      "this process has no git remote to push to (it publishes only through the API)"});
       continue;
     }

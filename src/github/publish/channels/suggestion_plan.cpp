@@ -11,6 +11,7 @@
 #include "github/markdown/neutralise.h"
 #include "github/publish/channels/patch_sections.h"
 #include "github/markdown/text_clean.h"
+#include "core/step_label.h"
 
 namespace lw::github {
 
@@ -30,7 +31,7 @@ std::string shortHash(std::string_view text) {
   return buf;
 }
 
-std::string stepName(const ProposedChange& c) { return neutraliseIdentifier(c.stage + "/" + c.step, 200); }
+std::string stepName(const ProposedChange& c) { return neutraliseIdentifier(stepLabel(c.stage, c.step), 200); }
 
 // The replaced head lines [first, last] and their replacement, of the span
 // from the hunk's first to its last changed line; a pure insertion is

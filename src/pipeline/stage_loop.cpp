@@ -1,4 +1,4 @@
-#include "pipeline/run.h"
+#include "pipeline/stage_loop.h"
 
 #include <algorithm>
 #include <atomic>
