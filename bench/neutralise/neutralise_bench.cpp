@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "github/markdown_tree.h"
-#include "github/neutralise.h"
+#include "github/markdown/markdown_tree.h"
+#include "github/markdown/neutralise.h"
 
 using Clock = std::chrono::steady_clock;
 

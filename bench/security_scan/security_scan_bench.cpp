@@ -25,7 +25,7 @@
 
 #include "agents/security/scan.h"
 #include "agents/security/security_agent.h"
-#include "github/diff.h"
+#include "diff/unified_diff.h"
 
 namespace json = boost::json;
 using Clock = std::chrono::steady_clock;
@@ -209,7 +209,7 @@ int main(int argc, char** argv) {
   };
   for (int r = 0; r < runs; ++r) {
     auto t0 = Clock::now();
-    auto parsed = lw::github::DiffIndex::parse(bridge.diff);
+    auto parsed = lw::diff::DiffIndex::parse(bridge.diff);
     floor.push_back(ms(t0, Clock::now()));
     if (!parsed) return 2;
     changed = lw::agents::security::changedFilesFromDiff(*parsed);

@@ -37,11 +37,11 @@ Status writeFindings(const std::filesystem::path& outDir, const std::vector<Find
                          json::serialize(json::object{{"findings", std::move(list)}}) + "\n", false);
 }
 
-Status writeCoverage(const std::filesystem::path& outDir, github::Coverage coverage) {
-  for (github::FileCoverage& f : coverage.files) f.reason = bounded(f.reason);
+Status writeCoverage(const std::filesystem::path& outDir, Coverage coverage) {
+  for (FileCoverage& f : coverage.files) f.reason = bounded(f.reason);
   coverage.reason = bounded(coverage.reason);
   // Paths come from the pull request: not necessarily UTF-8.
-  return writeFileAtomic((outDir / "coverage.json").string(), toJsonText(github::toJson(coverage)) + "\n", false);
+  return writeFileAtomic((outDir / "coverage.json").string(), toJsonText(toJson(coverage)) + "\n", false);
 }
 
 }  // namespace lw::agents

@@ -8,7 +8,7 @@
 
 #include "core/finding.h"
 #include "core/result.h"
-#include "github/coverage.h"
+#include "core/step_coverage.h"
 
 namespace lw::agents {
 
@@ -17,6 +17,6 @@ Status writeFindings(const std::filesystem::path& outDir, const std::vector<Find
 
 // coverage.json, written atomically, each reason cut to the schema's bound.
 // IO_ERROR when it cannot be written.
-Status writeCoverage(const std::filesystem::path& outDir, github::Coverage coverage);
+Status writeCoverage(const std::filesystem::path& outDir, Coverage coverage);
 
 }  // namespace lw::agents

@@ -14,12 +14,13 @@
 #include "cli/policy_context.h"
 #include "cli/report.h"
 #include "core/error_json.h"
-#include "pipeline/refusal_blocker.h"
+#include "pipeline/step/refusal_blocker.h"
 #include "policy/builtin_params.h"
 #include "policy/effective_policy_json.h"
 #include "policy/isolation.h"
 #include "sandbox/negotiate.h"
 #include "sandbox/registry.h"
+#include "core/step_label.h"
 
 namespace lw::cli {
 namespace {
@@ -49,7 +50,6 @@ void row(std::ostream& out, const std::string& field, const std::string& value, 
   if (!why.empty()) out << "  " << std::string(30, ' ') << "← " << why << "\n";
 }
 
-std::string label(const EffectiveStep& s) { return s.stage + "/" + s.step; }
 
 const Step* stepOf(const Taskpack& tp, const EffectiveStep& s);
 
@@ -68,7 +68,7 @@ std::vector<StepOutlook> outlooksOf(const Taskpack& tp, const std::vector<const 
     StepOutlook o{sandbox::negotiate({s->sandbox, false}, probeFor), {}};
     const Step* written = stepOf(tp, *s);
     if (!o.negotiated)
-      o.blocker = pipeline::refusalBlocker(label(*s), o.negotiated.error(), "nothing ran",
+      o.blocker = pipeline::refusalBlocker(stepLabel(s->stage, s->step), o.negotiated.error(), "nothing ran",
                                            written ? written->contract.onStop : std::nullopt);
     out.push_back(std::move(o));
   }
@@ -116,7 +116,7 @@ int finish(Io& io, const std::vector<const EffectiveStep*>& shown, const std::ve
   std::optional<ErrorCode> code;
   for (std::size_t i = 0; i < outlooks.size(); ++i)
     if (!outlooks[i].negotiated) {
-      names += (names.empty() ? "" : ", ") + label(*shown[i]);
+      names += (names.empty() ? "" : ", ") + stepLabel(shown[i]->stage, shown[i]->step);
       ++count;
       if (!code) code = outlooks[i].negotiated.error().code;
     }

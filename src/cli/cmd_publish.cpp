@@ -16,15 +16,15 @@
 #include "cli/policy_context.h"
 #include "cli/report.h"
 #include "core/file_io.h"
-#include "github/artifact_bounds.h"
-#include "github/base_taskpack.h"
-#include "github/live_rest_client.h"
-#include "github/publisher.h"
-#include "github/pulls.h"
-#include "github/run_artifact.h"
-#include "github/workflow_run.h"
-#include "pipeline/patch_branch.h"
-#include "pipeline/run_setup.h"
+#include "github/publish/artifact_bounds.h"
+#include "github/rest/base_taskpack.h"
+#include "github/rest/live_rest_client.h"
+#include "github/publish/publisher.h"
+#include "github/rest/pulls.h"
+#include "github/publish/run_artifact.h"
+#include "github/actions/workflow_run.h"
+#include "pipeline/author/patch_branch.h"
+#include "pipeline/run/run_setup.h"
 
 namespace lw::cli {
 
@@ -65,9 +65,9 @@ Result<github::PublicationRequest> readRequest(const std::string& path) {
 }
 
 // The artifact's request, once the workflow_run event and the pull request
-// as the API has it now agree with it (github/run_artifact.h), bounded by
+// as the API has it now agree with it (github/publish/run_artifact.h), bounded by
 // and published as the taskpack of the pull request's base commit says
-// (github/artifact_bounds.h). Only reads: nothing is posted before this.
+// (github/publish/artifact_bounds.h). Only reads: nothing is posted before this.
 Result<github::PublicationRequest> admittedArtifact(const std::string& dir, const Args& args, github::RestClient& api,
                                                     const Environment& env) {
   auto path = repositoryTaskpackPath(args);

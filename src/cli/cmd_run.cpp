@@ -19,31 +19,32 @@
 #include "core/executables.h"
 #include "core/file_io.h"
 #include "core/json_text.h"
-#include "github/actions_files.h"
-#include "github/carry_forward.h"
-#include "github/channels.h"
-#include "github/fallback.h"
-#include "github/live_rest_client.h"
-#include "github/outbox.h"
-#include "github/publisher.h"
-#include "github/run_artifact.h"
-#include "github/workflow_commands.h"
+#include "github/actions/actions_files.h"
+#include "github/publish/carry_forward.h"
+#include "github/publish/channels/channels.h"
+#include "github/publish/fallback.h"
+#include "github/rest/live_rest_client.h"
+#include "github/publish/outbox.h"
+#include "github/publish/publisher.h"
+#include "github/publish/run_artifact.h"
+#include "github/actions/workflow_commands.h"
 #include "lease/open_store.h"
-#include "pipeline/bridge_adapter.h"
-#include "pipeline/comment_gate.h"
-#include "pipeline/git_diff_source.h"
-#include "pipeline/incremental_review.h"
-#include "pipeline/patch_branch.h"
-#include "pipeline/plan.h"
+#include "pipeline/step/bridge_adapter.h"
+#include "cli/comment_gate.h"
+#include "pipeline/review/git_diff_source.h"
+#include "pipeline/review/incremental_review.h"
+#include "pipeline/author/patch_branch.h"
+#include "pipeline/run/run_plan.h"
 #include "pipeline/publication_builder.h"
-#include "pipeline/pull_event.h"
-#include "pipeline/run.h"
-#include "pipeline/run_setup.h"
-#include "pipeline/sarif_file.h"
-#include "pipeline/taskpack_source.h"
+#include "cli/pull_event.h"
+#include "pipeline/stage_loop.h"
+#include "pipeline/run/run_setup.h"
+#include "cli/sarif_file.h"
+#include "cli/taskpack_source.h"
 #include "policy/taskpack_loader.h"
 #include "sandbox/registry.h"
 #include "verify/libgit2.h"
+#include "core/step_label.h"
 
 namespace lw::cli {
 namespace fs = std::filesystem;
@@ -90,7 +91,7 @@ PublishedRun publishRun(const pipeline::RunRecord& record, const pipeline::Event
   github::Publisher publisher(api, outbox, config, log, &diffs);
   auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
   github::carryOpenFindings(api, request, !record.incrementalFrom.empty(), log);
-  PublishedRun published{github::judgeRun(request), 0};
+  PublishedRun published{github::concludeRun(request), 0};
   // What earlier runs of this repository left unfinished; other
   // repositories' entries in a shared state directory are not this token's.
   if (auto earlier = publisher.resumeAll(request.repo); !earlier) {
@@ -127,7 +128,7 @@ void writeRunOutputs(const pipeline::RunRecord& record, const fs::path& runJson,
   for (const auto& stage : record.stages)
     for (const auto& s : stage.steps) {
       findings += s.findings.size();
-      if (!s.blocker.empty()) blocked += (blocked.empty() ? "" : ",") + stage.name + "/" + s.step;
+      if (!s.blocker.empty()) blocked += (blocked.empty() ? "" : ",") + stepLabel(stage.name, s.step);
     }
   auto written = github::appendOutputs(*outputPath, {{"conclusion", status == 0 ? "success" : "failure"},
                                                      {"findings-count", std::to_string(findings)},
@@ -138,10 +139,8 @@ void writeRunOutputs(const pipeline::RunRecord& record, const fs::path& runJson,
 
 // Under Actions a run that publishes nothing (publish: none, dry-run) still
 // shows its findings on the run page: annotations and the step summary.
-void reportUnpublished(const pipeline::RunRecord& record, const pipeline::EventInput& event, const Taskpack& taskpack,
-                       const fs::path& runJson, Io& io) {
-  if (io.env.get("GITHUB_ACTIONS").value_or("") != "true" || !event.typed) return;
-  auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
+void reportUnpublished(const github::PublicationRequest& request, const fs::path& runJson, Io& io) {
+  if (io.env.get("GITHUB_ACTIONS").value_or("") != "true") return;
   github::PublicationOutcome outcome;
   outcome.complete = true;  // nothing was to be published, nothing is pending
   std::vector<github::FallbackItem> items;
@@ -163,10 +162,8 @@ void reportUnpublished(const pipeline::RunRecord& record, const pipeline::EventI
 // A pull request run that publishes nothing leaves what it would have
 // published beside run.json: a fork's read-only job uploads its run
 // directory, and a workflow_run job publishes it (docs/fork-pull-requests.md).
-void keepUnpublishedRequest(const pipeline::RunRecord& record, const pipeline::EventInput& event,
-                            const Taskpack& taskpack, const fs::path& out, Io& io) {
-  if (!event.typed || !event.typed->isPullRequest) return;
-  auto request = pipeline::toPublicationRequest(record, *event.typed, taskpack.publication);
+void keepUnpublishedRequest(const github::PublicationRequest& request, const fs::path& out, Io& io) {
+  if (!request.isPullRequest) return;
   if (auto s = github::writeArtifactRequest(out.string(), request); !s)
     io.err << "loopwright: " << s.error().message << "\n";
 }
@@ -178,8 +175,8 @@ Result<Taskpack> loadTrustedTaskpack(const Args& args, const fs::path& repo, con
   if (args.value("taskpack")) return loadTaskpack(*args.value("taskpack"), options);
   auto relative = repositoryTaskpackPath(args);
   if (!relative) return relative.error();
-  if (pipeline::isPullRequestEvent(event.name) && !event.baseSha.empty()) {
-    auto text = pipeline::readTaskpackAtCommit(repo.string(), event.baseSha, *relative);
+  if (isPullRequestEvent(event.name) && !event.baseSha.empty()) {
+    auto text = readTaskpackAtCommit(repo.string(), event.baseSha, *relative);
     if (!text) return text.error();
     return parseTaskpack(text->text, text->source, options);
   }
@@ -240,7 +237,7 @@ int reportCommandRefused(const std::string& refusal, Io& io) {
 // run --sarif FILE: every accepted finding with a file, for code scanning;
 // says how many it had to leave out.
 Status writeSarif(const pipeline::RunRecord& record, const std::string& file, std::ostream& progress) {
-  auto written = pipeline::writeSarifFile(record, file);
+  auto written = writeSarifFile(record, file);
   if (!written) return written.error();
   if (written->leftOut > 0)
     progress << "loopwright: " << written->leftOut << " finding(s) on the change as a whole are not in " << file
@@ -335,9 +332,9 @@ int runMain(const Args& args, Io& io) {
                                      "use --publish none or --publish github"));
   auto event = pipeline::loadEventInput(args.value("event-name"), args.value("event-path"), io.env);
   if (!event) return reportError(io, event.error());
-  if (auto s = pipeline::completePullRequestEvent(*event, io.env, io.json ? io.err : io.out); !s)
+  if (auto s = completePullRequestEvent(*event, io.env, io.json ? io.err : io.out); !s)
     return reportError(io, s.error());
-  auto selection = pipeline::gateStages(*event, io.env, io.json ? io.err : io.out);
+  auto selection = gateStages(*event, io.env, io.json ? io.err : io.out);
   if (!selection) return reportError(io, selection.error());
   if (!selection->refusal.empty()) return reportCommandRefused(selection->refusal, io);
   if (publish == "github" && !event->typed)
@@ -366,9 +363,15 @@ int runMain(const Args& args, Io& io) {
     status = exitStatusFor(published.verdict);
     if (published.status != 0 && status == 0) status = published.status;
   } else {
-    status = exitStatusFor(pipeline::judgeRecord(record, in->taskpack.publication.failOn));
-    reportUnpublished(record, *event, in->taskpack, runJson, io);
-    keepUnpublishedRequest(record, *event, in->taskpack, *out, io);
+    // Judged once: the request reported and kept carries that conclusion.
+    std::optional<github::PublicationRequest> request;
+    if (event->typed) request = pipeline::toPublicationRequest(record, *event->typed, in->taskpack.publication);
+    status = exitStatusFor(request ? github::concludeRun(*request)
+                                   : pipeline::judgeRecord(record, in->taskpack.publication.failOn));
+    if (request) {
+      reportUnpublished(*request, runJson, io);
+      keepUnpublishedRequest(*request, *out, io);
+    }
   }
   writeRunOutputs(record, runJson, status, io);
   return status;

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/error.h"
-#include "github/conclusion.h"
+#include "github/publish/conclusion.h"
 
 namespace lw::cli {
 

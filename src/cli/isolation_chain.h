@@ -1,7 +1,7 @@
 // What `loopwright explain` says about a step's isolation: the level and
 // why (step, taskpack, floor), the preferred backends that give it or more,
 // in the order negotiation tries them, and the escalation chain
-// (pipeline/escalation.h) with the backends its level would be tried on.
+// (pipeline/step/escalation_plan.h) with the backends its level would be tried on.
 #pragma once
 
 #include <string>
@@ -9,7 +9,7 @@
 
 #include <boost/json/object.hpp>
 
-#include "pipeline/escalation.h"
+#include "pipeline/step/escalation_plan.h"
 #include "policy/effective_policy.h"
 
 namespace lw::cli {

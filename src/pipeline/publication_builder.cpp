@@ -3,9 +3,9 @@
 #include <cstring>
 #include <utility>
 
-#include "github/conclusion.h"
-#include "github/resolve_plan.h"
-#include "pipeline/proposed_changes.h"
+#include "github/publish/conclusion.h"
+#include "github/publish/channels/resolve_plan.h"
+#include "pipeline/author/proposed_changes.h"
 #include "verify/secret_scanner.h"
 
 namespace lw::pipeline {
@@ -92,7 +92,6 @@ github::PublicationRequest toPublicationRequest(const RunRecord& run,
   for (const StageRecord& stage : run.stages)
     for (const StepRecord& s : stage.steps)
       if (stage.ran && s.triage) req.triage.push_back(maskedTriage(*s.triage));
-  req.conclusion = std::string(toString(github::judgeRun(req).conclusion));
   if (auto scope = github::resolveScope(req.steps, !run.incrementalFrom.empty()))
     req.reviewedFiles = std::vector<std::string>(scope->begin(), scope->end());
   addProposedChanges(run, readPatchFile, [&](const std::string& p) { return withoutRunnerPaths(p, run); }, req);

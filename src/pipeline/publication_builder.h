@@ -6,15 +6,15 @@
 
 #include <string>
 
-#include "github/conclusion.h"
-#include "github/event.h"
-#include "github/publication.h"
-#include "pipeline/run_record.h"
+#include "github/publish/conclusion.h"
+#include "github/actions/github_event.h"
+#include "github/publish/publication.h"
+#include "pipeline/run/run_record.h"
 #include "policy/taskpack.h"
 
 namespace lw::pipeline {
 
-// The run's verdict (github/conclusion.h) over the stages that ran: the
+// The run's verdict (github/publish/conclusion.h) over the stages that ran: the
 // conclusion publication reports and, mapped in cli/, the exit status.
 github::Verdict judgeRecord(const RunRecord& run, FailOn failOn);
 

@@ -1,7 +1,7 @@
 // A step's `escalate:` (docs/taskpack.md, "Escalation"): which stops of the
 // step may have it re-run once at a higher isolation level, and which
 // level. Whether a re-run happens is decided after the step
-// (pipeline/escalation.h); this is only what the taskpack wrote.
+// (pipeline/step/escalation_plan.h); this is only what the taskpack wrote.
 #pragma once
 
 #include <array>

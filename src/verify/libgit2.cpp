@@ -65,6 +65,26 @@ bool parseOid(const std::string& hex, git_oid& out) {
   return hex.size() == kOidHexSize && git_oid_fromstrn(&out, hex.data(), hex.size()) == 0;
 }
 
+Result<GitPtr<git_tree>> commitTree(git_repository* repo, const git_oid& oid) {
+  git_commit* rawCommit = nullptr;
+  if (git_commit_lookup(&rawCommit, repo, &oid) != 0)
+    return gitError(ErrorCode::IoError, "commit " + oidHex(oid) + " is not in the clone");
+  GitPtr<git_commit> commit(rawCommit);
+  git_tree* tree = nullptr;
+  if (git_commit_tree(&tree, commit.get()) != 0)
+    return gitError(ErrorCode::IoError, "cannot read the tree of " + oidHex(oid));
+  return GitPtr<git_tree>(tree);
+}
+
+Result<std::string> patchText(git_diff* diff) {
+  git_buf buf = GIT_BUF_INIT;
+  if (git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH) != 0)
+    return gitError(ErrorCode::IoError, "cannot print the diff");
+  std::string text(buf.ptr, buf.size);
+  git_buf_dispose(&buf);
+  return text;
+}
+
 }  // namespace lw::verify
 
 namespace lw::verify {

@@ -29,6 +29,12 @@ struct GitDeleter {
   void operator()(git_config* p) const { git_config_free(p); }
   void operator()(git_signature* p) const { git_signature_free(p); }
   void operator()(git_tree* p) const { git_tree_free(p); }
+  void operator()(git_commit* p) const { git_commit_free(p); }
+  void operator()(git_tree_entry* p) const { git_tree_entry_free(p); }
+  void operator()(git_diff* p) const { git_diff_free(p); }
+  void operator()(git_patch* p) const { git_patch_free(p); }
+  void operator()(git_remote* p) const { git_remote_free(p); }
+  void operator()(git_odb* p) const { git_odb_free(p); }
 };
 template <class T>
 using GitPtr = std::unique_ptr<T, GitDeleter>;
@@ -54,6 +60,14 @@ inline constexpr std::size_t kOidHexSize = 40;
 std::string oidHex(const git_oid& oid);
 // Parses a full hex object id; false when it is not one.
 bool parseOid(const std::string& hex, git_oid& out);
+
+// The tree of commit `oid`; IO_ERROR naming the commit when the clone lacks
+// it or its tree cannot be read.
+Result<GitPtr<git_tree>> commitTree(git_repository* repo, const git_oid& oid);
+
+// A diff printed as a unified patch (`git diff` format); IO_ERROR when it
+// cannot be printed.
+Result<std::string> patchText(git_diff* diff);
 
 }  // namespace lw::verify
 

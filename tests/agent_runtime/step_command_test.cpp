@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "pipeline/step_command.h"
+#include "pipeline/step/step_command.h"
 #include "support/temp_dir.h"
 
 using namespace lw;

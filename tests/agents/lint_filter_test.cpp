@@ -35,7 +35,7 @@ struct RealDiff {
     std::string base = repo.commit({{"a.sh", numbered(20)}, {"c.sh", numbered(3)}, {"d.sh", numbered(2)}});
     repo.git({"rm", "-q", "d.sh"});
     std::string head = repo.commit({{"a.sh", numbered(20, 10)}, {"b.sh", "printf b1\nprintf b2\nprintf b3\n"}});
-    auto index = github::DiffIndex::parse(repo.diff(base, head));
+    auto index = diff::DiffIndex::parse(repo.diff(base, head));
     REQUIRE(index.ok());
     lines = DiffLines::of(*index);
   }

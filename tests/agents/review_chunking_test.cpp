@@ -19,8 +19,8 @@ std::string fileDiff(const std::string& path, int hunks, int lines, int width = 
   return out;
 }
 
-github::DiffIndex index(const std::string& text) {
-  auto d = github::DiffIndex::parse(text);
+diff::DiffIndex index(const std::string& text) {
+  auto d = diff::DiffIndex::parse(text);
   REQUIRE(d);
   return *d;
 }
@@ -35,7 +35,7 @@ TEST_CASE("review chunking: the token estimate is a byte count over three, round
 }
 
 TEST_CASE("review chunking: hunk lines carry their new-side numbers, removed lines none") {
-  github::DiffIndex d = index("--- a/x\n+++ b/x\n@@ -3,2 +3,2 @@\n keep\n-old\n+new\n");
+  diff::DiffIndex d = index("--- a/x\n+++ b/x\n@@ -3,2 +3,2 @@\n keep\n-old\n+new\n");
   CHECK(renderHunk(d.files()[0].hunks[0]) ==
         "@@ -3,2 +3,2 @@\n"
         "     3   keep\n"
@@ -44,7 +44,7 @@ TEST_CASE("review chunking: hunk lines carry their new-side numbers, removed lin
 }
 
 TEST_CASE("review chunking: small files share a chunk, in order") {
-  github::DiffIndex d = index(fileDiff("a.go", 1, 3) + fileDiff("b.go", 1, 3));
+  diff::DiffIndex d = index(fileDiff("a.go", 1, 3) + fileDiff("b.go", 1, 3));
   ChunkPlan plan = planChunks({"a.go", "b.go"}, d, 500);
   REQUIRE(plan.chunks.size() == 1);
   REQUIRE(plan.chunks[0].parts.size() == 2);
@@ -56,7 +56,7 @@ TEST_CASE("review chunking: small files share a chunk, in order") {
 
 TEST_CASE("review chunking: a file larger than a chunk is split at hunk boundaries") {
   // Four hunks of ~20 lines x ~50 bytes = ~1,000 bytes (~340 tokens) each.
-  github::DiffIndex d = index(fileDiff("big.go", 4, 20) + fileDiff("next.go", 1, 2));
+  diff::DiffIndex d = index(fileDiff("big.go", 4, 20) + fileDiff("next.go", 1, 2));
   ChunkPlan plan = planChunks({"big.go", "next.go"}, d, 800);
   REQUIRE(plan.chunks.size() == 2);
   for (const Chunk& c : plan.chunks) {
@@ -74,7 +74,7 @@ TEST_CASE("review chunking: a file larger than a chunk is split at hunk boundari
 }
 
 TEST_CASE("review chunking: a hunk larger than a chunk is clipped and the file recorded as clipped") {
-  github::DiffIndex d = index(fileDiff("huge.go", 1, 200));
+  diff::DiffIndex d = index(fileDiff("huge.go", 1, 200));
   ChunkPlan plan = planChunks({"huge.go"}, d, 500);
   REQUIRE(plan.chunks.size() == 1);
   CHECK(plan.chunks[0].tokens <= 500);

@@ -8,8 +8,8 @@ using namespace lw::agents::review;
 namespace {
 
 // a.py: one hunk on new lines 10-14, another on 30-31.
-github::DiffIndex diff() {
-  auto d = github::DiffIndex::parse(
+diff::DiffIndex sampleDiff() {
+  auto d = diff::DiffIndex::parse(
       "--- a/a.py\n+++ b/a.py\n@@ -10,3 +10,5 @@\n x\n+y\n+z\n x\n x\n@@ -40,1 +30,2 @@\n q\n+w\n");
   REQUIRE(d);
   return *d;
@@ -32,21 +32,21 @@ std::vector<std::string> rules(const std::vector<ModelFinding>& fs) {
 }  // namespace
 
 TEST_CASE("review mapping: a range inside one hunk is inline with its suggestion") {
-  Finding f = toFinding(at(11, 12, "fixed"), diff());
+  Finding f = toFinding(at(11, 12, "fixed"), sampleDiff());
   CHECK(f.ruleId == "review/bug");
   CHECK(f.path == "a.py");
   CHECK(f.line == 11);
   CHECK(f.endLine == 12);
   CHECK(f.suggestion == std::optional<std::string>("fixed"));
   CHECK(f.message == "Broken.");
-  Finding one = toFinding(at(30, 30, "w2"), diff());
+  Finding one = toFinding(at(30, 30, "w2"), sampleDiff());
   CHECK(one.line == 30);
   CHECK(one.endLine == 0);
   CHECK(one.suggestion == std::optional<std::string>("w2"));
 }
 
 TEST_CASE("review mapping: lines outside the diff keep the path only, never a line or suggestion") {
-  Finding f = toFinding(at(20, 22, "x"), diff());
+  Finding f = toFinding(at(20, 22, "x"), sampleDiff());
   CHECK(f.path == "a.py");
   CHECK(f.line == 0);
   CHECK(f.endLine == 0);
@@ -55,7 +55,7 @@ TEST_CASE("review mapping: lines outside the diff keep the path only, never a li
 }
 
 TEST_CASE("review mapping: a range leaving its hunk keeps its first line without the suggestion") {
-  Finding f = toFinding(at(13, 30, "x"), diff());
+  Finding f = toFinding(at(13, 30, "x"), sampleDiff());
   CHECK(f.line == 13);
   CHECK(f.endLine == 0);
   CHECK_FALSE(f.suggestion);

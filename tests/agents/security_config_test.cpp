@@ -86,7 +86,7 @@ TEST_CASE("security config files: one that cannot be read is reported as not che
   CHECK(scan.unchecked[1].reason == "line 1, column 1: is a list, not a mapping");
   CHECK(scan.findings[1].message.starts_with("This pre-commit configuration cannot be read ("));
   CHECK(scan.unchecked[2].reason == "line 2: is cut short by github.file's 1 MiB bound after 39 bytes");
-  std::optional<github::Coverage> c = coverageOf(scan, o);
+  std::optional<Coverage> c = coverageOf(scan, o);
   REQUIRE(c.has_value());
   CHECK(c->files.size() == 3);
   CHECK_FALSE(c->complete);

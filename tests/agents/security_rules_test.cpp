@@ -287,11 +287,11 @@ TEST_CASE("security rules: the coverage lists the files not checked, incomplete 
   ChangedFile fine = wholeFileAdded(".github/workflows/b.yml", "on: push\njobs: {}\n");
   ScanOptions o;
   ScanResult scan = scanPullRequest({broken, fine}, o);
-  std::optional<github::Coverage> c = coverageOf(scan, o);
+  std::optional<Coverage> c = coverageOf(scan, o);
   REQUIRE(c.has_value());
   REQUIRE(c->files.size() == 1);
   CHECK(c->files[0].path == ".github/workflows/a.yml");
-  CHECK(c->files[0].status == github::FileReview::Skipped);
+  CHECK(c->files[0].status == FileReview::Skipped);
   CHECK(c->files[0].reason == "not checked: " + scan.unchecked[0].reason);
   CHECK_FALSE(c->complete);
   CHECK(c->reason == "1 workflow, action or configuration file(s) could not be read, so their rules were not checked");

@@ -1,9 +1,9 @@
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
-#include "github/publication.h"
+#include "github/publish/publication.h"
 #include "pipeline/publication_builder.h"
-#include "pipeline/run_record.h"
+#include "pipeline/run/run_record.h"
 
 using namespace lw;
 using namespace lw::pipeline;
@@ -20,12 +20,12 @@ StepRecord step(std::string name, StepOutcome outcome) {
   return s;
 }
 
-github::Coverage coverage(bool complete, std::vector<std::string> reviewed) {
-  github::Coverage c;
+Coverage coverage(bool complete, std::vector<std::string> reviewed) {
+  Coverage c;
   c.complete = complete;
   c.reason = complete ? "" : "the model lane failed (HTTP 503)";
-  for (auto& p : reviewed) c.files.push_back({p, github::FileReview::Reviewed, ""});
-  c.files.push_back({"dist/app.min.js", github::FileReview::Skipped, "generated"});
+  for (auto& p : reviewed) c.files.push_back({p, FileReview::Reviewed, ""});
+  c.files.push_back({"dist/app.min.js", FileReview::Skipped, "generated"});
   return c;
 }
 
@@ -110,7 +110,10 @@ TEST_CASE("run record: the worst step decides the verdict, as publication report
     github::Verdict v = judgeRecord(r, FailOn::Error);
     CHECK(v.conclusion == c.conclusion);
     CHECK(v.worst == c.worst);
-    CHECK(toPublicationRequest(r, pullRequest(), Publication{}).conclusion == toString(c.conclusion));
+    github::PublicationRequest req = toPublicationRequest(r, pullRequest(), Publication{});
+    CHECK_FALSE(req.conclusion);  // decided once, by concludeRun
+    CHECK(github::concludeRun(req).conclusion == c.conclusion);
+    CHECK(req.conclusion == c.conclusion);
   }
 }
 
@@ -125,9 +128,12 @@ TEST_CASE("publication builder: the step rows carry outcome, coverage and tokens
   CHECK(req.steps[0].outcome == StepOutcome::Passed);
   CHECK(req.steps[0].tokensUsed == 42);
   REQUIRE(req.steps[0].coverage);
-  CHECK(req.conclusion == "failure");
+  github::concludeRun(req);
+  CHECK(req.conclusion == github::Conclusion::Failure);
   options.failOn = FailOn::Never;
-  CHECK(toPublicationRequest(run({review}), pullRequest(), options).conclusion == "neutral");
+  github::PublicationRequest never = toPublicationRequest(run({review}), pullRequest(), options);
+  github::concludeRun(never);
+  CHECK(never.conclusion == github::Conclusion::Neutral);
 
   // It survives the outbox.
   auto back = github::publicationFromJson(github::toJson(req));
@@ -159,7 +165,7 @@ TEST_CASE("publication builder: where gone findings are resolved") {
   auto none = toPublicationRequest(run({failed, security}), pullRequest(), options);
   REQUIRE(none.reviewedFiles);
   CHECK(none.reviewedFiles->empty());
-  CHECK(none.conclusion == "failure");
+  CHECK(github::concludeRun(none).conclusion == github::Conclusion::Failure);
 }
 
 TEST_CASE("publication builder: a BLOCKER names the run's out dir and the checkout, not where they are on the runner") {
@@ -177,5 +183,5 @@ TEST_CASE("publication builder: a BLOCKER names the run's out dir and the checko
   CHECK(published.find("output in <run out dir>/steps/review/looper/out, logs in <run out dir>/steps/review/looper") !=
         std::string::npos);
   CHECK(published.find("the tree at <checkout> is unchanged") != std::string::npos);
-  CHECK(req.conclusion == "failure");
+  CHECK(github::concludeRun(req).conclusion == github::Conclusion::Failure);
 }

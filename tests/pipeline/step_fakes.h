@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "guard/clock.h"
-#include "pipeline/step_runner.h"
+#include "pipeline/step/step_runner.h"
 #include "sandbox/backend.h"
 #include "support/temp_dir.h"
 

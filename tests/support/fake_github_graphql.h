@@ -1,6 +1,6 @@
 // The GraphQL endpoint of the fake GitHub (POST /graphql) for the one query
 // loopwright sends: a pull request's review threads and whether a person
-// resolved them (src/github/review_threads.h). A thread is a top-level review
+// resolved them (src/github/rest/review_threads.h). A thread is a top-level review
 // comment with the replies that lead to it through in_reply_to_id, oldest
 // first, as GitHub lists them over REST. The fake parses no GraphQL: it finds
 // the query's arguments by pattern, answers only the fields the query names,

@@ -10,14 +10,14 @@ std::optional<FilterMode> parseFilterMode(std::string_view name) {
   return std::nullopt;
 }
 
-DiffLines DiffLines::of(const github::DiffIndex& diff) {
+DiffLines DiffLines::of(const diff::DiffIndex& diff) {
   DiffLines lines;
-  for (const github::DiffFile& file : diff.files()) {
+  for (const diff::DiffFile& file : diff.files()) {
     // A deleted file has no new side for a finding to be on.
     if (file.newPath.empty()) continue;
     std::map<int, char>& kinds = lines.files_[file.newPath];
-    for (const github::DiffHunk& hunk : file.hunks) {
-      for (const github::DiffLine& line : hunk.lines) {
+    for (const diff::DiffHunk& hunk : file.hunks) {
+      for (const diff::DiffLine& line : hunk.lines) {
         if (line.newLine > 0) kinds[line.newLine] = line.kind;
       }
     }

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/finding.h"
-#include "github/diff.h"
+#include "diff/unified_diff.h"
 
 namespace lw::agents::lint {
 
@@ -29,7 +29,7 @@ std::optional<FilterMode> parseFilterMode(std::string_view name);
 // their new path), the kind ('+' or ' ') of each of its lines in a hunk.
 class DiffLines {
  public:
-  static DiffLines of(const github::DiffIndex& diff);
+  static DiffLines of(const diff::DiffIndex& diff);
 
   bool hasFile(const std::string& path) const { return files_.count(path) != 0; }
   // True when a line first..last of `path` is in a hunk (`addedOnly`: is an

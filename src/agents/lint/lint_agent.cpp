@@ -5,7 +5,7 @@
 #include "agents/lint/diff_filter.h"
 #include "agents/lint/lint_findings.h"
 #include "agents/output.h"
-#include "github/diff.h"
+#include "diff/unified_diff.h"
 #include "policy/tool_names.h"
 
 namespace lw::agents::lint {
@@ -51,7 +51,7 @@ Result<DiffLines> pullRequestDiff(BridgeClient& bridge, std::ostream& log) {
     log << "builtin/lint: the pull request's diff was truncated; findings on the files past the cut are "
            "filtered as if those files were unchanged\n";
   }
-  Result<github::DiffIndex> index = github::DiffIndex::parse(text->as_string());
+  Result<diff::DiffIndex> index = diff::DiffIndex::parse(text->as_string());
   if (!index) return index.error();
   return DiffLines::of(*index);
 }

@@ -7,7 +7,7 @@
 
 #include "core/ascii.h"
 #include "core/github_reads.h"
-#include "github/markdown_tree.h"
+#include "github/markdown/markdown_tree.h"
 
 namespace lw::agents::reproduce {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/github_reads.h"
-#include "github/suggestion_plan.h"
+#include "github/markdown/code_fence.h"
 
 namespace lw::agents::reproduce {
 

@@ -8,7 +8,7 @@ namespace {
 
 std::string fileHeader(const std::string& path) { return "file: " + path + "\n"; }
 
-std::string renderLine(const github::DiffLine& l) {
+std::string renderLine(const diff::DiffLine& l) {
   std::string number = l.kind == '-' ? std::string() : std::to_string(l.newLine);
   if (number.size() < 6) number.insert(0, 6 - number.size(), ' ');
   return number + " " + l.kind + " " + l.text + "\n";
@@ -53,12 +53,12 @@ ChunkPart makePart(const std::string& path, std::string body) {
 
 // One file's parts: the whole file when it fits a chunk, else its hunks
 // packed in order, each hunk clipped to what a chunk can hold.
-std::vector<ChunkPart> fileParts(const github::DiffFile& file, const std::string& path, std::int64_t chunkTokens,
+std::vector<ChunkPart> fileParts(const diff::DiffFile& file, const std::string& path, std::int64_t chunkTokens,
                                  std::string& clipReason) {
   const std::int64_t room = chunkTokens - estimateTokens(fileHeader(path));
   std::vector<std::string> hunks;
   std::string whole;
-  for (const github::DiffHunk& h : file.hunks) {
+  for (const diff::DiffHunk& h : file.hunks) {
     int cut = 0;
     hunks.push_back(clipRenderedHunk(renderHunk(h), room, cut));
     if (cut > 0 && clipReason.empty())
@@ -94,10 +94,10 @@ bool Chunk::hasPath(const std::string& path) const {
   return false;
 }
 
-std::string renderHunk(const github::DiffHunk& h) {
+std::string renderHunk(const diff::DiffHunk& h) {
   std::string out = "@@ -" + std::to_string(h.oldStart) + "," + std::to_string(h.oldCount) + " +" +
                     std::to_string(h.newStart) + "," + std::to_string(h.newCount) + " @@\n";
-  for (const github::DiffLine& l : h.lines) out += renderLine(l);
+  for (const diff::DiffLine& l : h.lines) out += renderLine(l);
   return out;
 }
 
@@ -120,11 +120,11 @@ std::string clipRenderedHunk(const std::string& rendered, std::int64_t maxTokens
   return rendered.substr(0, keep) + clipNote(cutLines);
 }
 
-ChunkPlan planChunks(const std::vector<std::string>& paths, const github::DiffIndex& diff, std::int64_t chunkTokens) {
+ChunkPlan planChunks(const std::vector<std::string>& paths, const diff::DiffIndex& diff, std::int64_t chunkTokens) {
   ChunkPlan plan;
   ChunkBuilder builder(chunkTokens);
   for (const std::string& path : paths) {
-    const github::DiffFile* file = diff.file(path);
+    const diff::DiffFile* file = diff.file(path);
     if (file == nullptr) continue;
     std::string clipReason;
     for (ChunkPart& part : fileParts(*file, path, chunkTokens, clipReason)) builder.add(std::move(part));

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "agents/review/coverage.h"
-#include "github/diff.h"
+#include "diff/unified_diff.h"
 
 namespace lw::agents::review {
 
@@ -36,7 +36,7 @@ struct ChunkPlan {
 
 // One hunk as the model reads it: its header, then each line as
 // "<new line number> <kind> <text>" (no number for a removed line).
-std::string renderHunk(const github::DiffHunk& hunk);
+std::string renderHunk(const diff::DiffHunk& hunk);
 
 // `rendered` cut at a line boundary to at most `maxTokens` with a last line
 // saying how many lines were left out; `cutLines` is that count (0: the
@@ -44,6 +44,6 @@ std::string renderHunk(const github::DiffHunk& hunk);
 std::string clipRenderedHunk(const std::string& rendered, std::int64_t maxTokens, int& cutLines);
 
 // The chunks for `paths` (each in `diff`, with hunks) in order.
-ChunkPlan planChunks(const std::vector<std::string>& paths, const github::DiffIndex& diff, std::int64_t chunkTokens);
+ChunkPlan planChunks(const std::vector<std::string>& paths, const diff::DiffIndex& diff, std::int64_t chunkTokens);
 
 }  // namespace lw::agents::review

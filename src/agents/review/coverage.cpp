@@ -1,7 +1,7 @@
 #include "agents/review/coverage.h"
 
 #include "agents/output.h"
-#include "github/coverage.h"
+#include "core/step_coverage.h"
 
 namespace lw::agents::review {
 
@@ -15,11 +15,11 @@ std::string_view toString(CoverageStatus s) {
 }
 
 Status writeCoverage(const std::filesystem::path& outDir, const Coverage& c) {
-  // The file's shape is the publisher's (github/coverage.h), written by its
+  // The file's shape is the publisher's (core/step_coverage.h), written by its
   // own encoder so the two cannot drift apart.
-  github::Coverage out;
+  lw::Coverage out;
   for (const FileCoverage& f : c.files)
-    out.files.push_back({f.path, *github::parseFileReview(toString(f.status)), f.reason});
+    out.files.push_back({f.path, *parseFileReview(toString(f.status)), f.reason});
   out.complete = c.complete;
   out.reason = c.reason;
   out.tokensUsed = c.tokensUsed;

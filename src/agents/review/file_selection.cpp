@@ -71,9 +71,9 @@ bool isMarker(std::string_view text) {
   return l.find("generated") != std::string::npos && l.find("do not edit") != std::string::npos;
 }
 
-std::optional<std::string> diffSkipReason(const ChangedFile& f, const github::DiffIndex& diff) {
+std::optional<std::string> diffSkipReason(const ChangedFile& f, const diff::DiffIndex& diff) {
   if (f.status == "removed") return "removed";
-  const github::DiffFile* d = diff.file(f.path);
+  const diff::DiffFile* d = diff.file(f.path);
   if (f.binary || (d != nullptr && d->binary)) return "binary file";
   if (d == nullptr) return "not in the diff";
   if (d->hunks.empty()) return "no changed lines";
@@ -96,9 +96,9 @@ std::optional<std::string> defaultSkipReason(std::string_view path) {
   return std::nullopt;
 }
 
-bool hasGeneratedMarker(const github::DiffFile& file) {
-  for (const github::DiffHunk& h : file.hunks)
-    for (const github::DiffLine& l : h.lines)
+bool hasGeneratedMarker(const diff::DiffFile& file) {
+  for (const diff::DiffHunk& h : file.hunks)
+    for (const diff::DiffLine& l : h.lines)
       if (l.kind != '-' && l.newLine >= 1 && l.newLine <= kMarkerLines && isMarker(l.text)) return true;
   return false;
 }
@@ -110,7 +110,7 @@ bool excludeMatches(std::string_view glob, std::string_view path) {
   return ::fnmatch(g.c_str(), std::string(baseName(path)).c_str(), 0) == 0;
 }
 
-Selection selectFiles(const std::vector<ChangedFile>& files, const github::DiffIndex& diff,
+Selection selectFiles(const std::vector<ChangedFile>& files, const diff::DiffIndex& diff,
                       const std::vector<std::string>& exclude, int maxFiles) {
   Selection s;
   for (const ChangedFile& f : files) {

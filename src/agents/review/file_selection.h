@@ -12,7 +12,7 @@
 
 #include "agents/review/coverage.h"
 #include "agents/review/pull_inputs.h"
-#include "github/diff.h"
+#include "diff/unified_diff.h"
 
 namespace lw::agents::review {
 
@@ -28,14 +28,14 @@ std::optional<std::string> defaultSkipReason(std::string_view path);
 // True when one of the first lines of the file the diff shows carries a
 // generator's marker (Go's "// Code generated … DO NOT EDIT.", protoc's,
 // "@generated").
-bool hasGeneratedMarker(const github::DiffFile& file);
+bool hasGeneratedMarker(const diff::DiffFile& file);
 
 // `glob` against a repository path: '*' and '?' also match '/', so "dir/*"
 // covers the tree below dir; a glob without '/' is also tried on the file
 // name alone ("*.snap" anywhere), as .gitignore does.
 bool excludeMatches(std::string_view glob, std::string_view path);
 
-Selection selectFiles(const std::vector<ChangedFile>& files, const github::DiffIndex& diff,
+Selection selectFiles(const std::vector<ChangedFile>& files, const diff::DiffIndex& diff,
                       const std::vector<std::string>& exclude, int maxFiles);
 
 }  // namespace lw::agents::review

@@ -15,13 +15,13 @@ std::string lineRange(const ModelFinding& m) {
 
 }  // namespace
 
-Finding toFinding(const ModelFinding& m, const github::DiffIndex& diff) {
+Finding toFinding(const ModelFinding& m, const diff::DiffIndex& diff) {
   Finding f;
   f.ruleId = "review/" + m.rule;
   f.severity = m.severity;
   f.message = m.message;
   f.path = m.path;
-  std::optional<github::CommentPlacement> at = diff.place(m.path, m.startLine, m.endLine);
+  std::optional<diff::CommentPlacement> at = diff.place(m.path, m.startLine, m.endLine);
   if (!at) {
     f.message += "\n\n(" + lineRange(m) + " of " + m.path + ", outside the diff)";
     return f;

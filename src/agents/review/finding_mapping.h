@@ -6,7 +6,7 @@
 
 #include "agents/review/model_output.h"
 #include "core/finding.h"
-#include "github/diff.h"
+#include "diff/unified_diff.h"
 
 namespace lw::agents::review {
 
@@ -15,7 +15,7 @@ namespace lw::agents::review {
 // that line alone without the suggestion; when neither, the finding keeps
 // its path but no line, so the publisher puts it in the review body — never
 // inline — and the message names the lines the model meant.
-Finding toFinding(const ModelFinding& m, const github::DiffIndex& diff);
+Finding toFinding(const ModelFinding& m, const diff::DiffIndex& diff);
 
 // The findings at least as severe as `minSeverity` and as confident as
 // `minConfidence`, one per (path, lines, rule), then at most `maxFindings`:

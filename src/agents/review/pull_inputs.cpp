@@ -1,12 +1,12 @@
 #include "agents/review/pull_inputs.h"
 
-#include "github/json_fields.h"
+#include "core/json_fields.h"
 #include "policy/tool_names.h"
 
 namespace lw::agents::review {
 
 namespace json = boost::json;
-namespace jf = github::json_fields;
+namespace jf = lw::json_fields;
 
 namespace {
 

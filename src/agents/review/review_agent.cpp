@@ -8,7 +8,7 @@
 #include "agents/review/coverage_summary.h"
 #include "agents/review/finding_mapping.h"
 #include "agents/review/review_params.h"
-#include "github/diff.h"
+#include "diff/unified_diff.h"
 
 namespace lw::agents::review {
 
@@ -38,7 +38,7 @@ PromptInputs promptContext(const PullInfo& pull, const std::optional<Instruction
   return in;
 }
 
-std::vector<Finding> reportable(const RunResult& run, const github::DiffIndex& diff, const ReviewParams& p) {
+std::vector<Finding> reportable(const RunResult& run, const diff::DiffIndex& diff, const ReviewParams& p) {
   std::vector<Finding> out;
   for (const ModelFinding& m : keepWorthReporting(run.findings, p.minSeverity, p.minConfidence, p.maxFindings))
     out.push_back(toFinding(m, diff));
@@ -72,7 +72,7 @@ int reviewPullRequest(AgentContext& ctx, const RandomBits& random) {
   if (!params) return cannotReview(ctx, "bad parameters", params.error());
   Result<PullRequestInputs> pr = readPullRequest(ctx.bridge);
   if (!pr) return cannotReview(ctx, "could not read the pull request", pr.error());
-  Result<github::DiffIndex> diff = github::DiffIndex::parse(pr->diff.diff);
+  Result<diff::DiffIndex> diff = diff::DiffIndex::parse(pr->diff.diff);
   if (!diff) return cannotReview(ctx, "could not read the pull request's diff", diff.error(), pr->diff.head);
 
   const Selection selection = selectFiles(pr->files.files, *diff, params->exclude, params->maxFiles);

@@ -17,14 +17,14 @@ std::vector<std::string_view> ChangedFile::lines() const {
   return out;
 }
 
-std::vector<ChangedFile> changedFilesFromDiff(const github::DiffIndex& diff) {
+std::vector<ChangedFile> changedFilesFromDiff(const diff::DiffIndex& diff) {
   std::vector<ChangedFile> out;
-  for (const github::DiffFile& f : diff.files()) {
+  for (const diff::DiffFile& f : diff.files()) {
     if (f.newPath.empty() || f.binary) continue;
     ChangedFile cf;
     cf.path = f.newPath;
-    for (const github::DiffHunk& h : f.hunks)
-      for (const github::DiffLine& l : h.lines)
+    for (const diff::DiffHunk& h : f.hunks)
+      for (const diff::DiffLine& l : h.lines)
         if (l.kind == '+') {
           cf.addedLines.push_back(l.newLine);
           cf.addedText.push_back(l.text);

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "github/diff.h"
+#include "diff/unified_diff.h"
 
 namespace lw::agents::security {
 
@@ -25,7 +25,7 @@ struct ChangedFile {
 // One ChangedFile per file of the diff that still exists and is text, with
 // its added lines (content left empty). Files without added lines are kept
 // out: no rule reports on a line the pull request did not add.
-std::vector<ChangedFile> changedFilesFromDiff(const github::DiffIndex& diff);
+std::vector<ChangedFile> changedFilesFromDiff(const diff::DiffIndex& diff);
 
 // A new file whose every line is added: how the corpus and the tests feed
 // whole files to the rules.

@@ -190,11 +190,11 @@ ScanResult scanPullRequest(const std::vector<ChangedFile>& files, const ScanOpti
   return result;
 }
 
-std::optional<github::Coverage> coverageOf(const ScanResult& scan, const ScanOptions& options) {
+std::optional<Coverage> coverageOf(const ScanResult& scan, const ScanOptions& options) {
   if (scan.unchecked.empty()) return std::nullopt;
-  github::Coverage c;
+  Coverage c;
   for (const UncheckedFile& f : scan.unchecked)
-    c.files.push_back({f.path, github::FileReview::Skipped, "not checked: " + f.reason});
+    c.files.push_back({f.path, FileReview::Skipped, "not checked: " + f.reason});
   c.complete = isDisabled("security/unparsed-workflow", options);
   if (!c.complete)
     c.reason = std::to_string(scan.unchecked.size()) + " workflow, action or configuration file(s) could not be " +

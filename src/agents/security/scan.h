@@ -12,7 +12,7 @@
 #include "agents/security/changed_file.h"
 #include "agents/security/rules.h"
 #include "core/finding.h"
-#include "github/coverage.h"
+#include "core/step_coverage.h"
 
 namespace lw::agents::security {
 
@@ -76,7 +76,7 @@ ScanResult scanPullRequest(const std::vector<ChangedFile>& files, const ScanOpti
 // taskpack disabled security/unparsed-workflow. The files that were checked
 // are not listed: a file listed as reviewed lets the run resolve any step's
 // earlier comments in it (docs/review-coverage.md).
-std::optional<github::Coverage> coverageOf(const ScanResult& scan, const ScanOptions& options);
+std::optional<Coverage> coverageOf(const ScanResult& scan, const ScanOptions& options);
 
 // What a scan looked at, for the step's log: the files by kind and the
 // rules that ran ("scanned: 2 workflow, 1 manifest, 3 other (added lines

@@ -43,7 +43,7 @@ int runSecurityAgentWithEvent(AgentContext& ctx, const std::string& eventPath) {
   security::ScanResult scan = security::scanPullRequest(*files, *options);
   Status wrote = writeFindings(ctx.outDir, scan.findings);
   if (!wrote) return cannotScan(ctx, wrote.error());
-  if (std::optional<github::Coverage> coverage = security::coverageOf(scan, *options)) {
+  if (std::optional<Coverage> coverage = security::coverageOf(scan, *options)) {
     wrote = writeCoverage(ctx.outDir, std::move(*coverage));
     if (!wrote) return cannotScan(ctx, wrote.error());
   }

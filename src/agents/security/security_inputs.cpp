@@ -1,7 +1,7 @@
 #include "agents/security/security_inputs.h"
 
 #include "agents/security/scan.h"
-#include "github/diff.h"
+#include "diff/unified_diff.h"
 #include "policy/tool_names.h"
 
 namespace lw::agents::security {
@@ -63,7 +63,7 @@ Result<std::vector<ChangedFile>> readChangedFiles(BridgeClient& bridge, std::ost
   Result<std::string> text = stringField(*answer, "diff", tools::kGithubPullsDiff);
   if (!text) return std::move(text).error();
   if (truncated(*answer)) log << "builtin/security: the diff is truncated; the files past its end are not scanned\n";
-  Result<github::DiffIndex> diff = github::DiffIndex::parse(*text);
+  Result<diff::DiffIndex> diff = diff::DiffIndex::parse(*text);
   if (!diff)
     return makeError(ErrorCode::OutputInvalid, "github.pulls.diff: " + diff.error().message,
                      "the diff must be a unified diff in git's format", tools::kGithubPullsDiff);

@@ -10,7 +10,7 @@
 
 #include "integration/pipeline/pipeline_fixture.h"
 #include "lease/local_store.h"
-#include "pipeline/author_worktree.h"
+#include "pipeline/author/author_worktree.h"
 #include "support/tree_snapshot.h"
 #include "verify/worktree.h"
 

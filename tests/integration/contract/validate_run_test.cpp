@@ -14,8 +14,8 @@
 
 #include "support/read_file.h"
 #include "core/environment.h"
-#include "pipeline/task_contract.h"
-#include "pipeline/validate_run.h"
+#include "pipeline/author/contract_plan.h"
+#include "pipeline/author/validate_run.h"
 #include "sandbox/docker/docker_backend.h"
 #include "sandbox/docker/endpoint.h"
 #include "sandbox/registry.h"

@@ -5,9 +5,9 @@
 #include <doctest/doctest.h>
 #include <boost/json.hpp>
 
-#include "github/carry_forward.h"
-#include "github/conclusion.h"
-#include "github/resolve_plan.h"
+#include "github/publish/carry_forward.h"
+#include "github/publish/conclusion.h"
+#include "github/publish/channels/resolve_plan.h"
 #include "harness.h"
 
 using namespace lw;
@@ -46,7 +46,7 @@ Verdict runAndPublish(Harness& h, const std::string& id, const std::string& head
   r.steps = {std::move(row)};
   if (auto scope = resolveScope(r.steps, incremental))
     r.reviewedFiles = std::vector<std::string>(scope->begin(), scope->end());
-  r.conclusion = std::string(toString(judgeRun(r).conclusion));
+  concludeRun(r);
   github::carryOpenFindings(*h.client, r, incremental, h.log);
   const Verdict verdict = judgeRun(r);
   auto published = h.publisher().publish(r);

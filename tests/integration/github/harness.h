@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "core/http_curl.h"
-#include "github/outbox.h"
-#include "github/publisher.h"
-#include "github/rest_client.h"
+#include "github/publish/outbox.h"
+#include "github/publish/publisher.h"
+#include "github/rest/rest_client.h"
 #include "support/fake_github.h"
 
 namespace lw::test {
@@ -140,7 +140,7 @@ inline github::PublicationRequest prRequest(std::vector<github::StageResult> sta
   r.isPullRequest = true;
   r.headSha = kHeadSha;
   r.stages = std::move(stages);
-  r.conclusion = "failure";
+  r.conclusion = lw::github::Conclusion::Failure;
   r.steps.push_back(github::StepRow{.stage = "review", .step = "security", .backend = "linux-bwrap",
                                     .capabilities = {"networkIsolation", "syscallFiltering"}, .durationMs = 1500,
                                     .exitCode = 0, .guardrailEvents = {"loop warn: github.pulls.diff x3"},

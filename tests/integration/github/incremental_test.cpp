@@ -8,9 +8,9 @@
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
-#include "github/conclusion.h"
-#include "github/last_reviewed.h"
-#include "github/resolve_plan.h"
+#include "github/publish/conclusion.h"
+#include "github/publish/last_reviewed.h"
+#include "github/publish/channels/resolve_plan.h"
 #include "harness.h"
 
 using namespace lw;
@@ -48,7 +48,7 @@ PublicationRequest runOf(const std::string& id, const std::string& head, std::ve
   r.headSha = head;
   r.steps = {std::move(step)};
   if (auto scope = resolveScope(r.steps, incremental)) r.reviewedFiles = std::vector<std::string>(scope->begin(), scope->end());
-  r.conclusion = std::string(toString(judgeRun(r).conclusion));  // as pipeline/publication_builder sets it
+  concludeRun(r);  // as pipeline/publication_builder sets it
   return r;
 }
 

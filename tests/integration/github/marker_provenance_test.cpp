@@ -4,8 +4,8 @@
 // nor by posting the same finding (same fingerprint) with its own message.
 #include <doctest/doctest.h>
 
-#include "github/fingerprint.h"
-#include "github/markers.h"
+#include "github/publish/fingerprint.h"
+#include "github/publish/markers.h"
 #include "harness.h"
 
 using namespace lw;

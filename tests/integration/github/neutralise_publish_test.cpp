@@ -8,10 +8,10 @@
 #include <doctest/doctest.h>
 #include <boost/json.hpp>
 
-#include "github/fingerprint.h"
-#include "github/inert_check.h"
-#include "github/markers.h"
-#include "github/neutralise.h"
+#include "github/publish/fingerprint.h"
+#include "github/markdown/inert_check.h"
+#include "github/publish/markers.h"
+#include "github/markdown/neutralise.h"
 #include "harness.h"
 #include "posted_bodies.h"
 
@@ -127,7 +127,7 @@ TEST_CASE("inert outputs end to end: a hostile triage comment cannot forge the s
   r.id = "t-1";
   r.repo = {FakeGithub::kOwner, FakeGithub::kRepo};
   r.number = 12;
-  r.conclusion = "success";
+  r.conclusion = lw::github::Conclusion::Success;
   TriageResult t;
   t.step = kFieldAttack;
   t.labels = {"bug", "<img>", "x`y"};

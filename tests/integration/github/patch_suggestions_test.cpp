@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 #include <boost/json.hpp>
 
-#include "github/fingerprint.h"
+#include "github/publish/fingerprint.h"
 #include "harness.h"
 
 using namespace lw;
@@ -30,7 +30,7 @@ const std::string kPatch =
 
 PublicationRequest requestWithChange(PatchPublication mode, std::string id = "run-1") {
   PublicationRequest r = prRequest({StageResult{"fix", {}}}, std::move(id));
-  r.conclusion = "success";
+  r.conclusion = lw::github::Conclusion::Success;
   r.options.patches = mode;
   r.changes.push_back({"fix", "fmt", kHeadSha, kPatch, "fix/fmt/change.patch", 1700000000});
   return r;

@@ -1,6 +1,6 @@
 // What GitHub renders as Markdown of every write the fake server received:
 // review and comment bodies, inline comments, check run summaries and
-// texts. The tests judge them with cmark-gfm (github/inert_check.h).
+// texts. The tests judge them with cmark-gfm (github/markdown/inert_check.h).
 #pragma once
 
 #include <string>

@@ -1,8 +1,8 @@
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
-#include "github/fingerprint.h"
-#include "github/markers.h"
+#include "github/publish/fingerprint.h"
+#include "github/publish/markers.h"
 #include "harness.h"
 
 using namespace lw;

@@ -6,7 +6,7 @@
 #include <doctest/doctest.h>
 #include <boost/json.hpp>
 
-#include "github/review_threads.h"
+#include "github/rest/review_threads.h"
 #include "harness.h"
 
 using namespace lw;

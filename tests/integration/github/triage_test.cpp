@@ -1,9 +1,9 @@
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
-#include "github/channels.h"
-#include "github/fingerprint.h"
-#include "github/pulls.h"
+#include "github/publish/channels/channels.h"
+#include "github/publish/fingerprint.h"
+#include "github/rest/pulls.h"
 #include "harness.h"
 
 using namespace lw;
@@ -19,7 +19,7 @@ PublicationRequest issueRequest(std::string comment, std::string id) {
   r.repo = {FakeGithub::kOwner, FakeGithub::kRepo};
   r.number = 12;
   r.isPullRequest = false;
-  r.conclusion = "success";
+  r.conclusion = lw::github::Conclusion::Success;
   TriageResult t;
   t.step = "dedupe";
   t.labels = {"bug", "needs-repro"};

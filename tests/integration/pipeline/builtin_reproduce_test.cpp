@@ -19,7 +19,7 @@
 
 #include <cmark-gfm.h>
 
-#include "github/markdown_tree.h"
+#include "github/markdown/markdown_tree.h"
 #include "integration/pipeline/pipeline_fixture.h"
 #include "support/fake_github.h"
 #include "support/fake_github_reads.h"

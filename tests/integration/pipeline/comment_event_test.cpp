@@ -8,7 +8,7 @@
 #include <boost/json.hpp>
 
 #include "integration/pipeline/pipeline_fixture.h"
-#include "pipeline/pull_event.h"
+#include "cli/pull_event.h"
 #include "support/fake_github.h"
 
 using namespace lw::test;
@@ -48,15 +48,15 @@ TEST_CASE("pull event: an issue_comment on a pull request needs its commits, a p
   lw::github::GithubEvent e;
   e.isPullRequest = true;
   e.number = 5;
-  CHECK(lw::pipeline::needsPullLookup(e));
-  lw::pipeline::applyPull(e, {"h", "b", true, "forker/hello"});
-  CHECK_FALSE(lw::pipeline::needsPullLookup(e));
+  CHECK(lw::cli::needsPullLookup(e));
+  lw::cli::applyPull(e, {"h", "b", true, "forker/hello"});
+  CHECK_FALSE(lw::cli::needsPullLookup(e));
   CHECK(e.headSha == "h");
   CHECK(e.baseSha == "b");
   CHECK(e.fromFork);
   lw::github::GithubEvent issue;
   issue.number = 3;
-  CHECK_FALSE(lw::pipeline::needsPullLookup(issue));
+  CHECK_FALSE(lw::cli::needsPullLookup(issue));
 }
 
 TEST_CASE("run --publish github: an issue_comment on a pull request is reviewed on the pull request's head") {

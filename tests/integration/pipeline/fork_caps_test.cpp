@@ -11,7 +11,7 @@
 
 #include <boost/json.hpp>
 
-#include "github/run_artifact.h"
+#include "github/publish/run_artifact.h"
 #include "integration/pipeline/fork_rig.h"
 
 using namespace lw;
@@ -30,7 +30,7 @@ github::PublicationRequest honestRequest(const ForkRig& rig) {
   r.number = 7;
   r.isPullRequest = true;
   r.headSha = rig.head;
-  r.conclusion = "success";
+  r.conclusion = lw::github::Conclusion::Success;
   Finding f;
   f.step = "flag";
   f.ruleId = "x/y";
@@ -157,7 +157,7 @@ TEST_CASE("fork caps: the publication options are the base taskpack's even when 
   r.options.failOn = FailOn::Never;
   r.options.maxInlineComments = 50;
   r.options.review = ReviewMode::RequestChanges;
-  r.conclusion = "success";
+  r.conclusion = lw::github::Conclusion::Success;
   fs::path artifact = writeArtifact(rig, r);
 
   auto published = rig.publishJob(workflowRunEvent(rig.head), artifact);

@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "pipeline/step_baseline.h"
+#include "pipeline/step/step_baseline.h"
 #include "pipeline_fixture.h"
 
 using namespace lw::test;

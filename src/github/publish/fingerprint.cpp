@@ -1,0 +1,35 @@
+#include "github/publish/fingerprint.h"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace lw::github {
+
+namespace {
+
+void mix(std::uint64_t& h, std::string_view s) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ULL;  // FNV-1a 64-bit prime
+  }
+  // A separator that cannot occur inside the fields keeps ("ab","c") != ("a","bc").
+  h ^= 0xff;
+  h *= 1099511628211ULL;
+}
+
+}  // namespace
+
+std::string fingerprint(const Finding& f) {
+  std::uint64_t h = 14695981039346656037ULL;  // FNV-1a 64-bit offset basis
+  mix(h, f.step);
+  mix(h, f.ruleId);
+  mix(h, f.path);
+  mix(h, std::to_string(f.line));
+  mix(h, std::to_string(f.endLine > f.line ? f.endLine : f.line));
+  mix(h, f.message);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+}  // namespace lw::github
