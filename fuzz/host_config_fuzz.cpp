@@ -9,8 +9,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   auto r = lw::parseHostConfig(text, "host.yaml");
-  if (!r.ok() && (r.error().code != lw::ErrorCode::HostConfigInvalid ||
-                  r.error().diagnostics.empty()))
+  if (!r.ok() && (r.error().code != lw::ErrorCode::HostConfigInvalid || r.error().diagnostics.empty()))
     __builtin_trap();
   return 0;
 }

@@ -14,8 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // A loaded taskpack must also resolve without crashing, with or without Actions.
     (void)lw::resolvePolicies(*r, lw::HostConfig{}, {true, "/home/fuzz"});
     (void)lw::resolvePolicies(*r, lw::HostConfig{}, {false, "/home/fuzz"});
-  } else if (r.error().code != lw::ErrorCode::TaskpackInvalid ||
-             r.error().diagnostics.empty()) {
+  } else if (r.error().code != lw::ErrorCode::TaskpackInvalid || r.error().diagnostics.empty()) {
     __builtin_trap();  // every failure must be TASKPACK_INVALID with its reasons
   }
   return 0;

@@ -10,6 +10,5 @@
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  return lw::cli::dispatch(args, lw::cli::allCommands(), std::cout, std::cerr,
-                           lw::Environment::fromProcess());
+  return lw::cli::dispatch(args, lw::cli::allCommands(), std::cout, std::cerr, lw::Environment::fromProcess());
 }

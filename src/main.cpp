@@ -13,7 +13,6 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   const std::vector<lw::cli::Command> commands = lw::cli::hotPathCommands();
   const lw::Environment env = lw::Environment::fromProcess();
-  if (lw::cli::findCommand(args, commands) == nullptr)
-    return lw::cli::execEngine(argv, std::cout, std::cerr, env);
+  if (lw::cli::findCommand(args, commands) == nullptr) return lw::cli::execEngine(argv, std::cout, std::cerr, env);
   return lw::cli::dispatch(args, commands, std::cout, std::cerr, env);
 }

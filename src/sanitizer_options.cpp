@@ -7,7 +7,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-
 namespace {
 
 // True when LOOPWRIGHT_BRIDGE is in this process's environment. The sanitizer
@@ -37,11 +36,17 @@ __attribute__((no_sanitize("address", "undefined"))) bool insideStep() {
 
 }  // namespace
 
-extern "C" __attribute__((no_sanitize("address", "undefined"))) const char* __asan_default_options() { return insideStep() ? "detect_leaks=0" : ""; }
-extern "C" __attribute__((no_sanitize("address", "undefined"))) const char* __lsan_default_options() { return __asan_default_options(); }
+extern "C" __attribute__((no_sanitize("address", "undefined"))) const char* __asan_default_options() {
+  return insideStep() ? "detect_leaks=0" : "";
+}
+extern "C" __attribute__((no_sanitize("address", "undefined"))) const char* __lsan_default_options() {
+  return __asan_default_options();
+}
 
 // libgit2 1.5's git_regexp_match (PCRE2 backend) returns on "no match" without
 // freeing its match data: opening a repository with repositoryformatversion 1
 // (a partial clone, worktreeConfig) leaks one per config key that is not an
 // extension. Not ours to fix; PCRE2 is reached only through libgit2 here.
-extern "C" __attribute__((no_sanitize("address", "undefined"))) const char* __lsan_default_suppressions() { return "leak:libpcre2-8.so\n"; }
+extern "C" __attribute__((no_sanitize("address", "undefined"))) const char* __lsan_default_suppressions() {
+  return "leak:libpcre2-8.so\n";
+}

@@ -78,8 +78,7 @@ double drive(int fd, const std::vector<std::string>& reqs, int inFlight) {
     sendAll(fd, batch);
     readLines(fd, n, buf);
   }
-  return static_cast<double>(reqs.size()) /
-         std::chrono::duration<double>(SteadyClock::now() - start).count();
+  return static_cast<double>(reqs.size()) / std::chrono::duration<double>(SteadyClock::now() - start).count();
 }
 
 Limits benchLimits(int calls) {
@@ -99,11 +98,11 @@ struct BenchStep {
     Tool echo;
     echo.name = "echo";
     echo.description = "echoes its arguments";
-    echo.inputSchema = boost::json::object{
-        {"type", "object"},
-        {"properties", boost::json::object{{"path", boost::json::object{{"type", "string"}}},
-                                           {"line", boost::json::object{{"type", "integer"}}},
-                                           {"query", boost::json::object{{"type", "string"}}}}}};
+    echo.inputSchema =
+        boost::json::object{{"type", "object"},
+                            {"properties", boost::json::object{{"path", boost::json::object{{"type", "string"}}},
+                                                               {"line", boost::json::object{{"type", "integer"}}},
+                                                               {"query", boost::json::object{{"type", "string"}}}}}};
     echo.handler = [](const boost::json::object& args, ToolContext&) -> Result<ToolOutput> {
       ToolOutput out;
       out.structured = args;
@@ -127,8 +126,10 @@ int main(int argc, char** argv) {
   int calls = 20000, runs = 5;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
-    if (a == "--calls") calls = std::atoi(argv[i + 1]);
-    else if (a == "--runs") runs = std::atoi(argv[i + 1]);
+    if (a == "--calls")
+      calls = std::atoi(argv[i + 1]);
+    else if (a == "--runs")
+      runs = std::atoi(argv[i + 1]);
     else {
       std::fprintf(stderr, "usage: bench_bridge [--calls N] [--runs N]\n");
       return 2;

@@ -35,8 +35,8 @@ struct ChildFds {
 // (empty: this process's environment); returns the exit status and sets
 // *ms to the start-to-exit time and *cpuMs (when given) to the CPU time,
 // user + system, of the process and every descendant, orphans included.
-inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                    const ChildFds& fds, double* ms, double* cpuMs = nullptr) {
+inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std::string>& env, const ChildFds& fds,
+                    double* ms, double* cpuMs = nullptr) {
   const int seccompFd = fds.seccompFd;
   std::vector<char*> args, envp;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -58,14 +58,18 @@ inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std:
     ::dup2(null, 1);
     ::dup2(null, 2);
     // dup2 onto itself would keep close-on-exec: clear it instead.
-    if (seccompFd == 4) ::fcntl(4, F_SETFD, 0);
-    else if (seccompFd >= 0) ::dup2(seccompFd, 4);
+    if (seccompFd == 4)
+      ::fcntl(4, F_SETFD, 0);
+    else if (seccompFd >= 0)
+      ::dup2(seccompFd, 4);
     for (std::size_t i = 0; i < fds.copiedFiles.size(); ++i) {
       int fd = ::open(fds.copiedFiles[i].c_str(), O_RDONLY);
       if (fd != 5 + static_cast<int>(i)) ::dup2(fd, 5 + static_cast<int>(i));
     }
-    if (env.empty()) ::execv(args[0], args.data());
-    else ::execve(args[0], args.data(), envp.data());
+    if (env.empty())
+      ::execv(args[0], args.data());
+    else
+      ::execve(args[0], args.data(), envp.data());
     ::_exit(127);
   }
   int st = 0;
@@ -73,11 +77,12 @@ inline int runQuiet(const std::vector<std::string>& argv, const std::vector<std:
   *ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   // The orphans too (bwrap's pid 1 outlives bwrap): this process is their
   // subreaper, so their time is in RUSAGE_CHILDREN once they are reaped.
-  while (::waitpid(-1, nullptr, 0) > 0) {
-  }
+  while (::waitpid(-1, nullptr, 0) > 0) {}
   rusage after{};
   ::getrusage(RUSAGE_CHILDREN, &after);
-  auto toMs = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3; };
+  auto toMs = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3;
+  };
   if (cpuMs != nullptr)
     *cpuMs = toMs(after.ru_utime) + toMs(after.ru_stime) - toMs(before.ru_utime) - toMs(before.ru_stime);
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);

@@ -55,10 +55,14 @@ int main(int argc, char** argv) {
   for (int i = 0; i < kSteps; ++i) steps += "        - {name: s" + std::to_string(i) + ", run: [/bin/true]}\n";
   std::ofstream(repo / ".loopwright/taskpack.yaml")
       << "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: bench}\nspec:\n"
-         "  sandbox: {preferredBackends: [linux-bwrap]}\n  maxConcurrency: " << kSteps << "\n"
-         "  stages:\n    - name: s\n      on: [workflow_dispatch]\n      steps:\n" << steps;
+         "  sandbox: {preferredBackends: [linux-bwrap]}\n  maxConcurrency: "
+      << kSteps
+      << "\n"
+         "  stages:\n    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+      << steps;
   std::ofstream(repo / "README.md") << "bench\n";
-  std::string git = "cd '" + repo.string() + "' && git init -q && git add -A && git -c user.name=b -c user.email=b@invalid commit -qm b";
+  std::string git = "cd '" + repo.string() +
+                    "' && git init -q && git add -A && git -c user.name=b -c user.email=b@invalid commit -qm b";
   if (std::system(git.c_str()) != 0) return 2;
   std::ofstream(root / "host.yaml") << "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n";
   ::setenv("LOOPWRIGHT_HOST_CONFIG", (root / "host.yaml").c_str(), 1);
@@ -81,8 +85,9 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  std::vector<std::string> lw = {LOOPWRIGHT_BIN, "run", "--repo", repo.string(), "--event-name",
-                                 "workflow_dispatch", "--out", (root / "run").string()};
+  std::vector<std::string> lw = {
+      LOOPWRIGHT_BIN,         "run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
+      (root / "run").string()};
   std::vector<double> stage, whole, rawMs;
   for (int r = 0; r < runs; ++r) {
     auto t0 = Clock::now();

@@ -63,14 +63,16 @@ int main(int argc, char** argv) {
   bool check = false;
   int runs = 5;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--check") == 0) check = true;
-    else if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+    if (std::strcmp(argv[i], "--check") == 0)
+      check = true;
+    else if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+      runs = std::max(1, std::atoi(argv[++i]));
   }
   char tmpl[] = "/tmp/lw-bench-qualify-XXXXXX";
   fs::path dir = ::mkdtemp(tmpl);
   fs::path config = dir / "host.yaml";
-  std::ofstream(config) << "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nstateDir: " << (dir / "state").string()
-                        << "\n";
+  std::ofstream(config) << "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nstateDir: "
+                        << (dir / "state").string() << "\n";
   std::vector<double> fresh, cached;
   for (int i = 0; i < runs; ++i) {
     double f = runMs({"qualify", "--fresh"}, config.string());

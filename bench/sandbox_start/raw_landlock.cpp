@@ -125,8 +125,7 @@ void restrict(const ll::RulesetAttr& handled, const std::vector<Rule>& rules) {
     std::uint64_t access = r.access & handled.handledAccessFs;
     if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode)) access &= ll::kFsFileRights;
     ll::PathBeneathAttr beneath{access, fd};
-    if (access != 0 && ll::addRule(ruleset, ll::kRulePathBeneath, &beneath, 0) != 0)
-      die("landlock_add_rule");
+    if (access != 0 && ll::addRule(ruleset, ll::kRulePathBeneath, &beneath, 0) != 0) die("landlock_add_rule");
     close(fd);
   }
   if (ll::restrictSelf(ruleset, 0) != 0) die("landlock_restrict_self");
@@ -135,8 +134,7 @@ void restrict(const ll::RulesetAttr& handled, const std::vector<Rule>& rules) {
 
 void dropCapabilities() {
   for (int cap = 0; cap <= 63; ++cap)
-    if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL && errno != EPERM)
-      die("PR_CAPBSET_DROP");
+    if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL && errno != EPERM) die("PR_CAPBSET_DROP");
   prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
   __user_cap_header_struct hdr{_LINUX_CAPABILITY_VERSION_3, 0};
   __user_cap_data_struct none[2]{};
@@ -147,8 +145,9 @@ void dropCapabilities() {
 
 int main(int argc, char** argv) {
   if (argc < 11) {
-    std::fprintf(stderr, "usage: raw_landlock FS NET SCOPES USERNS NETNS PIDNS MOUNTNS WORKDIR NTREES "
-                         "[TREE]... [ACCESS PATH]... -- CMD...\n");
+    std::fprintf(stderr,
+                 "usage: raw_landlock FS NET SCOPES USERNS NETNS PIDNS MOUNTNS WORKDIR NTREES "
+                 "[TREE]... [ACCESS PATH]... -- CMD...\n");
     return 2;
   }
   ll::RulesetAttr handled{std::strtoull(argv[1], nullptr, 0), std::strtoull(argv[2], nullptr, 0),

@@ -78,8 +78,7 @@ class BareWalk {
         cv_.notify_one();
       } else if (read && S_ISREG(st.st_mode)) {
         int f = ::openat(fd, n, O_RDONLY | O_CLOEXEC | O_NOATIME);
-        while (f >= 0 && ::read(f, buf, sizeof buf) > 0) {
-        }
+        while (f >= 0 && ::read(f, buf, sizeof buf) > 0) {}
         if (f >= 0) ::close(f);
       }
     }

@@ -63,8 +63,7 @@ void generate(const std::string& dir, int files, int ignored) {
       std::string d = dir + "/src" + std::to_string(a) + "/mod" + std::to_string(b);
       fs::create_directories(d);
       for (int c = 0; c < perLeaf && made < files; ++c, ++made)
-        std::ofstream(d + "/file" + std::to_string(c) + ".txt")
-            << "file " << a << "/" << b << "/" << c << "\n";
+        std::ofstream(d + "/file" + std::to_string(c) + ".txt") << "file " << a << "/" << b << "/" << c << "\n";
     }
   std::ofstream(dir + "/.gitignore") << "build/\n";
   for (int i = 0; i < ignored; ++i) {
@@ -75,7 +74,8 @@ void generate(const std::string& dir, int files, int ignored) {
   std::string q = "'" + dir + "'";
   // No automatic gc: after a commit of 100k loose objects git would start
   // one in the background, and it rewrites .git while the check runs.
-  if (run("cd " + q + " && git init -q . && git config gc.auto 0 && git config maintenance.auto false"
+  if (run("cd " + q +
+          " && git init -q . && git config gc.auto 0 && git config maintenance.auto false"
           " && git add -A && git -c user.name=b -c user.email=b@x "
           "commit -qm bench && git status --porcelain >/dev/null") != 0)
     throw std::runtime_error("git setup failed");
@@ -91,12 +91,18 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--files") files = std::stoi(next());
-    else if (a == "--ignored") ignored = std::stoi(next());
-    else if (a == "--runs") runs = std::stoi(next());
-    else if (a == "--dir") dir = next();
-    else if (a == "--max-ratio") maxRatio = std::stod(next());
-    else if (a == "--keep") keep = true;
+    if (a == "--files")
+      files = std::stoi(next());
+    else if (a == "--ignored")
+      ignored = std::stoi(next());
+    else if (a == "--runs")
+      runs = std::stoi(next());
+    else if (a == "--dir")
+      dir = next();
+    else if (a == "--max-ratio")
+      maxRatio = std::stod(next());
+    else if (a == "--keep")
+      keep = true;
     else {
       std::cerr << "usage: bench_verify [--files N] [--ignored N] [--runs N] [--dir DIR] [--keep] [--max-ratio R]\n";
       return 2;
@@ -147,9 +153,9 @@ int main(int argc, char** argv) {
     auto t5 = Clock::now();
     double self5 = cpuMs(RUSAGE_SELF);
     if (r == 0) {
-      std::cerr << "entries " << baseline->entries.size() << ", ignored captured "
-                << baseline->ignoredCapturedFiles << " files / " << baseline->ignoredCapturedBytes
-                << " bytes, not restorable " << baseline->notRestorable << "\n";
+      std::cerr << "entries " << baseline->entries.size() << ", ignored captured " << baseline->ignoredCapturedFiles
+                << " files / " << baseline->ignoredCapturedBytes << " bytes, not restorable " << baseline->notRestorable
+                << "\n";
       continue;
     }
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
@@ -166,11 +172,13 @@ int main(int argc, char** argv) {
   double g = median(gitMs), b = median(baseMs), c = median(checkMs), t = median(totalMs);
   std::printf("files: %d tracked, %d ignored; runs: %d (medians)\n", files, ignored, runs);
   std::printf("%-55s %8s %10s\n", "", "wall", "cpu");
-  std::printf("%-55s %5.1f ms %7.1f ms\n", "git status --porcelain --untracked-files=all --ignored:", g, median(gitCpu));
+  std::printf("%-55s %5.1f ms %7.1f ms\n", "git status --porcelain --untracked-files=all --ignored:", g,
+              median(gitCpu));
   std::printf("%-55s %5.1f ms %7.1f ms\n", "loopwright baseline:", b, median(baseCpu));
   std::printf("%-55s %5.1f ms %7.1f ms\n", "loopwright check:", c, median(checkCpu));
   std::printf("%-55s %5.1f ms\n", "baseline + check:", t);
-  std::printf("%-55s %5.1f ms %7.1f ms\n", "floor: two bare stat walks, ignored files read once:", median(floorMs), median(floorCpu));
+  std::printf("%-55s %5.1f ms %7.1f ms\n", "floor: two bare stat walks, ignored files read once:", median(floorMs),
+              median(floorCpu));
   std::printf("%-55s %5.2f    (limit %.2f)\n", "ratio (baseline + check) / git status:", t / g, maxRatio);
   std::printf("%-55s %5.2f\n", "ratio floor / git status:", median(floorMs) / g);
   if (!keep && fresh) fs::remove_all(root);

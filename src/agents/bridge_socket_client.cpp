@@ -62,8 +62,7 @@ Error errorFromRpcError(const json::value& error, const std::string& what) {
   }
   ErrorCode code = isMisuse(rpcCode) ? ErrorCode::UsageError : ErrorCode::Internal;
   if (auto known = codeNamed(dataCode)) code = *known;
-  return makeError(code, what + ": " + (message.empty() ? "error " + std::to_string(rpcCode) : message),
-                   hint, what);
+  return makeError(code, what + ": " + (message.empty() ? "error " + std::to_string(rpcCode) : message), hint, what);
 }
 
 Error errorFromToolResult(const json::object& result, const std::string& tool) {
@@ -85,12 +84,10 @@ Error errorFromToolResult(const json::object& result, const std::string& tool) {
     hint = text.substr(h + 7);
     text.erase(h);
   }
-  return makeError(code, tool + ": " + (text.empty() ? "the tool failed without saying why" : text), hint,
-                   tool);
+  return makeError(code, tool + ": " + (text.empty() ? "the tool failed without saying why" : text), hint, tool);
 }
 
-BridgeSocketClient::BridgeSocketClient(int fd, BridgeSocketOptions options)
-    : fd_(fd), options_(options) {}
+BridgeSocketClient::BridgeSocketClient(int fd, BridgeSocketOptions options) : fd_(fd), options_(options) {}
 
 BridgeSocketClient::~BridgeSocketClient() {
   if (fd_ >= 0) ::close(fd_);

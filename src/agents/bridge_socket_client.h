@@ -45,8 +45,7 @@ class BridgeSocketClient final : public BridgeClient {
  private:
   // One request and its answer's `result`, or the error it carried (named
   // after `what`: the tool, or the method).
-  Result<boost::json::value> request(const std::string& method, boost::json::value params,
-                                     const std::string& what);
+  Result<boost::json::value> request(const std::string& method, boost::json::value params, const std::string& what);
   Status sendLine(const std::string& line);
   Result<std::string> readLine(std::chrono::steady_clock::time_point deadline);
 

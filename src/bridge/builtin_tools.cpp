@@ -55,8 +55,7 @@ Tool githubEventTool(json::value event) {
   Tool t;
   t.name = tools::kGithubEvent;
   t.description = "The GitHub event payload that started this run (the same as LOOPWRIGHT_EVENT).";
-  t.inputSchema = json::object{{"type", "object"}, {"properties", json::object{}},
-                               {"additionalProperties", false}};
+  t.inputSchema = json::object{{"type", "object"}, {"properties", json::object{}}, {"additionalProperties", false}};
   t.handler = [event = std::move(event)](const json::object&, ToolContext&) -> Result<ToolOutput> {
     ToolOutput out;
     out.structured = event;

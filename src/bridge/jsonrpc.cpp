@@ -9,9 +9,7 @@ namespace json = boost::json;
 
 namespace {
 
-bool blank(std::string_view line) {
-  return line.find_first_not_of(" \t\r") == std::string_view::npos;
-}
+bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
 RpcError invalid(json::value id, std::string message) {
   return RpcError{std::move(id), kInvalidRequest, std::move(message), nullptr};
@@ -23,8 +21,7 @@ std::variant<RpcRequest, RpcError> parseMessage(std::string_view line) {
   boost::system::error_code ec;
   json::value v = json::parse(line, ec);
   if (ec) return RpcError{nullptr, kParseError, "Parse error: " + ec.message(), nullptr};
-  if (v.is_array())
-    return invalid(nullptr, "Invalid Request: batches are not supported; send one message per line");
+  if (v.is_array()) return invalid(nullptr, "Invalid Request: batches are not supported; send one message per line");
   if (!v.is_object()) return invalid(nullptr, "Invalid Request: a message is a JSON object");
   json::object& o = v.as_object();
   std::optional<json::value> id;

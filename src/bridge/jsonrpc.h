@@ -19,10 +19,10 @@ inline constexpr int kInvalidRequest = -32600;
 inline constexpr int kMethodNotFound = -32601;
 inline constexpr int kInvalidParams = -32602;
 inline constexpr int kInternalError = -32603;
-inline constexpr int kToolNotGranted = -32001;    // data.code "TOOL_NOT_GRANTED"
-inline constexpr int kGuardrailStop = -32002;     // data.code LOOP_DETECTED / BUDGET_EXCEEDED
-inline constexpr int kBreakerOpen = -32003;       // data.code "BREAKER_OPEN"
-inline constexpr int kMessageTooLarge = -32004;   // data.code "MESSAGE_TOO_LARGE"
+inline constexpr int kToolNotGranted = -32001;   // data.code "TOOL_NOT_GRANTED"
+inline constexpr int kGuardrailStop = -32002;    // data.code LOOP_DETECTED / BUDGET_EXCEEDED
+inline constexpr int kBreakerOpen = -32003;      // data.code "BREAKER_OPEN"
+inline constexpr int kMessageTooLarge = -32004;  // data.code "MESSAGE_TOO_LARGE"
 
 // The largest message the bridge reads, newline excluded.
 inline constexpr std::size_t kMaxMessageBytes = 1u << 20;

@@ -47,10 +47,9 @@ std::pair<LaneFailure, std::string> exchangeFailure(const http::Response& out, s
 Result<std::string> laneApiKey(const Lane& lane, const Environment& env) {
   auto key = env.get(lane.apiKeyEnv);
   if (!key || key->empty())
-    return makeError(ErrorCode::UsageError,
-                     "lane '" + lane.name + "': " + lane.apiKeyEnv + " is not set",
-                     "pass the API key to the job from a secret: env: {" + lane.apiKeyEnv +
-                         ": ${{ secrets." + lane.apiKeyEnv + " }}}",
+    return makeError(ErrorCode::UsageError, "lane '" + lane.name + "': " + lane.apiKeyEnv + " is not set",
+                     "pass the API key to the job from a secret: env: {" + lane.apiKeyEnv + ": ${{ secrets." +
+                         lane.apiKeyEnv + " }}}",
                      lane.name);
   return *key;
 }
@@ -92,17 +91,18 @@ LaneResult LaneClient::complete(const CompletionRequest& request) {
     }
     if (out.status != 0) {
       std::string type = laneErrorType(out.body);
-      if (what.empty()) what = "HTTP " + std::to_string(out.status) + (type.empty() ? "" : " (" + type + ")");
-      else what = "HTTP " + std::to_string(out.status) + " with " + what;
+      if (what.empty())
+        what = "HTTP " + std::to_string(out.status) + (type.empty() ? "" : " (" + type + ")");
+      else
+        what = "HTTP " + std::to_string(out.status) + " with " + what;
     }
     const bool counted = countsAsBreakerFailure(r.failure);
-    r.events = counted ? permit.failed(std::string(toString(r.failure)) + ", " + what)
-                       : permit.nonRetriable();
-    r.completion = makeError(
-        ErrorCode::IoError, "lane '" + lane_.name + "': " + what + " from " + where,
-        counted ? "retriable: the call may be repeated later (the lane's breaker counts this failure)"
-                : "not retriable: check the lane's apiKeyEnv, model and baseUrl, and the request",
-        lane_.name);
+    r.events = counted ? permit.failed(std::string(toString(r.failure)) + ", " + what) : permit.nonRetriable();
+    r.completion =
+        makeError(ErrorCode::IoError, "lane '" + lane_.name + "': " + what + " from " + where,
+                  counted ? "retriable: the call may be repeated later (the lane's breaker counts this failure)"
+                          : "not retriable: check the lane's apiKeyEnv, model and baseUrl, and the request",
+                  lane_.name);
   } catch (const std::exception& e) {
     // Our failure, not the lane's: the probe flag is released, nothing counted.
     r.failure = LaneFailure::Rejected;

@@ -3,7 +3,9 @@
 namespace lw::bridge {
 
 http::Policy laneHttpPolicy() {
-  return {.maxRedirects = 0, .maxRequestBytes = 8u << 20, .maxResponseBytes = 8u << 20,
+  return {.maxRedirects = 0,
+          .maxRequestBytes = 8u << 20,
+          .maxResponseBytes = 8u << 20,
           .proxy = http::Proxy::kFromEnvironment};
 }
 

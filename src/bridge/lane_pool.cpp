@@ -2,14 +2,15 @@
 
 namespace lw::bridge {
 
-LanePool::LanePool(const Taskpack& taskpack, const Environment& env, http::Transport& http,
-                   const guard::Clock& clock) {
+LanePool::LanePool(const Taskpack& taskpack, const Environment& env, http::Transport& http, const guard::Clock& clock) {
   for (const Lane& lane : taskpack.lanes) {
     Entry e;
     e.breaker = std::make_unique<guard::CircuitBreaker>(lane.name, taskpack.guardrails.breaker, clock);
     auto key = laneApiKey(lane, env);
-    if (key) e.client = std::make_unique<LaneClient>(lane, std::move(*key), http, *e.breaker);
-    else e.keyError = key.error();
+    if (key)
+      e.client = std::make_unique<LaneClient>(lane, std::move(*key), http, *e.breaker);
+    else
+      e.keyError = key.error();
     if (lane.fallbackLane) fallbackOf_[lane.name] = *lane.fallbackLane;
     lanes_.emplace(lane.name, std::move(e));
   }

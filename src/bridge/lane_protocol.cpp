@@ -16,8 +16,7 @@ std::string joinUrl(const std::string& base, std::string_view path) {
 }
 
 Error invalidBody(LaneApi api, const std::string& what) {
-  return makeError(ErrorCode::OutputInvalid,
-                   std::string(toString(api)) + " response: " + what,
+  return makeError(ErrorCode::OutputInvalid, std::string(toString(api)) + " response: " + what,
                    "the lane's baseUrl must point at an API of this kind");
 }
 
@@ -46,10 +45,11 @@ json::object completionRequestSchema() {
       {"required", json::array{"messages"}},
       {"additionalProperties", false},
       {"properties",
-       json::object{{"messages", json::object{{"type", "array"}, {"minItems", 1}, {"maxItems", 512},
-                                              {"items", std::move(message)}}},
-                    {"maxTokens", json::object{{"type", "integer"}, {"minimum", 1}, {"maximum", 200000}}},
-                    {"temperature", json::object{{"type", "number"}, {"minimum", 0}, {"maximum", 2}}}}}};
+       json::object{
+           {"messages",
+            json::object{{"type", "array"}, {"minItems", 1}, {"maxItems", 512}, {"items", std::move(message)}}},
+           {"maxTokens", json::object{{"type", "integer"}, {"minimum", 1}, {"maximum", 200000}}},
+           {"temperature", json::object{{"type", "number"}, {"minimum", 0}, {"maximum", 2}}}}}};
 }
 
 CompletionRequest completionRequestFromArgs(const json::object& args) {
@@ -61,8 +61,7 @@ CompletionRequest completionRequestFromArgs(const json::object& args) {
   return r;
 }
 
-http::Request buildLaneRequest(const Lane& lane, const std::string& apiKey,
-                                 const CompletionRequest& request) {
+http::Request buildLaneRequest(const Lane& lane, const std::string& apiKey, const CompletionRequest& request) {
   http::Request http;
   http.method = "POST";
   http.timeout = std::chrono::milliseconds(lane.timeoutMs);

@@ -47,8 +47,7 @@ CompletionRequest completionRequestFromArgs(const boost::json::object& args);
 
 // The request for `lane`. Anthropic takes system messages apart; they are
 // joined into its `system` field in order.
-http::Request buildLaneRequest(const Lane& lane, const std::string& apiKey,
-                                 const CompletionRequest& request);
+http::Request buildLaneRequest(const Lane& lane, const std::string& apiKey, const CompletionRequest& request);
 
 // The completion in a 2xx body. OUTPUT_INVALID when the body is not the
 // API's shape; an empty text is returned as such (the caller decides).

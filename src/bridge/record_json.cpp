@@ -5,10 +5,8 @@
 namespace lw::bridge {
 
 boost::json::object toJson(const guard::Event& e) {
-  return {{"kind", guard::toString(e.kind)},
-          {"code", codeName(e.code)},
-          {"subject", e.subject},
-          {"message", e.message}};
+  return {
+      {"kind", guard::toString(e.kind)}, {"code", codeName(e.code)}, {"subject", e.subject}, {"message", e.message}};
 }
 
 boost::json::object toJson(const CallRecord& r) {

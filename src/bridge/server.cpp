@@ -69,8 +69,7 @@ Result<std::pair<UniqueFd, UniqueFd>> wakePipe() {
 Result<std::unique_ptr<BridgeServer>> BridgeServer::serveFd(UniqueFd fd, Session& session) {
   auto wake = wakePipe();
   if (!wake) return wake.error();
-  std::unique_ptr<BridgeServer> s(
-      new BridgeServer(session, std::move(wake->first), std::move(wake->second)));
+  std::unique_ptr<BridgeServer> s(new BridgeServer(session, std::move(wake->first), std::move(wake->second)));
   int raw = fd.release();
   std::lock_guard<std::mutex> lock(s->mu_);
   s->connections_.push_back(raw);
@@ -91,10 +90,8 @@ Result<std::unique_ptr<BridgeServer>> BridgeServer::listen(const std::string& pa
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) return ioError("bridge socket directory " + dir, errno);
   if (!S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() || (st.st_mode & 077) != 0)
-    return makeError(ErrorCode::IoError,
-                     "bridge socket directory " + dir + " is not private to this user",
-                     "create it with mode 0700 (another user could otherwise reach the step's tools)",
-                     dir);
+    return makeError(ErrorCode::IoError, "bridge socket directory " + dir + " is not private to this user",
+                     "create it with mode 0700 (another user could otherwise reach the step's tools)", dir);
   auto wake = wakePipe();
   if (!wake) return wake.error();
   UniqueFd sock(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
@@ -109,8 +106,7 @@ Result<std::unique_ptr<BridgeServer>> BridgeServer::listen(const std::string& pa
     ::unlink(path.c_str());
     return ioError("listen on " + path, err);
   }
-  std::unique_ptr<BridgeServer> s(
-      new BridgeServer(session, std::move(wake->first), std::move(wake->second)));
+  std::unique_ptr<BridgeServer> s(new BridgeServer(session, std::move(wake->first), std::move(wake->second)));
   s->path_ = path;
   s->listenFd_ = std::move(sock);
   int lfd = s->listenFd_.get();

@@ -17,9 +17,7 @@ namespace lw::bridge {
 
 namespace {
 
-Error ioError(const std::string& what) {
-  return makeError(ErrorCode::IoError, what + ": " + std::strerror(errno));
-}
+Error ioError(const std::string& what) { return makeError(ErrorCode::IoError, what + ": " + std::strerror(errno)); }
 
 bool writeAll(int fd, std::string_view data) {
   while (!data.empty()) {

@@ -4,8 +4,7 @@
 
 namespace lw::bridge {
 
-StepBridge::StepBridge(StepBridgeOptions options, const guard::Clock& clock)
-    : budget_(options.limits, clock) {
+StepBridge::StepBridge(StepBridgeOptions options, const guard::Clock& clock) : budget_(options.limits, clock) {
   for (Tool& t : options.extraTools) registry_.add(std::move(t));
   registry_.add(findingsReportTool(findings_));
   registry_.add(githubEventTool(std::move(options.event)));

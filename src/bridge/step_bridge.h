@@ -22,13 +22,13 @@
 namespace lw::bridge {
 
 struct StepBridgeOptions {
-  std::string stepId;                  // "stage/step"
-  std::vector<std::string> grants;     // grantsFor(step)
-  LoopGuardrail loop;                  // the step's effective guardrails
-  Limits limits;                       // the step's effective limits (the wall time starts now)
-  boost::json::value event;            // github.event's answer
-  StepRoute route;                     // LanePool::routeFor(step); empty: no model.complete
-  std::vector<Tool> extraTools;        // GitHub reads and the like, granted or not by `grants`
+  std::string stepId;                                // "stage/step"
+  std::vector<std::string> grants;                   // grantsFor(step)
+  LoopGuardrail loop;                                // the step's effective guardrails
+  Limits limits;                                     // the step's effective limits (the wall time starts now)
+  boost::json::value event;                          // github.event's answer
+  StepRoute route;                                   // LanePool::routeFor(step); empty: no model.complete
+  std::vector<Tool> extraTools;                      // GitHub reads and the like, granted or not by `grants`
   std::function<void(const guard::Event&)> onEvent;  // to the run record and stderr
   std::function<void(const guard::Event&)> onStop;   // kill the step here
 };

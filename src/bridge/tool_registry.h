@@ -42,8 +42,8 @@ struct Tool {
   std::string description;
   boost::json::object inputSchema;  // JSON Schema (verify::validateJson); checked before the handler
   ToolHandler handler;
-  bool modelCall = false;     // charged to maxModelCalls as well
-  bool chargesOutput = false; // its arguments' size is charged to maxOutputBytes
+  bool modelCall = false;      // charged to maxModelCalls as well
+  bool chargesOutput = false;  // its arguments' size is charged to maxOutputBytes
 };
 
 class ToolRegistry {

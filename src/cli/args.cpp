@@ -11,15 +11,13 @@ Error usage(std::string message, std::string hint) {
 
 }  // namespace
 
-Result<Args> Args::parse(const std::vector<std::string>& argv,
-                         const std::vector<OptionSpec>& specs, std::size_t maxPositionals,
-                         bool takesCommandAfterDashDash) {
+Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector<OptionSpec>& specs,
+                         std::size_t maxPositionals, bool takesCommandAfterDashDash) {
   Args args;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& word = argv[i];
     if (word == "--") {
-      if (!takesCommandAfterDashDash)
-        return usage("unexpected '--'", "this subcommand takes no command to run");
+      if (!takesCommandAfterDashDash) return usage("unexpected '--'", "this subcommand takes no command to run");
       args.command_.assign(argv.begin() + static_cast<long>(i) + 1, argv.end());
       break;
     }
@@ -30,13 +28,10 @@ Result<Args> Args::parse(const std::vector<std::string>& argv,
         inlineValue = name.substr(eq + 1);
         name.resize(eq);
       }
-      auto spec = std::find_if(specs.begin(), specs.end(),
-                               [&](const OptionSpec& s) { return s.name == name; });
-      if (spec == specs.end())
-        return usage("unknown option '--" + name + "'", "see --help for the options");
+      auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == name; });
+      if (spec == specs.end()) return usage("unknown option '--" + name + "'", "see --help for the options");
       auto& slot = args.options_[name];
-      if (!slot.empty() && !spec->repeatable)
-        return usage("option '--" + name + "' given twice", "give it once");
+      if (!slot.empty() && !spec->repeatable) return usage("option '--" + name + "' given twice", "give it once");
       if (spec->valueName.empty()) {
         if (inlineValue) return usage("option '--" + name + "' takes no value", "");
         slot.push_back("");

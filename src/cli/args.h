@@ -22,9 +22,8 @@ class Args {
  public:
   // Fails with USAGE_ERROR on an unknown option, a missing value, a repeated
   // non-repeatable option, or more positionals than maxPositionals.
-  static Result<Args> parse(const std::vector<std::string>& argv,
-                            const std::vector<OptionSpec>& specs, std::size_t maxPositionals,
-                            bool takesCommandAfterDashDash);
+  static Result<Args> parse(const std::vector<std::string>& argv, const std::vector<OptionSpec>& specs,
+                            std::size_t maxPositionals, bool takesCommandAfterDashDash);
 
   bool flag(const std::string& name) const;
   std::optional<std::string> value(const std::string& name) const;

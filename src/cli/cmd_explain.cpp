@@ -14,13 +14,13 @@
 #include "cli/policy_context.h"
 #include "cli/report.h"
 #include "core/error_json.h"
+#include "core/step_label.h"
 #include "pipeline/step/refusal_blocker.h"
 #include "policy/builtin_params.h"
 #include "policy/effective_policy_json.h"
 #include "policy/isolation.h"
 #include "sandbox/negotiate.h"
 #include "sandbox/registry.h"
-#include "core/step_label.h"
 
 namespace lw::cli {
 namespace {
@@ -49,7 +49,6 @@ void row(std::ostream& out, const std::string& field, const std::string& value, 
   out << value << "\n";
   if (!why.empty()) out << "  " << std::string(30, ' ') << "← " << why << "\n";
 }
-
 
 const Step* stepOf(const Taskpack& tp, const EffectiveStep& s);
 

@@ -31,8 +31,8 @@ struct StoreChoice {
 };
 
 Error storeUsage(std::string message, std::string subject) {
-  return makeError(ErrorCode::UsageError, std::move(message),
-                   "see `loopwright lease --help` and docs/leases.md", std::move(subject));
+  return makeError(ErrorCode::UsageError, std::move(message), "see `loopwright lease --help` and docs/leases.md",
+                   std::move(subject));
 }
 
 // --etcd URL [--prefix P] (checked as the host config's `leases:` is).
@@ -71,26 +71,24 @@ Result<std::unique_ptr<lease::Store>> chosenStore(const Args& args, const Enviro
   return lease::openStore(choice->config, choice->stateDir);
 }
 
-Result<std::uint64_t> number(const Args& args, const std::string& option, std::uint64_t min,
-                             std::uint64_t max) {
+Result<std::uint64_t> number(const Args& args, const std::string& option, std::uint64_t min, std::uint64_t max) {
   auto text = args.value(option);
   if (!text)
-    return makeError(ErrorCode::UsageError, "--" + option + " is required",
-                     "see `loopwright lease --help`", "--" + option);
+    return makeError(ErrorCode::UsageError, "--" + option + " is required", "see `loopwright lease --help`",
+                     "--" + option);
   std::uint64_t n = 0;
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), n);
   if (ec != std::errc() || end != text->data() + text->size() || n < min || n > max)
     return makeError(ErrorCode::UsageError,
-                     "--" + option + " " + *text + " is not a whole number from " +
-                         std::to_string(min) + " to " + std::to_string(max),
+                     "--" + option + " " + *text + " is not a whole number from " + std::to_string(min) + " to " +
+                         std::to_string(max),
                      {}, "--" + option);
   return n;
 }
 
 Result<std::string> resourceOf(const Args& args) {
   if (args.positionals().size() != 1)
-    return makeError(ErrorCode::UsageError, "give exactly one RESOURCE",
-                     "see `loopwright lease --help`");
+    return makeError(ErrorCode::UsageError, "give exactly one RESOURCE", "see `loopwright lease --help`");
   const std::string& resource = args.positionals()[0];
   if (auto named = lease::validateResourceName(resource); !named) return named.error();
   return resource;
@@ -116,11 +114,11 @@ json::object leaseJson(const Lease& l, std::int64_t nowMs) {
 }
 
 int printLease(Io& io, const std::string& verb, const Lease& l) {
-  if (io.json) printJson(io.out, leaseJson(l, lease::systemNowMs()));
+  if (io.json)
+    printJson(io.out, leaseJson(l, lease::systemNowMs()));
   else
     io.out << "loopwright: " << verb << " " << l.resource << " (token " << l.token << ")"
-           << (l.phase == lease::Phase::Free ? "" : " until " + lease::formatTimeMs(l.expiresAtMs))
-           << "\n";
+           << (l.phase == lease::Phase::Free ? "" : " until " + lease::formatTimeMs(l.expiresAtMs)) << "\n";
   return kExitOk;
 }
 
@@ -174,11 +172,12 @@ int runRelease(const Args& args, Io& io) {
   return printLease(io, "released", freed);
 }
 
-json::value listJson(const std::string& storeName,
-                     const std::vector<lease::ListedRecord>& records, std::int64_t nowMs) {
+json::value listJson(const std::string& storeName, const std::vector<lease::ListedRecord>& records,
+                     std::int64_t nowMs) {
   json::array rows;
   for (const auto& rec : records) {
-    if (rec.lease) rows.push_back(leaseJson(*rec.lease, nowMs));
+    if (rec.lease)
+      rows.push_back(leaseJson(*rec.lease, nowMs));
     else
       rows.push_back(json::object{{"resource", rec.resource},
                                   {"phase", "corrupt"},
@@ -189,8 +188,7 @@ json::value listJson(const std::string& storeName,
   return json::object{{"store", storeName}, {"leases", std::move(rows)}};
 }
 
-void listText(std::ostream& out, const std::vector<lease::ListedRecord>& records,
-              std::int64_t nowMs) {
+void listText(std::ostream& out, const std::vector<lease::ListedRecord>& records, std::int64_t nowMs) {
   for (const auto& rec : records) {
     if (!rec.lease) {
       out << rec.resource << "  corrupt  " << rec.unreadable->message << "\n";
@@ -212,9 +210,12 @@ int runList(const Args& args, Io& io) {
   if (!records) return reportError(io, records.error());
   const std::int64_t now = lease::systemNowMs();
   const std::string name = lease::storeName(choice->config, choice->stateDir);
-  if (io.json) printJson(io.out, listJson(name, *records, now));
-  else if (records->empty()) io.out << "loopwright: no leases in " << name << "\n";
-  else listText(io.out, *records, now);
+  if (io.json)
+    printJson(io.out, listJson(name, *records, now));
+  else if (records->empty())
+    io.out << "loopwright: no leases in " << name << "\n";
+  else
+    listText(io.out, *records, now);
   return kExitOk;
 }
 
@@ -224,9 +225,8 @@ std::vector<OptionSpec> storeOptions() {
           {"prefix", "P", "with --etcd: the key prefix (default /loopwright/leases/)"}};
 }
 
-Command leaseCommand(std::string verb, std::string summary, std::string usage,
-                     std::string description, std::vector<OptionSpec> options,
-                     std::function<int(const Args&, Io&)> run) {
+Command leaseCommand(std::string verb, std::string summary, std::string usage, std::string description,
+                     std::vector<OptionSpec> options, std::function<int(const Args&, Io&)> run) {
   Command c;
   c.name = "lease " + verb;
   c.summary = std::move(summary);
@@ -244,23 +244,20 @@ Command leaseCommand(std::string verb, std::string summary, std::string usage,
 }  // namespace
 
 Command leaseClaimCommand() {
-  return leaseCommand(
-      "claim", "claim an ownership lease (free or expired only)",
-      "RESOURCE --holder TEXT --ttl SECONDS [--store DIR | --etcd URL [--prefix P]]",
-      "Claims RESOURCE for --ttl seconds when it is free or its lease expired; never\n"
-      "takes over a live lease or one being torn down. Prints the fencing token.",
-      {{"holder", "TEXT", "who holds it, in words"}, {"ttl", "SECONDS", "how long the lease lasts"}},
-      runClaim);
+  return leaseCommand("claim", "claim an ownership lease (free or expired only)",
+                      "RESOURCE --holder TEXT --ttl SECONDS [--store DIR | --etcd URL [--prefix P]]",
+                      "Claims RESOURCE for --ttl seconds when it is free or its lease expired; never\n"
+                      "takes over a live lease or one being torn down. Prints the fencing token.",
+                      {{"holder", "TEXT", "who holds it, in words"}, {"ttl", "SECONDS", "how long the lease lasts"}},
+                      runClaim);
 }
 
 Command leaseRenewCommand() {
-  return leaseCommand("renew", "renew a lease you hold",
-                      "RESOURCE --token N --ttl SECONDS [--store DIR | --etcd URL [--prefix P]]",
-                      "Moves the expiry of the lease with fencing token N to now + --ttl, only\n"
-                      "while it is active and unexpired.",
-                      {{"token", "N", "the fencing token of the lease"},
-                       {"ttl", "SECONDS", "how long from now"}},
-                      runRenew);
+  return leaseCommand(
+      "renew", "renew a lease you hold", "RESOURCE --token N --ttl SECONDS [--store DIR | --etcd URL [--prefix P]]",
+      "Moves the expiry of the lease with fencing token N to now + --ttl, only\n"
+      "while it is active and unexpired.",
+      {{"token", "N", "the fencing token of the lease"}, {"ttl", "SECONDS", "how long from now"}}, runRenew);
 }
 
 Command leaseReleaseCommand() {

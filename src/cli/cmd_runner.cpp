@@ -42,8 +42,10 @@ int runJobStarted(const Args& a, Io& io) {
     io.out << "::error title=loopwright host qualification::" << oneLine(result.error().message) << "\n";
     return reportError(io, result.error());
   }
-  if (io.json) printJson(io.out, result->report);
-  else io.out << host::renderTable(result->report) << result->cacheNote << "\n";
+  if (io.json)
+    printJson(io.out, result->report);
+  else
+    io.out << host::renderTable(result->report) << result->cacheNote << "\n";
   if (result->satisfied) return kExitOk;
   Error e = host::floorError(result->report);
   std::string all = e.message;

@@ -37,8 +37,8 @@ Command validateCommand() {
       printJson(io.out, o);
     } else {
       io.out << tp->file << ": valid taskpack '" << tp->name << "' (" << tp->stages.size()
-             << (tp->stages.size() == 1 ? " stage, " : " stages, ") << steps
-             << (steps == 1 ? " step)" : " steps)") << "\n";
+             << (tp->stages.size() == 1 ? " stage, " : " stages, ") << steps << (steps == 1 ? " step)" : " steps)")
+             << "\n";
     }
     return 0;
   };

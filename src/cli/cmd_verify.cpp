@@ -21,16 +21,16 @@ Result<std::uint64_t> number(const Args& args, const std::string& name, std::uin
     std::size_t used = 0;
     unsigned long long n = std::stoull(*v, &used);
     if (used == v->size()) return static_cast<std::uint64_t>(n);
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception&) {}
   return makeError(ErrorCode::UsageError, "--" + name + " needs a number, not '" + *v + "'",
                    "write --" + name + " 1000");
 }
 
 int runSnapshot(const Args& args, Io& io) {
   auto out = args.value("out");
-  if (!out) return reportError(io, makeError(ErrorCode::UsageError, "--out FILE is required",
-                                             "write --out /path/outside/the/repo/baseline.json"));
+  if (!out)
+    return reportError(io, makeError(ErrorCode::UsageError, "--out FILE is required",
+                                     "write --out /path/outside/the/repo/baseline.json"));
   verify::BaselineOptions opts;
   auto bytes = number(args, "ignored-budget-bytes", opts.ignoredBudgetBytes);
   if (!bytes) return reportError(io, bytes.error());
@@ -55,8 +55,8 @@ int runSnapshot(const Args& args, Io& io) {
     o["notRestorable"] = baseline->notRestorable;
     printJson(io.out, o);
   } else {
-    io.out << "baseline of " << baseline->workTree << ": " << baseline->entries.size()
-           << " entries, " << baseline->refs.size() << " refs";
+    io.out << "baseline of " << baseline->workTree << ": " << baseline->entries.size() << " entries, "
+           << baseline->refs.size() << " refs";
     if (baseline->notRestorable > 0)
       io.out << ", " << baseline->notRestorable << " detected only (over the capture budget)";
     io.out << "\nwritten to " << *out << " (captured content in " << baseline->storePath << ")\n";
@@ -66,8 +66,9 @@ int runSnapshot(const Args& args, Io& io) {
 
 int runCheck(const Args& args, Io& io) {
   auto file = args.value("baseline");
-  if (!file) return reportError(io, makeError(ErrorCode::UsageError, "--baseline FILE is required",
-                                              "take one first with 'loopwright verify snapshot'"));
+  if (!file)
+    return reportError(io, makeError(ErrorCode::UsageError, "--baseline FILE is required",
+                                     "take one first with 'loopwright verify snapshot'"));
   std::string roleName = args.value("role").value_or("reviewer");
   auto role = parseRole(roleName);
   if (!role)
@@ -96,7 +97,8 @@ int runCheck(const Args& args, Io& io) {
   for (const auto* list : {&report->changes, &report->declared})
     for (const verify::Change& c : *list) {
       io.out << verify::toString(c.kind) << "\t" << verify::toString(c.category) << "\t"
-             << (c.area == verify::Area::WorkTree || c.given == c.path ? "" : std::string(verify::toString(c.area)) + ":")
+             << (c.area == verify::Area::WorkTree || c.given == c.path ? ""
+                                                                       : std::string(verify::toString(c.area)) + ":")
              << c.path;
       if (!c.detail.empty()) io.out << "\t" << c.detail;
       if (c.violation) io.out << "\t" << codeName(*c.violation) << ": " << c.reason;

@@ -1,5 +1,5 @@
-#include "cli/command.h"
 #include "cli/commands.h"
+#include "cli/command.h"
 
 namespace lw::cli {
 
@@ -11,12 +11,18 @@ std::vector<Command> allCommands() {
       sandboxBackendsCommand(),
       sandboxExecCommand(),
       publishCommand(),
-      verifySnapshotCommand(), verifyCheckCommand(),
+      verifySnapshotCommand(),
+      verifyCheckCommand(),
       bridgeStdioCommand(),
       agentCommand(),
       qualifyCommand(),
-      runnerJobStartedCommand(), runnerJobCompletedCommand(), runnerInstallHooksCommand(),
-      leaseClaimCommand(), leaseRenewCommand(), leaseReleaseCommand(), leaseListCommand(),
+      runnerJobStartedCommand(),
+      runnerJobCompletedCommand(),
+      runnerInstallHooksCommand(),
+      leaseClaimCommand(),
+      leaseRenewCommand(),
+      leaseReleaseCommand(),
+      leaseListCommand(),
   };
 }
 

@@ -11,11 +11,17 @@ Command runCommand();
 Command sandboxBackendsCommand();
 Command sandboxExecCommand();
 Command publishCommand();
-Command verifySnapshotCommand(); Command verifyCheckCommand();
+Command verifySnapshotCommand();
+Command verifyCheckCommand();
 Command bridgeStdioCommand();
 Command agentCommand();
 Command qualifyCommand();
-Command runnerJobStartedCommand(); Command runnerJobCompletedCommand(); Command runnerInstallHooksCommand();
-Command leaseClaimCommand(); Command leaseRenewCommand(); Command leaseReleaseCommand(); Command leaseListCommand();
+Command runnerJobStartedCommand();
+Command runnerJobCompletedCommand();
+Command runnerInstallHooksCommand();
+Command leaseClaimCommand();
+Command leaseRenewCommand();
+Command leaseReleaseCommand();
+Command leaseListCommand();
 
 }  // namespace lw::cli

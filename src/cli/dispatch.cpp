@@ -24,10 +24,8 @@ bool startsWithWords(const std::vector<std::string>& argv, const std::vector<std
   return std::equal(words.begin(), words.end(), argv.begin());
 }
 
-void printOverview(std::ostream& out, const std::vector<Command>& commands,
-                   const std::string& group) {
-  out << "loopwright " << kVersion
-      << " — run AI agent steps in OS sandboxes, verify them, publish to GitHub\n\n"
+void printOverview(std::ostream& out, const std::vector<Command>& commands, const std::string& group) {
+  out << "loopwright " << kVersion << " — run AI agent steps in OS sandboxes, verify them, publish to GitHub\n\n"
       << "usage: loopwright <command> [options]\n\ncommands:\n";
   // The summaries start in one column, two spaces past the longest name.
   std::size_t width = 0;
@@ -42,8 +40,7 @@ void printOverview(std::ostream& out, const std::vector<Command>& commands,
 }
 
 void printCommandHelp(std::ostream& out, const Command& c) {
-  out << "usage: loopwright " << c.name << (c.usage.empty() ? "" : " ") << c.usage << "\n\n"
-      << c.summary << "\n";
+  out << "usage: loopwright " << c.name << (c.usage.empty() ? "" : " ") << c.usage << "\n\n" << c.summary << "\n";
   if (!c.description.empty()) out << "\n" << c.description << "\n";
   out << "\noptions:\n";
   for (const OptionSpec& o : c.options) {
@@ -69,8 +66,8 @@ const Command* findCommand(const std::vector<std::string>& argv, const std::vect
   return best;
 }
 
-int dispatch(const std::vector<std::string>& argv, const std::vector<Command>& commands,
-             std::ostream& out, std::ostream& err, const Environment& env) {
+int dispatch(const std::vector<std::string>& argv, const std::vector<Command>& commands, std::ostream& out,
+             std::ostream& err, const Environment& env) {
   Io io{out, err, env, false};
   if (argv.empty() || argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
     printOverview(argv.empty() ? err : out, commands, "");
@@ -83,21 +80,18 @@ int dispatch(const std::vector<std::string>& argv, const std::vector<Command>& c
 
   const Command* best = findCommand(argv, commands);
   if (best == nullptr) {
-    bool isGroup = std::any_of(commands.begin(), commands.end(), [&](const Command& c) {
-      return c.name.starts_with(argv[0] + " ");
-    });
+    bool isGroup = std::any_of(commands.begin(), commands.end(),
+                               [&](const Command& c) { return c.name.starts_with(argv[0] + " "); });
     if (isGroup) {
       printOverview(err, commands, argv[0]);
       return kExitConfig;
     }
     io.json = std::find(argv.begin(), argv.end(), "--json") != argv.end();
-    return reportError(io, makeError(ErrorCode::UsageError,
-                                     "unknown command '" + argv[0] + "'",
+    return reportError(io, makeError(ErrorCode::UsageError, "unknown command '" + argv[0] + "'",
                                      "run 'loopwright --help' for the commands"));
   }
 
-  std::vector<std::string> rest(argv.begin() + static_cast<long>(wordsOf(best->name).size()),
-                                argv.end());
+  std::vector<std::string> rest(argv.begin() + static_cast<long>(wordsOf(best->name).size()), argv.end());
   std::vector<OptionSpec> specs = best->options;
   specs.push_back({"json", "", "print machine-readable JSON"});
   specs.push_back({"help", "", "show this help"});
@@ -116,8 +110,7 @@ int dispatch(const std::vector<std::string>& argv, const std::vector<Command>& c
   try {
     return best->run(*args, io);
   } catch (const std::exception& ex) {
-    return reportError(io, makeError(ErrorCode::Internal,
-                                     std::string("internal error: ") + ex.what(),
+    return reportError(io, makeError(ErrorCode::Internal, std::string("internal error: ") + ex.what(),
                                      "this is a bug in loopwright; please report it"));
   }
 }

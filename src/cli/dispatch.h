@@ -13,7 +13,7 @@ namespace lw::cli {
 const Command* findCommand(const std::vector<std::string>& argv, const std::vector<Command>& commands);
 
 // argv excludes the program name. Returns the process exit status.
-int dispatch(const std::vector<std::string>& argv, const std::vector<Command>& commands,
-             std::ostream& out, std::ostream& err, const Environment& env);
+int dispatch(const std::vector<std::string>& argv, const std::vector<Command>& commands, std::ostream& out,
+             std::ostream& err, const Environment& env);
 
 }  // namespace lw::cli

@@ -21,8 +21,7 @@ int execEngine(char** argv, std::ostream& out, std::ostream& err, const Environm
     json = json || std::strcmp(*a, "--json") == 0;
   Io io{out, err, env, json};
   return reportError(io, makeError(ErrorCode::Internal,
-                                   "cannot run " + (engine.empty() ? std::string(kEngineExecutable)
-                                                                   : engine.string()) +
+                                   "cannot run " + (engine.empty() ? std::string(kEngineExecutable) : engine.string()) +
                                        ": " + std::strerror(saved),
                                    "install loopwright and loopwright-engine side by side "
                                    "in one directory"));

@@ -9,30 +9,23 @@ int exitCodeFor(ErrorCode code) {
     case ErrorCode::HostConfigInvalid:
     case ErrorCode::EventInvalid:
     case ErrorCode::PolicyFloorViolation:
-    case ErrorCode::IoError:
-      return kExitConfig;
+    case ErrorCode::IoError: return kExitConfig;
     case ErrorCode::SandboxBackendUnavailable:
     case ErrorCode::SandboxCapabilityInsufficient:
     case ErrorCode::SandboxLaunchFailed:
-    case ErrorCode::IsolationUnavailable:
-      return kExitSandbox;
+    case ErrorCode::IsolationUnavailable: return kExitSandbox;
     case ErrorCode::LoopDetected:
     case ErrorCode::BreakerOpen:
-    case ErrorCode::BudgetExceeded:
-      return kExitGuardrail;
+    case ErrorCode::BudgetExceeded: return kExitGuardrail;
     case ErrorCode::ReadOnlyViolation:
     case ErrorCode::PathPolicyViolation:
     case ErrorCode::SecretLeak:
     case ErrorCode::OutputInvalid:
-    case ErrorCode::ContractUnmet:
-      return kExitVerification;
-    case ErrorCode::PublicationFailed:
-      return kExitPublication;
+    case ErrorCode::ContractUnmet: return kExitVerification;
+    case ErrorCode::PublicationFailed: return kExitPublication;
     case ErrorCode::LeaseUnavailable:
-    case ErrorCode::LeaseLost:
-      return kExitLease;
-    case ErrorCode::Internal:
-      return kExitInternal;
+    case ErrorCode::LeaseLost: return kExitLease;
+    case ErrorCode::Internal: return kExitInternal;
   }
   return kExitInternal;
 }

@@ -48,7 +48,8 @@ boost::json::object toJson(const IsolationChain& c) {
   esc["on"] = std::move(on);
   esc["why"] = e.to ? boost::json::value(nullptr) : boost::json::value(e.notAllowedBecause);
   esc["backends"] = names(c.escalationBackends);
-  return {{"level", toString(c.level)}, {"why", c.why}, {"backends", names(c.backends)}, {"escalation", std::move(esc)}};
+  return {
+      {"level", toString(c.level)}, {"why", c.why}, {"backends", names(c.backends)}, {"escalation", std::move(esc)}};
 }
 
 }  // namespace lw::cli

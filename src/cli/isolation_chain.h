@@ -16,8 +16,8 @@ namespace lw::cli {
 
 struct IsolationChain {
   Isolation level = Isolation::L1;
-  std::string why;                       // the rule that set the level
-  std::vector<BackendId> backends;       // preferred backends at `level` or above, in order
+  std::string why;                  // the rule that set the level
+  std::vector<BackendId> backends;  // preferred backends at `level` or above, in order
   pipeline::EscalationPlan escalation;
   std::vector<BackendId> escalationBackends;  // at the escalation's level or above (when it has one)
 };

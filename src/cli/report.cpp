@@ -29,8 +29,6 @@ int reportError(Io& io, const Error& error) {
   return exitCodeFor(error.code);
 }
 
-void printJson(std::ostream& out, const boost::json::value& value) {
-  out << toJsonText(value) << "\n";
-}
+void printJson(std::ostream& out, const boost::json::value& value) { out << toJsonText(value) << "\n"; }
 
 }  // namespace lw::cli

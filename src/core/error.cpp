@@ -39,8 +39,7 @@ std::string Location::toString() const {
   return out;
 }
 
-Error makeError(ErrorCode code, std::string message, std::string hint,
-                std::string subject) {
+Error makeError(ErrorCode code, std::string message, std::string hint, std::string subject) {
   Error e;
   e.code = code;
   e.message = std::move(message);

@@ -67,7 +67,6 @@ struct Error {
   std::vector<Diagnostic> diagnostics;
 };
 
-Error makeError(ErrorCode code, std::string message, std::string hint = {},
-                std::string subject = {});
+Error makeError(ErrorCode code, std::string message, std::string hint = {}, std::string subject = {});
 
 }  // namespace lw

@@ -12,8 +12,7 @@
 
 namespace lw {
 
-Result<std::string> readBoundedFile(const std::string& path, std::size_t maxBytes,
-                                    ErrorCode code) {
+Result<std::string> readBoundedFile(const std::string& path, std::size_t maxBytes, ErrorCode code) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
     int err = errno;
@@ -28,8 +27,7 @@ Result<std::string> readBoundedFile(const std::string& path, std::size_t maxByte
   if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) > maxBytes) {
     ::close(fd);
     return makeError(code,
-                     path + " is " + std::to_string(st.st_size) + " bytes; the limit is " +
-                         std::to_string(maxBytes),
+                     path + " is " + std::to_string(st.st_size) + " bytes; the limit is " + std::to_string(maxBytes),
                      "split or shorten the file", path);
   }
   std::string content;
@@ -46,8 +44,7 @@ Result<std::string> readBoundedFile(const std::string& path, std::size_t maxByte
     content.append(buf.data(), static_cast<std::size_t>(n));
     if (content.size() > maxBytes) {
       ::close(fd);
-      return makeError(code, path + " is larger than the limit of " + std::to_string(maxBytes) +
-                                 " bytes",
+      return makeError(code, path + " is larger than the limit of " + std::to_string(maxBytes) + " bytes",
                        "split or shorten the file", path);
     }
   }
@@ -69,16 +66,14 @@ Status writeFileAtomic(const std::string& path, std::string_view content, bool s
       int err = errno;
       ::close(fd);
       ::unlink(tmp.c_str());
-      return makeError(ErrorCode::IoError, "cannot write " + path + ": " + std::strerror(err),
-                       "", path);
+      return makeError(ErrorCode::IoError, "cannot write " + path + ": " + std::strerror(err), "", path);
     }
     done += static_cast<std::size_t>(n);
   }
   if ((sync && ::fsync(fd) != 0) || ::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
-    return makeError(ErrorCode::IoError, "cannot write " + path + ": " + std::strerror(err), "",
-                     path);
+    return makeError(ErrorCode::IoError, "cannot write " + path + ": " + std::strerror(err), "", path);
   }
   return Ok{};
 }

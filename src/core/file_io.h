@@ -12,8 +12,7 @@ namespace lw {
 // Reads the whole file if it is at most maxBytes long. The size is checked
 // before reading (and the read itself is bounded, for pipes and /proc files).
 // Fails with `code` naming the file: missing, unreadable, a directory, or too large.
-Result<std::string> readBoundedFile(const std::string& path, std::size_t maxBytes,
-                                    ErrorCode code);
+Result<std::string> readBoundedFile(const std::string& path, std::size_t maxBytes, ErrorCode code);
 
 // Writes to a temporary file beside `path` and renames it over `path`, so a
 // reader never sees half a file. With `sync` the data is on disk before the

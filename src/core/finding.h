@@ -18,10 +18,10 @@ struct Finding {
   std::string step;    // the step that reported it
   std::string ruleId;  // "security/sql-injection"
   Severity severity = Severity::Warning;
-  std::string message;              // Markdown
-  std::string path;                 // repository-relative; empty = not file-specific
-  int line = 0;                     // 1-based; 0 = whole file
-  int endLine = 0;                  // 0 = same as line
+  std::string message;                    // Markdown
+  std::string path;                       // repository-relative; empty = not file-specific
+  int line = 0;                           // 1-based; 0 = whole file
+  int endLine = 0;                        // 0 = same as line
   std::optional<std::string> suggestion;  // replacement text for line..endLine
 };
 

@@ -29,13 +29,9 @@ namespace {
 constexpr std::string_view kNotFound = "not found: ";
 }  // namespace
 
-Error notFound(const std::string& what) {
-  return makeError(ErrorCode::IoError, std::string(kNotFound) + what);
-}
+Error notFound(const std::string& what) { return makeError(ErrorCode::IoError, std::string(kNotFound) + what); }
 
-bool isNotFound(const Error& e) {
-  return e.code == ErrorCode::IoError && e.message.starts_with(kNotFound);
-}
+bool isNotFound(const Error& e) { return e.code == ErrorCode::IoError && e.message.starts_with(kNotFound); }
 
 std::pair<std::string, bool> clipUnifiedDiff(std::string diff, std::size_t maxBytes) {
   if (diff.size() <= maxBytes) return {std::move(diff), false};
@@ -43,7 +39,8 @@ std::pair<std::string, bool> clipUnifiedDiff(std::string diff, std::size_t maxBy
   auto lastBoundary = [&](std::string_view marker) -> std::size_t {
     std::string needle = "\n" + std::string(marker);
     std::size_t pos = diff.rfind(needle, maxBytes);
-    while (pos != std::string::npos && pos + 1 > maxBytes) pos = pos == 0 ? std::string::npos : diff.rfind(needle, pos - 1);
+    while (pos != std::string::npos && pos + 1 > maxBytes)
+      pos = pos == 0 ? std::string::npos : diff.rfind(needle, pos - 1);
     return pos == std::string::npos ? 0 : pos + 1;
   };
   std::size_t cut = lastBoundary("diff --git ");

@@ -69,7 +69,7 @@ struct FileAtRef {
   std::uint64_t size = 0;  // the whole blob's, even when truncated
   std::string content;     // empty for a binary blob
   bool truncated = false;
-  bool binary = false;     // a NUL byte or invalid UTF-8: not text a JSON string can carry
+  bool binary = false;  // a NUL byte or invalid UTF-8: not text a JSON string can carry
 };
 
 struct IssueComment {
@@ -101,11 +101,11 @@ struct RepoLabel {
 
 // The bounds every reader keeps; a read that reaches one says `truncated`.
 struct ReadLimits {
-  std::size_t diffBytes = 1u << 20;   // a diff beyond this is cut at a file or hunk boundary
-  std::size_t fileBytes = 1u << 20;   // github.file's content
-  std::size_t maxFiles = 3000;        // GitHub lists at most 3000 files of a pull request
-  std::size_t maxComments = 300;      // github.issue's comments
-  int maxSearchResults = 100;         // github.issues.search's maxResults bound
+  std::size_t diffBytes = 1u << 20;  // a diff beyond this is cut at a file or hunk boundary
+  std::size_t fileBytes = 1u << 20;  // github.file's content
+  std::size_t maxFiles = 3000;       // GitHub lists at most 3000 files of a pull request
+  std::size_t maxComments = 300;     // github.issue's comments
+  int maxSearchResults = 100;        // github.issues.search's maxResults bound
 };
 
 class GithubReader {

@@ -43,7 +43,7 @@ enum class Failure {
 std::string_view toString(Failure failure);
 
 struct Response {
-  int status = 0;                              // 0 when there is no response
+  int status = 0;                                // 0 when there is no response
   std::map<std::string, std::string> headers{};  // names lower-cased; last value wins
   std::string body{};                            // empty when a sink consumed it
   Failure failure = Failure::kNone;

@@ -100,8 +100,7 @@ void setMethodAndBody(const curl::Api& api, CURL* c, const Request& request) {
   }
 }
 
-void setHardening(const curl::Api& api, CURL* c, const Request& request, const Policy& policy,
-                  const Origin& target) {
+void setHardening(const curl::Api& api, CURL* c, const Request& request, const Policy& policy, const Origin& target) {
   api.easySetopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
   api.easySetopt(c, CURLOPT_FOLLOWLOCATION, 0L);  // CurlTransport::send checks each hop first
   if (!policy.unixSocket.empty()) api.easySetopt(c, CURLOPT_UNIX_SOCKET_PATH, policy.unixSocket.c_str());
@@ -122,8 +121,7 @@ void setHardening(const curl::Api& api, CURL* c, const Request& request, const P
 
 Response failed(const curl::Api& api, CURLcode rc, const Receiver& receiver, const Policy& policy) {
   if (receiver.tooLarge || rc == CURLE_FILESIZE_EXCEEDED)
-    return noResponse(Failure::kTooLarge,
-                      "response larger than " + std::to_string(policy.maxResponseBytes) + " bytes");
+    return noResponse(Failure::kTooLarge, "response larger than " + std::to_string(policy.maxResponseBytes) + " bytes");
   if (rc == CURLE_OPERATION_TIMEDOUT) return noResponse(Failure::kTimedOut, api.easyStrerror(rc));
   // Over a unix socket the URL names no place: the socket does.
   const std::string at = policy.unixSocket.empty() ? "" : " at " + policy.unixSocket;
@@ -182,8 +180,7 @@ Response CurlTransport::send(const Request& request) {
   for (int followed = 0;; ++followed) {
     const auto from = originOf(**api, current.url);
     if (!from) return noResponse(Failure::kRefused, "not a URL libcurl can read");
-    if (std::string why = refusal(*from, policy_); !why.empty())
-      return noResponse(Failure::kRefused, why);
+    if (std::string why = refusal(*from, policy_); !why.empty()) return noResponse(Failure::kRefused, why);
     const auto left = remaining(request, deadline);
     if (!left) return noResponse(Failure::kTimedOut, "Timeout was reached");
     current.timeout = *left;

@@ -28,8 +28,7 @@ std::string refusal(const Origin& target, const Policy& policy) {
 }
 
 bool mayUseProxy(const Origin& target, const Policy& policy) {
-  return policy.proxy == Proxy::kFromEnvironment && policy.unixSocket.empty() &&
-         !isLoopbackHost(target.host);
+  return policy.proxy == Proxy::kFromEnvironment && policy.unixSocket.empty() && !isLoopbackHost(target.host);
 }
 
 Request redirected(const Request& current, int status, std::string location) {
@@ -43,8 +42,7 @@ Request redirected(const Request& current, int status, std::string location) {
   return next;
 }
 
-RedirectDecision decideRedirect(int status, const Origin& from, const Origin& to, int followed,
-                                const Policy& policy) {
+RedirectDecision decideRedirect(int status, const Origin& from, const Origin& to, int followed, const Policy& policy) {
   using Kind = RedirectDecision::Kind;
   const bool isRedirect = status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
   if (!isRedirect || policy.maxRedirects <= 0 || to.host.empty()) return {Kind::kAnswer, {}};
@@ -53,8 +51,7 @@ RedirectDecision decideRedirect(int status, const Origin& from, const Origin& to
     return {Kind::kRefuse, "a redirect from " + from.scheme + "://" + from.host + ":" + from.port +
                                " to another origin (" + where + ") is not followed"};
   if (followed >= policy.maxRedirects)
-    return {Kind::kRefuse, "more than " + std::to_string(policy.maxRedirects) + " redirects (last to " +
-                               where + ")"};
+    return {Kind::kRefuse, "more than " + std::to_string(policy.maxRedirects) + " redirects (last to " + where + ")"};
   return {Kind::kFollow, {}};
 }
 

@@ -28,9 +28,9 @@ enum class Proxy {
 };
 
 struct Policy {
-  int maxRedirects = 0;                      // same-origin redirects followed; 0: a 3xx is the answer
-  std::size_t maxRequestBytes = 8u << 20;    // a longer body is not sent (kTooLarge)
-  std::size_t maxResponseBytes = 8u << 20;   // kept in Response::body; a sink bounds its own memory
+  int maxRedirects = 0;                             // same-origin redirects followed; 0: a 3xx is the answer
+  std::size_t maxRequestBytes = 8u << 20;           // a longer body is not sent (kTooLarge)
+  std::size_t maxResponseBytes = 8u << 20;          // kept in Response::body; a sink bounds its own memory
   std::chrono::milliseconds connectTimeout{10000};  // capped by the request's own timeout
   Proxy proxy = Proxy::kNever;
   std::string unixSocket{};  // when set, every exchange goes to this socket (Docker's engine)
@@ -74,7 +74,6 @@ struct RedirectDecision {
 // What to do with an answer of `status` to a request to `from`: the answer
 // itself (not a redirect, no Location, or the policy follows none), follow
 // the redirect to `to` (the `followed`+1-th), or refuse it.
-RedirectDecision decideRedirect(int status, const Origin& from, const Origin& to, int followed,
-                                const Policy& policy);
+RedirectDecision decideRedirect(int status, const Origin& from, const Origin& to, int followed, const Policy& policy);
 
 }  // namespace lw::http

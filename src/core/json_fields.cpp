@@ -74,33 +74,28 @@ bool boolean(const json::object& o, const std::string& key, const std::string& p
   return v.get_bool();
 }
 
-std::optional<std::string> optStr(const json::object& o, const std::string& key,
-                                  const std::string& path) {
+std::optional<std::string> optStr(const json::object& o, const std::string& key, const std::string& path) {
   if (!find(o, key)) return std::nullopt;
   return str(o, key, path);
 }
 
-std::optional<std::int64_t> optInt(const json::object& o, const std::string& key,
-                                   const std::string& path) {
+std::optional<std::int64_t> optInt(const json::object& o, const std::string& key, const std::string& path) {
   if (!find(o, key)) return std::nullopt;
   return integer(o, key, path);
 }
 
-std::optional<bool> optBool(const json::object& o, const std::string& key,
-                            const std::string& path) {
+std::optional<bool> optBool(const json::object& o, const std::string& key, const std::string& path) {
   if (!find(o, key)) return std::nullopt;
   return boolean(o, key, path);
 }
 
-const json::object* optObject(const json::object& o, const std::string& key,
-                              const std::string& path) {
+const json::object* optObject(const json::object& o, const std::string& key, const std::string& path) {
   const json::value* v = find(o, key);
   if (!v) return nullptr;
   return &object(*v, join(path, key));
 }
 
-const json::array* optArray(const json::object& o, const std::string& key,
-                            const std::string& path) {
+const json::array* optArray(const json::object& o, const std::string& key, const std::string& path) {
   const json::value* v = find(o, key);
   if (!v) return nullptr;
   return &array(*v, join(path, key));

@@ -15,8 +15,7 @@
 namespace lw::json_fields {
 
 struct FieldError : std::runtime_error {
-  FieldError(std::string path, const std::string& what)
-      : std::runtime_error(what), path(std::move(path)) {}
+  FieldError(std::string path, const std::string& what) : std::runtime_error(what), path(std::move(path)) {}
   std::string path;  // "pull_request.head.sha"
 };
 
@@ -27,24 +26,17 @@ const boost::json::object& object(const boost::json::value& v, const std::string
 const boost::json::array& array(const boost::json::value& v, const std::string& path);
 
 // Required fields: throw when missing or of another type.
-const boost::json::value& field(const boost::json::object& o, const std::string& key,
-                                const std::string& path);
+const boost::json::value& field(const boost::json::object& o, const std::string& key, const std::string& path);
 std::string str(const boost::json::object& o, const std::string& key, const std::string& path);
-std::int64_t integer(const boost::json::object& o, const std::string& key,
-                     const std::string& path);
+std::int64_t integer(const boost::json::object& o, const std::string& key, const std::string& path);
 bool boolean(const boost::json::object& o, const std::string& key, const std::string& path);
 
 // Optional fields: nullopt when missing or null; throw when of another type.
-std::optional<std::string> optStr(const boost::json::object& o, const std::string& key,
-                                  const std::string& path);
-std::optional<std::int64_t> optInt(const boost::json::object& o, const std::string& key,
-                                   const std::string& path);
-std::optional<bool> optBool(const boost::json::object& o, const std::string& key,
-                            const std::string& path);
-const boost::json::object* optObject(const boost::json::object& o, const std::string& key,
-                                     const std::string& path);
-const boost::json::array* optArray(const boost::json::object& o, const std::string& key,
-                                   const std::string& path);
+std::optional<std::string> optStr(const boost::json::object& o, const std::string& key, const std::string& path);
+std::optional<std::int64_t> optInt(const boost::json::object& o, const std::string& key, const std::string& path);
+std::optional<bool> optBool(const boost::json::object& o, const std::string& key, const std::string& path);
+const boost::json::object* optObject(const boost::json::object& o, const std::string& key, const std::string& path);
+const boost::json::array* optArray(const boost::json::object& o, const std::string& key, const std::string& path);
 
 // Lenient reads, for the items of a GitHub listing where an entry that
 // lacks a field is not ours to judge (a deleted user's comment has

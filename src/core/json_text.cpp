@@ -89,8 +89,10 @@ std::string repairUtf8(std::string_view s) {
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
     Sequence q = sequenceAt(s, i);
-    if (q.valid) out.append(s.substr(i, q.length));
-    else out += "\xEF\xBF\xBD";
+    if (q.valid)
+      out.append(s.substr(i, q.length));
+    else
+      out += "\xEF\xBF\xBD";
     i += q.length;
   }
   return out;

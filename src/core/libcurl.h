@@ -56,7 +56,6 @@ Result<Easy> newEasy();
 // `headers` as a libcurl list ("Name: value"), ending with an empty "Expect:"
 // so that libcurl never waits for a "100 Continue" some servers never send.
 // INTERNAL when libcurl is out of memory.
-Result<HeaderList> headerList(const Api& api,
-                              const std::vector<std::pair<std::string, std::string>>& headers);
+Result<HeaderList> headerList(const Api& api, const std::vector<std::pair<std::string, std::string>>& headers);
 
 }  // namespace lw::curl

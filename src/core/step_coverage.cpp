@@ -29,13 +29,13 @@ json::value toJson(const Coverage& c) {
   json::array files;
   for (const FileCoverage& f : c.files)
     files.push_back(json::object{{"path", f.path}, {"status", toString(f.status)}, {"reason", f.reason}});
-  return json::object{{"files", std::move(files)},
-                      {"complete", c.complete},
-                      {"reason", c.reason},
-                      {"tokensUsed", c.tokensUsed},
-                      {"head", c.head},
-                      {"incrementalFrom", c.incrementalFrom.empty() ? json::value(nullptr)
-                                                                    : json::value(c.incrementalFrom)}};
+  return json::object{
+      {"files", std::move(files)},
+      {"complete", c.complete},
+      {"reason", c.reason},
+      {"tokensUsed", c.tokensUsed},
+      {"head", c.head},
+      {"incrementalFrom", c.incrementalFrom.empty() ? json::value(nullptr) : json::value(c.incrementalFrom)}};
 }
 
 Coverage readCoverage(const json::value& v, const std::string& path) {

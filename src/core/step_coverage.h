@@ -27,10 +27,10 @@ struct FileCoverage {
 struct Coverage {
   std::vector<FileCoverage> files;
   bool complete = false;
-  std::string reason;            // why not complete; empty when complete
-  std::int64_t tokensUsed = 0;   // as the step counted them (the bridge's count is in the record)
-  std::string head;              // the head commit reviewed
-  std::string incrementalFrom;   // the earlier head it reviewed from; empty: the whole change
+  std::string reason;           // why not complete; empty when complete
+  std::int64_t tokensUsed = 0;  // as the step counted them (the bridge's count is in the record)
+  std::string head;             // the head commit reviewed
+  std::string incrementalFrom;  // the earlier head it reviewed from; empty: the whole change
 };
 
 // The coverage.json shape (schemas/coverage.schema.json).

@@ -30,8 +30,7 @@ std::string unquote(std::string_view s) {
       default:
         if (n >= '0' && n <= '7' && i + 2 < s.size()) {
           int v = 0;
-          for (int k = 0; k < 3 && i < s.size() - 1 && s[i] >= '0' && s[i] <= '7'; ++k, ++i)
-            v = v * 8 + (s[i] - '0');
+          for (int k = 0; k < 3 && i < s.size() - 1 && s[i] >= '0' && s[i] <= '7'; ++k, ++i) v = v * 8 + (s[i] - '0');
           --i;
           out += static_cast<char>(v);
         } else {
@@ -169,8 +168,7 @@ bool DiffIndex::commentable(const std::string& path, int line) const {
   return false;
 }
 
-std::optional<CommentPlacement> DiffIndex::place(const std::string& path, int first,
-                                                 int last) const {
+std::optional<CommentPlacement> DiffIndex::place(const std::string& path, int first, int last) const {
   if (path.empty() || first <= 0) return std::nullopt;
   if (last < first) last = first;
   for (const DiffFile& f : files_) {

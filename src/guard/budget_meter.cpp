@@ -5,19 +5,17 @@
 namespace lw::guard {
 namespace {
 
-std::optional<Event> over(std::int64_t used, std::int64_t limit, const char* what,
-                          const char* unit) {
+std::optional<Event> over(std::int64_t used, std::int64_t limit, const char* what, const char* unit) {
   if (used <= limit) return std::nullopt;
   return Event{EventKind::Stop, ErrorCode::BudgetExceeded,
-               std::string(what) + " budget exceeded: " + std::to_string(used) + " " + unit +
-                   " (limit " + std::to_string(limit) + ")",
+               std::string(what) + " budget exceeded: " + std::to_string(used) + " " + unit + " (limit " +
+                   std::to_string(limit) + ")",
                what};
 }
 
 }  // namespace
 
-BudgetMeter::BudgetMeter(Limits limits, const Clock& clock)
-    : limits_(limits), clock_(clock), start_(clock.now()) {}
+BudgetMeter::BudgetMeter(Limits limits, const Clock& clock) : limits_(limits), clock_(clock), start_(clock.now()) {}
 
 std::optional<Event> BudgetMeter::wallTimeLocked() const {
   auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start_);

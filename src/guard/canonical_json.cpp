@@ -16,8 +16,7 @@ void write(const boost::json::value& v, std::string& out) {
       std::vector<const boost::json::key_value_pair*> items;
       items.reserve(o.size());
       for (const auto& kv : o) items.push_back(&kv);
-      std::sort(items.begin(), items.end(),
-                [](const auto* a, const auto* b) { return a->key() < b->key(); });
+      std::sort(items.begin(), items.end(), [](const auto* a, const auto* b) { return a->key() < b->key(); });
       out += '{';
       for (std::size_t i = 0; i < items.size(); ++i) {
         if (i) out += ',';
@@ -38,8 +37,7 @@ void write(const boost::json::value& v, std::string& out) {
       out += ']';
       return;
     }
-    default:
-      out += boost::json::serialize(v);
+    default: out += boost::json::serialize(v);
   }
 }
 

@@ -57,8 +57,7 @@ Permit CircuitBreaker::acquire() {
   const auto cooldown = std::chrono::seconds(config_.cooldownSeconds);
   std::string refusal;
   if (escalated_) {
-    refusal = "lane '" + lane_ + "' opened " + std::to_string(cycles_) +
-              " times and was given up for this run";
+    refusal = "lane '" + lane_ + "' opened " + std::to_string(cycles_) + " times and was given up for this run";
   } else if (state_ == BreakerState::Closed) {
     p.breaker_ = this;
     return p;
@@ -69,8 +68,8 @@ Permit CircuitBreaker::acquire() {
     return p;
   } else if (state_ == BreakerState::Open) {
     auto left = std::chrono::ceil<std::chrono::seconds>(cooldown - (now - openedAt_));
-    refusal = "lane '" + lane_ + "' is open after repeated failures; next probe in " +
-              std::to_string(left.count()) + " s";
+    refusal =
+        "lane '" + lane_ + "' is open after repeated failures; next probe in " + std::to_string(left.count()) + " s";
   } else {
     refusal = "lane '" + lane_ + "' is half-open and its one probe call is in flight";
   }
@@ -84,13 +83,11 @@ void CircuitBreaker::openLocked(TimePoint now, const std::string& why, std::vect
   failures_.clear();
   ++cycles_;
   events.push_back({EventKind::Open, ErrorCode::BreakerOpen,
-                    "lane '" + lane_ + "' opened (cycle " + std::to_string(cycles_) + "): " + why,
-                    lane_});
+                    "lane '" + lane_ + "' opened (cycle " + std::to_string(cycles_) + "): " + why, lane_});
   if (!escalated_ && cycles_ >= config_.escalateAfterCycles) {
     escalated_ = true;
     events.push_back({EventKind::Escalate, ErrorCode::BreakerOpen,
-                      "lane '" + lane_ + "' opened " + std::to_string(cycles_) +
-                          " times; it is given up for this run",
+                      "lane '" + lane_ + "' opened " + std::to_string(cycles_) + " times; it is given up for this run",
                       lane_});
   }
 }
@@ -105,12 +102,10 @@ std::vector<Event> CircuitBreaker::settle(bool probe, Settle how, const std::str
       case Settle::Success:
         state_ = BreakerState::Closed;
         failures_.clear();
-        events.push_back({EventKind::Close, ErrorCode::BreakerOpen,
-                          "lane '" + lane_ + "' closed: the probe call succeeded", lane_});
+        events.push_back(
+            {EventKind::Close, ErrorCode::BreakerOpen, "lane '" + lane_ + "' closed: the probe call succeeded", lane_});
         break;
-      case Settle::Failure:
-        openLocked(now, "the probe call failed: " + why, events);
-        break;
+      case Settle::Failure: openLocked(now, "the probe call failed: " + why, events); break;
       case Settle::NonRetriable:
         // Not the lane's health, so not a new cycle; but no proof of health
         // either: wait another cooldown, then probe again.
@@ -128,8 +123,8 @@ std::vector<Event> CircuitBreaker::settle(bool probe, Settle how, const std::str
   failures_.push_back(now);
   if (static_cast<int>(failures_.size()) >= config_.failures)
     openLocked(now,
-               std::to_string(failures_.size()) + " failures within " +
-                   std::to_string(config_.windowSeconds) + " s, the last: " + why,
+               std::to_string(failures_.size()) + " failures within " + std::to_string(config_.windowSeconds) +
+                   " s, the last: " + why,
                events);
   return events;
 }

@@ -33,8 +33,7 @@ std::string_view withoutFinalPeriod(std::string_view s) {
 
 }  // namespace
 
-std::string blockerLine(std::string_view what, std::string_view lastSafeState,
-                        std::string_view nextAction) {
+std::string blockerLine(std::string_view what, std::string_view lastSafeState, std::string_view nextAction) {
   std::string s = "BLOCKER: ";
   s += withoutFinalPeriod(what);
   s += ". Last safe state: ";
@@ -46,10 +45,9 @@ std::string blockerLine(std::string_view what, std::string_view lastSafeState,
 }
 
 std::string blockerFor(const Event& stop, std::string_view step, std::string_view keptAt) {
-  std::string what = "step '" + std::string(step) + "' stopped by " + std::string(codeName(stop.code)) +
-                     ": " + stop.message;
-  std::string kept = "the step's output and logs are kept in " + std::string(keptAt) +
-                     "; nothing of it was published";
+  std::string what =
+      "step '" + std::string(step) + "' stopped by " + std::string(codeName(stop.code)) + ": " + stop.message;
+  std::string kept = "the step's output and logs are kept in " + std::string(keptAt) + "; nothing of it was published";
   std::string next;
   switch (stop.code) {
     case ErrorCode::LoopDetected:
@@ -59,11 +57,11 @@ std::string blockerFor(const Event& stop, std::string_view step, std::string_vie
       next = "narrow the step, or raise spec.limits (or the step's limits) if the work needs it, then rerun";
       break;
     case ErrorCode::BreakerOpen:
-      next = "check the model provider and the lane's baseUrl and apiKeyEnv, then rerun; an idempotent "
-             "step with a fallbackLane is rerouted instead";
+      next =
+          "check the model provider and the lane's baseUrl and apiKeyEnv, then rerun; an idempotent "
+          "step with a fallbackLane is rerouted instead";
       break;
-    default:
-      next = "read the step's log, then rerun";
+    default: next = "read the step's log, then rerun";
   }
   return blockerLine(what, kept, next);
 }

@@ -33,8 +33,7 @@ std::string describe(const Event& e);
 // The line a stopped step yields (docs/taskpack.md, "Guardrails"), exactly:
 // "BLOCKER: <what>. Last safe state: <lastSafeState>. Next action: <nextAction>."
 // A trailing period on any part is not doubled.
-std::string blockerLine(std::string_view what, std::string_view lastSafeState,
-                        std::string_view nextAction);
+std::string blockerLine(std::string_view what, std::string_view lastSafeState, std::string_view nextAction);
 
 // The BLOCKER line for a step stopped by `stop` (a Stop event), whose output
 // and logs are kept at `keptAt`: what stopped it with its code, and the next

@@ -6,8 +6,7 @@
 
 namespace lw::guard {
 
-LoopDetector::LoopDetector(LoopGuardrail config, const Clock& clock)
-    : config_(config), clock_(clock) {}
+LoopDetector::LoopDetector(LoopGuardrail config, const Clock& clock) : config_(config), clock_(clock) {}
 
 LoopDecision LoopDetector::record(const std::string& tool, const std::string& canonicalArgs) {
   const TimePoint now = clock_.now();
@@ -23,23 +22,20 @@ LoopDecision LoopDetector::record(const std::string& tool, const std::string& ca
   const std::string windowText = std::to_string(config_.windowSeconds) + " s";
   if (repeats >= config_.stopRepeats) {
     d.stop = true;
-    d.events.push_back({EventKind::Stop, ErrorCode::LoopDetected,
-                        tool + " called " + std::to_string(repeats) +
-                            " times with the same arguments within " + windowText,
-                        tool});
+    d.events.push_back(
+        {EventKind::Stop, ErrorCode::LoopDetected,
+         tool + " called " + std::to_string(repeats) + " times with the same arguments within " + windowText, tool});
   } else if (repeats >= config_.warnRepeats) {
     d.events.push_back({EventKind::Warn, ErrorCode::LoopDetected,
-                        tool + " called " + std::to_string(repeats) +
-                            " times with the same arguments within " + windowText +
-                            " (the step is stopped at " + std::to_string(config_.stopRepeats) + ")",
+                        tool + " called " + std::to_string(repeats) + " times with the same arguments within " +
+                            windowText + " (the step is stopped at " + std::to_string(config_.stopRepeats) + ")",
                         tool});
   }
 
   const int calls = ++perTool_[tool];
   if (calls == config_.suspiciousCallsPerTool && calls < config_.maxCallsPerTool) {
     d.events.push_back({EventKind::Suspicious, ErrorCode::LoopDetected,
-                        tool + " called " + std::to_string(calls) +
-                            " times in this step (the step is stopped at " +
+                        tool + " called " + std::to_string(calls) + " times in this step (the step is stopped at " +
                             std::to_string(config_.maxCallsPerTool) + ")",
                         tool});
   }

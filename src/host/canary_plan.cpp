@@ -28,29 +28,34 @@ std::string shellFor(const CanaryCase& c) {
   if (c.name == "read") {
     std::string paths;
     for (std::size_t i = 1; i < a.size(); ++i) paths += " " + q(a[i]);
-    return "for p in" + paths + "; do if cat \"$p\" 2>/dev/null | grep -q " + q(a[0]) +
-           "; then " + esc + "read $p\"; exit 1; fi; done; echo 'blocked: reading the denied paths'";
+    return "for p in" + paths + "; do if cat \"$p\" 2>/dev/null | grep -q " + q(a[0]) + "; then " + esc +
+           "read $p\"; exit 1; fi; done; echo 'blocked: reading the denied paths'";
   }
   if (c.name == "write-outside")
     return "if (echo canary > " + q(a[0]) + ") 2>/dev/null; then " + esc + "wrote " + a[0] +
            "\"; exit 1; fi; (echo canary > " + q(a[1]) +
            ") 2>/dev/null || { echo 'setup: the workspace is not writable either'; exit 2; }; "
-           "echo 'blocked: write " + a[0] + "'";
+           "echo 'blocked: write " +
+           a[0] + "'";
   if (c.name == "write-protected")
     return "if (echo x > " + q(a[0]) + ") 2>/dev/null; then " + esc + "truncated " + a[0] +
-           "\"; exit 1; fi; (echo x > " + q(a[1]) + ") 2>/dev/null || { echo 'setup: the workspace is not "
-           "writable'; exit 2; }; if mv -f " + q(a[1]) + " " + q(a[0]) + " 2>/dev/null; then " + esc +
-           "renamed a file over " + a[0] + "\"; exit 1; fi; if rm -f " + q(a[0]) + " 2>/dev/null && [ ! -e " +
-           q(a[0]) + " ]; then " + esc + "removed " + a[0] + "\"; exit 1; fi; echo 'blocked: write, rename "
-           "over and remove " + a[0] + "'";
+           "\"; exit 1; fi; (echo x > " + q(a[1]) +
+           ") 2>/dev/null || { echo 'setup: the workspace is not "
+           "writable'; exit 2; }; if mv -f " +
+           q(a[1]) + " " + q(a[0]) + " 2>/dev/null; then " + esc + "renamed a file over " + a[0] +
+           "\"; exit 1; fi; if rm -f " + q(a[0]) + " 2>/dev/null && [ ! -e " + q(a[0]) + " ]; then " + esc +
+           "removed " + a[0] +
+           "\"; exit 1; fi; echo 'blocked: write, rename "
+           "over and remove " +
+           a[0] + "'";
   if (c.name == "connect" || c.name == "connect-ok") {
     std::string pre = "command -v nc >/dev/null 2>&1 || { echo 'setup: the image has no nc'; exit 2; }; ";
     std::string nc = "nc -w 1 " + q(a[0]) + " " + q(a[1]) + " </dev/null >/dev/null 2>&1";
     if (c.name == "connect")
       return pre + "if " + nc + "; then " + esc + "connected to " + a[0] + ":" + a[1] +
              "\"; exit 1; fi; echo 'blocked: connect " + a[0] + ":" + a[1] + "'";
-    return pre + "if " + nc + "; then echo 'connected'; exit 0; fi; echo 'setup: connect " + a[0] + ":" +
-           a[1] + " failed'; exit 2";
+    return pre + "if " + nc + "; then echo 'connected'; exit 0; fi; echo 'setup: connect " + a[0] + ":" + a[1] +
+           " failed'; exit 2";
   }
   if (c.name == "daemon")
     return "setsid sh -c 'while :; do echo . >> \"$0\"; sleep 0.05; done' " + q(a[0]) +
@@ -58,16 +63,19 @@ std::string shellFor(const CanaryCase& c) {
            " ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; [ -s " + q(a[0]) +
            " ] && { echo 'daemon started'; exit 0; }; echo 'setup: the daemon never wrote'; exit 2";
   if (c.name == "metadata")
-    return "m=$(stat -c %a " + q(a[0]) + ") || { echo 'setup: no stat'; exit 2; }; if chmod \"$m\" " +
-           q(a[0]) + " 2>/dev/null; then " + esc + "chmod " + a[0] + "\"; exit 1; fi; "
-           "echo 'blocked: chmod " + a[0] + "'";
+    return "m=$(stat -c %a " + q(a[0]) + ") || { echo 'setup: no stat'; exit 2; }; if chmod \"$m\" " + q(a[0]) +
+           " 2>/dev/null; then " + esc + "chmod " + a[0] +
+           "\"; exit 1; fi; "
+           "echo 'blocked: chmod " +
+           a[0] + "'";
   if (c.name == "host-process")
     return "if grep -q qualify /proc/" + q(a[0]) + "/cmdline 2>/dev/null; then " + esc +
-           "read the command line of pid " + a[0] + "\"; exit 1; fi; echo 'blocked: host process " +
-           a[0] + " out of sight'";
+           "read the command line of pid " + a[0] + "\"; exit 1; fi; echo 'blocked: host process " + a[0] +
+           " out of sight'";
   if (c.name == "seccomp")
     return "if grep -q '^Seccomp:[[:space:]]*2' /proc/self/status; then echo 'blocked: a seccomp filter "
-           "is installed'; exit 0; fi; " + esc + "no seccomp filter installed\"; exit 1";
+           "is installed'; exit 0; fi; " +
+           esc + "no seccomp filter installed\"; exit 1";
   return "echo 'setup: no shell form of " + c.name + "'; exit 2";
 }
 
@@ -75,28 +83,33 @@ std::string shellFor(const CanaryCase& c) {
 
 namespace {
 
-void addFilesystemCanaries(const sandbox::ProbeReport& r, const CanaryLayout& l,
-                           std::vector<CanaryCase>& out) {
+void addFilesystemCanaries(const sandbox::ProbeReport& r, const CanaryLayout& l, std::vector<CanaryCase>& out) {
   const std::string& ws = l.ws;
   if (claimed(r, Capability::FilesystemReadContainment)) {
-    out.push_back({"filesystemReadContainment", "read a denied path and a file outside the view", "read",
+    out.push_back({"filesystemReadContainment",
+                   "read a denied path and a file outside the view",
+                   "read",
                    {l.secret, l.root + "/secret", ws + "/denied"}});
   }
   if (claimed(r, Capability::FilesystemWriteContainment)) {
-    CanaryCase c{"filesystemWriteContainment", "write outside the workspace", "write-outside",
+    CanaryCase c{"filesystemWriteContainment",
+                 "write outside the workspace",
+                 "write-outside",
                  {l.root + "/outside/written", ws + "/w/inside"}};
     c.writable = true;
     c.hostCheck = HostCheck::OutsideFileAbsent;
     out.push_back(c);
     // Non-destructive: the mode it already has; a refusal is what counts.
-    CanaryCase meta{"filesystemWriteContainment",
-                    "chmod and chown the read-only workspace (to what they are)", "metadata", {ws}};
+    CanaryCase meta{
+        "filesystemWriteContainment", "chmod and chown the read-only workspace (to what they are)", "metadata", {ws}};
     meta.writable = true;
     out.push_back(meta);
   }
   if (claimed(r, Capability::ProtectedPathReadOnlyMask)) {
-    CanaryCase c{"protectedPathReadOnlyMask", "write, replace and remove a protected path",
-                 "write-protected", {ws + "/w/prot", ws + "/w/prot-swap"}};
+    CanaryCase c{"protectedPathReadOnlyMask",
+                 "write, replace and remove a protected path",
+                 "write-protected",
+                 {ws + "/w/prot", ws + "/w/prot-swap"}};
     c.writable = true;
     c.protectProt = true;
     c.hostCheck = HostCheck::ProtectedUnchanged;
@@ -104,11 +117,9 @@ void addFilesystemCanaries(const sandbox::ProbeReport& r, const CanaryLayout& l,
   }
 }
 
-void addProcessCanaries(const sandbox::ProbeReport& r, const CanaryLayout& l,
-                        std::vector<CanaryCase>& out) {
+void addProcessCanaries(const sandbox::ProbeReport& r, const CanaryLayout& l, std::vector<CanaryCase>& out) {
   if (claimed(r, Capability::ProcessTreeCleanup)) {
-    CanaryCase c{"processTreeCleanup", "leave a setsid double-forked daemon behind", "daemon",
-                 {l.ws + "/w/beat"}};
+    CanaryCase c{"processTreeCleanup", "leave a setsid double-forked daemon behind", "daemon", {l.ws + "/w/beat"}};
     c.writable = true;
     c.hostCheck = HostCheck::DaemonGone;
     out.push_back(c);
@@ -117,10 +128,11 @@ void addProcessCanaries(const sandbox::ProbeReport& r, const CanaryLayout& l,
   // no other tenant) claims only its own tree's cleanup, not other processes.
   if (claimed(r, Capability::ProcessTreeCleanup) && claimed(r, Capability::FilesystemReadContainment) &&
       l.hostPid > 0) {
-    out.push_back({"processTreeCleanup",
-                   "see the qualifying process (pid " + std::to_string(l.hostPid) +
-                       "), read its command line and its limits",
-                   "host-process", {std::to_string(l.hostPid)}});
+    out.push_back(
+        {"processTreeCleanup",
+         "see the qualifying process (pid " + std::to_string(l.hostPid) + "), read its command line and its limits",
+         "host-process",
+         {std::to_string(l.hostPid)}});
   }
   if (claimed(r, Capability::SyscallFiltering))
     out.push_back({"syscallFiltering", "call keyctl(2), refused by the filter", "seccomp", {}});
@@ -140,8 +152,10 @@ void addNetworkCanaries(const sandbox::ProbeReport& r, const CanaryLayout& l, bo
     if (m == NetworkMode::AllowOutbound) host.failureCost = sandbox::Support::Partial;
     out.push_back(host);
     if (l.outboundIp) {
-      CanaryCase outCase{target, "connect out (to " + *l.outboundIp + ", standing in for the internet)",
-                         m == NetworkMode::AllowOutbound ? "connect-ok" : "connect", {*l.outboundIp, port}};
+      CanaryCase outCase{target,
+                         "connect out (to " + *l.outboundIp + ", standing in for the internet)",
+                         m == NetworkMode::AllowOutbound ? "connect-ok" : "connect",
+                         {*l.outboundIp, port}};
       outCase.network = m;
       outCase.expectBlocked = m != NetworkMode::AllowOutbound;
       out.push_back(outCase);

@@ -21,10 +21,10 @@ struct CanaryLayout {
   std::string root;
   std::string ws;
   std::string secret;
-  std::string binary;  // the canary program inside ws (host backends)
-  int hostPort = 0;    // a host TCP listener on every address
+  std::string binary;                     // the canary program inside ws (host backends)
+  int hostPort = 0;                       // a host TCP listener on every address
   std::optional<std::string> outboundIp;  // a non-loopback address of the host, if any
-  int hostPid = 0;     // the qualifying process: a host process of the step's user
+  int hostPid = 0;                        // the qualifying process: a host process of the step's user
 };
 
 enum class HostCheck { None, OutsideFileAbsent, ProtectedUnchanged, DaemonGone };
@@ -46,8 +46,7 @@ struct CanaryCase {
 // (a target claimed absent is absent whatever a canary shows). `shell`:
 // the backend runs a container image, so the loopback round trip, which
 // needs a listener the image may not have, is left out.
-std::vector<CanaryCase> planCanaries(const sandbox::ProbeReport& claimed, const CanaryLayout& layout,
-                                     bool shell);
+std::vector<CanaryCase> planCanaries(const sandbox::ProbeReport& claimed, const CanaryLayout& layout, bool shell);
 
 // The argv that runs `c`: the loopwright binary in canary mode, or for a
 // container image a /bin/sh script doing the same with busybox-level tools.

@@ -152,14 +152,13 @@ void checkHostSide(const CanaryLayout& layout, const CanaryCase& c, CanaryRecord
       rec.evidence += "; but no heartbeat reached the host";
     } else {
       rec.held = before == after;
-      rec.evidence = rec.held ? "the daemon was gone when the step returned"
-                              : "ESCAPED: the daemon outlived the step";
+      rec.evidence = rec.held ? "the daemon was gone when the step returned" : "ESCAPED: the daemon outlived the step";
     }
   }
 }
 
-void runOne(sandbox::Backend& backend, const CanaryHost& host, const CanaryLayout& layout,
-            const CanaryCase& c, bool shell, BackendQualification& q) {
+void runOne(sandbox::Backend& backend, const CanaryHost& host, const CanaryLayout& layout, const CanaryCase& c,
+            bool shell, BackendQualification& q) {
   resetScratch(layout);
   CanaryRecord rec;
   rec.target = c.target;
@@ -246,8 +245,8 @@ void runCanaries(sandbox::Backend& backend, const CanaryHost& host, BackendQuali
     q.canaries.push_back({"all", "place the canary program in the workspace", true, false, false,
                           sandbox::Support::Absent, "cannot copy " + host.binary});
   } else if (listener.port == 0) {
-    q.canaries.push_back({"all", "listen on a host TCP port", true, false, false, sandbox::Support::Absent,
-                          "cannot listen"});
+    q.canaries.push_back(
+        {"all", "listen on a host TCP port", true, false, false, sandbox::Support::Absent, "cannot listen"});
   } else {
     for (const CanaryCase& c : planCanaries(q.claimed, layout, shell)) runOne(backend, host, layout, c, shell, q);
   }

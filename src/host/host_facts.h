@@ -34,8 +34,8 @@ struct DiskFacts {
 };
 
 struct CgroupFacts {
-  int version = 0;  // 2 (unified), 1 (v1 or hybrid), 0 (none mounted)
-  std::string ownCgroup;  // from /proc/self/cgroup ("/user.slice/…")
+  int version = 0;          // 2 (unified), 1 (v1 or hybrid), 0 (none mounted)
+  std::string ownCgroup;    // from /proc/self/cgroup ("/user.slice/…")
   bool killUsable = false;  // cgroup.kill exists and this user may write it
   std::string killReason;
 };
@@ -43,14 +43,13 @@ struct CgroupFacts {
 // `unified`: /sys/fs/cgroup is a cgroup2 mount; `v1`: it holds v1 controllers.
 // `selfCgroup`: the text of /proc/self/cgroup. `killExists`/`killWritable`:
 // the own cgroup's cgroup.kill file (kernel 5.14+).
-CgroupFacts classifyCgroup(bool unified, bool v1, const std::string& selfCgroup,
-                           bool killExists, bool killWritable);
+CgroupFacts classifyCgroup(bool unified, bool v1, const std::string& selfCgroup, bool killExists, bool killWritable);
 
 struct RunnerFacts {
-  bool actions = false;     // GITHUB_ACTIONS=true
-  std::string environment;  // RUNNER_ENVIRONMENT: "github-hosted" / "self-hosted" / ""
-  std::string name;         // RUNNER_NAME
-  std::string runnerDir;    // where .runner was found (empty: not found)
+  bool actions = false;           // GITHUB_ACTIONS=true
+  std::string environment;        // RUNNER_ENVIRONMENT: "github-hosted" / "self-hosted" / ""
+  std::string name;               // RUNNER_NAME
+  std::string runnerDir;          // where .runner was found (empty: not found)
   std::optional<bool> ephemeral;  // nullopt: cannot tell
   std::string ephemeralSource;    // what said so
   bool hooksInstalled = false;    // both job hooks name loopwright
@@ -60,8 +59,7 @@ struct RunnerFacts {
 // `runnerFile`: the runner's .runner JSON (may carry "ephemeral"/"isEphemeral");
 // `dotEnv`: its .env, where ACTIONS_RUNNER_HOOK_JOB_* are set.
 RunnerFacts classifyRunner(const Environment& env, const std::string& runnerDir,
-                           const std::optional<std::string>& runnerFile,
-                           const std::optional<std::string>& dotEnv);
+                           const std::optional<std::string>& runnerFile, const std::optional<std::string>& dotEnv);
 
 struct HostFacts {
   PlatformFacts platform;

@@ -65,27 +65,27 @@ PlatformFacts classifyPlatform(const std::string& sysname, const std::string& ma
   PlatformFacts p;
   p.os = lower(sysname);
   std::string m = lower(machine);
-  if (m == "x86_64" || m == "amd64") p.arch = "x64";
-  else if (m == "aarch64" || m == "arm64") p.arch = "arm64";
-  else p.arch = m;
+  if (m == "x86_64" || m == "amd64")
+    p.arch = "x64";
+  else if (m == "aarch64" || m == "arm64")
+    p.arch = "arm64";
+  else
+    p.arch = m;
   const std::string pair = p.os + "/" + p.arch;
   p.supported = pair == "darwin/arm64" || pair == "linux/arm64" || pair == "linux/x64";
-  if (!p.supported)
-    p.unsupportedReason =
-        pair + " is not supported (supported: darwin/arm64, linux/arm64, linux/x64)";
+  if (!p.supported) p.unsupportedReason = pair + " is not supported (supported: darwin/arm64, linux/arm64, linux/x64)";
   return p;
 }
 
-CgroupFacts classifyCgroup(bool unified, bool v1, const std::string& selfCgroup,
-                           bool killExists, bool killWritable) {
+CgroupFacts classifyCgroup(bool unified, bool v1, const std::string& selfCgroup, bool killExists, bool killWritable) {
   CgroupFacts c;
   c.version = unified ? 2 : (v1 ? 1 : 0);
   std::istringstream in(selfCgroup);
   for (std::string line; std::getline(in, line);)
     if (line.rfind("0::", 0) == 0) c.ownCgroup = line.substr(3);
   if (c.version != 2) {
-    c.killReason = c.version == 1 ? "cgroup v1 (or hybrid): no cgroup.kill"
-                                  : "no cgroup file system mounted at /sys/fs/cgroup";
+    c.killReason =
+        c.version == 1 ? "cgroup v1 (or hybrid): no cgroup.kill" : "no cgroup file system mounted at /sys/fs/cgroup";
   } else if (c.ownCgroup.empty()) {
     c.killReason = "this process's cgroup v2 path is unknown";
   } else if (!killExists) {
@@ -111,8 +111,8 @@ HostFacts observeHost(const Environment& env, const std::string& runnerDir) {
   h.platform.libc = libcName();
 
   std::error_code ec;
-  std::string work = env.get("GITHUB_WORKSPACE").value_or(
-      env.get("RUNNER_WORKSPACE").value_or(fs::current_path(ec).string()));
+  std::string work =
+      env.get("GITHUB_WORKSPACE").value_or(env.get("RUNNER_WORKSPACE").value_or(fs::current_path(ec).string()));
   std::string temp = env.get("RUNNER_TEMP").value_or(env.get("TMPDIR").value_or("/tmp"));
   h.disks = {diskOf("work", work), diskOf("temp", temp)};
 

@@ -21,8 +21,8 @@ inline constexpr int kQualificationSchemaVersion = 1;
 
 // One live attempt inside a sandbox.
 struct CanaryRecord {
-  std::string target;   // "filesystemReadContainment", "network none", …
-  std::string attempt;  // what was tried, in words
+  std::string target;         // "filesystemReadContainment", "network none", …
+  std::string attempt;        // what was tried, in words
   bool expectBlocked = true;  // false: an allowed thing that must work
   bool ran = false;           // the canary ran to a verdict
   bool held = false;          // the expectation held (blocked, or worked when allowed)
@@ -47,8 +47,8 @@ struct BackendQualification {
 
 struct FloorVerdict {
   bool satisfied = false;
-  std::vector<std::string> missing;     // what is missing, one sentence each
-  std::vector<BackendId> satisfiedBy;   // backends that meet the floor here
+  std::vector<std::string> missing;    // what is missing, one sentence each
+  std::vector<BackendId> satisfiedBy;  // backends that meet the floor here
   // The floor's level when no backend of this version gives it (L3).
   std::optional<Isolation> isolationUnavailable;
 };

@@ -43,8 +43,10 @@ std::string bytes(const json::value& v) {
 }
 
 std::string pad(std::string s, std::size_t n) {
-  if (s.size() < n) s += std::string(n - s.size(), ' ');
-  else s += ' ';
+  if (s.size() < n)
+    s += std::string(n - s.size(), ' ');
+  else
+    s += ' ';
   return s;
 }
 
@@ -75,8 +77,8 @@ std::string renderTable(const json::object& r) {
   std::ostringstream o;
   const json::object& h = obj(r, "host");
   o << "host: " << str(h, "os") << "/" << str(h, "arch")
-    << (flag(h, "supported") ? " (supported)" : " (UNSUPPORTED: " + str(h, "unsupportedReason") + ")")
-    << ", kernel " << str(h, "kernel") << ", " << str(h, "libc") << "\n";
+    << (flag(h, "supported") ? " (supported)" : " (UNSUPPORTED: " + str(h, "unsupportedReason") + ")") << ", kernel "
+    << str(h, "kernel") << ", " << str(h, "libc") << "\n";
   for (const json::value& d : arr(h, "disks"))
     if (d.is_object())
       o << "  disk (" << str(d.get_object(), "role") << ") " << str(d.get_object(), "path") << ": "
@@ -104,13 +106,14 @@ std::string renderTable(const json::object& r) {
       eachRow(b, [&](const std::string& name, const json::object& row) {
         std::string result = str(row, "status");
         o << "  " << pad(name, 34) << pad(result, 10) << pad(str(obj(row, "claimed"), "status"), 10)
-          << pad(str(obj(row, "observed"), "status"), 10)
-          << (result == "enforced" ? "" : str(row, "reason")) << "\n";
+          << pad(str(obj(row, "observed"), "status"), 10) << (result == "enforced" ? "" : str(row, "reason")) << "\n";
       });
     }
     const json::object& u = obj(b, "userNamespaces");
-    if (flag(u, "blocked")) o << "  user namespaces refused: " << str(u, "cause") << "\n    fix: " << str(u, "hint") << "\n";
-    for (const json::value& n : arr(b, "notes")) o << "  note: " << (n.is_string() ? std::string(n.get_string()) : "") << "\n";
+    if (flag(u, "blocked"))
+      o << "  user namespaces refused: " << str(u, "cause") << "\n    fix: " << str(u, "hint") << "\n";
+    for (const json::value& n : arr(b, "notes"))
+      o << "  note: " << (n.is_string() ? std::string(n.get_string()) : "") << "\n";
   }
   const json::object& f = obj(r, "floor");
   o << "\nfloor" << (str(r, "hostConfig").empty() ? " (no host config)" : " of " + str(r, "hostConfig")) << ": ";
@@ -120,7 +123,8 @@ std::string renderTable(const json::object& r) {
     o << "\n";
   } else {
     o << "NOT satisfied\n";
-    for (const json::value& m : arr(f, "missing")) o << "  missing: " << (m.is_string() ? std::string(m.get_string()) : "") << "\n";
+    for (const json::value& m : arr(f, "missing"))
+      o << "  missing: " << (m.is_string() ? std::string(m.get_string()) : "") << "\n";
   }
   return o.str();
 }
@@ -130,9 +134,9 @@ std::string renderMarkdown(const json::object& r) {
   const json::object& h = obj(r, "host");
   const json::object& f = obj(r, "floor");
   o << "## loopwright host qualification: " << (flag(f, "satisfied") ? "floor met" : "floor NOT met") << "\n\n";
-  o << "`" << str(h, "os") << "/" << str(h, "arch") << "`, kernel `" << str(h, "kernel") << "`, "
-    << str(h, "libc") << ", cgroup v" << str(obj(h, "cgroup"), "version") << "; "
-    << runnerLine(obj(h, "runner")) << (flag(r, "fromCache") ? " _(cached)_" : "") << "\n\n";
+  o << "`" << str(h, "os") << "/" << str(h, "arch") << "`, kernel `" << str(h, "kernel") << "`, " << str(h, "libc")
+    << ", cgroup v" << str(obj(h, "cgroup"), "version") << "; " << runnerLine(obj(h, "runner"))
+    << (flag(r, "fromCache") ? " _(cached)_" : "") << "\n\n";
   for (const json::value& m : arr(f, "missing"))
     if (m.is_string()) o << "- **missing:** " << std::string(m.get_string()) << "\n";
   o << "\n| backend | capability / network mode | result | claimed | observed |\n|---|---|---|---|---|\n";

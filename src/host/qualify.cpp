@@ -11,10 +11,10 @@
 #include "core/executables.h"
 #include "core/file_io.h"
 #include "core/version.h"
-#include "policy/host_config_loader.h"
 #include "host/canary_runner.h"
 #include "host/qualification_report.h"
 #include "host/sha256.h"
+#include "policy/host_config_loader.h"
 #include "sandbox/registry.h"
 
 namespace lw::host {
@@ -44,8 +44,8 @@ std::vector<std::unique_ptr<sandbox::Backend>> wantedBackends(const Environment&
 
 }  // namespace
 
-FingerprintInputs currentFingerprint(const Environment& env, const HostConfig& host,
-                                     const std::string& hostConfigText, const QualifyOptions& o) {
+FingerprintInputs currentFingerprint(const Environment& env, const HostConfig& host, const std::string& hostConfigText,
+                                     const QualifyOptions& o) {
   FingerprintInputs in;
   struct utsname u {};
   if (::uname(&u) == 0) in.kernel = std::string(u.release) + " " + u.version;
@@ -53,8 +53,8 @@ FingerprintInputs currentFingerprint(const Environment& env, const HostConfig& h
   in.loopwrightVersion = kVersion;
   struct stat st {};
   if (::stat(o.binary.c_str(), &st) == 0)
-    in.loopwrightBinary = std::to_string(st.st_size) + "@" + std::to_string(st.st_mtim.tv_sec) + "." +
-                          std::to_string(st.st_mtim.tv_nsec);
+    in.loopwrightBinary =
+        std::to_string(st.st_size) + "@" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
   in.hostConfigHash = host.present ? sha256Hex(hostConfigText) : "";
   for (BackendId b : o.backends) in.options += std::string(toString(b)) + ",";
   in.options += "|image=" + o.image.value_or("") + "|runner=" + o.runnerDir;

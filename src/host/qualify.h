@@ -27,14 +27,14 @@ struct QualifyOptions {
 };
 
 struct QualifyResult {
-  boost::json::object report;   // qualification_report.h's JSON
+  boost::json::object report;  // qualification_report.h's JSON
   bool satisfied = false;
-  std::string cacheNote;        // why nothing was cached, or where it was
+  std::string cacheNote;  // why nothing was cached, or where it was
 };
 
 // What the fingerprint is made of, observed now (cheap: no sandbox launch).
-FingerprintInputs currentFingerprint(const Environment& env, const HostConfig& host,
-                                     const std::string& hostConfigText, const QualifyOptions& options);
+FingerprintInputs currentFingerprint(const Environment& env, const HostConfig& host, const std::string& hostConfigText,
+                                     const QualifyOptions& options);
 
 // Runs every probe and canary now.
 Qualification qualifyFresh(const Environment& env, const HostConfig& host, const QualifyOptions& options);

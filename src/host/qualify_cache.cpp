@@ -38,8 +38,8 @@ std::string cacheFile(const std::string& stateDir, unsigned uid) {
   return (fs::path(stateDir) / "qualify" / ("qualification-" + std::to_string(uid) + ".json")).string();
 }
 
-std::optional<json::object> loadCachedQualification(const std::string& file,
-                                                    const std::string& fingerprint, std::int64_t now) {
+std::optional<json::object> loadCachedQualification(const std::string& file, const std::string& fingerprint,
+                                                    std::int64_t now) {
   auto text = readBoundedFile(file, 4 << 20, ErrorCode::IoError);
   if (!text) return std::nullopt;
   boost::system::error_code ec;
@@ -49,8 +49,8 @@ std::optional<json::object> loadCachedQualification(const std::string& file,
   const json::value* fp = o.if_contains("fingerprint");
   const json::value* at = o.if_contains("storedAt");
   const json::value* report = o.if_contains("report");
-  if (fp == nullptr || !fp->is_string() || fp->get_string() != fingerprint || at == nullptr ||
-      !at->is_int64() || report == nullptr || !report->is_object())
+  if (fp == nullptr || !fp->is_string() || fp->get_string() != fingerprint || at == nullptr || !at->is_int64() ||
+      report == nullptr || !report->is_object())
     return std::nullopt;
   const std::int64_t age = now - at->get_int64();
   if (age < 0 || age > std::chrono::duration_cast<std::chrono::seconds>(kQualificationMaxAge).count())
@@ -58,13 +58,12 @@ std::optional<json::object> loadCachedQualification(const std::string& file,
   return report->get_object();
 }
 
-Status storeCachedQualification(const std::string& file, const std::string& fingerprint,
-                                const json::object& report, std::int64_t now) {
+Status storeCachedQualification(const std::string& file, const std::string& fingerprint, const json::object& report,
+                                std::int64_t now) {
   std::error_code ec;
   fs::create_directories(fs::path(file).parent_path(), ec);
   if (ec)
-    return makeError(ErrorCode::IoError, "cannot create " + fs::path(file).parent_path().string() + ": " +
-                                             ec.message(),
+    return makeError(ErrorCode::IoError, "cannot create " + fs::path(file).parent_path().string() + ": " + ec.message(),
                      "set stateDir in the host config to a directory this user may write", file);
   json::object entry{{"fingerprint", fingerprint}, {"storedAt", now}, {"report", report}};
   auto st = writeFileAtomic(file, json::serialize(entry) + "\n");

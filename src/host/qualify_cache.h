@@ -20,16 +20,16 @@ namespace lw::host {
 inline constexpr std::chrono::hours kQualificationMaxAge{24};
 
 struct FingerprintInputs {
-  std::string kernel;             // uname release + version
+  std::string kernel;  // uname release + version
   unsigned uid = 0;
   std::string loopwrightVersion;
-  std::string loopwrightBinary;   // size and mtime of the running binary
+  std::string loopwrightBinary;  // size and mtime of the running binary
   // Backend name -> what it depends on here (Backend::hostDependencies: the
   // bwrap binary's identity, the Docker engine's version or unreachability).
   std::map<std::string, std::string> backendDependencies;
-  std::string hostConfigHash;     // sha256 of the host config's text ("" when none)
-  std::string options;            // the backends asked for, the image
-  std::string userns;             // the user-namespace sysctls
+  std::string hostConfigHash;  // sha256 of the host config's text ("" when none)
+  std::string options;         // the backends asked for, the image
+  std::string userns;          // the user-namespace sysctls
 };
 
 // Pure: 64 hex digits naming these inputs.
@@ -40,8 +40,7 @@ std::string cacheFile(const std::string& stateDir, unsigned uid);
 
 // The cached report when the file holds this fingerprint and is younger than
 // kQualificationMaxAge at `now` (unix seconds); nullopt otherwise.
-std::optional<boost::json::object> loadCachedQualification(const std::string& file,
-                                                           const std::string& fingerprint,
+std::optional<boost::json::object> loadCachedQualification(const std::string& file, const std::string& fingerprint,
                                                            std::int64_t now);
 
 // Writes the report (mode 0600, atomically). Only for a satisfied floor.

@@ -35,8 +35,8 @@ std::optional<std::string> dotEnvValue(std::string_view dotEnv, std::string_view
 
 Result<std::string> withHooks(std::string_view dotEnv, const std::string& startedScript,
                               const std::string& completedScript, bool replace) {
-  const std::pair<std::string_view, const std::string*> wanted[] = {
-      {kHookStartedKey, &startedScript}, {kHookCompletedKey, &completedScript}};
+  const std::pair<std::string_view, const std::string*> wanted[] = {{kHookStartedKey, &startedScript},
+                                                                    {kHookCompletedKey, &completedScript}};
   for (const auto& [key, script] : wanted) {
     auto current = dotEnvValue(dotEnv, key);
     if (current && *current != *script && !replace)
@@ -66,8 +66,8 @@ Result<std::string> withHooks(std::string_view dotEnv, const std::string& starte
 std::string hookScript(const std::string& loopwrightBinary, const std::string& event) {
   return "#!/usr/bin/env bash\n"
          "# Written by `loopwright runner install-hooks`; the runner runs it as " +
-         std::string(event == "job-started" ? kHookStartedKey : kHookCompletedKey) +
-         ".\nexec " + shellQuote(loopwrightBinary) + " runner hook " + event + "\n";
+         std::string(event == "job-started" ? kHookStartedKey : kHookCompletedKey) + ".\nexec " +
+         shellQuote(loopwrightBinary) + " runner hook " + event + "\n";
 }
 
 }  // namespace lw::host

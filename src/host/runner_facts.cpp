@@ -15,9 +15,7 @@ namespace fs = std::filesystem;
 namespace json = boost::json;
 
 // The runner (.NET) writes .runner with a UTF-8 byte order mark.
-std::string_view withoutBom(std::string_view s) {
-  return s.rfind("\xEF\xBB\xBF", 0) == 0 ? s.substr(3) : s;
-}
+std::string_view withoutBom(std::string_view s) { return s.rfind("\xEF\xBB\xBF", 0) == 0 ? s.substr(3) : s; }
 
 std::optional<bool> ephemeralFlag(const std::string& runnerFile) {
   boost::system::error_code ec;
@@ -25,8 +23,7 @@ std::optional<bool> ephemeralFlag(const std::string& runnerFile) {
   if (ec || !v.is_object()) return std::nullopt;
   for (const auto& [k, val] : v.as_object()) {
     std::string key(k);
-    if ((key == "ephemeral" || key == "isEphemeral" || key == "Ephemeral") && val.is_bool())
-      return val.as_bool();
+    if ((key == "ephemeral" || key == "isEphemeral" || key == "Ephemeral") && val.is_bool()) return val.as_bool();
   }
   return false;  // the runner omits the key unless --ephemeral was given
 }
@@ -48,8 +45,7 @@ bool namesLoopwright(const std::optional<std::string>& script) {
 }  // namespace
 
 RunnerFacts classifyRunner(const Environment& env, const std::string& runnerDir,
-                           const std::optional<std::string>& runnerFile,
-                           const std::optional<std::string>& dotEnv) {
+                           const std::optional<std::string>& runnerFile, const std::optional<std::string>& dotEnv) {
   RunnerFacts r;
   r.actions = env.isTrue("GITHUB_ACTIONS");
   r.environment = env.get("RUNNER_ENVIRONMENT").value_or("");

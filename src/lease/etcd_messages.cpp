@@ -53,8 +53,7 @@ std::optional<KeyValue> keyValue(const json::value& v) {
   return KeyValue{std::move(*key), std::move(*value), *mod};
 }
 
-Result<json::object> parseObject(std::string_view body, const std::string& endpoint,
-                                 const std::string& what) {
+Result<json::object> parseObject(std::string_view body, const std::string& endpoint, const std::string& what) {
   boost::system::error_code ec;
   json::value v = json::parse(body, ec);
   if (ec) return malformed(endpoint, "text that is not JSON (" + what + ")");
@@ -72,9 +71,7 @@ std::string prefixRangeEnd(std::string prefix) {
   return prefix;
 }
 
-std::string rangeKeyBody(std::string_view key) {
-  return toJsonText(json::object{{"key", base64Encode(key)}});
-}
+std::string rangeKeyBody(std::string_view key) { return toJsonText(json::object{{"key", base64Encode(key)}}); }
 
 std::string rangePrefixBody(const std::string& prefix) {
   std::string end = prefixRangeEnd(prefix);
@@ -83,8 +80,7 @@ std::string rangePrefixBody(const std::string& prefix) {
                                  {"range_end", base64Encode(end.empty() ? std::string(1, '\0') : end)}});
 }
 
-std::string putIfUnchangedBody(std::string_view key, std::string_view value,
-                               std::optional<std::int64_t> modRevision) {
+std::string putIfUnchangedBody(std::string_view key, std::string_view value, std::optional<std::int64_t> modRevision) {
   json::object compare{{"key", base64Encode(key)}, {"result", "EQUAL"}};
   if (modRevision) {
     compare["target"] = "MOD";
@@ -94,8 +90,8 @@ std::string putIfUnchangedBody(std::string_view key, std::string_view value,
     compare["create_revision"] = "0";
   }
   json::object put{{"key", base64Encode(key)}, {"value", base64Encode(value)}};
-  return toJsonText(json::object{{"compare", json::array{compare}},
-                                 {"success", json::array{json::object{{"request_put", put}}}}});
+  return toJsonText(
+      json::object{{"compare", json::array{compare}}, {"success", json::array{json::object{{"request_put", put}}}}});
 }
 
 Result<std::vector<KeyValue>> parseRange(std::string_view body, const std::string& endpoint) {

@@ -35,8 +35,7 @@ std::string rangePrefixBody(const std::string& prefix);
 // POST /v3/kv/txn: put `value` at `key` only if nobody wrote the key since it
 // was read at `modRevision` (nullopt: it was absent, so it must still have
 // no create revision).
-std::string putIfUnchangedBody(std::string_view key, std::string_view value,
-                               std::optional<std::int64_t> modRevision);
+std::string putIfUnchangedBody(std::string_view key, std::string_view value, std::optional<std::int64_t> modRevision);
 
 // The keys of a range response. Fails with LEASE_UNAVAILABLE, naming
 // `endpoint`, when the body is not the gateway's JSON: a missing or mistyped

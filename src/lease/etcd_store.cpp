@@ -21,18 +21,20 @@ Error unavailable(const std::string& endpoint, std::string message) {
 // The refusal for a key whose value is not a lease record: the same as the
 // local store's corrupt file, with the way to remove a key.
 Error corruptKey(Error decoded, const std::string& key) {
-  decoded.hint = "inspect the key (`loopwright lease list --etcd URL` shows it as corrupt); once "
-                 "you know no holder is alive and the resource is gone, delete it by hand "
-                 "(`etcdctl del " + key + "`)";
+  decoded.hint =
+      "inspect the key (`loopwright lease list --etcd URL` shows it as corrupt); once "
+      "you know no holder is alive and the resource is gone, delete it by hand "
+      "(`etcdctl del " +
+      key + "`)";
   return decoded;
 }
 
-Result<Lease> decodeValue(const std::string& value, const std::string& resource,
-                          const std::string& key) {
+Result<Lease> decodeValue(const std::string& value, const std::string& resource, const std::string& key) {
   if (value.size() > kMaxRecordBytes)
     return corruptKey(makeError(ErrorCode::LeaseUnavailable,
-                                "the lease record " + key + " is corrupt (larger than 64 KiB); "
-                                "every operation on it is refused",
+                                "the lease record " + key +
+                                    " is corrupt (larger than 64 KiB); "
+                                    "every operation on it is refused",
                                 "", key),
                       key);
   auto lease = decodeRecord(value, resource, key);
@@ -62,8 +64,7 @@ struct OwnedTransport {
 
 class CurlEtcdStore final : private OwnedTransport, public EtcdStore {
  public:
-  CurlEtcdStore(EtcdStoreOptions options, Clock nowMs)
-      : EtcdStore(transport, std::move(options), std::move(nowMs)) {}
+  CurlEtcdStore(EtcdStoreOptions options, Clock nowMs) : EtcdStore(transport, std::move(options), std::move(nowMs)) {}
 };
 
 }  // namespace
@@ -92,12 +93,10 @@ Result<std::string> EtcdStore::post(const std::string& path, std::string body) {
   const std::string& at = options_.endpoint;
   if (!response.answered())
     return unavailable(at, "the etcd gateway at " + at + " did not answer " + path + " (" +
-                               std::string(http::toString(response.failure)) + ": " +
-                               response.error + ")");
+                               std::string(http::toString(response.failure)) + ": " + response.error + ")");
   if (response.status != 200)
     return unavailable(at, "the etcd gateway at " + at + " answered " + path + " with HTTP " +
-                               std::to_string(response.status) + ": " +
-                               response.body.substr(0, 200));
+                               std::to_string(response.status) + ": " + response.body.substr(0, 200));
   return std::move(response.body);
 }
 
@@ -109,9 +108,8 @@ Result<EtcdStore::Observed> EtcdStore::read(const std::string& resource) {
   if (!kvs) return kvs.error();
   if (kvs->empty()) return seen;
   if (kvs->size() != 1 || kvs->front().key != seen.key)
-    return unavailable(options_.endpoint, "the etcd gateway at " + options_.endpoint +
-                                              " answered a range of " + seen.key +
-                                              " with other keys");
+    return unavailable(options_.endpoint, "the etcd gateway at " + options_.endpoint + " answered a range of " +
+                                              seen.key + " with other keys");
   auto lease = decodeValue(kvs->front().value, resource, seen.key);
   if (!lease) return lease.error();
   seen.lease = std::move(*lease);
@@ -132,8 +130,7 @@ Result<Lease> EtcdStore::decide(const Observed& current, const Request& request)
 }
 
 Result<bool> EtcdStore::putIfUnchanged(const Observed& current, const Lease& next) {
-  auto body = post("/v3/kv/txn",
-                   etcd::putIfUnchangedBody(current.key, encodeRecord(next), current.modRevision));
+  auto body = post("/v3/kv/txn", etcd::putIfUnchangedBody(current.key, encodeRecord(next), current.modRevision));
   if (!body) return body.error();
   return etcd::parseTxnSucceeded(*body, options_.endpoint);
 }
@@ -150,8 +147,10 @@ Result<Lease> EtcdStore::transact(const Request& request) {
     // Someone wrote the key between our read and our txn: decide again on what they wrote.
   }
   return makeError(ErrorCode::LeaseUnavailable,
-                   options_.prefix + request.resource + " is contended: it changed between read "
-                   "and write " + std::to_string(options_.maxAttempts) + " times in a row",
+                   options_.prefix + request.resource +
+                       " is contended: it changed between read "
+                       "and write " +
+                       std::to_string(options_.maxAttempts) + " times in a row",
                    "try again; if it persists, look for a process writing the key in a loop",
                    options_.prefix + request.resource);
 }
@@ -160,14 +159,16 @@ ListedRecord EtcdStore::listed(const std::string& key, const std::string& value)
   std::string resource = key.substr(options_.prefix.size());
   ListedRecord rec{resource, key, std::nullopt, std::nullopt};
   if (!validateResourceName(resource)) {
-    rec.unreadable = makeError(ErrorCode::LeaseUnavailable,
-                               key + " is not a lease record: its name is not a resource name",
-                               "inspect it and delete it by hand (`etcdctl del " + key + "`)", key);
+    rec.unreadable =
+        makeError(ErrorCode::LeaseUnavailable, key + " is not a lease record: its name is not a resource name",
+                  "inspect it and delete it by hand (`etcdctl del " + key + "`)", key);
     return rec;
   }
   auto lease = decodeValue(value, resource, key);
-  if (lease) rec.lease = std::move(*lease);
-  else rec.unreadable = lease.error();
+  if (lease)
+    rec.lease = std::move(*lease);
+  else
+    rec.unreadable = lease.error();
   return rec;
 }
 
@@ -179,9 +180,8 @@ Result<std::vector<ListedRecord>> EtcdStore::survey() {
   std::vector<ListedRecord> records;
   for (const etcd::KeyValue& kv : *kvs) {
     if (!kv.key.starts_with(options_.prefix))
-      return unavailable(options_.endpoint, "the etcd gateway at " + options_.endpoint +
-                                                " answered a range of " + options_.prefix +
-                                                " with the key " + kv.key);
+      return unavailable(options_.endpoint, "the etcd gateway at " + options_.endpoint + " answered a range of " +
+                                                options_.prefix + " with the key " + kv.key);
     records.push_back(listed(kv.key, kv.value));
   }
   return records;

@@ -29,8 +29,8 @@ enum class Phase { Free, Active, TearingDown };
 struct Lease {
   std::string resource;  // [A-Za-z0-9._-], 1..128: "worktree.<run>.<stage>.<step>"
   Phase phase = Phase::Free;
-  std::string holder;          // who holds it, in words ("run 12 step fmt pid 4711 on host-a")
-  std::uint64_t token = 0;     // the fencing token: strictly increasing per resource, never reused
+  std::string holder;       // who holds it, in words ("run 12 step fmt pid 4711 on host-a")
+  std::uint64_t token = 0;  // the fencing token: strictly increasing per resource, never reused
   std::int64_t expiresAtMs = 0;
   std::int64_t claimedAtMs = 0;
 };

@@ -27,8 +27,7 @@ Result<Lease> transactIn(const std::filesystem::path& path, const Request& reque
   if (!current) return current.error();
   auto next = nextRecord(*current, request, nowMs);
   if (!next || request.kind == RequestKind::CheckFence) return next;
-  if (auto written = dir->write(request.resource, encodeRecord(*next)); !written)
-    return written.error();
+  if (auto written = dir->write(request.resource, encodeRecord(*next)); !written) return written.error();
   return next;
 }
 
@@ -37,22 +36,24 @@ Result<Lease> transactIn(const std::filesystem::path& path, const Request& reque
 std::optional<ListedRecord> listed(const StoreDir& dir, const std::string& name) {
   ListedRecord rec{name, dir.recordPath(name), std::nullopt, std::nullopt};
   if (!validateResourceName(name)) {
-    rec.unreadable = makeError(ErrorCode::LeaseUnavailable,
-                               rec.file + " is not a lease record: its name is not a resource name",
-                               "inspect it and remove it by hand", rec.file);
+    rec.unreadable =
+        makeError(ErrorCode::LeaseUnavailable, rec.file + " is not a lease record: its name is not a resource name",
+                  "inspect it and remove it by hand", rec.file);
     return rec;
   }
   auto lease = readLease(dir, name);
-  if (!lease) rec.unreadable = lease.error();
-  else if (*lease) rec.lease = **lease;
-  else return std::nullopt;
+  if (!lease)
+    rec.unreadable = lease.error();
+  else if (*lease)
+    rec.lease = **lease;
+  else
+    return std::nullopt;
   return rec;
 }
 
 }  // namespace
 
-LocalStore::LocalStore(std::filesystem::path dir, Clock nowMs)
-    : dir_(std::move(dir)), nowMs_(std::move(nowMs)) {}
+LocalStore::LocalStore(std::filesystem::path dir, Clock nowMs) : dir_(std::move(dir)), nowMs_(std::move(nowMs)) {}
 
 Result<Lease> LocalStore::transact(const Request& request) { return transactIn(dir_, request, nowMs_()); }
 

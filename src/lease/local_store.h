@@ -43,7 +43,6 @@ class LocalStore : public RecordStore {
 // with LEASE_UNAVAILABLE, a store directory that is a symlink, not a
 // directory, owned by another user, or writable by group or others: whoever
 // can write there can forge ownership. Thread-safe; the clock must be too.
-std::unique_ptr<Store> openLocalStore(const std::filesystem::path& dir,
-                                      Clock nowMs = systemNowMs);
+std::unique_ptr<Store> openLocalStore(const std::filesystem::path& dir, Clock nowMs = systemNowMs);
 
 }  // namespace lw::lease

@@ -6,8 +6,7 @@
 namespace lw::lease {
 namespace {
 
-std::filesystem::path localDir(const LeaseStoreConfig& config,
-                               const std::filesystem::path& stateDir) {
+std::filesystem::path localDir(const LeaseStoreConfig& config, const std::filesystem::path& stateDir) {
   return config.localDir.empty() ? stateDir / "leases" : std::filesystem::path(config.localDir);
 }
 

@@ -23,14 +23,12 @@ namespace lw::lease {
 // Nothing is contacted until the first operation. The endpoint and prefix
 // are checked where they are read (policy/host_config.h: the host config
 // loader, the CLI); the transport refuses plain http off this machine anyway.
-Result<std::unique_ptr<Store>> openStore(const LeaseStoreConfig& config,
-                                         const std::filesystem::path& stateDir,
+Result<std::unique_ptr<Store>> openStore(const LeaseStoreConfig& config, const std::filesystem::path& stateDir,
                                          Clock nowMs = systemNowMs);
 
 // Every record of the configured store in name order, unreadable ones
 // included (what `loopwright lease list` prints).
-Result<std::vector<ListedRecord>> surveyStore(const LeaseStoreConfig& config,
-                                              const std::filesystem::path& stateDir);
+Result<std::vector<ListedRecord>> surveyStore(const LeaseStoreConfig& config, const std::filesystem::path& stateDir);
 
 // The store in words: its directory, "etcd <endpoint> <prefix>", or
 // "kubernetes <kubeconfig|in-cluster> [namespace <ns>]".

@@ -21,8 +21,8 @@ void discardCreated(Store& store, const Lease& lease, const ResourceActions& act
 
 }  // namespace
 
-Result<Lease> claimAndCreate(Store& store, const std::string& resource, const std::string& holder,
-                             Ttl ttl, const ResourceActions& actions) {
+Result<Lease> claimAndCreate(Store& store, const std::string& resource, const std::string& holder, Ttl ttl,
+                             const ResourceActions& actions) {
   auto lease = store.claim(resource, holder, ttl);
   if (!lease) return lease;
   Status made = actions.create(*lease);
@@ -32,8 +32,7 @@ Result<Lease> claimAndCreate(Store& store, const std::string& resource, const st
   return made.error();
 }
 
-Status tearDown(Store& store, const Lease& held,
-                const std::function<Status(const Lease& lease)>& destroy) {
+Status tearDown(Store& store, const Lease& held, const std::function<Status(const Lease& lease)>& destroy) {
   auto marked = store.beginTeardown(held);
   if (!marked) return marked.error();
   if (auto destroyed = destroy(*marked); !destroyed) return destroyed;

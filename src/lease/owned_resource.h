@@ -35,8 +35,8 @@ struct ResourceActions {
 // that first error is returned: a resource whose ownership cannot be
 // registered does not survive (fail closed). The claim's own refusal
 // (LEASE_UNAVAILABLE) comes back untouched, and nothing is created.
-Result<Lease> claimAndCreate(Store& store, const std::string& resource, const std::string& holder,
-                             Ttl ttl, const ResourceActions& actions);
+Result<Lease> claimAndCreate(Store& store, const std::string& resource, const std::string& holder, Ttl ttl,
+                             const ResourceActions& actions);
 
 // Tears down a resource held under `held`: the teardown marker first (from
 // then on nobody can claim it, expired or not), then `destroy`, then release.
@@ -44,7 +44,6 @@ Result<Lease> claimAndCreate(Store& store, const std::string& resource, const st
 // resource stays unclaimable until someone destroys it and releases the
 // lease by hand. LEASE_LOST when `held` is no longer the current lease
 // (nothing is destroyed: it may be another holder's now).
-Status tearDown(Store& store, const Lease& held,
-                const std::function<Status(const Lease& lease)>& destroy);
+Status tearDown(Store& store, const Lease& held, const std::function<Status(const Lease& lease)>& destroy);
 
 }  // namespace lw::lease

@@ -14,8 +14,7 @@ namespace {
 
 Error corrupt(const std::string& file, const std::string& what) {
   return makeError(ErrorCode::LeaseUnavailable,
-                   "the lease record " + file + " is corrupt (" + what +
-                       "); every operation on it is refused",
+                   "the lease record " + file + " is corrupt (" + what + "); every operation on it is refused",
                    "inspect the file (`loopwright lease list` shows it as corrupt); once you "
                    "know no holder is alive and the resource is gone, remove it by hand",
                    file);
@@ -55,8 +54,12 @@ Result<Lease> fields(const json::object& o, const std::string& file) {
   if (*expires > kMaxMs || *claimed > kMaxMs) return corrupt(file, "a time is out of range");
   auto p = phaseNamed(*phase);
   if (!p) return corrupt(file, "unknown phase \"" + std::string(*phase) + "\"");
-  return Lease{std::string(*resource), *p, std::string(*holder), *token,
-               static_cast<std::int64_t>(*expires), static_cast<std::int64_t>(*claimed)};
+  return Lease{std::string(*resource),
+               *p,
+               std::string(*holder),
+               *token,
+               static_cast<std::int64_t>(*expires),
+               static_cast<std::int64_t>(*claimed)};
 }
 
 }  // namespace
@@ -73,8 +76,7 @@ std::string encodeRecord(const Lease& lease) {
   return toJsonText(o) + "\n";
 }
 
-Result<Lease> decodeRecord(const std::string& text, const std::string& resource,
-                           const std::string& file) {
+Result<Lease> decodeRecord(const std::string& text, const std::string& resource, const std::string& file) {
   boost::system::error_code ec;
   json::value v = json::parse(text, ec);
   if (ec) return corrupt(file, "not JSON: " + ec.message());
@@ -86,8 +88,7 @@ Result<Lease> decodeRecord(const std::string& text, const std::string& resource,
   auto lease = fields(*o, file);
   if (!lease) return lease;
   if (lease->resource != resource)
-    return corrupt(file, "it names the resource \"" + lease->resource + "\", not \"" +
-                             resource + "\"");
+    return corrupt(file, "it names the resource \"" + lease->resource + "\", not \"" + resource + "\"");
   return lease;
 }
 

@@ -21,7 +21,6 @@ std::string encodeRecord(const Lease& lease);
 // schema version, has a missing or mistyped field, a phase not named in
 // docs/leases.md, or names another resource; the hint says to inspect the
 // file and remove it by hand.
-Result<Lease> decodeRecord(const std::string& text, const std::string& resource,
-                           const std::string& file);
+Result<Lease> decodeRecord(const std::string& text, const std::string& resource, const std::string& file);
 
 }  // namespace lw::lease

@@ -21,8 +21,7 @@ Error ioError(const std::string& what, const std::string& path, int err) {
 }
 
 Error refusedDir(const std::string& dir, const std::string& why) {
-  return makeError(ErrorCode::LeaseUnavailable,
-                   "refusing the lease store " + dir + ": " + why,
+  return makeError(ErrorCode::LeaseUnavailable, "refusing the lease store " + dir + ": " + why,
                    "use a directory of your own with mode 0700 (--store DIR, or the state "
                    "directory of the host config); whoever can write there can forge ownership",
                    dir);
@@ -32,8 +31,7 @@ Error refusedDir(const std::string& dir, const std::string& why) {
 std::optional<std::string> unsafeDir(const struct stat& st) {
   if (!S_ISDIR(st.st_mode)) return "it is not a directory";
   if (st.st_uid != ::geteuid())
-    return "it is owned by uid " + std::to_string(st.st_uid) + ", not by uid " +
-           std::to_string(::geteuid());
+    return "it is owned by uid " + std::to_string(st.st_uid) + ", not by uid " + std::to_string(::geteuid());
   if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) return "it is writable by group or others";
   return std::nullopt;
 }
@@ -72,8 +70,7 @@ Result<StoreDir> StoreDir::open(const std::filesystem::path& dir) {
     int err = errno;
     struct stat link {};
     // Linux answers ENOTDIR, not ELOOP, for a symlink opened with both flags.
-    if (::lstat(dir.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
-      return refusedDir(dir.string(), "it is a symlink");
+    if (::lstat(dir.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) return refusedDir(dir.string(), "it is a symlink");
     if (err == ENOTDIR) return refusedDir(dir.string(), "it is not a directory");
     return ioError("cannot open the lease store", dir.string(), err);
   }
@@ -85,8 +82,7 @@ Result<StoreDir> StoreDir::open(const std::filesystem::path& dir) {
 
 Result<bridge::UniqueFd> StoreDir::lock(const std::string& resource) const {
   std::string name = resource + ".lock";
-  bridge::UniqueFd fd(::openat(fd_.get(), name.c_str(),
-                               O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
+  bridge::UniqueFd fd(::openat(fd_.get(), name.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (!fd) return ioError("cannot open the lock file", (path_ / name).string(), errno);
   while (::flock(fd.get(), LOCK_EX) != 0)
     if (errno != EINTR) return ioError("cannot lock", (path_ / name).string(), errno);
@@ -95,15 +91,16 @@ Result<bridge::UniqueFd> StoreDir::lock(const std::string& resource) const {
 
 Result<std::optional<std::string>> StoreDir::read(const std::string& resource) const {
   std::string file = recordPath(resource);
-  bridge::UniqueFd fd(::openat(fd_.get(), (resource + ".json").c_str(),
-                               O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  bridge::UniqueFd fd(
+      ::openat(fd_.get(), (resource + ".json").c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   if (!fd && errno == ENOENT) return std::optional<std::string>();
   struct stat st {};
   if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
       static_cast<std::size_t>(st.st_size) > kMaxRecordBytes)
     return makeError(ErrorCode::LeaseUnavailable,
-                     "the lease record " + file + " cannot be read (not a regular file of at "
-                     "most 64 KiB, or unreadable); every operation on it is refused",
+                     "the lease record " + file +
+                         " cannot be read (not a regular file of at "
+                         "most 64 KiB, or unreadable); every operation on it is refused",
                      "inspect it and remove it by hand once you know no holder is alive", file);
   std::string text(static_cast<std::size_t>(st.st_size), '\0');
   ssize_t n = ::pread(fd.get(), text.data(), text.size(), 0);
@@ -116,8 +113,7 @@ Status StoreDir::write(const std::string& resource, const std::string& text) con
   // A hidden name no resource can have; one writer at a time holds the lock.
   std::string tmp = "." + resource + ".tmp";
   std::string file = recordPath(resource);
-  bridge::UniqueFd fd(::openat(fd_.get(), tmp.c_str(),
-                               O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600));
+  bridge::UniqueFd fd(::openat(fd_.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (!fd) return ioError("cannot write", (path_ / tmp).string(), errno);
   if (auto w = writeAll(fd.get(), text, file); !w) return w;
   if (::fsync(fd.get()) != 0) return ioError("cannot sync", file, errno);
@@ -141,8 +137,6 @@ Result<std::vector<std::string>> StoreDir::resources() const {
   return names;
 }
 
-std::string StoreDir::recordPath(const std::string& resource) const {
-  return (path_ / (resource + ".json")).string();
-}
+std::string StoreDir::recordPath(const std::string& resource) const { return (path_ / (resource + ".json")).string(); }
 
 }  // namespace lw::lease

@@ -22,15 +22,15 @@ Result<Lease> claim(const std::optional<Lease>& current, const Request& r, std::
   const std::uint64_t last = current ? current->token : 0;
   if (current && current->phase == Phase::TearingDown)
     return unavailable(r.resource,
-                       r.resource + " is being torn down by " + current->holder + " (" +
-                           tokenText(last) + "); it is not claimable until released",
+                       r.resource + " is being torn down by " + current->holder + " (" + tokenText(last) +
+                           "); it is not claimable until released",
                        "wait for the teardown to finish; if its holder is gone, destroy the "
-                       "resource by hand, then run `loopwright lease release " + r.resource +
-                           " --token " + std::to_string(last) + "`");
+                       "resource by hand, then run `loopwright lease release " +
+                           r.resource + " --token " + std::to_string(last) + "`");
   if (current && current->phase == Phase::Active && !isExpired(*current, nowMs))
     return unavailable(r.resource,
-                       r.resource + " is held by " + current->holder + " (" + tokenText(last) +
-                           ") until " + formatTimeMs(current->expiresAtMs),
+                       r.resource + " is held by " + current->holder + " (" + tokenText(last) + ") until " +
+                           formatTimeMs(current->expiresAtMs),
                        "wait until it is released or expires; a lease is never taken over");
   return Lease{r.resource, Phase::Active, r.holder, last + 1, nowMs + r.ttlMs, nowMs};
 }
@@ -39,13 +39,10 @@ Result<Lease> claim(const std::optional<Lease>& current, const Request& r, std::
 // resource's holder's, or nullopt when the token is current.
 std::optional<Error> staleToken(const std::optional<Lease>& current, const Request& r) {
   if (!current || current->phase == Phase::Free)
-    return lost(r.resource, r.resource + " is not held: " + tokenText(r.token) +
-                                " was released or never issued");
+    return lost(r.resource, r.resource + " is not held: " + tokenText(r.token) + " was released or never issued");
   if (current->token != r.token)
-    return lost(r.resource, tokenText(r.token) + " for " + r.resource +
-                                " is stale: the current token is " +
-                                std::to_string(current->token) + " (held by " +
-                                current->holder + ")");
+    return lost(r.resource, tokenText(r.token) + " for " + r.resource + " is stale: the current token is " +
+                                std::to_string(current->token) + " (held by " + current->holder + ")");
   return std::nullopt;
 }
 
@@ -54,13 +51,12 @@ std::optional<Error> notLive(const Lease& current, const Request& r, std::int64_
   if (current.phase == Phase::TearingDown)
     return lost(r.resource, r.resource + " (" + tokenText(r.token) + ") is being torn down");
   if (isExpired(current, nowMs))
-    return lost(r.resource, "the lease on " + r.resource + " (" + tokenText(r.token) +
-                                ") expired at " + formatTimeMs(current.expiresAtMs));
+    return lost(r.resource, "the lease on " + r.resource + " (" + tokenText(r.token) + ") expired at " +
+                                formatTimeMs(current.expiresAtMs));
   return std::nullopt;
 }
 
-Result<Lease> actForHolder(const std::optional<Lease>& current, const Request& r,
-                           std::int64_t nowMs) {
+Result<Lease> actForHolder(const std::optional<Lease>& current, const Request& r, std::int64_t nowMs) {
   if (auto refused = staleToken(current, r)) return *refused;
   Lease next = *current;
   if (r.kind == RequestKind::Renew || r.kind == RequestKind::CheckFence) {
@@ -78,8 +74,7 @@ Result<Lease> actForHolder(const std::optional<Lease>& current, const Request& r
 
 bool isExpired(const Lease& lease, std::int64_t nowMs) { return nowMs >= lease.expiresAtMs; }
 
-Result<Lease> nextRecord(const std::optional<Lease>& current, const Request& request,
-                         std::int64_t nowMs) {
+Result<Lease> nextRecord(const std::optional<Lease>& current, const Request& request, std::int64_t nowMs) {
   if (request.kind == RequestKind::Claim) return claim(current, request, nowMs);
   return actForHolder(current, request, nowMs);
 }

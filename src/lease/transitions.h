@@ -39,8 +39,7 @@ bool isExpired(const Lease& lease, std::int64_t nowMs);
 //          checkFence, the lease expired or is being torn down).
 // A free record keeps its last token, so a claim always gets a token no
 // earlier holder ever had.
-Result<Lease> nextRecord(const std::optional<Lease>& current, const Request& request,
-                         std::int64_t nowMs);
+Result<Lease> nextRecord(const std::optional<Lease>& current, const Request& request, std::int64_t nowMs);
 
 // "2024-05-01T12:00:00.250Z" for a wall-clock time in milliseconds: how
 // refusals and `loopwright lease list` name an expiry.

@@ -3,8 +3,8 @@
 #include <cstring>
 #include <utility>
 
-#include "github/publish/conclusion.h"
 #include "github/publish/channels/resolve_plan.h"
+#include "github/publish/conclusion.h"
 #include "pipeline/author/proposed_changes.h"
 #include "verify/secret_scanner.h"
 
@@ -47,9 +47,9 @@ github::StepRow stepRow(const StepRecord& s, const RunRecord& run) {
   for (const GuardrailEvent& e : s.guardrails) row.guardrailEvents.push_back(e.kind + " " + e.code + ": " + e.message);
   row.blocked = !s.blocker.empty();
   row.blocker = withoutRunnerPaths(s.blocker.empty() && s.outcome != StepOutcome::Passed
-                                        ? std::string(toString(s.outcome)) + ": " + s.message
-                                        : s.blocker,
-                                    run);
+                                       ? std::string(toString(s.outcome)) + ": " + s.message
+                                       : s.blocker,
+                                   run);
   row.outcome = s.outcome;
   row.coverage = s.coverage;
   row.tokensUsed = s.tokensUsed;
@@ -78,8 +78,7 @@ github::Verdict judgeRecord(const RunRecord& run, FailOn failOn) {
   return github::judgeRun(stages, rows, failOn);
 }
 
-github::PublicationRequest toPublicationRequest(const RunRecord& run,
-                                                const github::GithubEvent& event,
+github::PublicationRequest toPublicationRequest(const RunRecord& run, const github::GithubEvent& event,
                                                 const Publication& options) {
   github::PublicationRequest req;
   req.id = run.runId;
@@ -94,7 +93,8 @@ github::PublicationRequest toPublicationRequest(const RunRecord& run,
       if (stage.ran && s.triage) req.triage.push_back(maskedTriage(*s.triage));
   if (auto scope = github::resolveScope(req.steps, !run.incrementalFrom.empty()))
     req.reviewedFiles = std::vector<std::string>(scope->begin(), scope->end());
-  addProposedChanges(run, readPatchFile, [&](const std::string& p) { return withoutRunnerPaths(p, run); }, req);
+  addProposedChanges(
+      run, readPatchFile, [&](const std::string& p) { return withoutRunnerPaths(p, run); }, req);
   if (options.patches == PatchPublication::None) req.changes.clear();  // refusals stay noted
   return req;
 }

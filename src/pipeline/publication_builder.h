@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "github/publish/conclusion.h"
 #include "github/actions/github_event.h"
+#include "github/publish/conclusion.h"
 #include "github/publish/publication.h"
 #include "pipeline/run/run_record.h"
 #include "policy/taskpack.h"
@@ -18,8 +18,7 @@ namespace lw::pipeline {
 // conclusion publication reports and, mapped in cli/, the exit status.
 github::Verdict judgeRecord(const RunRecord& run, FailOn failOn);
 
-github::PublicationRequest toPublicationRequest(const RunRecord& run,
-                                                const github::GithubEvent& event,
+github::PublicationRequest toPublicationRequest(const RunRecord& run, const github::GithubEvent& event,
                                                 const Publication& options);
 
 }  // namespace lw::pipeline

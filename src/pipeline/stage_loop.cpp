@@ -13,8 +13,7 @@
 namespace lw::pipeline {
 namespace {
 
-sandbox::Backend* backendFor(std::vector<std::unique_ptr<sandbox::Backend>>& backends,
-                             BackendId id) {
+sandbox::Backend* backendFor(std::vector<std::unique_ptr<sandbox::Backend>>& backends, BackendId id) {
   for (auto& b : backends)
     if (b->id() == id) return b.get();
   return nullptr;
@@ -27,16 +26,16 @@ std::string repositoryLeftChanged(const std::vector<StageRecord>& done) {
     for (const StepRecord& s : stage.steps)
       if (!s.repositoryIntact)
         return "step '" + s.step + "' of stage '" + stage.name + "' " +
-               (s.verification == verify::Verification::Violation ? "changed the repository and the change could not be undone"
-                                              : "could not be verified: the repository may be changed");
+               (s.verification == verify::Verification::Violation
+                    ? "changed the repository and the change could not be undone"
+                    : "could not be verified: the repository may be changed");
   return {};
 }
 
 // Why a stage cannot run, or empty when its needs passed.
 std::string unmetNeeds(const PlannedStage& stage, const std::vector<StageRecord>& done) {
   for (const std::string& need : stage.needs) {
-    auto it = std::find_if(done.begin(), done.end(),
-                           [&](const StageRecord& r) { return r.name == need; });
+    auto it = std::find_if(done.begin(), done.end(), [&](const StageRecord& r) { return r.name == need; });
     if (it == done.end()) return "needs '" + need + "', which this event did not run";
     if (!it->ran) return "needs '" + need + "', which was skipped";
     for (const StepRecord& s : it->steps)
@@ -89,9 +88,13 @@ Provisioned provision(const PlannedStage& stage, const sandbox::ProbeFor& probeF
 // the others alone, each against its own (an author in its own worktree).
 class StageRunner {
  public:
-  StageRunner(const PlannedStage& stage, const Provisioned& provisioned, const RunContext& ctx,
-              const RerunTools& tools, StageRecord& record)
-      : stage_(stage), provisioned_(provisioned), ctx_(ctx), tools_(tools), record_(record),
+  StageRunner(const PlannedStage& stage, const Provisioned& provisioned, const RunContext& ctx, const RerunTools& tools,
+              StageRecord& record)
+      : stage_(stage),
+        provisioned_(provisioned),
+        ctx_(ctx),
+        tools_(tools),
+        record_(record),
         stageDir_(ctx.outRoot / "steps" / stage.name) {
     // Stores of captured bytes stay outside every sandbox view: the out root
     // is not bound, only each step's out dir.
@@ -164,8 +167,8 @@ class StageRunner {
 
 }  // namespace
 
-RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Backend>>& backends,
-                  const RunContext& ctx, const BridgeFactory& makeBridge, std::ostream& progress) {
+RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Backend>>& backends, const RunContext& ctx,
+                  const BridgeFactory& makeBridge, std::ostream& progress) {
   RunRecord run;
   std::mutex progressMu;
   auto say = [&](const std::string& line) {
@@ -199,8 +202,8 @@ RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Back
     say("stage " + stage.name + ": " + std::to_string(stage.steps.size()) + " steps");
     const Provisioned provisioned = provision(stage, probeFor);
     StageRunner(stage, provisioned, ctx, tools, record).run(plan.maxConcurrency);
-    record.durationMs = std::chrono::duration<double, std::milli>(
-                            std::chrono::steady_clock::now() - stageStarted).count();
+    record.durationMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stageStarted).count();
     run.stages.push_back(std::move(record));
   }
   run.skippedStages = plan.skippedStages;

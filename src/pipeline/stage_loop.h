@@ -16,7 +16,7 @@ namespace lw::pipeline {
 
 // Negotiates every step before any starts (probes are shared and cached),
 // then runs them. Progress lines go to `progress` as steps start and end.
-RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Backend>>& backends,
-                  const RunContext& ctx, const BridgeFactory& makeBridge, std::ostream& progress);
+RunRecord runPlan(const RunPlan& plan, std::vector<std::unique_ptr<sandbox::Backend>>& backends, const RunContext& ctx,
+                  const BridgeFactory& makeBridge, std::ostream& progress);
 
 }  // namespace lw::pipeline

@@ -1,9 +1,9 @@
 #include "policy/builtin_params.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cmath>
 #include <limits>
 #include <set>
 
@@ -27,8 +27,8 @@ std::string paramNames(const BuiltinStep& b) {
 
 bool bounded(const BuiltinParam& p) { return p.min != 0 || p.max != 0; }
 
-std::optional<json::value> readInteger(YamlSchemaReader& reader, const BuiltinParam& p,
-                                       const YAML::Node& n, const std::string& path) {
+std::optional<json::value> readInteger(YamlSchemaReader& reader, const BuiltinParam& p, const YAML::Node& n,
+                                       const std::string& path) {
   std::int64_t lo = bounded(p) ? static_cast<std::int64_t>(p.min) : std::numeric_limits<std::int64_t>::min();
   std::int64_t hi = bounded(p) ? static_cast<std::int64_t>(p.max) : std::numeric_limits<std::int64_t>::max();
   if (auto v = reader.integer(n, path, lo, hi)) return json::value(*v);
@@ -54,8 +54,8 @@ bool parseDecimal(const std::string& text, double& value) {
 }
 
 // A plain decimal number (no quotes, no YAML 1.1 .inf/.nan) within the bounds.
-std::optional<json::value> readNumber(YamlSchemaReader& reader, const BuiltinParam& p,
-                                      const YAML::Node& n, const std::string& path) {
+std::optional<json::value> readNumber(YamlSchemaReader& reader, const BuiltinParam& p, const YAML::Node& n,
+                                      const std::string& path) {
   std::string range = bounded(p) ? "a number from " + shortest(p.min) + " to " + shortest(p.max) : "a number";
   double value = 0;
   bool valid = n.IsScalar() && n.Tag() != "!" && !n.Scalar().empty();
@@ -64,21 +64,22 @@ std::optional<json::value> readNumber(YamlSchemaReader& reader, const BuiltinPar
     valid = parseDecimal(text, value) && std::isfinite(value);
   }
   if (!valid || (bounded(p) && (value < p.min || value > p.max))) {
-    reader.error(n, path, (n.IsScalar() ? "'" + n.Scalar().substr(0, 40) + "'" : std::string("this")) +
-                              " is not " + range);
+    reader.error(n, path,
+                 (n.IsScalar() ? "'" + n.Scalar().substr(0, 40) + "'" : std::string("this")) + " is not " + range);
     return std::nullopt;
   }
   return json::value(value);
 }
 
 // A list of strings; repeats allowed (an argv may repeat a flag).
-std::optional<json::value> readStringList(YamlSchemaReader& reader, const YAML::Node& n,
-                                          const std::string& path) {
+std::optional<json::value> readStringList(YamlSchemaReader& reader, const YAML::Node& n, const std::string& path) {
   json::array out;
   bool fine = true;
   bool isList = reader.sequence(n, path, 0, 256, [&](const YAML::Node& item, const std::string& ip) {
-    if (auto s = reader.string(item, ip, 4096)) out.emplace_back(*s);
-    else fine = false;
+    if (auto s = reader.string(item, ip, 4096))
+      out.emplace_back(*s);
+    else
+      fine = false;
   });
   if (!isList || !fine) return std::nullopt;
   return json::value(std::move(out));
@@ -105,8 +106,8 @@ std::optional<json::value> readValue(YamlSchemaReader& reader, const BuiltinPara
 
 // Reads the `with:` mapping into step.with; unknown and repeated keys are
 // reported (with a did-you-mean among the built-in's parameters).
-void readWith(YamlSchemaReader& reader, const BuiltinStep& b, const YAML::Node& with,
-              const std::string& withPath, Step& step) {
+void readWith(YamlSchemaReader& reader, const BuiltinStep& b, const YAML::Node& with, const std::string& withPath,
+              Step& step) {
   if (!with.IsMap()) {
     reader.error(with, withPath, "must be a mapping of " + label(b) + "'s parameters",
                  "write 'name: value' lines; its parameters: " + paramNames(b));
@@ -147,8 +148,7 @@ const BuiltinStep* builtinOf(const Step& step) {
   return name.empty() ? nullptr : findBuiltinStep(name);
 }
 
-void checkUses(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
-               const std::string& uses) {
+void checkUses(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, const std::string& uses) {
   std::string rest = uses.starts_with("builtin/") ? uses.substr(8) : "";
   bool valid = !rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
@@ -187,8 +187,8 @@ void readStepBuiltin(YamlSchemaReader& reader, const YAML::Node& stepNode, const
 }
 
 void readBuiltinParams(YamlSchemaReader& reader, const BuiltinStep& builtin, const YAML::Node& with,
-                       const std::string& withPath, const YAML::Node& stepNode,
-                       const std::string& stepPath, Step& step) {
+                       const std::string& withPath, const YAML::Node& stepNode, const std::string& stepPath,
+                       Step& step) {
   if (with.IsDefined()) readWith(reader, builtin, with, withPath, step);
   for (const BuiltinParam& p : builtin.params) {
     if (const json::value* given = step.with.if_contains(p.name)) {
@@ -202,10 +202,10 @@ void readBuiltinParams(YamlSchemaReader& reader, const BuiltinStep& builtin, con
       // Not reported when `with:` itself was malformed, nor when the value
       // was given and wrong: that error says enough.
       const bool inWith = with.IsDefined();
-      reader.error(inWith ? with : stepNode, inWith ? withPath : stepPath,
-                   label(builtin) + " needs the parameter '" + std::string(p.name) + "' (" +
-                       std::string(p.description) + ")",
-                   "add it under with: (see docs/builtin-steps.md)");
+      reader.error(
+          inWith ? with : stepNode, inWith ? withPath : stepPath,
+          label(builtin) + " needs the parameter '" + std::string(p.name) + "' (" + std::string(p.description) + ")",
+          "add it under with: (see docs/builtin-steps.md)");
     }
   }
 }
@@ -217,7 +217,8 @@ std::string jsonValueProblem(const BuiltinParam& p, const json::value& v) {
   auto inBounds = [&](double d) { return !bounded(p) || (d >= p.min && d <= p.max); };
   switch (p.type) {
     case ParamType::String: return v.is_string() ? "" : "must be a string";
-    case ParamType::Integer: return v.is_int64() && inBounds(static_cast<double>(v.get_int64())) ? "" : "must be an integer in bounds";
+    case ParamType::Integer:
+      return v.is_int64() && inBounds(static_cast<double>(v.get_int64())) ? "" : "must be an integer in bounds";
     case ParamType::Number: return v.is_number() && inBounds(v.to_number<double>()) ? "" : "must be a number in bounds";
     case ParamType::Boolean: return v.is_bool() ? "" : "must be true or false";
     case ParamType::StringList:
@@ -248,9 +249,12 @@ Result<json::object> resolveParams(const BuiltinStep& builtin, const json::objec
   }
   json::object out;
   for (const BuiltinParam& p : builtin.params) {
-    if (const json::value* v = given.if_contains(p.name)) out[p.name] = *v;
-    else if (!p.defaultJson.empty()) out[p.name] = json::parse(p.defaultJson);
-    else return usage("parameter '" + std::string(p.name) + "' is required", std::string(p.description));
+    if (const json::value* v = given.if_contains(p.name))
+      out[p.name] = *v;
+    else if (!p.defaultJson.empty())
+      out[p.name] = json::parse(p.defaultJson);
+    else
+      return usage("parameter '" + std::string(p.name) + "' is required", std::string(p.description));
     if (p.type == ParamType::Number && out[p.name].is_int64())
       out[p.name] = static_cast<double>(out[p.name].get_int64());
   }
@@ -271,8 +275,7 @@ std::vector<std::string> builtinGrants(const Step& step) {
   const BuiltinStep* b = builtinOf(step);
   if (b == nullptr) return out;
   for (std::string_view t : b->tools) out.emplace_back(t);
-  if (stepCallsModel(step) &&
-      std::find(out.begin(), out.end(), tools::kModelComplete) == out.end())
+  if (stepCallsModel(step) && std::find(out.begin(), out.end(), tools::kModelComplete) == out.end())
     out.emplace_back(tools::kModelComplete);
   return out;
 }
@@ -291,8 +294,10 @@ json::value builtinJson(const Step& step) {
   }
   json::array tools;
   for (const std::string& t : builtinGrants(step)) tools.emplace_back(t);
-  return json::object{{"uses", label(*b)},          {"summary", b->summary},
-                      {"role", toString(b->role)}, {"tools", std::move(tools)},
+  return json::object{{"uses", label(*b)},
+                      {"summary", b->summary},
+                      {"role", toString(b->role)},
+                      {"tools", std::move(tools)},
                       {"params", std::move(params)}};
 }
 
@@ -317,19 +322,17 @@ void checkLane(YamlSchemaReader& reader, const Taskpack& tp, const BuiltinStep& 
   reader.errorAt(step.location,
                  label(b) + " calls model.complete, and the step names no lane" +
                      (tp.lanes.empty() ? " (spec.lanes is empty)" : " (spec.lanes has several)"),
-                 tp.lanes.empty() ? "define a model lane under spec.lanes"
-                                  : "add lane: <name> to the step");
+                 tp.lanes.empty() ? "define a model lane under spec.lanes" : "add lane: <name> to the step");
 }
 
-void checkNotContainer(YamlSchemaReader& reader, const Taskpack& tp, const BuiltinStep& b,
-                       const Step& step) {
+void checkNotContainer(YamlSchemaReader& reader, const Taskpack& tp, const BuiltinStep& b, const Step& step) {
   const std::vector<BackendId>* backends = writtenBackends(tp, step);
-  if (backends == nullptr ||
-      std::find(backends->begin(), backends->end(), BackendId::Docker) == backends->end())
+  if (backends == nullptr || std::find(backends->begin(), backends->end(), BackendId::Docker) == backends->end())
     return;
   reader.errorAt(step.location,
-                 label(b) + " cannot run on docker: a container does not see the loopwright "
-                            "executable that runs the built-in",
+                 label(b) +
+                     " cannot run on docker: a container does not see the loopwright "
+                     "executable that runs the built-in",
                  "give the step sandbox: {preferredBackends: [linux-bwrap, linux-landlock]}, or "
                  "run your own agent from the runtime profile's image with run: [...]");
 }

@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
+#include <yaml-cpp/yaml.h>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
-#include <yaml-cpp/yaml.h>
 
 #include "core/result.h"
 #include "policy/builtin_catalog.h"
@@ -26,8 +26,7 @@ const BuiltinStep* builtinOf(const Step& step);
 
 // Checks the text of `uses:`: builtin/<name> of a built-in this version
 // ships (an unknown name gets a did-you-mean).
-void checkUses(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
-               const std::string& uses);
+void checkUses(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, const std::string& uses);
 
 // Once a step's keys are read: a built-in step's `with:` (readBuiltinParams)
 // and its role, the catalogue's unless `role:` is given; `with:` on a step
@@ -41,8 +40,8 @@ void readStepBuiltin(YamlSchemaReader& reader, const YAML::Node& stepNode, const
 // did-you-mean), a wrong type, a value outside the choices or the bounds, a
 // required parameter missing (reported at `stepNode`).
 void readBuiltinParams(YamlSchemaReader& reader, const BuiltinStep& builtin, const YAML::Node& with,
-                       const std::string& withPath, const YAML::Node& stepNode,
-                       const std::string& stepPath, Step& step);
+                       const std::string& withPath, const YAML::Node& stepNode, const std::string& stepPath,
+                       Step& step);
 
 // `loopwright agent`'s --params: `given` checked against `builtin` (known
 // names, types, choices, bounds, required) with every default filled in.

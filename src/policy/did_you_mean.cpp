@@ -13,8 +13,8 @@ std::size_t editDistance(std::string_view a, std::string_view b) {
   for (std::size_t i = 1; i <= n; ++i) {
     for (std::size_t j = 1; j <= m; ++j) {
       // Case differences count as half a typo would: "networkmode" is surely "networkMode".
-      bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                  std::tolower(static_cast<unsigned char>(b[j - 1]));
+      bool same =
+          std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
       std::size_t cost = same ? 0 : 1;
       d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
@@ -24,8 +24,7 @@ std::size_t editDistance(std::string_view a, std::string_view b) {
   return d[n][m];
 }
 
-std::optional<std::string> closestMatch(std::string_view word,
-                                        const std::vector<std::string_view>& candidates) {
+std::optional<std::string> closestMatch(std::string_view word, const std::vector<std::string_view>& candidates) {
   // Long inputs are not typos of short keys; also bounds the quadratic cost.
   if (word.empty() || word.size() > 64) return std::nullopt;
   std::optional<std::string> best;

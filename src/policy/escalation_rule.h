@@ -17,9 +17,8 @@ namespace lw {
 // What stopped a step, in the words of its guardrail codes. TIMEOUT: the
 // step ran past its wall time.
 enum class EscalationTrigger { BreakerOpen, LoopDetected, BudgetExceeded, Timeout };
-inline constexpr std::array kAllEscalationTriggers = {
-    EscalationTrigger::BreakerOpen, EscalationTrigger::LoopDetected, EscalationTrigger::BudgetExceeded,
-    EscalationTrigger::Timeout};
+inline constexpr std::array kAllEscalationTriggers = {EscalationTrigger::BreakerOpen, EscalationTrigger::LoopDetected,
+                                                      EscalationTrigger::BudgetExceeded, EscalationTrigger::Timeout};
 
 // "BREAKER_OPEN", "LOOP_DETECTED", "BUDGET_EXCEEDED", "TIMEOUT".
 std::string_view toString(EscalationTrigger t);

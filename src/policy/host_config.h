@@ -32,8 +32,8 @@ struct Floor {
 
 // How the egress proxy treats every step on this host (egress:).
 struct EgressSettings {
-  std::vector<AllowedNetwork> allowedNetworks;  // non-public networks a listed name may resolve to
-  std::int64_t maxConnections = 256;            // per step
+  std::vector<AllowedNetwork> allowedNetworks;    // non-public networks a listed name may resolve to
+  std::int64_t maxConnections = 256;              // per step
   std::int64_t maxBytes = std::int64_t{4} << 30;  // per step, both directions
 };
 
@@ -50,7 +50,7 @@ enum class LeaseStoreKind { Local, Etcd, Kubernetes };
 
 struct LeaseStoreConfig {
   LeaseStoreKind store = LeaseStoreKind::Local;
-  std::string localDir;  // the local store's directory; empty: <stateDir>/leases
+  std::string localDir;                            // the local store's directory; empty: <stateDir>/leases
   std::string endpoint = "http://127.0.0.1:2379";  // etcd's JSON gateway: http only to loopback
   std::string prefix = "/loopwright/leases/";      // one key per resource: <prefix><resource>
   std::int64_t maxClockSkewMs = 2000;              // another holder's lease counts as expired this much later

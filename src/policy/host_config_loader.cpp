@@ -107,9 +107,9 @@ std::optional<std::pair<std::string, std::string>> hostAndPort(std::string_view 
   hostEnd = std::min(hostEnd, authority.size());
   std::string_view host = authority.substr(0, hostEnd), rest = authority.substr(hostEnd);
   std::string_view port = rest.starts_with(":") ? rest.substr(1) : rest;
-  bool portOk = rest.empty() || (!port.empty() && port.size() <= 5 &&
-                                 std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
-                                 std::stoi(std::string(port)) <= 65535);
+  bool portOk = rest.empty() || (!port.empty() && port.size() <= 5 && std::all_of(port.begin(), port.end(), [](char c) {
+                  return c >= '0' && c <= '9';
+                }) && std::stoi(std::string(port)) <= 65535);
   bool hostOk = !host.empty() && std::none_of(host.begin(), host.end(), [](char c) {
     return c == '@' || c == '/' || c == '?' || c == '#' || c <= ' ' || c > '~';
   });
@@ -149,7 +149,8 @@ void readLeaseField(YamlSchemaReader& reader, const MapEntry& e, const std::stri
     auto s = reader.string(e.value, p, 2048);
     if (!s) return;
     if (std::string problem = leaseEndpointProblem(*s); !problem.empty())
-      reader.error(e.value, p, problem, "write the etcd client URL, e.g. http://127.0.0.1:2379 or https://etcd.example:2379");
+      reader.error(e.value, p, problem,
+                   "write the etcd client URL, e.g. http://127.0.0.1:2379 or https://etcd.example:2379");
     else
       leases.endpoint = *s;
   } else if (e.key == "prefix") {
@@ -179,8 +180,10 @@ void readAllowedNetworks(YamlSchemaReader& reader, const YAML::Node& node, const
   reader.sequence(node, path, 0, 64, [&](const YAML::Node& n, const std::string& ip) {
     auto text = reader.string(n, ip, 64);
     if (!text) return;
-    if (auto network = parseNetwork(*text)) egress.allowedNetworks.push_back(*network);
-    else reader.error(n, ip, "'" + *text + "' is not a network", "write an address or a network: 10.1.2.0/24, fd12::/16");
+    if (auto network = parseNetwork(*text))
+      egress.allowedNetworks.push_back(*network);
+    else
+      reader.error(n, ip, "'" + *text + "' is not a network", "write an address or a network: 10.1.2.0/24, fd12::/16");
   });
 }
 

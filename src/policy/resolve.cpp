@@ -37,25 +37,21 @@ bool mergeSandbox(const std::optional<SandboxSpec>& spec, const std::optional<Sa
     out.requiredCapabilities = {Capability::ProcessTreeCleanup};
     out.allowDedicatedDirectOverride = true;
     const std::string rule = "default: GITHUB_ACTIONS=true and no sandbox policy";
-    for (auto f : {"preferredBackends", "networkMode", "requiredCapabilities",
-                   "allowDedicatedDirectOverride"})
+    for (auto f : {"preferredBackends", "networkMode", "requiredCapabilities", "allowDedicatedDirectOverride"})
       why[f] = rule;
   } else {
     out.preferredBackends.assign(kDefaultBackendOrder.begin(), kDefaultBackendOrder.end());
     out.networkMode = NetworkMode::None;
     out.requiredCapabilities = {};
     out.allowDedicatedDirectOverride = false;
-    const std::string rule = omitted ? "default: no sandbox policy, fail-closed"
-                                     : "default of an explicit policy";
-    for (auto f : {"preferredBackends", "networkMode", "requiredCapabilities",
-                   "allowDedicatedDirectOverride"})
+    const std::string rule = omitted ? "default: no sandbox policy, fail-closed" : "default of an explicit policy";
+    for (auto f : {"preferredBackends", "networkMode", "requiredCapabilities", "allowDedicatedDirectOverride"})
       why[f] = rule;
   }
   for (const auto* layer : {&spec, &step}) {
     if (!*layer) continue;
     const SandboxSpec& s = **layer;
-    std::string origin = (layer == &spec ? "taskpack spec.sandbox" : "step sandbox override") +
-                         at(s.location);
+    std::string origin = (layer == &spec ? "taskpack spec.sandbox" : "step sandbox override") + at(s.location);
     if (s.preferredBackends) {
       out.preferredBackends = *s.preferredBackends;
       why["preferredBackends"] = origin;
@@ -76,8 +72,8 @@ bool mergeSandbox(const std::optional<SandboxSpec>& spec, const std::optional<Sa
     for (const auto& p : s.deniedReadPaths) addUnique(out.deniedReadPaths, p);
   }
   // An explicit list may name direct-dedicated; that is the override it allows.
-  if (std::find(out.preferredBackends.begin(), out.preferredBackends.end(),
-                BackendId::DirectDedicated) != out.preferredBackends.end() &&
+  if (std::find(out.preferredBackends.begin(), out.preferredBackends.end(), BackendId::DirectDedicated) !=
+          out.preferredBackends.end() &&
       !out.allowDedicatedDirectOverride) {
     out.allowDedicatedDirectOverride = true;
     why["allowDedicatedDirectOverride"] = why["preferredBackends"] + " lists direct-dedicated";
@@ -88,8 +84,8 @@ bool mergeSandbox(const std::optional<SandboxSpec>& spec, const std::optional<Sa
 // The floor's isolation level against the step's. A level no backend of this
 // version gives is not the taskpack's to meet (asking for it too would only
 // be refused): the step takes it, and negotiation refuses it with a BLOCKER.
-void applyFloorIsolation(const HostConfig& host, const Location& where, const std::string& who,
-                         EffectiveSandbox& sb, FieldOrigins& why, std::vector<Diagnostic>& problems) {
+void applyFloorIsolation(const HostConfig& host, const Location& where, const std::string& who, EffectiveSandbox& sb,
+                         FieldOrigins& why, std::vector<Diagnostic>& problems) {
   const std::optional<Isolation>& floorLevel = host.floor.minIsolation;
   if (!floorLevel || static_cast<int>(sb.minIsolation) >= static_cast<int>(*floorLevel)) return;
   if (!isolationMissing(*floorLevel).empty()) {
@@ -97,21 +93,20 @@ void applyFloorIsolation(const HostConfig& host, const Location& where, const st
     why["isolation"] = "host config floor minIsolation (" + host.file + ")";
     return;
   }
-  problems.push_back({where,
-                      who + "asks for isolation " + std::string(toString(sb.minIsolation)) +
-                          ", below the minimum " + std::string(toString(*floorLevel)) +
-                          " required by the host config floor (" + host.file + ")",
-                      why["isolation"].starts_with("step ")
-                          ? "set the step's isolation: " + std::string(toString(*floorLevel)) + " (or higher)"
-                          : "set spec.isolation: " + std::string(toString(*floorLevel)) +
-                                " (or higher) in the taskpack"});
+  problems.push_back(
+      {where,
+       who + "asks for isolation " + std::string(toString(sb.minIsolation)) + ", below the minimum " +
+           std::string(toString(*floorLevel)) + " required by the host config floor (" + host.file + ")",
+       why["isolation"].starts_with("step ")
+           ? "set the step's isolation: " + std::string(toString(*floorLevel)) + " (or higher)"
+           : "set spec.isolation: " + std::string(toString(*floorLevel)) + " (or higher) in the taskpack"});
   sb.minIsolation = *floorLevel;  // only reached together with a reported problem
 }
 
 // Each entry of the step's egress list must be one the floor's list covers:
 // the floor narrows what a taskpack may reach, never widens it.
-void applyFloorEgress(const HostConfig& host, const Location& where, const std::string& who,
-                      const EffectiveSandbox& sb, std::vector<Diagnostic>& problems) {
+void applyFloorEgress(const HostConfig& host, const Location& where, const std::string& who, const EffectiveSandbox& sb,
+                      std::vector<Diagnostic>& problems) {
   if (!host.floor.egress) return;
   for (const EgressRule& entry : sb.egress) {
     const bool covered = std::any_of(host.floor.egress->begin(), host.floor.egress->end(),
@@ -126,9 +121,8 @@ void applyFloorEgress(const HostConfig& host, const Location& where, const std::
 }
 
 // Checks one step's sandbox against the floor; appends a diagnostic per problem.
-void applyFloor(const HostConfig& host, const std::optional<std::string>& profileName,
-                const Location& where, const std::string& who, EffectiveSandbox& sb,
-                FieldOrigins& why, std::vector<Diagnostic>& problems) {
+void applyFloor(const HostConfig& host, const std::optional<std::string>& profileName, const Location& where,
+                const std::string& who, EffectiveSandbox& sb, FieldOrigins& why, std::vector<Diagnostic>& problems) {
   const Floor& floor = host.floor;
   const std::string floorAt = " by the host config floor (" + host.file + ")";
   applyFloorIsolation(host, where, who, sb, why, problems);
@@ -136,30 +130,25 @@ void applyFloor(const HostConfig& host, const std::optional<std::string>& profil
   sb.egressSettings = host.egress;
   std::vector<Capability> missing;
   for (Capability c : floor.requiredCapabilities)
-    if (std::find(sb.requiredCapabilities.begin(), sb.requiredCapabilities.end(), c) ==
-        sb.requiredCapabilities.end())
+    if (std::find(sb.requiredCapabilities.begin(), sb.requiredCapabilities.end(), c) == sb.requiredCapabilities.end())
       missing.push_back(c);
   if (!missing.empty())
-    problems.push_back({where,
-                        who + "does not require " + joinNames(missing) + ", which is required" +
-                            floorAt,
+    problems.push_back({where, who + "does not require " + joinNames(missing) + ", which is required" + floorAt,
                         "add them to requiredCapabilities: [" + joinNames(missing) + "]"});
-  bool listsDirect = std::find(sb.preferredBackends.begin(), sb.preferredBackends.end(),
-                               BackendId::DirectDedicated) != sb.preferredBackends.end();
+  bool listsDirect = std::find(sb.preferredBackends.begin(), sb.preferredBackends.end(), BackendId::DirectDedicated) !=
+                     sb.preferredBackends.end();
   if (!floor.allowDirectDedicated && listsDirect)
-    problems.push_back(
-        {where,
-         who + "may run on direct-dedicated (no containment: " + why["preferredBackends"] +
-             "), which is forbidden" + floorAt,
-         "this host is not a dedicated machine: give spec.sandbox with preferredBackends: "
-         "[linux-bwrap, linux-landlock]"});
+    problems.push_back({where,
+                        who + "may run on direct-dedicated (no containment: " + why["preferredBackends"] +
+                            "), which is forbidden" + floorAt,
+                        "this host is not a dedicated machine: give spec.sandbox with preferredBackends: "
+                        "[linux-bwrap, linux-landlock]"});
   if (!floor.allowDirectDedicated) sb.allowDedicatedDirectOverride = false;
   if (profileName) {
     auto it = host.runtimeProfiles.find(*profileName);
     if (it == host.runtimeProfiles.end())
       problems.push_back({where,
-                          who + "names runtime profile '" + *profileName +
-                              "', which this host does not define" +
+                          who + "names runtime profile '" + *profileName + "', which this host does not define" +
                               (host.present ? " in " + host.file : " (no host config)"),
                           "ask the runner admin to pin it under runtimeProfiles in host.yaml"});
     else {
@@ -171,8 +160,7 @@ void applyFloor(const HostConfig& host, const std::optional<std::string>& profil
 
 }  // namespace
 
-bool stageMatchesEvent(const Stage& stage, const std::string& eventName,
-                       const std::string& action) {
+bool stageMatchesEvent(const Stage& stage, const std::string& eventName, const std::string& action) {
   for (const std::string& on : stage.on) {
     auto dot = on.find('.');
     std::string onEvent = on.substr(0, dot);
@@ -182,8 +170,7 @@ bool stageMatchesEvent(const Stage& stage, const std::string& eventName,
   return false;
 }
 
-Result<EffectiveSandbox> resolveAdHoc(const SandboxSpec& flags, const HostConfig& host,
-                                      const ResolveContext& context) {
+Result<EffectiveSandbox> resolveAdHoc(const SandboxSpec& flags, const HostConfig& host, const ResolveContext& context) {
   EffectiveSandbox sb;
   FieldOrigins why;
   for (std::string_view p : kBuiltinDeniedReadPaths)
@@ -195,8 +182,7 @@ Result<EffectiveSandbox> resolveAdHoc(const SandboxSpec& flags, const HostConfig
   std::vector<Diagnostic> problems;
   applyFloor(host, flags.runtimeProfile, flags.location, "this command ", sb, why, problems);
   if (problems.empty()) return sb;
-  Error e = makeError(ErrorCode::PolicyFloorViolation, problems.front().message,
-                      problems.front().hint, host.file);
+  Error e = makeError(ErrorCode::PolicyFloorViolation, problems.front().message, problems.front().hint, host.file);
   e.diagnostics = std::move(problems);
   return e;
 }
@@ -262,8 +248,7 @@ void resolveLane(const Taskpack& taskpack, const Step& step, EffectiveStep& es) 
 
 }  // namespace
 
-Result<std::vector<EffectiveStep>> resolvePolicies(const Taskpack& taskpack,
-                                                   const HostConfig& host,
+Result<std::vector<EffectiveStep>> resolvePolicies(const Taskpack& taskpack, const HostConfig& host,
                                                    const ResolveContext& context) {
   std::vector<EffectiveStep> out;
   std::vector<Diagnostic> problems;
@@ -285,11 +270,9 @@ Result<std::vector<EffectiveStep>> resolvePolicies(const Taskpack& taskpack,
   }
   if (problems.empty()) return out;
   Error e = makeError(ErrorCode::PolicyFloorViolation,
-                      std::to_string(problems.size()) +
-                          (problems.size() == 1 ? " step asks" : " requests ask") +
+                      std::to_string(problems.size()) + (problems.size() == 1 ? " step asks" : " requests ask") +
                           " for less than this host's floor",
-                      "a taskpack may ask for more isolation than the floor, never less",
-                      host.file);
+                      "a taskpack may ask for more isolation than the floor, never less", host.file);
   e.diagnostics = std::move(problems);
   return e;
 }

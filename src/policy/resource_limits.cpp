@@ -133,8 +133,8 @@ std::string formatLimit(ResourceLimit r, std::optional<std::int64_t> value) {
   return isSize(r) ? formatSize(*value) : std::to_string(*value);
 }
 
-void applyResourceLimits(const ResourceLimitsOverride& layer, const std::string& origin,
-                         ResourceLimits& out, std::map<std::string, std::string>& why) {
+void applyResourceLimits(const ResourceLimitsOverride& layer, const std::string& origin, ResourceLimits& out,
+                         std::map<std::string, std::string>& why) {
   for (ResourceLimit r : kAllResourceLimits) {
     const auto& v = fieldOf(layer, r);
     if (!v) continue;

@@ -16,19 +16,19 @@
 namespace lw {
 
 enum class ResourceLimit { Pids, Memory, FileSize, OpenFiles, CpuSeconds, TmpSize };
-inline constexpr ResourceLimit kAllResourceLimits[] = {
-    ResourceLimit::Pids,      ResourceLimit::Memory,     ResourceLimit::FileSize,
-    ResourceLimit::OpenFiles, ResourceLimit::CpuSeconds, ResourceLimit::TmpSize};
+inline constexpr ResourceLimit kAllResourceLimits[] = {ResourceLimit::Pids,       ResourceLimit::Memory,
+                                                       ResourceLimit::FileSize,   ResourceLimit::OpenFiles,
+                                                       ResourceLimit::CpuSeconds, ResourceLimit::TmpSize};
 
 // The effective limits of one step. cpuSeconds is unset by default: the wall
 // time already bounds a step, and RLIMIT_CPU counts per process, not per tree.
 struct ResourceLimits {
-  std::int64_t pids = 512;                              // processes and threads
-  std::int64_t memoryBytes = std::int64_t{4} << 30;     // no swap on top
-  std::int64_t fileSizeBytes = std::int64_t{2} << 30;   // the largest file a step may write
-  std::int64_t openFiles = 4096;                        // descriptors per process
-  std::optional<std::int64_t> cpuSeconds;               // per process
-  std::int64_t tmpBytes = std::int64_t{1} << 30;        // the private /tmp, where there is one
+  std::int64_t pids = 512;                             // processes and threads
+  std::int64_t memoryBytes = std::int64_t{4} << 30;    // no swap on top
+  std::int64_t fileSizeBytes = std::int64_t{2} << 30;  // the largest file a step may write
+  std::int64_t openFiles = 4096;                       // descriptors per process
+  std::optional<std::int64_t> cpuSeconds;              // per process
+  std::int64_t tmpBytes = std::int64_t{1} << 30;       // the private /tmp, where there is one
   bool operator==(const ResourceLimits&) const = default;
 };
 
@@ -41,9 +41,7 @@ struct ResourceLimitsOverride {
   std::optional<std::int64_t> cpuSeconds;
   std::optional<std::int64_t> tmpBytes;
   Location location;  // of the `limits:` mapping
-  bool empty() const {
-    return !pids && !memoryBytes && !fileSizeBytes && !openFiles && !cpuSeconds && !tmpBytes;
-  }
+  bool empty() const { return !pids && !memoryBytes && !fileSizeBytes && !openFiles && !cpuSeconds && !tmpBytes; }
 };
 
 // The taskpack key ("pids", "memory", "fileSize", "openFiles", "cpuSeconds", "tmpSize").
@@ -77,7 +75,7 @@ std::string formatLimit(ResourceLimit r, std::optional<std::int64_t> value);
 
 // Applies `layer` onto `out`, naming `origin` for each field it sets, keyed
 // "limits.<key>" in `why`.
-void applyResourceLimits(const ResourceLimitsOverride& layer, const std::string& origin,
-                         ResourceLimits& out, std::map<std::string, std::string>& why);
+void applyResourceLimits(const ResourceLimitsOverride& layer, const std::string& origin, ResourceLimits& out,
+                         std::map<std::string, std::string>& why);
 
 }  // namespace lw

@@ -32,9 +32,9 @@ std::optional<std::string> expandUserPath(const std::string& path, const std::st
 
 std::optional<SandboxSpec> readSandboxSpec(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
                                            const std::string& homeDir) {
-  auto entries = reader.mapping(node, path,
-                                {"preferredBackends", "networkMode", "requiredCapabilities", "deniedReadPaths",
-                                 "runtimeProfile", "egress"});
+  auto entries = reader.mapping(
+      node, path,
+      {"preferredBackends", "networkMode", "requiredCapabilities", "deniedReadPaths", "runtimeProfile", "egress"});
   if (!entries) return std::nullopt;
   SandboxSpec spec;
   spec.location = reader.locate(node, path);

@@ -11,8 +11,8 @@ namespace lw {
 
 // Reads a sandbox mapping at `path`; "~/" in deniedReadPaths expands against
 // homeDir. Problems are recorded in `reader`; returns what could be read.
-std::optional<SandboxSpec> readSandboxSpec(YamlSchemaReader& reader, const YAML::Node& node,
-                                           const std::string& path, const std::string& homeDir);
+std::optional<SandboxSpec> readSandboxSpec(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
+                                           const std::string& homeDir);
 
 // "~/x" -> homeDir + "/x", then lexically normalised. Returns nullopt for a
 // path that is neither absolute nor under "~/" (relative paths are ambiguous).

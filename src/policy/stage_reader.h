@@ -12,10 +12,10 @@
 namespace lw {
 
 // The events a stage's `on:` may name; "<event>" or "<event>.<action>".
-inline constexpr std::string_view kKnownEvents[] = {
-    "pull_request", "pull_request_target", "issues", "issue_comment", "workflow_dispatch"};
+inline constexpr std::string_view kKnownEvents[] = {"pull_request", "pull_request_target", "issues", "issue_comment",
+                                                    "workflow_dispatch"};
 
-void readStages(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
-                const std::string& homeDir, std::vector<Stage>& out);
+void readStages(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, const std::string& homeDir,
+                std::vector<Stage>& out);
 
 }  // namespace lw

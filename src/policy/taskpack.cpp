@@ -4,9 +4,7 @@
 
 namespace lw {
 
-std::string_view toString(LaneApi a) {
-  return a == LaneApi::OpenAiChat ? "openai-chat" : "anthropic-messages";
-}
+std::string_view toString(LaneApi a) { return a == LaneApi::OpenAiChat ? "openai-chat" : "anthropic-messages"; }
 
 std::string_view toString(ReviewMode m) {
   switch (m) {

@@ -16,10 +16,8 @@
 namespace lw {
 namespace {
 
-void readPublication(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
-                     Publication& out) {
-  auto entries =
-      reader.mapping(node, path, {"review", "checks", "summary", "failOn", "maxInlineComments", "patches"});
+void readPublication(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, Publication& out) {
+  auto entries = reader.mapping(node, path, {"review", "checks", "summary", "failOn", "maxInlineComments", "patches"});
   if (!entries) return;
   for (const MapEntry& e : *entries) {
     std::string p = childPath(path, e.key);
@@ -34,17 +32,16 @@ void readPublication(YamlSchemaReader& reader, const YAML::Node& node, const std
     } else if (e.key == "maxInlineComments") {
       if (auto v = reader.integer(e.value, p, 0, 1000)) out.maxInlineComments = static_cast<int>(*v);
     } else if (e.key == "patches") {
-      if (auto s = reader.oneOf(e.value, p, {"suggestions", "branch", "none"})) out.patches = *patchPublicationNamed(*s);
+      if (auto s = reader.oneOf(e.value, p, {"suggestions", "branch", "none"}))
+        out.patches = *patchPublicationNamed(*s);
     }
   }
 }
 
-void readSpec(YamlSchemaReader& reader, const YAML::Node& node, const std::string& homeDir,
-              Taskpack& tp) {
-  auto entries = reader.mapping(node, "spec",
-                                {"sandbox", "isolation", "guardrails", "limits", "maxConcurrency",
-                                 "lanes", "stages", "publication"},
-                                {"stages"});
+void readSpec(YamlSchemaReader& reader, const YAML::Node& node, const std::string& homeDir, Taskpack& tp) {
+  auto entries = reader.mapping(
+      node, "spec",
+      {"sandbox", "isolation", "guardrails", "limits", "maxConcurrency", "lanes", "stages", "publication"}, {"stages"});
   if (!entries) return;
   for (const MapEntry& e : *entries) {
     std::string p = childPath("spec", e.key);
@@ -122,10 +119,8 @@ void checkReferences(YamlSchemaReader& reader, const Taskpack& tp) {
   for (const Stage& stage : tp.stages) {
     for (const Step& step : stage.steps) {
       if (step.lane && !laneNamed(tp, *step.lane))
-        diag(step.location, "lane '" + *step.lane + "' is not defined",
-             "define it under spec.lanes, or remove 'lane'");
-      bool usesModel =
-          std::find(step.tools.begin(), step.tools.end(), tools::kModelComplete) != step.tools.end();
+        diag(step.location, "lane '" + *step.lane + "' is not defined", "define it under spec.lanes, or remove 'lane'");
+      bool usesModel = std::find(step.tools.begin(), step.tools.end(), tools::kModelComplete) != step.tools.end();
       if (usesModel && !step.lane && tp.lanes.size() != 1)
         diag(step.location, "step uses model.complete but names no lane",
              "add lane: <name> (needed when spec.lanes does not hold exactly one lane)");
@@ -140,8 +135,7 @@ void checkReferences(YamlSchemaReader& reader, const Taskpack& tp) {
 
 }  // namespace
 
-Result<Taskpack> parseTaskpack(std::string_view text, const std::string& file,
-                               const TaskpackLoadOptions& options) {
+Result<Taskpack> parseTaskpack(std::string_view text, const std::string& file, const TaskpackLoadOptions& options) {
   std::vector<Diagnostic> diagnostics;
   Taskpack tp;
   tp.file = file;
@@ -177,11 +171,10 @@ Result<Taskpack> parseTaskpack(std::string_view text, const std::string& file,
     diagnostics.push_back({{file, 0, 0, ""}, std::string("cannot be read: ") + e.what(), ""});
   }
   if (diagnostics.empty()) return tp;
-  Error error = makeError(ErrorCode::TaskpackInvalid,
-                          file + ": " + std::to_string(diagnostics.size()) +
-                              (diagnostics.size() == 1 ? " problem" : " problems"),
-                          "fix each problem listed; 'loopwright validate' checks the file again",
-                          file);
+  Error error =
+      makeError(ErrorCode::TaskpackInvalid,
+                file + ": " + std::to_string(diagnostics.size()) + (diagnostics.size() == 1 ? " problem" : " problems"),
+                "fix each problem listed; 'loopwright validate' checks the file again", file);
   error.diagnostics = std::move(diagnostics);
   return error;
 }

@@ -19,8 +19,7 @@ struct TaskpackLoadOptions {
 
 // Parses taskpack text; `file` names it in messages. Never throws, never
 // hangs on any input: bad input of any shape is TASKPACK_INVALID.
-Result<Taskpack> parseTaskpack(std::string_view text, const std::string& file,
-                               const TaskpackLoadOptions& options);
+Result<Taskpack> parseTaskpack(std::string_view text, const std::string& file, const TaskpackLoadOptions& options);
 
 // Reads (bounded) and parses the file at `path`.
 Result<Taskpack> loadTaskpack(const std::string& path, const TaskpackLoadOptions& options);

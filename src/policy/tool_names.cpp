@@ -9,9 +9,9 @@ const std::vector<std::string_view>& knownToolNames() {
   // github.event), bridge/model_tool.h (model.complete) and
   // bridge/github_read_tools.h (the seven GitHub reads).
   static const std::vector<std::string_view> kNames = {
-      tools::kFindingsReport, tools::kGithubEvent,  tools::kGithubFile,        tools::kGithubIssue,
-      tools::kGithubIssuesSearch, tools::kGithubLabels, tools::kGithubPull,    tools::kGithubPullsDiff,
-      tools::kGithubPullsFiles,  tools::kModelComplete};
+      tools::kFindingsReport,     tools::kGithubEvent,  tools::kGithubFile, tools::kGithubIssue,
+      tools::kGithubIssuesSearch, tools::kGithubLabels, tools::kGithubPull, tools::kGithubPullsDiff,
+      tools::kGithubPullsFiles,   tools::kModelComplete};
   return kNames;
 }
 

@@ -10,8 +10,8 @@ namespace {
 constexpr std::int64_t kMaxWallTimeMs = 6 * 3'600'000;  // GitHub's job limit is 6 h
 constexpr std::int64_t kMaxOutputBytes = 256LL * 1024 * 1024;
 
-void readInt(YamlSchemaReader& reader, const MapEntry& e, const std::string& path,
-             std::int64_t min, std::int64_t max, auto& target) {
+void readInt(YamlSchemaReader& reader, const MapEntry& e, const std::string& path, std::int64_t min, std::int64_t max,
+             auto& target) {
   if (auto v = reader.integer(e.value, childPath(path, e.key), min, max))
     target = static_cast<std::remove_reference_t<decltype(target)>>(*v);
 }
@@ -42,15 +42,14 @@ bool isEnvName(const std::string& s) {
 bool isAllowedBaseUrl(const std::string& url) {
   if (url.starts_with("https://") && url.size() > 8) return true;
   for (std::string_view local : {"http://127.0.0.1", "http://localhost", "http://[::1]"})
-    if (url.starts_with(local) &&
-        (url.size() == local.size() || url[local.size()] == ':' || url[local.size()] == '/'))
+    if (url.starts_with(local) && (url.size() == local.size() || url[local.size()] == ':' || url[local.size()] == '/'))
       return true;
   return false;
 }
 
 // A count as a plain integer; a size as bytes or a strict unit ("256MiB").
-std::optional<std::int64_t> readResourceLimit(YamlSchemaReader& reader, const YAML::Node& node,
-                                              const std::string& path, ResourceLimit r) {
+std::optional<std::int64_t> readResourceLimit(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
+                                              ResourceLimit r) {
   const ResourceBound b = lw::boundOf(r);
   if (!isSize(r)) return reader.integer(node, path, b.min, b.max);
   auto text = reader.string(node, path, 64);
@@ -71,27 +70,24 @@ std::optional<std::int64_t> readResourceLimit(YamlSchemaReader& reader, const YA
 
 }  // namespace
 
-void readGuardrails(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
-                    Guardrails& out) {
+void readGuardrails(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, Guardrails& out) {
   auto entries = reader.mapping(node, path, {"loop", "breaker"});
   if (!entries) return;
   if (YAML::Node loop = find(*entries, "loop"); loop.IsDefined()) {
     std::string p = childPath(path, "loop");
-    if (auto fields = reader.mapping(loop, p,
-                                     {"warnRepeats", "stopRepeats", "windowSeconds",
-                                      "suspiciousCallsPerTool", "maxCallsPerTool"})) {
+    if (auto fields = reader.mapping(
+            loop, p, {"warnRepeats", "stopRepeats", "windowSeconds", "suspiciousCallsPerTool", "maxCallsPerTool"})) {
       for (const MapEntry& e : *fields) {
         if (e.key == "warnRepeats") readInt(reader, e, p, 1, 1000, out.loop.warnRepeats);
         if (e.key == "stopRepeats") readInt(reader, e, p, 1, 1000, out.loop.stopRepeats);
         if (e.key == "windowSeconds") readInt(reader, e, p, 1, 86400, out.loop.windowSeconds);
-        if (e.key == "suspiciousCallsPerTool")
-          readInt(reader, e, p, 1, 100'000, out.loop.suspiciousCallsPerTool);
+        if (e.key == "suspiciousCallsPerTool") readInt(reader, e, p, 1, 100'000, out.loop.suspiciousCallsPerTool);
         if (e.key == "maxCallsPerTool") readInt(reader, e, p, 1, 100'000, out.loop.maxCallsPerTool);
       }
       if (out.loop.warnRepeats >= out.loop.stopRepeats)
-        reader.error(loop, p, "warnRepeats (" + std::to_string(out.loop.warnRepeats) +
-                                  ") must be below stopRepeats (" +
-                                  std::to_string(out.loop.stopRepeats) + ")",
+        reader.error(loop, p,
+                     "warnRepeats (" + std::to_string(out.loop.warnRepeats) + ") must be below stopRepeats (" +
+                         std::to_string(out.loop.stopRepeats) + ")",
                      "a warning must come before the stop");
       if (out.loop.suspiciousCallsPerTool >= out.loop.maxCallsPerTool)
         reader.error(loop, p, "suspiciousCallsPerTool must be below maxCallsPerTool",
@@ -100,22 +96,20 @@ void readGuardrails(YamlSchemaReader& reader, const YAML::Node& node, const std:
   }
   if (YAML::Node breaker = find(*entries, "breaker"); breaker.IsDefined()) {
     std::string p = childPath(path, "breaker");
-    if (auto fields = reader.mapping(breaker, p,
-                                     {"failures", "windowSeconds", "cooldownSeconds",
-                                      "escalateAfterCycles"})) {
+    if (auto fields =
+            reader.mapping(breaker, p, {"failures", "windowSeconds", "cooldownSeconds", "escalateAfterCycles"})) {
       for (const MapEntry& e : *fields) {
         if (e.key == "failures") readInt(reader, e, p, 1, 1000, out.breaker.failures);
         if (e.key == "windowSeconds") readInt(reader, e, p, 1, 86400, out.breaker.windowSeconds);
         if (e.key == "cooldownSeconds") readInt(reader, e, p, 1, 86400, out.breaker.cooldownSeconds);
-        if (e.key == "escalateAfterCycles")
-          readInt(reader, e, p, 1, 100, out.breaker.escalateAfterCycles);
+        if (e.key == "escalateAfterCycles") readInt(reader, e, p, 1, 100, out.breaker.escalateAfterCycles);
       }
     }
   }
 }
 
-void readLimits(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
-                Limits& out, ResourceLimitsOverride& resources) {
+void readLimits(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, Limits& out,
+                ResourceLimitsOverride& resources) {
   LimitsOverride o;
   readLimitsOverride(reader, node, path, o);
   resources = o.resources;
@@ -125,11 +119,11 @@ void readLimits(YamlSchemaReader& reader, const YAML::Node& node, const std::str
   if (o.maxOutputBytes) out.maxOutputBytes = *o.maxOutputBytes;
 }
 
-void readLimitsOverride(YamlSchemaReader& reader, const YAML::Node& node,
-                        const std::string& path, LimitsOverride& out) {
+void readLimitsOverride(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
+                        LimitsOverride& out) {
   auto entries = reader.mapping(node, path,
-                                {"wallTimeMs", "maxModelCalls", "maxToolCalls", "maxOutputBytes",
-                                 "pids", "memory", "fileSize", "openFiles", "cpuSeconds", "tmpSize"});
+                                {"wallTimeMs", "maxModelCalls", "maxToolCalls", "maxOutputBytes", "pids", "memory",
+                                 "fileSize", "openFiles", "cpuSeconds", "tmpSize"});
   if (!entries) return;
   out.resources.location = reader.locate(node, path);
   for (const MapEntry& e : *entries) {
@@ -146,13 +140,10 @@ void readLimitsOverride(YamlSchemaReader& reader, const YAML::Node& node,
   }
 }
 
-void readLanes(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
-               std::vector<Lane>& out) {
+void readLanes(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, std::vector<Lane>& out) {
   std::set<std::string> names;
   reader.sequence(node, path, 0, 16, [&](const YAML::Node& n, const std::string& p) {
-    auto entries = reader.mapping(n, p,
-                                  {"name", "api", "baseUrl", "model", "apiKeyEnv",
-                                   "fallbackLane", "timeoutMs"},
+    auto entries = reader.mapping(n, p, {"name", "api", "baseUrl", "model", "apiKeyEnv", "fallbackLane", "timeoutMs"},
                                   {"name", "api", "baseUrl", "model", "apiKeyEnv"});
     if (!entries) return;
     Lane lane;

@@ -9,16 +9,13 @@
 
 namespace lw {
 
-void readGuardrails(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
-                    Guardrails& out);
+void readGuardrails(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, Guardrails& out);
 // Reads spec.limits into `out` (budgets) and `resources` (the OS limits
 // written there, each with its bounds; sizes in strict units).
-void readLimits(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
-                Limits& out, ResourceLimitsOverride& resources);
+void readLimits(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, Limits& out,
+                ResourceLimitsOverride& resources);
 // Reads a step's limits: each field optional.
-void readLimitsOverride(YamlSchemaReader& reader, const YAML::Node& node,
-                        const std::string& path, LimitsOverride& out);
-void readLanes(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path,
-               std::vector<Lane>& out);
+void readLimitsOverride(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, LimitsOverride& out);
+void readLanes(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, std::vector<Lane>& out);
 
 }  // namespace lw

@@ -71,14 +71,13 @@ Location YamlSchemaReader::locate(const YAML::Node& node, const std::string& pat
   return loc;
 }
 
-void YamlSchemaReader::error(const YAML::Node& node, const std::string& path,
-                             std::string message, std::string hint) {
+void YamlSchemaReader::error(const YAML::Node& node, const std::string& path, std::string message, std::string hint) {
   diagnostics_.push_back({locate(node, path), std::move(message), std::move(hint)});
 }
 
-std::optional<std::vector<MapEntry>> YamlSchemaReader::mapping(
-    const YAML::Node& node, const std::string& path, const std::vector<std::string_view>& known,
-    const std::vector<std::string_view>& required) {
+std::optional<std::vector<MapEntry>> YamlSchemaReader::mapping(const YAML::Node& node, const std::string& path,
+                                                               const std::vector<std::string_view>& known,
+                                                               const std::vector<std::string_view>& required) {
   if (!node.IsMap()) {
     error(node, path, "must be a mapping, not " + kindOf(node),
           "write it as 'key: value' lines; known keys: " + joinQuoted(known));
@@ -116,8 +115,7 @@ std::optional<std::vector<MapEntry>> YamlSchemaReader::mapping(
   return entries;
 }
 
-std::optional<std::string> YamlSchemaReader::string(const YAML::Node& node,
-                                                    const std::string& path,
+std::optional<std::string> YamlSchemaReader::string(const YAML::Node& node, const std::string& path,
                                                     std::size_t maxLength) {
   if (!node.IsScalar()) {
     error(node, path, "must be a string, not " + kindOf(node));
@@ -136,20 +134,17 @@ std::optional<std::string> YamlSchemaReader::string(const YAML::Node& node,
   return s;
 }
 
-std::optional<std::string> YamlSchemaReader::name(const YAML::Node& node,
-                                                  const std::string& path) {
+std::optional<std::string> YamlSchemaReader::name(const YAML::Node& node, const std::string& path) {
   auto s = string(node, path, 63);
   if (!s) return std::nullopt;
   if (s->empty() || !std::all_of(s->begin(), s->end(), isNameChar)) {
-    error(node, path, quoteValue(*s) + " is not a valid name",
-          "use 1 to 63 characters of a-z, 0-9 and '-'");
+    error(node, path, quoteValue(*s) + " is not a valid name", "use 1 to 63 characters of a-z, 0-9 and '-'");
     return std::nullopt;
   }
   return s;
 }
 
-std::optional<std::int64_t> YamlSchemaReader::integer(const YAML::Node& node,
-                                                      const std::string& path, std::int64_t min,
+std::optional<std::int64_t> YamlSchemaReader::integer(const YAML::Node& node, const std::string& path, std::int64_t min,
                                                       std::int64_t max) {
   std::string range = "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
   if (!node.IsScalar()) {
@@ -161,10 +156,14 @@ std::optional<std::int64_t> YamlSchemaReader::integer(const YAML::Node& node,
   bool valid = !text.empty() && node.Tag() != "!";  // a quoted "5" is a string
   for (std::size_t i = 0; valid && i < text.size(); ++i) {
     char c = text[i];
-    if (c == '-' && i == 0) digits += c;
-    else if (c >= '0' && c <= '9') digits += c;
-    else if (c == '_' && i > 0 && i + 1 < text.size() && text[i - 1] != '_') continue;
-    else valid = false;
+    if (c == '-' && i == 0)
+      digits += c;
+    else if (c >= '0' && c <= '9')
+      digits += c;
+    else if (c == '_' && i > 0 && i + 1 < text.size() && text[i - 1] != '_')
+      continue;
+    else
+      valid = false;
   }
   std::int64_t value = 0;
   if (valid) {
@@ -183,13 +182,11 @@ std::optional<bool> YamlSchemaReader::boolean(const YAML::Node& node, const std:
     if (node.Scalar() == "true") return true;
     if (node.Scalar() == "false") return false;
   }
-  error(node, path,
-        (node.IsScalar() ? quoteValue(node.Scalar()) : kindOf(node)) + " is not true or false");
+  error(node, path, (node.IsScalar() ? quoteValue(node.Scalar()) : kindOf(node)) + " is not true or false");
   return std::nullopt;
 }
 
-std::optional<std::string> YamlSchemaReader::oneOf(const YAML::Node& node,
-                                                   const std::string& path,
+std::optional<std::string> YamlSchemaReader::oneOf(const YAML::Node& node, const std::string& path,
                                                    const std::vector<std::string_view>& allowed) {
   auto s = string(node, path, 256);
   if (!s) return std::nullopt;
@@ -200,9 +197,9 @@ std::optional<std::string> YamlSchemaReader::oneOf(const YAML::Node& node,
   return std::nullopt;
 }
 
-bool YamlSchemaReader::sequence(
-    const YAML::Node& node, const std::string& path, std::size_t minItems, std::size_t maxItems,
-    const std::function<void(const YAML::Node&, const std::string&)>& item) {
+bool YamlSchemaReader::sequence(const YAML::Node& node, const std::string& path, std::size_t minItems,
+                                std::size_t maxItems,
+                                const std::function<void(const YAML::Node&, const std::string&)>& item) {
   if (!node.IsSequence()) {
     error(node, path, "must be a list, not " + kindOf(node), "write it as [a, b] or '- a' lines");
     return false;
@@ -216,27 +213,26 @@ bool YamlSchemaReader::sequence(
   return true;
 }
 
-std::optional<std::vector<std::string>> YamlSchemaReader::stringList(
-    const YAML::Node& node, const std::string& path, std::size_t minItems, std::size_t maxItems,
-    const std::vector<std::string_view>& allowed, std::size_t maxLength) {
+std::optional<std::vector<std::string>> YamlSchemaReader::stringList(const YAML::Node& node, const std::string& path,
+                                                                     std::size_t minItems, std::size_t maxItems,
+                                                                     const std::vector<std::string_view>& allowed,
+                                                                     std::size_t maxLength) {
   std::vector<std::string> out;
   bool fine = true;
   std::set<std::string> seen;
-  bool isList = sequence(node, path, minItems, maxItems,
-                         [&](const YAML::Node& n, const std::string& p) {
-                           auto s = allowed.empty() ? string(n, p, maxLength) : oneOf(n, p, allowed);
-                           if (!s) {
-                             fine = false;
-                             return;
-                           }
-                           if (!seen.insert(*s).second) {
-                             error(n, p, quoteValue(*s) + " is listed twice",
-                                   "each entry may appear once");
-                             fine = false;
-                             return;
-                           }
-                           out.push_back(*s);
-                         });
+  bool isList = sequence(node, path, minItems, maxItems, [&](const YAML::Node& n, const std::string& p) {
+    auto s = allowed.empty() ? string(n, p, maxLength) : oneOf(n, p, allowed);
+    if (!s) {
+      fine = false;
+      return;
+    }
+    if (!seen.insert(*s).second) {
+      error(n, p, quoteValue(*s) + " is listed twice", "each entry may appear once");
+      fine = false;
+      return;
+    }
+    out.push_back(*s);
+  });
   if (!isList || !fine) return std::nullopt;
   return out;
 }

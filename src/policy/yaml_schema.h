@@ -36,13 +36,12 @@ class YamlSchemaReader {
                                                const std::vector<std::string_view>& required = {});
 
   // A scalar's text (quoted or not). Rejects maps, sequences and null.
-  std::optional<std::string> string(const YAML::Node& node, const std::string& path,
-                                    std::size_t maxLength = 1024);
+  std::optional<std::string> string(const YAML::Node& node, const std::string& path, std::size_t maxLength = 1024);
   // A string matching [a-z0-9-]{1,63}.
   std::optional<std::string> name(const YAML::Node& node, const std::string& path);
   // A plain decimal integer (digits, optional '-', '_' between digits) in [min, max].
-  std::optional<std::int64_t> integer(const YAML::Node& node, const std::string& path,
-                                      std::int64_t min, std::int64_t max);
+  std::optional<std::int64_t> integer(const YAML::Node& node, const std::string& path, std::int64_t min,
+                                      std::int64_t max);
   // Exactly true or false (YAML 1.1's yes/no/on/off are refused: too easy to misread).
   std::optional<bool> boolean(const YAML::Node& node, const std::string& path);
   // One of `allowed` (did-you-mean on a miss).
@@ -50,18 +49,16 @@ class YamlSchemaReader {
                                    const std::vector<std::string_view>& allowed);
   // A sequence of size [minItems, maxItems]; `item` is called for each element
   // with its path ("spec.stages[2]"). Returns false if not a sequence or out of bounds.
-  bool sequence(const YAML::Node& node, const std::string& path, std::size_t minItems,
-                std::size_t maxItems,
+  bool sequence(const YAML::Node& node, const std::string& path, std::size_t minItems, std::size_t maxItems,
                 const std::function<void(const YAML::Node&, const std::string&)>& item);
   // A sequence of distinct strings from `allowed` (or any string when `allowed`
   // is empty, checked by `check` when given).
-  std::optional<std::vector<std::string>> stringList(
-      const YAML::Node& node, const std::string& path, std::size_t minItems,
-      std::size_t maxItems, const std::vector<std::string_view>& allowed = {},
-      std::size_t maxLength = 1024);
+  std::optional<std::vector<std::string>> stringList(const YAML::Node& node, const std::string& path,
+                                                     std::size_t minItems, std::size_t maxItems,
+                                                     const std::vector<std::string_view>& allowed = {},
+                                                     std::size_t maxLength = 1024);
 
-  void error(const YAML::Node& node, const std::string& path, std::string message,
-             std::string hint = {});
+  void error(const YAML::Node& node, const std::string& path, std::string message, std::string hint = {});
   void errorAt(Location location, std::string message, std::string hint = {}) {
     diagnostics_.push_back({std::move(location), std::move(message), std::move(hint)});
   }

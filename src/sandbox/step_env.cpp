@@ -8,8 +8,8 @@ std::optional<std::string> jobMarker(const Environment& host) {
   if (auto job = host.get(kJobMarkerVariable); job && !job->empty()) return job;
   auto run = host.get("GITHUB_RUN_ID");
   if (!run || run->empty()) return std::nullopt;
-  return host.get("RUNNER_NAME").value_or("") + "/" + *run + "-" +
-         host.get("GITHUB_RUN_ATTEMPT").value_or("1") + "/" + host.get("GITHUB_JOB").value_or("");
+  return host.get("RUNNER_NAME").value_or("") + "/" + *run + "-" + host.get("GITHUB_RUN_ATTEMPT").value_or("1") + "/" +
+         host.get("GITHUB_JOB").value_or("");
 }
 
 std::map<std::string, std::string> stepEnvironment(const Environment& host,

@@ -12,8 +12,7 @@
 namespace lw::sandbox {
 
 // Host variables a step may inherit, by exact name; every LC_* is allowed too.
-inline constexpr const char* kStepEnvAllowList[] = {"PATH", "LANG", "LANGUAGE", "TERM", "TZ",
-                                                    "COLORTERM", "NO_COLOR"};
+inline constexpr const char* kStepEnvAllowList[] = {"PATH", "LANG", "LANGUAGE", "TERM", "TZ", "COLORTERM", "NO_COLOR"};
 
 inline constexpr const char* kDefaultStepPath = "/usr/local/bin:/usr/bin:/bin";
 

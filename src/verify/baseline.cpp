@@ -29,8 +29,7 @@ std::string realPath(const std::string& p) {
 }
 
 bool isInside(const std::string& path, const std::string& dir) {
-  return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
-                         path[dir.size()] == '/');
+  return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
 }
 
 std::int64_t indexNs(const git_index_time& t) {
@@ -45,8 +44,7 @@ bool statMatchesIndex(const git_index_entry& e, const FsStat& st, std::int64_t i
   if (indexNs(e.mtime) != st.mtimeNs || indexNs(e.ctime) != st.ctimeNs) return false;
   if (e.ino != static_cast<std::uint32_t>(st.ino)) return false;
   if (GIT_INDEX_ENTRY_STAGE(&e) != 0) return false;
-  if ((e.flags_extended & (GIT_INDEX_ENTRY_SKIP_WORKTREE | GIT_INDEX_ENTRY_INTENT_TO_ADD)) != 0)
-    return false;
+  if ((e.flags_extended & (GIT_INDEX_ENTRY_SKIP_WORKTREE | GIT_INDEX_ENTRY_INTENT_TO_ADD)) != 0) return false;
   // Racily clean: written in the same tick as the index, content unknown.
   return indexNs(e.mtime) < indexMtimeNs;
 }
@@ -85,8 +83,7 @@ class IndexTable {
     // libgit2 orders a case-insensitive index case-insensitively; the
     // searches here compare bytes, so the table is put in byte order.
     auto byPath = [](const Item& a, const Item& b) { return a.path < b.path; };
-    if (!std::is_sorted(items_.begin(), items_.end(), byPath))
-      std::stable_sort(items_.begin(), items_.end(), byPath);
+    if (!std::is_sorted(items_.begin(), items_.end(), byPath)) std::stable_sort(items_.begin(), items_.end(), byPath);
   }
 
   Slice all() const { return items_; }
@@ -134,9 +131,7 @@ class Taker {
   Status walk(Area area, const std::string& root) {
     return walkTreeParallel(root, kPlain, b_.options.threads,
                             [&](int dirFd, const std::string& relDir, std::uint8_t tag,
-                                std::vector<WalkChild>& children) {
-                              visitDir(area, dirFd, relDir, tag, children);
-                            });
+                                std::vector<WalkChild>& children) { visitDir(area, dirFd, relDir, tag, children); });
   }
 
   Status status() {
@@ -145,8 +140,7 @@ class Taker {
   }
 
  private:
-  void visitDir(Area area, int dirFd, const std::string& relDir, std::uint8_t tag,
-                std::vector<WalkChild>& children) {
+  void visitDir(Area area, int dirFd, const std::string& relDir, std::uint8_t tag, std::vector<WalkChild>& children) {
     std::vector<BaselineEntry> group;
     group.reserve(children.size());
     // Everything tracked below this directory: where its children are looked up.
@@ -156,8 +150,7 @@ class Taker {
     std::vector<WalkChild*> byName;
     byName.reserve(children.size());
     for (WalkChild& c : children) byName.push_back(&c);
-    std::sort(byName.begin(), byName.end(),
-              [](const WalkChild* x, const WalkChild* y) { return x->name < y->name; });
+    std::sort(byName.begin(), byName.end(), [](const WalkChild* x, const WalkChild* y) { return x->name < y->name; });
     std::string rel;
     for (WalkChild* child : byName) {
       WalkChild& c = *child;
@@ -182,9 +175,8 @@ class Taker {
     for (BaselineEntry& e : group) b_.entries.push_back(std::move(e));
   }
 
-  std::uint8_t visitWorkTree(std::vector<BaselineEntry>& group, const std::string& rel,
-                             const WalkChild& c, int dirFd, std::uint8_t tag,
-                             IndexTable::Slice trackedHere) {
+  std::uint8_t visitWorkTree(std::vector<BaselineEntry>& group, const std::string& rel, const WalkChild& c, int dirFd,
+                             std::uint8_t tag, IndexTable::Slice trackedHere) {
     const FsStat& st = c.st;
     Origin origin = Origin::Untracked;
     const git_index_entry* ie = nullptr;
@@ -259,8 +251,7 @@ class Taker {
   void captureIgnored(BaselineEntry& e, int dirFd, const char* name) {
     {
       std::lock_guard lock(mu_);
-      if (e.stat.size > b_.options.maxFileBytes ||
-          b_.ignoredCapturedFiles + 1 > b_.options.ignoredBudgetFiles ||
+      if (e.stat.size > b_.options.maxFileBytes || b_.ignoredCapturedFiles + 1 > b_.options.ignoredBudgetFiles ||
           b_.ignoredCapturedBytes + e.stat.size > b_.options.ignoredBudgetBytes) {
         ++b_.notRestorable;
         return;
@@ -393,8 +384,7 @@ Result<std::vector<RefState>> readRefs(const std::string& repoDir) {
   if (!repo) return repo.error();
   std::vector<RefState> refs;
   auto describe = [](git_reference* r) -> std::string {
-    if (git_reference_type(r) == GIT_REFERENCE_SYMBOLIC)
-      return std::string("ref: ") + git_reference_symbolic_target(r);
+    if (git_reference_type(r) == GIT_REFERENCE_SYMBOLIC) return std::string("ref: ") + git_reference_symbolic_target(r);
     const git_oid* id = git_reference_target(r);
     return id != nullptr ? oidHex(*id) : "";
   };
@@ -416,8 +406,7 @@ Result<std::vector<RefState>> readRefs(const std::string& repoDir) {
     refs.push_back({git_reference_name(ref), describe(ref)});
   }
   if (rc != GIT_ITEROVER) return gitError(ErrorCode::IoError, "cannot list refs", repoDir);
-  std::sort(refs.begin() + 1, refs.end(),
-            [](const RefState& a, const RefState& b) { return a.name < b.name; });
+  std::sort(refs.begin() + 1, refs.end(), [](const RefState& a, const RefState& b) { return a.name < b.name; });
   return refs;
 }
 
@@ -446,8 +435,8 @@ void readHooksPath(git_repository* repo, Baseline& b) {
 // could change it, and the check would report its own writes as the step's.
 Status refuseStoreInside(const Baseline& b) {
   fs::path store(b.storePath);
-  std::string real = realPath(store.has_parent_path() ? store.parent_path().string() : ".") + "/" +
-                     store.filename().string();
+  std::string real =
+      realPath(store.has_parent_path() ? store.parent_path().string() : ".") + "/" + store.filename().string();
   for (const std::string* root : {&b.workTree, &b.gitDir, &b.hooksPath})
     if (!root->empty() && isInside(real, *root))
       return makeError(ErrorCode::UsageError,

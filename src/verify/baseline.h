@@ -8,8 +8,8 @@
 
 #include <chrono>
 #include <cstdint>
-#include <string>
 #include <span>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -47,7 +47,7 @@ struct BaselineEntry {
   bool racy = false;
   std::string path;  // relative to the area root, '/'-separated
   FsStat stat;
-  std::string blobId;      // ContentSource::Blob
+  std::string blobId;             // ContentSource::Blob
   std::uint64_t storeOffset = 0;  // ContentSource::Store
   std::uint64_t storeSize = 0;
 };
@@ -79,16 +79,16 @@ struct BaselineOptions {
 };
 
 struct Baseline {
-  std::string repoDir;    // as given
-  std::string workTree;   // real path, no trailing '/'
-  std::string gitDir;     // real path of the common git directory
+  std::string repoDir;   // as given
+  std::string workTree;  // real path, no trailing '/'
+  std::string gitDir;    // real path of the common git directory
   // Real path of the repository's own git directory: gitDir, or for a linked
   // worktree gitDir/worktrees/<name>. Opened after a step instead of finding
   // the repository from the work tree again, through a .git link the step
   // could have rewritten.
   std::string repoPath;
-  std::string indexFile;  // the index, relative to gitDir ("index", "worktrees/<name>/index")
-  std::string hooksPath;  // real path of core.hooksPath if outside workTree and gitDir
+  std::string indexFile;            // the index, relative to gitDir ("index", "worktrees/<name>/index")
+  std::string hooksPath;            // real path of core.hooksPath if outside workTree and gitDir
   std::string hooksPathInWorkTree;  // relative path when core.hooksPath is inside the work tree
   std::vector<RefState> refs;       // HEAD first, then by name
   // Grouped by directory (area and parent path), sorted by name within a

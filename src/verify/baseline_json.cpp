@@ -177,15 +177,15 @@ std::variant<Baseline, std::string> baselineFromText(const std::string& text) {
 
 Result<Baseline> loadBaseline(const std::string& file) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) return makeError(ErrorCode::IoError, "cannot read baseline '" + file + "'",
-                            "pass the FILE written by 'loopwright verify snapshot --out FILE'", file);
+  if (!in)
+    return makeError(ErrorCode::IoError, "cannot read baseline '" + file + "'",
+                     "pass the FILE written by 'loopwright verify snapshot --out FILE'", file);
   std::stringstream ss;
   ss << in.rdbuf();
   auto parsed = baselineFromText(ss.str());
   if (auto* why = std::get_if<std::string>(&parsed)) return invalid(file, *why);
   Baseline b = std::move(std::get<Baseline>(parsed));
-  if (b.workTree.empty() || b.gitDir.empty() || b.repoPath.empty() || b.indexFile.empty() ||
-      b.storePath.empty())
+  if (b.workTree.empty() || b.gitDir.empty() || b.repoPath.empty() || b.indexFile.empty() || b.storePath.empty())
     return invalid(file, "workTree, gitDir, repoPath, indexFile and storePath are required");
   if (!b.reindex()) return invalid(file, "entries are not grouped by directory and sorted by name");
   return b;

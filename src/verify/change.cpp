@@ -42,9 +42,8 @@ Category categorizeGitPath(std::string_view rel) {
     if (slash != std::string_view::npos) {
       rest = rest.substr(slash + 1);
       if (rest == "gitdir" || rest == "commondir") return Category::Config;
-      if (rest == "ORIG_HEAD" || rest == "FETCH_HEAD" || rest == "MERGE_HEAD" || rest == "HEAD" ||
-          rest == "index" || rest == "config.worktree" || rest.starts_with("logs/") ||
-          rest.starts_with("refs/"))
+      if (rest == "ORIG_HEAD" || rest == "FETCH_HEAD" || rest == "MERGE_HEAD" || rest == "HEAD" || rest == "index" ||
+          rest == "config.worktree" || rest.starts_with("logs/") || rest.starts_with("refs/"))
         return categorizeGitPath(rest);
     }
     return Category::GitOther;
@@ -55,8 +54,8 @@ Category categorizeGitPath(std::string_view rel) {
   if (rel == "config" || rel == "config.worktree") return Category::Config;
   if (under("hooks")) return Category::Hook;
   if (rel == "index" || rel == "sharedindex" || rel.starts_with("sharedindex.")) return Category::Index;
-  if (under("refs") || rel == "packed-refs" || rel == "HEAD" || rel == "ORIG_HEAD" ||
-      rel == "FETCH_HEAD" || rel == "MERGE_HEAD")
+  if (under("refs") || rel == "packed-refs" || rel == "HEAD" || rel == "ORIG_HEAD" || rel == "FETCH_HEAD" ||
+      rel == "MERGE_HEAD")
     return Category::Ref;
   if (under("logs")) return Category::Reflog;
   if (under("info") || under("objects/info") || rel == "objects") return Category::Info;

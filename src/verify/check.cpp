@@ -140,9 +140,7 @@ Error toError(const CheckReport& r) {
   std::string msg = std::to_string(r.violations) + " violation" + (r.violations == 1 ? "" : "s");
   if (first != nullptr)
     msg += "; first: " + std::string(toString(first->kind)) + " '" + first->given + "'" +
-           (first->resolved.empty() || first->resolved == first->given
-                ? ""
-                : " (resolved: " + first->resolved + ")") +
+           (first->resolved.empty() || first->resolved == first->given ? "" : " (resolved: " + first->resolved + ")") +
            ": " + first->reason;
   std::string hint;
   if (first != nullptr && first->violation == ErrorCode::PathPolicyViolation &&

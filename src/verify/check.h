@@ -41,12 +41,12 @@ struct CheckPolicy {
 
 struct CheckReport {
   std::vector<Change> changes;
-  std::vector<Change> declared;  // author: violating declared paths (path as given)
+  std::vector<Change> declared;        // author: violating declared paths (path as given)
   std::optional<ErrorCode> violation;  // the first violation's code
   std::size_t violations = 0;
-  std::string quarantineRef;     // set when something was quarantined
+  std::string quarantineRef;  // set when something was quarantined
   std::string quarantineCommit;
-  bool restored = false;         // every selected change was restored
+  bool restored = false;  // every selected change was restored
   std::vector<std::string> restoreFailures;
   std::vector<std::string> notes;
   // Dependency manifest changes, as notice-level findings for publication.

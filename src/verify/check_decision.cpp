@@ -19,11 +19,10 @@ bool isAncestorOfScope(const std::string& rel, const std::vector<std::string>& g
 
 // Why a change to git's own state is refused, naming where it is.
 std::string gitStateReason(const Change& c) {
-  std::string where = c.area == Area::WorkTree ? "'" + c.path + "' is inside a .git"
-                                               : "'" + (c.resolved.empty() ? c.path : c.resolved) +
-                                                     "' is the repository's git state";
-  return where + " (" + std::string(toString(c.category)) +
-         "): nothing under a git directory is writable by any step";
+  std::string where = c.area == Area::WorkTree
+                          ? "'" + c.path + "' is inside a .git"
+                          : "'" + (c.resolved.empty() ? c.path : c.resolved) + "' is the repository's git state";
+  return where + " (" + std::string(toString(c.category)) + "): nothing under a git directory is writable by any step";
 }
 
 // A symlink the author left is held to the policy at the place it leads to.
@@ -41,8 +40,7 @@ Verdict authorVerdict(const ObservedChange& o, const CheckPolicy& p) {
   if (touchesGitState(c.area, c.path) || c.category == Category::Hook) return refuse(kPath, gitStateReason(c));
   if (isProtectedPath(c.path, p.protectedGlobs)) return refuse(kPath, "protected path");
   bool deleted = c.kind == ChangeKind::Deleted;
-  if (!isWritablePath(c.path, p.writableGlobs) &&
-      !(c.isDir && !deleted && isAncestorOfScope(c.path, p.writableGlobs)))
+  if (!isWritablePath(c.path, p.writableGlobs) && !(c.isDir && !deleted && isAncestorOfScope(c.path, p.writableGlobs)))
     return refuse(kPath, "outside the step's writable scope");
   if (o.linkTarget) return symlinkVerdict(*o.linkTarget, p);
   return {};
@@ -53,8 +51,7 @@ std::optional<Finding> dependencyFinding(const ObservedChange& o, const std::str
   const Change& c = o.change;
   if (c.area != Area::WorkTree || c.isDir) return std::nullopt;
   DependencyKind k = dependencyKindOf(c.path);
-  if (k == DependencyKind::None || (k == DependencyKind::CMakeMaybe && !o.mentionsFetchContent))
-    return std::nullopt;
+  if (k == DependencyKind::None || (k == DependencyKind::CMakeMaybe && !o.mentionsFetchContent)) return std::nullopt;
   Finding f;
   f.step = step;
   f.ruleId = "verify/dependency-change";

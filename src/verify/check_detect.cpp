@@ -13,8 +13,7 @@ namespace lw::verify {
 namespace {
 
 bool mentionsFetchContent(const Change& c) {
-  if (c.area != Area::WorkTree || c.isDir || dependencyKindOf(c.path) != DependencyKind::CMakeMaybe)
-    return false;
+  if (c.area != Area::WorkTree || c.isDir || dependencyKindOf(c.path) != DependencyKind::CMakeMaybe) return false;
   auto now = readFileAt(AT_FDCWD, c.resolved.c_str());
   return now && now->find("FetchContent") != std::string::npos;
 }
@@ -64,8 +63,8 @@ Status settleOwnQuarantines(const CheckPolicy& p, DiffResult& diff) {
                      "check that the repository's .git is readable by loopwright");
   std::set<std::string> intact;
   for (const auto& [ref, commit] : p.ownQuarantines) {
-    auto it = std::find_if(diff.refs->begin(), diff.refs->end(),
-                           [&ref = ref](const RefState& s) { return s.name == ref; });
+    auto it =
+        std::find_if(diff.refs->begin(), diff.refs->end(), [&ref = ref](const RefState& s) { return s.name == ref; });
     if (it == diff.refs->end())
       diff.changes.push_back(ownRefDeleted(ref, commit));
     else if (it->target == commit)

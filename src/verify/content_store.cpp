@@ -14,8 +14,7 @@ constexpr std::size_t kFlushAt = 1 << 20;
 
 Error storeError(const std::string& what, const std::string& path, int err) {
   return makeError(ErrorCode::IoError, what + " '" + path + "': " + std::strerror(err),
-                   "the baseline store must be on a writable local disk outside the workspace",
-                   path);
+                   "the baseline store must be on a writable local disk outside the workspace", path);
 }
 
 }  // namespace
@@ -73,8 +72,7 @@ Status ContentStore::flush() {
   std::size_t done = 0;
   std::uint64_t at = end_ - pending_.size();
   while (done < pending_.size()) {
-    ssize_t n = ::pwrite(fd_, pending_.data() + done, pending_.size() - done,
-                         static_cast<off_t>(at + done));
+    ssize_t n = ::pwrite(fd_, pending_.data() + done, pending_.size() - done, static_cast<off_t>(at + done));
     if (n < 0) {
       if (errno == EINTR) continue;
       return storeError("cannot write baseline store", path_, errno);
@@ -91,13 +89,11 @@ Result<std::string> ContentStore::read(StoreSpan span) {
     if (!st) return st.error();
   }
   if (span.offset + span.size > end_)
-    return makeError(ErrorCode::IoError, "baseline store '" + path_ + "' is truncated",
-                     "take a new baseline", path_);
+    return makeError(ErrorCode::IoError, "baseline store '" + path_ + "' is truncated", "take a new baseline", path_);
   std::string out(span.size, '\0');
   std::size_t done = 0;
   while (done < out.size()) {
-    ssize_t n = ::pread(fd_, out.data() + done, out.size() - done,
-                        static_cast<off_t>(span.offset + done));
+    ssize_t n = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(span.offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return storeError("cannot read baseline store", path_, n < 0 ? errno : EIO);
     done += static_cast<std::size_t>(n);

@@ -33,9 +33,7 @@ class Differ {
     }
     return walkTreeParallel(root, 0, b_.options.threads,
                             [&](int dirFd, const std::string& relDir, std::uint8_t tag,
-                                std::vector<WalkChild>& children) {
-                              visitDir(area, dirFd, relDir, tag, children);
-                            });
+                                std::vector<WalkChild>& children) { visitDir(area, dirFd, relDir, tag, children); });
   }
 
   void collectDeleted() {
@@ -44,8 +42,8 @@ class Differ {
       const BaselineEntry& e = b_.entries[i];
       Change c = make(e.area, e.path, ChangeKind::Deleted);
       c.isDir = e.stat.type == FileType::Dir;
-      c.restorable = e.stat.type == FileType::Dir || e.stat.type == FileType::Symlink ||
-                     e.source != ContentSource::None;
+      c.restorable =
+          e.stat.type == FileType::Dir || e.stat.type == FileType::Symlink || e.source != ContentSource::None;
       changes_.push_back(std::move(c));
     }
   }
@@ -201,9 +199,8 @@ class Differ {
       const git_index_entry* x = git_index_get_byindex(a, i);
       const git_index_entry* y = git_index_get_byindex(c, i);
       constexpr std::uint16_t kExtMask = GIT_INDEX_ENTRY_INTENT_TO_ADD | GIT_INDEX_ENTRY_SKIP_WORKTREE;
-      if (std::string_view(x->path) != y->path || x->mode != y->mode ||
-          git_oid_cmp(&x->id, &y->id) != 0 || x->flags != y->flags ||
-          (x->flags_extended & kExtMask) != (y->flags_extended & kExtMask))
+      if (std::string_view(x->path) != y->path || x->mode != y->mode || git_oid_cmp(&x->id, &y->id) != 0 ||
+          x->flags != y->flags || (x->flags_extended & kExtMask) != (y->flags_extended & kExtMask))
         return false;
     }
     return true;
@@ -247,8 +244,7 @@ void diffRefs(const Baseline& b, const std::vector<RefState>& now, std::vector<C
     if (it == is.end()) {
       out.push_back(make(ChangeKind::RefDeleted, name, target + " -> (none)"));
     } else if (it->second != target) {
-      out.push_back(make(name == "HEAD" ? ChangeKind::Head : ChangeKind::RefMoved, name,
-                         target + " -> " + it->second));
+      out.push_back(make(name == "HEAD" ? ChangeKind::Head : ChangeKind::RefMoved, name, target + " -> " + it->second));
     }
   }
   for (const auto& [name, target] : is)
@@ -271,9 +267,8 @@ Result<DiffResult> diffAgainstBaseline(const Baseline& b) {
   d.collectDeleted();
   result.changes = d.take();
   for (std::string& n : d.notes()) result.notes.push_back(std::move(n));
-  std::sort(result.changes.begin(), result.changes.end(), [](const Change& x, const Change& y) {
-    return x.area != y.area ? x.area < y.area : x.path < y.path;
-  });
+  std::sort(result.changes.begin(), result.changes.end(),
+            [](const Change& x, const Change& y) { return x.area != y.area ? x.area < y.area : x.path < y.path; });
   auto refs = readRefs(b.repoPath);
   if (refs) {
     diffRefs(b, *refs, result.changes);

@@ -14,8 +14,8 @@
 namespace lw::verify {
 
 struct DiffResult {
-  std::vector<Change> changes;  // file changes by (area, path), then ref changes
-  std::vector<std::string> notes;  // what could not be compared, and why
+  std::vector<Change> changes;                // file changes by (area, path), then ref changes
+  std::vector<std::string> notes;             // what could not be compared, and why
   std::optional<std::vector<RefState>> refs;  // as read after the step; none when unreadable
 };
 

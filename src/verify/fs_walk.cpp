@@ -5,11 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
 #include <ctime>
-#include <algorithm>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -187,8 +187,7 @@ Result<std::optional<FsStat>> statNoFollow(int dirFd, const char* name) {
   return std::optional<FsStat>(std::move(f));
 }
 
-Status walkTreeParallel(const std::string& root, std::uint8_t rootTag, unsigned threads,
-                        const DirVisitor& visit) {
+Status walkTreeParallel(const std::string& root, std::uint8_t rootTag, unsigned threads, const DirVisitor& visit) {
   int fd = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return ioError("cannot open directory", root, errno);
   if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);

@@ -32,8 +32,8 @@ struct FsStat {
 
   // True when the metadata differs in anything that a content change touches.
   bool statDiffers(const FsStat& o) const {
-    return type != o.type || size != o.size || mtimeNs != o.mtimeNs || ctimeNs != o.ctimeNs ||
-           ino != o.ino || linkTarget != o.linkTarget;
+    return type != o.type || size != o.size || mtimeNs != o.mtimeNs || ctimeNs != o.ctimeNs || ino != o.ino ||
+           linkTarget != o.linkTarget;
   }
 };
 
@@ -50,14 +50,13 @@ struct WalkChild {
 // Called once per directory (the root too, with relDir "") with all of its
 // entries, from several threads at once: it must be thread-safe. `dirFd` is
 // the directory, open for the duration of the call.
-using DirVisitor = std::function<void(int dirFd, const std::string& relDir, std::uint8_t tag,
-                                      std::vector<WalkChild>& children)>;
+using DirVisitor =
+    std::function<void(int dirFd, const std::string& relDir, std::uint8_t tag, std::vector<WalkChild>& children)>;
 
 // Walks `root` without following symlinks, directories in parallel on
 // `threads` threads (0: the hardware's, at most 8). Entries that vanish during
 // the walk are skipped; an unreadable directory fails with IO_ERROR naming it.
-Status walkTreeParallel(const std::string& root, std::uint8_t rootTag, unsigned threads,
-                        const DirVisitor& visit);
+Status walkTreeParallel(const std::string& root, std::uint8_t rootTag, unsigned threads, const DirVisitor& visit);
 
 // lstat (and readlink) of one entry relative to dirFd; nullopt when it does
 // not exist; IO_ERROR for anything else.

@@ -81,8 +81,7 @@ std::optional<std::int64_t> runningGc(const std::string& pidFile, const ProcessV
 std::optional<GcLock> parseGcPid(std::string_view text) {
   GcLock lock;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), lock.pid);
-  if (ec != std::errc() || lock.pid <= 0 || end == text.data() + text.size() || *end != ' ')
-    return std::nullopt;
+  if (ec != std::errc() || lock.pid <= 0 || end == text.data() + text.size() || *end != ' ') return std::nullopt;
   std::string_view host = text.substr(static_cast<std::size_t>(end - text.data()) + 1);
   while (!host.empty() && (host.back() == '\n' || host.back() == '\r')) host.remove_suffix(1);
   if (host.empty()) return std::nullopt;
@@ -112,8 +111,7 @@ const ProcessView& hostProcesses() {
   return processes;
 }
 
-Result<std::vector<MaintenanceWait>> waitForGitMaintenance(const std::string& gitDir,
-                                                           std::chrono::milliseconds timeout,
+Result<std::vector<MaintenanceWait>> waitForGitMaintenance(const std::string& gitDir, std::chrono::milliseconds timeout,
                                                            std::chrono::milliseconds poll,
                                                            const ProcessView& processes) {
   using Clock = std::chrono::steady_clock;
@@ -126,16 +124,15 @@ Result<std::vector<MaintenanceWait>> waitForGitMaintenance(const std::string& gi
     const auto began = Clock::now();
     while (pid) {
       if (Clock::now() - start >= timeout)
-        return makeError(
-            ErrorCode::IoError,
-            "git's background maintenance (git gc, pid " + std::to_string(*pid) + " in " + pidFile +
-                ") still runs after " +
-                std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()) +
-                " s; no baseline is taken while git rewrites the repository",
-            "let it finish (or stop it: kill " + std::to_string(*pid) +
-                ") and run again; 'git config gc.autoDetach false' in the checkout keeps git from "
-                "leaving it running",
-            pidFile);
+        return makeError(ErrorCode::IoError,
+                         "git's background maintenance (git gc, pid " + std::to_string(*pid) + " in " + pidFile +
+                             ") still runs after " +
+                             std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()) +
+                             " s; no baseline is taken while git rewrites the repository",
+                         "let it finish (or stop it: kill " + std::to_string(*pid) +
+                             ") and run again; 'git config gc.autoDetach false' in the checkout keeps git from "
+                             "leaving it running",
+                         pidFile);
       std::this_thread::sleep_for(poll);
       pid = runningGc(pidFile, processes);
     }

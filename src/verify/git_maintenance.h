@@ -57,7 +57,6 @@ const ProcessView& hostProcesses();
 // `timeout`: the baseline is never taken under a running gc.
 Result<std::vector<MaintenanceWait>> waitForGitMaintenance(
     const std::string& gitDir, std::chrono::milliseconds timeout,
-    std::chrono::milliseconds poll = std::chrono::milliseconds(50),
-    const ProcessView& processes = hostProcesses());
+    std::chrono::milliseconds poll = std::chrono::milliseconds(50), const ProcessView& processes = hostProcesses());
 
 }  // namespace lw::verify

@@ -25,8 +25,8 @@ Result<GitPtr<git_repository>> openRepository(const std::string& dir) {
   }
   GitPtr<git_repository> owned(repo);
   if (git_repository_is_bare(repo) != 0)
-    return makeError(ErrorCode::IoError, "'" + dir + "' is a bare repository",
-                     "verification needs a working tree", dir);
+    return makeError(ErrorCode::IoError, "'" + dir + "' is a bare repository", "verification needs a working tree",
+                     dir);
   return owned;
 }
 
@@ -89,14 +89,11 @@ Result<std::string> patchText(git_diff* diff) {
 
 namespace lw::verify {
 
-Result<std::string> blobAsWorkTree(git_repository* repo, const std::string& blobHex,
-                                   const std::string& path) {
+Result<std::string> blobAsWorkTree(git_repository* repo, const std::string& blobHex, const std::string& path) {
   git_oid id;
-  if (!parseOid(blobHex, id))
-    return makeError(ErrorCode::IoError, "invalid blob id '" + blobHex + "'", "", path);
+  if (!parseOid(blobHex, id)) return makeError(ErrorCode::IoError, "invalid blob id '" + blobHex + "'", "", path);
   git_blob* raw = nullptr;
-  if (git_blob_lookup(&raw, repo, &id) != 0)
-    return gitError(ErrorCode::IoError, "cannot read blob " + blobHex, path);
+  if (git_blob_lookup(&raw, repo, &id) != 0) return gitError(ErrorCode::IoError, "cannot read blob " + blobHex, path);
   GitPtr<git_blob> blob(raw);
   git_blob_filter_options opts;
   git_blob_filter_options_init(&opts, GIT_BLOB_FILTER_OPTIONS_VERSION);

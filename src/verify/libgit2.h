@@ -76,7 +76,6 @@ namespace lw::verify {
 // The bytes a checkout writes for blob `blobHex` at `path` (the repository's
 // attributes and libgit2's built-in filters applied). Fails with IO_ERROR
 // when the blob is missing.
-Result<std::string> blobAsWorkTree(git_repository* repo, const std::string& blobHex,
-                                   const std::string& path);
+Result<std::string> blobAsWorkTree(git_repository* repo, const std::string& blobHex, const std::string& path);
 
 }  // namespace lw::verify

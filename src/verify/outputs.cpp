@@ -17,9 +17,7 @@ namespace json = boost::json;
 
 Error invalid(const std::string& source, const std::string& path, const std::string& message) {
   Error e = makeError(ErrorCode::OutputInvalid, source + ": " + path + ": " + message,
-                      "see schemas/" + std::string(source.find("triage") != std::string::npos
-                                                       ? "triage"
-                                                       : "findings") +
+                      "see schemas/" + std::string(source.find("triage") != std::string::npos ? "triage" : "findings") +
                           ".schema.json for the format",
                       source);
   Location loc;
@@ -29,8 +27,7 @@ Error invalid(const std::string& source, const std::string& path, const std::str
   return e;
 }
 
-Result<json::value> parseAndValidate(std::string_view text, std::string_view schemaText,
-                                     const std::string& source) {
+Result<json::value> parseAndValidate(std::string_view text, std::string_view schemaText, const std::string& source) {
   if (text.size() > kMaxOutputBytes)
     return invalid(source, "$", "larger than " + std::to_string(kMaxOutputBytes) + " bytes");
   boost::system::error_code ec;
@@ -53,8 +50,7 @@ int optInt(const json::object& o, const char* key) {
 
 }  // namespace
 
-Result<std::vector<Finding>> parseFindings(std::string_view text, const std::string& step,
-                                           const std::string& source) {
+Result<std::vector<Finding>> parseFindings(std::string_view text, const std::string& step, const std::string& source) {
   auto v = parseAndValidate(text, findingsSchemaText(), source);
   if (!v) return v.error();
   std::vector<Finding> out;
@@ -77,10 +73,8 @@ Result<std::vector<Finding>> parseFindings(std::string_view text, const std::str
       if (f.path[0] == '/' || escapes || norm != f.path)
         return invalid(source, at + ".path", "must be a plain repository-relative path");
     }
-    if (f.endLine != 0 && f.line == 0)
-      return invalid(source, at + ".endLine", "needs line");
-    if (f.endLine != 0 && f.endLine < f.line)
-      return invalid(source, at + ".endLine", "must not be before line");
+    if (f.endLine != 0 && f.line == 0) return invalid(source, at + ".endLine", "needs line");
+    if (f.endLine != 0 && f.endLine < f.line) return invalid(source, at + ".endLine", "must not be before line");
     if ((f.line != 0 || f.suggestion) && f.path.empty())
       return invalid(source, at + ".path", "line and suggestion need a path");
     out.push_back(std::move(f));
@@ -88,8 +82,7 @@ Result<std::vector<Finding>> parseFindings(std::string_view text, const std::str
   return out;
 }
 
-Result<TriageResult> parseTriage(std::string_view text, const std::string& step,
-                                 const std::string& source) {
+Result<TriageResult> parseTriage(std::string_view text, const std::string& step, const std::string& source) {
   auto v = parseAndValidate(text, triageSchemaText(), source);
   if (!v) return v.error();
   const json::object& o = v->as_object();

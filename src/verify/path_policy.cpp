@@ -8,9 +8,7 @@
 namespace lw::verify {
 namespace {
 
-char fold(char c, bool ci) {
-  return ci ? static_cast<char>(std::tolower(static_cast<unsigned char>(c))) : c;
-}
+char fold(char c, bool ci) { return ci ? static_cast<char>(std::tolower(static_cast<unsigned char>(c))) : c; }
 
 // Recursive matcher; globs come from taskpacks and are short, and each
 // '*' stays within one component, so the backtracking is bounded in practice.
@@ -52,8 +50,8 @@ std::string_view baseName(std::string_view rel) {
 }  // namespace
 
 const std::vector<std::string>& builtinProtectedGlobs() {
-  static const std::vector<std::string> globs = {".github/**", ".loopwright/policies/**",
-                                                 "**/AGENTS.md", "**/CLAUDE.md"};
+  static const std::vector<std::string> globs = {".github/**", ".loopwright/policies/**", "**/AGENTS.md",
+                                                 "**/CLAUDE.md"};
   return globs;
 }
 
@@ -84,18 +82,15 @@ bool isWritablePath(std::string_view rel, const std::vector<std::string>& writab
 DependencyKind dependencyKindOf(std::string_view rel) {
   std::string_view n = baseName(rel);
   static constexpr std::array kExact = {
-      "package.json",   "package-lock.json", "npm-shrinkwrap.json", "yarn.lock",
-      "pnpm-lock.yaml", "pyproject.toml",    "poetry.lock",         "Pipfile",
-      "Pipfile.lock",   "setup.py",          "setup.cfg",           "go.mod",
-      "go.sum",         "go.work",           "Cargo.toml",          "Cargo.lock",
-      "pom.xml",        "gradle.lockfile",   "Gemfile",             "Gemfile.lock",
-      "vcpkg.json",     "conanfile.txt",     "conanfile.py",        "composer.json",
+      "package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock",     "pnpm-lock.yaml", "pyproject.toml",
+      "poetry.lock",  "Pipfile",           "Pipfile.lock",        "setup.py",      "setup.cfg",      "go.mod",
+      "go.sum",       "go.work",           "Cargo.toml",          "Cargo.lock",    "pom.xml",        "gradle.lockfile",
+      "Gemfile",      "Gemfile.lock",      "vcpkg.json",          "conanfile.txt", "conanfile.py",   "composer.json",
       "composer.lock"};
   for (const char* e : kExact)
     if (n == e) return DependencyKind::Manifest;
   if (n.starts_with("requirements") && n.ends_with(".txt")) return DependencyKind::Manifest;
-  if (n.starts_with("build.gradle") || n.starts_with("settings.gradle"))
-    return DependencyKind::Manifest;
+  if (n.starts_with("build.gradle") || n.starts_with("settings.gradle")) return DependencyKind::Manifest;
   if (n.starts_with("Gemfile") || n.starts_with("composer.") || n.starts_with("conanfile."))
     return DependencyKind::Manifest;
   if (n == "CMakeLists.txt" || n.ends_with(".cmake")) return DependencyKind::CMakeMaybe;
@@ -110,8 +105,10 @@ std::string normalizeRelative(std::string_view rel, bool& escapes) {
     std::size_t slash = rel.find('/', start);
     std::string_view part = rel.substr(start, slash == std::string_view::npos ? rel.npos : slash - start);
     if (part == "..") {
-      if (parts.empty()) escapes = true;
-      else parts.pop_back();
+      if (parts.empty())
+        escapes = true;
+      else
+        parts.pop_back();
     } else if (!part.empty() && part != ".") {
       parts.push_back(part);
     }

@@ -36,8 +36,7 @@ std::string realPathOf(const std::string& path) {
   return ec ? path : r.string();
 }
 
-Result<ResolvedPath> resolvePath(const std::string& workspace, const std::string& cwd,
-                                 const std::string& given) {
+Result<ResolvedPath> resolvePath(const std::string& workspace, const std::string& cwd, const std::string& given) {
   ResolvedPath out;
   out.given = given;
   std::string ws = realPathOf(workspace);
@@ -73,8 +72,7 @@ Result<ResolvedPath> resolvePath(const std::string& workspace, const std::string
   out.absolute = cur;
   if (cur == ws) {
     out.inside = true;
-  } else if (cur.size() > ws.size() && cur.compare(0, ws.size(), ws) == 0 &&
-             (ws == "/" || cur[ws.size()] == '/')) {
+  } else if (cur.size() > ws.size() && cur.compare(0, ws.size(), ws) == 0 && (ws == "/" || cur[ws.size()] == '/')) {
     out.inside = true;
     out.relative = cur.substr(ws == "/" ? 1 : ws.size() + 1);
   }

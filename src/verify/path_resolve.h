@@ -18,8 +18,7 @@ struct ResolvedPath {
 
 // Resolves `given` (absolute, or relative to `cwd`) like `realpath -m`.
 // Fails with PATH_POLICY_VIOLATION on a symlink loop (more than 40 hops).
-Result<ResolvedPath> resolvePath(const std::string& workspace, const std::string& cwd,
-                                 const std::string& given);
+Result<ResolvedPath> resolvePath(const std::string& workspace, const std::string& cwd, const std::string& given);
 
 // The real path of a directory, or the input when it cannot be resolved.
 std::string realPathOf(const std::string& path);

@@ -19,8 +19,8 @@ constexpr std::uint64_t kMaxQuarantineBlob = 16ull << 20;
 std::string sanitize(const std::string& s) {
   std::string out;
   for (char ch : s) {
-    bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-              ch == '-' || ch == '_' || ch == '.';
+    bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' ||
+              ch == '_' || ch == '.';
     out.push_back(ok ? ch : '_');
   }
   while (out.find("..") != std::string::npos) out.replace(out.find(".."), 2, "_.");
@@ -59,8 +59,8 @@ std::string quoted(std::string_view s) {
   return out + "\"";
 }
 
-Status addBlob(git_repository* repo, git_index* index, const std::string& path,
-               const std::string& bytes, std::uint32_t mode) {
+Status addBlob(git_repository* repo, git_index* index, const std::string& path, const std::string& bytes,
+               std::uint32_t mode) {
   git_oid id;
   if (git_blob_create_from_buffer(&id, repo, bytes.data(), bytes.size()) != 0)
     return gitError(ErrorCode::IoError, "cannot write quarantine blob", path);
@@ -69,8 +69,7 @@ Status addBlob(git_repository* repo, git_index* index, const std::string& path,
   e.mode = mode;
   e.id = id;
   e.path = path.c_str();
-  if (git_index_add(index, &e) != 0)
-    return gitError(ErrorCode::IoError, "cannot add to quarantine tree", path);
+  if (git_index_add(index, &e) != 0) return gitError(ErrorCode::IoError, "cannot add to quarantine tree", path);
   return Ok{};
 }
 
@@ -133,20 +132,18 @@ Result<std::string> writeQuarantineCommit(const Baseline& b, const std::vector<C
         std::string treePath = std::string(toString(c.area)) + "/" + c.path;
         if (!addBlob(repo->get(), index.get(), treePath, bytes, mode)) {
           kept = "unrepresentable/" + std::to_string(++unrepresentable);
-          if (auto added = addBlob(repo->get(), index.get(), kept, bytes, mode); !added)
-            return added.error();
+          if (auto added = addBlob(repo->get(), index.get(), kept, bytes, mode); !added) return added.error();
         }
       }
     }
     list += (kept.empty() ? "" : "\tkept as " + kept) + "\n";
   }
-  if (auto st = addBlob(repo->get(), index.get(), "CHANGES", list, GIT_FILEMODE_BLOB); !st)
-    return st.error();
-  return commitIndex(repo->get(), index.get(), "loopwright quarantine: run " + runId + ", step " + step + "\n\n" + list);
+  if (auto st = addBlob(repo->get(), index.get(), "CHANGES", list, GIT_FILEMODE_BLOB); !st) return st.error();
+  return commitIndex(repo->get(), index.get(),
+                     "loopwright quarantine: run " + runId + ", step " + step + "\n\n" + list);
 }
 
-Status writeQuarantineRef(const Baseline& b, const std::string& refName,
-                          const std::string& commitId) {
+Status writeQuarantineRef(const Baseline& b, const std::string& refName, const std::string& commitId) {
   auto repo = openRepository(b.repoPath);
   if (!repo) return repo.error();
   git_oid id;

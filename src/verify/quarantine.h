@@ -19,12 +19,10 @@ std::string quarantineRefName(const std::string& runId, const std::string& step)
 
 // Writes the blobs, tree and commit of `changes` (read from disk now) and
 // returns the commit id. Writes objects only; no ref.
-Result<std::string> writeQuarantineCommit(const Baseline& baseline,
-                                          const std::vector<Change>& changes,
+Result<std::string> writeQuarantineCommit(const Baseline& baseline, const std::vector<Change>& changes,
                                           const std::string& runId, const std::string& step);
 
 // Points `refName` at `commitId` (overwriting an earlier quarantine).
-Status writeQuarantineRef(const Baseline& baseline, const std::string& refName,
-                          const std::string& commitId);
+Status writeQuarantineRef(const Baseline& baseline, const std::string& refName, const std::string& commitId);
 
 }  // namespace lw::verify

@@ -76,8 +76,7 @@ std::string tempName() {
   return ".lw-restore-" + std::to_string(rng());
 }
 
-bool writeFileAt(int dirFd, const std::string& name, const std::string& bytes,
-                 const FsStat& st, std::string& why) {
+bool writeFileAt(int dirFd, const std::string& name, const std::string& bytes, const FsStat& st, std::string& why) {
   std::string tmp = tempName();
   int fd = openat(dirFd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) {
@@ -110,8 +109,7 @@ bool writeFileAt(int dirFd, const std::string& name, const std::string& bytes,
 
 bool symlinkAt(int dirFd, const std::string& name, const std::string& target, std::string& why) {
   std::string tmp = tempName();
-  if (symlinkat(target.c_str(), dirFd, tmp.c_str()) != 0 ||
-      renameat(dirFd, tmp.c_str(), dirFd, name.c_str()) != 0) {
+  if (symlinkat(target.c_str(), dirFd, tmp.c_str()) != 0 || renameat(dirFd, tmp.c_str(), dirFd, name.c_str()) != 0) {
     why = errnoText("symlink");
     unlinkat(dirFd, tmp.c_str(), 0);
     return false;
@@ -141,10 +139,8 @@ bool isFileChange(const Change& c) {
     case ChangeKind::RefAdded:
     case ChangeKind::RefDeleted:
     case ChangeKind::RefMoved:
-    case ChangeKind::Head:
-      return false;
-    default:
-      return true;
+    case ChangeKind::Head: return false;
+    default: return true;
   }
 }
 
@@ -164,8 +160,10 @@ class Restorer {
       if (c.kind == ChangeKind::Added) c.restored = true;
       return;
     }
-    if (!removeTreeAt(fd->fd, name.c_str())) fail(c, errnoText("remove"));
-    else if (c.kind == ChangeKind::Added) c.restored = true;
+    if (!removeTreeAt(fd->fd, name.c_str()))
+      fail(c, errnoText("remove"));
+    else if (c.kind == ChangeKind::Added)
+      c.restored = true;
   }
 
   void create(Change& c) {
@@ -184,9 +182,7 @@ class Restorer {
           ok = chmodNoFollow(fd->fd, name, e->stat.perm, why);
         }
         break;
-      case FileType::Symlink:
-        ok = symlinkAt(fd->fd, name, e->stat.linkTarget, why);
-        break;
+      case FileType::Symlink: ok = symlinkAt(fd->fd, name, e->stat.linkTarget, why); break;
       case FileType::File: {
         auto bytes = contentOf(*e);
         if (!bytes) {
@@ -196,12 +192,12 @@ class Restorer {
         }
         break;
       }
-      case FileType::Other:
-        why = "special files are not restorable";
-        break;
+      case FileType::Other: why = "special files are not restorable"; break;
     }
-    if (ok) c.restored = true;
-    else fail(c, why);
+    if (ok)
+      c.restored = true;
+    else
+      fail(c, why);
   }
 
   void chmod(Change& c) {
@@ -210,8 +206,10 @@ class Restorer {
     splitPath(c.path, dir, name);
     auto fd = openDirNoFollow(b_.rootOf(c.area), dir);
     if (e == nullptr || !fd) return fail(c, "parent directory unavailable");
-    if (chmodNoFollow(fd->fd, name, e->stat.perm, why)) c.restored = true;
-    else fail(c, why);
+    if (chmodNoFollow(fd->fd, name, e->stat.perm, why))
+      c.restored = true;
+    else
+      fail(c, why);
   }
 
   void openRepo() {
@@ -267,13 +265,12 @@ std::vector<std::string> restoreChanges(const Baseline& b, std::vector<Change>& 
     std::copy_if(picked.begin(), picked.end(), std::back_inserter(pass), inPass);
     std::sort(pass.begin(), pass.end(), [](Change* x, Change* y) { return x->path > y->path; });
     for (Change* c : pass)
-      if (c->kind == ChangeKind::Added || c->kind == ChangeKind::Symlink ||
-          c->kind == ChangeKind::TypeChanged)
+      if (c->kind == ChangeKind::Added || c->kind == ChangeKind::Symlink || c->kind == ChangeKind::TypeChanged)
         r.remove(*c);
     std::reverse(pass.begin(), pass.end());
     for (Change* c : pass) {
-      if (c->kind == ChangeKind::Deleted || c->kind == ChangeKind::Modified ||
-          c->kind == ChangeKind::Symlink || c->kind == ChangeKind::TypeChanged)
+      if (c->kind == ChangeKind::Deleted || c->kind == ChangeKind::Modified || c->kind == ChangeKind::Symlink ||
+          c->kind == ChangeKind::TypeChanged)
         r.create(*c);
       else if (c->kind == ChangeKind::Mode)
         r.chmod(*c);
@@ -282,10 +279,9 @@ std::vector<std::string> restoreChanges(const Baseline& b, std::vector<Change>& 
   // Ref changes are undone by restoring the files that hold them.
   auto refs = readRefs(b.repoPath);
   bool refsBack = refs && refs->size() == b.refs.size() &&
-                  std::equal(refs->begin(), refs->end(), b.refs.begin(),
-                             [](const RefState& x, const RefState& y) {
-                               return x.name == y.name && x.target == y.target;
-                             });
+                  std::equal(refs->begin(), refs->end(), b.refs.begin(), [](const RefState& x, const RefState& y) {
+                    return x.name == y.name && x.target == y.target;
+                  });
   for (Change& c : changes)
     if (c.remedy == Remedy::Undo && !isFileChange(c)) {
       c.restored = refsBack;

@@ -46,8 +46,8 @@ double entropyPerChar(const ByteCounts& counts, std::size_t total) {
 // must not make the scan quadratic and stall the run after the step ended.
 
 // prefix + at least `minBody` characters of `body`.
-void prefixed(std::string_view t, std::string_view prefix, std::size_t minBody, bool (*body)(char),
-              const char* kind, std::vector<Range>& out) {
+void prefixed(std::string_view t, std::string_view prefix, std::size_t minBody, bool (*body)(char), const char* kind,
+              std::vector<Range>& out) {
   std::size_t at = t.find(prefix);
   while (at != std::string_view::npos) {
     if (!boundaryBefore(t, at)) {
@@ -100,8 +100,9 @@ void awsKeys(std::string_view t, std::vector<Range>& out) {
   for (std::string_view p : {"AKIA", "ASIA"}) {
     for (std::size_t at = t.find(p); at != std::string_view::npos; at = t.find(p, at + 1)) {
       if (!boundaryBefore(t, at) || at + 20 > t.size()) continue;
-      bool ok = std::all_of(t.begin() + static_cast<long>(at) + 4, t.begin() + static_cast<long>(at) + 20,
-                            [](char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)); });
+      bool ok = std::all_of(t.begin() + static_cast<long>(at) + 4, t.begin() + static_cast<long>(at) + 20, [](char c) {
+        return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c));
+      });
       if (ok && (at + 20 == t.size() || !isAlnum(t[at + 20]))) out.push_back({at, at + 20, "aws-access-key"});
     }
   }
@@ -146,8 +147,7 @@ void assignments(std::string_view t, std::vector<Range>& out) {
     std::size_t nameEnd = spanWhile(t, i, isWordChar);
     std::string upper(t.substr(i, nameEnd - i));
     for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    bool named = std::any_of(kSuffixes.begin(), kSuffixes.end(),
-                             [&](const char* s) { return upper.ends_with(s); });
+    bool named = std::any_of(kSuffixes.begin(), kSuffixes.end(), [&](const char* s) { return upper.ends_with(s); });
     std::size_t j = nameEnd;
     if (j < t.size() && (t[j] == '"' || t[j] == '\'')) ++j;
     while (j < t.size() && t[j] == ' ') ++j;
@@ -229,8 +229,7 @@ ScanResult SecretScanner::scanAndMask(std::string_view t) const {
     }
   }
   knownShapes(t, ranges);
-  std::stable_sort(ranges.begin(), ranges.end(),
-                   [](const Range& a, const Range& b) { return a.start < b.start; });
+  std::stable_sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.start < b.start; });
   std::vector<Range> merged;
   for (Range& r : ranges) {
     if (!merged.empty() && r.start < merged.back().end) {
@@ -276,10 +275,14 @@ ScanResult SecretScanner::scanAndMask(std::string_view t) const {
 std::string addMaskCommand(std::string_view value) {
   std::string out = "::add-mask::";
   for (char c : value) {
-    if (c == '%') out += "%25";
-    else if (c == '\r') out += "%0D";
-    else if (c == '\n') out += "%0A";
-    else out.push_back(c);
+    if (c == '%')
+      out += "%25";
+    else if (c == '\r')
+      out += "%0D";
+    else if (c == '\n')
+      out += "%0A";
+    else
+      out.push_back(c);
   }
   return out;
 }
@@ -289,9 +292,8 @@ Finding secretLeakFinding(const SecretHit& hit, const std::string& step, const s
   f.step = step;
   f.ruleId = "SECRET_LEAK";
   f.severity = Severity::Error;
-  f.message = "A secret (" + hit.kind + ") appeared in `" + path + "` at line " +
-              std::to_string(hit.line) + ", column " + std::to_string(hit.column) +
-              "; it was masked before publication. Rotate it.";
+  f.message = "A secret (" + hit.kind + ") appeared in `" + path + "` at line " + std::to_string(hit.line) +
+              ", column " + std::to_string(hit.column) + "; it was masked before publication. Rotate it.";
   return f;
 }
 

@@ -16,8 +16,8 @@ struct SecretHit {
   std::string kind;        // "github-token", "aws-access-key", "run-secret:base64", …
   std::size_t offset = 0;  // in the scanned text
   std::size_t length = 0;
-  int line = 1;            // 1-based
-  int column = 1;          // 1-based, in bytes
+  int line = 1;    // 1-based
+  int column = 1;  // 1-based, in bytes
 };
 
 struct ScanResult {

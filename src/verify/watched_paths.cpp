@@ -14,8 +14,7 @@ bool isHex2(std::string_view s) {
 bool equalsFolded(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
   return true;
 }
 
@@ -99,8 +98,6 @@ Category categoryOf(const Baseline& b, Area area, std::string_view rel) {
 
 bool isInsideGitDir(std::string_view rel) { return pathInGitDir(rel).has_value(); }
 
-bool touchesGitState(Area area, std::string_view rel) {
-  return area != Area::WorkTree || isInsideGitDir(rel);
-}
+bool touchesGitState(Area area, std::string_view rel) { return area != Area::WorkTree || isInsideGitDir(rel); }
 
 }  // namespace lw::verify

@@ -80,8 +80,8 @@ Result<GitPtr<git_reference>> temporaryBranch(git_repository* repo, const std::s
   return GitPtr<git_reference>(ref);
 }
 
-Result<LinkedWorktree> addWith(git_repository* repo, const std::string& name, const fs::path& path,
-                               const git_oid& oid, LinkedWorktree made) {
+Result<LinkedWorktree> addWith(git_repository* repo, const std::string& name, const fs::path& path, const git_oid& oid,
+                               LinkedWorktree made) {
   auto branch = temporaryBranch(repo, name, oid);
   if (!branch) return branch.error();
   git_worktree_add_options opts = GIT_WORKTREE_ADD_OPTIONS_INIT;
@@ -115,8 +115,7 @@ Result<LinkedWorktree> addDetachedWorktree(const fs::path& repo, const std::stri
   auto opened = openRepository(repo.string());
   if (!opened) return opened.error();
   git_oid oid;
-  if (!parseOid(commit, oid))
-    return makeError(ErrorCode::IoError, "'" + commit + "' is not a commit id", "", name);
+  if (!parseOid(commit, oid)) return makeError(ErrorCode::IoError, "'" + commit + "' is not a commit id", "", name);
   LinkedWorktree made;
   made.name = name;
   made.path = path;

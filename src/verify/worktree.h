@@ -17,11 +17,11 @@ Result<std::string> headCommit(const std::filesystem::path& repo);
 
 // A worktree as added: where its files are, and where git keeps its state.
 struct LinkedWorktree {
-  std::string name;                // its administrative directory's name
-  std::filesystem::path path;      // the working tree
-  std::filesystem::path commonDir; // the orchestrator's git directory
-  std::filesystem::path adminDir;  // commonDir/worktrees/<name>
-  std::string commit;              // what it was checked out at (HEAD detached there)
+  std::string name;                 // its administrative directory's name
+  std::filesystem::path path;       // the working tree
+  std::filesystem::path commonDir;  // the orchestrator's git directory
+  std::filesystem::path adminDir;   // commonDir/worktrees/<name>
+  std::string commit;               // what it was checked out at (HEAD detached there)
 };
 
 // Adds the worktree `name` of `repo` at `path` (which must not exist),
@@ -35,7 +35,6 @@ Result<LinkedWorktree> addDetachedWorktree(const std::filesystem::path& repo, co
 // of `repo` (its administrative directory) and the repository's worktrees/
 // directory if nothing is left in it (as `git worktree prune` does). A
 // worktree or directory already gone is not an error.
-Status removeWorktree(const std::filesystem::path& repo, const std::string& name,
-                      const std::filesystem::path& path);
+Status removeWorktree(const std::filesystem::path& repo, const std::string& name, const std::filesystem::path& path);
 
 }  // namespace lw::verify

@@ -45,14 +45,16 @@ struct BridgedStep {
     o.stepId = "review/security";
     o.grants = bridge::grantsFor(step);
     o.loop = loop;
-    o.extraTools.push_back(tool("github.file", [](const json::object& args, bridge::ToolContext&) -> Result<bridge::ToolOutput> {
-      if (args.at("path") != "README.md")
-        return makeError(ErrorCode::IoError, "not found", "the path is relative to the repository");
-      return bridge::ToolOutput{json::object{{"path", "README.md"}, {"content", "hello\n"}}, ""};
-    }));
-    o.extraTools.push_back(tool("github.labels", [](const json::object&, bridge::ToolContext&) -> Result<bridge::ToolOutput> {
-      return bridge::ToolOutput{json::object{{"labels", json::array{}}}, ""};
-    }));
+    o.extraTools.push_back(
+        tool("github.file", [](const json::object& args, bridge::ToolContext&) -> Result<bridge::ToolOutput> {
+          if (args.at("path") != "README.md")
+            return makeError(ErrorCode::IoError, "not found", "the path is relative to the repository");
+          return bridge::ToolOutput{json::object{{"path", "README.md"}, {"content", "hello\n"}}, ""};
+        }));
+    o.extraTools.push_back(
+        tool("github.labels", [](const json::object&, bridge::ToolContext&) -> Result<bridge::ToolOutput> {
+          return bridge::ToolOutput{json::object{{"labels", json::array{}}}, ""};
+        }));
     bridge = std::make_unique<bridge::StepBridge>(std::move(o), clock);
     auto pair = bridge::makeBridgeSocketPair();
     REQUIRE(pair);
@@ -195,15 +197,17 @@ TEST_CASE("bridge socket client: a closed bridge, a malformed answer, an answer 
 }
 
 TEST_CASE("bridge socket client: JSON-RPC errors and tool results map to codes") {
-  CHECK(agents::errorFromRpcError(json::parse(R"({"code":-32003,"message":"BREAKER_OPEN: lane primary","data":{"code":"BREAKER_OPEN"}})"),
-                                  "model.complete")
+  CHECK(agents::errorFromRpcError(
+            json::parse(R"({"code":-32003,"message":"BREAKER_OPEN: lane primary","data":{"code":"BREAKER_OPEN"}})"),
+            "model.complete")
             .code == ErrorCode::BreakerOpen);
   CHECK(agents::errorFromRpcError(json::parse(R"({"code":-32602,"message":"Invalid params"})"), "x").code ==
         ErrorCode::UsageError);
   CHECK(agents::errorFromRpcError(json::parse(R"({"code":-32603,"message":"Internal error"})"), "x").code ==
         ErrorCode::Internal);
   Error e = agents::errorFromToolResult(
-      json::parse(R"({"content":[{"type":"text","text":"error[BUDGET_EXCEEDED]: too many\nhint: less"}],"isError":true})")
+      json::parse(
+          R"({"content":[{"type":"text","text":"error[BUDGET_EXCEEDED]: too many\nhint: less"}],"isError":true})")
           .as_object(),
       "model.complete");
   CHECK(e.code == ErrorCode::BudgetExceeded);
@@ -228,8 +232,7 @@ TEST_CASE("grants: a built-in step's catalogue tools are granted beside its own 
   step.uses = "builtin/security";
   step.tools = {"github.labels"};
   CHECK(bridge::grantsFor(step) == std::vector<std::string>{"findings.report", "github.event", "github.labels",
-                                                            "github.pulls.diff", "github.pulls.files",
-                                                            "github.file"});
+                                                            "github.pulls.diff", "github.pulls.files", "github.file"});
   Step plain;
   plain.run = {"x"};
   CHECK(bridge::grantsFor(plain) == std::vector<std::string>{"findings.report", "github.event"});

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include <boost/json/parse.hpp>
 #include <doctest/doctest.h>
+#include <boost/json/parse.hpp>
 
 #include "agents/lint/lint_agent.h"
 #include "lint_test_support.h"
@@ -23,15 +23,15 @@ class ScriptedBridge : public agents::BridgeClient {
   Result<json::value> call(const std::string& tool, const json::object& args) override {
     calls.emplace_back(tool, args);
     if (tool != "github.pulls.diff") return makeError(ErrorCode::Internal, "unexpected tool " + tool);
-    return json::value(json::object{{"base", "b"}, {"head", "h"}, {"incremental", false}, {"diff", diff},
-                                    {"truncated", false}});
+    return json::value(
+        json::object{{"base", "b"}, {"head", "h"}, {"incremental", false}, {"diff", diff}, {"truncated", false}});
   }
 };
 
 json::object params(json::array command, const std::string& format, const std::string& filterMode) {
-  return json::object{{"command", std::move(command)}, {"format", format}, {"pattern", "%f:%l:%c: %m"},
-                      {"filterMode", filterMode}, {"severity", "warning"}, {"rulePrefix", "lint"},
-                      {"maxFindings", 200}};
+  return json::object{
+      {"command", std::move(command)}, {"format", format},     {"pattern", "%f:%l:%c: %m"}, {"filterMode", filterMode},
+      {"severity", "warning"},         {"rulePrefix", "lint"}, {"maxFindings", 200}};
 }
 
 struct AgentRun {
@@ -73,7 +73,8 @@ struct ScriptPullRequest {
 TEST_CASE("lint agent: shellcheck checkstyle filtered to the added line") {
   LW_REQUIRE_HOST(test::toolInPath("shellcheck"), "shellcheck is not installed (Debian package shellcheck)");
   ScriptPullRequest pr;
-  AgentRun run = runAgent(pr.bridge, params({"shellcheck", "-f", "checkstyle", "run.sh"}, "checkstyle", "added"), pr.repo);
+  AgentRun run =
+      runAgent(pr.bridge, params({"shellcheck", "-f", "checkstyle", "run.sh"}, "checkstyle", "added"), pr.repo);
   CHECK_MESSAGE(run.status == 0, run.log);
   REQUIRE(pr.bridge.calls.size() == 1);
   CHECK(pr.bridge.calls[0].first == "github.pulls.diff");
@@ -90,7 +91,8 @@ TEST_CASE("lint agent: shellcheck checkstyle filtered to the added line") {
 TEST_CASE("lint agent: nofilter keeps every finding and asks for no diff") {
   LW_REQUIRE_HOST(test::toolInPath("shellcheck"), "shellcheck is not installed (Debian package shellcheck)");
   ScriptPullRequest pr;
-  AgentRun run = runAgent(pr.bridge, params({"shellcheck", "-f", "checkstyle", "run.sh"}, "checkstyle", "nofilter"), pr.repo);
+  AgentRun run =
+      runAgent(pr.bridge, params({"shellcheck", "-f", "checkstyle", "run.sh"}, "checkstyle", "nofilter"), pr.repo);
   CHECK(run.status == 0);
   CHECK(pr.bridge.calls.empty());
   CHECK(run.findings.size() == 2);
@@ -117,7 +119,8 @@ TEST_CASE("lint agent: clang's SARIF with absolute URIs, the severity parameter 
   std::string head = repo.commit({{"src/f.c", "int f(int *p) {\n  if (p) return *p;\n  return *p;\n}\n"}});
   ScriptedBridge bridge;
   bridge.diff = repo.diff(base, head);
-  json::object with = params({"clang", "--analyze", "--analyzer-output", "sarif", "-o", "-", "src/f.c"}, "sarif", "added");
+  json::object with =
+      params({"clang", "--analyze", "--analyzer-output", "sarif", "-o", "-", "src/f.c"}, "sarif", "added");
   with["severity"] = "error";
   with["rulePrefix"] = "clang";
   AgentRun run = runAgent(bridge, with, repo);
@@ -143,7 +146,8 @@ TEST_CASE("lint agent: a linter that is not installed is a clear failure") {
 TEST_CASE("lint agent: a failing linter with unreadable output fails the step with its stderr") {
   test::GitRepo repo;
   ScriptedBridge bridge;
-  AgentRun run = runAgent(bridge, params({"sh", "-c", "echo not-sarif; echo config missing >&2; exit 2"}, "sarif", "added"), repo);
+  AgentRun run =
+      runAgent(bridge, params({"sh", "-c", "echo not-sarif; echo config missing >&2; exit 2"}, "sarif", "added"), repo);
   CHECK(run.status == 1);
   CHECK(run.log.find("exited with status 2 and printed no sarif output") != std::string::npos);
   CHECK(run.log.find("config missing") != std::string::npos);
@@ -152,7 +156,8 @@ TEST_CASE("lint agent: a failing linter with unreadable output fails the step wi
   CHECK(silent.status == 1);
   CHECK(silent.log.find("exited with status 3 and printed nothing") != std::string::npos);
 
-  AgentRun lines = runAgent(bridge, params({"sh", "-c", "echo Segmentation fault; exit 139"}, "pattern", "added"), repo);
+  AgentRun lines =
+      runAgent(bridge, params({"sh", "-c", "echo Segmentation fault; exit 139"}, "pattern", "added"), repo);
   CHECK(lines.status == 1);
   CHECK(lines.log.find("printed no line that `with: pattern` matches") != std::string::npos);
 }

@@ -237,11 +237,14 @@ TEST_CASE("lint malformed: sarif members of the wrong type are located by JSON p
   requireMalformed(parseSarif("[]"), 0, 0, "");
   requireMalformed(parseSarif("{}"), 0, 0, "");
   requireMalformed(parseSarif(R"({"runs": [{"results": [{"message": "x"}]}]})"), 0, 0, "runs[0].results[0].message");
-  requireMalformed(parseSarif(R"({"runs": [{"results": [{"locations": [{"physicalLocation": {"region": {"startLine": -3}}}]}]}]})"),
-                   0, 0, "runs[0].results[0].locations[0].physicalLocation.region.startLine");
+  requireMalformed(
+      parseSarif(R"({"runs": [{"results": [{"locations": [{"physicalLocation": {"region": {"startLine": -3}}}]}]}]})"),
+      0, 0, "runs[0].results[0].locations[0].physicalLocation.region.startLine");
   requireMalformed(parseSarif(R"({"runs": [{"results": [{"level": "fatal"}]}]})"), 0, 0, "runs[0].results[0].level");
-  requireMalformed(parseSarif(R"({"runs": [{"results": [{"locations": [{"physicalLocation": {"artifactLocation": {"uri": "https://x/y.c"}}}]}]}]})"),
-                   0, 0, "runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri");
+  requireMalformed(
+      parseSarif(
+          R"({"runs": [{"results": [{"locations": [{"physicalLocation": {"artifactLocation": {"uri": "https://x/y.c"}}}]}]}]})"),
+      0, 0, "runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri");
 }
 
 TEST_CASE("lint malformed: rdjson, rdjsonl and checkstyle errors carry their place") {

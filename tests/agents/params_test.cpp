@@ -8,7 +8,7 @@ using namespace lw;
 using lw::agents::ParamReader;
 
 TEST_CASE("agent params: absent or null keeps the default, a wrong type is false, every agent tells it alike") {
-  boost::json::object params{{"n", 0.5}, {"b", true}, {"s", "x"}, {"l", boost::json::array{"a", "b"}},
+  boost::json::object params{{"n", 0.5},       {"b", true},       {"s", "x"}, {"l", boost::json::array{"a", "b"}},
                              {"sev", "error"}, {"gone", nullptr}, {"bad", 3}};
   const ParamReader with("triage", params);
   double n = 9;

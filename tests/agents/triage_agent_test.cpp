@@ -1,8 +1,8 @@
 #include <map>
 #include <sstream>
 
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "agents/triage/triage_agent.h"
 #include "support/temp_dir.h"
@@ -67,7 +67,8 @@ json::value searchAnswer() {
 }
 
 json::object defaults() {
-  return json::object{{"duplicateThreshold", 0.5}, {"maxDuplicates", 3}, {"labels", true}, {"useModel", false}, {"checkForms", true}};
+  return json::object{
+      {"duplicateThreshold", 0.5}, {"maxDuplicates", 3}, {"labels", true}, {"useModel", false}, {"checkForms", true}};
 }
 
 struct Run {
@@ -120,8 +121,8 @@ TEST_CASE("triage agent: labels from the repository, the true duplicate with its
 TEST_CASE("triage agent: with useModel the lane chooses, invented labels are dropped and logged") {
   Run r;
   r.params["useModel"] = true;
-  r.bridge.answers["model.complete"] =
-      json::object{{"text", "[\"documentation\", \"P0-critical\", \"security\"]"}, {"model", "m"}, {"stopReason", "end"}};
+  r.bridge.answers["model.complete"] = json::object{
+      {"text", "[\"documentation\", \"P0-critical\", \"security\"]"}, {"model", "m"}, {"stopReason", "end"}};
   REQUIRE(r.go() == 0);
   CHECK(r.triage().at("labels") == json::parse(R"(["triage", "documentation"])"));
   CHECK(r.log.str().find("dropped 'P0-critical': not a label of this repository") != std::string::npos);

@@ -61,9 +61,10 @@ TEST_CASE("triage forms: a required field missing, answered _No response_, or pr
   auto form = parseIssueForm(kBugForm, "bug.yml");
   REQUIRE(form.ok());
   SUBCASE("all present") {
-    CHECK(missingFields("### Version\n\n1.4.0\n\n### Steps to reproduce\n\nrun it\n\n### Anything else?\n\n_No response_\n",
-                        *form)
-              .empty());
+    CHECK(
+        missingFields(
+            "### Version\n\n1.4.0\n\n### Steps to reproduce\n\nrun it\n\n### Anything else?\n\n_No response_\n", *form)
+            .empty());
   }
   SUBCASE("_No response_ and absent") {
     CHECK(missingFields("### Version\n\n_No response_\n\n### Anything else?\n\nno\n", *form) ==

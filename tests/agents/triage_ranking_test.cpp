@@ -7,7 +7,9 @@ using namespace lw::agents::triage;
 
 namespace {
 
-IssueText issue(int number, std::string title, std::string body) { return {number, std::move(title), std::move(body), "open"}; }
+IssueText issue(int number, std::string title, std::string body) {
+  return {number, std::move(title), std::move(body), "open"};
+}
 
 const IssueText kNew = issue(40, "Crash when parsing an empty YAML taskpack",
                              "Running `loopwright validate` on an empty taskpack.yaml crashes with a segfault in "
@@ -15,13 +17,16 @@ const IssueText kNew = issue(40, "Crash when parsing an empty YAML taskpack",
 
 std::vector<IssueText> candidates() {
   return {
-      issue(12, "Docs: the README's install section is outdated", "The install section mentions an old Debian release."),
-      issue(7, "Segfault on empty taskpack.yaml", "validate crashes (segfault) when taskpack.yaml is empty; the parser "
-                                                  "should report TASKPACK_INVALID."),
+      issue(12, "Docs: the README's install section is outdated",
+            "The install section mentions an old Debian release."),
+      issue(7, "Segfault on empty taskpack.yaml",
+            "validate crashes (segfault) when taskpack.yaml is empty; the parser "
+            "should report TASKPACK_INVALID."),
       issue(40, "Crash when parsing an empty YAML taskpack", "the issue itself, as search returns it"),
       issue(21, "Add a --json flag to explain", "A machine-readable explain output would help our tooling."),
       issue(7, "Segfault on empty taskpack.yaml", "the same candidate again from the second query"),
-      issue(30, "YAML anchors are not supported in taskpacks", "Anchors and aliases in the taskpack are rejected by the parser."),
+      issue(30, "YAML anchors are not supported in taskpacks",
+            "Anchors and aliases in the taskpack are rejected by the parser."),
   };
 }
 

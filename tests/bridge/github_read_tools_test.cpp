@@ -95,14 +95,16 @@ TEST_CASE("github read tools: github.pull has the contract's fields") {
   Rig rig;
   auto p = rig.structured("github.pull");
   CHECK(p == json::parse(R"({"number":7,"title":"Fix the parser","body":"body","author":"octocat",
-    "authorAssociation":"CONTRIBUTOR","baseSha":")" + std::string(40, 'b') + R"(","headSha":")" +
-                         std::string(40, 'c') + R"(","baseRef":"main","headRef":"fix","labels":["bug"],"draft":true})"));
+    "authorAssociation":"CONTRIBUTOR","baseSha":")" +
+                         std::string(40, 'b') + R"(","headSha":")" + std::string(40, 'c') +
+                         R"(","baseRef":"main","headRef":"fix","labels":["bug"],"draft":true})"));
 }
 
 TEST_CASE("github read tools: diff and files pass full and carry the scope") {
   Rig rig;
   auto d = rig.structured("github.pulls.diff");
-  CHECK(d == json::parse(R"({"base":"aaa","head":"ccc","incremental":true,"diff":"diff --git a/x b/x\n","truncated":false})"));
+  CHECK(d == json::parse(
+                 R"({"base":"aaa","head":"ccc","incremental":true,"diff":"diff --git a/x b/x\n","truncated":false})"));
   CHECK(rig.structured("github.pulls.diff", {{"full", true}}).at("incremental") == false);
   auto f = rig.structured("github.pulls.files", {{"full", true}});
   CHECK(f == json::parse(R"({"base":"aaa","head":"ccc","incremental":false,"files":[
@@ -150,7 +152,8 @@ TEST_CASE("github read tools: github.file refuses paths outside the tree and say
     CAPTURE(bad);
     auto r = rig.h.call("github.file", json::object{{"path", bad}, {"ref", "head"}});
     REQUIRE(r.at("result").at("isError").as_bool());
-    CHECK(std::string(r.at("result").at("content").at(0).at("text").as_string()).starts_with("error[USAGE_ERROR]: path"));
+    CHECK(
+        std::string(r.at("result").at("content").at(0).at("text").as_string()).starts_with("error[USAGE_ERROR]: path"));
   }
   CHECK(rig.reader->calls.empty());
   auto r = rig.h.call("github.file", json::object{{"path", "missing.c"}, {"ref", "head"}});

@@ -34,10 +34,14 @@ TEST_CASE("jsonrpc: requests, notifications and what is owed for bad lines") {
       {"[1,2]", kInvalidRequest, "Invalid Request: batches are not supported; send one message per line", "null"},
       {"42", kInvalidRequest, "Invalid Request: a message is a JSON object", "null"},
       {R"({"id":1,"method":"x"})", kInvalidRequest, "Invalid Request: jsonrpc must be \"2.0\"", "1"},
-      {R"({"jsonrpc":"2.0","id":"a","method":3})", kInvalidRequest, "Invalid Request: method must be a string", "\"a\""},
-      {R"({"jsonrpc":"2.0","id":{"x":1},"method":"m"})", kInvalidRequest, "Invalid Request: id must be a string or an integer", "null"},
-      {R"({"jsonrpc":"2.0","id":2,"method":"m","params":"s"})", kInvalidRequest, "Invalid Request: params must be an object or an array", "2"},
-      {R"({"jsonrpc":"2.0","id":3,"result":{}})", kInvalidRequest, "Invalid Request: the bridge sends no requests, so it takes no responses", "3"},
+      {R"({"jsonrpc":"2.0","id":"a","method":3})", kInvalidRequest, "Invalid Request: method must be a string",
+       "\"a\""},
+      {R"({"jsonrpc":"2.0","id":{"x":1},"method":"m"})", kInvalidRequest,
+       "Invalid Request: id must be a string or an integer", "null"},
+      {R"({"jsonrpc":"2.0","id":2,"method":"m","params":"s"})", kInvalidRequest,
+       "Invalid Request: params must be an object or an array", "2"},
+      {R"({"jsonrpc":"2.0","id":3,"result":{}})", kInvalidRequest,
+       "Invalid Request: the bridge sends no requests, so it takes no responses", "3"},
   };
   for (const Bad& b : cases) {
     CAPTURE(b.line);

@@ -48,11 +48,14 @@ TEST_CASE("lane client: each outcome classified, counted or not") {
       {"408", ScriptedLaneHttp::status(408), LaneFailure::Timeout, true, nullptr},
       {"empty body", ScriptedLaneHttp::ok(""), LaneFailure::EmptyResult, true,
        "lane 'primary': HTTP 200 with an empty body from POST https://models.example/v1/chat/completions"},
-      {"empty completion", ScriptedLaneHttp::ok(R"({"choices":[{"message":{"content":""}}]})"), LaneFailure::EmptyResult,
-       true, nullptr},
+      {"empty completion", ScriptedLaneHttp::ok(R"({"choices":[{"message":{"content":""}}]})"),
+       LaneFailure::EmptyResult, true, nullptr},
       {"wrong shape", ScriptedLaneHttp::ok(R"({"content":[]})"), LaneFailure::Invalid, true,
-       "lane 'primary': HTTP 200 with openai-chat response: no choices[0] from POST https://models.example/v1/chat/completions"},
-      {"401", ScriptedLaneHttp::status(401, R"({"error":{"message":"Incorrect API key provided: sk-sec***","type":"invalid_request_error"}})"),
+       "lane 'primary': HTTP 200 with openai-chat response: no choices[0] from POST "
+       "https://models.example/v1/chat/completions"},
+      {"401",
+       ScriptedLaneHttp::status(
+           401, R"({"error":{"message":"Incorrect API key provided: sk-sec***","type":"invalid_request_error"}})"),
        LaneFailure::Rejected, false,
        "lane 'primary': HTTP 401 (invalid_request_error) from POST https://models.example/v1/chat/completions"},
       {"403", ScriptedLaneHttp::status(403), LaneFailure::Rejected, false, nullptr},

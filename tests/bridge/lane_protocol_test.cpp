@@ -98,7 +98,8 @@ TEST_CASE("lane protocol: bodies not in the API's shape are OUTPUT_INVALID") {
       {LaneApi::OpenAiChat, R"({"choices":[{"message":{"content":5}}]})",
        "openai-chat response: choices[0].message.content is not a string"},
       {LaneApi::AnthropicMessages, R"({"choices":[]})", "anthropic-messages response: no content array"},
-      {LaneApi::AnthropicMessages, R"({"content":[1]})", "anthropic-messages response: a content block is not an object"},
+      {LaneApi::AnthropicMessages, R"({"content":[1]})",
+       "anthropic-messages response: a content block is not an object"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.body);
@@ -120,11 +121,13 @@ TEST_CASE("lane protocol: the error type is read, the message (which may quote t
 
 TEST_CASE("lane protocol: model.complete arguments schema") {
   json::value schema = completionRequestSchema();
-  CHECK_FALSE(verify::validateJson(schema, json::parse(R"({"messages":[{"role":"user","content":"x"}],"maxTokens":5})")));
+  CHECK_FALSE(
+      verify::validateJson(schema, json::parse(R"({"messages":[{"role":"user","content":"x"}],"maxTokens":5})")));
   CHECK(verify::validateJson(schema, json::parse(R"({"messages":[]})")));
   CHECK(verify::validateJson(schema, json::parse(R"({"messages":[{"role":"tool","content":"x"}]})")));
   CHECK(verify::validateJson(schema, json::parse(R"({"messages":[{"role":"user","content":"x"}],"model":"other"})")));
-  auto req = completionRequestFromArgs(json::parse(R"({"messages":[{"role":"user","content":"x"}],"temperature":1})").as_object());
+  auto req = completionRequestFromArgs(
+      json::parse(R"({"messages":[{"role":"user","content":"x"}],"temperature":1})").as_object());
   CHECK(req.maxTokens == 1024);
   CHECK(req.temperature == 1.0);
   CHECK(req.messages.at(0).content == "x");

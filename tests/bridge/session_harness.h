@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "bridge/builtin_tools.h"
 #include "bridge/session.h"

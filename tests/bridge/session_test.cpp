@@ -84,10 +84,12 @@ TEST_CASE("session: findings.report validates against the findings schema and ac
   auto ok = h.call("findings.report", json::parse(R"({"findings":[
       {"ruleId":"security/sql","severity":"error","message":"injection","path":"a.c","line":3}]})"));
   CHECK(ok.at("result").at("structuredContent").at("accepted") == 1);
-  auto bad = h.call("findings.report", json::parse(R"({"findings":[{"ruleId":"x","severity":"fatal","message":"m"}]})"));
+  auto bad =
+      h.call("findings.report", json::parse(R"({"findings":[{"ruleId":"x","severity":"fatal","message":"m"}]})"));
   CHECK(bad.at("error").at("code").as_int64() == kInvalidParams);
   CHECK(bad.at("error").at("data").at("path") == "arguments.findings[0].severity");
-  auto more = h.call("findings.report", json::parse(R"({"findings":[{"ruleId":"b","severity":"notice","message":"m2"}]})"));
+  auto more =
+      h.call("findings.report", json::parse(R"({"findings":[{"ruleId":"b","severity":"notice","message":"m2"}]})"));
   CHECK(more.at("result").at("structuredContent").at("pending") == 2);
   auto f = h.findings.snapshot();
   REQUIRE(f.size() == 2);
@@ -130,7 +132,8 @@ TEST_CASE("session: the same call five times stops the step with LOOP_DETECTED")
 
 TEST_CASE("session: a refused tool called in a loop is still a loop") {
   SessionHarness h;
-  for (int i = 0; i < 4; ++i) CHECK(h.call("github.issues.search").at("error").at("code").as_int64() == kToolNotGranted);
+  for (int i = 0; i < 4; ++i)
+    CHECK(h.call("github.issues.search").at("error").at("code").as_int64() == kToolNotGranted);
   CHECK(h.call("github.issues.search").at("error").at("data").at("code") == "LOOP_DETECTED");
 }
 
@@ -158,7 +161,9 @@ TEST_CASE("session: malformed input gets JSON-RPC errors, never a crash") {
   CHECK(h.request("resources/list").at("error").at("code").as_int64() == kMethodNotFound);
   CHECK(h.request("tools/call", json::object{}).at("error").at("code").as_int64() == kInvalidParams);
   CHECK(h.request("tools/call", json::object{{"name", "echo"}, {"arguments", json::array{}}})
-            .at("error").at("code").as_int64() == kInvalidParams);
+            .at("error")
+            .at("code")
+            .as_int64() == kInvalidParams);
   CHECK(h.request("tools/call", json::array{}).at("error").at("code").as_int64() == kInvalidParams);
   auto big = json::parse(h.session->tooLarge(2u << 20));
   CHECK(big.at("error").at("code").as_int64() == kMessageTooLarge);

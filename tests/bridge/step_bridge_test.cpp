@@ -86,8 +86,14 @@ TEST_CASE("step bridge: assembled tools, findings, records and the run-record JS
   };
   auto list = json::parse(*b.session().handle(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})"));
   CHECK(list.at("result").at("tools").as_array().size() == 3);
-  CHECK(call("model.complete", R"({"messages":[{"role":"user","content":"q"}]})").at("result").at("content").at(0).at("text") == "hi");
-  CHECK(call("findings.report", R"({"findings":[{"ruleId":"r","severity":"notice","message":"m"}]})").as_object().contains("result"));
+  CHECK(call("model.complete", R"({"messages":[{"role":"user","content":"q"}]})")
+            .at("result")
+            .at("content")
+            .at(0)
+            .at("text") == "hi");
+  CHECK(call("findings.report", R"({"findings":[{"ruleId":"r","severity":"notice","message":"m"}]})")
+            .as_object()
+            .contains("result"));
   CHECK(b.findings().size() == 1);
   CHECK(b.budget().usage().modelCalls == 1);
   CHECK(b.budget().usage().toolCalls == 2);

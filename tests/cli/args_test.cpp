@@ -11,9 +11,9 @@ const std::vector<OptionSpec> kSpecs = {
 }
 
 TEST_CASE("args: options, repeatable values, positionals and the command after --") {
-  auto a = Args::parse({"--backend", "linux-bwrap", "--backend=docker", "--json", "file.yaml",
-                        "--", "/bin/echo", "--json"},
-                       kSpecs, 1, true);
+  auto a =
+      Args::parse({"--backend", "linux-bwrap", "--backend=docker", "--json", "file.yaml", "--", "/bin/echo", "--json"},
+                  kSpecs, 1, true);
   REQUIRE(a.ok());
   CHECK(a->flag("json"));
   CHECK(a->values("backend") == std::vector<std::string>{"linux-bwrap", "docker"});
@@ -22,7 +22,9 @@ TEST_CASE("args: options, repeatable values, positionals and the command after -
 }
 
 TEST_CASE("args: usage errors") {
-  SUBCASE("unknown option") { CHECK(Args::parse({"--nope"}, kSpecs, 0, false).error().message == "unknown option '--nope'"); }
+  SUBCASE("unknown option") {
+    CHECK(Args::parse({"--nope"}, kSpecs, 0, false).error().message == "unknown option '--nope'");
+  }
   SUBCASE("missing value") { CHECK(!Args::parse({"--timeout"}, kSpecs, 0, false).ok()); }
   SUBCASE("non-repeatable twice") { CHECK(!Args::parse({"--timeout", "1", "--timeout", "2"}, kSpecs, 0, false).ok()); }
   SUBCASE("too many positionals") { CHECK(!Args::parse({"a", "b"}, kSpecs, 1, false).ok()); }

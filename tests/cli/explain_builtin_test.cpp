@@ -17,11 +17,13 @@ const std::string kTaskpack =
     "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: b}\nspec:\n"
     "  sandbox: {preferredBackends: [direct-dedicated], networkMode: allow-outbound}\n"
     "  stages:\n    - name: review\n      on: [pull_request]\n      steps:\n"
-    "        - name: security\n          uses: builtin/security\n          with: {maxFindings: 20, disable: [secrets/]}\n"
+    "        - name: security\n          uses: builtin/security\n          with: {maxFindings: 20, disable: "
+    "[secrets/]}\n"
     "          tools: [github.labels]\n"
     "        - {name: plain, run: [x]}\n";
 
-const std::string kHost = "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {allowDirectDedicated: true}\n";
+const std::string kHost =
+    "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\nfloor: {allowDirectDedicated: true}\n";
 
 }  // namespace
 

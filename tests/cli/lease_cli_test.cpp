@@ -71,8 +71,7 @@ TEST_CASE("cli lease: a stale token exits 7 with LEASE_LOST, bad input exits 2")
     auto stale = runCli(args);
     CHECK(stale.status == 7);
     CHECK(jsonOf(stale)["code"].as_string() == "LEASE_LOST");
-    CHECK(jsonOf(stale)["message"].as_string() ==
-          "token 9 for wt is stale: the current token is 1 (held by h)");
+    CHECK(jsonOf(stale)["message"].as_string() == "token 9 for wt is stale: the current token is 1 (held by h)");
   }
   const std::vector<std::vector<std::string>> bad = {
       {"lease", "claim", "../wt", "--holder", "h", "--ttl", "60"},
@@ -103,10 +102,10 @@ TEST_CASE("cli lease: a corrupt record is listed as corrupt and every command re
   CHECK(listed.out.find("wt  corrupt  the lease record " + (store / "wt.json").string() + " is corrupt") !=
         std::string::npos);
   CHECK(listed.out.find("ok  active  token 1  h  until ") != std::string::npos);
-  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
-           {"claim", "wt", "--holder", "h", "--ttl", "60"},
-           {"renew", "wt", "--token", "1", "--ttl", "60"},
-           {"release", "wt", "--token", "1"}}) {
+  for (std::vector<std::string> args :
+       std::vector<std::vector<std::string>>{{"claim", "wt", "--holder", "h", "--ttl", "60"},
+                                             {"renew", "wt", "--token", "1", "--ttl", "60"},
+                                             {"release", "wt", "--token", "1"}}) {
     CAPTURE(args[0]);
     args.insert(args.begin(), "lease");
     args.insert(args.end(), {"--store", store.string()});
@@ -119,10 +118,11 @@ TEST_CASE("cli lease: a corrupt record is listed as corrupt and every command re
 
 TEST_CASE("cli lease: the default store is <state dir>/leases from the host config") {
   TempDir t;
-  const std::string config = t.write("host.yaml", "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
-                                                   "stateDir: " + (t.root / "state").string() + "\n");
-  auto run = runCli({"lease", "claim", "wt", "--holder", "h", "--ttl", "60"},
-                    {{"LOOPWRIGHT_HOST_CONFIG", config}});
+  const std::string config = t.write("host.yaml",
+                                     "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
+                                     "stateDir: " +
+                                         (t.root / "state").string() + "\n");
+  auto run = runCli({"lease", "claim", "wt", "--holder", "h", "--ttl", "60"}, {{"LOOPWRIGHT_HOST_CONFIG", config}});
   REQUIRE_MESSAGE(run.status == 0, run.err);
   CHECK(fs::exists(t.root / "state" / "leases" / "wt.json"));
 }
@@ -135,8 +135,8 @@ TEST_CASE("cli lease: two claim processes at once, exactly one wins, 20 rounds")
     std::vector<std::unique_ptr<lw::sandbox::process::RunningProcess>> running;
     for (const char* holder : {"a", "b"}) {
       lw::sandbox::process::SpawnRequest req;
-      req.argv = {LOOPWRIGHT_BIN, "lease", "claim", "r" + std::to_string(round), "--holder", holder,
-                  "--ttl", "60", "--store", store};
+      req.argv = {LOOPWRIGHT_BIN, "lease",   "claim", "r" + std::to_string(round), "--holder", holder, "--ttl",
+                  "60",           "--store", store};
       req.env = {{"PATH", "/usr/bin:/bin"}, {"HOME", "/root"}};
       auto p = lw::sandbox::process::spawn(req);
       REQUIRE(p.ok());

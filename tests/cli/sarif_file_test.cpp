@@ -9,11 +9,11 @@
 #include <fstream>
 #include <sstream>
 
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
-#include "github/publish/fingerprint.h"
 #include "cli/sarif_file.h"
+#include "github/publish/fingerprint.h"
 #include "verify/json_schema.h"
 
 using namespace lw;

@@ -10,9 +10,10 @@ TEST_CASE("http policy: which hosts are this machine") {
     bool loopback;
   };
   const Row rows[] = {
-      {"localhost", true},   {"api.localhost", true}, {"127.0.0.1", true},     {"127.8.9.10", true},
-      {"[::1]", true},       {"[::ffff:127.0.0.1]", true}, {"128.0.0.1", false}, {"10.0.0.1", false},
-      {"localhost.example.com", false}, {"[::2]", false}, {"api.github.com", false}, {"", false},
+      {"localhost", true},  {"api.localhost", true},   {"127.0.0.1", true},
+      {"127.8.9.10", true}, {"[::1]", true},           {"[::ffff:127.0.0.1]", true},
+      {"128.0.0.1", false}, {"10.0.0.1", false},       {"localhost.example.com", false},
+      {"[::2]", false},     {"api.github.com", false}, {"", false},
   };
   for (const Row& r : rows) {
     CAPTURE(r.host);
@@ -81,8 +82,7 @@ TEST_CASE("http policy: redirects followed only on the same origin and up to the
   }
   CHECK(decideRedirect(302, api, {"https", "evil.example", "443"}, 0, five).refusal ==
         "a redirect from https://api.github.com:443 to another origin (https://evil.example:443) is not followed");
-  CHECK(decideRedirect(301, api, api, 5, five).refusal ==
-        "more than 5 redirects (last to https://api.github.com:443)");
+  CHECK(decideRedirect(301, api, api, 5, five).refusal == "more than 5 redirects (last to https://api.github.com:443)");
 }
 
 TEST_CASE("http policy: 303, and 301/302 after a POST, continue as a GET without a body") {
@@ -97,8 +97,8 @@ TEST_CASE("http policy: 303, and 301/302 after a POST, continue as a GET without
     const char* expected;
     bool keepsBody;
   };
-  const Row rows[] = {{303, "POST", "GET", false}, {302, "POST", "GET", false}, {301, "POST", "GET", false},
-                      {307, "POST", "POST", true}, {308, "POST", "POST", true}, {303, "PATCH", "GET", false},
+  const Row rows[] = {{303, "POST", "GET", false},   {302, "POST", "GET", false}, {301, "POST", "GET", false},
+                      {307, "POST", "POST", true},   {308, "POST", "POST", true}, {303, "PATCH", "GET", false},
                       {301, "PATCH", "PATCH", true}, {302, "GET", "GET", true}};
   for (const Row& r : rows) {
     CAPTURE(r.status);

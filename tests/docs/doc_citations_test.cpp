@@ -19,8 +19,8 @@ const fs::path kSource = LOOPWRIGHT_SOURCE_DIR;
 
 // The folders and files of the tree that hold code, scripts, workflows and
 // the user-facing texts; build output and docs/ itself are not among them.
-const char* const kRoots[] = {"src", "tests", "scripts", "dist", "bench", "examples", "fuzz",
-                              "schemas", ".github", "action.yml", "README.md", "CMakeLists.txt"};
+const char* const kRoots[] = {"src",  "tests",   "scripts", "dist",       "bench",     "examples",
+                              "fuzz", "schemas", ".github", "action.yml", "README.md", "CMakeLists.txt"};
 
 std::vector<fs::path> filesUnder(const std::vector<std::string>& roots) {
   std::vector<fs::path> files;
@@ -91,8 +91,8 @@ TEST_CASE("doc citations: the style guidance is docs/style.md, inside the reposi
 }
 
 TEST_CASE("doc citations: every docs page the code, scripts and README name exists") {
-  std::vector<std::string> missing = missingTargets(
-      {"src", "scripts", "dist", "bench", "action.yml", "README.md", "CMakeLists.txt"}, kPageCitation);
+  std::vector<std::string> missing =
+      missingTargets({"src", "scripts", "dist", "bench", "action.yml", "README.md", "CMakeLists.txt"}, kPageCitation);
   CAPTURE(missing);
   CHECK(missing.empty());
 }

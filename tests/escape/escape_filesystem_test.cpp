@@ -32,10 +32,9 @@ std::string metadataOf(const fs::path& p) {
   if (::lstat(p.c_str(), &st) != 0) return "missing";
   char names[1024] = {};
   ssize_t n = ::llistxattr(p.c_str(), names, sizeof names);
-  return std::to_string(st.st_mode) + " " + std::to_string(st.st_uid) + ":" +
-         std::to_string(st.st_gid) + " mtime " + std::to_string(st.st_mtim.tv_sec) + "." +
-         std::to_string(st.st_mtim.tv_nsec) + " ctime " + std::to_string(st.st_ctim.tv_sec) +
-         "." + std::to_string(st.st_ctim.tv_nsec) + " xattrs " +
+  return std::to_string(st.st_mode) + " " + std::to_string(st.st_uid) + ":" + std::to_string(st.st_gid) + " mtime " +
+         std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + " ctime " +
+         std::to_string(st.st_ctim.tv_sec) + "." + std::to_string(st.st_ctim.tv_nsec) + " xattrs " +
          std::string(names, n > 0 ? static_cast<std::size_t>(n) : 0);
 }
 
@@ -46,10 +45,11 @@ TEST_CASE("escape: write outside the workspace, also through /proc/self/root, /p
     CAPTURE(r.label());
     auto c = makeCase(r);
     std::string o = c->outside.string();
-    checkBlocked(sandboxExec(r, *c, {"write", o + "/direct", "/usr/lw-escape", "/etc/lw-escape",
-                                     c->ws.string() + "/ro-workspace", "/proc/self/root" + o + "/self",
-                                     "/proc/1/root" + o + "/one",
-                                     "/proc/" + std::to_string(::getpid()) + "/root" + o + "/host"}));
+    checkBlocked(
+        sandboxExec(r, *c,
+                    {"write", o + "/direct", "/usr/lw-escape", "/etc/lw-escape", c->ws.string() + "/ro-workspace",
+                     "/proc/self/root" + o + "/self", "/proc/1/root" + o + "/one",
+                     "/proc/" + std::to_string(::getpid()) + "/root" + o + "/host"}));
     CHECK(fs::is_empty(c->outside));
     CHECK(!fs::exists("/usr/lw-escape"));
     CHECK(!fs::exists("/etc/lw-escape"));
@@ -70,7 +70,9 @@ TEST_CASE("escape: write through a symlink, made inside or planted beforehand") 
   }
 }
 
-TEST_CASE("escape: protected paths stay read-only directly, after renaming the parent, through a hardlink, after a symlink swap") {
+TEST_CASE(
+    "escape: protected paths stay read-only directly, after renaming the parent, through a hardlink, after a symlink "
+    "swap") {
   for (const Runner& r : runners()) {
     CAPTURE(r.label());
     auto c = makeCase(r);
@@ -85,13 +87,24 @@ TEST_CASE("escape: protected paths stay read-only directly, after renaming the p
     // A backend that cannot take write access back inside a writable tree
     // (Landlock) must be refused at negotiation, never run unmasked.
     o.flags = {"--writable", c->ws.string(), "--require", "protectedPathReadOnlyMask"};
-    checkBlockedOrRefused(r, sandboxExec(r, *c, {"write", (c->ws / ".github/workflows/ci.yml").string(),
-                                     (c->ws / ".github/new.yml").string(), (c->ws / "AGENTS.md").string(),
-                                     (c->ws / ".git/config").string(), (c->ws / ".git/hooks-new").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
-    checkBlockedOrRefused(r, sandboxExec(r, *c, {"rename-parent", (c->ws / ".loopwright").string(), "policies",
-                                     (c->ws / "moved").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
-    checkBlockedOrRefused(r, sandboxExec(r, *c, {"hardlink", (c->ws / "AGENTS.md").string(), (c->writable / "agents").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
-    checkBlockedOrRefused(r, sandboxExec(r, *c, {"symlink-swap", c->writable.string(), (c->ws / ".github").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
+    checkBlockedOrRefused(r,
+                          sandboxExec(r, *c,
+                                      {"write", (c->ws / ".github/workflows/ci.yml").string(),
+                                       (c->ws / ".github/new.yml").string(), (c->ws / "AGENTS.md").string(),
+                                       (c->ws / ".git/config").string(), (c->ws / ".git/hooks-new").string()},
+                                      o),
+                          lw::Capability::ProtectedPathReadOnlyMask);
+    checkBlockedOrRefused(
+        r,
+        sandboxExec(r, *c, {"rename-parent", (c->ws / ".loopwright").string(), "policies", (c->ws / "moved").string()},
+                    o),
+        lw::Capability::ProtectedPathReadOnlyMask);
+    checkBlockedOrRefused(
+        r, sandboxExec(r, *c, {"hardlink", (c->ws / "AGENTS.md").string(), (c->writable / "agents").string()}, o),
+        lw::Capability::ProtectedPathReadOnlyMask);
+    checkBlockedOrRefused(r,
+                          sandboxExec(r, *c, {"symlink-swap", c->writable.string(), (c->ws / ".github").string()}, o),
+                          lw::Capability::ProtectedPathReadOnlyMask);
     CHECK(slurp(c->ws / ".github/workflows/ci.yml") == "original\n");
     CHECK(!fs::exists(c->ws / ".github/new.yml"));
     CHECK(slurp(c->ws / ".git/config") == "[core]\n");
@@ -111,8 +124,11 @@ TEST_CASE("escape: protected paths that do not exist yet cannot be created") {
     // A backend that cannot take write access back inside a writable tree
     // (Landlock) must be refused at negotiation, never run unmasked.
     o.flags = {"--writable", c->ws.string(), "--require", "protectedPathReadOnlyMask"};
-    checkBlockedOrRefused(r, sandboxExec(r, *c, {"write", (c->ws / "CLAUDE.md").string(),
-                                     (c->ws / ".loopwright/policies/new.yaml").string()}, o), lw::Capability::ProtectedPathReadOnlyMask);
+    checkBlockedOrRefused(
+        r,
+        sandboxExec(r, *c,
+                    {"write", (c->ws / "CLAUDE.md").string(), (c->ws / ".loopwright/policies/new.yaml").string()}, o),
+        lw::Capability::ProtectedPathReadOnlyMask);
     CHECK(!fs::exists(c->ws / "CLAUDE.md"));
     CHECK(!fs::exists(c->ws / ".loopwright"));
   }
@@ -162,7 +178,9 @@ TEST_CASE("escape positive: the workspace is readable and writable paths are wri
   }
 }
 
-TEST_CASE("escape: metadata outside the writable paths stays: chmod setuid/0777, chown, utime, xattrs, chattr, by path and by descriptor") {
+TEST_CASE(
+    "escape: metadata outside the writable paths stays: chmod setuid/0777, chown, utime, xattrs, chattr, by path and "
+    "by descriptor") {
   for (const Runner& r : runners()) {
     CAPTURE(r.label());
     auto c = makeCase(r);
@@ -170,8 +188,7 @@ TEST_CASE("escape: metadata outside the writable paths stays: chmod setuid/0777,
     put(c->outside / "file", "host\n");
     put(c->ws / "ro-file", "workspace\n");
     put(denied / "key", "secret\n");
-    std::vector<fs::path> targets = {c->outside / "file", c->outside, c->ws / "ro-file", c->ws,
-                                     denied / "key", denied};
+    std::vector<fs::path> targets = {c->outside / "file", c->outside, c->ws / "ro-file", c->ws, denied / "key", denied};
     std::vector<std::string> before, args = {"metadata"};
     for (const fs::path& t : targets) {
       ::chmod(t.c_str(), fs::is_directory(t) ? 0755 : 0644);

@@ -153,8 +153,10 @@ std::vector<Runner> runners() {
       fs::create_directories(home);
       if (r.uid) (void)!::chown(home.c_str(), *r.uid, r.gid);
       std::string why = unavailableReason(r.backend, r.uid, r.gid);
-      if (why.empty()) out.push_back(r);
-      else test::requireHost(false, r.label() + " unavailable: " + why);
+      if (why.empty())
+        out.push_back(r);
+      else
+        test::requireHost(false, r.label() + " unavailable: " + why);
     }
   }
   return out;
@@ -187,8 +189,10 @@ std::vector<NetworkedRunner> runnersWithDirect(bool requireDirect) {
   if (passwd* p = ::getuid() == 0 ? ::getpwnam("lwtest") : nullptr)
     direct.push_back(Runner{"direct-dedicated", p->pw_uid, p->pw_gid, {}});
   for (const Runner& r : direct) {
-    if (probeEnforces(r, Capability::ProcessTreeCleanup)) out.push_back({r, "allow-outbound"});
-    else if (requireDirect) test::requireHost(false, r.label() + ": processTreeCleanup not enforced here");
+    if (probeEnforces(r, Capability::ProcessTreeCleanup))
+      out.push_back({r, "allow-outbound"});
+    else if (requireDirect)
+      test::requireHost(false, r.label() + ": processTreeCleanup not enforced here");
   }
   return out;
 }
@@ -210,11 +214,11 @@ std::unique_ptr<CaseDirs> makeCase(const Runner& r) {
   return c;
 }
 
-ExecResult sandboxExec(const Runner& r, const CaseDirs& c, const std::vector<std::string>& attack,
-                       const ExecOptions& o, pid_t* pidOut) {
-  std::vector<std::string> argv = {LOOPWRIGHT_BIN, "sandbox", "exec", "--backend", r.backend,
-                                   "--network", o.network, "--workspace", c.ws.string(),
-                                   "--writable", c.writable.string()};
+ExecResult sandboxExec(const Runner& r, const CaseDirs& c, const std::vector<std::string>& attack, const ExecOptions& o,
+                       pid_t* pidOut) {
+  std::vector<std::string> argv = {LOOPWRIGHT_BIN,     "sandbox", "exec",        "--backend",   r.backend,
+                                   "--network",        o.network, "--workspace", c.ws.string(), "--writable",
+                                   c.writable.string()};
   argv.insert(argv.end(), r.flags.begin(), r.flags.end());
   argv.insert(argv.end(), o.flags.begin(), o.flags.end());
   argv.push_back("--");

@@ -141,7 +141,8 @@ TEST_CASE("escape: the limits of a same-user host process and of the step's own 
   }
 }
 
-TEST_CASE("escape: after lowering its supervisor's limits, the step's daemon is still gone and the timeout still fires") {
+TEST_CASE(
+    "escape: after lowering its supervisor's limits, the step's daemon is still gone and the timeout still fires") {
   for (const Runner& r : runners()) {
     CAPTURE(r.label());
     auto c = makeCase(r);
@@ -183,7 +184,8 @@ std::string hostFile(const char* path) {
 
 }  // namespace
 
-TEST_CASE("escape: an L3 step reaches no host-kernel interface: release, boot id, modules, io_uring, perf, userfaultfd") {
+TEST_CASE(
+    "escape: an L3 step reaches no host-kernel interface: release, boot id, modules, io_uring, perf, userfaultfd") {
   struct utsname u {};
   ::uname(&u);
   std::string bootId = hostFile("/proc/sys/kernel/random/boot_id");

@@ -86,8 +86,7 @@ TEST_CASE("escape: a step that SIGSTOPs its supervisor does not hold loopwright 
     bool ended = false;
     while (!ended && std::chrono::steady_clock::now() - started < 15s) {
       siginfo_t info{};
-      ended = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-              info.si_pid == pid;
+      ended = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
       if (!ended) std::this_thread::sleep_for(50ms);
     }
     if (!ended) ::kill(pid, SIGKILL);

@@ -151,7 +151,7 @@ TEST_CASE("breaker: the probe flag is released after a 401, and the next cooldow
   REQUIRE(probe.probe());
   CHECK(probe.nonRetriable().empty());
   CHECK(b.state() == BreakerState::Open);
-  CHECK(b.openCycles() == 1);  // a wrong request says nothing about the lane's health
+  CHECK(b.openCycles() == 1);          // a wrong request says nothing about the lane's health
   CHECK_FALSE(b.acquire().granted());  // a fresh cooldown
   clock.advance(30s);
   Permit again = b.acquire();
@@ -170,8 +170,7 @@ TEST_CASE("breaker: the probe flag is released on every path") {
       Permit probe = b.acquire();
       REQUIRE(probe.probe());
       throw std::runtime_error("parse failure");
-    } catch (const std::runtime_error&) {
-    }
+    } catch (const std::runtime_error&) {}
   }
   SUBCASE("a permit moved and dropped") {
     Permit probe = b.acquire();

@@ -22,8 +22,8 @@ TEST_CASE("guard event: one line for stderr") {
 }
 
 TEST_CASE("blocker for a stop: the code, where the output is kept, the next action") {
-  Event stop{EventKind::Stop, ErrorCode::LoopDetected,
-             "echo called 5 times with the same arguments within 60 s", "echo"};
+  Event stop{EventKind::Stop, ErrorCode::LoopDetected, "echo called 5 times with the same arguments within 60 s",
+             "echo"};
   CHECK(blockerFor(stop, "review/security", "/run/lw/out/review/security") ==
         "BLOCKER: step 'review/security' stopped by LOOP_DETECTED: echo called 5 times with the same "
         "arguments within 60 s. Last safe state: the step's output and logs are kept in "

@@ -35,7 +35,8 @@ CanaryLayout layout() {
 TEST_CASE("canary plan: every claimed target gets a canary with the step shape it needs") {
   auto plan = planCanaries(claims(Support::Enforced), layout(), false);
   auto find = [&](const std::string& target, const std::string& name) {
-    return std::find_if(plan.begin(), plan.end(), [&](const CanaryCase& c) { return c.target == target && c.name == name; });
+    return std::find_if(plan.begin(), plan.end(),
+                        [&](const CanaryCase& c) { return c.target == target && c.name == name; });
   };
   auto read = find("filesystemReadContainment", "read");
   REQUIRE(read != plan.end());
@@ -55,9 +56,9 @@ TEST_CASE("canary plan: every claimed target gets a canary with the step shape i
   CHECK(hostLo->failureCost == Support::Partial);  // a known weakness, not a total failure
   CHECK(find("network loopback-only", "loopback") != plan.end());
   CHECK(find("network none", "connect") != plan.end());
-  CHECK(canaryArgv(*read, layout(), false) ==
-        std::vector<std::string>{"/tmp/q/ws/lw-canary", "qualify", "--canary", "read", "--", "s3cret",
-                                 "/tmp/q/secret", "/tmp/q/ws/denied"});
+  CHECK(canaryArgv(*read, layout(), false) == std::vector<std::string>{"/tmp/q/ws/lw-canary", "qualify", "--canary",
+                                                                       "read", "--", "s3cret", "/tmp/q/secret",
+                                                                       "/tmp/q/ws/denied"});
 }
 
 TEST_CASE("canary plan: targets claimed absent are not attempted, no outbound address, no outbound canary") {

@@ -6,7 +6,12 @@ using namespace lw;
 using namespace lw::host;
 
 TEST_CASE("host facts: the supported platforms, and others named unsupported") {
-  struct Row { const char* sys; const char* machine; const char* pair; bool ok; };
+  struct Row {
+    const char* sys;
+    const char* machine;
+    const char* pair;
+    bool ok;
+  };
   for (Row r : {Row{"Linux", "x86_64", "linux/x64", true}, Row{"Linux", "aarch64", "linux/arm64", true},
                 Row{"Darwin", "arm64", "darwin/arm64", true}, Row{"Darwin", "x86_64", "darwin/x64", false},
                 Row{"Linux", "riscv64", "linux/riscv64", false}, Row{"FreeBSD", "amd64", "freebsd/x64", false}}) {

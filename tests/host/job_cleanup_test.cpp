@@ -38,8 +38,8 @@ TEST_CASE("job cleanup: only sandbox scratch names are candidates") {
 
 TEST_CASE("job marker: from LOOPWRIGHT_JOB, else the runner, run, attempt and job, none outside a job") {
   CHECK_FALSE(sandbox::jobMarker(Environment{}));
-  Environment gh({{"GITHUB_RUN_ID", "42"}, {"GITHUB_RUN_ATTEMPT", "2"}, {"GITHUB_JOB", "review"},
-                  {"RUNNER_NAME", "r1"}});
+  Environment gh(
+      {{"GITHUB_RUN_ID", "42"}, {"GITHUB_RUN_ATTEMPT", "2"}, {"GITHUB_JOB", "review"}, {"RUNNER_NAME", "r1"}});
   CHECK(sandbox::jobMarker(gh) == "r1/42-2/review");
   gh.set("LOOPWRIGHT_JOB", "mine");
   CHECK(sandbox::jobMarker(gh) == "mine");
@@ -70,7 +70,8 @@ TEST_CASE("qualify cache: the fingerprint changes with every input") {
     return fingerprintOf(in) != f;
   };
   CHECK(changed([](FingerprintInputs& i) { i.kernel = "6.18.1 #1"; }));
-  CHECK(changed([](FingerprintInputs& i) { i.backendDependencies["linux-bwrap"] = "bwrap /usr/bin/bwrap|2049:1:100:2.0"; }));
+  CHECK(changed(
+      [](FingerprintInputs& i) { i.backendDependencies["linux-bwrap"] = "bwrap /usr/bin/bwrap|2049:1:100:2.0"; }));
   CHECK(changed([](FingerprintInputs& i) { i.backendDependencies["docker"] = "docker /run/docker.sock unreachable"; }));
   CHECK(changed([](FingerprintInputs& i) { i.loopwrightVersion = "0.1.1"; }));
   CHECK(changed([](FingerprintInputs& i) { i.hostConfigHash = "x"; }));

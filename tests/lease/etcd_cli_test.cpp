@@ -78,17 +78,21 @@ TEST_CASE("etcd lease cli: the host config's leases: picks etcd, and refuses pla
   LW_REQUIRE_HOST(::access(LOOPWRIGHT_BIN, X_OK) == 0, "the loopwright binary is not built");
   lw::test::TempDir tmp;
   const std::string prefix = server.freshPrefix("hostcfg");
-  std::string good = tmp.write("host.yaml", "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
-                                            "stateDir: " + (tmp.root / "state").string() + "\n"
-                                            "leases:\n  store: etcd\n  endpoint: " + server.endpoint() +
-                                            "\n  prefix: " + prefix + "\n  maxClockSkewMs: 500\n");
+  std::string good = tmp.write("host.yaml",
+                               "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
+                               "stateDir: " +
+                                   (tmp.root / "state").string() +
+                                   "\n"
+                                   "leases:\n  store: etcd\n  endpoint: " +
+                                   server.endpoint() + "\n  prefix: " + prefix + "\n  maxClockSkewMs: 500\n");
   Ran claimed = loopwright({"lease", "claim", "wt", "--holder", "from host config", "--ttl", "60"}, good);
   CHECK_MESSAGE(claimed.status == 0, claimed.out);
   Ran viaFlag = loopwright({"lease", "list", "--etcd", server.endpoint(), "--prefix", prefix}, "/nonexistent");
   CHECK_MESSAGE(contains(viaFlag.out, "wt  active  token 1  from host config"), viaFlag.out);
 
-  std::string bad = tmp.write("bad.yaml", "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
-                                          "leases:\n  store: etcd\n  endpoint: http://10.0.0.1:2379\n");
+  std::string bad = tmp.write("bad.yaml",
+                              "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
+                              "leases:\n  store: etcd\n  endpoint: http://10.0.0.1:2379\n");
   Ran refused = loopwright({"lease", "list"}, bad);
   CHECK(refused.status == 2);
   CHECK_MESSAGE(contains(refused.out, bad + ":5:13"), refused.out);

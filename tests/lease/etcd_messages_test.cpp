@@ -48,11 +48,10 @@ TEST_CASE("etcd messages: a range answer gives its keys, values and mod revision
 }
 
 TEST_CASE("etcd messages: an answer that is not the gateway's fails closed naming the endpoint") {
-  for (std::string body :
-       {"", "not json", "[]", R"({"kvs":[]})", R"({"header":{},"kvs":{}})",
-        R"({"header":{},"kvs":[{"key":"@@@@","mod_revision":"1"}]})",
-        R"({"header":{},"kvs":[{"key":"L3Avd3Q=","mod_revision":"x7"}]})",
-        R"({"header":{},"kvs":[{"key":"L3Avd3Q="}]})", R"({"header":{},"kvs":[7]})"}) {
+  for (std::string body : {"", "not json", "[]", R"({"kvs":[]})", R"({"header":{},"kvs":{}})",
+                           R"({"header":{},"kvs":[{"key":"@@@@","mod_revision":"1"}]})",
+                           R"({"header":{},"kvs":[{"key":"L3Avd3Q=","mod_revision":"x7"}]})",
+                           R"({"header":{},"kvs":[{"key":"L3Avd3Q="}]})", R"({"header":{},"kvs":[7]})"}) {
     CAPTURE(body);
     auto kvs = parseRange(body, kAt);
     REQUIRE_FALSE(kvs.ok());

@@ -10,9 +10,9 @@
 #include <chrono>
 
 #include "core/http_curl.h"
+#include "etcd_server.h"
 #include "lease/etcd_store.h"
 #include "race_harness.h"
-#include "etcd_server.h"
 
 using namespace lw;
 using namespace lw::lease;

@@ -89,8 +89,7 @@ class EtcdServer {
     endpoint_ = client;
     start(binary, client, peer);
     if (pid_ > 0 && !answers()) {
-      failure_ = "etcd did not answer at " + client + " within 20 s (log: " +
-                 (dir_.root / "etcd.log").string() + ")";
+      failure_ = "etcd did not answer at " + client + " within 20 s (log: " + (dir_.root / "etcd.log").string() + ")";
       ::kill(pid_, SIGKILL);
       ::waitpid(pid_, nullptr, 0);
       pid_ = -1;
@@ -150,7 +149,7 @@ class EtcdServer {
 
 // Declares `etcdServer` (EtcdServer&), or skips the test with the reason
 // (a failure under CI=true: etcd is installed there).
-#define LW_REQUIRE_ETCD(etcdServer)                                                     \
-  auto* etcdServer##Ptr = ::lw::lease::test::EtcdServer::shared();                      \
+#define LW_REQUIRE_ETCD(etcdServer)                                                      \
+  auto* etcdServer##Ptr = ::lw::lease::test::EtcdServer::shared();                       \
   LW_REQUIRE_HOST(etcdServer##Ptr != nullptr, ::lw::lease::test::EtcdServer::failure()); \
   auto& etcdServer = *etcdServer##Ptr

@@ -41,8 +41,8 @@ const std::string kAt = "http://127.0.0.1:2379";
 
 // A range answer holding `value` at /p/wt, written at `rev`.
 std::string rangeWith(const std::string& value, int rev) {
-  return R"({"header":{},"kvs":[{"key":")" + lw::base64Encode("/p/wt") + R"(","mod_revision":")" +
-         std::to_string(rev) + R"(","value":")" + lw::base64Encode(value) + R"("}]})";
+  return R"({"header":{},"kvs":[{"key":")" + lw::base64Encode("/p/wt") + R"(","mod_revision":")" + std::to_string(rev) +
+         R"(","value":")" + lw::base64Encode(value) + R"("}]})";
 }
 const std::string kNoKey = R"({"header":{"revision":"5"}})";
 const std::string kTxnWon = R"({"header":{},"succeeded":true})";
@@ -82,9 +82,9 @@ TEST_CASE("etcd store (fake gateway): unreachable, HTTP 500 and malformed JSON f
   SUBCASE("unreachable") {
     Fixture f;
     f.gateway.script.push_back(http::noResponse(http::Failure::kUnreachable, "Couldn't connect to server"));
-    checkUnavailable(f.store.claim("wt", "me", 30s),
-                     "the etcd gateway at " + kAt + " did not answer /v3/kv/range (unreachable: "
-                     "Couldn't connect to server)");
+    checkUnavailable(f.store.claim("wt", "me", 30s), "the etcd gateway at " + kAt +
+                                                         " did not answer /v3/kv/range (unreachable: "
+                                                         "Couldn't connect to server)");
   }
   SUBCASE("HTTP 500 on the txn, after a good read") {
     Fixture f;

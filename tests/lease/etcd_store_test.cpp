@@ -3,13 +3,13 @@
 // margin, and a corrupt value put by hand.
 #include <doctest/doctest.h>
 
-#include "core/http_curl.h"
 #include "core/base64.h"
+#include "core/http_curl.h"
+#include "etcd_server.h"
 #include "lease/etcd_messages.h"
 #include "lease/etcd_store.h"
 #include "lease/record_json.h"
 #include "lease_fixture.h"
-#include "etcd_server.h"
 
 using namespace lw;
 using namespace lw::lease;
@@ -142,8 +142,7 @@ TEST_CASE("etcd store: a corrupt value put by hand fails closed and is not overw
   const std::string key = s.prefix + "wt";
   s.putByHand(key, "{\"schema\":1,\"resource\":\"wt\"", server);
   auto claim = s.store.claim("wt", "me", 10s);
-  checkRefused(statusOf(claim), ErrorCode::LeaseUnavailable,
-               "the lease record " + key + " is corrupt (not JSON");
+  checkRefused(statusOf(claim), ErrorCode::LeaseUnavailable, "the lease record " + key + " is corrupt (not JSON");
   CHECK(claim.error().hint.find("etcdctl del " + key) != std::string::npos);
   Lease guess{"wt", Phase::Active, "me", 1, kT0 + 10'000, kT0};
   checkRefused(s.store.release(guess), ErrorCode::LeaseUnavailable, "is corrupt");

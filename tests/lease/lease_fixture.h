@@ -64,8 +64,7 @@ inline std::optional<passwd> lwtestUser() {
 
 // In a forked child: drops to `user`, or exits 99 when it cannot.
 inline void becomeUser(const passwd& user) {
-  if (::setgroups(0, nullptr) != 0 || ::setgid(user.pw_gid) != 0 || ::setuid(user.pw_uid) != 0)
-    ::_exit(99);
+  if (::setgroups(0, nullptr) != 0 || ::setgid(user.pw_gid) != 0 || ::setuid(user.pw_uid) != 0) ::_exit(99);
 }
 
 // Runs `check` in a child process as `user` and returns what it returned

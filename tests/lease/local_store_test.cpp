@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "support/read_file.h"
 #include "lease/local_store.h"
 #include "lease_fixture.h"
+#include "support/read_file.h"
 
 using namespace lw;
 using namespace lw::lease;
@@ -30,8 +30,7 @@ struct CorruptCase {
 std::vector<CorruptCase> corruptCases() {
   return {
       {"garbage", "\x01\x02 not json at all"},
-      {"truncated JSON",
-       R"({"schema":1,"resource":"wt","phase":"active","holder":"run 1","tok)"},
+      {"truncated JSON", R"({"schema":1,"resource":"wt","phase":"active","holder":"run 1","tok)"},
       {"wrong types",
        R"({"schema":1,"resource":"wt","phase":"active","holder":7,"token":"1","expiresAtMs":1,"claimedAtMs":1})"},
       {"negative token",
@@ -64,10 +63,10 @@ std::string corruptRecordFailsClosed(const fs::path& storeDir, const CorruptCase
   outcomes.push_back({"list", err(store.list())});
   std::string problems;
   for (const auto& [op, e] : outcomes) {
-    if (!e) problems += c.name + ": " + op + " succeeded\n";
+    if (!e)
+      problems += c.name + ": " + op + " succeeded\n";
     else if (e->code != ErrorCode::LeaseUnavailable || e->subject != file.string())
-      problems += c.name + ": " + op + " failed with " +
-                  std::string(codeName(e->code)) + " on " + e->subject + "\n";
+      problems += c.name + ": " + op + " failed with " + std::string(codeName(e->code)) + " on " + e->subject + "\n";
   }
   if (lw::test::readFile(file) != c.content) problems += std::string(c.name) + ": the record was overwritten\n";
   auto survey = store.survey();
@@ -193,12 +192,13 @@ TEST_CASE("local store: store directories that could forge ownership are refused
     REQUIRE(::chown((s.tmp.root / "theirs").c_str(), user->pw_uid, user->pw_gid) == 0);
     refused.push_back({"theirs", "it is owned by uid " + std::to_string(user->pw_uid) + ", not by uid 0"});
     // And the other way round: lwtest refuses root's store.
-    CHECK(runAs(*user, [&] {
-            auto r = LocalStore(s.tmp.root / "real", [] { return kT0; }).claim("wt", "h", 1s);
-            return r.ok() ? std::string("lwtest claimed in root's store")
-                          : std::string(codeName(r.error().code)) + ": " + r.error().message;
-          }) == "LEASE_UNAVAILABLE: refusing the lease store " + (s.tmp.root / "real").string() +
-                    ": it is owned by uid 0, not by uid " + std::to_string(user->pw_uid));
+    CHECK(runAs(*user,
+                [&] {
+                  auto r = LocalStore(s.tmp.root / "real", [] { return kT0; }).claim("wt", "h", 1s);
+                  return r.ok() ? std::string("lwtest claimed in root's store")
+                                : std::string(codeName(r.error().code)) + ": " + r.error().message;
+                }) == "LEASE_UNAVAILABLE: refusing the lease store " + (s.tmp.root / "real").string() +
+                          ": it is owned by uid 0, not by uid " + std::to_string(user->pw_uid));
   } else {
     MESSAGE("[SKIPPED] not root or no user lwtest: the other-owner case needs both");
   }
@@ -218,9 +218,9 @@ TEST_CASE("local store: resource names are file names, nothing more") {
   const std::string longest(128, 'a');
   CHECK(store.claim(longest, "h", 1s).ok());
   CHECK(store.claim("a-Z_0.9", "h", 1s).ok());
-  for (const std::string& bad : {std::string(), std::string(129, 'a'), std::string(".hidden"),
-                                std::string(".."), std::string("a/b"), std::string("a b"),
-                                std::string("wt\n"), std::string("\xc3\xa9")}) {
+  for (const std::string& bad :
+       {std::string(), std::string(129, 'a'), std::string(".hidden"), std::string(".."), std::string("a/b"),
+        std::string("a b"), std::string("wt\n"), std::string("\xc3\xa9")}) {
     CAPTURE(bad);
     auto r = store.claim(bad, "h", 1s);
     REQUIRE_FALSE(r.ok());

@@ -31,18 +31,17 @@ struct DirResource {
     return all && !all->empty() ? phaseName(all->front().phase) : "?";
   }
   ResourceActions actions() {
-    return ResourceActions{
-        [this](const Lease& l) {
-          log.push_back("create while " + phaseNow());
-          fs::create_directories(pathFor(l));
-          return Status(Ok{});
-        },
-        {},
-        [this](const Lease& l) {
-          log.push_back("destroy while " + phaseNow());
-          fs::remove_all(pathFor(l));
-          return Status(Ok{});
-        }};
+    return ResourceActions{[this](const Lease& l) {
+                             log.push_back("create while " + phaseNow());
+                             fs::create_directories(pathFor(l));
+                             return Status(Ok{});
+                           },
+                           {},
+                           [this](const Lease& l) {
+                             log.push_back("destroy while " + phaseNow());
+                             fs::remove_all(pathFor(l));
+                             return Status(Ok{});
+                           }};
   }
 };
 

@@ -33,9 +33,9 @@ TEST_CASE("lease race: two processes claim one resource, exactly one wins, 1000 
   StoreScratch s;
   auto start = std::chrono::steady_clock::now();
   CHECK(racesWithoutOneWinner(localClaim(s.store), 1000, std::nullopt) == 0);
-  MESSAGE("1000 rounds as root in " << std::chrono::duration_cast<std::chrono::milliseconds>(
-                                             std::chrono::steady_clock::now() - start).count()
-                                    << " ms");
+  MESSAGE("1000 rounds as root in "
+          << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count()
+          << " ms");
 }
 
 TEST_CASE("lease race: as an unprivileged user in a store it owns, exactly one wins") {
@@ -48,9 +48,9 @@ TEST_CASE("lease race: as an unprivileged user in a store it owns, exactly one w
   s.ownedBy(*user);
   auto start = std::chrono::steady_clock::now();
   CHECK(racesWithoutOneWinner(localClaim(s.store), 1000, user) == 0);
-  MESSAGE("1000 rounds as lwtest in " << std::chrono::duration_cast<std::chrono::milliseconds>(
-                                             std::chrono::steady_clock::now() - start).count()
-                                      << " ms");
+  MESSAGE("1000 rounds as lwtest in "
+          << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count()
+          << " ms");
 }
 
 TEST_CASE("lease race: a holder killed with SIGKILL keeps the resource until its expiry") {

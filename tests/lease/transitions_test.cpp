@@ -14,37 +14,40 @@ namespace {
 constexpr std::int64_t kNow = 1'700'000'000'000;
 
 Lease record(Phase phase, std::uint64_t token, std::int64_t expiresAtMs) {
-  return Lease{"wt", phase, phase == Phase::Free ? "" : "run 1", token, expiresAtMs,
-               phase == Phase::Free ? 0 : kNow - 5000};
+  return Lease{"wt",  phase,       phase == Phase::Free ? "" : "run 1",
+               token, expiresAtMs, phase == Phase::Free ? 0 : kNow - 5000};
 }
 Lease active(std::uint64_t token, std::int64_t expires) { return record(Phase::Active, token, expires); }
-Lease tearing(std::uint64_t token, std::int64_t expires) {
-  return record(Phase::TearingDown, token, expires);
-}
+Lease tearing(std::uint64_t token, std::int64_t expires) { return record(Phase::TearingDown, token, expires); }
 Lease freed(std::uint64_t token) { return record(Phase::Free, token, 0); }
 
-Request ask(RequestKind kind, std::uint64_t token) {
-  return Request{kind, "wt", "run 2", token, 30'000};
-}
+Request ask(RequestKind kind, std::uint64_t token) { return Request{kind, "wt", "run 2", token, 30'000}; }
 
 struct Case {
   const char* name;
   std::optional<Lease> current;
   Request request;
-  std::optional<Lease> next;        // set: the expected record
+  std::optional<Lease> next;         // set: the expected record
   std::optional<ErrorCode> refusal;  // set: the expected refusal
 };
 
 bool same(const Lease& a, const Lease& b) {
-  return a.resource == b.resource && a.phase == b.phase && a.holder == b.holder &&
-         a.token == b.token && a.expiresAtMs == b.expiresAtMs && a.claimedAtMs == b.claimedAtMs;
+  return a.resource == b.resource && a.phase == b.phase && a.holder == b.holder && a.token == b.token &&
+         a.expiresAtMs == b.expiresAtMs && a.claimedAtMs == b.claimedAtMs;
 }
 
 std::vector<Case> cases() {
   const std::int64_t later = kNow + 1, earlier = kNow - 1;
   const Lease claimed{"wt", Phase::Active, "run 2", 0, kNow + 30'000, kNow};
-  auto claimedWith = [&](std::uint64_t token) { Lease l = claimed; l.token = token; return l; };
-  auto renewed = [&](Lease l) { l.expiresAtMs = kNow + 30'000; return l; };
+  auto claimedWith = [&](std::uint64_t token) {
+    Lease l = claimed;
+    l.token = token;
+    return l;
+  };
+  auto renewed = [&](Lease l) {
+    l.expiresAtMs = kNow + 30'000;
+    return l;
+  };
   const auto unavailable = ErrorCode::LeaseUnavailable, lost = ErrorCode::LeaseLost;
   return {
       {"claim: no record -> active, token 1", std::nullopt, ask(RequestKind::Claim, 0), claimedWith(1), {}},
@@ -54,15 +57,27 @@ std::vector<Case> cases() {
       {"claim: active and expired long ago", active(3, earlier), ask(RequestKind::Claim, 0), claimedWith(4), {}},
       {"claim: tearing down, unexpired", tearing(3, later), ask(RequestKind::Claim, 0), {}, unavailable},
       {"claim: tearing down, expired", tearing(3, earlier), ask(RequestKind::Claim, 0), {}, unavailable},
-      {"renew: current token, unexpired -> later expiry", active(3, later), ask(RequestKind::Renew, 3), renewed(active(3, later)), {}},
+      {"renew: current token, unexpired -> later expiry",
+       active(3, later),
+       ask(RequestKind::Renew, 3),
+       renewed(active(3, later)),
+       {}},
       {"renew: current token, expired", active(3, kNow), ask(RequestKind::Renew, 3), {}, lost},
       {"renew: stale token", active(4, later), ask(RequestKind::Renew, 3), {}, lost},
       {"renew: newer token than the store's", active(3, later), ask(RequestKind::Renew, 4), {}, lost},
       {"renew: free", freed(3), ask(RequestKind::Renew, 3), {}, lost},
       {"renew: no record", std::nullopt, ask(RequestKind::Renew, 0), {}, lost},
       {"renew: tearing down", tearing(3, later), ask(RequestKind::Renew, 3), {}, lost},
-      {"teardown: current, unexpired -> tearing-down", active(3, later), ask(RequestKind::BeginTeardown, 3), tearing(3, later), {}},
-      {"teardown: current, expired -> tearing-down", active(3, earlier), ask(RequestKind::BeginTeardown, 3), tearing(3, earlier), {}},
+      {"teardown: current, unexpired -> tearing-down",
+       active(3, later),
+       ask(RequestKind::BeginTeardown, 3),
+       tearing(3, later),
+       {}},
+      {"teardown: current, expired -> tearing-down",
+       active(3, earlier),
+       ask(RequestKind::BeginTeardown, 3),
+       tearing(3, earlier),
+       {}},
       {"teardown: again -> unchanged", tearing(3, later), ask(RequestKind::BeginTeardown, 3), tearing(3, later), {}},
       {"teardown: stale token", active(4, later), ask(RequestKind::BeginTeardown, 3), {}, lost},
       {"teardown: free", freed(3), ask(RequestKind::BeginTeardown, 3), {}, lost},
@@ -72,7 +87,11 @@ std::vector<Case> cases() {
       {"release: stale token", tearing(4, later), ask(RequestKind::Release, 3), {}, lost},
       {"release: free", freed(3), ask(RequestKind::Release, 3), {}, lost},
       {"release: no record", std::nullopt, ask(RequestKind::Release, 0), {}, lost},
-      {"fence: current, unexpired -> unchanged", active(3, later), ask(RequestKind::CheckFence, 3), active(3, later), {}},
+      {"fence: current, unexpired -> unchanged",
+       active(3, later),
+       ask(RequestKind::CheckFence, 3),
+       active(3, later),
+       {}},
       {"fence: expired", active(3, kNow), ask(RequestKind::CheckFence, 3), {}, lost},
       {"fence: stale token", active(4, later), ask(RequestKind::CheckFence, 3), {}, lost},
       {"fence: tearing down", tearing(3, later), ask(RequestKind::CheckFence, 3), {}, lost},
@@ -113,8 +132,7 @@ TEST_CASE("lease transitions: a stale token is refused with the stale and the cu
 TEST_CASE("lease transitions: a teardown refusal says how to finish it by hand") {
   auto next = nextRecord(tearing(9, kNow - 1), ask(RequestKind::Claim, 0), kNow);
   REQUIRE_FALSE(next.ok());
-  CHECK(next.error().message ==
-        "wt is being torn down by run 1 (token 9); it is not claimable until released");
+  CHECK(next.error().message == "wt is being torn down by run 1 (token 9); it is not claimable until released");
   CHECK(next.error().hint.find("loopwright lease release wt --token 9") != std::string::npos);
 }
 

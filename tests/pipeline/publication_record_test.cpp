@@ -1,5 +1,5 @@
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/publish/publication.h"
 #include "pipeline/publication_builder.h"
@@ -99,7 +99,8 @@ TEST_CASE("run record: the worst step decides the verdict, as publication report
       {{StepOutcome::Passed, StepOutcome::Error}, Conclusion::Failure, FailureKind::Failed},
       {{StepOutcome::Failed, StepOutcome::Refused}, Conclusion::Failure, FailureKind::Refused},
       {{StepOutcome::Refused, StepOutcome::Blocked}, Conclusion::Failure, FailureKind::Guardrail},
-      {{StepOutcome::Quarantined, StepOutcome::Blocked, StepOutcome::Failed}, Conclusion::Failure,
+      {{StepOutcome::Quarantined, StepOutcome::Blocked, StepOutcome::Failed},
+       Conclusion::Failure,
        FailureKind::Verification},
   };
   for (const Case& c : cases) {
@@ -156,7 +157,8 @@ TEST_CASE("publication builder: where gone findings are resolved") {
 
   StepRecord security = step("security", StepOutcome::Passed);
   CHECK_FALSE(toPublicationRequest(run({security}), pullRequest(), options).reviewedFiles.has_value());
-  auto incremental = toPublicationRequest(run({security}, "1111111111111111111111111111111111111111"), pullRequest(), options);
+  auto incremental =
+      toPublicationRequest(run({security}, "1111111111111111111111111111111111111111"), pullRequest(), options);
   REQUIRE(incremental.reviewedFiles);
   CHECK(incremental.reviewedFiles->empty());
 
@@ -170,9 +172,10 @@ TEST_CASE("publication builder: where gone findings are resolved") {
 
 TEST_CASE("publication builder: a BLOCKER names the run's out dir and the checkout, not where they are on the runner") {
   StepRecord looper = step("looper", StepOutcome::Blocked);
-  looper.blocker = "BLOCKER: loop detected. Last safe state: output in /home/runner/work/_temp/loopwright/r1/steps/review/"
-                   "looper/out, logs in /home/runner/work/_temp/loopwright/r1/steps/review/looper; the tree at "
-                   "/home/runner/work/hello/hello is unchanged. Next action: look at the step's calls.";
+  looper.blocker =
+      "BLOCKER: loop detected. Last safe state: output in /home/runner/work/_temp/loopwright/r1/steps/review/"
+      "looper/out, logs in /home/runner/work/_temp/loopwright/r1/steps/review/looper; the tree at "
+      "/home/runner/work/hello/hello is unchanged. Next action: look at the step's calls.";
   RunRecord r = run({looper});
   r.outDir = "/home/runner/work/_temp/loopwright/r1";
   r.repo = "/home/runner/work/hello/hello";

@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <stdexcept>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,8 +28,8 @@ struct FakeStepScript {
   bool runsPastDeadline = false;  // wait() returns timedOut at the deadline
   int exitCode = 0;
   std::string stdoutText, stderrText;
-  std::vector<std::pair<std::string, std::string>> outFiles;      // name, content
-  std::vector<std::pair<std::string, std::string>> repoWrites;    // path in the repo, content
+  std::vector<std::pair<std::string, std::string>> outFiles;    // name, content
+  std::vector<std::pair<std::string, std::string>> repoWrites;  // path in the repo, content
 };
 
 class FakeProcess final : public sandbox::process::RunningProcess {
@@ -86,8 +86,7 @@ class FakeBackend final : public sandbox::Backend {
   Result<std::unique_ptr<sandbox::process::RunningProcess>> launch(const sandbox::StepSpec& spec) override {
     launched = spec;
     if (launchError) return *launchError;
-    return std::unique_ptr<sandbox::process::RunningProcess>(
-        std::make_unique<FakeProcess>(clock_, script_, spec));
+    return std::unique_ptr<sandbox::process::RunningProcess>(std::make_unique<FakeProcess>(clock_, script_, spec));
   }
   std::optional<sandbox::StepSpec> launched;  // the spec launch() was given
   std::optional<Error> launchError;
@@ -119,13 +118,11 @@ struct FakeBridgeFactory {
   std::optional<std::string> socketPath;  // set when the factory was called
   std::optional<Error> error;
   pipeline::BridgeFactory factory() {
-    return [this](const pipeline::PlannedStep&, const pipeline::RunContext&,
-                  std::function<void(const guard::Event&)>, const std::string& socket)
-               -> Result<std::unique_ptr<pipeline::BridgeHandle>> {
+    return [this](const pipeline::PlannedStep&, const pipeline::RunContext&, std::function<void(const guard::Event&)>,
+                  const std::string& socket) -> Result<std::unique_ptr<pipeline::BridgeHandle>> {
       socketPath = socket;
       if (error) return *error;
-      return std::unique_ptr<pipeline::BridgeHandle>(
-          std::make_unique<FakeBridge>(socket.empty() ? 42 : -1, outcome));
+      return std::unique_ptr<pipeline::BridgeHandle>(std::make_unique<FakeBridge>(socket.empty() ? 42 : -1, outcome));
     };
   }
 };
@@ -144,7 +141,8 @@ struct FakeRun {
     const auto repo = dir.root / "repo";
     dir.write("repo/README.md", "hello\n");
     dir.write("repo/src/a.txt", "a\n");
-    const std::string git = "cd '" + repo.string() + "' && git init -q -b main && git add -A && "
+    const std::string git = "cd '" + repo.string() +
+                            "' && git init -q -b main && git add -A && "
                             "git -c user.name=t -c user.email=t@invalid commit -qm base";
     if (std::system(git.c_str()) != 0) throw std::runtime_error("git init failed");
     ctx.runId = "r1";

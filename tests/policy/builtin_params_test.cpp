@@ -36,8 +36,8 @@ std::string taskpack(const std::string& stepBody, const std::string& specExtra =
 
 const std::string kOneLane =
     "  lanes:\n    - {name: primary, api: openai-chat, baseUrl: 'http://127.0.0.1:1/v1', model: m, apiKeyEnv: K}\n";
-const std::string kTwoLanes = kOneLane +
-    "    - {name: second, api: openai-chat, baseUrl: 'http://127.0.0.1:1/v1', model: m, apiKeyEnv: K}\n";
+const std::string kTwoLanes =
+    kOneLane + "    - {name: second, api: openai-chat, baseUrl: 'http://127.0.0.1:1/v1', model: m, apiKeyEnv: K}\n";
 
 // "line:col path: message | hint" of each diagnostic.
 std::vector<std::string> problems(const std::string& text) {
@@ -68,7 +68,8 @@ TEST_CASE("builtin params: a built-in step gets every parameter, its defaults an
         R"({"disable":[],"minSeverity":"notice","dependencies":true,"maxFindings":200,"persona":"default"})");
   CHECK(security.role == Role::Reviewer);
 
-  Step triage = onlyStep(taskpack("          uses: builtin/triage\n          with: {duplicateThreshold: 1, labels: false}\n"));
+  Step triage =
+      onlyStep(taskpack("          uses: builtin/triage\n          with: {duplicateThreshold: 1, labels: false}\n"));
   CHECK(triage.role == Role::Triage);
   CHECK(triage.with.size() == 2);
   CHECK(triage.params.at("duplicateThreshold").is_double());  // a number, even written as 1
@@ -76,9 +77,10 @@ TEST_CASE("builtin params: a built-in step gets every parameter, its defaults an
   CHECK(triage.params.at("labels").as_bool() == false);
   CHECK(triage.params.at("maxDuplicates").as_int64() == 3);
 
-  Step lint = onlyStep(taskpack(
-      "          uses: builtin/lint\n          with:\n            command: [shellcheck, -f, checkstyle, -f, checkstyle]\n"
-      "            format: checkstyle\n            filterMode: nofilter\n            maxFindings: 1_000\n"));
+  Step lint = onlyStep(
+      taskpack("          uses: builtin/lint\n          with:\n            command: [shellcheck, -f, checkstyle, -f, "
+               "checkstyle]\n"
+               "            format: checkstyle\n            filterMode: nofilter\n            maxFindings: 1_000\n"));
   CHECK(json::serialize(lint.params.at("command")) == R"(["shellcheck","-f","checkstyle","-f","checkstyle"])");
   CHECK(lint.params.at("filterMode").as_string() == "nofilter");
   CHECK(lint.params.at("maxFindings").as_int64() == 1000);
@@ -127,8 +129,8 @@ TEST_CASE("builtin params: each mistake in with: is reported at its file:line:co
   }
   SUBCASE("a number is a plain decimal: hex, infinity, NaN and padding are not") {
     for (const char* text : {"0x1p-1", ".inf", "nan", "' 0.5'", "1e400", "0.5x"}) {
-      auto p = problems(taskpack(std::string("          uses: builtin/review\n          with: {minConfidence: ") + text +
-                                 "}\n", kOneLane));
+      auto p = problems(taskpack(
+          std::string("          uses: builtin/review\n          with: {minConfidence: ") + text + "}\n", kOneLane));
       REQUIRE_MESSAGE(p.size() == 1, text);
       CHECK_MESSAGE(p[0].find("is not a number from 0 to 1") != std::string::npos, p[0]);
     }
@@ -146,7 +148,8 @@ TEST_CASE("builtin params: each mistake in with: is reported at its file:line:co
     CHECK(p[1].starts_with("tp.yaml:9:11 spec.stages[0].steps[0]: builtin/lint needs the parameter 'format'"));
   }
   SUBCASE("a parameter given twice, and with: that is not a mapping") {
-    auto twice = problems(taskpack("          uses: builtin/security\n          with: {maxFindings: 3, maxFindings: 4}\n"));
+    auto twice =
+        problems(taskpack("          uses: builtin/security\n          with: {maxFindings: 3, maxFindings: 4}\n"));
     REQUIRE(!twice.empty());
     CHECK(twice[0].find("maxFindings") != std::string::npos);
     CHECK(problems(taskpack("          uses: builtin/security\n          with: [maxFindings]\n")) ==
@@ -178,9 +181,8 @@ TEST_CASE("builtin params: a built-in that calls a model has a lane, the step's 
     Step review = onlyStep(taskpack("          uses: builtin/review\n", kOneLane));
     CHECK(review.lane == "primary");
     CHECK(stepCallsModel(review));
-    CHECK(builtinGrants(review) ==
-          std::vector<std::string>{"github.pull", "github.pulls.diff", "github.pulls.files", "github.file",
-                                   "model.complete"});
+    CHECK(builtinGrants(review) == std::vector<std::string>{"github.pull", "github.pulls.diff", "github.pulls.files",
+                                                            "github.file", "model.complete"});
   }
   SUBCASE("no lane at all") {
     CHECK(problems(taskpack("          uses: builtin/review\n")) ==
@@ -230,7 +232,8 @@ TEST_CASE("builtin params: --params JSON checked against the catalogue, defaults
   const BuiltinStep& security = *findBuiltinStep("security");
   auto filled = resolveParams(security, json::parse(R"({"maxFindings": 5})").as_object());
   REQUIRE(filled.ok());
-  CHECK(json::serialize(*filled) == R"({"disable":[],"minSeverity":"notice","dependencies":true,"maxFindings":5,"persona":"default"})");
+  CHECK(json::serialize(*filled) ==
+        R"({"disable":[],"minSeverity":"notice","dependencies":true,"maxFindings":5,"persona":"default"})");
   struct Case {
     const char* params;
     const char* message;

@@ -9,11 +9,14 @@ const std::string kDigest = std::string(64, 'b');
 }
 
 TEST_CASE("host config: a full config loads") {
-  std::string text = "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
-                     "floor:\n  minIsolation: L2\n  requiredCapabilities: [networkIsolation]\n"
-                     "  allowDirectDedicated: false\n"
-                     "runtimeProfiles:\n  busybox:\n    image: \"busybox@sha256:" + kDigest + "\"\n"
-                     "stateDir: /var/lib/lw\n";
+  std::string text =
+      "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
+      "floor:\n  minIsolation: L2\n  requiredCapabilities: [networkIsolation]\n"
+      "  allowDirectDedicated: false\n"
+      "runtimeProfiles:\n  busybox:\n    image: \"busybox@sha256:" +
+      kDigest +
+      "\"\n"
+      "stateDir: /var/lib/lw\n";
   auto r = parseHostConfig(text, "host.yaml");
   REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().diagnostics.front().message));
   CHECK(r->present);
@@ -25,8 +28,9 @@ TEST_CASE("host config: a full config loads") {
 }
 
 TEST_CASE("host config: a tag without a digest is an error with its position") {
-  std::string text = "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
-                     "runtimeProfiles:\n  py:\n    image: python:3.12\n";
+  std::string text =
+      "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
+      "runtimeProfiles:\n  py:\n    image: python:3.12\n";
   auto r = parseHostConfig(text, "host.yaml");
   REQUIRE(!r.ok());
   CHECK(r.error().code == ErrorCode::HostConfigInvalid);
@@ -76,8 +80,9 @@ TEST_CASE("host config: path from the environment") {
 }
 
 TEST_CASE("host config: every problem at once") {
-  std::string text = "apiVersion: v2\nkind: HostConfig\nfloor: {minIsolation: L4, allowDirect: true}\n"
-                     "stateDir: relative\nextra: 1\n";
+  std::string text =
+      "apiVersion: v2\nkind: HostConfig\nfloor: {minIsolation: L4, allowDirect: true}\n"
+      "stateDir: relative\nextra: 1\n";
   auto r = parseHostConfig(text, "host.yaml");
   REQUIRE(!r.ok());
   CHECK(r.error().diagnostics.size() == 5);

@@ -16,7 +16,8 @@ const TaskpackLoadOptions kOpts{"/home/alice"};
 std::string taskpack(const std::string& specLimits, const std::string& stepLimits = "") {
   return "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n" + specLimits +
          "  stages:\n    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-         "        - {name: a, run: [x]" + stepLimits + "}\n        - {name: b, run: [x]}\n";
+         "        - {name: a, run: [x]" +
+         stepLimits + "}\n        - {name: b, run: [x]}\n";
 }
 
 std::vector<Diagnostic> diagnosticsOf(const std::string& text) {
@@ -27,8 +28,8 @@ std::vector<Diagnostic> diagnosticsOf(const std::string& text) {
 }
 
 std::string line(const Diagnostic& d) {
-  return d.location.file + ":" + std::to_string(d.location.line) + ":" + std::to_string(d.location.column) +
-         " " + d.location.path + ": " + d.message;
+  return d.location.file + ":" + std::to_string(d.location.line) + ":" + std::to_string(d.location.column) + " " +
+         d.location.path + ": " + d.message;
 }
 
 }  // namespace
@@ -66,8 +67,9 @@ TEST_CASE("resource limits: sizes are whole numbers of bytes or of KiB, MiB, GiB
 
 TEST_CASE("resource limits: the defaults, and spec.limits and a step's limits read with their units") {
   auto tp = parseTaskpack(
-      taskpack("  limits: {pids: 128, memory: 2GiB, fileSize: 512MiB, openFiles: 1024, cpuSeconds: 600, tmpSize: 64MiB}\n",
-               ", limits: {memory: 1073741824, pids: 64}"),
+      taskpack(
+          "  limits: {pids: 128, memory: 2GiB, fileSize: 512MiB, openFiles: 1024, cpuSeconds: 600, tmpSize: 64MiB}\n",
+          ", limits: {memory: 1073741824, pids: 64}"),
       "tp.yaml", kOpts);
   REQUIRE(tp.ok());
   CHECK(tp->resourceLimits.pids == 128);

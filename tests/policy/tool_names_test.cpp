@@ -13,16 +13,17 @@ Result<Taskpack> withTools(const std::string& tools) {
   std::string text =
       "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n"
       "  stages:\n    - name: s\n      on: [pull_request]\n      steps:\n"
-      "        - name: a\n          run: [x]\n          tools: " + tools + "\n";
+      "        - name: a\n          run: [x]\n          tools: " +
+      tools + "\n";
   return parseTaskpack(text, "tp.yaml", TaskpackLoadOptions{"/home/alice"});
 }
 
 }  // namespace
 
 TEST_CASE("tool names: every tool the bridge offers is known, and only those") {
-  for (const char* name : {"github.pull", "github.pulls.diff", "github.pulls.files", "github.file", "github.issue",
-                           "github.issues.search", "github.labels", "github.event", "findings.report",
-                           "model.complete"})
+  for (const char* name :
+       {"github.pull", "github.pulls.diff", "github.pulls.files", "github.file", "github.issue", "github.issues.search",
+        "github.labels", "github.event", "findings.report", "model.complete"})
     CHECK_MESSAGE(isKnownTool(name), name);
   CHECK(knownToolNames().size() == 10);
   CHECK(std::is_sorted(knownToolNames().begin(), knownToolNames().end()));

@@ -13,9 +13,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-PathInfo dirInfo(bool othersMayRead = true) {
-  return {PathKind::Directory, {}, PathKind::Directory, othersMayRead};
-}
+PathInfo dirInfo(bool othersMayRead = true) { return {PathKind::Directory, {}, PathKind::Directory, othersMayRead}; }
 PathInfo fileInfo(bool othersMayRead = true) { return {PathKind::File, {}, PathKind::File, othersMayRead}; }
 PathInfo linkInfo(const std::string& target, PathKind leadsTo = PathKind::Missing) {
   return {PathKind::Symlink, target, leadsTo, leadsTo != PathKind::Missing};
@@ -23,14 +21,21 @@ PathInfo linkInfo(const std::string& target, PathKind leadsTo = PathKind::Missin
 
 struct FakeHost {
   std::map<std::string, PathInfo> paths = {
-      {"/usr", dirInfo()},  {"/bin", linkInfo("usr/bin")}, {"/lib", linkInfo("usr/lib")},
+      {"/usr", dirInfo()},
+      {"/bin", linkInfo("usr/bin")},
+      {"/lib", linkInfo("usr/lib")},
       {"/lib64", linkInfo("usr/lib64")},
-      {"/etc", dirInfo()},  {"/etc/shadow", fileInfo(false)},
-      {"/etc/passwd", fileInfo()}, {"/etc/resolv.conf", linkInfo("../run/resolv.conf", PathKind::File)},
-      {"/etc/ssl", dirInfo()}, {"/etc/ssl/certs", dirInfo()},
-      {"/etc/ssl/private", dirInfo(false)}, {"/etc/docker", dirInfo(false)},
+      {"/etc", dirInfo()},
+      {"/etc/shadow", fileInfo(false)},
+      {"/etc/passwd", fileInfo()},
+      {"/etc/resolv.conf", linkInfo("../run/resolv.conf", PathKind::File)},
+      {"/etc/ssl", dirInfo()},
+      {"/etc/ssl/certs", dirInfo()},
+      {"/etc/ssl/private", dirInfo(false)},
+      {"/etc/docker", dirInfo(false)},
       {"/etc/docker/key.json", fileInfo(false)},
-      {"/ws", dirInfo()},   {"/out", dirInfo()},
+      {"/ws", dirInfo()},
+      {"/out", dirInfo()},
   };
   PathLookup lookup() {
     return [this](const fs::path& p) {
@@ -91,7 +96,8 @@ TEST_CASE("bwrap plan: golden argv of a reviewer step with network none and secc
         "--cap-drop ALL --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib "
         "--symlink usr/lib64 /lib64 --perms 0444 --file 5 /etc/passwd "
         "--perms 0444 --file 6 /etc/resolv.conf --ro-bind /etc/ssl/certs /etc/ssl/certs "
-        "--proc /proc --dev /dev --size 1073741824 --tmpfs /tmp --ro-bind /ws /ws --bind /out /out --remount-ro / --chdir /ws "
+        "--proc /proc --dev /dev --size 1073741824 --tmpfs /tmp --ro-bind /ws /ws --bind /out /out --remount-ro / "
+        "--chdir /ws "
         "--seccomp 4 -- /bin/true");
   CHECK(plan->placeholders.empty());
 }
@@ -265,17 +271,15 @@ TEST_CASE("bwrap plan: /etc is an allow-list, and root-only files beside it are 
   FakeHost host;
   auto plan = planBwrap(step(), options(), host.lookup());
   REQUIRE(plan.ok());
-  auto shows = [&](const std::string& path) {
-    return std::count(plan->argv.begin(), plan->argv.end(), path) > 0;
-  };
+  auto shows = [&](const std::string& path) { return std::count(plan->argv.begin(), plan->argv.end(), path) > 0; };
   // Files are copied into bwrap's root, on the descriptors the launcher
   // opens in copiedFiles' order; a symlink is copied as what it leads to.
   CHECK(indexOf(*plan, "5", "/etc/passwd") != std::string::npos);
   CHECK(indexOf(*plan, "6", "/etc/resolv.conf") != std::string::npos);
   CHECK(plan->copiedFiles == std::vector<fs::path>{"/etc/passwd", "/etc/resolv.conf"});
   CHECK(indexOf(*plan, "--ro-bind", "/etc/ssl/certs") != std::string::npos);
-  for (const char* hidden : {"/etc", "/etc/ssl", "/etc/ssl/private", "/etc/docker", "/etc/docker/key.json",
-                             "/etc/shadow"}) {
+  for (const char* hidden :
+       {"/etc", "/etc/ssl", "/etc/ssl/private", "/etc/docker", "/etc/docker/key.json", "/etc/shadow"}) {
     CAPTURE(hidden);
     CHECK_FALSE(shows(hidden));
   }
@@ -294,8 +298,7 @@ TEST_CASE("bwrap plan: an /etc entry others may not read, or that leads nowhere,
     CHECK(std::count(plan->argv.begin(), plan->argv.end(), hidden) == 0);
   }
   CHECK(std::find(plan->notes.begin(), plan->notes.end(),
-                  "/etc/gitconfig is not readable by others on this host: left out of the view") !=
-        plan->notes.end());
+                  "/etc/gitconfig is not readable by others on this host: left out of the view") != plan->notes.end());
   // A symlink to a directory is bound as what it leads to.
   CHECK(indexOf(*plan, "--ro-bind", "/etc/alternatives") != std::string::npos);
 }

@@ -24,12 +24,8 @@ ProbeObservation allHeld() {
   return o;
 }
 
-std::string status(const ProbeReport& r, Capability c) {
-  return std::string(toString(r.capabilities.at(c).support));
-}
-std::string status(const ProbeReport& r, NetworkMode m) {
-  return std::string(toString(r.networkModes.at(m).support));
-}
+std::string status(const ProbeReport& r, Capability c) { return std::string(toString(r.capabilities.at(c).support)); }
+std::string status(const ProbeReport& r, NetworkMode m) { return std::string(toString(r.networkModes.at(m).support)); }
 
 }  // namespace
 

@@ -107,15 +107,13 @@ TEST_CASE("docker probe: the engine is asked over its API and the answer cached"
   CHECK(r.version.rfind("docker 20.10.24+dfsg1 (API 1.41", 0) == 0);
   CHECK(r.networkModes.at(NetworkMode::AllowOutbound).support == Support::Partial);
   (void)backend.probe();
-  CHECK(engine->calls() == std::vector<std::string>{"GET /_ping", "GET /version", "GET /info",
-                                                    "GET /networks/bridge"});
+  CHECK(engine->calls() == std::vector<std::string>{"GET /_ping", "GET /version", "GET /info", "GET /networks/bridge"});
   CHECK(engine->requests().front().timeout == config.probeTimeout);
 }
 
 TEST_CASE("docker probe: DOCKER_HOST that is not a unix socket makes the backend unavailable") {
-  auto config = dockerConfigFromEnvironment(
-      lw::Environment(std::map<std::string, std::string>{{"DOCKER_HOST", "tcp://127.0.0.1:2375"},
-                                                         {"GITHUB_RUN_ID", "99"}}));
+  auto config = dockerConfigFromEnvironment(lw::Environment(
+      std::map<std::string, std::string>{{"DOCKER_HOST", "tcp://127.0.0.1:2375"}, {"GITHUB_RUN_ID", "99"}}));
   CHECK(config.runLabel == "99-1");
   auto engine = std::make_shared<FakeEngine>();
   DockerBackend backend(config, engine);
@@ -133,8 +131,7 @@ TEST_CASE("docker client: engine errors carry the endpoint, the engine's message
   auto r = client.create({});
   REQUIRE(!r.ok());
   CHECK(r.error().code == ErrorCode::SandboxLaunchFailed);
-  CHECK(r.error().message ==
-        "Docker engine: POST /containers/create failed (HTTP 404): No such image: sha256:0a70");
+  CHECK(r.error().message == "Docker engine: POST /containers/create failed (HTTP 404): No such image: sha256:0a70");
   CHECK(r.error().hint.find("never pulls") != std::string::npos);
 
   engine->on("GET /_ping", 0, "", true);
@@ -185,12 +182,11 @@ TEST_CASE("docker process: at the deadline the container is killed and reported 
   CHECK(info.status() == 124);
   const auto calls = engine->calls();
   const std::vector<std::string> tail(calls.end() - 5, calls.end());
-  CHECK(tail == std::vector<std::string>{
-                    "POST /containers/" + kId + "/wait?condition=not-running",
-                    "POST /containers/" + kId + "/kill?signal=SIGKILL",
-                    "POST /containers/" + kId + "/wait?condition=not-running",
-                    "GET /containers/" + kId + "/logs?stdout=1&stderr=1",
-                    "DELETE /containers/" + kId + "?force=1&v=1"});
+  CHECK(tail == std::vector<std::string>{"POST /containers/" + kId + "/wait?condition=not-running",
+                                         "POST /containers/" + kId + "/kill?signal=SIGKILL",
+                                         "POST /containers/" + kId + "/wait?condition=not-running",
+                                         "GET /containers/" + kId + "/logs?stdout=1&stderr=1",
+                                         "DELETE /containers/" + kId + "?force=1&v=1"});
   const auto reqs = engine->requests();
   CHECK(reqs[reqs.size() - 5].timeout <= 50ms);
   CHECK(reqs[reqs.size() - 5].timeout > 0ms);

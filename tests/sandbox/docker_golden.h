@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string>
 
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 namespace lw::test {
 
@@ -16,7 +16,10 @@ inline void prettyJson(std::ostream& os, const boost::json::value& v, int indent
   const std::string pad(static_cast<std::size_t>(indent), ' ');
   if (v.is_object()) {
     const auto& o = v.as_object();
-    if (o.empty()) { os << "{}"; return; }
+    if (o.empty()) {
+      os << "{}";
+      return;
+    }
     os << "{\n";
     std::size_t i = 0;
     for (const auto& kv : o) {
@@ -27,7 +30,10 @@ inline void prettyJson(std::ostream& os, const boost::json::value& v, int indent
     os << pad << "}";
   } else if (v.is_array()) {
     const auto& a = v.as_array();
-    if (a.empty()) { os << "[]"; return; }
+    if (a.empty()) {
+      os << "[]";
+      return;
+    }
     os << "[\n";
     for (std::size_t i = 0; i < a.size(); ++i) {
       os << pad << "  ";

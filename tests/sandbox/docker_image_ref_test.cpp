@@ -54,8 +54,7 @@ TEST_CASE("docker image ref: anything not pinned is refused with a hint") {
       {"@sha256:" + kHex, "image name '' is not a valid repository reference"},
       {"a//b@sha256:" + kHex, "image name 'a//b' is not a valid repository reference"},
       {"busybox@sha256:" + kHex + "@sha256:" + kHex,
-       "image digest 'sha256:" + kHex + "@sha256:" + kHex +
-           "' must be 'sha256:' followed by 64 lowercase hex digits"},
+       "image digest 'sha256:" + kHex + "@sha256:" + kHex + "' must be 'sha256:' followed by 64 lowercase hex digits"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.ref);
@@ -70,11 +69,12 @@ TEST_CASE("docker image ref: anything not pinned is refused with a hint") {
 
 TEST_CASE("docker endpoint: DOCKER_HOST names a unix socket or the default is used") {
   using lw::Environment;
-  auto env = [](std::string v) { return Environment(std::map<std::string, std::string>{{"DOCKER_HOST", std::move(v)}}); };
+  auto env = [](std::string v) {
+    return Environment(std::map<std::string, std::string>{{"DOCKER_HOST", std::move(v)}});
+  };
   CHECK(dockerSocketPath(Environment{}).value() == "/var/run/docker.sock");
   CHECK(dockerSocketPath(env("")).value() == "/var/run/docker.sock");
-  CHECK(dockerSocketPath(env("unix:///run/x/docker.sock")).value() ==
-        "/run/x/docker.sock");
+  CHECK(dockerSocketPath(env("unix:///run/x/docker.sock")).value() == "/run/x/docker.sock");
   auto tcp = dockerSocketPath(env("tcp://10.0.0.1:2375"));
   REQUIRE(!tcp.ok());
   CHECK(tcp.error().code == ErrorCode::SandboxBackendUnavailable);

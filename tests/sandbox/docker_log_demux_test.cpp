@@ -7,8 +7,8 @@ using lw::sandbox::docker::LogDemuxer;
 using lw::test::logFrame;
 
 TEST_CASE("docker logs: frames are split into stdout and stderr whatever the piece sizes") {
-  const std::string stream = logFrame(1, "hello ") + logFrame(2, "oops\n") + logFrame(1, "world\n") +
-                             logFrame(0, "") + logFrame(1, std::string(300, 'x'));
+  const std::string stream = logFrame(1, "hello ") + logFrame(2, "oops\n") + logFrame(1, "world\n") + logFrame(0, "") +
+                             logFrame(1, std::string(300, 'x'));
   for (std::size_t piece : {std::size_t{1}, std::size_t{3}, std::size_t{8}, std::size_t{13}, stream.size()}) {
     CAPTURE(piece);
     LogDemuxer d(1 << 20);

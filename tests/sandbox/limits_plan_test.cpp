@@ -82,8 +82,11 @@ TEST_CASE("limits plan: without a cgroup, rlimits, and root's pids limit is said
   SUBCASE("unprivileged: RLIMIT_NPROC (per user) and RLIMIT_DATA (per process)") {
     Plan p = planLimits(small(), h, "x", kNoTmp);
     CHECK(p.cgroups.empty());
-    CHECK(p.rlimits == std::vector<RlimitSetting>{{RLIMIT_NPROC, 64}, {RLIMIT_DATA, 256 << 20},
-                                                  {RLIMIT_FSIZE, 16 << 20}, {RLIMIT_NOFILE, 1024}, {RLIMIT_CORE, 0}});
+    CHECK(p.rlimits == std::vector<RlimitSetting>{{RLIMIT_NPROC, 64},
+                                                  {RLIMIT_DATA, 256 << 20},
+                                                  {RLIMIT_FSIZE, 16 << 20},
+                                                  {RLIMIT_NOFILE, 1024},
+                                                  {RLIMIT_CORE, 0}});
     CHECK(mechanismOf(p, ResourceLimit::Pids) == "RLIMIT_NPROC");
     CHECK(p.enforcement[0].note == "counts every process of the user, not only the step's: no cgroup here");
     CHECK(mechanismOf(p, ResourceLimit::Memory) == "RLIMIT_DATA");
@@ -92,8 +95,7 @@ TEST_CASE("limits plan: without a cgroup, rlimits, and root's pids limit is said
     h.root = true;
     Plan p = planLimits(small(), h, "x", kNoTmp);
     CHECK(mechanismOf(p, ResourceLimit::Pids) == "NOT not enforced");
-    CHECK(p.enforcement[0].note ==
-          "RLIMIT_NPROC does not bind uid 0, and no cgroup is available: no cgroup here");
+    CHECK(p.enforcement[0].note == "RLIMIT_NPROC does not bind uid 0, and no cgroup is available: no cgroup here");
   }
   SUBCASE("a lower hard limit is kept (it cannot be raised, and is stricter)") {
     h.hardLimits[RLIMIT_NOFILE] = 512;
@@ -127,8 +129,10 @@ TEST_CASE("limits host: the usual cgroup layout is found without mountinfo, and 
     return it == dirs.end() ? CgroupFs::NotCgroup : it->second;
   };
   SUBCASE("a hybrid host: v1 controllers, and cgroup2 at unified") {
-    dirs = {{"/sys/fs/cgroup", CgroupFs::NotCgroup}, {"/sys/fs/cgroup/unified", CgroupFs::V2},
-            {"/sys/fs/cgroup/pids", CgroupFs::V1}, {"/sys/fs/cgroup/memory/jobs/abc", CgroupFs::V1}};
+    dirs = {{"/sys/fs/cgroup", CgroupFs::NotCgroup},
+            {"/sys/fs/cgroup/unified", CgroupFs::V2},
+            {"/sys/fs/cgroup/pids", CgroupFs::V1},
+            {"/sys/fs/cgroup/memory/jobs/abc", CgroupFs::V1}};
     auto p = conventionalCgroupPaths("8:pids:/\n4:memory:/jobs/abc\n1:cpu:/\n0::/\n", fsAt);
     REQUIRE(p.has_value());
     CHECK(p->v2Dir == "/sys/fs/cgroup/unified");

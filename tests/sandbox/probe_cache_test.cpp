@@ -35,8 +35,7 @@ constexpr std::int64_t kProbedAt = 1'800'000'000;
 
 TEST_CASE("probe cache: where it lives, for every backend alike") {
   CHECK(probeCacheDir(env({{"XDG_CACHE_HOME", "/x"}, {"HOME", "/h"}})) == fs::path("/x/loopwright"));
-  CHECK(probeCacheDir(env({{"XDG_CACHE_HOME", "relative"}, {"HOME", "/h"}})) ==
-        fs::path("/h/.cache/loopwright"));
+  CHECK(probeCacheDir(env({{"XDG_CACHE_HOME", "relative"}, {"HOME", "/h"}})) == fs::path("/h/.cache/loopwright"));
   CHECK_FALSE(probeCacheDir(env({{"HOME", ""}})).has_value());
   const std::string uid = std::to_string(::getuid());
   CHECK(probeCacheFile(env({{"HOME", "/h"}}), BackendId::LinuxBwrap) ==

@@ -60,7 +60,8 @@ TEST_CASE("seatbelt profile: an author's protected paths are denied after the wr
   // SBPL: the later rule wins, so every deny must follow the writable allow.
   const auto allowWrite = profile->find("(allow file-write* (subpath");
   CHECK(allowWrite < profile->find("(deny file-write* file-link (subpath \"/Users/dev/repo/.github\")"));
-  CHECK(allowWrite < profile->find("(deny file-write* (literal \"/Users/dev/repo\") (literal \"/Users/dev/repo/.loopwright\"))"));
+  CHECK(allowWrite <
+        profile->find("(deny file-write* (literal \"/Users/dev/repo\") (literal \"/Users/dev/repo/.loopwright\"))"));
   CHECK(allowWrite < profile->find("(deny file-read* file-write* file-link (subpath \"/Users/dev/.ssh\")"));
 }
 
@@ -133,8 +134,7 @@ TEST_CASE("seatbelt canonical spec: paths resolved as the kernel sees them, syml
   CHECK(c.workspace == root / "real");
   CHECK(c.outDir == root / "real" / "out");
   CHECK(c.protectedPaths == std::vector<fs::path>{root / "real" / ".github", root / "real" / "CLAUDE.md",
-                                                  root / "real" / "AGENTS.md",
-                                                  root / "real" / "missing" / "file"});
+                                                  root / "real" / "AGENTS.md", root / "real" / "missing" / "file"});
   fs::remove_all(root);
 }
 

@@ -1,9 +1,9 @@
 #include <doctest/doctest.h>
-#include <sched.h>
-#include <csignal>
 #include <linux/fs.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <csignal>
 
 #include <cerrno>
 #include <map>
@@ -23,10 +23,10 @@ TEST_CASE("seccomp policy: always-denied calls fail with EPERM in every network 
   for (NetworkMode mode : lw::kAllNetworkModes) {
     CAPTURE(mode);
     Policy p = buildPolicy({mode, false});
-    for (const char* s : {"ptrace", "process_vm_readv", "process_vm_writev", "mount", "umount2",
-                          "fsopen", "move_mount", "open_tree", "unshare", "setns", "keyctl",
-                          "add_key", "request_key", "bpf", "perf_event_open", "userfaultfd",
-                          "open_by_handle_at", "kexec_load", "init_module", "finit_module"}) {
+    for (const char* s : {"ptrace",      "process_vm_readv",  "process_vm_writev", "mount",       "umount2",
+                          "fsopen",      "move_mount",        "open_tree",         "unshare",     "setns",
+                          "keyctl",      "add_key",           "request_key",       "bpf",         "perf_event_open",
+                          "userfaultfd", "open_by_handle_at", "kexec_load",        "init_module", "finit_module"}) {
       CAPTURE(s);
       Verdict v = check(p, s);
       CHECK(v.denied);
@@ -57,8 +57,8 @@ TEST_CASE("seccomp policy: clone refused with any namespace flag, allowed withou
   Policy p = buildPolicy({NetworkMode::None, false});
   CHECK_FALSE(check(p, "clone", {SIGCHLD}).denied);
   CHECK_FALSE(check(p, "clone", {CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD}).denied);
-  for (std::uint64_t f : {CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWUTS,
-                          CLONE_NEWIPC, CLONE_NEWCGROUP}) {
+  for (std::uint64_t f :
+       {CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWCGROUP}) {
     CAPTURE(f);
     CHECK(check(p, "clone", {f | SIGCHLD}).errnoValue == EPERM);
   }
@@ -148,9 +148,9 @@ TEST_CASE("seccomp policy: prlimit64 only on the caller (pid 0), in every networ
 }
 
 TEST_CASE("seccomp policy: metadata changes refused only where asked, with calls newer than libseccomp by number") {
-  const char* calls[] = {"chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown",
-                         "fchownat", "utime", "utimes", "futimesat", "utimensat", "setxattr",
-                         "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
+  const char* calls[] = {"chmod",      "fchmod",        "fchmodat",    "fchmodat2",   "chown",        "fchown",
+                         "lchown",     "fchownat",      "utime",       "utimes",      "futimesat",    "utimensat",
+                         "setxattr",   "lsetxattr",     "fsetxattr",   "removexattr", "lremovexattr", "fremovexattr",
                          "setxattrat", "removexattrat", "file_setattr"};
   Policy plain = buildPolicy({NetworkMode::None, true});
   Options o{NetworkMode::None, true};
@@ -161,8 +161,8 @@ TEST_CASE("seccomp policy: metadata changes refused only where asked, with calls
     CHECK_FALSE(check(plain, s).denied);
     CHECK(check(strict, s).errnoValue == EPERM);
   }
-  for (std::uint64_t chattr : {std::uint64_t{FS_IOC_SETFLAGS}, std::uint64_t{FS_IOC32_SETFLAGS},
-                               std::uint64_t{FS_IOC_FSSETXATTR}}) {
+  for (std::uint64_t chattr :
+       {std::uint64_t{FS_IOC_SETFLAGS}, std::uint64_t{FS_IOC32_SETFLAGS}, std::uint64_t{FS_IOC_FSSETXATTR}}) {
     CHECK(check(strict, "ioctl", {3, chattr | (1ull << 40)}).denied);
     CHECK_FALSE(check(plain, "ioctl", {3, chattr}).denied);
   }

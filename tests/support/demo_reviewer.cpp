@@ -60,9 +60,13 @@ json::array findingsIn(const std::string& prompt) {
     for (const Pattern& p : kPatterns) {
       if (m[2].str().find(p.needle) == std::string::npos) continue;
       int n = std::stoi(m[1].str());
-      findings.push_back(json::object{{"path", path}, {"startLine", n}, {"endLine", n},
-                                      {"severity", p.severity}, {"rule", p.rule},
-                                      {"message", p.message}, {"confidence", p.confidence}});
+      findings.push_back(json::object{{"path", path},
+                                      {"startLine", n},
+                                      {"endLine", n},
+                                      {"severity", p.severity},
+                                      {"rule", p.rule},
+                                      {"message", p.message},
+                                      {"confidence", p.confidence}});
     }
   }
   return findings;

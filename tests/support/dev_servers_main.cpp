@@ -36,8 +36,7 @@ std::string readAll(const std::string& path) {
 json::object postedState(const FakeGithub& github, int pull) {
   json::array annotations;
   for (const json::value& run : github.checkRuns())
-    for (const json::value& a : github.annotations(run.at("id").to_number<std::int64_t>()))
-      annotations.push_back(a);
+    for (const json::value& a : github.annotations(run.at("id").to_number<std::int64_t>())) annotations.push_back(a);
   return {{"reviews", github.reviews(pull)},
           {"reviewComments", github.reviewComments(pull)},
           {"checkRuns", github.checkRuns()},

@@ -41,20 +41,20 @@ struct ReadModel {
     std::vector<std::string> labels;
     bool draft = false;
   };
-  std::map<int, PullMeta> pulls;                   // decorates FakeGithub::addPull's pulls
-  std::map<int, boost::json::array> pullFiles;     // GitHub's file objects
+  std::map<int, PullMeta> pulls;                // decorates FakeGithub::addPull's pulls
+  std::map<int, boost::json::array> pullFiles;  // GitHub's file objects
   struct Compare {
     std::string status = "ahead";  // ahead | behind | diverged | identical
     boost::json::array files;
     std::string diff;
   };
-  std::map<std::string, Compare> compares;          // by "base...head"
+  std::map<std::string, Compare> compares;                             // by "base...head"
   std::map<std::string, std::map<std::string, std::string>> contents;  // ref -> path -> bytes
-  std::map<int, boost::json::object> issues;        // GitHub's issue objects
-  boost::json::array searchItems;                   // every search answers these
-  std::vector<std::string> searchQueries;           // the q of each search, decoded
-  int searchesBeforeLimit = 1 << 30;                // then one 403 rate-limit answer, then reset
-  std::int64_t resetIn = 30;                        // seconds, for x-ratelimit-reset
+  std::map<int, boost::json::object> issues;                           // GitHub's issue objects
+  boost::json::array searchItems;                                      // every search answers these
+  std::vector<std::string> searchQueries;                              // the q of each search, decoded
+  int searchesBeforeLimit = 1 << 30;                                   // then one 403 rate-limit answer, then reset
+  std::int64_t resetIn = 30;                                           // seconds, for x-ratelimit-reset
   std::map<std::string, std::string> labelDescriptions;
 
   // Adds the fields of a pull's metadata to FakeGithub's pull object.
@@ -110,12 +110,16 @@ struct ReadModel {
     auto tree = contents.find(ref);
     if (tree == contents.end()) return message(404, "No commit found for the ref " + ref);
     if (auto f = tree->second.find(path); f != tree->second.end()) {
-      if (accept == "application/vnd.github.raw") return {200, {{"content-type", "application/octet-stream"}}, f->second};
+      if (accept == "application/vnd.github.raw")
+        return {200, {{"content-type", "application/octet-stream"}}, f->second};
       // Files over 1 MB come with encoding "none" and no content (docs: "Get repository content").
       bool big = f->second.size() > (1u << 20);
-      return json(200, boost::json::object{{"type", "file"}, {"name", path.substr(path.rfind('/') + 1)},
-                                           {"path", path}, {"sha", "blob-" + std::to_string(f->second.size())},
-                                           {"size", f->second.size()}, {"encoding", big ? "none" : "base64"},
+      return json(200, boost::json::object{{"type", "file"},
+                                           {"name", path.substr(path.rfind('/') + 1)},
+                                           {"path", path},
+                                           {"sha", "blob-" + std::to_string(f->second.size())},
+                                           {"size", f->second.size()},
+                                           {"encoding", big ? "none" : "base64"},
                                            {"content", big ? "" : base64(f->second)}});
     }
     boost::json::array dir;
@@ -132,8 +136,10 @@ struct ReadModel {
       searchesBeforeLimit = 1 << 30;
       std::int64_t reset = static_cast<std::int64_t>(std::time(nullptr)) + resetIn;
       Reply r = message(403, "API rate limit exceeded for user ID 1. [search]");
-      r.headers = {{"content-type", "application/json"}, {"x-ratelimit-limit", "30"},
-                   {"x-ratelimit-remaining", "0"}, {"x-ratelimit-resource", "search"},
+      r.headers = {{"content-type", "application/json"},
+                   {"x-ratelimit-limit", "30"},
+                   {"x-ratelimit-remaining", "0"},
+                   {"x-ratelimit-resource", "search"},
                    {"x-ratelimit-reset", std::to_string(reset)}};
       return r;
     }
@@ -177,9 +183,11 @@ struct ReadModel {
       boost::json::array all;
       for (const auto& [name, colour] : labelColours) {
         auto d = labelDescriptions.find(name);
-        all.push_back(boost::json::object{{"name", name}, {"color", colour},
-                                          {"description", d == labelDescriptions.end() ? boost::json::value(nullptr)
-                                                                                       : boost::json::value(d->second)}});
+        all.push_back(
+            boost::json::object{{"name", name},
+                                {"color", colour},
+                                {"description", d == labelDescriptions.end() ? boost::json::value(nullptr)
+                                                                             : boost::json::value(d->second)}});
       }
       return page(all, "");
     }

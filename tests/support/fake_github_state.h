@@ -143,7 +143,7 @@ struct FakeGithub::State {
   std::map<int, json::array> issueComments;
   std::map<int, std::vector<std::string>> issueLabels;
   std::map<std::string, std::string> labels{{"bug", "d73a4a"}};
-  ReadModel reads;  // the read endpoints' data (support/fake_github_reads.h)
+  ReadModel reads;       // the read endpoints' data (support/fake_github_reads.h)
   GraphqlModel graphql;  // resolved threads and the GraphQL page size (support/fake_github_graphql.h)
 
   std::string writer() const { return installation ? "github-actions[bot]" : kLogin; }

@@ -25,22 +25,20 @@ namespace {
 
 std::string defaultBody(const std::string& path, int n, const std::string& model, std::string text) {
   if (path.ends_with("/messages"))
-    return json::serialize(json::object{
-        {"id", "msg_" + std::to_string(n)},
-        {"type", "message"},
-        {"role", "assistant"},
-        {"model", model},
-        {"content", json::array{json::object{{"type", "text"}, {"text", text}}}},
-        {"stop_reason", "end_turn"},
-        {"usage", json::object{{"input_tokens", 11}, {"output_tokens", 7}}}});
+    return json::serialize(json::object{{"id", "msg_" + std::to_string(n)},
+                                        {"type", "message"},
+                                        {"role", "assistant"},
+                                        {"model", model},
+                                        {"content", json::array{json::object{{"type", "text"}, {"text", text}}}},
+                                        {"stop_reason", "end_turn"},
+                                        {"usage", json::object{{"input_tokens", 11}, {"output_tokens", 7}}}});
   return json::serialize(json::object{
       {"id", "chatcmpl-" + std::to_string(n)},
       {"object", "chat.completion"},
       {"model", model},
-      {"choices", json::array{json::object{
-                      {"index", 0},
-                      {"message", json::object{{"role", "assistant"}, {"content", text}}},
-                      {"finish_reason", "stop"}}}},
+      {"choices", json::array{json::object{{"index", 0},
+                                           {"message", json::object{{"role", "assistant"}, {"content", text}}},
+                                           {"finish_reason", "stop"}}}},
       {"usage", json::object{{"prompt_tokens", 11}, {"completion_tokens", 7}}}});
 }
 
@@ -48,11 +46,12 @@ std::string defaultBody(const std::string& path, int n, const std::string& model
 
 FakeModel::FakeModel()
     : state_(std::make_unique<State>()),
-      server_("fake-model", [this](const LocalHttpServer::Request& r) { return answer(r); },
-              [this] {
-                state_->stopping = true;
-                state_->stopCv.notify_all();
-              }) {}
+      server_(
+          "fake-model", [this](const LocalHttpServer::Request& r) { return answer(r); },
+          [this] {
+            state_->stopping = true;
+            state_->stopCv.notify_all();
+          }) {}
 
 FakeModel::~FakeModel() = default;
 
@@ -98,18 +97,16 @@ std::optional<LocalHttpServer::Response> FakeModel::answer(const LocalHttpServer
       reply = state_->scripts.front();
       state_->scripts.pop_front();
     }
-    if (reply.delay.count() > 0)
-      state_->stopCv.wait_for(lock, reply.delay, [&] { return state_->stopping.load(); });
+    if (reply.delay.count() > 0) state_->stopCv.wait_for(lock, reply.delay, [&] { return state_->stopping.load(); });
   }
   if (reply.closeWithoutAnswer) return std::nullopt;
   LocalHttpServer::Response res;
   res.status = reply.status;
   res.headers["content-type"] = "application/json";
   if (!reply.emptyBody)
-    res.body = !reply.body.empty() ? reply.body
+    res.body = !reply.body.empty()   ? reply.body
                : reply.status == 200 ? defaultBody(rec.path, n, model,
-                                                   responder ? responder(body)
-                                                             : "fake completion " + std::to_string(n))
+                                                   responder ? responder(body) : "fake completion " + std::to_string(n))
                                      : R"({"error":{"type":"scripted_failure","message":"scripted"}})";
   return res;
 }

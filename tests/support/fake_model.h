@@ -31,8 +31,8 @@ class FakeModel {
 
   struct Reply {
     int status = 200;
-    std::string body;          // empty: a valid completion for the path's API
-    bool emptyBody = false;    // answer with no body at all
+    std::string body;                    // empty: a valid completion for the path's API
+    bool emptyBody = false;              // answer with no body at all
     std::chrono::milliseconds delay{0};  // before answering
     bool closeWithoutAnswer = false;
 

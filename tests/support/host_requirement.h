@@ -15,7 +15,7 @@ bool requireHost(bool available, const std::string& reason);
 
 }  // namespace lw::test
 
-#define LW_REQUIRE_HOST(cond, reason) \
-  do {                                \
+#define LW_REQUIRE_HOST(cond, reason)                       \
+  do {                                                      \
     if (!::lw::test::requireHost((cond), (reason))) return; \
   } while (0)

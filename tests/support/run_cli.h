@@ -17,8 +17,8 @@ struct CliRun {
 
 // Runs LOOPWRIGHT_BIN with `args` in `cwd` and exactly the environment `env`
 // (PATH and HOME are added when missing).
-inline CliRun runCli(const std::vector<std::string>& args,
-                     std::map<std::string, std::string> env = {}, const std::string& cwd = "") {
+inline CliRun runCli(const std::vector<std::string>& args, std::map<std::string, std::string> env = {},
+                     const std::string& cwd = "") {
   sandbox::process::SpawnRequest req;
   req.argv.push_back(LOOPWRIGHT_BIN);
   req.argv.insert(req.argv.end(), args.begin(), args.end());

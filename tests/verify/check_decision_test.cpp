@@ -100,8 +100,7 @@ TEST_CASE("check decision: an author's symlink is held to the policy where it le
         "symlink points outside the workspace: /etc/passwd");
   CHECK(verdictFor(symlinkTo("src/l", inside(".github/workflows/x.yml")), p).reason ==
         "symlink into a protected path: .github/workflows/x.yml");
-  CHECK(verdictFor(symlinkTo("src/l", inside(".git/config")), p).reason ==
-        "symlink into a git directory: .git/config");
+  CHECK(verdictFor(symlinkTo("src/l", inside(".git/config")), p).reason == "symlink into a git directory: .git/config");
   ObservedChange loop = observed(change("src/l", ChangeKind::Added));
   loop.linkTarget = Result<ResolvedPath>(makeError(ErrorCode::PathPolicyViolation, "symlink loop"));
   CHECK(verdictFor(loop, p).reason == "symlink loop");
@@ -110,8 +109,7 @@ TEST_CASE("check decision: an author's symlink is held to the policy where it le
 TEST_CASE("check decision: declared paths are resolved first, then judged like changes") {
   CheckPolicy p = author();
   CHECK_FALSE(verdictFor(DeclaredPath{"src/a.c", inside("src/a.c")}, p).violation);
-  CHECK(verdictFor(DeclaredPath{"../x", ResolvedPath{"../x", "/x", false, ""}}, p).reason ==
-        "outside the workspace");
+  CHECK(verdictFor(DeclaredPath{"../x", ResolvedPath{"../x", "/x", false, ""}}, p).reason == "outside the workspace");
   CHECK(verdictFor(DeclaredPath{"sub/.git/config", inside("sub/.git/config")}, p).reason ==
         "'sub/.git/config' is inside a .git: no step may write there");
   CHECK(verdictFor(DeclaredPath{"AGENTS.md", inside("AGENTS.md")}, p).reason == "protected path");

@@ -13,13 +13,20 @@ TEST_CASE("verify glob: '*' stays in a component, '**' spans any number") {
     bool match;
   };
   const Row rows[] = {
-      {"src/**", "src/a/b.c", true},     {"src/**", "src", true},
-      {"src/**", "srcx/a", false},       {"src/*.c", "src/a.c", true},
-      {"src/*.c", "src/a/b.c", false},   {"**/AGENTS.md", "AGENTS.md", true},
-      {"**/AGENTS.md", "a/b/AGENTS.md", true}, {"**/AGENTS.md", "a/xAGENTS.md", false},
-      {"docs/**/*.md", "docs/x.md", true}, {"docs/**/*.md", "docs/a/b/x.md", true},
-      {"a?c", "abc", true},              {"a?c", "a/c", false},
-      {"", "", true},                    {"x", "", false},
+      {"src/**", "src/a/b.c", true},
+      {"src/**", "src", true},
+      {"src/**", "srcx/a", false},
+      {"src/*.c", "src/a.c", true},
+      {"src/*.c", "src/a/b.c", false},
+      {"**/AGENTS.md", "AGENTS.md", true},
+      {"**/AGENTS.md", "a/b/AGENTS.md", true},
+      {"**/AGENTS.md", "a/xAGENTS.md", false},
+      {"docs/**/*.md", "docs/x.md", true},
+      {"docs/**/*.md", "docs/a/b/x.md", true},
+      {"a?c", "abc", true},
+      {"a?c", "a/c", false},
+      {"", "", true},
+      {"x", "", false},
   };
   for (const Row& r : rows) {
     std::string glob = r.glob, path = r.path;
@@ -48,11 +55,17 @@ TEST_CASE("verify path policy: writable scope is exact and empty means nothing")
 }
 
 TEST_CASE("verify path policy: dependency manifests and lock files by name") {
-  for (const char* p : {"package.json", "web/package-lock.json", "requirements.txt",
-                        "requirements-dev.txt", "pyproject.toml", "go.mod", "go.sum", "Cargo.toml",
-                        "Cargo.lock", "pom.xml", "build.gradle", "app/build.gradle.kts", "Gemfile",
-                        "Gemfile.lock", "composer.json", "composer.lock", "vcpkg.json",
-                        "conanfile.txt", "conanfile.py", "yarn.lock", "pnpm-lock.yaml"}) {
+  for (const char* p : {"package.json",     "web/package-lock.json",
+                        "requirements.txt", "requirements-dev.txt",
+                        "pyproject.toml",   "go.mod",
+                        "go.sum",           "Cargo.toml",
+                        "Cargo.lock",       "pom.xml",
+                        "build.gradle",     "app/build.gradle.kts",
+                        "Gemfile",          "Gemfile.lock",
+                        "composer.json",    "composer.lock",
+                        "vcpkg.json",       "conanfile.txt",
+                        "conanfile.py",     "yarn.lock",
+                        "pnpm-lock.yaml"}) {
     CAPTURE(p);
     CHECK(dependencyKindOf(p) == DependencyKind::Manifest);
   }

@@ -49,9 +49,8 @@ TEST_CASE("verify secrets: known token shapes are masked and reported without th
 
 TEST_CASE("verify secrets: ordinary text is left alone") {
   SecretScanner s;
-  for (const char* text : {"the key is in the drawer", "PASSWORD=${{ secrets.PW }}",
-                           "API_KEY=$API_KEY", "TOKEN=aaaaaaaaaaaaaaaa", "sk-short",
-                           "ghp_tooshort", "xAKIAIOSFODNN7EXAMPLE"}) {
+  for (const char* text : {"the key is in the drawer", "PASSWORD=${{ secrets.PW }}", "API_KEY=$API_KEY",
+                           "TOKEN=aaaaaaaaaaaaaaaa", "sk-short", "ghp_tooshort", "xAKIAIOSFODNN7EXAMPLE"}) {
     CAPTURE(text);
     ScanResult r = s.scanAndMask(text);
     CHECK(r.clean());
@@ -72,7 +71,8 @@ TEST_CASE("verify secrets: exact run secrets, also base64- and URL-encoded") {
       for (bool url : {false, true}) {
         CAPTURE(prefix);
         CAPTURE(url);
-        std::string enc = lw::base64Encode(prefix + secret + "!", url ? lw::Base64Alphabet::Url : lw::Base64Alphabet::Standard);
+        std::string enc =
+            lw::base64Encode(prefix + secret + "!", url ? lw::Base64Alphabet::Url : lw::Base64Alphabet::Standard);
         ScanResult r = s.scanAndMask("Authorization: Basic " + enc);
         CHECK_FALSE(r.clean());
         CHECK(r.masked.find(enc) == std::string::npos);
@@ -104,8 +104,8 @@ TEST_CASE("verify secrets: ::add-mask:: commands, one per line of a multi-line s
   SecretScanner s;
   ScanResult r = s.scanAndMask("-----BEGIN EC PRIVATE KEY-----\r\nAAAA\r\n-----END EC PRIVATE KEY-----\n");
   REQUIRE(r.hits.size() == 1);
-  CHECK(r.valuesToMaskUnsafe == std::vector<std::string>{"-----BEGIN EC PRIVATE KEY-----", "AAAA",
-                                                         "-----END EC PRIVATE KEY-----"});
+  CHECK(r.valuesToMaskUnsafe ==
+        std::vector<std::string>{"-----BEGIN EC PRIVATE KEY-----", "AAAA", "-----END EC PRIVATE KEY-----"});
   CHECK(addMaskCommand("a%b\nc") == "::add-mask::a%25b%0Ac");
 }
 
@@ -141,7 +141,8 @@ TEST_CASE("verify secrets: tokens next to and inside other candidates are still 
     CHECK(r.masked == "*** tail");
   }
   SUBCASE("a credential assigned inside a low-entropy value") {
-    const ScanResult r = scanner.scanAndMask("LOW_KEY=" + std::string(400, 'a') + "&API_TOKEN=Xy9kQ2mZ8pL4vB7nRt5w end");
+    const ScanResult r =
+        scanner.scanAndMask("LOW_KEY=" + std::string(400, 'a') + "&API_TOKEN=Xy9kQ2mZ8pL4vB7nRt5w end");
     CHECK(kinds(r) == "generic-secret-assignment");
     CHECK(r.masked == "LOW_KEY=" + std::string(400, 'a') + "&API_TOKEN=*** end");
   }
@@ -158,10 +159,23 @@ TEST_CASE("verify secrets: tokens next to and inside other candidates are still 
 // output bound, about eight minutes), after the step had ended.
 TEST_CASE("verify secrets: a megabyte of repeated token prefixes scans in linear time") {
   const SecretScanner scanner({"hunter2-s3cret", "abab"});
-  const char* units[] = {"sk-",     "sk-ant-",     "xoxb-", "ghp_",  "github_pat_", "eyJ-",
-                         "eyJaaaaaaaaaaaaa.", "A_KEY=", "A_KEY=A", "a_token: ", "-----BEGIN ",
-                         "-----BEGIN PRIVATE KEY-----", "-----BEGIN PRIVATE KEY-----\n-----END ",
-                         "https://hooks.slack.com/services/", "AKIA", "hunter2-s3cre", "ab"};
+  const char* units[] = {"sk-",
+                         "sk-ant-",
+                         "xoxb-",
+                         "ghp_",
+                         "github_pat_",
+                         "eyJ-",
+                         "eyJaaaaaaaaaaaaa.",
+                         "A_KEY=",
+                         "A_KEY=A",
+                         "a_token: ",
+                         "-----BEGIN ",
+                         "-----BEGIN PRIVATE KEY-----",
+                         "-----BEGIN PRIVATE KEY-----\n-----END ",
+                         "https://hooks.slack.com/services/",
+                         "AKIA",
+                         "hunter2-s3cre",
+                         "ab"};
   for (const char* unit : units) {
     CAPTURE(unit);
     std::string text;

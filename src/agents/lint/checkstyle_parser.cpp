@@ -93,8 +93,10 @@ std::optional<int> tooDeepAtLine(std::string_view text) {
     if (text[i] == '/' && i + 1 < text.size() && text[i + 1] == '>') --depth;
     if (text[i] != '<' || i + 1 >= text.size()) continue;
     char next = text[i + 1];
-    if (next == '/') --depth;
-    else if (next != '?' && next != '!') ++depth;
+    if (next == '/')
+      --depth;
+    else if (next != '?' && next != '!')
+      ++depth;
     if (depth > kMaxDepth) return line;
   }
   return std::nullopt;

@@ -27,8 +27,8 @@ void logError(std::ostream& log, const Error& e) {
 }
 
 Error linterFailed(const LintParams& params, const LinterRun& run, const std::string& why) {
-  std::string message = "the linter '" + params.command.front() + "' exited with status " +
-                        std::to_string(run.exitCode) + " and " + why;
+  std::string message =
+      "the linter '" + params.command.front() + "' exited with status " + std::to_string(run.exitCode) + " and " + why;
   if (!run.stderrTail.empty()) message += "; the end of its stderr:\n" + run.stderrTail;
   return makeError(ErrorCode::SandboxLaunchFailed, message,
                    "run the command locally in the repository; check `with: format` (" + params.formatName + ")",
@@ -75,8 +75,8 @@ void logImport(std::ostream& log, const ParsedOutput& parsed, const Conversion& 
 }
 
 Result<std::vector<Finding>> findingsOf(AgentContext& ctx, const LintParams& params, const ParsedOutput& parsed) {
-  Conversion converted = toFindings(parsed.diagnostics,
-                                    FindingOptions{params.severity, params.rulePrefix, workspaceRoots(ctx.workspace)});
+  Conversion converted =
+      toFindings(parsed.diagnostics, FindingOptions{params.severity, params.rulePrefix, workspaceRoots(ctx.workspace)});
   logImport(ctx.log, parsed, converted);
   std::vector<Finding> findings = std::move(converted.findings);
   std::size_t read = findings.size();

@@ -6,8 +6,8 @@
 
 #include "agents/agent.h"
 #include "agents/lint/lint_diagnostic.h"
-#include "agents/lint/linter_process.h"
 #include "agents/lint/lint_params.h"
+#include "agents/lint/linter_process.h"
 
 namespace lw::agents::lint {
 

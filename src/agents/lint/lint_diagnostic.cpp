@@ -51,8 +51,7 @@ void addDiagnostic(ParsedOutput& out, LintDiagnostic d) {
 
 Error malformedOutput(std::string_view format, std::string what, Location where) {
   Error e = makeError(ErrorCode::OutputInvalid, std::string(format) + " output: " + what,
-                      "check that the linter prints the format named in `with: format`",
-                      "builtin/lint");
+                      "check that the linter prints the format named in `with: format`", "builtin/lint");
   if (where.file.empty()) where.file = std::string(format) + " output";
   e.location = std::move(where);
   return e;
@@ -60,9 +59,8 @@ Error malformedOutput(std::string_view format, std::string what, Location where)
 
 Error outputTooLarge(std::string_view format, std::size_t size) {
   return makeError(ErrorCode::OutputInvalid,
-                   std::string(format) + " output of " + std::to_string(size) +
-                       " bytes is larger than the " + std::to_string(kMaxOutputBytes) +
-                       " bytes builtin/lint reads",
+                   std::string(format) + " output of " + std::to_string(size) + " bytes is larger than the " +
+                       std::to_string(kMaxOutputBytes) + " bytes builtin/lint reads",
                    "narrow the linter's scope to the changed files", "builtin/lint");
 }
 

@@ -23,10 +23,10 @@ constexpr std::size_t kMaxDiagnostics = 100000;
 constexpr std::size_t kMaxMessageBytes = 8192;
 
 struct LintDiagnostic {
-  std::string path;  // as the tool wrote it: relative, absolute or empty
-  int line = 0;      // 1-based; 0 = the whole file
-  int endLine = 0;   // 0 = same as line
-  int column = 0;    // 1-based; 0 = unknown
+  std::string path;                  // as the tool wrote it: relative, absolute or empty
+  int line = 0;                      // 1-based; 0 = the whole file
+  int endLine = 0;                   // 0 = same as line
+  int column = 0;                    // 1-based; 0 = unknown
   std::optional<Severity> severity;  // nullopt: the tool gave none
   std::string rule;                  // the tool's own rule id, may be empty
   std::string message;

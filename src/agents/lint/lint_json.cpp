@@ -93,9 +93,12 @@ int JsonReader::position(const json::object& o, std::string_view key, const std:
   const json::value* v = o.if_contains(key);
   if (v == nullptr || v->is_null()) return 0;
   long long n = -1;
-  if (v->is_int64()) n = v->as_int64();
-  else if (v->is_uint64()) n = kMaxPosition + 1;  // only values past int64's range are uint64
-  else wrongType(path, key, "an integer");
+  if (v->is_int64())
+    n = v->as_int64();
+  else if (v->is_uint64())
+    n = kMaxPosition + 1;  // only values past int64's range are uint64
+  else
+    wrongType(path, key, "an integer");
   if (n < 0 || n > kMaxPosition) {
     Location l;
     l.path = member(path, key);

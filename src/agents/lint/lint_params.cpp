@@ -64,7 +64,8 @@ Status readChoices(const json::object& with, LintParams& p) {
   if (!prefix) return prefix.error();
   p.rulePrefix = *prefix;
   const json::value* max = with.if_contains("maxFindings");
-  if (max == nullptr || !max->is_int64() || max->as_int64() < 1) return badParam("maxFindings", "is not a positive integer");
+  if (max == nullptr || !max->is_int64() || max->as_int64() < 1)
+    return badParam("maxFindings", "is not a positive integer");
   p.maxFindings = static_cast<std::size_t>(max->as_int64());
   return Ok{};
 }

@@ -36,8 +36,8 @@ std::optional<std::string> percentDecoded(std::string_view s) {
 // RFC 3986: a scheme is ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) then ':'.
 std::size_t schemeLength(std::string_view uri) {
   std::size_t i = 0;
-  while (i < uri.size() && (std::isalnum(static_cast<unsigned char>(uri[i])) || uri[i] == '+' ||
-                            uri[i] == '-' || uri[i] == '.')) {
+  while (i < uri.size() &&
+         (std::isalnum(static_cast<unsigned char>(uri[i])) || uri[i] == '+' || uri[i] == '-' || uri[i] == '.')) {
     ++i;
   }
   bool scheme = i > 1 && i < uri.size() && uri[i] == ':' && std::isalpha(static_cast<unsigned char>(uri[0]));

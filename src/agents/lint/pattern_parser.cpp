@@ -25,7 +25,9 @@ Error badPattern(std::string_view pattern, std::size_t offset, std::string what)
 const char* directiveRegex(char d) {
   switch (d) {
     case 'f': return "(.+?)";
-    case 'l': case 'e': case 'c': return "([0-9]+)";
+    case 'l':
+    case 'e':
+    case 'c': return "([0-9]+)";
     case 's': return "([A-Za-z]+)";
     case 'r': return "([^\\s\\[\\]()]+)";
     case 'm': return "(.*)";
@@ -66,8 +68,13 @@ Result<LinePattern> LinePattern::compile(std::string_view pattern) {
     }
     const char* part = directiveRegex(d);
     if (part == nullptr) return badPattern(pattern, i - 1, std::string("unknown directive %") + d);
-    int* slot = d == 'f' ? &p.file_ : d == 'l' ? &p.line_ : d == 'e' ? &p.endLine_ : d == 'c' ? &p.column_
-              : d == 's' ? &p.severity_ : d == 'r' ? &p.rule_ : &p.message_;
+    int* slot = d == 'f'   ? &p.file_
+                : d == 'l' ? &p.line_
+                : d == 'e' ? &p.endLine_
+                : d == 'c' ? &p.column_
+                : d == 's' ? &p.severity_
+                : d == 'r' ? &p.rule_
+                           : &p.message_;
     if (*slot != 0) return badPattern(pattern, i - 1, std::string("%") + d + " appears twice");
     *slot = ++group;
     regex += part;
@@ -105,8 +112,10 @@ Result<ParsedOutput> parseLines(const LinePattern& pattern, std::string_view tex
     if (line.empty()) continue;
     std::optional<LintDiagnostic> d;
     if (line.size() <= kMaxPatternLine) d = pattern.match(line);
-    if (d) addDiagnostic(out, std::move(*d));
-    else ++out.ignored;
+    if (d)
+      addDiagnostic(out, std::move(*d));
+    else
+      ++out.ignored;
   }
   return out;
 }

@@ -19,8 +19,7 @@ std::optional<Severity> severityOf(const JsonReader& r, const json::object& o, c
     if (s == "INFO") return Severity::Notice;
     if (s == "UNKNOWN_SEVERITY") return std::nullopt;
   } else if (v->is_int64() && v->as_int64() >= 0 && v->as_int64() <= 3) {
-    constexpr std::optional<Severity> byNumber[] = {std::nullopt, Severity::Error, Severity::Warning,
-                                                    Severity::Notice};
+    constexpr std::optional<Severity> byNumber[] = {std::nullopt, Severity::Error, Severity::Warning, Severity::Notice};
     return byNumber[v->as_int64()];
   }
   Location l;
@@ -42,8 +41,8 @@ TextRange rangeOf(const JsonReader& r, const json::object* range, const std::str
   return t;
 }
 
-std::optional<std::string> suggestionOf(const JsonReader& r, const json::object& diagnostic,
-                                        const LintDiagnostic& d, const std::string& path) {
+std::optional<std::string> suggestionOf(const JsonReader& r, const json::object& diagnostic, const LintDiagnostic& d,
+                                        const std::string& path) {
   const json::array* suggestions = r.array(diagnostic, "suggestions", path);
   if (suggestions == nullptr || suggestions->empty()) return std::nullopt;
   std::string spath = path.empty() ? "suggestions[0]" : path + ".suggestions[0]";
@@ -110,8 +109,7 @@ Result<ParsedOutput> parseRdjsonl(std::string_view text) {
       ++lineNo;
       if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
       json::value v = reader.parse(line, lineNo);
-      readDiagnostic(reader, reader.object(v, "line " + std::to_string(lineNo)), std::nullopt,
-                     "", out);
+      readDiagnostic(reader, reader.object(v, "line " + std::to_string(lineNo)), std::nullopt, "", out);
     }
   } catch (MalformedOutput& e) {
     if (e.error.location && e.error.location->line == 0) e.error.location->line = lineNo;

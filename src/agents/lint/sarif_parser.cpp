@@ -43,8 +43,8 @@ RunContext readRun(const JsonReader& r, const json::object& run, const std::stri
 
 // SARIF §3.27.6-7: the rule is named by ruleId, rule.id, or an index into
 // the driver's rules.
-std::pair<std::string, const json::object*> ruleOf(const JsonReader& r, const RunContext& c,
-                                                   const json::object& result, const std::string& path) {
+std::pair<std::string, const json::object*> ruleOf(const JsonReader& r, const RunContext& c, const json::object& result,
+                                                   const std::string& path) {
   std::optional<std::string> id = r.string(result, "ruleId", path);
   int index = result.contains("ruleIndex") ? r.position(result, "ruleIndex", path) : -1;
   if (const json::object* ref = r.object(result, "rule", path)) {
@@ -103,16 +103,16 @@ std::string withArguments(const std::string& text, const json::array* arguments)
   return out;
 }
 
-std::string messageOf(const JsonReader& r, const RunContext& c, const json::object& result,
-                      const json::object* rule, const std::string& path) {
+std::string messageOf(const JsonReader& r, const RunContext& c, const json::object& result, const json::object* rule,
+                      const std::string& path) {
   const json::object* message = r.object(result, "message", path);
   if (message == nullptr) return {};
   std::string mpath = path + ".message";
   const json::array* arguments = r.array(*message, "arguments", mpath);
   if (auto text = r.string(*message, "text", mpath)) return withArguments(*text, arguments);
   if (auto id = r.string(*message, "id", mpath)) {
-    for (const json::object* strings : {rule ? r.object(*rule, "messageStrings", "rule") : nullptr,
-                                        c.globalMessageStrings}) {
+    for (const json::object* strings :
+         {rule ? r.object(*rule, "messageStrings", "rule") : nullptr, c.globalMessageStrings}) {
       const json::object* entry = strings ? r.object(*strings, *id, "messageStrings") : nullptr;
       if (entry == nullptr) continue;
       if (auto text = r.string(*entry, "text", "messageStrings." + *id)) return withArguments(*text, arguments);
@@ -152,8 +152,8 @@ std::string artifactPath(const JsonReader& r, const RunContext& c, const json::o
     const json::array* artifacts = r.array(*c.run, "artifacts", c.path);
     if (artifacts != nullptr && static_cast<std::size_t>(index) < artifacts->size()) {
       std::string apath = indexed(c.path, "artifacts", static_cast<std::size_t>(index));
-      const json::object* location = r.object(r.object((*artifacts)[static_cast<std::size_t>(index)], apath),
-                                              "location", apath);
+      const json::object* location =
+          r.object(r.object((*artifacts)[static_cast<std::size_t>(index)], apath), "location", apath);
       if (location != nullptr) return artifactPath(r, c, *location, apath + ".location");
     }
   }

@@ -18,8 +18,7 @@ Status writeCoverage(const std::filesystem::path& outDir, const Coverage& c) {
   // The file's shape is the publisher's (core/step_coverage.h), written by its
   // own encoder so the two cannot drift apart.
   lw::Coverage out;
-  for (const FileCoverage& f : c.files)
-    out.files.push_back({f.path, *parseFileReview(toString(f.status)), f.reason});
+  for (const FileCoverage& f : c.files) out.files.push_back({f.path, *parseFileReview(toString(f.status)), f.reason});
   out.complete = c.complete;
   out.reason = c.reason;
   out.tokensUsed = c.tokensUsed;

@@ -20,8 +20,7 @@ Result<ReviewParams> readReviewParams(const json::object& params) {
          chunkTokens = static_cast<double>(r.chunkTokens), maxFindings = r.maxFindings;
   if (!with.number("maxFiles", maxFiles) || !positive(maxFiles) || maxFiles > 1e9)
     return with.bad("maxFiles", "a positive integer");
-  if (!with.number("maxTokens", maxTokens) || !positive(maxTokens))
-    return with.bad("maxTokens", "a positive integer");
+  if (!with.number("maxTokens", maxTokens) || !positive(maxTokens)) return with.bad("maxTokens", "a positive integer");
   if (!with.number("chunkTokens", chunkTokens) || !positive(chunkTokens))
     return with.bad("chunkTokens", "a positive integer");
   if (!with.number("maxFindings", maxFindings) || !positive(maxFindings) || maxFindings > 1e9)

@@ -6,9 +6,7 @@
 
 namespace lw::agents::security {
 
-bool ChangedFile::isAdded(int line) const {
-  return std::binary_search(addedLines.begin(), addedLines.end(), line);
-}
+bool ChangedFile::isAdded(int line) const { return std::binary_search(addedLines.begin(), addedLines.end(), line); }
 
 std::vector<std::string_view> ChangedFile::lines() const {
   std::vector<std::string_view> out = splitLines(content);

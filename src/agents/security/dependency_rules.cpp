@@ -20,14 +20,22 @@ struct Format {
 Format formatOf(std::string_view path) {
   std::string_view n = baseName(path);
   static const std::pair<std::string_view, Format> kExact[] = {
-      {"package.json", {"npm", npmManifestDeps}},      {"package-lock.json", {"npm", jsonLockDeps}},
-      {"npm-shrinkwrap.json", {"npm", jsonLockDeps}},  {"yarn.lock", {"npm", yarnLockDeps}},
-      {"pnpm-lock.yaml", {"npm", pnpmLockDeps}},       {"pyproject.toml", {"pip", tomlManifestDeps}},
-      {"Pipfile", {"pip", tomlManifestDeps}},          {"Pipfile.lock", {"pip", jsonLockDeps}},
-      {"poetry.lock", {"pip", tomlLockDeps}},          {"go.mod", {"go", goModDeps}},
-      {"go.sum", {"go", goSumDeps}},                   {"Cargo.toml", {"cargo", tomlManifestDeps}},
-      {"Cargo.lock", {"cargo", tomlLockDeps}},         {"pom.xml", {"maven", pomDeps}},
-      {"gradle.lockfile", {"gradle", gradleLockDeps}}, {"Gemfile", {"bundler", gemfileDeps}},
+      {"package.json", {"npm", npmManifestDeps}},
+      {"package-lock.json", {"npm", jsonLockDeps}},
+      {"npm-shrinkwrap.json", {"npm", jsonLockDeps}},
+      {"yarn.lock", {"npm", yarnLockDeps}},
+      {"pnpm-lock.yaml", {"npm", pnpmLockDeps}},
+      {"pyproject.toml", {"pip", tomlManifestDeps}},
+      {"Pipfile", {"pip", tomlManifestDeps}},
+      {"Pipfile.lock", {"pip", jsonLockDeps}},
+      {"poetry.lock", {"pip", tomlLockDeps}},
+      {"go.mod", {"go", goModDeps}},
+      {"go.sum", {"go", goSumDeps}},
+      {"Cargo.toml", {"cargo", tomlManifestDeps}},
+      {"Cargo.lock", {"cargo", tomlLockDeps}},
+      {"pom.xml", {"maven", pomDeps}},
+      {"gradle.lockfile", {"gradle", gradleLockDeps}},
+      {"Gemfile", {"bundler", gemfileDeps}},
       {"Gemfile.lock", {"bundler", gemfileLockDeps}},
   };
   for (const auto& [name, format] : kExact)
@@ -78,7 +86,8 @@ std::vector<std::string_view> quotedStrings(std::string_view line) {
 Dependency pep508(std::string_view requirement, int line) {
   std::string_view r = trim(requirement.substr(0, requirement.find(';')));
   std::size_t end = 0;
-  while (end < r.size() && (std::isalnum(static_cast<unsigned char>(r[end])) || r[end] == '-' || r[end] == '_' || r[end] == '.'))
+  while (end < r.size() &&
+         (std::isalnum(static_cast<unsigned char>(r[end])) || r[end] == '-' || r[end] == '_' || r[end] == '.'))
     ++end;
   std::string_view rest = r.substr(end);
   if (rest.starts_with("[")) rest.remove_prefix(std::min(rest.size(), rest.find(']') + 1));

@@ -26,10 +26,23 @@ std::string_view objectKey(std::string_view line) {
 
 // Object keys of a lock file that are fields of an entry, not packages.
 bool isLockField(std::string_view key) {
-  static constexpr std::array kFields = {"packages", "dependencies", "devDependencies", "optionalDependencies",
-                                         "peerDependencies", "peerDependenciesMeta", "requires", "engines",
-                                         "bin", "funding", "_meta", "default", "develop", "hashes", "sources",
-                                         "markers", "extras"};
+  static constexpr std::array kFields = {"packages",
+                                         "dependencies",
+                                         "devDependencies",
+                                         "optionalDependencies",
+                                         "peerDependencies",
+                                         "peerDependenciesMeta",
+                                         "requires",
+                                         "engines",
+                                         "bin",
+                                         "funding",
+                                         "_meta",
+                                         "default",
+                                         "develop",
+                                         "hashes",
+                                         "sources",
+                                         "markers",
+                                         "extras"};
   for (const char* f : kFields)
     if (key == f) return true;
   return false;
@@ -60,8 +73,10 @@ std::vector<Dependency> npmManifestDeps(const FileLines& lines) {
       inSection = !q.empty() && isDependencySection(q[0]) && t.ends_with("{");
       continue;
     }
-    if (t.starts_with("}")) inSection = false;
-    else if (q.size() >= 2) out.push_back({std::string(q[0]), std::string(q[1]), {static_cast<int>(i + 1)}});
+    if (t.starts_with("}"))
+      inSection = false;
+    else if (q.size() >= 2)
+      out.push_back({std::string(q[0]), std::string(q[1]), {static_cast<int>(i + 1)}});
   }
   return out;
 }

@@ -49,10 +49,14 @@ std::vector<Dependency> goModDeps(const FileLines& lines) {
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string_view t = trim(lines[i].substr(0, lines[i].find("//")));
     std::vector<std::string_view> w = words(t);
-    if (t == "require (") inRequire = true;
-    else if (t == ")") inRequire = false;
-    else if (inRequire && w.size() >= 2) out.push_back({std::string(w[0]), std::string(w[1]), {static_cast<int>(i + 1)}});
-    else if (w.size() >= 3 && w[0] == "require") out.push_back({std::string(w[1]), std::string(w[2]), {static_cast<int>(i + 1)}});
+    if (t == "require (")
+      inRequire = true;
+    else if (t == ")")
+      inRequire = false;
+    else if (inRequire && w.size() >= 2)
+      out.push_back({std::string(w[0]), std::string(w[1]), {static_cast<int>(i + 1)}});
+    else if (w.size() >= 3 && w[0] == "require")
+      out.push_back({std::string(w[1]), std::string(w[2]), {static_cast<int>(i + 1)}});
   }
   return out;
 }
@@ -89,9 +93,12 @@ std::vector<Dependency> pomDeps(const FileLines& lines) {
       inBlock = false;
       if (!artifact.empty()) out.push_back({group.empty() ? artifact : group + ":" + artifact, version, anchors});
     } else if (inBlock) {
-      if (auto v = xmlValue(t, "version"); !v.empty()) version = v, anchors.insert(anchors.begin(), number);
-      else if (auto a = xmlValue(t, "artifactId"); !a.empty()) artifact = a, anchors.push_back(number);
-      else if (auto g = xmlValue(t, "groupId"); !g.empty()) group = g, anchors.push_back(number);
+      if (auto v = xmlValue(t, "version"); !v.empty())
+        version = v, anchors.insert(anchors.begin(), number);
+      else if (auto a = xmlValue(t, "artifactId"); !a.empty())
+        artifact = a, anchors.push_back(number);
+      else if (auto g = xmlValue(t, "groupId"); !g.empty())
+        group = g, anchors.push_back(number);
     }
   }
   return out;
@@ -125,7 +132,8 @@ std::vector<Dependency> gradleLockDeps(const FileLines& lines) {
     std::string_view coordinate = t.substr(0, t.find('='));
     std::size_t last = coordinate.rfind(':');
     if (last == std::string_view::npos) continue;
-    out.push_back({std::string(coordinate.substr(0, last)), std::string(coordinate.substr(last + 1)), {static_cast<int>(i + 1)}});
+    out.push_back(
+        {std::string(coordinate.substr(0, last)), std::string(coordinate.substr(last + 1)), {static_cast<int>(i + 1)}});
   }
   return out;
 }
@@ -153,7 +161,8 @@ std::vector<Dependency> gemfileLockDeps(const FileLines& lines) {
     if (!l.starts_with("    ") || l.starts_with("     ")) continue;
     std::size_t open = l.find(" (");
     if (open == std::string_view::npos || !l.ends_with(")")) continue;
-    out.push_back({std::string(trim(l.substr(0, open))), std::string(l.substr(open + 2, l.size() - open - 3)),
+    out.push_back({std::string(trim(l.substr(0, open))),
+                   std::string(l.substr(open + 2, l.size() - open - 3)),
                    {static_cast<int>(i + 1)}});
   }
   return out;

@@ -11,9 +11,9 @@ namespace {
 bool isKeyValueTable(std::string_view table) {
   return table == "packages" || table == "dev-packages" || table == "tool.poetry.dependencies" ||
          table == "tool.poetry.dev-dependencies" ||
-         (table.starts_with("tool.poetry.group.") && table.ends_with(".dependencies")) ||
-         table == "dependencies" || table == "dev-dependencies" || table == "build-dependencies" ||
-         table == "workspace.dependencies" || (table.starts_with("target.") && table.ends_with("dependencies"));
+         (table.starts_with("tool.poetry.group.") && table.ends_with(".dependencies")) || table == "dependencies" ||
+         table == "dev-dependencies" || table == "build-dependencies" || table == "workspace.dependencies" ||
+         (table.starts_with("target.") && table.ends_with("dependencies"));
 }
 
 // Tables whose arrays hold PEP 508 requirements, and under which keys.
@@ -33,9 +33,12 @@ std::string_view tableName(std::string_view header) {
 bool closesArray(std::string_view t) {
   char quote = 0;
   for (char c : t) {
-    if (quote != 0) quote = c == quote ? 0 : quote;
-    else if (c == '"' || c == '\'') quote = c;
-    else if (c == ']') return true;
+    if (quote != 0)
+      quote = c == quote ? 0 : quote;
+    else if (c == '"' || c == '\'')
+      quote = c;
+    else if (c == ']')
+      return true;
   }
   return false;
 }
@@ -119,7 +122,8 @@ std::vector<Dependency> tomlLockDeps(const FileLines& lines) {
     std::string_view t = trim(lines[i]);
     if (t == "[[package]]") name.clear();
     std::vector<std::string_view> q = quotedStrings(t);
-    if (t.starts_with("name =") && !q.empty()) name = q[0], nameLine = static_cast<int>(i + 1);
+    if (t.starts_with("name =") && !q.empty())
+      name = q[0], nameLine = static_cast<int>(i + 1);
     else if (t.starts_with("version =") && !q.empty() && !name.empty()) {
       out.push_back({name, std::string(q[0]), {static_cast<int>(i + 1), nameLine}});
       name.clear();

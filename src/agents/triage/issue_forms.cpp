@@ -76,9 +76,12 @@ std::vector<IssueForm> loadIssueForms(const fs::path& workspace, std::vector<std
     std::ifstream in(p, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
-    auto form = in ? parseIssueForm(text.str(), rel) : Result<IssueForm>(makeError(ErrorCode::IoError, "unreadable", "", rel));
-    if (form) forms.push_back(std::move(form).value());
-    else skipped.push_back(rel + ": " + form.error().message);
+    auto form =
+        in ? parseIssueForm(text.str(), rel) : Result<IssueForm>(makeError(ErrorCode::IoError, "unreadable", "", rel));
+    if (form)
+      forms.push_back(std::move(form).value());
+    else
+      skipped.push_back(rel + ": " + form.error().message);
   }
   return forms;
 }

@@ -13,8 +13,8 @@
 namespace lw::agents::triage {
 
 struct IssueForm {
-  std::string file;  // ".github/ISSUE_TEMPLATE/bug.yml"
-  std::string name;  // the form's `name:`
+  std::string file;                         // ".github/ISSUE_TEMPLATE/bug.yml"
+  std::string name;                         // the form's `name:`
   std::vector<std::string> fieldLabels;     // every field with a label, in order
   std::vector<std::string> requiredLabels;  // those with validations.required: true
 };

@@ -28,8 +28,8 @@ const std::vector<std::set<std::string>>& synonymGroups() {
 
 // Words of label names that say nothing about an issue's content.
 bool genericNameWord(const std::string& w) {
-  static const std::set<std::string> words = {"type", "kind", "area", "status", "priority", "good", "first",
-                                              "wanted", "need", "needs", "pr", "the", "and", "for", "of"};
+  static const std::set<std::string> words = {"type", "kind",  "area", "status", "priority", "good", "first", "wanted",
+                                              "need", "needs", "pr",   "the",    "and",      "for",  "of"};
   return w.size() < 3 || words.count(w) > 0;
 }
 
@@ -61,7 +61,8 @@ bool nameMatches(const std::string& name, const std::set<std::string>& issue) {
     if (genericNameWord(w)) continue;
     if (issue.count(w)) return true;
     for (const auto& group : synonymGroups())
-      if (group.count(w) && std::any_of(group.begin(), group.end(), [&](const std::string& s) { return issue.count(s) > 0; }))
+      if (group.count(w) &&
+          std::any_of(group.begin(), group.end(), [&](const std::string& s) { return issue.count(s) > 0; }))
         return true;
   }
   return false;
@@ -101,8 +102,7 @@ std::vector<std::string> matchLabels(const std::string& title, const std::string
 
 json::array labelPrompt(const std::string& title, const std::string& body, const std::vector<RepoLabel>& labels) {
   std::string list;
-  for (const RepoLabel& l : labels)
-    list += "- " + l.name + (l.description.empty() ? "" : ": " + l.description) + "\n";
+  for (const RepoLabel& l : labels) list += "- " + l.name + (l.description.empty() ? "" : ": " + l.description) + "\n";
   const std::string shown = body.size() > 8000 ? body.substr(0, 8000) + "\n[…]" : body;
   const std::string system =
       "You choose labels for a GitHub issue. Choose only among the labels listed; never invent a label. "
@@ -128,10 +128,12 @@ std::optional<ModelLabels> parseModelLabels(const std::string& answer, const std
       continue;
     }
     const std::string wanted = lowered(trimmed(std::string(item.get_string())));
-    auto real = std::find_if(labels.begin(), labels.end(), [&](const RepoLabel& l) { return lowered(l.name) == wanted; });
+    auto real =
+        std::find_if(labels.begin(), labels.end(), [&](const RepoLabel& l) { return lowered(l.name) == wanted; });
     if (real == labels.end()) {
       out.dropped.emplace_back(item.get_string());
-    } else if (std::find(out.chosen.begin(), out.chosen.end(), real->name) == out.chosen.end() && out.chosen.size() < max) {
+    } else if (std::find(out.chosen.begin(), out.chosen.end(), real->name) == out.chosen.end() &&
+               out.chosen.size() < max) {
       out.chosen.push_back(real->name);
     }
   }

@@ -27,8 +27,7 @@ std::vector<std::string> matchLabels(const std::string& title, const std::string
 
 // The chat messages asking a model to choose labels from `labels` only; the
 // issue's text is fenced as data.
-boost::json::array labelPrompt(const std::string& title, const std::string& body,
-                               const std::vector<RepoLabel>& labels);
+boost::json::array labelPrompt(const std::string& title, const std::string& body, const std::vector<RepoLabel>& labels);
 
 struct ModelLabels {
   std::vector<std::string> chosen;   // real labels, as the repository spells them

@@ -12,18 +12,22 @@ namespace {
 // which say nothing about which issue it is.
 const std::set<std::string, std::less<>>& stopWords() {
   static const std::set<std::string, std::less<>> words = {
-      "a", "about", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be",
-      "been", "before", "being", "but", "by", "can", "cannot", "could", "did", "do", "does", "doing",
-      "don", "done", "for", "from", "get", "got", "had", "has", "have", "having", "he", "her", "here",
-      "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "just", "let", "like", "me",
-      "more", "most", "my", "no", "not", "now", "of", "on", "once", "one", "only", "or", "other", "our",
-      "out", "over", "same", "see", "seem", "seems", "she", "should", "so", "some", "such", "than",
-      "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "through",
-      "to", "too", "under", "up", "use", "used", "using", "very", "want", "was", "we", "were", "what",
-      "when", "where", "which", "while", "who", "why", "will", "with", "would", "you", "your",
-      "hi", "hello", "thanks", "thank", "please", "issue", "problem", "question", "happen", "happens",
-      "something", "anyone", "way", "trying", "try", "tried", "work", "works", "working", "still",
-      "response", "steps", "expected", "actual", "behavior", "behaviour", "version", "description"};
+      "a",     "about",    "after",  "again",    "all",       "also",    "am",         "an",        "and",
+      "any",   "are",      "as",     "at",       "be",        "been",    "before",     "being",     "but",
+      "by",    "can",      "cannot", "could",    "did",       "do",      "does",       "doing",     "don",
+      "done",  "for",      "from",   "get",      "got",       "had",     "has",        "have",      "having",
+      "he",    "her",      "here",   "him",      "his",       "how",     "i",          "if",        "in",
+      "into",  "is",       "it",     "its",      "just",      "let",     "like",       "me",        "more",
+      "most",  "my",       "no",     "not",      "now",       "of",      "on",         "once",      "one",
+      "only",  "or",       "other",  "our",      "out",       "over",    "same",       "see",       "seem",
+      "seems", "she",      "should", "so",       "some",      "such",    "than",       "that",      "the",
+      "their", "them",     "then",   "there",    "these",     "they",    "this",       "those",     "through",
+      "to",    "too",      "under",  "up",       "use",       "used",    "using",      "very",      "want",
+      "was",   "we",       "were",   "what",     "when",      "where",   "which",      "while",     "who",
+      "why",   "will",     "with",   "would",    "you",       "your",    "hi",         "hello",     "thanks",
+      "thank", "please",   "issue",  "problem",  "question",  "happen",  "happens",    "something", "anyone",
+      "way",   "trying",   "try",    "tried",    "work",      "works",   "working",    "still",     "response",
+      "steps", "expected", "actual", "behavior", "behaviour", "version", "description"};
   return words;
 }
 
@@ -43,7 +47,8 @@ std::string stem(std::string_view word) {
     w.erase(w.size() - suffix.size());
     if (suffix == "ies") w += 'y';
     // "crashes" -> "crash", but "uses" -> "us" is not wanted: -es only after s, x, z, ch, sh.
-    if (suffix == "es" && !(endsWith(w, "s") || endsWith(w, "x") || endsWith(w, "z") || endsWith(w, "ch") || endsWith(w, "sh")))
+    if (suffix == "es" &&
+        !(endsWith(w, "s") || endsWith(w, "x") || endsWith(w, "z") || endsWith(w, "ch") || endsWith(w, "sh")))
       w += 'e';
     break;
   }
@@ -62,8 +67,10 @@ std::vector<std::string> contentTerms(std::string_view text) {
     word.clear();
   };
   for (char c : text) {
-    if (std::isalnum(static_cast<unsigned char>(c))) word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    else flush();
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else
+      flush();
   }
   flush();
   return out;

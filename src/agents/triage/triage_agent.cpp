@@ -71,7 +71,8 @@ std::optional<std::vector<std::string>> modelLabels(AgentContext& ctx, const Iss
     ctx.log << "triage: the model's answer held no JSON array of labels; labels chosen by matching\n";
     return std::nullopt;
   }
-  for (const std::string& d : parsed->dropped) ctx.log << "triage: dropped '" << d << "': not a label of this repository\n";
+  for (const std::string& d : parsed->dropped)
+    ctx.log << "triage: dropped '" << d << "': not a label of this repository\n";
   return parsed->chosen;
 }
 
@@ -136,7 +137,8 @@ int runTriageAgent(AgentContext& ctx) {
   }
   auto answer = ctx.bridge.call(tools::kGithubIssue, {});
   if (!answer || !answer->is_object()) {
-    ctx.log << "triage: cannot read the issue: " << (answer ? "github.issue returned no object" : answer.error().message) << "\n";
+    ctx.log << "triage: cannot read the issue: "
+            << (answer ? "github.issue returned no object" : answer.error().message) << "\n";
     return 1;
   }
   const IssueText issue = issueText(answer->as_object());

@@ -12,8 +12,7 @@ Result<TriageParams> readTriageParams(const json::object& params) {
   const ParamReader with("triage", params);
   TriageParams t;
   double maxDuplicates = t.maxDuplicates;
-  if (!with.number("duplicateThreshold", t.duplicateThreshold) || t.duplicateThreshold < 0 ||
-      t.duplicateThreshold > 1)
+  if (!with.number("duplicateThreshold", t.duplicateThreshold) || t.duplicateThreshold < 0 || t.duplicateThreshold > 1)
     return with.bad("duplicateThreshold", "a number from 0 to 1");
   if (!with.number("maxDuplicates", maxDuplicates) || maxDuplicates < 0 || maxDuplicates > 10 ||
       maxDuplicates != static_cast<int>(maxDuplicates))

@@ -18,15 +18,15 @@
 namespace lw::agents::triage {
 
 struct FormCheck {
-  std::string formName;               // the form the issue was written with
-  std::vector<std::string> missing;   // its required fields left empty
-  std::vector<std::string> available; // names of every form, when the issue follows none
+  std::string formName;                // the form the issue was written with
+  std::vector<std::string> missing;    // its required fields left empty
+  std::vector<std::string> available;  // names of every form, when the issue follows none
 };
 
 struct TriageFacts {
   std::vector<std::string> labels;  // existing first, then the chosen ones
   std::vector<RankedDuplicate> duplicates;
-  std::optional<FormCheck> forms;   // nullopt: not checked (off, or no forms)
+  std::optional<FormCheck> forms;  // nullopt: not checked (off, or no forms)
 };
 
 // The comment: missing fields with the form's name, or that the issue

@@ -29,7 +29,8 @@ Status appendFile(const std::string& path, const std::string& text, const char* 
   if (out) out << text;
   if (out) out.flush();
   if (!out) {
-    return makeError(ErrorCode::IoError, std::string("cannot append to ") + what + " '" + path + "': " + std::strerror(errno),
+    return makeError(ErrorCode::IoError,
+                     std::string("cannot append to ") + what + " '" + path + "': " + std::strerror(errno),
                      "the runner sets this file; check that the path is writable", path);
   }
   return Ok{};

@@ -10,9 +10,7 @@ namespace lw::github {
 
 using namespace json_fields;
 
-std::string_view toString(CommentCommand c) {
-  return c == CommentCommand::Review ? "review" : "triage";
-}
+std::string_view toString(CommentCommand c) { return c == CommentCommand::Review ? "review" : "triage"; }
 
 std::optional<CommentCommand> parseCommentCommand(std::string_view body) {
   auto start = body.find_first_not_of(" \t\r\n");

@@ -14,8 +14,8 @@ using namespace json_fields;
 
 namespace {
 
-constexpr std::string_view kSupported[] = {"pull_request", "pull_request_target", "issues",
-                                           "issue_comment", "workflow_dispatch"};
+constexpr std::string_view kSupported[] = {"pull_request", "pull_request_target", "issues", "issue_comment",
+                                           "workflow_dispatch"};
 
 RepoRef readRepository(const json::object& root) {
   const json::object& repo = object(field(root, "repository", ""), "repository");
@@ -48,13 +48,12 @@ void readPullRequest(const json::object& root, GithubEvent& ev) {
   ev.labels = readLabels(pr, "pull_request");
   // A deleted fork leaves head.repo null: treat it as a fork, the untrusted case.
   const json::object* headRepo = optObject(head, "repo", "pull_request.head");
-  const json::object& baseRepo =
-      object(field(base, "repo", "pull_request.base"), "pull_request.base.repo");
+  const json::object& baseRepo = object(field(base, "repo", "pull_request.base"), "pull_request.base.repo");
   if (!headRepo) {
     ev.fromFork = true;
   } else {
-    ev.fromFork = str(*headRepo, "full_name", "pull_request.head.repo") !=
-                  str(baseRepo, "full_name", "pull_request.base.repo");
+    ev.fromFork =
+        str(*headRepo, "full_name", "pull_request.head.repo") != str(baseRepo, "full_name", "pull_request.base.repo");
   }
 }
 
@@ -92,8 +91,7 @@ GithubEvent readEvent(std::string_view name, const json::object& root) {
   return ev;
 }
 
-Error eventError(std::string message, const std::string& source, std::string path,
-                 std::string hint) {
+Error eventError(std::string message, const std::string& source, std::string path, std::string hint) {
   Error e = makeError(ErrorCode::EventInvalid, std::move(message), std::move(hint), source);
   e.location = Location{.file = source, .line = 0, .column = 0, .path = std::move(path)};
   return e;
@@ -107,8 +105,7 @@ bool isSupportedEvent(std::string_view eventName) {
   return false;
 }
 
-Result<GithubEvent> parseEvent(std::string_view eventName, std::string_view jsonText,
-                               const std::string& source) {
+Result<GithubEvent> parseEvent(std::string_view eventName, std::string_view jsonText, const std::string& source) {
   if (!isSupportedEvent(eventName)) {
     return eventError("unsupported event '" + std::string(eventName) + "'", source, "",
                       "loopwright runs on pull_request, pull_request_target, issues, "
@@ -123,9 +120,8 @@ Result<GithubEvent> parseEvent(std::string_view eventName, std::string_view json
   try {
     return readEvent(eventName, object(doc, ""));
   } catch (const FieldError& e) {
-    return eventError(std::string(eventName) + " payload: " + e.path + ": " + e.what(), source,
-                      e.path, "the payload does not match the '" + std::string(eventName) +
-                                  "' event; check GITHUB_EVENT_NAME");
+    return eventError(std::string(eventName) + " payload: " + e.path + ": " + e.what(), source, e.path,
+                      "the payload does not match the '" + std::string(eventName) + "' event; check GITHUB_EVENT_NAME");
   }
 }
 

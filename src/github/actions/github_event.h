@@ -16,19 +16,19 @@ struct GithubEvent {
   std::string name;    // "pull_request", "pull_request_target", "issues", …
   std::string action;  // "opened", "synchronize"; empty for workflow_dispatch
   RepoRef repository;
-  int number = 0;               // PR or issue number; 0 for workflow_dispatch
-  bool isPullRequest = false;   // also true for an issue_comment on a PR
-  std::string headSha;          // PR head from the payload (GITHUB_SHA is the merge commit)
+  int number = 0;              // PR or issue number; 0 for workflow_dispatch
+  bool isPullRequest = false;  // also true for an issue_comment on a PR
+  std::string headSha;         // PR head from the payload (GITHUB_SHA is the merge commit)
   std::string baseSha;
-  std::string headRef;          // branch names; for workflow_dispatch the ref dispatched
+  std::string headRef;  // branch names; for workflow_dispatch the ref dispatched
   std::string baseRef;
-  std::string authorAssociation;  // of the PR or issue author ("OWNER", "NONE", …)
+  std::string authorAssociation;         // of the PR or issue author ("OWNER", "NONE", …)
   std::string commentAuthorAssociation;  // issue_comment only: of the commenter
   std::string commentAuthor;             // issue_comment only: the commenter's login
   std::string commentBody;               // issue_comment only: what was written
   std::string sender;                    // login of who triggered the event
   std::vector<std::string> labels;       // on the PR or issue
-  bool fromFork = false;  // head repository differs from the base (or was deleted)
+  bool fromFork = false;                 // head repository differs from the base (or was deleted)
 };
 
 // The event names this module understands.

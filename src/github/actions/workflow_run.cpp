@@ -70,8 +70,7 @@ Result<WorkflowRun> loadWorkflowRun(const Environment& env) {
   std::string name = env.get("GITHUB_EVENT_NAME").value_or("");
   auto path = env.get("GITHUB_EVENT_PATH");
   if (name != "workflow_run" || !path || path->empty())
-    return makeError(ErrorCode::UsageError,
-                     "publish --from-artifact runs in a workflow_run job, not on '" + name + "'",
+    return makeError(ErrorCode::UsageError, "publish --from-artifact runs in a workflow_run job, not on '" + name + "'",
                      "see docs/fork-pull-requests.md: the publishing workflow is `on: workflow_run`");
   // GitHub caps webhook payloads at 25 MB.
   auto text = readBoundedFile(*path, 25u << 20, ErrorCode::EventInvalid);

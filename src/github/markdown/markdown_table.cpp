@@ -5,9 +5,12 @@ namespace lw::github {
 std::string tableCell(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';  // a line break ends a table row
-    else if (c != '\r') out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';  // a line break ends a table row
+    else if (c != '\r')
+      out += c;
   }
   return out;
 }

@@ -7,8 +7,8 @@
 
 #include <boost/json.hpp>
 
-#include "github/publish/conclusion.h"
 #include "core/json_fields.h"
+#include "github/publish/conclusion.h"
 #include "github/publish/run_artifact.h"
 #include "policy/resolve.h"
 

@@ -5,9 +5,9 @@
 
 #include <boost/json.hpp>
 
+#include "core/json_fields.h"
 #include "github/publish/conclusion.h"
 #include "github/publish/fingerprint.h"
-#include "core/json_fields.h"
 #include "github/publish/markers.h"
 
 namespace lw::github {

@@ -31,10 +31,10 @@ struct ChannelOutcome {
 struct PublicationOutcome {
   std::string id;
   std::vector<ChannelOutcome> channels;
-  std::vector<Finding> annotations;   // printed as workflow-command annotations
-  std::vector<Finding> summaryOnly;   // over the annotation limits: only in the summary
-  bool complete = false;              // every channel posted or already there
-  bool permissionDenied = false;      // some channel was refused 403/404
+  std::vector<Finding> annotations;  // printed as workflow-command annotations
+  std::vector<Finding> summaryOnly;  // over the annotation limits: only in the summary
+  bool complete = false;             // every channel posted or already there
+  bool permissionDenied = false;     // some channel was refused 403/404
   // Where the publication stays: done (finished, or refused for good by
   // the token), pending for the next run, or parked after
   // kMaxPublishAttempts failures.

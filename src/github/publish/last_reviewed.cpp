@@ -2,8 +2,8 @@
 
 #include <boost/json.hpp>
 
-#include "github/rest/own_login.h"
 #include "github/publish/markers.h"
+#include "github/rest/own_login.h"
 
 namespace lw::github {
 

@@ -133,13 +133,15 @@ Result<int> lockClaimFile(const std::string& path) {
       errno = err;
       return ioError("cannot lock outbox claim", path);
     }
-    struct stat held {}, now {};
+    struct stat held {
+    }, now{};
     if (::fstat(fd, &held) == 0 && ::stat(path.c_str(), &now) == 0 && held.st_ino == now.st_ino &&
         held.st_dev == now.st_dev)
       return fd;
     ::close(fd);
   }
-  return makeError(ErrorCode::IoError, "cannot claim outbox entry: its claim file '" + path + "' keeps changing", {}, path);
+  return makeError(ErrorCode::IoError, "cannot claim outbox entry: its claim file '" + path + "' keeps changing", {},
+                   path);
 }
 }  // namespace
 
@@ -147,7 +149,9 @@ Result<std::optional<Outbox::Claimed>> Outbox::claim(const std::string& id) {
   const std::string path = claimPathFor(id);
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
-  if (ec) return makeError(ErrorCode::IoError, "cannot create '" + fs::path(path).parent_path().string() + "': " + ec.message(), {}, path);
+  if (ec)
+    return makeError(ErrorCode::IoError,
+                     "cannot create '" + fs::path(path).parent_path().string() + "': " + ec.message(), {}, path);
   auto fd = lockClaimFile(path);
   if (!fd) return std::move(fd).error();
   if (*fd < 0) return std::optional<Claimed>{};

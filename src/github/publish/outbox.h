@@ -16,7 +16,7 @@
 namespace lw::github {
 
 struct CheckProgress {
-  std::int64_t id = 0;         // the check run, once created
+  std::int64_t id = 0;          // the check run, once created
   std::size_t batchesDone = 0;  // annotation PATCHes that landed
   bool done = false;
 };

@@ -2,8 +2,8 @@
 
 #include <boost/json.hpp>
 
-#include "core/step_coverage.h"
 #include "core/json_fields.h"
+#include "core/step_coverage.h"
 
 namespace lw::github {
 
@@ -46,7 +46,6 @@ std::vector<std::string> carriedSummary(const std::vector<CarriedFinding>& carri
   return out;
 }
 
-
 std::string_view toString(Conclusion c) {
   switch (c) {
     case Conclusion::Success: return "success";
@@ -86,8 +85,7 @@ json::array strings(const std::vector<std::string>& v) {
   return a;
 }
 
-std::vector<std::string> readStrings(const json::object& o, const std::string& key,
-                                     const std::string& path) {
+std::vector<std::string> readStrings(const json::object& o, const std::string& key, const std::string& path) {
   std::vector<std::string> out;
   if (const json::array* a = optArray(o, key, path)) {
     for (std::size_t i = 0; i < a->size(); ++i) {
@@ -130,8 +128,12 @@ Finding readFinding(const json::value& v, const std::string& path) {
 }
 
 json::object carriedJson(const CarriedFinding& c) {
-  return json::object{{"fingerprint", c.fingerprint}, {"severity", toString(c.severity)}, {"step", c.step},
-                      {"path", c.path},       {"line", c.line},                   {"commentId", c.commentId},
+  return json::object{{"fingerprint", c.fingerprint},
+                      {"severity", toString(c.severity)},
+                      {"step", c.step},
+                      {"path", c.path},
+                      {"line", c.line},
+                      {"commentId", c.commentId},
                       {"stoppedBecause", c.stoppedBecause}};
 }
 
@@ -171,8 +173,7 @@ TriageResult readTriage(const json::value& v, const std::string& path) {
     for (std::size_t i = 0; i < a->size(); ++i) {
       std::string p = join(path, "duplicates") + "[" + std::to_string(i) + "]";
       const json::object& d = object((*a)[i], p);
-      t.duplicates.push_back({static_cast<int>(integer(d, "number", p)),
-                              optStr(d, "reason", p).value_or("")});
+      t.duplicates.push_back({static_cast<int>(integer(d, "number", p)), optStr(d, "reason", p).value_or("")});
     }
   }
   t.complete = optBool(o, "complete", path);
@@ -183,16 +184,16 @@ TriageResult readTriage(const json::value& v, const std::string& path) {
 
 json::object stepJson(const StepRow& s) {
   json::object o{{"stage", s.stage},
-                      {"step", s.step},
-                      {"backend", s.backend},
-                      {"capabilities", strings(s.capabilities)},
-                      {"durationMs", s.durationMs},
-                      {"exitCode", s.exitCode},
-                      {"guardrailEvents", strings(s.guardrailEvents)},
-                      {"blocked", s.blocked},
-                      {"blocker", s.blocker},
-                      {"outcome", s.outcome ? toString(*s.outcome) : std::string_view()},
-                      {"tokensUsed", s.tokensUsed}};
+                 {"step", s.step},
+                 {"backend", s.backend},
+                 {"capabilities", strings(s.capabilities)},
+                 {"durationMs", s.durationMs},
+                 {"exitCode", s.exitCode},
+                 {"guardrailEvents", strings(s.guardrailEvents)},
+                 {"blocked", s.blocked},
+                 {"blocker", s.blocker},
+                 {"outcome", s.outcome ? toString(*s.outcome) : std::string_view()},
+                 {"tokensUsed", s.tokensUsed}};
   if (s.coverage) o["coverage"] = toJson(*s.coverage);
   return o;
 }
@@ -211,7 +212,8 @@ StepRow readStep(const json::value& v, const std::string& path) {
   s.blocker = optStr(o, "blocker", path).value_or("");
   s.outcome = rowOutcomeNamed(optStr(o, "outcome", path).value_or(""));
   s.tokensUsed = optInt(o, "tokensUsed", path).value_or(0);
-  if (o.if_contains("coverage") && !o.at("coverage").is_null()) s.coverage = readCoverage(o.at("coverage"), join(path, "coverage"));
+  if (o.if_contains("coverage") && !o.at("coverage").is_null())
+    s.coverage = readCoverage(o.at("coverage"), join(path, "coverage"));
   return s;
 }
 
@@ -224,7 +226,8 @@ json::value toJson(const PublicationRequest& r) {
     for (const Finding& f : s.findings) findings.push_back(findingJson(f));
     json::array carried;
     for (const CarriedFinding& c : s.carried) carried.push_back(carriedJson(c));
-    stages.push_back(json::object{{"name", s.name}, {"findings", std::move(findings)}, {"carried", std::move(carried)}});
+    stages.push_back(
+        json::object{{"name", s.name}, {"findings", std::move(findings)}, {"carried", std::move(carried)}});
   }
   json::array triage;
   for (const auto& t : r.triage) triage.push_back(triageJson(t));
@@ -302,8 +305,7 @@ Result<PublicationRequest> publicationFromJson(const json::value& v) {
       r.options.summary = optBool(*opt, "summary", "options").value_or(true);
       const std::string failOn = optStr(*opt, "failOn", "options").value_or("error");
       r.options.failOn = known(failOnNamed(failOn), "options.failOn", "unknown fail level '" + failOn + "'");
-      r.options.maxInlineComments =
-          static_cast<int>(optInt(*opt, "maxInlineComments", "options").value_or(50));
+      r.options.maxInlineComments = static_cast<int>(optInt(*opt, "maxInlineComments", "options").value_or(50));
       const std::string patches = optStr(*opt, "patches", "options").value_or("suggestions");
       r.options.patches =
           known(patchPublicationNamed(patches), "options.patches", "unknown patch publication '" + patches + "'");
@@ -316,8 +318,7 @@ Result<PublicationRequest> publicationFromJson(const json::value& v) {
     r.origin = known(originNamed(origin), "origin", "unknown origin '" + origin + "'");
     return r;
   } catch (const FieldError& e) {
-    Error err = makeError(ErrorCode::PublicationFailed,
-                          std::string("publication request is invalid: ") + e.what(),
+    Error err = makeError(ErrorCode::PublicationFailed, std::string("publication request is invalid: ") + e.what(),
                           "the outbox entry was written by another version or edited by hand");
     err.location = Location{.file = {}, .line = 0, .column = 0, .path = e.path};
     return err;

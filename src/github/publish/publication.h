@@ -10,13 +10,13 @@
 
 #include <boost/json/value.hpp>
 
-#include "github/rest/repo_ref.h"
 #include "core/finding.h"
 #include "core/result.h"
 #include "core/step_coverage.h"
 #include "github/publish/markers.h"
 #include "github/publish/proposed_change.h"
 #include "github/publish/step_outcome.h"
+#include "github/rest/repo_ref.h"
 #include "policy/taskpack.h"
 
 namespace lw::github {
@@ -31,10 +31,10 @@ struct StepRow {
   int exitCode = 0;
   std::vector<std::string> guardrailEvents;  // "loop warn: github.issues.search x3"
   bool blocked = false;
-  std::string blocker;  // the BLOCKER text when blocked
+  std::string blocker;                      // the BLOCKER text when blocked
   std::optional<StepOutcome> outcome = {};  // nullopt in entries of older versions
-  std::optional<Coverage> coverage = {};  // what a reviewing step covered (coverage.json)
-  std::int64_t tokensUsed = 0;       // its model calls' tokens
+  std::optional<Coverage> coverage = {};    // what a reviewing step covered (coverage.json)
+  std::int64_t tokensUsed = 0;              // its model calls' tokens
 };
 
 // A finding an earlier trusted review of this pull request posted that this

@@ -6,15 +6,15 @@
 #include <boost/json.hpp>
 
 #include "core/http.h"
+#include "core/json_fields.h"
 #include "github/actions/actions_files.h"
+#include "github/actions/workflow_commands.h"
+#include "github/markdown/neutralise.h"
 #include "github/publish/channels/channels.h"
+#include "github/publish/channels/patch_branch_channel.h"
 #include "github/publish/fallback.h"
 #include "github/publish/fingerprint.h"
-#include "core/json_fields.h"
-#include "github/markdown/neutralise.h"
 #include "github/publish/inert_request.h"
-#include "github/publish/channels/patch_branch_channel.h"
-#include "github/actions/workflow_commands.h"
 
 namespace lw::github {
 
@@ -39,8 +39,7 @@ ChannelOutcome outcomeOf(const std::string& channel, const Result<HttpResponse>&
   return {channel, s, what + ": " + describe(*r)};
 }
 
-Publisher::Publisher(RestClient& api, Outbox& outbox, PublisherConfig config, std::ostream& log,
-                     DiffSource* diffSource)
+Publisher::Publisher(RestClient& api, Outbox& outbox, PublisherConfig config, std::ostream& log, DiffSource* diffSource)
     : api_(api),
       outbox_(outbox),
       config_(std::move(config)),
@@ -59,7 +58,8 @@ Result<PublicationOutcome> Publisher::publish(const PublicationRequest& request)
                      "publication " + request.id + " is being published by another process",
                      "run ids are unique per job; look for another loopwright run with this id", entry->file);
   if (!(*claimed)->entry)
-    return makeError(ErrorCode::PublicationFailed, "publication " + request.id + " was finished meanwhile", "", entry->file);
+    return makeError(ErrorCode::PublicationFailed, "publication " + request.id + " was finished meanwhile", "",
+                     entry->file);
   return run(*(*claimed)->entry);
 }
 
@@ -85,8 +85,8 @@ bool judgeChannels(PublicationOutcome& outcome, int attempts) {
   outcome.attempts = attempts;
   if (failed) {
     outcome.lastError = failedChannels(outcome);
-    outcome.kept = attempts >= kMaxPublishAttempts ? PublicationOutcome::Kept::Parked
-                                                   : PublicationOutcome::Kept::Pending;
+    outcome.kept =
+        attempts >= kMaxPublishAttempts ? PublicationOutcome::Kept::Parked : PublicationOutcome::Kept::Pending;
   }
   return failed;
 }
@@ -129,8 +129,8 @@ std::string keptPath(const Outbox& outbox, const OutboxEntry& entry, Publication
   return outbox.donePath(entry);
 }
 
-void writeStepSummary(const std::string& path, const PublicationRequest& req,
-                      const PublicationOutcome& outcome, const std::string& keptAt, std::ostream& log) {
+void writeStepSummary(const std::string& path, const PublicationRequest& req, const PublicationOutcome& outcome,
+                      const std::string& keptAt, std::ostream& log) {
   std::error_code ec;
   std::size_t used = 0;
   if (auto size = std::filesystem::file_size(path, ec); !ec) used = size;
@@ -138,8 +138,8 @@ void writeStepSummary(const std::string& path, const PublicationRequest& req,
   if (!s) log << "loopwright: " << s.error().message << "\n";
 }
 
-void writeOutputs(const std::string& path, const PublicationRequest& req,
-                  const PublicationOutcome& outcome, const std::string& keptAt, std::ostream& log) {
+void writeOutputs(const std::string& path, const PublicationRequest& req, const PublicationOutcome& outcome,
+                  const std::string& keptAt, std::ostream& log) {
   std::size_t errors = 0, total = 0;
   for (const Finding& f : allFindings(req)) {
     ++total;
@@ -191,25 +191,25 @@ Error Publisher::keepFailed(OutboxEntry& entry, const PublicationOutcome& outcom
   Status saved = outbox_.save(entry);
   if (!saved) log_ << "loopwright: " << saved.error().message << "\n";
   if (outcome.kept != PublicationOutcome::Kept::Parked)
-    return makeError(ErrorCode::PublicationFailed, "publication " + id + " did not finish: " + outcome.lastError,
-                     "the results are kept in " + entry.file + "; the next run or `loopwright publish --resume` finishes it",
-                     entry.file);
+    return makeError(
+        ErrorCode::PublicationFailed, "publication " + id + " did not finish: " + outcome.lastError,
+        "the results are kept in " + entry.file + "; the next run or `loopwright publish --resume` finishes it",
+        entry.file);
   Status parked = outbox_.park(entry);
   if (!parked) log_ << "loopwright: " << parked.error().message << "\n";
-  return makeError(ErrorCode::PublicationFailed,
-                   "publication " + id + " failed " + std::to_string(entry.attempts) + " times and was parked: " +
-                       outcome.lastError,
-                   "it is no longer retried; its results are in " + outbox_.parkedPath(entry) +
-                       " and in the step summary",
-                   outbox_.parkedPath(entry));
+  return makeError(
+      ErrorCode::PublicationFailed,
+      "publication " + id + " failed " + std::to_string(entry.attempts) + " times and was parked: " + outcome.lastError,
+      "it is no longer retried; its results are in " + outbox_.parkedPath(entry) + " and in the step summary",
+      outbox_.parkedPath(entry));
 }
 
 Result<PublicationOutcome> Publisher::run(OutboxEntry& entry) {
   // Every channel (review, check runs, triage, summary, annotations) renders
   // from the inert request; the outbox keeps what the steps wrote, so a
   // resumed entry passes the boundary again.
-  auto inert = makeInert(entry.request, linkScopeOf(webHostOfApiUrl(api_.config().apiUrl), entry.request.repo),
-                         secrets_);
+  auto inert =
+      makeInert(entry.request, linkScopeOf(webHostOfApiUrl(api_.config().apiUrl), entry.request.repo), secrets_);
   if (!inert) return std::move(inert).error();
   const PublicationRequest& req = inert->get();
   ++entry.attempts;

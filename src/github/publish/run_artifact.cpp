@@ -7,8 +7,8 @@
 #include <boost/json.hpp>
 
 #include "core/file_io.h"
-#include "core/json_text.h"
 #include "core/json_fields.h"
+#include "core/json_text.h"
 
 namespace lw::github {
 

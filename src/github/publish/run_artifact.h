@@ -13,9 +13,9 @@
 #include <boost/json/value.hpp>
 
 #include "core/result.h"
+#include "github/actions/workflow_run.h"
 #include "github/publish/publication.h"
 #include "github/rest/pulls.h"
-#include "github/actions/workflow_run.h"
 
 namespace lw::github {
 

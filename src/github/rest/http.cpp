@@ -21,13 +21,11 @@ Result<HttpResponse> answeredOrError(HttpResponse response, const HttpRequest& r
   if (response.failure == http::Failure::kTimedOut) hint = "GitHub did not answer in time";
   if (response.failure == http::Failure::kRefused)
     hint = "GITHUB_API_URL must be https (http only to this machine); redirects are followed on its host only";
-  return makeError(ErrorCode::PublicationFailed,
-                   request.method + " " + request.url + ": " + response.error, std::move(hint));
+  return makeError(ErrorCode::PublicationFailed, request.method + " " + request.url + ": " + response.error,
+                   std::move(hint));
 }
 
-std::chrono::system_clock::time_point SystemClock::now() const {
-  return std::chrono::system_clock::now();
-}
+std::chrono::system_clock::time_point SystemClock::now() const { return std::chrono::system_clock::now(); }
 
 void ThreadSleeper::sleepFor(std::chrono::milliseconds d) {
   if (d.count() > 0) std::this_thread::sleep_for(d);

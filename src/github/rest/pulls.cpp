@@ -26,8 +26,8 @@ Result<PullInfo> fetchPull(RestClient& api, const RepoRef& repo, int number) {
     const auto* headRepo = optObject(head, "repo", "head");
     const auto* baseRepo = optObject(base, "repo", "base");
     if (headRepo) info.headRepo = str(*headRepo, "full_name", "head.repo");
-    info.fromFork = !headRepo || !baseRepo ||
-                    str(*headRepo, "full_name", "head.repo") != str(*baseRepo, "full_name", "base.repo");
+    info.fromFork =
+        !headRepo || !baseRepo || str(*headRepo, "full_name", "head.repo") != str(*baseRepo, "full_name", "base.repo");
     return info;
   } catch (const FieldError& e) {
     Error err = makeError(ErrorCode::PublicationFailed, "GET " + path + ": " + e.path + ": " + e.what());

@@ -63,8 +63,8 @@ Failure classify(const HttpResponse* r) {
   if (s >= 500) return Failure::ServerError;
   if (s == 403 || s == 429) {
     if (primaryExhausted(*r)) return Failure::PrimaryRateLimit;
-    if (s == 429 || !r->header("retry-after").empty() ||
-        containsNoCase(r->body, "secondary rate limit") || containsNoCase(r->body, "abuse"))
+    if (s == 429 || !r->header("retry-after").empty() || containsNoCase(r->body, "secondary rate limit") ||
+        containsNoCase(r->body, "abuse"))
       return Failure::SecondaryRateLimit;
     return Failure::Permission;
   }
@@ -84,8 +84,7 @@ RetryDecision decideRetry(const HttpResponse* r, int attempt, std::chrono::syste
       return d;
     }
     if (wait > policy.maxWait) {
-      d.reason = reason + "; the wait (" + std::to_string(wait.count() / 1000) +
-                 " s) is longer than the bound";
+      d.reason = reason + "; the wait (" + std::to_string(wait.count() / 1000) + " s) is longer than the bound";
       return d;
     }
     d.retry = true;
@@ -111,11 +110,8 @@ RetryDecision decideRetry(const HttpResponse* r, int attempt, std::chrono::syste
         return give(seconds(std::max(0LL, *retryAfter)),
                     "HTTP " + std::to_string(r->status) + ": retry-after " + std::to_string(*retryAfter) + " s");
       return give(exponential(policy.serverErrorBase, attempt), "HTTP " + std::to_string(r->status));
-    case Failure::NoResponse:
-      return give(exponential(policy.serverErrorBase, attempt), "no response");
-    default:
-      d.reason = r ? "HTTP " + std::to_string(r->status) + " is not retried" : "not retried";
-      return d;
+    case Failure::NoResponse: return give(exponential(policy.serverErrorBase, attempt), "no response");
+    default: d.reason = r ? "HTTP " + std::to_string(r->status) + " is not retried" : "not retried"; return d;
   }
 }
 

@@ -18,22 +18,22 @@
 namespace lw::github {
 
 struct RetryPolicy {
-  int maxAttempts = 5;  // tries in all, the first included
+  int maxAttempts = 5;                              // tries in all, the first included
   std::chrono::milliseconds serverErrorBase{1000};  // 5xx / timeout: base * 2^(attempt-1)
   std::chrono::milliseconds secondaryMinimum{60000};
   std::chrono::milliseconds maxWait{std::chrono::minutes(15)};  // longer than this: give up
 };
 
 enum class Failure {
-  None,             // 2xx/3xx
+  None,  // 2xx/3xx
   PrimaryRateLimit,
   SecondaryRateLimit,
-  ServerError,      // 5xx
-  NoResponse,       // timeout, connection refused
-  Permission,       // 403/404 that is not a rate limit
-  Unprocessable,    // 422
-  TooLarge,         // 406 (e.g. a diff over GitHub's limits)
-  Client,           // any other 4xx
+  ServerError,    // 5xx
+  NoResponse,     // timeout, connection refused
+  Permission,     // 403/404 that is not a rate limit
+  Unprocessable,  // 422
+  TooLarge,       // 406 (e.g. a diff over GitHub's limits)
+  Client,         // any other 4xx
 };
 
 std::string_view toString(Failure f);
@@ -48,12 +48,11 @@ struct RetryDecision {
 };
 
 // `attempt` is the 1-based number of the try that produced `response`.
-RetryDecision decideRetry(const HttpResponse* response, int attempt,
-                          std::chrono::system_clock::time_point now, const RetryPolicy& policy);
+RetryDecision decideRetry(const HttpResponse* response, int attempt, std::chrono::system_clock::time_point now,
+                          const RetryPolicy& policy);
 
 // For a successful response that spent the primary budget: how long the
 // next request must wait (x-ratelimit-remaining 0 until x-ratelimit-reset).
-std::chrono::milliseconds primaryWait(const HttpResponse& response,
-                                      std::chrono::system_clock::time_point now);
+std::chrono::milliseconds primaryWait(const HttpResponse& response, std::chrono::system_clock::time_point now);
 
 }  // namespace lw::github

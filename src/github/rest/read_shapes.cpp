@@ -29,8 +29,10 @@ std::vector<std::string> labelNames(const json::object& o, const std::string& pa
     for (std::size_t i = 0; i < labels->size(); ++i) {
       std::string at = join(path, "labels[" + std::to_string(i) + "]");
       // Issue labels are objects; GitHub also accepts (and may echo) bare names.
-      if ((*labels)[i].is_string()) out.emplace_back((*labels)[i].get_string());
-      else out.push_back(str(object((*labels)[i], at), "name", at));
+      if ((*labels)[i].is_string())
+        out.emplace_back((*labels)[i].get_string());
+      else
+        out.push_back(str(object((*labels)[i], at), "name", at));
     }
   return out;
 }
@@ -139,7 +141,8 @@ Result<std::vector<RepoLabel>> labelsFromJson(const json::array& labels) {
     for (std::size_t i = 0; i < labels.size(); ++i) {
       std::string at = "[" + std::to_string(i) + "]";
       const json::object& l = object(labels[i], at);
-      out.push_back({str(l, "name", at), optStr(l, "description", at).value_or(""), optStr(l, "color", at).value_or("")});
+      out.push_back(
+          {str(l, "name", at), optStr(l, "description", at).value_or(""), optStr(l, "color", at).value_or("")});
     }
     return out;
   } catch (const FieldError& e) {

@@ -52,8 +52,8 @@ std::string nextPageUrl(const std::string& link) {
   return {};
 }
 
-RestClient::RestClient(HttpTransport& transport, const WallClock& clock, Sleeper& sleeper,
-                       RestConfig config, std::ostream* log)
+RestClient::RestClient(HttpTransport& transport, const WallClock& clock, Sleeper& sleeper, RestConfig config,
+                       std::ostream* log)
     : transport_(transport), clock_(clock), sleeper_(sleeper), config_(std::move(config)), log_(log) {
   while (!config_.apiUrl.empty() && config_.apiUrl.back() == '/') config_.apiUrl.pop_back();
 }
@@ -93,12 +93,10 @@ Result<json::array> RestClient::getAll(const std::string& path, const std::strin
   std::string next = path + (path.find('?') == std::string::npos ? "?" : "&") + "per_page=100";
   // A bound so that a server that always links to a next page cannot loop us.
   for (int page = 0; !next.empty(); ++page) {
-    if (page >= 1000)
-      return makeError(ErrorCode::PublicationFailed, "GET " + path + ": more than 1000 pages");
+    if (page >= 1000) return makeError(ErrorCode::PublicationFailed, "GET " + path + ": more than 1000 pages");
     auto r = get(next);
     if (!r) return std::move(r).error();
-    if (r->status / 100 != 2)
-      return makeError(ErrorCode::PublicationFailed, "GET " + path + ": " + describe(*r));
+    if (r->status / 100 != 2) return makeError(ErrorCode::PublicationFailed, "GET " + path + ": " + describe(*r));
     json::value v = jsonBody(*r);
     const json::value* items = &v;
     if (!arrayKey.empty() && v.is_object()) items = v.as_object().if_contains(arrayKey);
@@ -110,14 +108,12 @@ Result<json::array> RestClient::getAll(const std::string& path, const std::strin
   return all;
 }
 
-Result<HttpResponse> RestClient::send(const std::string& method, const std::string& path,
-                                      const json::value& body, const LandedProbe* landed) {
-  return execute(method, path, body.is_null() ? std::string() : toJsonText(body), kJsonMedia,
-                 landed);
+Result<HttpResponse> RestClient::send(const std::string& method, const std::string& path, const json::value& body,
+                                      const LandedProbe* landed) {
+  return execute(method, path, body.is_null() ? std::string() : toJsonText(body), kJsonMedia, landed);
 }
 
-Result<HttpResponse> RestClient::post(const std::string& path, const json::value& body,
-                                      const LandedProbe& landed) {
+Result<HttpResponse> RestClient::post(const std::string& path, const json::value& body, const LandedProbe& landed) {
   return execute("POST", path, toJsonText(body), kJsonMedia, &landed);
 }
 
@@ -125,9 +121,8 @@ Result<HttpResponse> RestClient::postQuery(const std::string& path, const json::
   return execute("POST", path, toJsonText(body), kJsonMedia, nullptr);
 }
 
-Result<HttpResponse> RestClient::execute(const std::string& method, const std::string& path,
-                                         const std::string& body, const std::string& accept,
-                                         const LandedProbe* landed) {
+Result<HttpResponse> RestClient::execute(const std::string& method, const std::string& path, const std::string& body,
+                                         const std::string& accept, const LandedProbe* landed) {
   const bool isWrite = method != "GET";
   std::unique_lock<std::mutex> writeLock(writeMutex_, std::defer_lock);
   if (isWrite) writeLock.lock();
@@ -137,9 +132,8 @@ Result<HttpResponse> RestClient::execute(const std::string& method, const std::s
   req.url = url(path);
   req.body = body;
   req.timeout = config_.timeout;
-  req.headers = {{"Accept", accept},
-                 {"X-GitHub-Api-Version", kApiVersion},
-                 {"User-Agent", std::string("loopwright/") + kVersion}};
+  req.headers = {
+      {"Accept", accept}, {"X-GitHub-Api-Version", kApiVersion}, {"User-Agent", std::string("loopwright/") + kVersion}};
   if (!config_.token.empty()) req.headers.emplace_back("Authorization", "Bearer " + config_.token);
   if (!body.empty()) req.headers.emplace_back("Content-Type", "application/json");
 
@@ -161,8 +155,7 @@ Result<HttpResponse> RestClient::execute(const std::string& method, const std::s
     }
     RetryDecision d = decideRetry(response, attempt, clock_.now(), config_.retry);
     if (!response) d.reason += " (" + res.error().message + ")";
-    if (response && classify(response) == Failure::PrimaryRateLimit)
-      notBefore_ = clock_.now() + d.wait;
+    if (response && classify(response) == Failure::PrimaryRateLimit) notBefore_ = clock_.now() + d.wait;
     if (!d.retry) {
       // Giving up on what retries could have fixed is news; a refusal
       // (403, 404, 406, 422) is the caller's to explain or to act on (the
@@ -173,8 +166,8 @@ Result<HttpResponse> RestClient::execute(const std::string& method, const std::s
     }
     if (log_) {
       *log_ << "loopwright: GitHub " << method << " " << path << ": " << d.reason << "; retrying in "
-            << (d.wait.count() + 999) / 1000 << " s (try " << attempt + 1 << " of "
-            << config_.retry.maxAttempts << ")\n";
+            << (d.wait.count() + 999) / 1000 << " s (try " << attempt + 1 << " of " << config_.retry.maxAttempts
+            << ")\n";
     }
     sleeper_.sleepFor(d.wait);
     // A POST that got a 5xx or no answer may have been carried out anyway.
@@ -184,7 +177,8 @@ Result<HttpResponse> RestClient::execute(const std::string& method, const std::s
       auto found = (*landed)();  // GETs only, which do not take the write lock
       if (!found) return std::move(found).error();
       if (found->has_value()) {
-        if (log_) *log_ << "loopwright: GitHub " << method << " " << path << ": the earlier try landed; not repeating it\n";
+        if (log_)
+          *log_ << "loopwright: GitHub " << method << " " << path << ": the earlier try landed; not repeating it\n";
         return std::move(**found);
       }
     }

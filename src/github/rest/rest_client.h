@@ -69,12 +69,11 @@ class RestClient {
 
   // PATCH, PUT or DELETE, retried under the rules. A PATCH that appends
   // (check-run annotations) passes `landed` like a POST.
-  Result<HttpResponse> send(const std::string& method, const std::string& path,
-                            const boost::json::value& body, const LandedProbe* landed = nullptr);
+  Result<HttpResponse> send(const std::string& method, const std::string& path, const boost::json::value& body,
+                            const LandedProbe* landed = nullptr);
 
   // POST, retried only when `landed` says the earlier try did not land.
-  Result<HttpResponse> post(const std::string& path, const boost::json::value& body,
-                            const LandedProbe& landed);
+  Result<HttpResponse> post(const std::string& path, const boost::json::value& body, const LandedProbe& landed);
 
   // A POST that changes nothing (a GraphQL query), so retried under the
   // rules like a GET with nothing to look for first. Paced like a write:
@@ -84,9 +83,8 @@ class RestClient {
   const RestConfig& config() const { return config_; }
 
  private:
-  Result<HttpResponse> execute(const std::string& method, const std::string& path,
-                               const std::string& body, const std::string& accept,
-                               const LandedProbe* landed);
+  Result<HttpResponse> execute(const std::string& method, const std::string& path, const std::string& body,
+                               const std::string& accept, const LandedProbe* landed);
   std::string url(const std::string& path) const;
   void waitUntil(std::chrono::system_clock::time_point t);
 

@@ -7,8 +7,8 @@
 #include <boost/json.hpp>
 
 #include "core/ascii.h"
-#include "github/rest/url_paths.h"
 #include "github/rest/read_shapes.h"
+#include "github/rest/url_paths.h"
 
 namespace lw::github {
 
@@ -29,8 +29,9 @@ Error readError(const std::string& what, const HttpResponse& r, const std::strin
     case 404: return notFound(what);
     case 401:
     case 403: return makeError(ErrorCode::IoError, why, hint);
-    case 406: return makeError(ErrorCode::IoError, why + ": too large for GitHub to render",
-                               "the local clone serves large diffs: run after actions/checkout with fetch-depth: 0");
+    case 406:
+      return makeError(ErrorCode::IoError, why + ": too large for GitHub to render",
+                       "the local clone serves large diffs: run after actions/checkout with fetch-depth: 0");
     case 422: return makeError(ErrorCode::UsageError, why, "check the arguments against GitHub's documentation");
     default: return makeError(ErrorCode::IoError, why);
   }
@@ -50,8 +51,8 @@ Result<std::string> scopedSearchQuery(const RepoRef& repo, const std::string& wo
   return "repo:" + repo.fullName() + " " + words;
 }
 
-RestReads::RestReads(RestClient& api, const WallClock& clock, Sleeper& sleeper, SearchLimiter& limiter,
-                     RepoRef repo, ReadLimits limits)
+RestReads::RestReads(RestClient& api, const WallClock& clock, Sleeper& sleeper, SearchLimiter& limiter, RepoRef repo,
+                     ReadLimits limits)
     : api_(api), clock_(clock), sleeper_(sleeper), limiter_(limiter), repo_(std::move(repo)), limits_(limits) {}
 
 std::string RestReads::repoPath() const { return "/repos/" + repo_.owner + "/" + repo_.name; }
@@ -123,9 +124,9 @@ Result<PullFiles> RestReads::files(int number, const DiffScope& scope) {
     // compare lists at most 300 files (docs: "Compare two commits").
     out.truncated = list.size() >= 300;
   } else {
-    auto all = pages(repoPath() + "/pulls/" + std::to_string(number) + "/files",
-                     "the files of pull request #" + std::to_string(number), kPullsHint, limits_.maxFiles,
-                     out.truncated);
+    auto all =
+        pages(repoPath() + "/pulls/" + std::to_string(number) + "/files",
+              "the files of pull request #" + std::to_string(number), kPullsHint, limits_.maxFiles, out.truncated);
     if (!all) return std::move(all).error();
     list = std::move(*all);
     // GitHub lists at most 3000 files however many there are.
@@ -144,7 +145,8 @@ Result<PullFiles> RestReads::files(int number, const DiffScope& scope) {
 Result<FileAtRef> RestReads::file(const std::string& commit, const std::string& path, TreeSide side) {
   std::string what = path + " at " + std::string(toString(side)) + " (" +
                      (commit.empty() ? std::string("the default branch") : commit.substr(0, 12)) + ")";
-  std::string url = repoPath() + "/contents/" + urlEncodePath(path) + (commit.empty() ? "" : "?ref=" + urlEncode(commit));
+  std::string url =
+      repoPath() + "/contents/" + urlEncodePath(path) + (commit.empty() ? "" : "?ref=" + urlEncode(commit));
   auto meta = getOk(url, what, kContentsHint);
   if (!meta) return std::move(meta).error();
   json::value v = jsonBody(*meta);
@@ -188,8 +190,8 @@ Result<IssueSearch> RestReads::search(const std::string& words, int maxResults) 
   if (!q) return std::move(q).error();
   int per = std::clamp(maxResults, 1, std::min(100, limits_.maxSearchResults));
   if (auto wait = limiter_.reserve(clock_.now()); wait.count() > 0) sleeper_.sleepFor(wait);
-  auto r = getOk("/search/issues?q=" + urlEncode(*q) + "&per_page=" + std::to_string(per),
-                 "search '" + words + "'", kIssuesHint);
+  auto r = getOk("/search/issues?q=" + urlEncode(*q) + "&per_page=" + std::to_string(per), "search '" + words + "'",
+                 kIssuesHint);
   if (!r) return std::move(r).error();
   return searchFromJson(jsonBody(*r));
 }
@@ -202,8 +204,8 @@ Result<std::vector<RepoLabel>> RestReads::labels() {
 }
 
 Result<bool> RestReads::isAncestor(const std::string& ancestor, const std::string& descendant) {
-  auto r = getOk(repoPath() + "/compare/" + ancestor + "..." + descendant,
-                 "compare " + ancestor + "..." + descendant, kContentsHint);
+  auto r = getOk(repoPath() + "/compare/" + ancestor + "..." + descendant, "compare " + ancestor + "..." + descendant,
+                 kContentsHint);
   if (!r) return std::move(r).error();
   json::value v = jsonBody(*r);
   const json::value* status = v.is_object() ? v.as_object().if_contains("status") : nullptr;

@@ -5,8 +5,8 @@
 
 #include <boost/json.hpp>
 
-#include "github/rest/url_paths.h"
 #include "github/publish/fingerprint.h"
+#include "github/rest/url_paths.h"
 
 namespace lw::github {
 
@@ -23,8 +23,10 @@ json::array rulesOf(const std::vector<Finding>& located, std::map<std::string, s
   std::vector<std::pair<std::string, Severity>> rules;
   for (const Finding& f : located) {
     auto [it, fresh] = index.emplace(ruleIdOf(f), rules.size());
-    if (fresh) rules.emplace_back(it->first, f.severity);
-    else if (rank(f.severity) < rank(rules[it->second].second)) rules[it->second].second = f.severity;
+    if (fresh)
+      rules.emplace_back(it->first, f.severity);
+    else if (rank(f.severity) < rank(rules[it->second].second))
+      rules[it->second].second = f.severity;
   }
   json::array out;
   for (const auto& [id, severity] : rules)
@@ -65,8 +67,10 @@ SarifLog sarifLog(const std::vector<Finding>& findings, const std::string& versi
   SarifLog log;
   std::vector<Finding> located;
   for (const Finding& f : findings) {
-    if (f.path.empty()) ++log.leftOut;
-    else located.push_back(f);
+    if (f.path.empty())
+      ++log.leftOut;
+    else
+      located.push_back(f);
   }
   std::map<std::string, std::size_t> index;
   json::array rules = rulesOf(located, index);
@@ -82,7 +86,8 @@ SarifLog sarifLog(const std::vector<Finding>& findings, const std::string& versi
                    {"columnKind", "utf16CodeUnits"},
                    {"results", std::move(results)}};
   if (log.leftOut > 0) run["properties"] = json::object{{"findingsWithoutPath", log.leftOut}};
-  log.document = json::object{{"$schema", kSarifSchemaUri}, {"version", "2.1.0"}, {"runs", json::array{std::move(run)}}};
+  log.document =
+      json::object{{"$schema", kSarifSchemaUri}, {"version", "2.1.0"}, {"runs", json::array{std::move(run)}}};
   return log;
 }
 

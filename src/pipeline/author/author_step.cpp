@@ -2,9 +2,9 @@
 
 #include <unistd.h>
 
+#include "pipeline/author/author_worktree.h"
 #include "pipeline/author/change_plan.h"
 #include "pipeline/author/contract_apply.h"
-#include "pipeline/author/author_worktree.h"
 #include "verify/worktree.h"
 #include "verify/worktree_patch.h"
 

@@ -15,7 +15,7 @@ namespace lw::pipeline {
 // (outside every sandbox view). A step refused by negotiation makes no
 // worktree. Without ctx.leases the step is not run (Error).
 StepRecord runAuthorStep(const PlannedStep& step, const Result<sandbox::Negotiated>& negotiated,
-                         sandbox::Backend* backend, const std::filesystem::path& baselineStore,
-                         const RunContext& ctx, const BridgeFactory& makeBridge);
+                         sandbox::Backend* backend, const std::filesystem::path& baselineStore, const RunContext& ctx,
+                         const BridgeFactory& makeBridge);
 
 }  // namespace lw::pipeline

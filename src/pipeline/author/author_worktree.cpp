@@ -7,8 +7,8 @@
 #include <boost/json.hpp>
 
 #include "core/file_io.h"
-#include "lease/owned_resource.h"
 #include "core/step_label.h"
+#include "lease/owned_resource.h"
 
 namespace lw::pipeline {
 namespace fs = std::filesystem;
@@ -35,8 +35,8 @@ struct WorktreeRecord {
 };
 
 Status writeRecord(const fs::path& file, const WorktreeRecord& r) {
-  boost::json::object o{{"resource", r.resource}, {"name", r.name}, {"repo", r.repo.string()},
-                        {"path", r.path.string()}};
+  boost::json::object o{
+      {"resource", r.resource}, {"name", r.name}, {"repo", r.repo.string()}, {"path", r.path.string()}};
   return writeFileAtomic(file.string(), boost::json::serialize(o) + "\n");
 }
 
@@ -89,7 +89,7 @@ AuthorWorktree::AuthorWorktree(lease::Store& store, const lease::Lease& held, le
 AuthorWorktree::~AuthorWorktree() { (void)teardown(); }
 
 Result<std::unique_ptr<AuthorWorktree>> AuthorWorktree::open(lease::Store& store, const WorktreePlan& plan,
-                                                            const fs::path& repo, const std::string& commit) {
+                                                             const fs::path& repo, const std::string& commit) {
   verify::LinkedWorktree made;
   const WorktreeRecord record{plan.resource, plan.name, repo, plan.path};
   lease::ResourceActions actions;

@@ -31,8 +31,8 @@ struct WorktreePlan {
 // The plan for `step` of run `runId`, in process `pid`. Characters outside
 // [A-Za-z0-9._-] become '_' (a name is a file name, a ref component and a
 // lease resource); the lease resource is cut at 128 characters.
-WorktreePlan planWorktree(const std::filesystem::path& stateDir, const std::string& runId,
-                          const EffectiveStep& step, long pid);
+WorktreePlan planWorktree(const std::filesystem::path& stateDir, const std::string& runId, const EffectiveStep& step,
+                          long pid);
 
 // A claimed, created worktree, its lease renewed on a thread of its own
 // until the teardown. Torn down (marker, remove and prune, release) by

@@ -1,10 +1,10 @@
 #include "pipeline/author/contract_apply.h"
 
+#include "core/step_label.h"
 #include "guard/event.h"
 #include "pipeline/author/contract_plan.h"
 #include "pipeline/author/validate_run.h"
 #include "pipeline/step/refusal_blocker.h"
-#include "core/step_label.h"
 
 namespace lw::pipeline {
 namespace {
@@ -47,8 +47,8 @@ void refuseChange(const Step& step, const Error& refusal, StepRecord& rec, Autho
   change.accepted = false;
   change.refusedBecause = refusal.message;
   rec.blocker =
-      guard::blockerLine("step " + stepLabel(rec.stage, rec.step) + " proposed a change that breaks its task contract (" +
-                             code + "): " + refusal.message,
+      guard::blockerLine("step " + stepLabel(rec.stage, rec.step) +
+                             " proposed a change that breaks its task contract (" + code + "): " + refusal.message,
                          lastSafeState(change), nextActionFor(step, kKeepTheContract));
 }
 

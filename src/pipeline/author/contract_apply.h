@@ -6,8 +6,8 @@
 // next action is the step's onStop when given; the change is not accepted.
 #pragma once
 
-#include "pipeline/run/run_plan.h"
 #include "pipeline/run/run_context.h"
+#include "pipeline/run/run_plan.h"
 #include "pipeline/run/run_record.h"
 #include "pipeline/step/step_plan.h"
 #include "sandbox/backend.h"

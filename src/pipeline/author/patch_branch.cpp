@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <optional>
 
+#include "core/step_label.h"
 #include "github/markdown/neutralise.h"
 #include "verify/libgit2.h"
-#include "core/step_label.h"
 
 namespace lw::pipeline {
 

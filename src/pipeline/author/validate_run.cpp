@@ -79,7 +79,8 @@ ValidationRun runValidation(sandbox::Backend& backend, const sandbox::StepSpec& 
     return run;
   }
   const sandbox::process::ExitInfo exit = (*process)->wait(started + std::chrono::milliseconds(wallTimeMs));
-  run.durationMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  run.durationMs =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
   run.exitStatus = exit.status();
   run.timedOut = exit.timedOut;
   run.passed = exitedCleanly(exit);

@@ -38,8 +38,7 @@ sandbox::StepSpec planValidate(const StepPlan& step, const std::vector<std::stri
 // Launches `spec` with `backend` and waits at most `wallTimeMs`; the logs
 // are masked with `scanner` and written to `layout`. Passed only on exit 0
 // within time. A launch that fails is a failed run whose `error` says why.
-ValidationRun runValidation(sandbox::Backend& backend, const sandbox::StepSpec& spec,
-                            const ValidateLayout& layout, std::int64_t wallTimeMs,
-                            const verify::SecretScanner& scanner);
+ValidationRun runValidation(sandbox::Backend& backend, const sandbox::StepSpec& spec, const ValidateLayout& layout,
+                            std::int64_t wallTimeMs, const verify::SecretScanner& scanner);
 
 }  // namespace lw::pipeline

@@ -9,8 +9,7 @@ namespace {
 
 Result<verify::GitPtr<git_tree>> treeOf(git_repository* repo, const std::string& sha) {
   git_oid oid;
-  if (!verify::parseOid(sha, oid))
-    return makeError(ErrorCode::IoError, "'" + sha + "' is not a commit id", "");
+  if (!verify::parseOid(sha, oid)) return makeError(ErrorCode::IoError, "'" + sha + "' is not a commit id", "");
   return verify::commitTree(repo, oid);
 }
 

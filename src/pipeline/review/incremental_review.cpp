@@ -4,8 +4,8 @@
 #include <ostream>
 
 #include "github/publish/last_reviewed.h"
-#include "github/rest/live_rest_client.h"
 #include "github/publish/publisher.h"
+#include "github/rest/live_rest_client.h"
 #include "github/rest/rest_client.h"
 #include "pipeline/review/local_git_reads.h"
 #include "verify/libgit2.h"
@@ -29,10 +29,11 @@ std::string lastReviewedHeadFor(const github::GithubEvent& event, const std::fil
   if (config.token.empty()) return {};
   github::LiveRestClient client(config, &log);
   github::RestClient& api = client.api();
-  auto last = github::findLastReviewedHead(api, event.repository, event.number, github::PublisherConfig{}.fallbackLogin);
+  auto last =
+      github::findLastReviewedHead(api, event.repository, event.number, github::PublisherConfig{}.fallbackLogin);
   if (!last) {
-    log << "loopwright: reviewing the whole change: the last reviewed head could not be read ("
-        << last.error().message << ")\n";
+    log << "loopwright: reviewing the whole change: the last reviewed head could not be read (" << last.error().message
+        << ")\n";
     return {};
   }
   if (!*last) return {};

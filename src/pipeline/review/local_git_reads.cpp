@@ -15,8 +15,7 @@ using verify::GitPtr;
 
 Result<git_oid> commitId(git_repository* repo, const std::string& sha) {
   git_oid oid;
-  if (!verify::parseOid(sha, oid))
-    return makeError(ErrorCode::IoError, "'" + sha + "' is not a commit id");
+  if (!verify::parseOid(sha, oid)) return makeError(ErrorCode::IoError, "'" + sha + "' is not a commit id");
   git_commit* raw = nullptr;
   if (git_commit_lookup(&raw, repo, &oid) != 0)
     return verify::gitError(ErrorCode::IoError, "commit " + sha + " is not in the clone",
@@ -112,8 +111,7 @@ Result<PullFiles> LocalGitReads::files(const DiffScope& scope) const {
   return out;
 }
 
-Result<FileAtRef> LocalGitReads::file(const std::string& commit, const std::string& path,
-                                      TreeSide side) const {
+Result<FileAtRef> LocalGitReads::file(const std::string& commit, const std::string& path, TreeSide side) const {
   auto repo = verify::openRepository(repoDir_);
   if (!repo) return repo.error();
   auto oid = commitId(repo->get(), commit);

@@ -14,8 +14,7 @@ namespace lw::pipeline {
 
 class LocalGitReads {
  public:
-  explicit LocalGitReads(std::string repoDir, ReadLimits limits = {})
-      : repoDir_(std::move(repoDir)), limits_(limits) {}
+  explicit LocalGitReads(std::string repoDir, ReadLimits limits = {}) : repoDir_(std::move(repoDir)), limits_(limits) {}
 
   // scope.base...scope.head (from their merge base), as `git diff` prints it
   // with rename detection, clipped to limits.diffBytes. IO_ERROR when either

@@ -15,8 +15,7 @@ namespace {
 // The REST side with everything RestReads refers to.
 struct RestStack {
   RestStack(github::RestConfig config, github::RepoRef repo)
-      : client(transport, clock, sleeper, std::move(config)),
-        reads(client, clock, sleeper, limiter, std::move(repo)) {}
+      : client(transport, clock, sleeper, std::move(config)), reads(client, clock, sleeper, limiter, std::move(repo)) {}
   http::CurlTransport transport{github::httpPolicy()};
   github::SystemClock clock;
   github::ThreadSleeper sleeper;
@@ -36,18 +35,23 @@ Error bothFailed(const Error& local, const Error& rest) {
 
 RunGithubReader::RunGithubReader(RunReadFacts facts, github::RestReads* rest, std::shared_ptr<void> keepAlive,
                                  ReadLimits limits)
-    : facts_(std::move(facts)), local_(facts_.repoDir.string(), limits), rest_(rest),
+    : facts_(std::move(facts)),
+      local_(facts_.repoDir.string(), limits),
+      rest_(rest),
       keepAlive_(std::move(keepAlive)) {}
 
 Error RunGithubReader::needsApi(const std::string& tool) const {
-  return makeError(ErrorCode::IoError, tool + " needs the GitHub API: loopwright has no GITHUB_TOKEN (or no event payload naming the repository)",
-                   "give the loopwright step env: GITHUB_TOKEN: ${{ github.token }}");
+  return makeError(
+      ErrorCode::IoError,
+      tool + " needs the GitHub API: loopwright has no GITHUB_TOKEN (or no event payload naming the repository)",
+      "give the loopwright step env: GITHUB_TOKEN: ${{ github.token }}");
 }
 
 Result<PullSummary> RunGithubReader::pullLocked() {
   // The payload of a pull_request event is the REST object, at the run's head.
   if (const json::object* o = facts_.payload.if_object())
-    if (const json::value* pr = o->if_contains("pull_request"); pr && pr->is_object() && pr->as_object().contains("head"))
+    if (const json::value* pr = o->if_contains("pull_request");
+        pr && pr->is_object() && pr->as_object().contains("head"))
       return github::pullFromJson(*pr);
   if (!facts_.event || !facts_.event->isPullRequest || number() <= 0)
     return makeError(ErrorCode::UsageError, "this run is not on a pull request",
@@ -70,8 +74,7 @@ Result<DiffScope> RunGithubReader::scope(bool full) {
     head = p->headSha;
   }
   bool synchronize = facts_.event && facts_.event->action == "synchronize";
-  if (!full && synchronize && !facts_.lastReviewedHead.empty())
-    return DiffScope{facts_.lastReviewedHead, head, true};
+  if (!full && synchronize && !facts_.lastReviewedHead.empty()) return DiffScope{facts_.lastReviewedHead, head, true};
   return DiffScope{base, head, false};
 }
 
@@ -127,8 +130,7 @@ Result<FileAtRef> RunGithubReader::file(const std::string& path, TreeSide side) 
 Result<IssueThread> RunGithubReader::issue(std::optional<int> n) {
   int which = n.value_or(number());
   if (which <= 0)
-    return makeError(ErrorCode::UsageError, "this run's event is about no issue",
-                     "give github.issue a number");
+    return makeError(ErrorCode::UsageError, "this run's event is about no issue", "give github.issue a number");
   if (!rest_) return needsApi(tools::kGithubIssue);
   std::lock_guard<std::mutex> lock(restMu_);
   return rest_->issue(which);
@@ -151,8 +153,7 @@ std::shared_ptr<GithubReader> makeRunGithubReader(const RunContext& ctx) {
   github::RestConfig config;
   if (ctx.env) config = github::restConfigFromEnvironment(*ctx.env);
   bool haveRepo = ctx.githubEvent && !ctx.githubEvent->repository.owner.empty();
-  if (config.token.empty() || !haveRepo)
-    return std::make_shared<RunGithubReader>(std::move(facts), nullptr, nullptr);
+  if (config.token.empty() || !haveRepo) return std::make_shared<RunGithubReader>(std::move(facts), nullptr, nullptr);
   auto stack = std::make_shared<RestStack>(std::move(config), ctx.githubEvent->repository);
   github::RestReads* rest = &stack->reads;
   return std::make_shared<RunGithubReader>(std::move(facts), rest, std::move(stack));

@@ -33,8 +33,7 @@ class RunGithubReader final : public GithubReader {
  public:
   // `rest` null: no token, so only the local reads answer; `keepAlive` owns
   // what `rest` refers to.
-  RunGithubReader(RunReadFacts facts, github::RestReads* rest, std::shared_ptr<void> keepAlive,
-                  ReadLimits limits = {});
+  RunGithubReader(RunReadFacts facts, github::RestReads* rest, std::shared_ptr<void> keepAlive, ReadLimits limits = {});
 
   Result<PullSummary> pull() override;
   Result<PullDiff> diff(bool full) override;

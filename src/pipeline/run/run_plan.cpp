@@ -6,8 +6,8 @@
 
 namespace lw::pipeline {
 
-RunPlan buildPlan(const Taskpack& taskpack, const std::vector<EffectiveStep>& policies,
-                  const std::string& eventName, const std::string& action, int cores) {
+RunPlan buildPlan(const Taskpack& taskpack, const std::vector<EffectiveStep>& policies, const std::string& eventName,
+                  const std::string& action, int cores) {
   RunPlan plan;
   plan.maxConcurrency = std::max(1, taskpack.maxConcurrency.value_or(cores));
   std::size_t index = 0;
@@ -18,14 +18,14 @@ RunPlan buildPlan(const Taskpack& taskpack, const std::vector<EffectiveStep>& po
       const EffectiveStep& policy = policies.at(index++);
       if (selected) planned.steps.push_back({&step, policy});
     }
-    if (selected) plan.stages.push_back(std::move(planned));
-    else plan.skippedStages.push_back(stage.name);
+    if (selected)
+      plan.stages.push_back(std::move(planned));
+    else
+      plan.skippedStages.push_back(stage.name);
   }
   return plan;
 }
 
-bool mayShareWorkingTree(Role role, bool writeContained) {
-  return role != Role::Author && writeContained;
-}
+bool mayShareWorkingTree(Role role, bool writeContained) { return role != Role::Author && writeContained; }
 
 }  // namespace lw::pipeline

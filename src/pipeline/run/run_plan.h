@@ -30,8 +30,8 @@ struct RunPlan {
 
 // `policies` are resolvePolicies() of the same taskpack (stage/step order).
 // maxConcurrency is the taskpack's, else `cores`.
-RunPlan buildPlan(const Taskpack& taskpack, const std::vector<EffectiveStep>& policies,
-                  const std::string& eventName, const std::string& action, int cores);
+RunPlan buildPlan(const Taskpack& taskpack, const std::vector<EffectiveStep>& policies, const std::string& eventName,
+                  const std::string& action, int cores);
 
 // A step may run beside others only if the sandbox it got keeps it from
 // writing the shared working tree: a reviewer/triage step on a backend that

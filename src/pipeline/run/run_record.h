@@ -11,8 +11,8 @@
 #include <boost/json/value.hpp>
 
 #include "core/finding.h"
-#include "github/publish/conclusion.h"
 #include "core/step_coverage.h"
+#include "github/publish/conclusion.h"
 #include "policy/taskpack.h"
 #include "policy/vocabulary.h"
 #include "verify/check.h"

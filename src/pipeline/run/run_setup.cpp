@@ -3,16 +3,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <ctime>
 
 #include <boost/json/parse.hpp>
 
 #include "core/file_io.h"
 #include "core/paths.h"
-#include "github/actions/github_event.h"
 #include "core/step_label.h"
+#include "github/actions/github_event.h"
 
 namespace lw::pipeline {
 namespace fs = std::filesystem;
@@ -24,8 +24,7 @@ constexpr std::size_t kMaxEventBytes = 25u << 20;  // GitHub caps webhook payloa
 }  // namespace
 
 Result<EventInput> loadEventInput(const std::optional<std::string>& nameFlag,
-                                  const std::optional<std::string>& pathFlag,
-                                  const Environment& env) {
+                                  const std::optional<std::string>& pathFlag, const Environment& env) {
   EventInput in;
   std::optional<std::string> name = nameFlag, path = pathFlag;
   if (!name && env.isTrue("GITHUB_ACTIONS")) {
@@ -64,7 +63,8 @@ std::string makeRunId(const Environment& env) {
     // attempt, and on a self-hosted host they may share a state directory:
     // the job and this process make the publication theirs alone.
     std::string job;
-    for (char c : env.get("GITHUB_JOB").value_or("")) job += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
+    for (char c : env.get("GITHUB_JOB").value_or(""))
+      job += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
     return *id + "-" + env.get("GITHUB_RUN_ATTEMPT").value_or("1") + (job.empty() ? "" : "-" + job) + "-" +
            std::to_string(::getpid());
   }
@@ -77,9 +77,12 @@ std::string makeRunId(const Environment& env) {
 Result<fs::path> prepareOutDir(const std::optional<std::string>& outFlag, const fs::path& repo,
                                const std::string& runId, const Environment& env) {
   fs::path out;
-  if (outFlag) out = *outFlag;
-  else if (auto t = env.get("RUNNER_TEMP"); t && !t->empty()) out = fs::path(*t) / "loopwright" / runId;
-  else out = fs::path("/tmp/loopwright") / runId;
+  if (outFlag)
+    out = *outFlag;
+  else if (auto t = env.get("RUNNER_TEMP"); t && !t->empty())
+    out = fs::path(*t) / "loopwright" / runId;
+  else
+    out = fs::path("/tmp/loopwright") / runId;
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec)
@@ -88,15 +91,13 @@ Result<fs::path> prepareOutDir(const std::optional<std::string>& outFlag, const 
   fs::path real = fs::canonical(out, ec);
   if (ec) return makeError(ErrorCode::UsageError, "cannot resolve " + out.string(), "");
   if (isWithinOrSame(real, repo))
-    return makeError(ErrorCode::UsageError,
-                     "--out " + out.string() + " is inside the repository " + repo.string(),
+    return makeError(ErrorCode::UsageError, "--out " + out.string() + " is inside the repository " + repo.string(),
                      "put the run's output outside the working tree, e.g. --out /tmp/lw-out");
   ::chmod(real.c_str(), 0700);
   return real;
 }
 
-std::string stateDirFor(bool hostConfigPresent, const std::string& hostStateDir,
-                        const Environment& env) {
+std::string stateDirFor(bool hostConfigPresent, const std::string& hostStateDir, const Environment& env) {
   if (hostConfigPresent) return hostStateDir;
   if (auto t = env.get("RUNNER_TEMP"); t && !t->empty()) return *t + "/loopwright-state";
   if (::access(fs::path(hostStateDir).parent_path().c_str(), W_OK) == 0) return hostStateDir;
@@ -123,10 +124,9 @@ std::optional<std::string> unsandboxedDefaultWarning(const RunPlan& plan,
 std::vector<std::string> secretValues(const Environment& env) {
   std::vector<std::string> out;
   for (const auto& [name, value] : env.all()) {
-    bool secretName = name.find("TOKEN") != std::string::npos ||
-                      name.find("SECRET") != std::string::npos ||
-                      name.find("PASSWORD") != std::string::npos ||
-                      name.ends_with("_KEY") || name.find("API_KEY") != std::string::npos;
+    bool secretName = name.find("TOKEN") != std::string::npos || name.find("SECRET") != std::string::npos ||
+                      name.find("PASSWORD") != std::string::npos || name.ends_with("_KEY") ||
+                      name.find("API_KEY") != std::string::npos;
     if (secretName && value.size() >= 8) out.push_back(value);
   }
   return out;

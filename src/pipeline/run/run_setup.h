@@ -24,7 +24,7 @@ struct EventInput {
   std::string baseSha;  // pull requests: where the trusted taskpack is read from
   std::string payloadText;
   boost::json::value payload;
-  std::string source;   // the file it came from, or "(none)"
+  std::string source;                        // the file it came from, or "(none)"
   std::optional<github::GithubEvent> typed;  // set when a payload was given
 };
 
@@ -33,8 +33,7 @@ struct EventInput {
 // `{}` (local runs); with one, its action and base SHA are read from it and it
 // must be a valid webhook payload (EVENT_INVALID otherwise).
 Result<EventInput> loadEventInput(const std::optional<std::string>& nameFlag,
-                                  const std::optional<std::string>& pathFlag,
-                                  const Environment& env);
+                                  const std::optional<std::string>& pathFlag, const Environment& env);
 
 // GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT-GITHUB_JOB-pid under Actions, else a UTC
 // timestamp and pid.
@@ -44,8 +43,8 @@ std::string makeRunId(const Environment& env);
 // /tmp/loopwright/<run>. Refused (USAGE_ERROR) when inside the repository:
 // the verification of every step would see the run's own files.
 Result<std::filesystem::path> prepareOutDir(const std::optional<std::string>& outFlag,
-                                            const std::filesystem::path& repo,
-                                            const std::string& runId, const Environment& env);
+                                            const std::filesystem::path& repo, const std::string& runId,
+                                            const Environment& env);
 
 // Values never to publish: the environment's tokens, keys and passwords
 // (by name), at least 8 characters long.
@@ -54,8 +53,7 @@ std::vector<std::string> secretValues(const Environment& env);
 // Where the outbox lives: the host config's stateDir when a host config
 // exists; else $RUNNER_TEMP/loopwright-state under Actions; else the
 // built-in default when writable, else ~/.local/state/loopwright.
-std::string stateDirFor(bool hostConfigPresent, const std::string& hostStateDir,
-                        const Environment& env);
+std::string stateDirFor(bool hostConfigPresent, const std::string& hostStateDir, const Environment& env);
 
 // Why `run` must warn loudly (an annotation and a step-summary line), or
 // nullopt: GitHub Actions' default (no sandbox policy) put steps of the plan

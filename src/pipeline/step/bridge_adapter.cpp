@@ -13,10 +13,10 @@
 #include "bridge/step_bridge.h"
 #include "bridge/tool_registry.h"
 #include "core/http_curl.h"
+#include "core/step_label.h"
 #include "guard/clock.h"
 #include "pipeline/review/run_github_reader.h"
 #include "policy/tool_names.h"
-#include "core/step_label.h"
 
 namespace lw::pipeline {
 namespace {
@@ -30,7 +30,8 @@ std::int64_t answerTokens(const boost::json::value& answer) {
   if (!usage || !usage->is_object()) return 0;
   std::int64_t n = 0;
   for (const char* key : {"inputTokens", "outputTokens"})
-    if (const auto* v = usage->as_object().if_contains(key); v && v->is_int64()) n += std::max<std::int64_t>(0, v->get_int64());
+    if (const auto* v = usage->as_object().if_contains(key); v && v->is_int64())
+      n += std::max<std::int64_t>(0, v->get_int64());
   return n;
 }
 
@@ -82,15 +83,12 @@ class PipelineBridge final : public BridgeHandle {
       options.extraTools.push_back(
           {tools::kModelComplete, "model completion (unavailable: " + why.message + ")",
            boost::json::object{{"type", "object"}},
-           [why](const boost::json::object&, bridge::ToolContext&) -> Result<bridge::ToolOutput> {
-             return why;
-           },
-           true, false});
+           [why](const boost::json::object&, bridge::ToolContext&) -> Result<bridge::ToolOutput> { return why; }, true,
+           false});
     }
     options.onEvent = [this](const guard::Event& e) {
       std::lock_guard<std::mutex> lock(mu_);
-      events_.push_back({std::string(guard::toString(e.kind)), std::string(codeName(e.code)),
-                         e.message, sinceStart()});
+      events_.push_back({std::string(guard::toString(e.kind)), std::string(codeName(e.code)), e.message, sinceStart()});
     };
     options.onStop = std::move(onStop);
     bridge_ = std::make_unique<bridge::StepBridge>(std::move(options), lanes.clock);
@@ -145,9 +143,8 @@ class PipelineBridge final : public BridgeHandle {
 
 BridgeFactory makeBridgeFactory(const Taskpack& taskpack, const Environment& env) {
   auto lanes = std::make_shared<RunLanes>(taskpack, env);
-  return [lanes](const PlannedStep& step, const RunContext& ctx,
-                 std::function<void(const guard::Event&)> onStop, const std::string& socketPath)
-             -> Result<std::unique_ptr<BridgeHandle>> {
+  return [lanes](const PlannedStep& step, const RunContext& ctx, std::function<void(const guard::Event&)> onStop,
+                 const std::string& socketPath) -> Result<std::unique_ptr<BridgeHandle>> {
     auto b = std::make_unique<PipelineBridge>(step, ctx, *lanes, std::move(onStop));
     if (auto s = b->start(socketPath); !s) return s.error();
     return std::unique_ptr<BridgeHandle>(std::move(b));

@@ -13,7 +13,6 @@
 
 namespace lw::pipeline {
 
-
 // Builds the lanes of `taskpack` (API keys read from `env` when a lane is
 // used; a missing key fails only the steps that call that lane). The
 // returned factory keeps the lanes alive.

@@ -51,8 +51,7 @@ std::string originOf(const EffectiveStep& policy) {
 std::string refusalOf(const EffectiveStep& policy, Isolation from, std::optional<Isolation> to) {
   if (!policy.escalate) return "the step declares no escalate:";
   if (!policy.idempotent) return "the step is not idempotent (idempotent: true allows one re-run)";
-  if (policy.role == Role::Author)
-    return "an author step is not re-run: its leased worktree is its one attempt";
+  if (policy.role == Role::Author) return "an author step is not re-run: its leased worktree is its one attempt";
   if (!to) return "no level above " + std::string(toString(from)) + " exists";
   if (!isAbove(*to, from))
     return "escalate.to " + std::string(toString(*to)) + " is not above the level the step runs at, " +

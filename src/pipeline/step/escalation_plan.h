@@ -17,11 +17,11 @@ namespace lw::pipeline {
 
 // What a step's policy allows before it runs.
 struct EscalationPlan {
-  bool declared = false;                // the step has an `escalate:`
-  Isolation from = Isolation::L1;       // the level it runs at (step, taskpack, floor)
-  std::optional<Isolation> to;          // set: one re-run at `to` is allowed
-  std::vector<std::string> triggers;    // BREAKER_OPEN (always) and the step's `on:`
-  std::string notAllowedBecause;        // when `to` is unset: why no re-run can happen
+  bool declared = false;              // the step has an `escalate:`
+  Isolation from = Isolation::L1;     // the level it runs at (step, taskpack, floor)
+  std::optional<Isolation> to;        // set: one re-run at `to` is allowed
+  std::vector<std::string> triggers;  // BREAKER_OPEN (always) and the step's `on:`
+  std::string notAllowedBecause;      // when `to` is unset: why no re-run can happen
 };
 
 // The first reason that applies: no `escalate:`, not idempotent, no level
@@ -37,9 +37,9 @@ std::string describeChain(const EscalationPlan& plan);
 struct EscalationDecision {
   bool rerun = false;
   Isolation from = Isolation::L1;
-  Isolation to = Isolation::L2;      // the level asked for (or that would have been)
-  std::string trigger;               // what stopped it: BREAKER_OPEN, LOOP_DETECTED, …
-  std::string notRerunBecause;       // when !rerun
+  Isolation to = Isolation::L2;  // the level asked for (or that would have been)
+  std::string trigger;           // what stopped it: BREAKER_OPEN, LOOP_DETECTED, …
+  std::string notRerunBecause;   // when !rerun
 };
 
 // `alreadyEscalated`: `finished` is a re-run's record; never a second one.

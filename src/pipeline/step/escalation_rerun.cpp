@@ -21,8 +21,8 @@ std::string keepFirstAttempt(const fs::path& stepDir) {
 
 }  // namespace
 
-StepRecord escalateIfDue(StepRecord first, const PlannedStep& planned, StepBaseline& baseline,
-                         const RunContext& ctx, const RerunTools& tools) {
+StepRecord escalateIfDue(StepRecord first, const PlannedStep& planned, StepBaseline& baseline, const RunContext& ctx,
+                         const RerunTools& tools) {
   auto decision = decideEscalation(first, planned.policy, /*alreadyEscalated=*/false);
   if (!decision) return first;
   if (!decision->rerun) return withoutRerun(std::move(first), *decision);
@@ -30,8 +30,8 @@ StepRecord escalateIfDue(StepRecord first, const PlannedStep& planned, StepBasel
             "; re-run once at " + std::string(toString(decision->to)));
   PlannedStep higher = planned;
   higher.policy.sandbox.minIsolation = decision->to;
-  higher.policy.origins["isolation"] = "escalation from " + std::string(toString(decision->from)) + " on " +
-                                       decision->trigger;
+  higher.policy.origins["isolation"] =
+      "escalation from " + std::string(toString(decision->from)) + " on " + decision->trigger;
   const std::string stepDir = stepLayout(ctx.outRoot, planned.policy).stepDir.string();
   const std::string firstDir = keepFirstAttempt(stepDir);
   for (std::size_t at = 0; (at = first.blocker.find(stepDir, at)) != std::string::npos; at += firstDir.size())

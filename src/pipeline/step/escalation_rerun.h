@@ -23,7 +23,7 @@ struct RerunTools {
 // `first` when no escalation applies; with its escalation (and why not)
 // when the policy refuses a re-run; otherwise the re-run's record with the
 // first attempt in its escalation. Runs the step at most once more.
-StepRecord escalateIfDue(StepRecord first, const PlannedStep& planned, StepBaseline& baseline,
-                         const RunContext& ctx, const RerunTools& tools);
+StepRecord escalateIfDue(StepRecord first, const PlannedStep& planned, StepBaseline& baseline, const RunContext& ctx,
+                         const RerunTools& tools);
 
 }  // namespace lw::pipeline

@@ -49,8 +49,7 @@ std::size_t StepBaseline::walks() {
   return walks_;
 }
 
-Result<verify::CheckReport> StepBaseline::walk(verify::CheckPolicy policy,
-                                               std::unique_lock<std::mutex>& lock) {
+Result<verify::CheckReport> StepBaseline::walk(verify::CheckPolicy policy, std::unique_lock<std::mutex>& lock) {
   idle_.wait(lock, [&] { return !walking_; });
   walking_ = true;
   ++walks_;
@@ -58,8 +57,7 @@ Result<verify::CheckReport> StepBaseline::walk(verify::CheckPolicy policy,
   lock.unlock();
   auto report = verify::check(get().value(), policy);
   lock.lock();
-  if (report && !report->quarantineRef.empty())
-    quarantines_[report->quarantineRef] = report->quarantineCommit;
+  if (report && !report->quarantineRef.empty()) quarantines_[report->quarantineRef] = report->quarantineCommit;
   walking_ = false;
   idle_.notify_all();
   return report;

@@ -64,7 +64,7 @@ class StepBaseline {
   std::size_t walks_ = 0;
   // Quarantine refs the checks wrote, left out of the later checks.
   std::map<std::string, std::string> quarantines_;
-  std::shared_ptr<Round> next_;   // the round the next walk serves
+  std::shared_ptr<Round> next_;  // the round the next walk serves
 };
 
 }  // namespace lw::pipeline

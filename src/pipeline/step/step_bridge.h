@@ -16,13 +16,13 @@
 namespace lw::pipeline {
 
 struct BridgeOutcome {
-  std::vector<Finding> findings;         // reported through findings.report (not yet accepted)
-  std::vector<GuardrailEvent> events;    // warnings and stops, in order
-  std::optional<guard::Event> stop;      // the guardrail stop that ended the step
+  std::vector<Finding> findings;       // reported through findings.report (not yet accepted)
+  std::vector<GuardrailEvent> events;  // warnings and stops, in order
+  std::optional<guard::Event> stop;    // the guardrail stop that ended the step
   std::int64_t toolCalls = 0;
   std::int64_t modelCalls = 0;
-  std::int64_t tokensUsed = 0;           // model.complete usage, input + output
-  std::vector<std::string> callLog;      // "tool outcome ms" per call: the step's bridge-calls.log
+  std::int64_t tokensUsed = 0;       // model.complete usage, input + output
+  std::vector<std::string> callLog;  // "tool outcome ms" per call: the step's bridge-calls.log
 };
 
 // The pipeline's handle on one step's bridge (bridge::StepBridge, adapted in

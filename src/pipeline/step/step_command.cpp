@@ -21,21 +21,20 @@ fs::path engineBeside(const fs::path& selfExe, const IsRegularFile& isRegularFil
 
 }  // namespace
 
-Result<StepCommand> stepCommand(const Step& step, const fs::path& selfExe,
-                                const sandbox::BackendTraits& traits, std::string_view backendName,
-                                const IsRegularFile& isRegularFile) {
+Result<StepCommand> stepCommand(const Step& step, const fs::path& selfExe, const sandbox::BackendTraits& traits,
+                                std::string_view backendName, const IsRegularFile& isRegularFile) {
   if (!step.uses) return StepCommand{step.run, {}};
   const std::string name(builtinName(step));
   if (!traits.hostFilesVisible)
-    return makeError(ErrorCode::SandboxLaunchFailed,
-                     "'" + *step.uses + "' cannot run on " + std::string(backendName) +
-                         ": the step there does not see loopwright",
-                     "give the step sandbox: {preferredBackends: [linux-bwrap, linux-landlock]}", step.name);
+    return makeError(
+        ErrorCode::SandboxLaunchFailed,
+        "'" + *step.uses + "' cannot run on " + std::string(backendName) + ": the step there does not see loopwright",
+        "give the step sandbox: {preferredBackends: [linux-bwrap, linux-landlock]}", step.name);
   fs::path engine = engineBeside(selfExe, isRegularFile);
   if (engine.empty())
     return makeError(ErrorCode::SandboxLaunchFailed,
-                     "'" + *step.uses + "' needs " + std::string(kEngineExecutable) + " beside " +
-                         selfExe.string() + ", and there is none",
+                     "'" + *step.uses + "' needs " + std::string(kEngineExecutable) + " beside " + selfExe.string() +
+                         ", and there is none",
                      "install loopwright and loopwright-engine side by side in one directory", step.name);
   StepCommand command;
   command.argv = {engine.string(), "agent", name, "--params", boost::json::serialize(step.params)};

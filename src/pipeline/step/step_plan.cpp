@@ -4,16 +4,15 @@
 #include <map>
 
 #include "core/executables.h"
+#include "core/step_label.h"
 #include "egress/step_relay.h"
 #include "sandbox/egress_relay_argv.h"
 #include "sandbox/step_env.h"
-#include "core/step_label.h"
 
 namespace lw::pipeline {
 namespace fs = std::filesystem;
 
 namespace {
-
 
 // The step's view of the repository and its out dir, by its role.
 void planFilesystem(const PlannedStep& planned, const StepWorkspace& workspace, const HostLookups& host,

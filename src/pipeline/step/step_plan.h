@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/result.h"
-#include "pipeline/run/run_plan.h"
 #include "pipeline/run/run_context.h"
+#include "pipeline/run/run_plan.h"
 #include "pipeline/step/step_command.h"
 #include "sandbox/backend.h"
 #include "verify/check.h"
@@ -78,9 +78,8 @@ HostLookups hostLookups();
 // Fails (SANDBOX_LAUNCH_FAILED) only when the step's command cannot run on
 // this backend: the step is then refused, nothing ran. `backendName` is for
 // that message only. The step works in `workspace` (null: the checkout).
-Result<StepPlan> planStep(const PlannedStep& step, const sandbox::BackendTraits& traits,
-                          std::string_view backendName, const RunContext& ctx,
-                          const HostLookups& host, const StepWorkspace* workspace = nullptr);
+Result<StepPlan> planStep(const PlannedStep& step, const sandbox::BackendTraits& traits, std::string_view backendName,
+                          const RunContext& ctx, const HostLookups& host, const StepWorkspace* workspace = nullptr);
 
 // What the step's verification allows, by its role: an author without
 // `writable:` may write the whole workspace (protected paths aside), exactly

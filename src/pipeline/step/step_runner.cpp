@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "core/file_io.h"
+#include "core/step_label.h"
 #include "egress/proxy.h"
 #include "guard/event.h"
 #include "pipeline/step/coverage_output.h"
@@ -14,7 +15,6 @@
 #include "pipeline/step/step_plan.h"
 #include "pipeline/step/step_settle.h"
 #include "sandbox/limits/limits_json.h"
-#include "core/step_label.h"
 
 namespace lw::pipeline {
 namespace fs = std::filesystem;
@@ -169,9 +169,9 @@ OutputFiles readOutputs(const fs::path& outDir, std::size_t limit, bool verified
 
 }  // namespace
 
-StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>& negotiated,
-                   sandbox::Backend* backend, StepBaseline& baselines, const RunContext& ctx,
-                   const BridgeFactory& makeBridge, const StepWorkspace* workspace) {
+StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>& negotiated, sandbox::Backend* backend,
+                   StepBaseline& baselines, const RunContext& ctx, const BridgeFactory& makeBridge,
+                   const StepWorkspace* workspace) {
   const auto started = nowOf(ctx);
   StepObservations seen;
   seen.planned = &planned;
@@ -206,7 +206,8 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   if (!proxy) return notRun(StepOutcome::Error, "egress proxy: " + proxy.error().message);
 
   KillSwitch kill;
-  auto bridge = makeBridge(planned, ctx, [&kill](const guard::Event&) { kill.stop(); }, plan->bridgeSocket);
+  auto bridge = makeBridge(
+      planned, ctx, [&kill](const guard::Event&) { kill.stop(); }, plan->bridgeSocket);
   if (!bridge) return notRun(StepOutcome::Error, "bridge: " + bridge.error().message);
   seen.limits = sandbox::limits::toJson(backend->limitsEnforcement(plan->spec.limits));
   auto process = launchStep(*backend, *plan, **bridge);

@@ -17,8 +17,8 @@
 #include "core/environment.h"
 #include "core/result.h"
 #include "github/actions/github_event.h"
-#include "pipeline/run/run_plan.h"
 #include "pipeline/run/run_context.h"
+#include "pipeline/run/run_plan.h"
 #include "pipeline/run/run_record.h"
 #include "pipeline/step/step_baseline.h"
 #include "pipeline/step/step_bridge.h"
@@ -41,9 +41,9 @@ using BridgeFactory = std::function<Result<std::unique_ptr<BridgeHandle>>(
 // `backend` the winner (null when negotiation failed); `baseline` the one it
 // is verified against (shared by the steps that run beside it), taken of
 // `workspace` (null: the checkout; an author's worktree: author_step.h).
-StepRecord runStep(const PlannedStep& step, const Result<sandbox::Negotiated>& negotiated,
-                   sandbox::Backend* backend, StepBaseline& baseline, const RunContext& ctx,
-                   const BridgeFactory& makeBridge, const StepWorkspace* workspace = nullptr);
+StepRecord runStep(const PlannedStep& step, const Result<sandbox::Negotiated>& negotiated, sandbox::Backend* backend,
+                   StepBaseline& baseline, const RunContext& ctx, const BridgeFactory& makeBridge,
+                   const StepWorkspace* workspace = nullptr);
 
 // The record of a step that did not run, for `why` (Error or Refused).
 StepRecord notRunRecord(const PlannedStep& step, const RunContext& ctx, StepOutcome outcome, std::string why);

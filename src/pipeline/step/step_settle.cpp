@@ -2,12 +2,12 @@
 
 #include <iterator>
 
+#include "core/step_label.h"
 #include "guard/event.h"
 #include "pipeline/step/coverage_output.h"
 #include "pipeline/step/egress_denial_notes.h"
 #include "pipeline/step/refusal_blocker.h"
 #include "verify/outputs.h"
-#include "core/step_label.h"
 
 namespace lw::pipeline {
 namespace {
@@ -26,7 +26,6 @@ constexpr Row kPrecedence[] = {
     {Ending::OutputInvalid, &EndingFacts::outputInvalid},
     {Ending::SupervisorLost, &EndingFacts::supervisorLost},
 };
-
 
 // What the step's outputs held, parsed and masked; `problem` is why the
 // last invalid one was rejected.
@@ -157,8 +156,8 @@ void accept(ParsedOutputs outputs, const verify::CheckReport& report, const Outp
 // guardrail event of its own, at the time the step was killed.
 void block(const StepRun& ran, const StepObservations& seen, StepRecord& rec) {
   if (ran.bridged.stop) {
-    rec.message = "step " + stepLabel(rec.stage, rec.step) + " was stopped by " + std::string(codeName(ran.bridged.stop->code)) +
-                  " (" + ran.bridged.stop->message + ")";
+    rec.message = "step " + stepLabel(rec.stage, rec.step) + " was stopped by " +
+                  std::string(codeName(ran.bridged.stop->code)) + " (" + ran.bridged.stop->message + ")";
   } else {
     rec.message = "step " + stepLabel(rec.stage, rec.step) + " ran past its wall time of " +
                   std::to_string(seen.planned->policy.limits.wallTimeMs) + " ms (BUDGET_EXCEEDED)";

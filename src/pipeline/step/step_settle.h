@@ -40,7 +40,17 @@
 
 namespace lw::pipeline {
 
-enum class Ending { NotRun, CheckFailed, Violation, GuardrailStop, WallTime, OutputInvalid, SupervisorLost, NonZeroExit, Clean };
+enum class Ending {
+  NotRun,
+  CheckFailed,
+  Violation,
+  GuardrailStop,
+  WallTime,
+  OutputInvalid,
+  SupervisorLost,
+  NonZeroExit,
+  Clean
+};
 
 // The facts the precedence table reads.
 struct EndingFacts {
@@ -96,11 +106,11 @@ struct OutputFiles {
 struct StepObservations {
   const PlannedStep* planned = nullptr;
   StepLayout layout;
-  std::string backend;                  // empty until negotiated
-  std::vector<std::string> enforced;    // capabilities the backend enforces
-  std::vector<std::string> refusals;    // backends tried first, and why
-  boost::json::value limits;            // how each resource limit is held
-  boost::json::value egress;            // allow-list: the egress proxy's decisions
+  std::string backend;                // empty until negotiated
+  std::vector<std::string> enforced;  // capabilities the backend enforces
+  std::vector<std::string> refusals;  // backends tried first, and why
+  boost::json::value limits;          // how each resource limit is held
+  boost::json::value egress;          // allow-list: the egress proxy's decisions
   std::optional<NotRun> notRun;
   std::optional<StepRun> ran;
   WrittenLogs logs;

@@ -61,8 +61,8 @@ Result<std::vector<process::Fd>> openCopiedFiles(const std::vector<fs::path>& fi
 
 BwrapConfig bwrapConfigFor(const Environment& env) {
   BwrapConfig c;
-  c.bwrapPath = process::findHelper("bwrap", env.get("PATH").value_or("/usr/local/bin:/usr/bin:/bin") + ":/usr/bin")
-                    .value_or("");
+  c.bwrapPath =
+      process::findHelper("bwrap", env.get("PATH").value_or("/usr/local/bin:/usr/bin:/bin") + ":/usr/bin").value_or("");
   c.cacheFile = probeCacheFile(env, BackendId::LinuxBwrap);
   return c;
 }

@@ -14,9 +14,9 @@
 namespace lw::sandbox::bwrap {
 
 struct BwrapConfig {
-  std::string bwrapPath;  // absolute; empty when bwrap is not installed
+  std::string bwrapPath;                           // absolute; empty when bwrap is not installed
   std::optional<std::filesystem::path> cacheFile;  // the probe cache; nullopt: none
-  bool readCache = true;  // false: always probe afresh (and refresh the cache)
+  bool readCache = true;                           // false: always probe afresh (and refresh the cache)
 };
 
 // Finds bwrap on the PATH of `env` (then /usr/bin) and the cache file.

@@ -13,8 +13,7 @@ namespace {
 namespace fs = std::filesystem;
 
 Error planError(std::string message, std::string hint, const fs::path& subject) {
-  return makeError(ErrorCode::SandboxLaunchFailed, std::move(message), std::move(hint),
-                   subject.string());
+  return makeError(ErrorCode::SandboxLaunchFailed, std::move(message), std::move(hint), subject.string());
 }
 
 fs::path normal(const fs::path& p) {
@@ -55,9 +54,7 @@ class Planner {
   Result<BwrapPlan> run();
 
  private:
-  fs::path hostPath(const fs::path& p) const {
-    return normal(p.is_absolute() ? p : spec_.workspace / p);
-  }
+  fs::path hostPath(const fs::path& p) const { return normal(p.is_absolute() ? p : spec_.workspace / p); }
   // The mount that decides what the step sees at `p`: the deepest protective
   // mount covering it (they are applied shallow to deep), else the last user
   // mount covering it.
@@ -86,8 +83,7 @@ class Planner {
     return nullptr;
   }
   bool insideProtected(const fs::path& p) const {
-    return std::any_of(protectedPaths_.begin(), protectedPaths_.end(),
-                       [&](const fs::path& q) { return within(p, q); });
+    return std::any_of(protectedPaths_.begin(), protectedPaths_.end(), [&](const fs::path& q) { return within(p, q); });
   }
   void add(Protective m) {
     for (Protective& e : protective_) {
@@ -169,9 +165,8 @@ void Planner::protectSymlinks(const fs::path& p) {
       if (!writable(parent)) return;
       add({parent, Protect::SymlinkParent});
       rebindBelow(parent);
-      plan_.notes.push_back("protected path " + p.string() + " goes through the symlink " +
-                            cur.string() + ": " + parent.string() +
-                            " is read-only for this step");
+      plan_.notes.push_back("protected path " + p.string() + " goes through the symlink " + cur.string() + ": " +
+                            parent.string() + " is read-only for this step");
       return;
     }
   }
@@ -182,9 +177,8 @@ void Planner::protectSymlinks(const fs::path& p) {
 void Planner::protectPath(const fs::path& p) {
   const Mount* root = userRoot(p);
   if (root == nullptr) return;  // not in the view at all
-  bool somethingWritableBelow = std::any_of(user_.begin(), user_.end(), [&](const Mount& u) {
-    return u.writable && u.path != p && within(u.path, p);
-  });
+  bool somethingWritableBelow = std::any_of(
+      user_.begin(), user_.end(), [&](const Mount& u) { return u.writable && u.path != p && within(u.path, p); });
   std::vector<fs::path> ancestors;
   fs::path cur = root->path;
   fs::path rel = p.lexically_relative(root->path);
@@ -228,15 +222,12 @@ Status Planner::mask(const fs::path& p) {
   if (!effective(p)) return Ok{};  // not in the view: nothing to hide
   PathInfo info = lookup_(p);
   switch (info.kind) {
-    case PathKind::Missing:
-      return Ok{};
+    case PathKind::Missing: return Ok{};
     case PathKind::Directory:
       argv_.insert(argv_.end(), {"--tmpfs", p.string(), "--remount-ro", p.string()});
       return Ok{};
     case PathKind::File:
-    case PathKind::Other:
-      argv_.insert(argv_.end(), {"--ro-bind", "/dev/null", p.string()});
-      return Ok{};
+    case PathKind::Other: argv_.insert(argv_.end(), {"--ro-bind", "/dev/null", p.string()}); return Ok{};
     case PathKind::Symlink:
       return planError("denied path " + p.string() + " is a symlink inside the sandbox view",
                        "deny the symlink's target (" + info.linkTarget + ") instead", p);
@@ -259,8 +250,8 @@ void Planner::bindSystem() {
   }
   for (const std::string& entry : systemEtcPaths()) addEtcEntry(entry);
   // The private /tmp is RAM: bounded by the step's tmpSize (--size: bwrap 0.5).
-  argv_.insert(argv_.end(), {"--proc", "/proc", "--dev", "/dev", "--size",
-                             std::to_string(spec_.limits.tmpBytes), "--tmpfs", "/tmp"});
+  argv_.insert(argv_.end(), {"--proc", "/proc", "--dev", "/dev", "--size", std::to_string(spec_.limits.tmpBytes),
+                             "--tmpfs", "/tmp"});
 }
 
 // The read-only paths, the workspace and the writable paths.
@@ -297,9 +288,7 @@ void Planner::bindProtected() {
   for (const fs::path& p : protectedPaths_) protectPath(p);
 
   std::stable_sort(protective_.begin(), protective_.end(),
-                   [](const Protective& a, const Protective& b) {
-                     return depth(a.path) < depth(b.path);
-                   });
+                   [](const Protective& a, const Protective& b) { return depth(a.path) < depth(b.path); });
   for (const Protective& m : protective_) {
     switch (m.kind) {
       case Protect::Pin: bind(true, m.path, m.path); break;
@@ -361,8 +350,7 @@ Result<BwrapPlan> Planner::run() {
 
 }  // namespace
 
-Result<BwrapPlan> planBwrap(const StepSpec& spec, const BwrapOptions& options,
-                            const PathLookup& lookup) {
+Result<BwrapPlan> planBwrap(const StepSpec& spec, const BwrapOptions& options, const PathLookup& lookup) {
   return Planner(spec, options, lookup).run();
 }
 

@@ -46,10 +46,10 @@ using PathLookup = std::function<PathInfo(const std::filesystem::path&)>;
 // Host secrets masked when something in the view shows them (only a
 // read-only path naming /etc or a parent does: the system view itself binds
 // an allow-list of /etc, see system_paths.h).
-inline constexpr const char* kSystemSecrets[] = {
-    "/etc/shadow",  "/etc/gshadow", "/etc/shadow-",   "/etc/gshadow-",
-    "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh",     "/etc/security/opasswd",
-    "/etc/loopwright", "/etc/ssl/private", "/etc/pki/tls/private", "/etc/docker"};
+inline constexpr const char* kSystemSecrets[] = {"/etc/shadow",      "/etc/gshadow",          "/etc/shadow-",
+                                                 "/etc/gshadow-",    "/etc/sudoers",          "/etc/sudoers.d",
+                                                 "/etc/ssh",         "/etc/security/opasswd", "/etc/loopwright",
+                                                 "/etc/ssl/private", "/etc/pki/tls/private",  "/etc/docker"};
 
 struct BwrapOptions {
   std::string bwrapPath = "/usr/bin/bwrap";
@@ -72,8 +72,7 @@ struct BwrapPlan {
 // Fails with SANDBOX_LAUNCH_FAILED when the step cannot be planned safely:
 // a relative or missing workspace, a missing writable path, a denied path
 // that is a symlink inside the view.
-Result<BwrapPlan> planBwrap(const StepSpec& spec, const BwrapOptions& options,
-                            const PathLookup& lookup);
+Result<BwrapPlan> planBwrap(const StepSpec& spec, const BwrapOptions& options, const PathLookup& lookup);
 
 // The real lookup: lstat() and readlink().
 PathInfo lstatPath(const std::filesystem::path& path);

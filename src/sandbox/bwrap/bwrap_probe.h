@@ -15,10 +15,10 @@ namespace lw::sandbox::bwrap {
 
 struct ProbeObservation {
   bool bwrapFound = false;
-  std::string version;           // "bubblewrap 0.8.0"
-  bool ran = false;              // bwrap started the check script and it exited 0
-  std::string failure;           // why it did not run (bwrap's own message)
-  UsernsSysctls sysctls;         // read when it did not run: why a user namespace was refused
+  std::string version;    // "bubblewrap 0.8.0"
+  bool ran = false;       // bwrap started the check script and it exited 0
+  std::string failure;    // why it did not run (bwrap's own message)
+  UsernsSysctls sysctls;  // read when it did not run: why a user namespace was refused
   bool seccompCompiled = false;
   std::string seccompError;
   std::set<std::string> tokens;  // printed by probeScript()

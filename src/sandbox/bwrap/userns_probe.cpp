@@ -27,14 +27,13 @@ bool isUsernsRefusal(std::string_view msg) {
   // an LSM denies the namespace's capabilities). Ubuntu 24.04's AppArmor
   // restriction lets the namespace be created but strips its capabilities,
   // so bwrap first fails configuring loopback (RTM_NEWADDR) or the uid map.
-  static constexpr std::array<std::string_view, 7> kMarkers = {
-      "No permissions to creating new namespace",
-      "No permissions to create new namespace",
-      "setting up uid map: Permission denied",
-      "setting up gid map: Permission denied",
-      "loopback: Failed RTM_NEWADDR: Operation not permitted",
-      "Creating new namespace failed",
-      "unshare failed: Operation not permitted"};
+  static constexpr std::array<std::string_view, 7> kMarkers = {"No permissions to creating new namespace",
+                                                               "No permissions to create new namespace",
+                                                               "setting up uid map: Permission denied",
+                                                               "setting up gid map: Permission denied",
+                                                               "loopback: Failed RTM_NEWADDR: Operation not permitted",
+                                                               "Creating new namespace failed",
+                                                               "unshare failed: Operation not permitted"};
   for (std::string_view m : kMarkers)
     if (msg.find(m) != std::string_view::npos) return true;
   return false;
@@ -73,8 +72,7 @@ UsernsDiagnosis diagnoseUserns(std::string_view msg, const UsernsSysctls& s) {
 
 UsernsSysctls readUsernsSysctls(const std::string& procRoot) {
   UsernsSysctls s;
-  s.apparmorRestrictUnprivilegedUserns =
-      readLong(procRoot + "/sys/kernel/apparmor_restrict_unprivileged_userns");
+  s.apparmorRestrictUnprivilegedUserns = readLong(procRoot + "/sys/kernel/apparmor_restrict_unprivileged_userns");
   s.unprivilegedUsernsClone = readLong(procRoot + "/sys/kernel/unprivileged_userns_clone");
   s.maxUserNamespaces = readLong(procRoot + "/sys/user/max_user_namespaces");
   return s;

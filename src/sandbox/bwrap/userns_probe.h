@@ -15,9 +15,10 @@ namespace lw::sandbox::bwrap {
 // The sysctls that decide whether an unprivileged process may create a user
 // namespace; nullopt when the file does not exist on this kernel.
 struct UsernsSysctls {
-  std::optional<long> apparmorRestrictUnprivilegedUserns;  // kernel.apparmor_restrict_unprivileged_userns (Ubuntu 23.10+)
-  std::optional<long> unprivilegedUsernsClone;             // kernel.unprivileged_userns_clone (Debian patch)
-  std::optional<long> maxUserNamespaces;                   // user.max_user_namespaces
+  std::optional<long>
+      apparmorRestrictUnprivilegedUserns;       // kernel.apparmor_restrict_unprivileged_userns (Ubuntu 23.10+)
+  std::optional<long> unprivilegedUsernsClone;  // kernel.unprivileged_userns_clone (Debian patch)
+  std::optional<long> maxUserNamespaces;        // user.max_user_namespaces
 };
 
 struct UsernsDiagnosis {

@@ -34,8 +34,9 @@ ProbeReport classify(bool subreaper) {
   r.version = "direct";
   r.available = subreaper;
   if (!subreaper)
-    r.unavailableReason = "no child subreaper or /proc/thread-self/children: the process tree "
-                          "cannot be cleaned up";
+    r.unavailableReason =
+        "no child subreaper or /proc/thread-self/children: the process tree "
+        "cannot be cleaned up";
   for (Capability c : kAllCapabilities) r.capabilities[c] = {Support::Absent, kNoContainment};
   for (NetworkMode m : kAllNetworkModes) r.networkModes[m] = {Support::Absent, kNoContainment};
   if (subreaper) {
@@ -48,10 +49,9 @@ ProbeReport classify(bool subreaper) {
     // The step has the machine's network as it is: nothing is isolated, and
     // on a dedicated, ephemeral machine there is no other tenant to protect.
     r.networkModes[NetworkMode::AllowOutbound] = {
-        Support::Enforced,
-        "the machine's own network, unfiltered (dedicated, ephemeral machine only)"};
-    r.networkModes[NetworkMode::AllowList] = {
-        Support::Absent, "no network namespace: a step could connect around the egress proxy"};
+        Support::Enforced, "the machine's own network, unfiltered (dedicated, ephemeral machine only)"};
+    r.networkModes[NetworkMode::AllowList] = {Support::Absent,
+                                              "no network namespace: a step could connect around the egress proxy"};
   }
   return r;
 }
@@ -65,8 +65,8 @@ const ProbeReport& DirectBackend::probe() {
 Result<std::unique_ptr<process::RunningProcess>> DirectBackend::launch(const StepSpec& spec) {
   const ProbeReport& report = probe();
   if (!report.available)
-    return makeError(ErrorCode::SandboxBackendUnavailable,
-                     "direct-dedicated: " + report.unavailableReason, {}, "direct-dedicated");
+    return makeError(ErrorCode::SandboxBackendUnavailable, "direct-dedicated: " + report.unavailableReason, {},
+                     "direct-dedicated");
   process::SpawnRequest req = spawnRequestFor(spec);
   auto limited = limits::limitStep(spec.limits, {"", std::string(limits::kNoPrivateTmp)}, req);
   if (!limited) return std::move(limited).error();

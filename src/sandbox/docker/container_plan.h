@@ -39,7 +39,7 @@ struct ContainerPlanInput {
   std::string user;  // "uid:gid" inside the container
   std::string runLabel;
   std::string stepLabel;
-  PathFacts facts;   // at least pathsToObserve(spec)
+  PathFacts facts;  // at least pathsToObserve(spec)
 };
 
 struct ContainerPlan {

@@ -7,9 +7,8 @@ namespace lw::sandbox::docker {
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
-ContainerProcess::ContainerProcess(std::shared_ptr<EngineClient> client, std::string id,
-                                   std::size_t maxOutputBytes, milliseconds killGrace,
-                                   LogDemuxer::OnData onOutput)
+ContainerProcess::ContainerProcess(std::shared_ptr<EngineClient> client, std::string id, std::size_t maxOutputBytes,
+                                   milliseconds killGrace, LogDemuxer::OnData onOutput)
     : client_(std::move(client)),
       id_(std::move(id)),
       maxOutputBytes_(maxOutputBytes),
@@ -38,8 +37,7 @@ void ContainerProcess::removeNow() {
     if (st) {
       removed_ = true;
       if (reaper_) reaper_->containerRemoved();
-    }
-    else if (attempt == 1)
+    } else if (attempt == 1)
       engineErrors_.push_back(st.error().message);
   }
 }
@@ -55,8 +53,7 @@ process::ExitInfo ContainerProcess::wait(std::optional<steady_clock::time_point>
   process::ExitInfo info;
   milliseconds limit{0};
   if (deadline)
-    limit = std::max(milliseconds(1),
-                     std::chrono::duration_cast<milliseconds>(*deadline - steady_clock::now()));
+    limit = std::max(milliseconds(1), std::chrono::duration_cast<milliseconds>(*deadline - steady_clock::now()));
   auto outcome = client_->wait(id_, limit);
   if (outcome && outcome->timedOut) {
     info.timedOut = true;
@@ -78,7 +75,8 @@ process::ExitInfo ContainerProcess::wait(std::optional<steady_clock::time_point>
   info.duration = std::chrono::duration_cast<milliseconds>(steady_clock::now() - started_);
 
   LogDemuxer demux(maxOutputBytes_, onOutput_);
-  if (auto st = client_->logs(id_, demux); !st) engineErrors_.push_back(st.error().message);
+  if (auto st = client_->logs(id_, demux); !st)
+    engineErrors_.push_back(st.error().message);
   else if (!demux.complete())
     engineErrors_.push_back("Docker engine: the log stream ended inside a frame or was malformed");
   out_ = demux.out();

@@ -24,9 +24,8 @@ class ContainerProcess final : public process::RunningProcess {
   // Takes ownership of container `id` (created, maybe not yet started).
   // `onOutput` gets the step's output once it has ended (the logs are read
   // after the exit, not followed live).
-  ContainerProcess(std::shared_ptr<EngineClient> client, std::string id,
-                   std::size_t maxOutputBytes, std::chrono::milliseconds killGrace,
-                   LogDemuxer::OnData onOutput = {});
+  ContainerProcess(std::shared_ptr<EngineClient> client, std::string id, std::size_t maxOutputBytes,
+                   std::chrono::milliseconds killGrace, LogDemuxer::OnData onOutput = {});
   ~ContainerProcess() override;
   ContainerProcess(const ContainerProcess&) = delete;
   ContainerProcess& operator=(const ContainerProcess&) = delete;

@@ -65,8 +65,7 @@ class LaunchFiles {
  private:
   explicit LaunchFiles(std::string dir) : dir_(std::move(dir)) {}
   static Error failure(const std::string& what, int err) {
-    return makeError(ErrorCode::SandboxLaunchFailed, "docker: " + what + ": " + std::strerror(err), {},
-                     "docker");
+    return makeError(ErrorCode::SandboxLaunchFailed, "docker: " + what + ": " + std::strerror(err), {}, "docker");
   }
   std::string dir_;
 };
@@ -179,8 +178,8 @@ Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const Ste
     return id.error();
   }
   // Owned from here on: any failure below removes the container.
-  auto container = std::make_unique<ContainerProcess>(client, *id, spec.maxOutputBytes,
-                                                      config_.killGrace, spec.onOutput);
+  auto container =
+      std::make_unique<ContainerProcess>(client, *id, spec.maxOutputBytes, config_.killGrace, spec.onOutput);
   if (reaper) container->guardAgainstOrphaning(std::move(*reaper));
   auto started = container->start();
   // The engine creates the placeholders' mount points on the host (in the

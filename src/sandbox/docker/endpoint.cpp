@@ -7,8 +7,7 @@ Result<std::string> dockerSocketPath(const Environment& env) {
   if (!host || host->empty()) return std::string(kDefaultDockerSocket);
   constexpr std::string_view kUnix = "unix://";
   if (host->compare(0, kUnix.size(), kUnix) != 0)
-    return makeError(ErrorCode::SandboxBackendUnavailable,
-                     "DOCKER_HOST '" + *host + "' is not a unix socket",
+    return makeError(ErrorCode::SandboxBackendUnavailable, "DOCKER_HOST '" + *host + "' is not a unix socket",
                      "the docker backend binds host paths, so it only uses a local engine: "
                      "set DOCKER_HOST=unix:///path/to/docker.sock",
                      "docker");

@@ -24,8 +24,7 @@ std::string engineMessage(const HttpResponse& r) {
 
 Error engineError(const std::string& what, const HttpResponse& r, std::string hint = {}) {
   return makeError(ErrorCode::SandboxLaunchFailed,
-                   "Docker engine: " + what + " failed (HTTP " + std::to_string(r.status) +
-                       "): " + engineMessage(r),
+                   "Docker engine: " + what + " failed (HTTP " + std::to_string(r.status) + "): " + engineMessage(r),
                    std::move(hint), "docker");
 }
 
@@ -57,15 +56,14 @@ Error badId(const std::string& id) {
 EngineClient::EngineClient(std::shared_ptr<HttpTransport> http, std::chrono::milliseconds callTimeout)
     : http_(std::move(http)), callTimeout_(callTimeout) {}
 
-Result<HttpResponse> EngineClient::call(const std::string& method, const std::string& target,
-                                        std::string body) {
+Result<HttpResponse> EngineClient::call(const std::string& method, const std::string& target, std::string body) {
   auto r = exchange(*http_, engineRequest(method, std::string(kApiPrefix) + target, std::move(body), callTimeout_));
   if (!r) return r.error();
   if (timedOut(*r))
-    return makeError(ErrorCode::SandboxLaunchFailed,
-                     "Docker engine: " + method + " " + target + " took longer than " +
-                         std::to_string(callTimeout_.count()) + " ms",
-                     "the engine is overloaded or stuck; see its log", "docker");
+    return makeError(
+        ErrorCode::SandboxLaunchFailed,
+        "Docker engine: " + method + " " + target + " took longer than " + std::to_string(callTimeout_.count()) + " ms",
+        "the engine is overloaded or stuck; see its log", "docker");
   return r;
 }
 
@@ -99,8 +97,8 @@ Result<bool> EngineClient::hasNetwork(const std::string& name) {
 }
 
 Result<std::string> EngineClient::create(const json::object& body, const std::string& name) {
-  auto r = call("POST", "/containers/create" + (name.empty() ? "" : "?name=" + escapeQuery(name)),
-                json::serialize(body));
+  auto r =
+      call("POST", "/containers/create" + (name.empty() ? "" : "?name=" + escapeQuery(name)), json::serialize(body));
   if (!r) return r.error();
   if (r->status == 404)
     return engineError("POST /containers/create", *r,
@@ -112,8 +110,7 @@ Result<std::string> EngineClient::create(const json::object& body, const std::st
   const auto* id = obj->if_contains("Id");
   if (id == nullptr || !id->is_string() || !isHexId(std::string(id->as_string())))
     return makeError(ErrorCode::SandboxLaunchFailed,
-                     "Docker engine: POST /containers/create answered without a container ID", {},
-                     "docker");
+                     "Docker engine: POST /containers/create answered without a container ID", {}, "docker");
   return std::string(id->as_string());
 }
 
@@ -141,10 +138,9 @@ Result<int> EngineClient::hostPid(const std::string& id) {
 
 Result<WaitOutcome> EngineClient::wait(const std::string& id, std::chrono::milliseconds limit) {
   if (!isHexId(id)) return badId(id);
-  auto r = exchange(*http_, engineRequest("POST",
-                                           std::string(kApiPrefix) + "/containers/" + id +
-                                               "/wait?condition=not-running",
-                                           {}, limit));
+  auto r = exchange(
+      *http_,
+      engineRequest("POST", std::string(kApiPrefix) + "/containers/" + id + "/wait?condition=not-running", {}, limit));
   if (!r) return r.error();
   if (timedOut(*r)) return WaitOutcome{true, -1};
   if (r->status != 200) return engineError("POST /containers/{id}/wait", *r);
@@ -153,8 +149,7 @@ Result<WaitOutcome> EngineClient::wait(const std::string& id, std::chrono::milli
   const auto* code = obj->if_contains("StatusCode");
   if (code == nullptr || !code->is_number())
     return makeError(ErrorCode::SandboxLaunchFailed,
-                     "Docker engine: POST /containers/{id}/wait answered without StatusCode", {},
-                     "docker");
+                     "Docker engine: POST /containers/{id}/wait answered without StatusCode", {}, "docker");
   return WaitOutcome{false, static_cast<long>(code->to_number<std::int64_t>())};
 }
 
@@ -163,34 +158,30 @@ Status EngineClient::kill(const std::string& id) {
   auto r = call("POST", "/containers/" + id + "/kill?signal=SIGKILL");
   if (!r) return r.error();
   // 409: not running any more; 404: already removed. Both mean "dead".
-  if (r->status != 204 && r->status != 409 && r->status != 404)
-    return engineError("POST /containers/{id}/kill", *r);
+  if (r->status != 204 && r->status != 409 && r->status != 404) return engineError("POST /containers/{id}/kill", *r);
   return Ok{};
 }
 
 Status EngineClient::logs(const std::string& id, LogDemuxer& demux) {
   if (!isHexId(id)) return badId(id);
   std::string errorBody;
-  auto r = exchange(
-      *http_,
-      engineRequest("GET", std::string(kApiPrefix) + "/containers/" + id + "/logs?stdout=1&stderr=1",
-                    {}, callTimeout_, [&](std::string_view piece) {
-        // Only a 200 carries the multiplexed stream; an error body is kept
-        // (short) to be shown instead.
-        if (errorBody.size() < 4096) errorBody.append(piece.substr(0, 4096));
-        demux.feed(piece);
-      }));
+  auto r =
+      exchange(*http_, engineRequest("GET", std::string(kApiPrefix) + "/containers/" + id + "/logs?stdout=1&stderr=1",
+                                     {}, callTimeout_, [&](std::string_view piece) {
+                                       // Only a 200 carries the multiplexed stream; an error body is kept
+                                       // (short) to be shown instead.
+                                       if (errorBody.size() < 4096) errorBody.append(piece.substr(0, 4096));
+                                       demux.feed(piece);
+                                     }));
   if (!r) return r.error();
   if (timedOut(*r))
     return makeError(ErrorCode::SandboxLaunchFailed,
-                     "Docker engine: reading the logs took longer than " +
-                         std::to_string(callTimeout_.count()) + " ms",
+                     "Docker engine: reading the logs took longer than " + std::to_string(callTimeout_.count()) + " ms",
                      {}, "docker");
   if (r->status != 200) {
     HttpResponse shown = *r;
     shown.body = errorBody;
-    return engineError("GET /containers/{id}/logs", shown,
-                       "the engine must keep logs (json-file or local driver)");
+    return engineError("GET /containers/{id}/logs", shown, "the engine must keep logs (json-file or local driver)");
   }
   return Ok{};
 }
@@ -200,13 +191,11 @@ Status EngineClient::remove(const std::string& id) {
   auto r = call("DELETE", "/containers/" + id + "?force=1&v=1");
   if (!r) return r.error();
   // 409 "removal already in progress" is fine too: the container is going.
-  if (r->status != 204 && r->status != 404 && r->status != 409)
-    return engineError("DELETE /containers/{id}", *r);
+  if (r->status != 204 && r->status != 404 && r->status != 409) return engineError("DELETE /containers/{id}", *r);
   return Ok{};
 }
 
-Result<std::vector<std::string>> EngineClient::listLabelled(const std::string& key,
-                                                            const std::string& value) {
+Result<std::vector<std::string>> EngineClient::listLabelled(const std::string& key, const std::string& value) {
   const json::object filters{{"label", json::array{json::string(key + "=" + value)}}};
   auto r = call("GET", "/containers/json?all=1&filters=" + escapeQuery(json::serialize(filters)));
   if (!r) return r.error();
@@ -215,8 +204,7 @@ Result<std::vector<std::string>> EngineClient::listLabelled(const std::string& k
   const json::value v = json::parse(r->body, ec);
   if (ec || !v.is_array())
     return makeError(ErrorCode::SandboxLaunchFailed,
-                     "Docker engine: GET /containers/json answered with something other than a list",
-                     {}, "docker");
+                     "Docker engine: GET /containers/json answered with something other than a list", {}, "docker");
   std::vector<std::string> ids;
   for (const auto& c : v.as_array())
     if (c.is_object())
@@ -225,8 +213,7 @@ Result<std::vector<std::string>> EngineClient::listLabelled(const std::string& k
   return ids;
 }
 
-Result<int> removeLabelledContainers(EngineClient& client, const std::string& key,
-                                     const std::string& value) {
+Result<int> removeLabelledContainers(EngineClient& client, const std::string& key, const std::string& value) {
   auto ids = client.listLabelled(key, value);
   if (!ids) return ids.error();
   int removed = 0;

@@ -56,15 +56,13 @@ class EngineClient {
   Result<std::vector<std::string>> listLabelled(const std::string& key, const std::string& value);
 
  private:
-  Result<HttpResponse> call(const std::string& method, const std::string& target,
-                            std::string body = {});
+  Result<HttpResponse> call(const std::string& method, const std::string& target, std::string body = {});
   std::shared_ptr<HttpTransport> http_;
   std::chrono::milliseconds callTimeout_;
 };
 
 // Force-removes every container carrying label `key=value` (a run's
 // leftovers after an interrupted orchestrator). Returns how many were removed.
-Result<int> removeLabelledContainers(EngineClient& client, const std::string& key,
-                                     const std::string& value);
+Result<int> removeLabelledContainers(EngineClient& client, const std::string& key, const std::string& value);
 
 }  // namespace lw::sandbox::docker

@@ -14,8 +14,8 @@ struct EngineFacts {
   std::string socketPath;
   bool reachable = false;
   std::string unreachableReason;
-  std::string version;     // Engine "Version", e.g. "20.10.24+dfsg1"
-  std::string apiVersion;  // "1.41"
+  std::string version;                       // Engine "Version", e.g. "20.10.24+dfsg1"
+  std::string apiVersion;                    // "1.41"
   std::vector<std::string> securityOptions;  // /info SecurityOptions, "name=seccomp,profile=default"
   bool hasBridgeNetwork = false;
   // Where loopwright-container-init should be, and whether it is there:

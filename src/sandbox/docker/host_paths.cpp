@@ -21,8 +21,7 @@ std::vector<fs::path> pathsToObserve(const StepSpec& spec) {
   // A protected path and every directory above it up to the workspace: the
   // planner pins the ancestors and masks the first missing component.
   for (const auto& p : spec.protectedPaths)
-    for (fs::path a = anchoredPath(ws, p); isStrictlyWithin(a, ws); a = a.parent_path())
-      out.push_back(a);
+    for (fs::path a = anchoredPath(ws, p); isStrictlyWithin(a, ws); a = a.parent_path()) out.push_back(a);
   for (const auto& p : spec.deniedReadPaths) out.push_back(anchoredPath(ws, p));
   return out;
 }
@@ -35,7 +34,7 @@ PathFacts observePaths(const std::vector<fs::path>& paths) {
     fact.isSymlink = fs::is_symlink(fs::symlink_status(p, ec));
     const auto st = fs::status(p, ec);
     if (!ec && fs::exists(st)) {
-      fact.kind = fs::is_directory(st) ? PathKind::Directory
+      fact.kind = fs::is_directory(st)      ? PathKind::Directory
                   : fs::is_regular_file(st) ? PathKind::File
                                             : PathKind::Other;
       fact.real = fs::canonical(p, ec);

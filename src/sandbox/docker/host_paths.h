@@ -23,8 +23,7 @@ using PathFacts = std::map<std::filesystem::path, PathFact>;
 
 // `p` made absolute against `workspace` when relative, then lexically
 // normalised without a trailing slash (policy paths are workspace-relative).
-std::filesystem::path anchoredPath(const std::filesystem::path& workspace,
-                                   const std::filesystem::path& p);
+std::filesystem::path anchoredPath(const std::filesystem::path& workspace, const std::filesystem::path& p);
 
 // Every path of `spec` the planner looks up, anchored as above.
 std::vector<std::filesystem::path> pathsToObserve(const StepSpec& spec);

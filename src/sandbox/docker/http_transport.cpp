@@ -11,8 +11,7 @@ constexpr std::string_view kOrigin = "http://docker";
 }  // namespace
 
 http::Policy enginePolicy(const std::string& socketPath, std::chrono::milliseconds connectTimeout) {
-  return {.maxRedirects = 0, .connectTimeout = connectTimeout, .proxy = http::Proxy::kNever,
-          .unixSocket = socketPath};
+  return {.maxRedirects = 0, .connectTimeout = connectTimeout, .proxy = http::Proxy::kNever, .unixSocket = socketPath};
 }
 
 std::shared_ptr<HttpTransport> engineTransport(const std::string& socketPath,

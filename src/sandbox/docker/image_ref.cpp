@@ -37,8 +37,8 @@ Result<std::string> parseDigest(std::string_view ref, std::string_view digest) {
   if (digest.substr(0, kSha.size()) != kSha)
     return imageError(ref, "image digest '" + std::string(digest) + "' is not a sha256 digest");
   if (!isLowerHex64(digest.substr(kSha.size())))
-    return imageError(ref, "image digest '" + std::string(digest) +
-                               "' must be 'sha256:' followed by 64 lowercase hex digits");
+    return imageError(
+        ref, "image digest '" + std::string(digest) + "' must be 'sha256:' followed by 64 lowercase hex digits");
   return std::string(digest);
 }
 
@@ -54,8 +54,8 @@ Result<PinnedImage> parsePinnedImage(std::string_view ref) {
       if (!digest) return digest.error();
       return PinnedImage{std::string(ref), "", digest.value()};
     }
-    return imageError(ref, "image '" + std::string(ref) +
-                               "' is not pinned by digest (a tag can be moved to other content)");
+    return imageError(ref,
+                      "image '" + std::string(ref) + "' is not pinned by digest (a tag can be moved to other content)");
   }
   const std::string_view name = ref.substr(0, at);
   auto digest = parseDigest(ref, ref.substr(at + 1));

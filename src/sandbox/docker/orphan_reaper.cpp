@@ -33,14 +33,12 @@ void removeOnce(const sockaddr_un& addr, const char* request, size_t length) {
     }
     // Wait for the answer: the engine finishes the removal before replying.
     char buf[512];
-    while (sent == length && ::read(s, buf, sizeof buf) > 0) {
-    }
+    while (sent == length && ::read(s, buf, sizeof buf) > 0) {}
   }
   ::close(s);
 }
 
-[[noreturn]] void watchdog(int readFd, int maxFd, const sockaddr_un& addr, const char* request,
-                           size_t length) {
+[[noreturn]] void watchdog(int readFd, int maxFd, const sockaddr_un& addr, const char* request, size_t length) {
   // Its own session: a Ctrl-C sent to the terminal's process group must not
   // take the watchdog down with the orchestrator.
   ::setsid();
@@ -60,8 +58,7 @@ void removeOnce(const sockaddr_un& addr, const char* request, size_t length) {
   // engine can finish that create after a first DELETE, so ask twice.
   removeOnce(addr, request, length);
   timespec pause{2, 0};
-  while (::nanosleep(&pause, &pause) != 0 && errno == EINTR) {
-  }
+  while (::nanosleep(&pause, &pause) != 0 && errno == EINTR) {}
   removeOnce(addr, request, length);
   ::_exit(0);
 }
@@ -73,8 +70,7 @@ Result<OrphanReaper> OrphanReaper::watch(const std::string& socketPath, const st
   addr.sun_family = AF_UNIX;
   if (socketPath.size() >= sizeof addr.sun_path)
     return makeError(ErrorCode::SandboxLaunchFailed,
-                     "Docker socket path is too long for a unix socket address: " + socketPath, {},
-                     "docker");
+                     "Docker socket path is too long for a unix socket address: " + socketPath, {}, "docker");
   std::memcpy(addr.sun_path, socketPath.c_str(), socketPath.size() + 1);
   // "Connection: close" so the engine ends the exchange and the read above returns.
   const std::string request = "DELETE " + std::string(kApiPrefix) + "/containers/" + containerName +
@@ -102,8 +98,7 @@ Result<OrphanReaper> OrphanReaper::watch(const std::string& socketPath, const st
   return OrphanReaper(pid, fds[1]);
 }
 
-OrphanReaper::OrphanReaper(OrphanReaper&& other) noexcept
-    : pid_(other.pid_), fd_(other.fd_), removed_(other.removed_) {
+OrphanReaper::OrphanReaper(OrphanReaper&& other) noexcept : pid_(other.pid_), fd_(other.fd_), removed_(other.removed_) {
   other.pid_ = -1;
   other.fd_ = -1;
 }
@@ -118,8 +113,7 @@ OrphanReaper::~OrphanReaper() {
   }
   if (pid_ > 0) {
     int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {}
   }
 }
 

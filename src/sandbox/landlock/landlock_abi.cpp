@@ -16,9 +16,7 @@ std::uint64_t fsRightsOf(int abi) {
 
 std::uint64_t netRightsOf(int abi) { return abi >= 4 ? (kNetBindTcp | kNetConnectTcp) : 0; }
 
-std::uint64_t scopesOf(int abi) {
-  return abi >= 6 ? (kScopeAbstractUnixSocket | kScopeSignal) : 0;
-}
+std::uint64_t scopesOf(int abi) { return abi >= 6 ? (kScopeAbstractUnixSocket | kScopeSignal) : 0; }
 
 int queryAbi() noexcept {
   int v = createRuleset(nullptr, 0, kCreateRulesetVersion);

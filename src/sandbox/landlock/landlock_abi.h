@@ -46,8 +46,7 @@ inline constexpr int kRulePathBeneath = 1;
 inline constexpr int kRuleNetPort = 2;  // ABI 4
 
 // Rights that apply to a non-directory (the kernel rejects others on files).
-inline constexpr std::uint64_t kFsFileRights =
-    kFsExecute | kFsWriteFile | kFsReadFile | kFsTruncate | kFsIoctlDev;
+inline constexpr std::uint64_t kFsFileRights = kFsExecute | kFsWriteFile | kFsReadFile | kFsTruncate | kFsIoctlDev;
 inline constexpr std::uint64_t kFsReadRights = kFsExecute | kFsReadFile | kFsReadDir;
 
 // The kernel's struct landlock_ruleset_attr at ABI 6; older kernels accept it

@@ -34,28 +34,28 @@ struct ConfinementFacts {
 };
 
 struct PathRule {
-  std::string path;           // canonical host path
-  std::uint64_t access = 0;   // on a non-directory only access & kFsFileRights apply
-  bool required = false;      // workspace / out dir / writable paths must exist
+  std::string path;          // canonical host path
+  std::uint64_t access = 0;  // on a non-directory only access & kFsFileRights apply
+  bool required = false;     // workspace / out dir / writable paths must exist
 };
 
 struct Plan {
   int abi = 0;
-  RulesetAttr handled;             // rights Landlock denies unless a rule grants them
-  std::vector<PathRule> paths;     // sorted by path, one rule per path
+  RulesetAttr handled;          // rights Landlock denies unless a rule grants them
+  std::vector<PathRule> paths;  // sorted by path, one rule per path
   // New namespaces only where Landlock and seccomp cannot do the job: each
   // one costs a millisecond or more per step (a network namespace ~2 ms).
-  bool userNamespace = false;      // with IPC; implied by the two below, and used
-                                   // unprivileged to empty the bounding set
-  bool networkNamespace = false;   // loopback-only: a private lo, brought up
-  bool pidNamespace = false;       // with the private view; ABI < 6: signals
-                                   // cannot be scoped otherwise
+  bool userNamespace = false;     // with IPC; implied by the two below, and used
+                                  // unprivileged to empty the bounding set
+  bool networkNamespace = false;  // loopback-only: a private lo, brought up
+  bool pidNamespace = false;      // with the private view; ABI < 6: signals
+                                  // cannot be scoped otherwise
   // The private view (private_view.h): a mount namespace, a fresh /proc, all
   // read-only but `writableTrees` (canonical, outermost first, none nested).
   // Without it seccomp refuses every metadata change instead.
   bool mountNamespace = false;
   std::vector<std::string> writableTrees;
-  std::string workdir;             // canonical; re-entered inside the view
+  std::string workdir;  // canonical; re-entered inside the view
   seccomp::Options seccomp;
   // What the plan leaves unenforced that a caller may need to know (protected
   // paths inside writable roots: Landlock only adds rights, never removes).

@@ -9,14 +9,14 @@
 namespace lw::sandbox::landlock {
 
 struct Observation {
-  int abi = 0;                    // landlock_create_ruleset(VERSION)
-  bool landlockRestricts = false; // a domain without read rights made open("/") fail
-  bool namespaces = false;        // (user+) mount+net+pid+IPC entered, maps written, lo up
-  bool pidNamespaceInit = false;  // a child forked there was pid 1
-  bool privateView = false;       // ... and set up the private view (private_view.h)
-  bool seccompFilters = false;    // the compiled filter made ptrace() fail with EPERM
-  bool subreaper = false;         // PR_SET_CHILD_SUBREAPER and /proc/thread-self/children
-  std::string failure;            // why the probe child could not run, if it could not
+  int abi = 0;                     // landlock_create_ruleset(VERSION)
+  bool landlockRestricts = false;  // a domain without read rights made open("/") fail
+  bool namespaces = false;         // (user+) mount+net+pid+IPC entered, maps written, lo up
+  bool pidNamespaceInit = false;   // a child forked there was pid 1
+  bool privateView = false;        // ... and set up the private view (private_view.h)
+  bool seccompFilters = false;     // the compiled filter made ptrace() fail with EPERM
+  bool subreaper = false;          // PR_SET_CHILD_SUBREAPER and /proc/thread-self/children
+  std::string failure;             // why the probe child could not run, if it could not
 };
 
 // Forks once and observes. `filter` is the program the backend will load;

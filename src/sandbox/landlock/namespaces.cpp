@@ -49,9 +49,8 @@ PreparedNamespaces::PreparedNamespaces(uid_t uid, gid_t gid, Which which) : whic
 }
 
 int PreparedNamespaces::enter() const noexcept {
-  int flags = (which_.user ? CLONE_NEWUSER : 0) | (which_.ipc ? CLONE_NEWIPC : 0) |
-              (which_.mount ? CLONE_NEWNS : 0) | (which_.network ? CLONE_NEWNET : 0) |
-              (which_.pid ? CLONE_NEWPID : 0);
+  int flags = (which_.user ? CLONE_NEWUSER : 0) | (which_.ipc ? CLONE_NEWIPC : 0) | (which_.mount ? CLONE_NEWNS : 0) |
+              (which_.network ? CLONE_NEWNET : 0) | (which_.pid ? CLONE_NEWPID : 0);
   if (unshare(flags) != 0) return errno;
   if (!which_.user) return which_.network ? bringLoopbackUp() : 0;
   // setgroups must be denied before an unprivileged gid_map write

@@ -19,8 +19,7 @@ ino_t mountNamespaceInode() noexcept {
 
 // glibc 2.36 has no wrappers for the new mount API (Linux 5.2 / 5.12).
 int openTreeClone(const char* path) noexcept {
-  return static_cast<int>(
-      syscall(SYS_open_tree, AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE));
+  return static_cast<int>(syscall(SYS_open_tree, AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE));
 }
 
 int setEverythingReadOnly() noexcept {
@@ -41,9 +40,7 @@ void closeAll(const int* fds, std::size_t n) noexcept {
 }  // namespace
 
 PreparedView::PreparedView(std::vector<std::string> writableTrees, std::string workdir)
-    : writable_(std::move(writableTrees)),
-      workdir_(std::move(workdir)),
-      callerMountNamespace_(mountNamespaceInode()) {}
+    : writable_(std::move(writableTrees)), workdir_(std::move(workdir)), callerMountNamespace_(mountNamespaceInode()) {}
 
 int PreparedView::apply() const noexcept {
   if (writable_.size() > kMaxWritableTrees) return E2BIG;

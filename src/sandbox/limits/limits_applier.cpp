@@ -2,10 +2,10 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/syscall.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -64,8 +64,7 @@ void killAndAwait(const std::vector<pid_t>& pids, std::chrono::steady_clock::tim
   using namespace std::chrono;
   for (pollfd& e : exits) {
     const auto left = duration_cast<milliseconds>(deadline - steady_clock::now()).count();
-    while (left > 0 && ::poll(&e, 1, static_cast<int>(std::min<long long>(left, 100))) < 0 && errno == EINTR) {
-    }
+    while (left > 0 && ::poll(&e, 1, static_cast<int>(std::min<long long>(left, 100))) < 0 && errno == EINTR) {}
     ::close(e.fd);
   }
   if (unawaited) std::this_thread::sleep_for(milliseconds(1));
@@ -171,7 +170,9 @@ int AppliedLimits::joinNow() const {
 
 int AppliedLimits::setRlimitsNow() const {
   for (const RlimitSetting& r : rlimits_) {
-    struct rlimit rl {static_cast<rlim_t>(r.value), static_cast<rlim_t>(r.value)};
+    struct rlimit rl {
+      static_cast<rlim_t>(r.value), static_cast<rlim_t>(r.value)
+    };
     if (::setrlimit(r.resource, &rl) != 0) return errno;
   }
   return 0;
@@ -179,8 +180,7 @@ int AppliedLimits::setRlimitsNow() const {
 
 std::vector<process::ChildSetup> AppliedLimits::childSetups(const std::shared_ptr<AppliedLimits>& self) {
   std::vector<process::ChildSetup> out;
-  if (!self->procsFds_.empty())
-    out.push_back({"joining the step's cgroup", [self] { return self->joinNow(); }});
+  if (!self->procsFds_.empty()) out.push_back({"joining the step's cgroup", [self] { return self->joinNow(); }});
   out.push_back({"setting the step's resource limits", [self] { return self->setRlimitsNow(); }});
   return out;
 }
@@ -209,7 +209,7 @@ Result<std::shared_ptr<AppliedLimits>> limitStep(const ResourceLimits& l, const 
 }
 
 std::unique_ptr<process::RunningProcess> releasingLimitsAfter(std::unique_ptr<process::RunningProcess> inner,
-                                                             std::shared_ptr<AppliedLimits> limits) {
+                                                              std::shared_ptr<AppliedLimits> limits) {
   return std::make_unique<ReleasingLimits>(std::move(inner), std::move(limits));
 }
 

@@ -38,8 +38,8 @@ class AppliedLimits {
   int joinNow() const;
   int setRlimitsNow() const;
 
-  std::vector<CgroupDir> cgroups_;   // created, deepest last
-  std::vector<int> procsFds_;        // their cgroup.procs, open for writing
+  std::vector<CgroupDir> cgroups_;  // created, deepest last
+  std::vector<int> procsFds_;       // their cgroup.procs, open for writing
   std::vector<RlimitSetting> rlimits_;
   bool released_ = false;
 };
@@ -56,6 +56,6 @@ inline constexpr std::string_view kNoPrivateTmp =
 // `inner`, releasing `limits` after wait() or kill() returns, or when it is
 // dropped (the inner process is gone first in every case).
 std::unique_ptr<process::RunningProcess> releasingLimitsAfter(std::unique_ptr<process::RunningProcess> inner,
-                                                             std::shared_ptr<AppliedLimits> limits);
+                                                              std::shared_ptr<AppliedLimits> limits);
 
 }  // namespace lw::sandbox::limits

@@ -68,16 +68,14 @@ Enforcement memoryEnforcement(const ResourceLimits& l, const HostLimitFacts& hos
              (noSwap ? "; no swap on top" : "; swap is not accounted on this host");
   } else {
     e.mechanism = "RLIMIT_DATA";
-    e.note = "per process (heap and private writable mappings), not the tree as a whole: " +
-             host.noCgroupReason;
+    e.note = "per process (heap and private writable mappings), not the tree as a whole: " + host.noCgroupReason;
   }
   return e;
 }
 
 }  // namespace
 
-Plan planLimits(const ResourceLimits& l, const HostLimitFacts& host, const std::string& leaf,
-                const Scratch& scratch) {
+Plan planLimits(const ResourceLimits& l, const HostLimitFacts& host, const std::string& leaf, const Scratch& scratch) {
   Plan plan;
   bool pidsByCgroup = false, memoryByCgroup = false;
   planCgroups(l, host, leaf, plan, pidsByCgroup, memoryByCgroup);

@@ -26,7 +26,7 @@ struct HostLimitFacts {
   // hierarchies) in which it can create a child; empty when not.
   std::string v1PidsParent;
   std::string v1MemoryParent;
-  bool v1MemswFile = false;  // memory.memsw.limit_in_bytes exists (swap accounting on)
+  bool v1MemswFile = false;    // memory.memsw.limit_in_bytes exists (swap accounting on)
   std::string noCgroupReason;  // why no cgroup is used, in the report's words
   // The current hard limits by RLIMIT_* number: an unprivileged process
   // cannot raise them, so a lower one is kept (and is stricter anyway).
@@ -34,7 +34,7 @@ struct HostLimitFacts {
 };
 
 struct CgroupWrite {
-  std::string file;   // relative to the cgroup's directory
+  std::string file;  // relative to the cgroup's directory
   std::string value;
 };
 
@@ -47,7 +47,7 @@ struct CgroupDir {
 };
 
 struct RlimitSetting {
-  int resource = 0;  // RLIMIT_*
+  int resource = 0;         // RLIMIT_*
   std::uint64_t value = 0;  // soft and hard
   bool operator==(const RlimitSetting&) const = default;
 };

@@ -11,8 +11,7 @@ namespace lw::sandbox::process {
 
 class BoundedCapture {
  public:
-  BoundedCapture(std::size_t limit, int stream,
-                 std::function<void(int, const char*, std::size_t)> sink)
+  BoundedCapture(std::size_t limit, int stream, std::function<void(int, const char*, std::size_t)> sink)
       : limit_(limit), stream_(stream), sink_(std::move(sink)) {}
 
   void append(const char* data, std::size_t size);

@@ -19,8 +19,7 @@ bool isExecutableFile(const std::string& path) {
 }  // namespace
 
 std::optional<std::string> findHelper(const std::string& name, const std::optional<std::string>& pathVariable) {
-  for (const std::string& candidate :
-       commandCandidates(name, pathVariable.value_or("/usr/local/bin:/usr/bin:/bin"))) {
+  for (const std::string& candidate : commandCandidates(name, pathVariable.value_or("/usr/local/bin:/usr/bin:/bin"))) {
     if (candidate[0] == '/' && ::access(candidate.c_str(), X_OK) == 0) return candidate;
   }
   return std::nullopt;

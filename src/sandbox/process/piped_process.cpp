@@ -77,9 +77,18 @@ void PipedProcess::run(std::optional<Clock::time_point> deadline) {
     }
     pollfd fds[3];
     int n = 0, outIdx = -1, errIdx = -1, endIdx = -1;
-    if (out_) { outIdx = n; fds[n++] = {out_.get(), POLLIN, 0}; }
-    if (err_) { errIdx = n; fds[n++] = {err_.get(), POLLIN, 0}; }
-    if (!ended_) { endIdx = n; fds[n++] = {endFd(), POLLIN, 0}; }
+    if (out_) {
+      outIdx = n;
+      fds[n++] = {out_.get(), POLLIN, 0};
+    }
+    if (err_) {
+      errIdx = n;
+      fds[n++] = {err_.get(), POLLIN, 0};
+    }
+    if (!ended_) {
+      endIdx = n;
+      fds[n++] = {endFd(), POLLIN, 0};
+    }
     if (::poll(fds, static_cast<nfds_t>(n), timeout) < 0) {
       if (errno == EINTR) continue;
       break;

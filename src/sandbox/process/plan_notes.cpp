@@ -29,8 +29,7 @@ class NotedProcess final : public RunningProcess {
 
 }  // namespace
 
-std::unique_ptr<RunningProcess> withPlanNotes(std::unique_ptr<RunningProcess> inner,
-                                              std::vector<std::string> notes) {
+std::unique_ptr<RunningProcess> withPlanNotes(std::unique_ptr<RunningProcess> inner, std::vector<std::string> notes) {
   if (notes.empty()) return inner;
   return std::make_unique<NotedProcess>(std::move(inner), std::move(notes));
 }

@@ -13,7 +13,6 @@ namespace lw::sandbox::process {
 
 // `inner`, whose planNotes() are `notes` (inner's own when `notes` is
 // empty); everything else is inner's.
-std::unique_ptr<RunningProcess> withPlanNotes(std::unique_ptr<RunningProcess> inner,
-                                              std::vector<std::string> notes);
+std::unique_ptr<RunningProcess> withPlanNotes(std::unique_ptr<RunningProcess> inner, std::vector<std::string> notes);
 
 }  // namespace lw::sandbox::process

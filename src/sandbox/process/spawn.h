@@ -25,13 +25,13 @@ struct ChildSetup {
 };
 
 struct SpawnRequest {
-  std::vector<std::string> argv;             // argv[0] found by the rule of executable.h
-  std::map<std::string, std::string> env;    // the complete environment
-  std::string cwd;                           // empty = inherit
-  std::optional<int> passFd;                 // kept open in the child as fd 3
-  std::vector<int> extraFds;                 // kept open as fd 4, 5, … (at most 4); for
-                                             // the launcher itself, e.g. bwrap --seccomp 4
-  std::vector<ChildSetup> childSetup;        // in order, after fd and session setup
+  std::vector<std::string> argv;           // argv[0] found by the rule of executable.h
+  std::map<std::string, std::string> env;  // the complete environment
+  std::string cwd;                         // empty = inherit
+  std::optional<int> passFd;               // kept open in the child as fd 3
+  std::vector<int> extraFds;               // kept open as fd 4, 5, … (at most 4); for
+                                           // the launcher itself, e.g. bwrap --seccomp 4
+  std::vector<ChildSetup> childSetup;      // in order, after fd and session setup
   // Run by the step's supervisor before it forks the step (async-signal-safe
   // too), e.g. entering the user and pid namespaces whose init the step then
   // is, with no fork of its own (stepIsPidNamespaceInit).
@@ -39,8 +39,8 @@ struct SpawnRequest {
   // The step is pid 1 of its own pid namespace: its orphans re-parent to it,
   // and the kernel ends them with it, uncounted.
   bool stepIsPidNamespaceInit = false;
-  std::optional<int> stdinFd;                // default /dev/null
-  std::size_t maxOutputBytes = 1 << 20;      // per stream; the rest is counted, not kept
+  std::optional<int> stdinFd;            // default /dev/null
+  std::size_t maxOutputBytes = 1 << 20;  // per stream; the rest is counted, not kept
   // Called with each chunk as it is read (1 = stdout, 2 = stderr), besides
   // the bounded capture: `sandbox exec` passes the step's output through live.
   std::function<void(int stream, const char* data, std::size_t size)> onOutput;
@@ -57,8 +57,8 @@ struct CapturedStream {
 inline constexpr std::chrono::milliseconds kKillGrace{2000};
 
 struct ExitInfo {
-  int exitCode = -1;       // valid when signal == 0
-  int signal = 0;          // the terminating signal, 0 for a normal exit
+  int exitCode = -1;  // valid when signal == 0
+  int signal = 0;     // the terminating signal, 0 for a normal exit
   bool timedOut = false;
   // Processes still alive after the main one ended, killed by loopwright's
   // subreaper; nullopt where a pid namespace ends them (bwrap, docker,

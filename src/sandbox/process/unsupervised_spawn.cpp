@@ -24,8 +24,7 @@ using Clock = std::chrono::steady_clock;
 // (bubblewrap then takes its pid namespace down with it).
 class LauncherProcess final : public PipedProcess {
  public:
-  LauncherProcess(pid_t pid, Fd pidfd, Fd out, Fd err, const SpawnRequest& req,
-                  Clock::time_point started)
+  LauncherProcess(pid_t pid, Fd pidfd, Fd out, Fd err, const SpawnRequest& req, Clock::time_point started)
       : PipedProcess(std::move(out), std::move(err), req, started), pid_(pid), pidfd_(std::move(pidfd)) {}
   ~LauncherProcess() override { killIfRunning(); }
 
@@ -54,8 +53,7 @@ class LauncherProcess final : public PipedProcess {
 
   int reap() {
     int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {}
     forgetOwnChild(pid_);
     reaped_ = true;
     return status;
@@ -92,8 +90,7 @@ Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnReq
   std::vector<std::pair<int, int>> layout = {
       {req.stdinFd.value_or(devNull.get()), 0}, {outW.get(), 1}, {errW.get(), 2}};
   if (req.passFd) layout.push_back({*req.passFd, 3});
-  for (std::size_t i = 0; i < req.extraFds.size(); ++i)
-    layout.push_back({req.extraFds[i], 4 + static_cast<int>(i)});
+  for (std::size_t i = 0; i < req.extraFds.size(); ++i) layout.push_back({req.extraFds[i], 4 + static_cast<int>(i)});
   VforkPlan plan;
   plan.path = path->c_str();
   plan.argv = argv.get();
@@ -127,14 +124,13 @@ Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnReq
   if (!pidfd) {
     int e = errno;
     ::kill(pid, SIGKILL);
-    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
     forgetOwnChild(pid);
     return launchError("pidfd_open", e, req.argv[0]);
   }
   for (Fd* f : {&outR, &errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
-  return std::unique_ptr<RunningProcess>(std::make_unique<LauncherProcess>(
-      pid, std::move(pidfd), std::move(outR), std::move(errR), req, started));
+  return std::unique_ptr<RunningProcess>(
+      std::make_unique<LauncherProcess>(pid, std::move(pidfd), std::move(outR), std::move(errR), req, started));
 }
 
 }  // namespace lw::sandbox::process

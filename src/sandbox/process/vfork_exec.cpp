@@ -74,8 +74,7 @@ pid_t vforkExec(const VforkPlan& plan, VforkFailure& failure) {
   static const std::vector<ChildSetup> kNone;
   VforkPlan p = plan;
   if (p.setups == nullptr) p.setups = &kNone;
-  void* stack = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
-                     -1, 0);
+  void* stack = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (stack == MAP_FAILED) {
     failure = {-1, errno, "mmap of the child's stack"};
     return -1;
@@ -86,8 +85,7 @@ pid_t vforkExec(const VforkPlan& plan, VforkFailure& failure) {
   // them out) until the child has reset its dispositions.
   unsigned long all = ~0UL, saved = 0;
   syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &saved, sizeof all);
-  pid_t pid = clone(child, static_cast<char*>(stack) + kStackBytes, CLONE_VM | CLONE_VFORK | SIGCHLD,
-                    &context);
+  pid_t pid = clone(child, static_cast<char*>(stack) + kStackBytes, CLONE_VM | CLONE_VFORK | SIGCHLD, &context);
   int cloneErr = errno;
   syscall(SYS_rt_sigprocmask, SIG_SETMASK, &saved, nullptr, sizeof saved);
   munmap(stack, kStackBytes);
@@ -96,8 +94,7 @@ pid_t vforkExec(const VforkPlan& plan, VforkFailure& failure) {
     return -1;
   }
   if (failure.err != 0) {
-    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-    }
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
     return -1;
   }
   return pid;

@@ -37,7 +37,6 @@ std::string sbplQuote(const std::string& s);
 StepSpec canonicalSpec(const StepSpec& spec);
 
 // The command line: /usr/bin/sandbox-exec -p PROFILE argv…
-std::vector<std::string> sandboxExecArgv(const std::string& profile,
-                                         const std::vector<std::string>& argv);
+std::vector<std::string> sandboxExecArgv(const std::string& profile, const std::vector<std::string>& argv);
 
 }  // namespace lw::sandbox::seatbelt

@@ -18,8 +18,8 @@ namespace {
 
 Error failure(std::string what, int err, std::string hint = {}) {
   return makeError(ErrorCode::SandboxLaunchFailed,
-                   "seccomp: " + what + (err ? std::string(": ") + std::strerror(err) : ""),
-                   std::move(hint), "seccomp");
+                   "seccomp: " + what + (err ? std::string(": ") + std::strerror(err) : ""), std::move(hint),
+                   "seccomp");
 }
 
 scmp_compare toLibseccomp(ArgCondition::Op op) {
@@ -43,8 +43,7 @@ Status addRule(scmp_filter_ctx ctx, const Rule& rule) {
   if (nr < 0 && rule.number > 0) nr = rule.number;
   if (nr == __NR_SCMP_ERROR)
     return failure("libseccomp does not know system call '" + rule.syscall + "'", 0,
-                   "libseccomp " + std::to_string(SCMP_VER_MAJOR) + "." +
-                       std::to_string(SCMP_VER_MINOR) +
+                   "libseccomp " + std::to_string(SCMP_VER_MAJOR) + "." + std::to_string(SCMP_VER_MINOR) +
                        " is too old for this policy; install 2.5 or newer");
   std::vector<scmp_arg_cmp> cmps;
   for (const ArgCondition& c : rule.when) {
@@ -53,8 +52,8 @@ Status addRule(scmp_filter_ctx ctx, const Rule& rule) {
     else
       cmps.push_back(scmp_arg_cmp{c.arg, toLibseccomp(c.op), c.value, 0});
   }
-  int rc = seccomp_rule_add_exact_array(ctx, SCMP_ACT_ERRNO(static_cast<uint16_t>(rule.errnoValue)),
-                                        nr, static_cast<unsigned>(cmps.size()), cmps.data());
+  int rc = seccomp_rule_add_exact_array(ctx, SCMP_ACT_ERRNO(static_cast<uint16_t>(rule.errnoValue)), nr,
+                                        static_cast<unsigned>(cmps.size()), cmps.data());
   if (rc < 0) return failure("adding the rule for '" + rule.syscall + "'", -rc);
   return Ok{};
 }
@@ -84,8 +83,7 @@ Result<std::vector<sock_filter>> exportBpf(scmp_filter_ctx ctx) {
 }  // namespace
 
 int BpfProgram::installOnCurrentThread() const noexcept {
-  sock_fprog prog{static_cast<unsigned short>(code_.size()),
-                  const_cast<sock_filter*>(code_.data())};
+  sock_fprog prog{static_cast<unsigned short>(code_.size()), const_cast<sock_filter*>(code_.data())};
   if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0) return errno;
   return 0;
 }

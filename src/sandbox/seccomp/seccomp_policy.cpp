@@ -18,8 +18,7 @@ using Op = ArgCondition::Op;
 constexpr std::uint64_t kLow32 = 0xFFFFFFFFull;
 constexpr std::uint64_t kSockTypeMask = 0xF;  // SOCK_TYPE_MASK: flags live above
 
-Rule deny(std::string syscall, std::string why, int err = EPERM,
-          std::vector<ArgCondition> when = {}) {
+Rule deny(std::string syscall, std::string why, int err = EPERM, std::vector<ArgCondition> when = {}) {
   return Rule{std::move(syscall), 0, err, std::move(when), std::move(why)};
 }
 
@@ -31,19 +30,17 @@ Rule denyNumbered(std::string syscall, int number, std::string why) {
 }
 
 void addAlwaysDenied(std::vector<Rule>& r) {
-  for (const char* s : {"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd",
-                        "process_madvise", "kcmp"})
+  for (const char* s : {"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "process_madvise", "kcmp"})
     r.push_back(deny(s, "inspecting or changing another process"));
-  for (const char* s : {"mount", "umount2", "pivot_root", "open_tree", "move_mount", "fsopen",
-                        "fsconfig", "fsmount", "fspick", "mount_setattr"})
+  for (const char* s : {"mount", "umount2", "pivot_root", "open_tree", "move_mount", "fsopen", "fsconfig", "fsmount",
+                        "fspick", "mount_setattr"})
     r.push_back(deny(s, "the mount API"));
-  for (const char* s : {"unshare", "setns"})
-    r.push_back(deny(s, "entering or creating namespaces"));
+  for (const char* s : {"unshare", "setns"}) r.push_back(deny(s, "entering or creating namespaces"));
   // clone3 passes its flags in memory a filter cannot read; ENOSYS makes
   // glibc fall back to clone(), whose flags are checked below.
   r.push_back(deny("clone3", "namespace flags unreadable by seccomp", ENOSYS));
-  for (std::uint64_t flag : {CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET,
-                             CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWCGROUP})
+  for (std::uint64_t flag :
+       {CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWCGROUP})
     r.push_back(deny("clone", "creating namespaces", EPERM, {{0, Op::MaskedEq, flag, flag}}));
   for (const char* s : {"keyctl", "add_key", "request_key"})
     r.push_back(deny(s, "kernel keyrings are shared outside the sandbox"));
@@ -51,34 +48,31 @@ void addAlwaysDenied(std::vector<Rule>& r) {
   r.push_back(deny("perf_event_open", "performance counters"));
   r.push_back(deny("userfaultfd", "userfaultfd widens kernel race windows"));
   r.push_back(deny("open_by_handle_at", "opens files by handle, bypassing path checks"));
-  for (const char* s : {"kexec_load", "kexec_file_load", "init_module", "finit_module",
-                        "delete_module"})
+  for (const char* s : {"kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module"})
     r.push_back(deny(s, "kernel loading"));
   for (const char* s : {"io_uring_setup", "io_uring_enter", "io_uring_register"})
     r.push_back(deny(s, "io_uring bypasses seccomp for the operations it submits", ENOSYS));
-  r.push_back(deny("ioctl", "TIOCSTI injects input into the terminal", EPERM,
-                   {{1, Op::MaskedEq, TIOCSTI, kLow32}}));
-  r.push_back(deny("ioctl", "TIOCLINUX reads and injects on the console", EPERM,
-                   {{1, Op::MaskedEq, TIOCLINUX, kLow32}}));
+  r.push_back(deny("ioctl", "TIOCSTI injects input into the terminal", EPERM, {{1, Op::MaskedEq, TIOCSTI, kLow32}}));
+  r.push_back(
+      deny("ioctl", "TIOCLINUX reads and injects on the console", EPERM, {{1, Op::MaskedEq, TIOCLINUX, kLow32}}));
   // pid 0 is the caller: a lower RLIMIT_NOFILE or RLIMIT_CPU on another
   // process of the same user (the step's own supervisor) breaks or kills it.
-  r.push_back(deny("prlimit64", "the resource limits of another process", EPERM,
-                   {{0, Op::Ne, 0, 0}}));
+  r.push_back(deny("prlimit64", "the resource limits of another process", EPERM, {{0, Op::Ne, 0, 0}}));
 }
 
 void addMetadataRules(std::vector<Rule>& r) {
   const char* why = "changing metadata: Landlock does not govern it";
-  for (const char* s : {"chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown", "fchownat",
-                        "utime", "utimes", "futimesat", "utimensat", "setxattr", "lsetxattr",
-                        "fsetxattr", "removexattr", "lremovexattr", "fremovexattr"})
+  for (const char* s :
+       {"chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown", "fchownat", "utime", "utimes", "futimesat",
+        "utimensat", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr"})
     r.push_back(deny(s, why));
   r.push_back(denyNumbered("fchmodat2", 452, why));
   r.push_back(denyNumbered("setxattrat", 463, why));
   r.push_back(denyNumbered("removexattrat", 466, why));
   r.push_back(denyNumbered("file_setattr", 469, why));
   // chattr: append-only, no-dump, no-atime … are the owner's to set.
-  for (std::uint64_t request : {std::uint64_t{FS_IOC_SETFLAGS}, std::uint64_t{FS_IOC32_SETFLAGS},
-                                std::uint64_t{FS_IOC_FSSETXATTR}})
+  for (std::uint64_t request :
+       {std::uint64_t{FS_IOC_SETFLAGS}, std::uint64_t{FS_IOC32_SETFLAGS}, std::uint64_t{FS_IOC_FSSETXATTR}})
     r.push_back(deny("ioctl", "changing inode flags: Landlock does not govern it", EPERM,
                      {{1, Op::MaskedEq, request, kLow32}}));
 }
@@ -98,15 +92,14 @@ void addSocketRules(std::vector<Rule>& r, const Options& o) {
   // ranges because one rule may compare an argument only once.
   r.push_back(deny("socket", why, EAFNOSUPPORT, {{0, Op::Eq, 0, 0}}));
   if (o.denyNewUnixSockets)
-    r.push_back(deny("socket", "new unix sockets could reach the host's", EAFNOSUPPORT,
-                     {{0, Op::Eq, AF_UNIX, 0}}));
+    r.push_back(deny("socket", "new unix sockets could reach the host's", EAFNOSUPPORT, {{0, Op::Eq, AF_UNIX, 0}}));
   for (std::uint64_t f = AF_INET + 1; f < AF_INET6; ++f)
     r.push_back(deny("socket", why, EAFNOSUPPORT, {{0, Op::Eq, f, 0}}));
   r.push_back(deny("socket", why, EAFNOSUPPORT, {{0, Op::Ge, AF_INET6 + 1, 0}}));
   for (std::uint64_t family : {AF_INET, AF_INET6})
     for (std::uint64_t type : {SOCK_RAW, SOCK_PACKET})
-      r.push_back(deny("socket", "raw sockets", EPERM,
-                       {{0, Op::Eq, family, 0}, {1, Op::MaskedEq, type, kSockTypeMask}}));
+      r.push_back(
+          deny("socket", "raw sockets", EPERM, {{0, Op::Eq, family, 0}, {1, Op::MaskedEq, type, kSockTypeMask}}));
 }
 
 }  // namespace
@@ -129,8 +122,7 @@ Policy buildPolicy(const Options& options) {
   return p;
 }
 
-Verdict evaluate(const Policy& policy, std::string_view syscall,
-                 const std::array<std::uint64_t, 6>& args) {
+Verdict evaluate(const Policy& policy, std::string_view syscall, const std::array<std::uint64_t, 6>& args) {
   for (const Rule& rule : policy.rules) {
     if (rule.syscall != syscall) continue;
     bool all = true;

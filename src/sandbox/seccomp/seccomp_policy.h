@@ -19,7 +19,7 @@ namespace lw::sandbox::seccomp {
 // comparison per argument per rule, so a rule never holds two for one arg.
 struct ArgCondition {
   enum class Op { Eq, Ne, Ge, MaskedEq };
-  unsigned arg = 0;         // 0..5
+  unsigned arg = 0;  // 0..5
   Op op = Op::Eq;
   std::uint64_t value = 0;  // compared with the 64-bit register value
   std::uint64_t mask = 0;   // MaskedEq only: (arg & mask) == value
@@ -34,7 +34,7 @@ struct Rule {
   // The native number for a call newer than the installed libseccomp knows
   // (0 = none); calls since Linux 5.1 have one number on every architecture.
   int number = 0;
-  int errnoValue = 0;   // EPERM, EAFNOSUPPORT, ENOSYS
+  int errnoValue = 0;  // EPERM, EAFNOSUPPORT, ENOSYS
   std::vector<ArgCondition> when;
   std::string why;
 };
@@ -73,7 +73,6 @@ struct Verdict {
 // What the compiled filter does for one native call, computed from the data
 // alone (first matching rule wins; the planner keeps rules of one syscall
 // disjoint so that order never matters in the kernel).
-Verdict evaluate(const Policy& policy, std::string_view syscall,
-                 const std::array<std::uint64_t, 6>& args);
+Verdict evaluate(const Policy& policy, std::string_view syscall, const std::array<std::uint64_t, 6>& args);
 
 }  // namespace lw::sandbox::seccomp

@@ -155,8 +155,8 @@ class ReviewRig : public agents::BridgeClient {
     auto text = readBoundedFile((out.root / name).string(), 1 << 22, ErrorCode::IoError);
     REQUIRE(text);
     json::value v = json::parse(*text);
-    auto schema = readBoundedFile(std::string(LOOPWRIGHT_SOURCE_DIR) + "/schemas/" + schemaName, 1 << 20,
-                                  ErrorCode::IoError);
+    auto schema =
+        readBoundedFile(std::string(LOOPWRIGHT_SOURCE_DIR) + "/schemas/" + schemaName, 1 << 20, ErrorCode::IoError);
     REQUIRE(schema);
     auto bad = verify::validateJson(json::parse(*schema), v);
     CHECK_MESSAGE(!bad, name << ": " << (bad ? bad->path + " " + bad->message : std::string()));

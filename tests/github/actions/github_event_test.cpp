@@ -1,8 +1,8 @@
 #include <fstream>
 #include <sstream>
 
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/actions/github_event.h"
 
@@ -112,16 +112,14 @@ TEST_CASE("event: bad payloads name the JSON path") {
     REQUIRE(ev.error().location);
     CHECK(ev.error().location->path == "pull_request.head.sha");
     CHECK(ev.error().location->file == "event.json");
-    CHECK(ev.error().message ==
-          "pull_request payload: pull_request.head.sha: required field is missing");
+    CHECK(ev.error().message == "pull_request payload: pull_request.head.sha: required field is missing");
   }
   SUBCASE("mistyped number") {
     doc.at("pull_request").as_object()["number"] = "2";
     auto ev = parseEvent("pull_request", boost::json::serialize(doc));
     REQUIRE_FALSE(ev.ok());
     CHECK(ev.error().location->path == "pull_request.number");
-    CHECK(ev.error().message ==
-          "pull_request payload: pull_request.number: expected an integer, found a string");
+    CHECK(ev.error().message == "pull_request payload: pull_request.number: expected an integer, found a string");
   }
   SUBCASE("label without a name") {
     doc.at("pull_request").at("labels").as_array()[0].as_object().erase("name");
@@ -145,8 +143,7 @@ TEST_CASE("event: not JSON, unsupported names and missing files are EVENT_INVALI
   auto missing = loadEventFromPath("issues", "/nonexistent/event.json");
   CHECK(missing.error().code == ErrorCode::EventInvalid);
   CHECK(loadEvent(Environment{}).error().code == ErrorCode::EventInvalid);
-  Environment env({{"GITHUB_EVENT_NAME", "issues"},
-                   {"GITHUB_EVENT_PATH", payloadPath("issues.opened.json")}});
+  Environment env({{"GITHUB_EVENT_NAME", "issues"}, {"GITHUB_EVENT_PATH", payloadPath("issues.opened.json")}});
   auto ev = loadEvent(env);
   REQUIRE(ev.ok());
   CHECK(ev->number == 1);

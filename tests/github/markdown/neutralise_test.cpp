@@ -8,8 +8,8 @@
 
 #include "github/markdown/inert_check.h"
 #include "github/markdown/inert_markdown.h"
-#include "github/publish/markers.h"
 #include "github/markdown/neutralise.h"
+#include "github/publish/markers.h"
 
 using namespace lw;
 using namespace lw::github;

@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
 #include "github/publish/channels/check_plan.h"
-#include "github/publish/conclusion.h"
 #include "github/publish/channels/coverage_summary.h"
+#include "github/publish/conclusion.h"
 
 using namespace lw;
 using namespace lw::github;
@@ -61,7 +61,8 @@ TEST_CASE("conclusion: incomplete coverage fails the check, or makes it neutral 
   SUBCASE("failOn never") { CHECK(judgeStage(stage, {r}, FailOn::Never).conclusion == Conclusion::Neutral); }
   SUBCASE("no reason given") {
     r.coverage->reason.clear();
-    CHECK(judgeStage(stage, {r}, FailOn::Error).reasons[0] == "`review` did not review the whole change: no reason given");
+    CHECK(judgeStage(stage, {r}, FailOn::Error).reasons[0] ==
+          "`review` did not review the whole change: no reason given");
   }
 }
 
@@ -140,9 +141,10 @@ TEST_CASE("check plan: a review whose model failed ends non-success with the rea
   CHECK(p.title.size() <= 255);
   CHECK(p.summary.find("reviewed only the changes since") == std::string::npos);
   done.coverage->incrementalFrom = "0123456789abcdef0123456789abcdef01234567";
-  CHECK(planCheckRun(stage, {done}, "abcdef0123456789", FailOn::Error)
-            .summary.find("`review` reviewed only the changes since `0123456789ab`; findings posted for earlier commits "
-                          "stay open on their review threads.") != std::string::npos);
+  CHECK(
+      planCheckRun(stage, {done}, "abcdef0123456789", FailOn::Error)
+          .summary.find("`review` reviewed only the changes since `0123456789ab`; findings posted for earlier commits "
+                        "stay open on their review threads.") != std::string::npos);
 }
 
 TEST_CASE("coverage summary: counts, a collapsible list with reasons, tokens, bounded per step") {
@@ -176,11 +178,16 @@ TEST_CASE("conclusion: what each step outcome weighs, by the name the outbox car
     FailureKind kind;
   };
   const Case cases[] = {
-      {"passed", false, FailureKind::None},         {"skipped", false, FailureKind::None},
-      {"failed", false, FailureKind::Failed},       {"error", false, FailureKind::Failed},
-      {"refused", true, FailureKind::Refused},      {"blocked", true, FailureKind::Guardrail},
-      {"quarantined", true, FailureKind::Verification}, {"", true, FailureKind::Guardrail},
-      {"", false, FailureKind::None},               {"cancelled", false, FailureKind::Failed},
+      {"passed", false, FailureKind::None},
+      {"skipped", false, FailureKind::None},
+      {"failed", false, FailureKind::Failed},
+      {"error", false, FailureKind::Failed},
+      {"refused", true, FailureKind::Refused},
+      {"blocked", true, FailureKind::Guardrail},
+      {"quarantined", true, FailureKind::Verification},
+      {"", true, FailureKind::Guardrail},
+      {"", false, FailureKind::None},
+      {"cancelled", false, FailureKind::Failed},
   };
   for (const Case& c : cases) {
     CAPTURE(c.outcome);
@@ -200,7 +207,8 @@ TEST_CASE("conclusion: the worst failure wins whatever the order, and a neutral 
   StepRow refused = row("r", "refused", "refused: no backend");
   StepRow incomplete = row("i", "passed");
   incomplete.coverage = coverage(false, "budget");
-  Verdict v = judgeRun({StageResult{"review", {warning()}}}, {incomplete, refused, quarantined, blocked}, FailOn::Never);
+  Verdict v =
+      judgeRun({StageResult{"review", {warning()}}}, {incomplete, refused, quarantined, blocked}, FailOn::Never);
   CHECK(v.conclusion == Conclusion::Failure);
   CHECK(v.worst == FailureKind::Verification);
   CHECK(v.reasons.size() == 4);

@@ -1,9 +1,9 @@
 #include <doctest/doctest.h>
 #include <boost/json.hpp>
 
+#include "github/markdown/neutralise.h"
 #include "github/publish/last_reviewed.h"
 #include "github/publish/markers.h"
-#include "github/markdown/neutralise.h"
 
 using namespace lw;
 using namespace lw::github;

@@ -1,8 +1,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/publish/outbox.h"
 
@@ -44,8 +44,15 @@ PublicationRequest request(std::string id) {
   t.duplicates = {{.number = 9, .reason = "same"}};
   t.complete = false;
   r.triage.push_back(t);
-  r.steps.push_back(StepRow{.stage = "review", .step = "s", .backend = "linux-bwrap", .capabilities = {"networkIsolation"},
-                            .durationMs = 12, .exitCode = 1, .guardrailEvents = {"g"}, .blocked = true, .blocker = "B"});
+  r.steps.push_back(StepRow{.stage = "review",
+                            .step = "s",
+                            .backend = "linux-bwrap",
+                            .capabilities = {"networkIsolation"},
+                            .durationMs = 12,
+                            .exitCode = 1,
+                            .guardrailEvents = {"g"},
+                            .blocked = true,
+                            .blocker = "B"});
   r.conclusion = lw::github::Conclusion::Failure;
   r.options.failOn = FailOn::Warning;
   r.options.review = ReviewMode::RequestChanges;
@@ -86,7 +93,8 @@ TEST_CASE("outbox: a corrupt entry is reported with its file, not skipped") {
   TmpDir dir;
   Outbox box(dir.path);
   fs::create_directories(dir.path + "/outbox");
-  std::ofstream(dir.path + "/outbox/bad.json") << R"({"request":{"id":"x","repository":"noslash","number":1,"isPullRequest":true}})";
+  std::ofstream(dir.path + "/outbox/bad.json")
+      << R"({"request":{"id":"x","repository":"noslash","number":1,"isPullRequest":true}})";
   auto p = box.pending();
   REQUIRE_FALSE(p.ok());
   CHECK(p.error().code == ErrorCode::PublicationFailed);

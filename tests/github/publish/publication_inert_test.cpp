@@ -11,15 +11,15 @@
 #include <doctest/doctest.h>
 #include <boost/json.hpp>
 
+#include "github/markdown/inert_check.h"
+#include "github/markdown/neutralise.h"
 #include "github/publish/channels/channels.h"
 #include "github/publish/channels/check_plan.h"
-#include "github/publish/fingerprint.h"
-#include "github/markdown/inert_check.h"
-#include "github/publish/markers.h"
-#include "github/markdown/neutralise.h"
-#include "github/publish/inert_request.h"
 #include "github/publish/channels/review_plan.h"
 #include "github/publish/channels/suggestion_plan.h"
+#include "github/publish/fingerprint.h"
+#include "github/publish/inert_request.h"
+#include "github/publish/markers.h"
 #include "hostile_text.h"
 
 using namespace lw;

@@ -30,7 +30,8 @@ TEST_CASE("rate limit: classification of GitHub's answers") {
   CHECK(classify(&secondaryBody) == Failure::SecondaryRateLimit);
   auto tooMany = resp(429);
   CHECK(classify(&tooMany) == Failure::SecondaryRateLimit);
-  auto denied = resp(403, {{"x-ratelimit-remaining", "4999"}}, R"({"message":"Resource not accessible by integration"})");
+  auto denied =
+      resp(403, {{"x-ratelimit-remaining", "4999"}}, R"({"message":"Resource not accessible by integration"})");
   CHECK(classify(&denied) == Failure::Permission);
   auto missing = resp(404);
   CHECK(classify(&missing) == Failure::Permission);
@@ -54,7 +55,8 @@ TEST_CASE("rate limit: waits follow the headers, bounded") {
     auto r = resp(403, {{"x-ratelimit-remaining", "0"}, {"x-ratelimit-reset", "1700003600"}});
     auto d = decideRetry(&r, 1, kNow, p);
     CHECK_FALSE(d.retry);
-    CHECK(d.reason == "primary rate limit: waiting until x-ratelimit-reset; the wait (3601 s) is longer than the bound");
+    CHECK(d.reason ==
+          "primary rate limit: waiting until x-ratelimit-reset; the wait (3601 s) is longer than the bound");
   }
   SUBCASE("secondary: retry-after") {
     auto r = resp(403, {{"retry-after", "42"}});

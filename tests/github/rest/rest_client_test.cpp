@@ -1,8 +1,8 @@
 #include <deque>
 #include <sstream>
 
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/rest/rest_client.h"
 
@@ -24,8 +24,7 @@ class ScriptedTransport final : public HttpTransport {
     answers.pop_front();
     if (a) return std::move(a).value();
     const bool timeout = a.error().message == "Timeout was reached";
-    return http::noResponse(timeout ? http::Failure::kTimedOut : http::Failure::kUnreachable,
-                            a.error().message);
+    return http::noResponse(timeout ? http::Failure::kTimedOut : http::Failure::kUnreachable, a.error().message);
   }
   std::deque<Result<HttpResponse>> answers;
   std::vector<HttpRequest> sent;
@@ -83,7 +82,8 @@ TEST_CASE("rest client: GHES base URL, standard headers, API version, token") {
 }
 
 TEST_CASE("rest client: environment gives the API URL and token") {
-  auto c = restConfigFromEnvironment(Environment({{"GITHUB_API_URL", "https://ghe.local/api/v3"}, {"GITHUB_TOKEN", "t"}}));
+  auto c =
+      restConfigFromEnvironment(Environment({{"GITHUB_API_URL", "https://ghe.local/api/v3"}, {"GITHUB_TOKEN", "t"}}));
   CHECK(c.apiUrl == "https://ghe.local/api/v3");
   CHECK(c.token == "t");
   CHECK(restConfigFromEnvironment(Environment{}).apiUrl == "https://api.github.com");
@@ -91,8 +91,10 @@ TEST_CASE("rest client: environment gives the API URL and token") {
 
 TEST_CASE("rest client: pagination follows Link rel=next") {
   Fixture f;
-  f.transport.answers.push_back(ok("[1,2]", {{"link", "<https://ghe.example.com/api/v3/x?per_page=100&page=2>; rel=\"next\", "
-                                                      "<https://ghe.example.com/api/v3/x?per_page=100&page=3>; rel=\"last\""}}));
+  f.transport.answers.push_back(
+      ok("[1,2]", {{"link",
+                    "<https://ghe.example.com/api/v3/x?per_page=100&page=2>; rel=\"next\", "
+                    "<https://ghe.example.com/api/v3/x?per_page=100&page=3>; rel=\"last\""}}));
   f.transport.answers.push_back(ok("[3]", {{"link", "<https://ghe.example.com/api/v3/x?page=1>; rel=\"first\""}}));
   auto all = f.client().getAll("/x");
   REQUIRE(all.ok());
@@ -140,7 +142,9 @@ TEST_CASE("rest client: a POST is retried only when the earlier try did not land
   CHECK(r->body == "{\"id\":5}");
   CHECK(f.transport.sent.size() == 2);
   CHECK(probes == 2);
-  CHECK(f.log.str().find("no response (POST https://ghe.example.com/api/v3/p: Timeout was reached); retrying in 2 s (try 3 of 5)") != std::string::npos);
+  CHECK(f.log.str().find(
+            "no response (POST https://ghe.example.com/api/v3/p: Timeout was reached); retrying in 2 s (try 3 of 5)") !=
+        std::string::npos);
 }
 
 TEST_CASE("rest client: rate-limit refusals are retried without asking whether they landed") {
@@ -166,7 +170,8 @@ TEST_CASE("rest client: a final HTTP error is returned as a response, no respons
   REQUIRE(r.ok());
   CHECK(r->status == 404);
   CHECK(describe(*r) == "HTTP 404 (Not Found)");
-  for (int i = 0; i < 5; ++i) f.transport.answers.push_back(makeError(ErrorCode::PublicationFailed, "Couldn't connect to server"));
+  for (int i = 0; i < 5; ++i)
+    f.transport.answers.push_back(makeError(ErrorCode::PublicationFailed, "Couldn't connect to server"));
   auto gone = f.client().get("/x");
   REQUIRE_FALSE(gone.ok());
   CHECK(gone.error().code == ErrorCode::PublicationFailed);

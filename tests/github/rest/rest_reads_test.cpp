@@ -74,8 +74,12 @@ struct Rig {
 json::array fileObjects(int n, int from = 0) {
   json::array out;
   for (int i = from; i < from + n; ++i)
-    out.push_back(json::object{{"filename", "src/f" + std::to_string(i) + ".c"}, {"status", "modified"},
-                               {"additions", 1}, {"deletions", 2}, {"changes", 3}, {"patch", "@@ -1 +1 @@"}});
+    out.push_back(json::object{{"filename", "src/f" + std::to_string(i) + ".c"},
+                               {"status", "modified"},
+                               {"additions", 1},
+                               {"deletions", 2},
+                               {"changes", 3},
+                               {"patch", "@@ -1 +1 @@"}});
   return out;
 }
 
@@ -127,7 +131,8 @@ TEST_CASE("rest reads: the diff, full and incremental, 406 and the size bound") 
   CHECK(inc->scope.incremental);
   CHECK(rig.gh.requests().back().path == std::string("/repos/octo/hello/compare/aaa...") + kHead);
   SUBCASE("406: too large for GitHub") {
-    rig.gh.script(failing("/pulls/7", 406, R"x({"message":"Sorry, the diff exceeded the maximum number of lines (20000)"})x"));
+    rig.gh.script(
+        failing("/pulls/7", 406, R"x({"message":"Sorry, the diff exceeded the maximum number of lines (20000)"})x"));
     auto big = rig.reads.diff(7, {"base1", kHead, false});
     REQUIRE_FALSE(big.ok());
     CHECK(big.error().message.find("too large for GitHub to render") != std::string::npos);
@@ -147,10 +152,14 @@ TEST_CASE("rest reads: files are paged through Link and bounded") {
   Rig rig;
   rig.gh.addPull(7, kHead, "");
   json::array files = fileObjects(248);
-  files.push_back(json::object{{"filename", "logo.png"}, {"status", "added"}, {"additions", 0},
-                               {"deletions", 0}, {"changes", 0}});
-  files.push_back(json::object{{"filename", "new.c"}, {"previous_filename", "old.c"}, {"status", "renamed"},
-                               {"additions", 0}, {"deletions", 0}, {"changes", 0}});
+  files.push_back(
+      json::object{{"filename", "logo.png"}, {"status", "added"}, {"additions", 0}, {"deletions", 0}, {"changes", 0}});
+  files.push_back(json::object{{"filename", "new.c"},
+                               {"previous_filename", "old.c"},
+                               {"status", "renamed"},
+                               {"additions", 0},
+                               {"deletions", 0},
+                               {"changes", 0}});
   rig.gh.reads().pullFiles[7] = files;
   auto f = rig.reads.files(7, {"b", kHead, false});
   REQUIRE_MESSAGE(f.ok(), (f.ok() ? "" : f.error().message));
@@ -198,8 +207,8 @@ TEST_CASE("rest reads: files are paged through Link and bounded") {
 
 TEST_CASE("rest reads: a file at a commit, raw, bounded, not found") {
   Rig rig(ReadLimits{.fileBytes = 8});
-  rig.gh.reads().contents[kHead] = {{"src/a b.c", "int a;\n"}, {"big.txt", "0123456789abcdef"},
-                                    {"img.png", std::string("\x89PNG\0\0", 6)}};
+  rig.gh.reads().contents[kHead] = {
+      {"src/a b.c", "int a;\n"}, {"big.txt", "0123456789abcdef"}, {"img.png", std::string("\x89PNG\0\0", 6)}};
   auto f = rig.reads.file(kHead, "src/a b.c", TreeSide::Head);
   REQUIRE_MESSAGE(f.ok(), (f.ok() ? "" : f.error().message));
   CHECK(f->content == "int a;\n");
@@ -227,7 +236,10 @@ TEST_CASE("rest reads: a file at a commit, raw, bounded, not found") {
 
 TEST_CASE("rest reads: an issue with its comments, paged and bounded") {
   Rig rig(ReadLimits{.maxComments = 120});
-  rig.gh.reads().issues[5] = json::object{{"number", 5}, {"title", "Crash"}, {"body", nullptr}, {"state", "open"},
+  rig.gh.reads().issues[5] = json::object{{"number", 5},
+                                          {"title", "Crash"},
+                                          {"body", nullptr},
+                                          {"state", "open"},
                                           {"user", json::object{{"login", "mona"}}},
                                           {"author_association", "NONE"},
                                           {"labels", json::array{json::object{{"name", "bug"}}}}};
@@ -249,9 +261,12 @@ TEST_CASE("rest reads: an issue with its comments, paged and bounded") {
 
 TEST_CASE("rest reads: search is scoped to the repository") {
   Rig rig;
-  rig.gh.reads().searchItems = json::array{json::object{
-      {"number", 3}, {"title", "Crash on start"}, {"body", "x"}, {"state", "closed"},
-      {"html_url", "https://github.com/octo/hello/issues/3"}, {"labels", json::array{json::object{{"name", "bug"}}}}}};
+  rig.gh.reads().searchItems = json::array{json::object{{"number", 3},
+                                                        {"title", "Crash on start"},
+                                                        {"body", "x"},
+                                                        {"state", "closed"},
+                                                        {"html_url", "https://github.com/octo/hello/issues/3"},
+                                                        {"labels", json::array{json::object{{"name", "bug"}}}}}};
   auto s = rig.reads.search("crash on start is:issue", 10);
   REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().message));
   CHECK(s->total == 1);
@@ -356,7 +371,8 @@ TEST_CASE("read shapes: a webhook's pull_request and a mistyped field") {
   REQUIRE(ok.ok());
   CHECK(ok->author == "ghost");
   CHECK(ok->authorAssociation == "NONE");
-  auto bad = pullFromJson(json::parse(R"({"number":"2","title":"t","head":{"sha":"h","ref":"f"},"base":{"sha":"b","ref":"m"}})"));
+  auto bad = pullFromJson(
+      json::parse(R"({"number":"2","title":"t","head":{"sha":"h","ref":"f"},"base":{"sha":"b","ref":"m"}})"));
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().location->path == "number");
   auto files = filesFromJson(json::parse(R"([{"filename":"a","status":"exploded"}])").as_array());

@@ -1,5 +1,5 @@
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/publish/fingerprint.h"
 #include "github/sarif/sarif_export.h"
@@ -33,8 +33,9 @@ TEST_CASE("sarif export: levels and URIs") {
 }
 
 TEST_CASE("sarif export: one run, a rule per id at its most severe level, a result per located finding") {
-  std::vector<Finding> findings = {f(Severity::Warning, "sec/a", "src/x.c", 3, 5), f(Severity::Notice, "sec/b", "b.c", 0),
-                                   f(Severity::Error, "sec/a", "src/y.c", 9), f(Severity::Error, "sec/c", "", 0)};
+  std::vector<Finding> findings = {f(Severity::Warning, "sec/a", "src/x.c", 3, 5),
+                                   f(Severity::Notice, "sec/b", "b.c", 0), f(Severity::Error, "sec/a", "src/y.c", 9),
+                                   f(Severity::Error, "sec/c", "", 0)};
   SarifLog log = sarifLog(findings, "0.1.0");
   CHECK(log.results == 3);
   CHECK(log.leftOut == 1);

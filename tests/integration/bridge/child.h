@@ -41,8 +41,10 @@ inline Child startChild(const std::vector<std::string>& argv, const std::map<std
     ::dup2(out[1], 1);
     ::dup2(err[1], 2);
     if (fd3 >= 0) {
-      if (fd3 == 3) ::fcntl(3, F_SETFD, 0);
-      else ::dup2(fd3, 3);
+      if (fd3 == 3)
+        ::fcntl(3, F_SETFD, 0);
+      else
+        ::dup2(fd3, 3);
     }
     ::execve(cargv[0], cargv.data(), cenv.data());
     ::_exit(127);

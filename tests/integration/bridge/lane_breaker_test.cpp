@@ -41,10 +41,10 @@ struct Rig {
   }
   // The five kinds of counted failure of the issue, one each.
   std::vector<guard::Event> fiveFailures() {
-    server.script(FakeModel::Reply::delayed(2s));                    // timeout (the lane waits 300 ms)
+    server.script(FakeModel::Reply::delayed(2s));  // timeout (the lane waits 300 ms)
     server.script(FakeModel::Reply::withStatus(429));
     server.script(FakeModel::Reply::withStatus(500));
-    server.script(FakeModel::Reply::empty());              // 200 with an empty body
+    server.script(FakeModel::Reply::empty());  // 200 with an empty body
     server.script(FakeModel::Reply::closed());
     std::vector<guard::Event> events;
     const LaneFailure expected[] = {LaneFailure::Timeout, LaneFailure::RateLimited, LaneFailure::ServerError,
@@ -67,7 +67,8 @@ bool has(const std::vector<guard::Event>& events, guard::EventKind k) {
 
 }  // namespace
 
-TEST_CASE("lanes over HTTP: OpenAI chat completions and Anthropic messages against the fake server" * doctest::test_suite("integration")) {
+TEST_CASE("lanes over HTTP: OpenAI chat completions and Anthropic messages against the fake server" *
+          doctest::test_suite("integration")) {
   SUBCASE("openai") {
     Rig rig;
     auto r = rig.call();
@@ -93,7 +94,8 @@ TEST_CASE("lanes over HTTP: OpenAI chat completions and Anthropic messages again
   }
 }
 
-TEST_CASE("breaker over HTTP: opens after 5 failures in 60 s, refuses without a request" * doctest::test_suite("integration")) {
+TEST_CASE("breaker over HTTP: opens after 5 failures in 60 s, refuses without a request" *
+          doctest::test_suite("integration")) {
   Rig rig;
   auto events = rig.fiveFailures();
   REQUIRE(events.size() == 1);
@@ -106,7 +108,8 @@ TEST_CASE("breaker over HTTP: opens after 5 failures in 60 s, refuses without a 
   CHECK(rig.server.count() == sent);
 }
 
-TEST_CASE("breaker over HTTP: one probe after the cooldown, closed on its success" * doctest::test_suite("integration")) {
+TEST_CASE("breaker over HTTP: one probe after the cooldown, closed on its success" *
+          doctest::test_suite("integration")) {
   Rig rig;
   rig.fiveFailures();
   rig.clock.advance(30s);
@@ -126,7 +129,8 @@ TEST_CASE("breaker over HTTP: one probe after the cooldown, closed on its succes
   CHECK(rig.call().completion);
 }
 
-TEST_CASE("breaker over HTTP: a failed probe re-opens it, the second open cycle escalates" * doctest::test_suite("integration")) {
+TEST_CASE("breaker over HTTP: a failed probe re-opens it, the second open cycle escalates" *
+          doctest::test_suite("integration")) {
   Rig rig;
   rig.fiveFailures();
   rig.clock.advance(30s);
@@ -142,11 +146,13 @@ TEST_CASE("breaker over HTTP: a failed probe re-opens it, the second open cycle 
   CHECK(rig.call().failure == LaneFailure::BreakerOpen);
 }
 
-TEST_CASE("breaker over HTTP: the probe flag is released after a 401, the next cooldown probes again" * doctest::test_suite("integration")) {
+TEST_CASE("breaker over HTTP: the probe flag is released after a 401, the next cooldown probes again" *
+          doctest::test_suite("integration")) {
   Rig rig;
   rig.fiveFailures();
   rig.clock.advance(30s);
-  rig.server.script(FakeModel::Reply::withStatus(401, R"({"error":{"type":"authentication_error","message":"invalid x-api-key"}})"));
+  rig.server.script(
+      FakeModel::Reply::withStatus(401, R"({"error":{"type":"authentication_error","message":"invalid x-api-key"}})"));
   auto probe = rig.call();
   CHECK(probe.failure == LaneFailure::Rejected);
   CHECK(probe.completion.error().message.find("HTTP 401 (authentication_error)") != std::string::npos);
@@ -163,7 +169,8 @@ TEST_CASE("breaker over HTTP: the probe flag is released after a 401, the next c
   CHECK(rig.server.count() == sent + 1);
 }
 
-TEST_CASE("lanes over HTTP: a response over the size bound is a failure, not a crash" * doctest::test_suite("integration")) {
+TEST_CASE("lanes over HTTP: a response over the size bound is a failure, not a crash" *
+          doctest::test_suite("integration")) {
   FakeModel server;
   server.script(FakeModel::Reply::withStatus(200, std::string(9u << 20, 'x')));
   http::Policy policy = laneHttpPolicy();

@@ -72,20 +72,27 @@ TEST_CASE("bridge server: a connected pair carries a whole MCP exchange" * docte
   auto server = BridgeServer::serveFd(std::move(pair->first), *rig.session);
   REQUIRE(server);
   std::string buf;
-  auto init = rpc(step, buf, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+  auto init = rpc(
+      step, buf,
+      R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
   CHECK(init.at("result").at("protocolVersion") == "2025-06-18");
-  sendAll(step, R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\n");
+  sendAll(step, R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+                "\n");
   auto list = rpc(step, buf, R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
   std::vector<std::string> names;
   for (const auto& t : list.at("result").at("tools").as_array()) names.emplace_back(t.at("name").as_string());
   CHECK(names == std::vector<std::string>{"echo", "findings.report", "github.event", "model.complete"});
-  auto model = rpc(step, buf, R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"model.complete","arguments":{"messages":[{"role":"user","content":"hi"}]}}})");
+  auto model = rpc(
+      step, buf,
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"model.complete","arguments":{"messages":[{"role":"user","content":"hi"}]}}})");
   CHECK(model.at("result").at("content").at(0).at("text") == "fake completion 1");
   CHECK(rig.model.requests().at(0).headers["authorization"] == "Bearer sk-rig");
 
   SUBCASE("several requests in one write, answered in order") {
-    sendAll(step, R"({"jsonrpc":"2.0","id":"a","method":"ping"})" "\n"
-                  R"({"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"github.event"}})" "\n"
+    sendAll(step, R"({"jsonrpc":"2.0","id":"a","method":"ping"})"
+                  "\n"
+                  R"({"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"github.event"}})"
+                  "\n"
                   "not json\n");
     CHECK(json::parse(readLine(step, buf)).at("id") == "a");
     CHECK(json::parse(readLine(step, buf)).at("result").at("structuredContent").at("pull_request").at("number") == 42);
@@ -111,7 +118,8 @@ TEST_CASE("bridge server: a connected pair carries a whole MCP exchange" * docte
   CHECK(rig.session->records().size() >= 1);
 }
 
-TEST_CASE("bridge server: stop() ends a connection whose peer neither reads nor writes" * doctest::test_suite("integration")) {
+TEST_CASE("bridge server: stop() ends a connection whose peer neither reads nor writes" *
+          doctest::test_suite("integration")) {
   BridgeRig rig;
   auto pair = makeBridgeSocketPair();
   REQUIRE(pair);
@@ -120,7 +128,9 @@ TEST_CASE("bridge server: stop() ends a connection whose peer neither reads nor 
   // Requests whose answers fill the socket buffer while nobody reads them.
   std::string many;
   for (int i = 0; i < 2000; ++i)
-    many += R"({"jsonrpc":"2.0","id":)" + std::to_string(i) + R"(,"method":"tools/list"})" "\n";
+    many += R"({"jsonrpc":"2.0","id":)" + std::to_string(i) +
+            R"(,"method":"tools/list"})"
+            "\n";
   ::fcntl(pair->second.get(), F_SETFL, O_NONBLOCK);
   (void)!::send(pair->second.get(), many.data(), many.size(), MSG_NOSIGNAL);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -150,9 +160,13 @@ TEST_CASE("bridge server: a socket path, 0600 in a private directory" * doctest:
     REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0);
   }
   for (int i = 0; i < 4; ++i)
-    CHECK(rpc(fds[i % 2], bufs[i % 2], R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"same":true}}})")
-              .as_object().contains("result"));
-  auto fifth = rpc(fds[0], bufs[0], R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"same":true}}})");
+    CHECK(rpc(fds[i % 2], bufs[i % 2],
+              R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"same":true}}})")
+              .as_object()
+              .contains("result"));
+  auto fifth =
+      rpc(fds[0], bufs[0],
+          R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"same":true}}})");
   CHECK(fifth.at("error").at("data").at("code") == "LOOP_DETECTED");
   CHECK(rig.stops.size() == 1);
   for (int fd : fds) ::close(fd);
@@ -161,7 +175,8 @@ TEST_CASE("bridge server: a socket path, 0600 in a private directory" * doctest:
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("bridge server: a socket path is refused outside a private directory, or too long" * doctest::test_suite("integration")) {
+TEST_CASE("bridge server: a socket path is refused outside a private directory, or too long" *
+          doctest::test_suite("integration")) {
   BridgeRig rig;
   std::string dir = tempDir();
   ::chmod(dir.c_str(), 0755);

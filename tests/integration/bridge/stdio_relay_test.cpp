@@ -25,14 +25,18 @@ std::vector<json::value> lines(const std::string& out) {
 }
 
 const char* kRequests =
-    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})" "\n"
-    R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\n"
-    R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"model.complete","arguments":{"messages":[{"role":"user","content":"slow"}]}}})" "\n"
+    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
+    "\n"
+    R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+    "\n"
+    R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"model.complete","arguments":{"messages":[{"role":"user","content":"slow"}]}}})"
+    "\n"
     R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"github.issues.search","arguments":{}}})";  // no final newline
 
 }  // namespace
 
-TEST_CASE("bridge stdio: relays over fd:3 and waits for the answers owed after stdin ends" * doctest::test_suite("integration")) {
+TEST_CASE("bridge stdio: relays over fd:3 and waits for the answers owed after stdin ends" *
+          doctest::test_suite("integration")) {
   BridgeRig rig;
   rig.model.script(FakeModel::Reply::delayed(std::chrono::milliseconds(400)));
   auto pair = makeBridgeSocketPair();
@@ -65,7 +69,8 @@ TEST_CASE("bridge stdio: relays over a socket path" * doctest::test_suite("integ
   auto server = BridgeServer::listen(path, *rig.session);
   REQUIRE(server);
   Child c = startChild({LOOPWRIGHT_BIN, "bridge", "stdio"}, {{"LOOPWRIGHT_BRIDGE", path}});
-  writeAllTo(c.in, R"({"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"github.event"}})" "\n");
+  writeAllTo(c.in, R"({"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"github.event"}})"
+                   "\n");
   ::close(c.in);
   auto replies = lines(readUntilEof(c.out));
   CHECK(waitChild(c.pid) == 0);
@@ -85,7 +90,8 @@ TEST_CASE("bridge stdio: ends when the bridge goes away" * doctest::test_suite("
   REQUIRE(server);
   Child c = startChild({LOOPWRIGHT_BIN, "bridge", "stdio"}, {{"LOOPWRIGHT_BRIDGE", "fd:3"}}, pair->second.get());
   pair->second.reset();
-  writeAllTo(c.in, R"({"jsonrpc":"2.0","id":1,"method":"ping"})" "\n");
+  writeAllTo(c.in, R"({"jsonrpc":"2.0","id":1,"method":"ping"})"
+                   "\n");
   (*server)->stop();  // as when the pipeline stops the step; stdin stays open
   readUntilEof(c.out, std::chrono::seconds(20));
   CHECK(waitChild(c.pid, std::chrono::seconds(20)) == 0);
@@ -112,8 +118,10 @@ TEST_CASE("bridge stdio: a missing or wrong LOOPWRIGHT_BRIDGE is a clear error" 
     std::string err = readUntilEof(c.err);
     int status = waitChild(c.pid);
     CAPTURE(err);
-    if (k.status >= 0) CHECK(status == k.status);
-    else CHECK(status != 0);
+    if (k.status >= 0)
+      CHECK(status == k.status);
+    else
+      CHECK(status != 0);
     CHECK(err.find(k.text) != std::string::npos);
     ::close(c.out);
     ::close(c.err);

@@ -15,17 +15,18 @@ namespace {
 // builtin/lint running grep as its linter (in every sandbox's system view),
 // its lines read by the pattern; nofilter: no GitHub read is needed.
 std::string lintTaskpack(const std::string& sandbox) {
-  return taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-                  "        - name: todo\n"
-                  "          uses: builtin/lint\n"
-                  "          with:\n"
-                  "            command: [grep, -rnH, TODO, src]\n"
-                  "            format: pattern\n"
-                  "            pattern: '%f:%l:%m'\n"
-                  "            filterMode: nofilter\n"
-                  "            severity: notice\n"
-                  "            rulePrefix: todo\n",
-                  "  sandbox: " + sandbox + "\n");
+  return taskpack(
+      "    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+      "        - name: todo\n"
+      "          uses: builtin/lint\n"
+      "          with:\n"
+      "            command: [grep, -rnH, TODO, src]\n"
+      "            format: pattern\n"
+      "            pattern: '%f:%l:%m'\n"
+      "            filterMode: nofilter\n"
+      "            severity: notice\n"
+      "            rulePrefix: todo\n",
+      "  sandbox: " + sandbox + "\n");
 }
 
 void expectFindings(const std::string& sandbox, const std::string& backend) {
@@ -79,10 +80,9 @@ TEST_CASE("builtin step: builtin/security on a pull request reads the diff throu
                   "bubblewrap cannot create namespaces here");
   Scratch s;
   fs::path repo = s.root / "repo";
-  makeRepo(repo, {{".loopwright/taskpack.yaml",
-                   taskpack("    - name: review\n      on: [pull_request]\n      steps:\n"
-                            "        - {name: security, uses: builtin/security}\n",
-                            "  sandbox: {preferredBackends: [linux-bwrap]}\n")},
+  makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack("    - name: review\n      on: [pull_request]\n      steps:\n"
+                                                         "        - {name: security, uses: builtin/security}\n",
+                                                         "  sandbox: {preferredBackends: [linux-bwrap]}\n")},
                   {"README.md", "hi\n"}});
   const std::string git = "cd '" + repo.string() + "' && git -c user.name=t -c user.email=t@invalid ";
   writeFile(repo / ".github/workflows/greet.yml",
@@ -120,8 +120,7 @@ TEST_CASE("builtin step: builtin/security on a pull request reads the diff throu
 TEST_CASE("builtin step: validate refuses a built-in that could be placed on docker") {
   Scratch s;
   fs::path repo = s.root / "repo";
-  makeRepo(repo, {{".loopwright/taskpack.yaml",
-                   lintTaskpack("{preferredBackends: [docker], runtimeProfile: node}")}});
+  makeRepo(repo, {{".loopwright/taskpack.yaml", lintTaskpack("{preferredBackends: [docker], runtimeProfile: node}")}});
   auto r = runCli({"validate", "--repo", repo.string()}, hostEnv(s.root));
   INFO(r.out << r.err);
   CHECK(r.status == 2);
@@ -135,8 +134,8 @@ TEST_CASE("builtin step: loopwright agent outside a step says what is missing") 
   auto badParams = runCli({"agent", "lint", "--params", R"({"format":"sarf","command":["x"]})"});
   CHECK(badParams.status == 2);
   CHECK(badParams.err.find("builtin/lint: parameter 'format' must be one of its choices") != std::string::npos);
-  auto noBridge = runCli({"agent", "lint", "--params", R"({"format":"sarif","command":["x"]})"},
-                         {{"LOOPWRIGHT_OUT", "/tmp"}});
+  auto noBridge =
+      runCli({"agent", "lint", "--params", R"({"format":"sarif","command":["x"]})"}, {{"LOOPWRIGHT_OUT", "/tmp"}});
   CHECK(noBridge.status == 2);
   CHECK(noBridge.err.find("LOOPWRIGHT_BRIDGE is not set") != std::string::npos);
 }

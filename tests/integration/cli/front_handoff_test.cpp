@@ -54,7 +54,8 @@ TEST_CASE("front: without loopwright-engine beside it, a clear internal error an
   CHECK(alone.err.find("cannot run " + (dir / "loopwright-engine").string()) != std::string::npos);
   CHECK(alone.err.find("side by side") != std::string::npos);
   // The hot path needs no engine: its own usage error comes from the front.
-  CliRun exec = runBinary((dir / "loopwright").string(), {"sandbox", "exec", "--network", "nowhere", "--", "/bin/true"});
+  CliRun exec =
+      runBinary((dir / "loopwright").string(), {"sandbox", "exec", "--network", "nowhere", "--", "/bin/true"});
   CHECK(exec.status == 2);
   CHECK(exec.err.find("unknown network mode 'nowhere'") != std::string::npos);
   std::error_code ec;

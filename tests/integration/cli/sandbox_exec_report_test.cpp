@@ -29,9 +29,9 @@ DaemonStep runDaemonStep(const std::string& backend, const std::string& network 
   fs::create_directories(scratch.root / "ws");
   const fs::path report = scratch.root / "report.json";
   DaemonStep d;
-  d.run = runCli({"sandbox", "exec", "--backend", backend, "--network", network,
-                  "--workspace", (scratch.root / "ws").string(),
-                  "--report", report.string(), "--", "/bin/sh", "-c", "sleep 60 & exit 0"});
+  d.run =
+      runCli({"sandbox", "exec", "--backend", backend, "--network", network, "--workspace",
+              (scratch.root / "ws").string(), "--report", report.string(), "--", "/bin/sh", "-c", "sleep 60 & exit 0"});
   std::ifstream in(report);
   std::stringstream text;
   text << in.rdbuf();

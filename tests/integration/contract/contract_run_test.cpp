@@ -24,17 +24,20 @@ std::map<std::string, std::string> authorHost(const fs::path& scratch) {
 // One author step `fmt` that runs tools/fix.sh, with `contract` (step keys,
 // one per line) added to it.
 std::string contractTaskpack(const std::string& contract) {
-  return taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-                  "        - name: fmt\n          role: author\n          run: [sh, tools/fix.sh]\n"
-                  "          writable: [\"src/**\"]\n" + contract,
-                  "  sandbox: {preferredBackends: [linux-bwrap]}\n");
+  return taskpack(
+      "    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+      "        - name: fmt\n          role: author\n          run: [sh, tools/fix.sh]\n"
+      "          writable: [\"src/**\"]\n" +
+          contract,
+      "  sandbox: {preferredBackends: [linux-bwrap]}\n");
 }
 
 // The formatter fix: ten lines of src/a.c rewritten, a new header added.
 const char* kFix =
     "set -e\nfor i in 1 2 3 4 5 6 7 8 9 10; do echo \"int v$i = $i;\"; done > src/a.c\necho '#pragma once' > src/a.h\n";
 // The format check: fails (2) while a line has two spaces; writes a build file.
-const char* kCheck = "echo checked > src/.checked\nif grep -q '  ' src/a.c; then echo 'src/a.c: not formatted' >&2; exit 2; fi\n";
+const char* kCheck =
+    "echo checked > src/.checked\nif grep -q '  ' src/a.c; then echo 'src/a.c: not formatted' >&2; exit 2; fi\n";
 
 bool bwrapWorks() { return sh("command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null") == 0; }
 
@@ -61,8 +64,9 @@ struct ContractRun {
 TEST_CASE("run contract: a change past maxChangedLines is refused with the numbers, exit 5" *
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create a sandbox here");
-  ContractRun run("          maxChangedLines: 5\n          validate: [sh, tools/check.sh]\n"
-                  "          onStop: \"split the change into smaller ones\"\n");
+  ContractRun run(
+      "          maxChangedLines: 5\n          validate: [sh, tools/check.sh]\n"
+      "          onStop: \"split the change into smaller ones\"\n");
   INFO(run.r.out << run.r.err);
   CHECK(run.r.status == 5);
   CHECK(run.step.at("outcome").as_string() == "quarantined");
@@ -105,8 +109,10 @@ void checkValidateFails(bool asLwtest) {
 }
 
 void checkAccepted(bool asLwtest) {
-  ContractRun run("          expects: [\"src/*.c\", src/a.h]\n          validate: [sh, tools/check.sh]\n"
-                  "          maxChangedFiles: 2\n          maxChangedLines: 12\n", kFix, asLwtest);
+  ContractRun run(
+      "          expects: [\"src/*.c\", src/a.h]\n          validate: [sh, tools/check.sh]\n"
+      "          maxChangedFiles: 2\n          maxChangedLines: 12\n",
+      kFix, asLwtest);
   INFO(run.r.out << run.r.err);
   CHECK(run.r.status == 0);
   CHECK(run.step.at("outcome").as_string() == "passed");

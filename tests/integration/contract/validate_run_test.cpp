@@ -12,7 +12,6 @@
 #include <fstream>
 #include <iterator>
 
-#include "support/read_file.h"
 #include "core/environment.h"
 #include "pipeline/author/contract_plan.h"
 #include "pipeline/author/validate_run.h"
@@ -20,6 +19,7 @@
 #include "sandbox/docker/endpoint.h"
 #include "sandbox/registry.h"
 #include "support/host_requirement.h"
+#include "support/read_file.h"
 #include "support/temp_dir.h"
 
 using namespace lw;
@@ -41,9 +41,11 @@ struct Scene {
     fs::create_directories(stepDir / "out");
     fs::create_directories(outside);
     tmp.write("checkout/src/a.c", "int main(void) { return 0; }\n");
-    const std::string cmd = "cd '" + checkout.string() + "' && git init -q -b main . && git add -A && "
+    const std::string cmd = "cd '" + checkout.string() +
+                            "' && git init -q -b main . && git add -A && "
                             "git -c user.email=t@e -c user.name=t commit -q -m base && "
-                            "git worktree add -q --detach '" + worktree.string() + "'";
+                            "git worktree add -q --detach '" +
+                            worktree.string() + "'";
     REQUIRE(std::system(cmd.c_str()) == 0);
   }
   // The author step's plan as planStep makes it for a writable scope of src/.
@@ -58,8 +60,10 @@ struct Scene {
     plan.spec.protectedPaths = {worktree / ".git"};
     plan.spec.readOnlyPaths = {checkout / ".git"};
     plan.spec.outDir = plan.layout.outDir;
-    plan.spec.env = {{"PATH", "/usr/bin:/bin"}, {"OUTSIDE", outside.string()},
-                     {"COMMON", (checkout / ".git").string()}, {"LOOPWRIGHT_BRIDGE", "fd:3"}};
+    plan.spec.env = {{"PATH", "/usr/bin:/bin"},
+                     {"OUTSIDE", outside.string()},
+                     {"COMMON", (checkout / ".git").string()},
+                     {"LOOPWRIGHT_BRIDGE", "fd:3"}};
     return plan;
   }
   ValidationRun validate(sandbox::Backend& backend, const std::string& script, std::int64_t wallTimeMs = 30'000) {
@@ -127,7 +131,9 @@ TEST_CASE("validate run: a failing command fails the contract with its status [i
 // path read-only inside a writable tree (bubblewrap); Landlock cannot, and
 // needs not here: the patch was captured before, and the worktree is
 // removed by path and name without reading what it left.
-TEST_CASE("validate run: a command that writes outside the worktree or into the checkout's git state is contained [integration]") {
+TEST_CASE(
+    "validate run: a command that writes outside the worktree or into the checkout's git state is contained "
+    "[integration]") {
   onEachSandbox([](sandbox::Backend& backend) {
     Scene s;
     const std::string configBefore = lw::test::readFile(s.checkout / ".git/config");
@@ -189,8 +195,8 @@ TEST_CASE("validate run: on docker, passes, fails with its status, stops at the 
     StepPlan plan = s.authorPlan();
     plan.spec.image = *image;
     plan.spec.readOnlyPaths.clear();  // a container sees no host files
-    return runValidation(*docker, planValidate(plan, {"/bin/sh", "-c", script}), validateLayout(s.stepDir),
-                         wallTimeMs, verify::SecretScanner());
+    return runValidation(*docker, planValidate(plan, {"/bin/sh", "-c", script}), validateLayout(s.stepDir), wallTimeMs,
+                         verify::SecretScanner());
   };
   ValidationRun passed = validate("echo built > build.o && echo ok", 60'000);
   CHECK_MESSAGE(passed.passed, passed.error);

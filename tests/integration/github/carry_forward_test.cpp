@@ -6,8 +6,8 @@
 #include <boost/json.hpp>
 
 #include "github/publish/carry_forward.h"
-#include "github/publish/conclusion.h"
 #include "github/publish/channels/resolve_plan.h"
+#include "github/publish/conclusion.h"
 #include "harness.h"
 
 using namespace lw;

@@ -1,5 +1,5 @@
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "harness.h"
 
@@ -12,8 +12,8 @@ namespace json = boost::json;
 namespace {
 
 StageResult oneStage() {
-  return StageResult{"review", {finding(Severity::Error, "src/app.c", 2, "bad"),
-                                finding(Severity::Warning, "src/app.c", 51, "meh")}};
+  return StageResult{
+      "review", {finding(Severity::Error, "src/app.c", 2, "bad"), finding(Severity::Warning, "src/app.c", 51, "meh")}};
 }
 
 }  // namespace
@@ -21,7 +21,10 @@ StageResult oneStage() {
 TEST_CASE("publish failures: rate-limit waits honour the headers") {
   SUBCASE("secondary limit with retry-after") {
     Harness h;
-    h.gh.script({.method = "POST", .pathContains = "/reviews", .times = 1, .status = 403,
+    h.gh.script({.method = "POST",
+                 .pathContains = "/reviews",
+                 .times = 1,
+                 .status = 403,
                  .headers = {{"retry-after", "7"}},
                  .body = R"({"message":"You have exceeded a secondary rate limit."})"});
     REQUIRE_MESSAGE(h.publisher().publish(prRequest({oneStage()})).ok(), h.log.str());
@@ -31,7 +34,11 @@ TEST_CASE("publish failures: rate-limit waits honour the headers") {
   }
   SUBCASE("429 without retry-after waits at least a minute, then longer") {
     Harness h;
-    h.gh.script({.method = "POST", .pathContains = "/check-runs", .times = 2, .status = 429, .headers = {},
+    h.gh.script({.method = "POST",
+                 .pathContains = "/check-runs",
+                 .times = 2,
+                 .status = 429,
+                 .headers = {},
                  .body = R"({"message":"too many"})"});
     REQUIRE_MESSAGE(h.publisher().publish(prRequest({oneStage()})).ok(), h.log.str());
     CHECK(h.sleeper.longSleeps() == std::vector<milliseconds>{milliseconds(60000), milliseconds(120000)});
@@ -40,7 +47,10 @@ TEST_CASE("publish failures: rate-limit waits honour the headers") {
   SUBCASE("primary limit: remaining 0 waits until the reset") {
     Harness h;
     auto reset = std::chrono::duration_cast<std::chrono::seconds>(h.clock.t.time_since_epoch()).count() + 120;
-    h.gh.script({.method = "GET", .pathContains = "/pulls/7/comments", .times = 1, .status = 403,
+    h.gh.script({.method = "GET",
+                 .pathContains = "/pulls/7/comments",
+                 .times = 1,
+                 .status = 403,
                  .headers = {{"x-ratelimit-remaining", "0"}, {"x-ratelimit-reset", std::to_string(reset)}},
                  .body = R"({"message":"API rate limit exceeded"})"});
     REQUIRE_MESSAGE(h.publisher().publish(prRequest({oneStage()})).ok(), h.log.str());
@@ -49,7 +59,11 @@ TEST_CASE("publish failures: rate-limit waits honour the headers") {
   }
   SUBCASE("a 4xx other than a rate limit is never retried") {
     Harness h;
-    h.gh.script({.method = "POST", .pathContains = "/check-runs", .times = 1, .status = 400, .headers = {},
+    h.gh.script({.method = "POST",
+                 .pathContains = "/check-runs",
+                 .times = 1,
+                 .status = 400,
+                 .headers = {},
                  .body = R"({"message":"Bad Request"})"});
     auto out = h.publisher().publish(prRequest({oneStage()}));
     REQUIRE_FALSE(out.ok());
@@ -62,8 +76,14 @@ TEST_CASE("publish failures: rate-limit waits honour the headers") {
 TEST_CASE("publish failures: a 502 on the review POST does not duplicate the review") {
   SUBCASE("the review landed before the 502") {
     Harness h;
-    h.gh.script({.method = "POST", .pathContains = "/pulls/7/reviews", .times = 1, .status = 502, .headers = {},
-                 .body = "bad gateway", .hang = false, .afterEffect = true});
+    h.gh.script({.method = "POST",
+                 .pathContains = "/pulls/7/reviews",
+                 .times = 1,
+                 .status = 502,
+                 .headers = {},
+                 .body = "bad gateway",
+                 .hang = false,
+                 .afterEffect = true});
     REQUIRE_MESSAGE(h.publisher().publish(prRequest({oneStage()})).ok(), h.log.str());
     CHECK(h.gh.count("POST", "/pulls/7/reviews") == 1);
     CHECK(h.gh.reviews(7).size() == 1);
@@ -71,7 +91,11 @@ TEST_CASE("publish failures: a 502 on the review POST does not duplicate the rev
   }
   SUBCASE("the review did not land") {
     Harness h;
-    h.gh.script({.method = "POST", .pathContains = "/pulls/7/reviews", .times = 1, .status = 502, .headers = {},
+    h.gh.script({.method = "POST",
+                 .pathContains = "/pulls/7/reviews",
+                 .times = 1,
+                 .status = 502,
+                 .headers = {},
                  .body = "bad gateway"});
     REQUIRE_MESSAGE(h.publisher().publish(prRequest({oneStage()})).ok(), h.log.str());
     CHECK(h.gh.count("POST", "/pulls/7/reviews") == 2);
@@ -86,8 +110,14 @@ TEST_CASE("publish failures: a 502 after a check-run PATCH landed does not dupli
   for (int i = 0; i < 60; ++i) findings.push_back(finding(Severity::Warning, "f" + std::to_string(i) + ".c", 1, "w"));
   auto request = prRequest({StageResult{"lint", findings}});
   request.options.review = ReviewMode::None;
-  h.gh.script({.method = "PATCH", .pathContains = "/check-runs/", .times = 1, .status = 502, .headers = {},
-               .body = "", .hang = false, .afterEffect = true});
+  h.gh.script({.method = "PATCH",
+               .pathContains = "/check-runs/",
+               .times = 1,
+               .status = 502,
+               .headers = {},
+               .body = "",
+               .hang = false,
+               .afterEffect = true});
   REQUIRE_MESSAGE(h.publisher().publish(request).ok(), h.log.str());
   json::array runs = h.gh.checkRuns();
   REQUIRE(runs.size() == 1);
@@ -99,7 +129,8 @@ TEST_CASE("publish failures: a fork's read-only token falls back to annotations,
   Harness h;
   h.gh.setReadOnly(true);
   std::vector<Finding> findings;
-  for (int i = 0; i < 12; ++i) findings.push_back(finding(Severity::Error, "src/outside.c", 100 + i, "e" + std::to_string(i)));
+  for (int i = 0; i < 12; ++i)
+    findings.push_back(finding(Severity::Error, "src/outside.c", 100 + i, "e" + std::to_string(i)));
   findings.push_back(finding(Severity::Error, "src/app.c", 2, "in the diff, a:b,c\nsecond line 100%"));
   findings.push_back(finding(Severity::Warning, "src/app.c", 50, "w1"));
   findings.push_back(finding(Severity::Notice, "", 0, "whole change"));
@@ -116,19 +147,23 @@ TEST_CASE("publish failures: a fork's read-only token falls back to annotations,
     if (l.rfind("::", 0) == 0) lines.push_back(l);
   REQUIRE(lines.size() == 12);  // 10 errors, 1 warning, 1 notice: within the per-step limits
   // Errors first, the one on the diff first among them; 10 errors at most.
-  CHECK(lines[0] == "::error file=src/app.c,line=2,title=security%3A sec/rule::in the diff, a:b,c%0Asecond line 100%25");
+  CHECK(lines[0] ==
+        "::error file=src/app.c,line=2,title=security%3A sec/rule::in the diff, a:b,c%0Asecond line 100%25");
   CHECK(lines[1] == "::error file=src/outside.c,line=100,title=security%3A sec/rule::e0");
   CHECK(lines[9] == "::error file=src/outside.c,line=108,title=security%3A sec/rule::e8");
   CHECK(lines[10] == "::warning file=src/app.c,line=50,title=security%3A sec/rule::w1");
   CHECK(lines[11] == "::notice title=security%3A sec/rule::whole change");
   CHECK(h.log.str().find("loopwright: 3 more finding(s) exceed GitHub's annotation limits; they are listed in the step "
                          "summary\n") != std::string::npos);
-  CHECK(h.log.str().find("loopwright: review: permission denied: POST review: HTTP 403 "
-                         "(Resource not accessible by integration) (results are in the annotations and the step summary)\n") != std::string::npos);
+  CHECK(h.log.str().find(
+            "loopwright: review: permission denied: POST review: HTTP 403 "
+            "(Resource not accessible by integration) (results are in the annotations and the step summary)\n") !=
+        std::string::npos);
   // The three over the limit are in the step summary.
   std::string summary = readFile(h.publisherConfig.stepSummaryPath);
   for (const char* m : {"| e9 |", "| e10 |", "| e11 |"}) CHECK(summary.find(m) != std::string::npos);
-  CHECK(summary.find("**15 finding(s) could not be posted to GitHub**: 12 are shown as annotations") != std::string::npos);
+  CHECK(summary.find("**15 finding(s) could not be posted to GitHub**: 12 are shown as annotations") !=
+        std::string::npos);
   CHECK(h.outbox.pending()->empty());  // a refusal is final: nothing left to resume
 }
 
@@ -140,7 +175,8 @@ class StaleLocalDiff final : public DiffSource {
  public:
   Result<std::string> unifiedDiff(const PublicationRequest&) override {
     ++calls;
-    return std::string(kDiff) + "diff --git a/src/app.c b/src/app.c\n--- a/src/app.c\n+++ b/src/app.c\n@@ -28,0 +30,1 @@\n+x\n";
+    return std::string(kDiff) +
+           "diff --git a/src/app.c b/src/app.c\n--- a/src/app.c\n+++ b/src/app.c\n@@ -28,0 +30,1 @@\n+x\n";
   }
   int calls = 0;
 };
@@ -149,7 +185,11 @@ class StaleLocalDiff final : public DiffSource {
 
 TEST_CASE("publish failures: a 406 diff falls back to the local diff, a 422 on one comment keeps the others") {
   Harness h;
-  h.gh.script({.method = "GET", .pathContains = "/pulls/7", .times = 1, .status = 406, .headers = {},
+  h.gh.script({.method = "GET",
+               .pathContains = "/pulls/7",
+               .times = 1,
+               .status = 406,
+               .headers = {},
                .body = R"j({"message":"Sorry, the diff exceeded the maximum number of lines (20000)"})j"});
   StaleLocalDiff local;
   std::vector<Finding> findings = {finding(Severity::Error, "src/app.c", 2, "good one"),
@@ -187,8 +227,13 @@ TEST_CASE("publish failures: the Actions token's 403 on GET /user is not reporte
 
 TEST_CASE("publish failures: a request that times out is retried") {
   Harness h;
-  h.gh.script({.method = "GET", .pathContains = "/pulls/7/reviews", .times = 1, .status = 0, .headers = {},
-               .body = {}, .hang = true});
+  h.gh.script({.method = "GET",
+               .pathContains = "/pulls/7/reviews",
+               .times = 1,
+               .status = 0,
+               .headers = {},
+               .body = {},
+               .hang = true});
   RestConfig config = h.client->config();
   config.timeout = milliseconds(300);
   RestClient fast(h.transport, h.clock, h.sleeper, config, &h.log);
@@ -200,9 +245,15 @@ TEST_CASE("publish failures: a request that times out is retried") {
 
 TEST_CASE("publish failures: a publication that keeps failing stays in the outbox and resumes without duplicates") {
   Harness h;
-  auto stages = std::vector<StageResult>{oneStage(), StageResult{"lint", {finding(Severity::Notice, "docs/guide.md", 2, "n")}}};
+  auto stages =
+      std::vector<StageResult>{oneStage(), StageResult{"lint", {finding(Severity::Notice, "docs/guide.md", 2, "n")}}};
   // The second stage's check run cannot be created for five tries in a row.
-  h.gh.script({.method = "POST", .pathContains = "/check-runs", .skip = 1, .times = 5, .status = 503, .headers = {},
+  h.gh.script({.method = "POST",
+               .pathContains = "/check-runs",
+               .skip = 1,
+               .times = 5,
+               .status = 503,
+               .headers = {},
                .body = R"({"message":"unavailable"})"});
   auto first = h.publisher().publish(prRequest(stages));
   REQUIRE_FALSE(first.ok());

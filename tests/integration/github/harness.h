@@ -141,10 +141,15 @@ inline github::PublicationRequest prRequest(std::vector<github::StageResult> sta
   r.headSha = kHeadSha;
   r.stages = std::move(stages);
   r.conclusion = lw::github::Conclusion::Failure;
-  r.steps.push_back(github::StepRow{.stage = "review", .step = "security", .backend = "linux-bwrap",
-                                    .capabilities = {"networkIsolation", "syscallFiltering"}, .durationMs = 1500,
-                                    .exitCode = 0, .guardrailEvents = {"loop warn: github.pulls.diff x3"},
-                                    .blocked = false, .blocker = {}});
+  r.steps.push_back(github::StepRow{.stage = "review",
+                                    .step = "security",
+                                    .backend = "linux-bwrap",
+                                    .capabilities = {"networkIsolation", "syscallFiltering"},
+                                    .durationMs = 1500,
+                                    .exitCode = 0,
+                                    .guardrailEvents = {"loop warn: github.pulls.diff x3"},
+                                    .blocked = false,
+                                    .blocker = {}});
   return r;
 }
 

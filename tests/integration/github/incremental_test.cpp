@@ -5,12 +5,12 @@
 // a finding that is gone, and leaves alone one a person replied to and one
 // in a file it did not review. A third run whose model failed ends with a
 // failing check naming the reason and is not taken as a reviewed head.
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
+#include "github/publish/channels/resolve_plan.h"
 #include "github/publish/conclusion.h"
 #include "github/publish/last_reviewed.h"
-#include "github/publish/channels/resolve_plan.h"
 #include "harness.h"
 
 using namespace lw;
@@ -19,7 +19,6 @@ using namespace lw::test;
 namespace json = boost::json;
 
 namespace {
-
 
 StepRow reviewStep(Coverage coverage) {
   StepRow r;
@@ -47,7 +46,8 @@ PublicationRequest runOf(const std::string& id, const std::string& head, std::ve
   PublicationRequest r = prRequest({StageResult{"review", std::move(findings)}}, id);
   r.headSha = head;
   r.steps = {std::move(step)};
-  if (auto scope = resolveScope(r.steps, incremental)) r.reviewedFiles = std::vector<std::string>(scope->begin(), scope->end());
+  if (auto scope = resolveScope(r.steps, incremental))
+    r.reviewedFiles = std::vector<std::string>(scope->begin(), scope->end());
   concludeRun(r);  // as pipeline/publication_builder sets it
   return r;
 }
@@ -70,7 +70,8 @@ json::object commentWith(Harness& h, const std::string& text) {
 std::size_t ours(Harness& h, const std::string& text) {
   std::size_t n = 0;
   for (const auto& c : h.gh.reviewComments(7))
-    n += std::string(c.at("body").as_string()).find(text) != std::string::npos && c.at("user").at("login") == FakeGithub::kLogin;
+    n += std::string(c.at("body").as_string()).find(text) != std::string::npos &&
+         c.at("user").at("login") == FakeGithub::kLogin;
   return n;
 }
 
@@ -85,10 +86,9 @@ TEST_CASE("incremental: opened, then synchronize reviews only the change, posts 
 
   // pull_request.opened: the whole change, every file reviewed.
   CHECK_FALSE(lastHead(h));
-  auto first = h.publisher().publish(runOf("run-1", kHeadSha, {sql, unchecked, magic, typo},
-                                           reviewStep(covered({{"src/app.c", FileReview::Reviewed},
-                                                               {"docs/guide.md", FileReview::Reviewed}})),
-                                           false));
+  auto first = h.publisher().publish(runOf(
+      "run-1", kHeadSha, {sql, unchecked, magic, typo},
+      reviewStep(covered({{"src/app.c", FileReview::Reviewed}, {"docs/guide.md", FileReview::Reviewed}})), false));
   REQUIRE_MESSAGE(first.ok(), (first.ok() ? "" : first.error().message), "\n", h.log.str());
   CHECK(h.gh.reviewComments(7).size() == 4);
   CHECK(lastHead(h) == std::string(kHeadSha));
@@ -107,15 +107,15 @@ TEST_CASE("incremental: opened, then synchronize reviews only the change, posts 
   std::string from = *lastHead(h);
   Finding fresh = finding(Severity::Warning, "src/app.c", 52, "new bug on the changed line", "review", "review/bug");
   h.gh.clearRequests();
-  auto second = h.publisher().publish(runOf("run-2", kHead2, {sql, fresh},
-                                            reviewStep(covered({{"src/app.c", FileReview::Reviewed}}, from)), true));
+  auto second = h.publisher().publish(
+      runOf("run-2", kHead2, {sql, fresh}, reviewStep(covered({{"src/app.c", FileReview::Reviewed}}, from)), true));
   REQUIRE_MESSAGE(second.ok(), (second.ok() ? "" : second.error().message), "\n", h.log.str());
 
   json::array reviews = h.gh.reviews(7);
   REQUIRE(reviews.size() == 2);
   std::string body(reviews[1].at("body").as_string());
   CHECK(body.find("1 new finding: 1 inline, 0 below; 1 already posted earlier.") != std::string::npos);
-  CHECK(ours(h, "SQL built from input") == 1);        // never posted twice
+  CHECK(ours(h, "SQL built from input") == 1);         // never posted twice
   CHECK(ours(h, "new bug on the changed line") == 1);  // the change's finding
   std::string resolved(commentWith(h, "unchecked return").at("body").as_string());
   CHECK(resolved.rfind("**Resolved**: loopwright no longer reports this at " + kHead2.substr(0, 12), 0) == 0);
@@ -136,16 +136,16 @@ TEST_CASE("incremental: opened, then synchronize reviews only the change, posts 
 TEST_CASE("incremental: a run whose model failed ends with a failing check naming the reason and resolves nothing") {
   Harness h;
   Finding sql = finding(Severity::Warning, "src/app.c", 2, "SQL built from input", "review", "review/sql");
-  REQUIRE(h.publisher()
-              .publish(runOf("run-1", kHeadSha, {sql},
-                             reviewStep(covered({{"src/app.c", FileReview::Reviewed}})), false))
-              .ok());
+  REQUIRE(
+      h.publisher()
+          .publish(runOf("run-1", kHeadSha, {sql}, reviewStep(covered({{"src/app.c", FileReview::Reviewed}})), false))
+          .ok());
   h.gh.addPull(7, kHead3, kDiff);
   const std::string why = "model.complete failed: HTTP 503 from lane 'default' (breaker open)";
   Finding partial = finding(Severity::Notice, "src/app.c", 3, "found before the model went down", "review", "review/x");
-  auto out = h.publisher().publish(runOf("run-3", kHead3, {partial},
-                                         reviewStep(covered({{"src/app.c", FileReview::Skipped}}, kHeadSha, false, why)),
-                                         true));
+  auto out = h.publisher().publish(
+      runOf("run-3", kHead3, {partial}, reviewStep(covered({{"src/app.c", FileReview::Skipped}}, kHeadSha, false, why)),
+            true));
   REQUIRE_MESSAGE(out.ok(), (out.ok() ? "" : out.error().message), "\n", h.log.str());
 
   json::array runs = h.gh.checkRuns();
@@ -155,7 +155,8 @@ TEST_CASE("incremental: a run whose model failed ends with a failing check namin
   CHECK(title.find("`review` did not review the whole change: " + why) != std::string::npos);
   CHECK(std::string(runs[1].at("output").at("summary").as_string()).find(why) != std::string::npos);
   // The gone SQL finding is not resolved: src/app.c was not reviewed.
-  CHECK(std::string(commentWith(h, "SQL built from input").at("body").as_string()).find("Resolved") == std::string::npos);
+  CHECK(std::string(commentWith(h, "SQL built from input").at("body").as_string()).find("Resolved") ==
+        std::string::npos);
   // The partial review is posted, but its head is not a reviewed head.
   REQUIRE(h.gh.reviews(7).size() == 2);
   CHECK(lastHead(h) == std::string(kHeadSha));

@@ -1,5 +1,5 @@
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "harness.h"
 
@@ -12,8 +12,8 @@ TEST_CASE("publish limits: 100 findings on the diff give one review, 50 inline a
   Harness h;
   std::vector<Finding> findings;
   for (int i = 0; i < 100; ++i)
-    findings.push_back(finding(Severity::Warning, i % 2 ? "src/app.c" : "docs/guide.md", i % 2 ? 1 + (i % 12) : 1 + (i % 5),
-                               "finding number " + std::to_string(i)));
+    findings.push_back(finding(Severity::Warning, i % 2 ? "src/app.c" : "docs/guide.md",
+                               i % 2 ? 1 + (i % 12) : 1 + (i % 5), "finding number " + std::to_string(i)));
   auto request = prRequest({StageResult{"review", findings}});
   request.options.checks = false;
   auto out = h.publisher().publish(request);
@@ -37,7 +37,8 @@ TEST_CASE("publish limits: 100 findings on the diff give one review, 50 inline a
 TEST_CASE("publish limits: 101 annotations go in PATCHes of 50, 50 and 1, the last completing the check run") {
   Harness h;
   std::vector<Finding> findings;
-  for (int i = 0; i < 101; ++i) findings.push_back(finding(Severity::Notice, "lib/file" + std::to_string(i) + ".c", 1, "n"));
+  for (int i = 0; i < 101; ++i)
+    findings.push_back(finding(Severity::Notice, "lib/file" + std::to_string(i) + ".c", 1, "n"));
   auto request = prRequest({StageResult{"lint", findings}});
   request.options.review = ReviewMode::None;
   REQUIRE_MESSAGE(h.publisher().publish(request).ok(), h.log.str());

@@ -8,10 +8,10 @@
 #include <doctest/doctest.h>
 #include <boost/json.hpp>
 
-#include "github/publish/fingerprint.h"
 #include "github/markdown/inert_check.h"
-#include "github/publish/markers.h"
 #include "github/markdown/neutralise.h"
+#include "github/publish/fingerprint.h"
+#include "github/publish/markers.h"
 #include "harness.h"
 #include "posted_bodies.h"
 

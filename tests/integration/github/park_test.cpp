@@ -14,7 +14,13 @@ using namespace lw::test;
 
 TEST_CASE("outbox: a publication that fails every time is parked after three attempts and blocks nothing after") {
   Harness h;
-  h.gh.script({"POST", "/pulls/7/reviews", 0, 100, 422, {}, R"({"message":"Unprocessable Entity: commit_id is not part of the pull request"})"});
+  h.gh.script({"POST",
+               "/pulls/7/reviews",
+               0,
+               100,
+               422,
+               {},
+               R"({"message":"Unprocessable Entity: commit_id is not part of the pull request"})"});
   auto request = prRequest({{"security", {finding(Severity::Error, "src/app.c", 2, "bad")}}});
 
   auto first = h.publisher().publish(request);
@@ -27,7 +33,7 @@ TEST_CASE("outbox: a publication that fails every time is parked after three att
 
   auto second = h.publisher().resumeAll(std::nullopt);  // the next run, attempt 2
   CHECK_FALSE(second.ok());
-  auto third = h.publisher().resumeAll(std::nullopt);   // attempt 3: parked
+  auto third = h.publisher().resumeAll(std::nullopt);  // attempt 3: parked
   REQUIRE_FALSE(third.ok());
   CHECK(third.error().message.find("failed 3 times and was parked") != std::string::npos);
   CHECK(h.outbox.pending()->empty());

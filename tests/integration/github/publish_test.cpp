@@ -1,5 +1,5 @@
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/publish/fingerprint.h"
 #include "github/publish/markers.h"
@@ -112,7 +112,9 @@ TEST_CASE("publish: a later run resolves our outdated comments and ignores marke
   // Someone else copies one of our markers into their comment: it must not
   // stop us from posting, nor be edited by us.
   Finding fresh = finding(Severity::Error, "src/app.c", 52, "new problem");
-  h.gh.addReviewComment(7, "mallory", "copied " + findingMarker(fingerprint(fresh), Origin::Trusted, fresh.severity, fresh.step), "src/app.c", 52);
+  h.gh.addReviewComment(7, "mallory",
+                        "copied " + findingMarker(fingerprint(fresh), Origin::Trusted, fresh.severity, fresh.step),
+                        "src/app.c", 52);
   auto stages = mixedStages();
   stages[0].findings.erase(stages[0].findings.begin());  // "SQL built from input" is fixed
   stages[0].findings.push_back(fresh);

@@ -6,8 +6,8 @@
 
 #include <thread>
 
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "harness.h"
 
@@ -70,14 +70,21 @@ bool waitForHang(const Harness& h) {
 TEST_CASE("resume: a publication killed mid-way is finished by `publish --resume` without duplicates") {
   Harness h;
   std::vector<Finding> findings;
-  for (int i = 0; i < 120; ++i) findings.push_back(finding(Severity::Warning, "lib/f" + std::to_string(i) + ".c", 3, "w"));
+  for (int i = 0; i < 120; ++i)
+    findings.push_back(finding(Severity::Warning, "lib/f" + std::to_string(i) + ".c", 3, "w"));
   findings.push_back(finding(Severity::Error, "src/app.c", 2, "inline one"));
   PublicationRequest request = prRequest({StageResult{"lint", findings}}, "killed-run");
   const std::string requestFile = writeRequest(h, request);
   const std::vector<std::string> env = publishEnv(h);
   // The second annotation PATCH never gets an answer: the process is killed there.
-  h.gh.script({.method = "PATCH", .pathContains = "/check-runs/", .skip = 1, .times = 1, .status = 0, .headers = {},
-               .body = {}, .hang = true});
+  h.gh.script({.method = "PATCH",
+               .pathContains = "/check-runs/",
+               .skip = 1,
+               .times = 1,
+               .status = 0,
+               .headers = {},
+               .body = {},
+               .hang = true});
   pid_t pid = spawnLoopwright({"publish", "--request", requestFile, "--state-dir", h.state.path}, env);
   REQUIRE(waitForHang(h));
   REQUIRE(kill(pid, SIGKILL) == 0);
@@ -122,12 +129,19 @@ TEST_CASE("resume: publish without --resume, --request or --from-artifact is a u
 
 TEST_CASE("resume: a publication another process is publishing is left to it") {
   Harness h;
-  PublicationRequest request = prRequest({StageResult{"lint", {finding(Severity::Error, "src/app.c", 2, "e")}}}, "busy-run");
+  PublicationRequest request =
+      prRequest({StageResult{"lint", {finding(Severity::Error, "src/app.c", 2, "e")}}}, "busy-run");
   const std::string requestFile = writeRequest(h, request);
   const std::vector<std::string> env = publishEnv(h);
   // The first publisher hangs on its check run, holding its claim.
-  h.gh.script({.method = "POST", .pathContains = "/check-runs", .skip = 0, .times = 1, .status = 0, .headers = {},
-               .body = {}, .hang = true});
+  h.gh.script({.method = "POST",
+               .pathContains = "/check-runs",
+               .skip = 0,
+               .times = 1,
+               .status = 0,
+               .headers = {},
+               .body = {},
+               .hang = true});
   pid_t first = spawnLoopwright({"publish", "--request", requestFile, "--state-dir", h.state.path}, env);
   REQUIRE(waitForHang(h));
   const std::size_t writesBefore = h.writes();
@@ -148,10 +162,12 @@ TEST_CASE("resume: a publication another process is publishing is left to it") {
 
 TEST_CASE("resume: a run resumes only its own repository's publications") {
   Harness h;
-  PublicationRequest other = prRequest({StageResult{"lint", {finding(Severity::Error, "src/app.c", 2, "e")}}}, "other-run");
+  PublicationRequest other =
+      prRequest({StageResult{"lint", {finding(Severity::Error, "src/app.c", 2, "e")}}}, "other-run");
   other.repo = {"someone-else", "their-repo"};
   REQUIRE(h.outbox.enqueue(other).ok());
-  PublicationRequest mine = prRequest({StageResult{"lint", {finding(Severity::Error, "src/app.c", 2, "e")}}}, "my-earlier-run");
+  PublicationRequest mine =
+      prRequest({StageResult{"lint", {finding(Severity::Error, "src/app.c", 2, "e")}}}, "my-earlier-run");
   REQUIRE(h.outbox.enqueue(mine).ok());
 
   auto resumed = h.publisher().resumeAll(RepoRef{FakeGithub::kOwner, FakeGithub::kRepo});

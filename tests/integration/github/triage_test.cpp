@@ -1,5 +1,5 @@
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/publish/channels/channels.h"
 #include "github/publish/fingerprint.h"

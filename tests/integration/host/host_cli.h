@@ -71,8 +71,10 @@ inline std::vector<std::string> envWith(const std::map<std::string, std::string>
     if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
   for (const auto& [k, v] : extra) {
-    if (v.empty()) env.erase(k);
-    else env[k] = v;
+    if (v.empty())
+      env.erase(k);
+    else
+      env[k] = v;
   }
   std::vector<std::string> out;
   for (const auto& [k, v] : env) out.push_back(k + "=" + v);

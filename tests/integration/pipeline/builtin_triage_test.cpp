@@ -46,8 +46,12 @@ json::object issueObject() {
 }
 
 json::object searchItem(int number, const std::string& title, const std::string& body) {
-  return json::object{{"number", number}, {"title", title}, {"body", body}, {"state", "closed"},
-                      {"labels", json::array{}}, {"html_url", "https://github.com/octo/hello/issues/" + std::to_string(number)}};
+  return json::object{{"number", number},
+                      {"title", title},
+                      {"body", body},
+                      {"state", "closed"},
+                      {"labels", json::array{}},
+                      {"html_url", "https://github.com/octo/hello/issues/" + std::to_string(number)}};
 }
 
 }  // namespace
@@ -57,26 +61,26 @@ TEST_CASE("builtin triage: run --publish github labels the issue, names the dupl
                   "bubblewrap cannot create namespaces here");
   Scratch s;
   fs::path repo = s.root / "repo";
-  makeRepo(repo, {{".loopwright/taskpack.yaml",
-                   taskpack("    - name: triage\n      on: [issues]\n      steps:\n"
-                            "        - {name: triage, uses: builtin/triage}\n",
-                            "  sandbox: {preferredBackends: [linux-bwrap]}\n")},
+  makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack("    - name: triage\n      on: [issues]\n      steps:\n"
+                                                         "        - {name: triage, uses: builtin/triage}\n",
+                                                         "  sandbox: {preferredBackends: [linux-bwrap]}\n")},
                   {".github/ISSUE_TEMPLATE/bug.yml", kBugForm}});
   writeFile(s.root / "event.json",
             json::serialize(json::object{{"action", "opened"},
                                          {"issue", issueObject()},
-                                         {"repository", json::object{{"name", "hello"}, {"full_name", "octo/hello"},
+                                         {"repository", json::object{{"name", "hello"},
+                                                                     {"full_name", "octo/hello"},
                                                                      {"owner", json::object{{"login", "octo"}}}}},
                                          {"sender", json::object{{"login", "mona"}}}}));
 
   FakeGithub github;
   github.reads().issues[12] = issueObject();
   // A candidate written by someone hostile: its title reaches the comment.
-  github.reads().searchItems = json::array{
-      searchItem(12, "Segfault when the taskpack.yaml is empty", kIssueBody),
-      searchItem(7, "Segfault on an empty taskpack.yaml @maintainer <img src=x>",
-                 "validate crashes with a segfault when taskpack.yaml is empty: the YAML parser"),
-      searchItem(3, "Document the lanes", "The README should explain model lanes.")};
+  github.reads().searchItems =
+      json::array{searchItem(12, "Segfault when the taskpack.yaml is empty", kIssueBody),
+                  searchItem(7, "Segfault on an empty taskpack.yaml @maintainer <img src=x>",
+                             "validate crashes with a segfault when taskpack.yaml is empty: the YAML parser"),
+                  searchItem(3, "Document the lanes", "The README should explain model lanes.")};
   auto env = hostEnv(s.root);
   env["GITHUB_API_URL"] = github.url();
   env["GITHUB_TOKEN"] = FakeGithub::kToken;

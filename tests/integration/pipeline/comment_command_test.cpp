@@ -41,17 +41,17 @@ spec:
 )";
 
 json::object commentEvent(const std::string& body, const std::string& login, bool onPull) {
-  json::object issue{{"number", 5}, {"title", "Add a.py"}, {"author_association", "CONTRIBUTOR"},
-                     {"labels", json::array{}}};
+  json::object issue{
+      {"number", 5}, {"title", "Add a.py"}, {"author_association", "CONTRIBUTOR"}, {"labels", json::array{}}};
   if (onPull) issue["pull_request"] = json::object{{"url", "https://api.github.com/repos/octo/hello/pulls/5"}};
-  return {{"action", "created"},
-          {"issue", issue},
-          {"comment", json::object{{"body", body},
-                                   {"author_association", "CONTRIBUTOR"},
-                                   {"user", json::object{{"login", login}}}}},
-          {"repository", json::object{{"name", "hello"}, {"full_name", "octo/hello"},
-                                      {"owner", json::object{{"login", "octo"}}}}},
-          {"sender", json::object{{"login", login}}}};
+  return {
+      {"action", "created"},
+      {"issue", issue},
+      {"comment",
+       json::object{{"body", body}, {"author_association", "CONTRIBUTOR"}, {"user", json::object{{"login", login}}}}},
+      {"repository",
+       json::object{{"name", "hello"}, {"full_name", "octo/hello"}, {"owner", json::object{{"login", "octo"}}}}},
+      {"sender", json::object{{"login", login}}}};
 }
 
 struct CommentRig {
@@ -63,7 +63,8 @@ struct CommentRig {
 
   CommentRig() {
     makeRepo(repo, {{".loopwright/taskpack.yaml", kTaskpack}, {"README.md", "hello\n"}});
-    REQUIRE(sh("cd '" + repo.string() + "' && mkdir -p src && printf 'x = 1\\ny = 2\\n' > src/a.py && "
+    REQUIRE(sh("cd '" + repo.string() +
+               "' && mkdir -p src && printf 'x = 1\\ny = 2\\n' > src/a.py && "
                "git add -A && git -c user.name=e -c user.email=e@invalid commit -qm pr") == 0);
     head = capture("git -C '" + repo.string() + "' rev-parse HEAD");
     head.pop_back();
@@ -86,8 +87,7 @@ struct CommentRig {
   std::vector<std::string> ranStages() {
     std::vector<std::string> out;
     const json::value run = runJson(s.root / "out");
-    for (const auto& stage : run.at("stages").as_array())
-      out.emplace_back(stage.at("name").as_string());
+    for (const auto& stage : run.at("stages").as_array()) out.emplace_back(stage.at("name").as_string());
     return out;
   }
 };
@@ -133,8 +133,9 @@ TEST_CASE("comment command: /loopwright review from someone without write access
   auto r = rig.comment("/loopwright review", login);
   INFO(r.out << r.err);
   CHECK(r.status == 0);
-  const std::string notice = "`/loopwright review` from @" + login + " was not run: their permission on octo/hello is '" +
-                             permission + "' (write, maintain or admin may run commands)";
+  const std::string notice = "`/loopwright review` from @" + login +
+                             " was not run: their permission on octo/hello is '" + permission +
+                             "' (write, maintain or admin may run commands)";
   CHECK(r.out.find("::notice title=loopwright: command not run::" + notice) != std::string::npos);
   CHECK(readFile(rig.s.root / "summary.md") == "> **Note:** " + notice + "\n\n");
   CHECK_FALSE(fs::exists(rig.s.root / "out" / "run.json"));
@@ -154,7 +155,8 @@ TEST_CASE("comment command: /loopwright triage runs the issues stages, review on
 
   auto review = rig.comment("/loopwright review", "mona", /*onPull=*/false);
   CHECK(review.status == 0);
-  CHECK(review.out.find("`/loopwright review` was not run: octo/hello#5 is an issue, and a review needs a pull request") !=
+  CHECK(review.out.find(
+            "`/loopwright review` was not run: octo/hello#5 is an issue, and a review needs a pull request") !=
         std::string::npos);
 }
 

@@ -7,8 +7,8 @@
 
 #include <boost/json.hpp>
 
-#include "integration/pipeline/pipeline_fixture.h"
 #include "cli/pull_event.h"
+#include "integration/pipeline/pipeline_fixture.h"
 #include "support/fake_github.h"
 
 using namespace lw::test;
@@ -31,14 +31,15 @@ spec:
 
 json::object commentEvent() {
   return {{"action", "created"},
-          {"issue", json::object{{"number", 5},
-                                 {"title", "Add a.py"},
-                                 {"author_association", "CONTRIBUTOR"},
-                                 {"labels", json::array{}},
-                                 {"pull_request", json::object{{"url", "https://api.github.com/repos/octo/hello/pulls/5"}}}}},
+          {"issue",
+           json::object{{"number", 5},
+                        {"title", "Add a.py"},
+                        {"author_association", "CONTRIBUTOR"},
+                        {"labels", json::array{}},
+                        {"pull_request", json::object{{"url", "https://api.github.com/repos/octo/hello/pulls/5"}}}}},
           {"comment", json::object{{"body", "LGTM, please take a look"}, {"author_association", "MEMBER"}}},
-          {"repository", json::object{{"name", "hello"}, {"full_name", "octo/hello"},
-                                      {"owner", json::object{{"login", "octo"}}}}},
+          {"repository",
+           json::object{{"name", "hello"}, {"full_name", "octo/hello"}, {"owner", json::object{{"login", "octo"}}}}},
           {"sender", json::object{{"login", "mona"}}}};
 }
 
@@ -65,7 +66,8 @@ TEST_CASE("run --publish github: an issue_comment on a pull request is reviewed 
   Scratch s;
   fs::path repo = s.root / "repo";
   makeRepo(repo, {{".loopwright/taskpack.yaml", kTaskpack}, {"README.md", "hello\n"}});
-  REQUIRE(sh("cd '" + repo.string() + "' && printf 'x = 1\\ny = 2\\n' > src_a && mkdir -p src && mv src_a src/a.py && "
+  REQUIRE(sh("cd '" + repo.string() +
+             "' && printf 'x = 1\\ny = 2\\n' > src_a && mkdir -p src && mv src_a src/a.py && "
              "git add -A && git -c user.name=e -c user.email=e@invalid commit -qm pr") == 0);
   std::string head = capture("git -C '" + repo.string() + "' rev-parse HEAD");
   head.pop_back();

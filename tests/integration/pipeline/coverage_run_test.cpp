@@ -14,7 +14,9 @@ namespace {
 // A step (sh -c) that writes its outputs with printf, so no file of the
 // repository is touched.
 std::string writer(const std::string& name, const std::string& findings, const std::string& coverage) {
-  return "        - {name: " + name + ", run: [sh, -c, 'printf %s \"$0\" > \"$LOOPWRIGHT_OUT/findings.json\" && printf %s \"$1\" > \"$LOOPWRIGHT_OUT/coverage.json\"', '" +
+  return "        - {name: " + name +
+         ", run: [sh, -c, 'printf %s \"$0\" > \"$LOOPWRIGHT_OUT/findings.json\" && printf %s \"$1\" > "
+         "\"$LOOPWRIGHT_OUT/coverage.json\"', '" +
          findings + "', '" + coverage + "']}\n";
 }
 
@@ -23,7 +25,9 @@ const std::string kFindings =
 
 }  // namespace
 
-TEST_CASE("coverage run: coverage.json in run.json and the summary, an incomplete review fails, --sarif writes the findings") {
+TEST_CASE(
+    "coverage run: coverage.json in run.json and the summary, an incomplete review fails, --sarif writes the "
+    "findings") {
   Scratch s;
   fs::path repo = s.root / "repo";
   std::string incomplete =
@@ -59,16 +63,20 @@ TEST_CASE("coverage run: coverage.json in run.json and the summary, an incomplet
   const auto& results = log.at("runs").as_array()[0].at("results").as_array();
   REQUIRE(results.size() == 1);  // the whole-change notice has no file
   CHECK(results[0].at("ruleId") == "review/sql");
-  CHECK(results[0].at("locations").as_array()[0].at("physicalLocation").at("artifactLocation").at("uri") == "src/app.c");
+  CHECK(results[0].at("locations").as_array()[0].at("physicalLocation").at("artifactLocation").at("uri") ==
+        "src/app.c");
   CHECK(r.out.find("1 finding(s) on the change as a whole are not in " + sarif.string()) != std::string::npos);
 }
 
-TEST_CASE("coverage run: a complete coverage and findings under the fail level exit 0, and --sarif to a bad path is an error") {
+TEST_CASE(
+    "coverage run: a complete coverage and findings under the fail level exit 0, and --sarif to a bad path is an "
+    "error") {
   Scratch s;
   fs::path repo = s.root / "repo";
   makeRepo(repo, {{".loopwright/taskpack.yaml",
                    taskpack("    - name: review\n      on: [workflow_dispatch]\n      steps:\n" +
-                                writer("model-review", kFindings, R"({"files":[{"path":"src/app.c","status":"reviewed"}],"complete":true})"),
+                                writer("model-review", kFindings,
+                                       R"({"files":[{"path":"src/app.c","status":"reviewed"}],"complete":true})"),
                             "  sandbox: {preferredBackends: [direct-dedicated], networkMode: allow-outbound}\n")},
                   {"src/app.c", "int main(void) { return 0; }\n"}});
   auto ok = runDispatch(s, repo);
@@ -87,9 +95,12 @@ TEST_CASE("coverage run: the tokens of a step's model calls, as the lane reporte
   fs::path repo = s.root / "repo";
   const std::string call =
       R"({"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"model.complete","arguments":{"messages":[{"role":"user","content":"review this"}]}}})";
-  std::string script = "#!/bin/sh\nset -eu\n\"$LOOPWRIGHT_BIN\" bridge stdio <<'JSON' >\"$LOOPWRIGHT_OUT/bridge.log\"\n"
-                       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
-                       "\n" R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\n";
+  std::string script =
+      "#!/bin/sh\nset -eu\n\"$LOOPWRIGHT_BIN\" bridge stdio <<'JSON' >\"$LOOPWRIGHT_OUT/bridge.log\"\n"
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
+      "\n"
+      R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+      "\n";
   for (const char* id : {"2", "3"}) {
     std::string c = call;
     script += c.replace(c.find("ID"), 2, id) + "\n";
@@ -97,15 +108,16 @@ TEST_CASE("coverage run: the tokens of a step's model calls, as the lane reporte
   script += "JSON\n";
   makeRepo(repo, {{".loopwright/taskpack.yaml",
                    taskpack("    - name: review\n      on: [workflow_dispatch]\n      steps:\n"
-                            "        - {name: model-review, run: [sh, .loopwright/agents/model.sh], lane: fake, tools: [model.complete]}\n",
+                            "        - {name: model-review, run: [sh, .loopwright/agents/model.sh], lane: fake, tools: "
+                            "[model.complete]}\n",
                             "  sandbox: {preferredBackends: [direct-dedicated], networkMode: allow-outbound}\n"
-                            "  lanes:\n    - {name: fake, api: openai-chat, baseUrl: \"" + model.url() +
-                                "\", model: m, apiKeyEnv: LW_TEST_MODEL_KEY}\n")},
+                            "  lanes:\n    - {name: fake, api: openai-chat, baseUrl: \"" +
+                                model.url() + "\", model: m, apiKeyEnv: LW_TEST_MODEL_KEY}\n")},
                   {".loopwright/agents/model.sh", script}});
   auto env = hostEnv(s.root);
   env["LW_TEST_MODEL_KEY"] = "sk-test-not-a-secret";
-  auto r = runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out", (s.root / "out").string()},
-                  env);
+  auto r = runCli(
+      {"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out", (s.root / "out").string()}, env);
   INFO(r.out << r.err << readFile(s.root / "out" / "steps" / "review" / "model-review" / "out" / "bridge.log"));
   CHECK(r.status == 0);
   CHECK(model.count() == 2);

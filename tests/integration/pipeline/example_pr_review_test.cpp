@@ -30,7 +30,8 @@ std::set<std::string> inlineComments(const FakeGithub& github) {
     std::string body(c.at("body").as_string());
     auto tick = body.find('`');
     std::string rule = body.substr(tick + 1, body.find('`', tick + 1) - tick - 1);
-    out.insert(std::string(c.at("path").as_string()) + ":" + std::to_string(c.at("line").to_number<int>()) + " " + rule);
+    out.insert(std::string(c.at("path").as_string()) + ":" + std::to_string(c.at("line").to_number<int>()) + " " +
+               rule);
   }
   return out;
 }
@@ -72,7 +73,9 @@ void requireHost() {
 
 }  // namespace
 
-TEST_CASE("examples/pr-review: security, lint and review built-ins publish inline findings on the right lines, a check run and the coverage") {
+TEST_CASE(
+    "examples/pr-review: security, lint and review built-ins publish inline findings on the right lines, a check run "
+    "and the coverage") {
   requireHost();
   PrReview pr;
   auto& [s, github, model, repo, head, env] = pr;
@@ -110,7 +113,8 @@ TEST_CASE("examples/pr-review: security, lint and review built-ins publish inlin
 
   SUBCASE("a synchronize after a one-line change reviews only that change and posts nothing twice") {
     std::string before = head;
-    REQUIRE(sh("cd '" + repo.string() + "' && sed -i 's/name = \"world\"/name = eval(\"\\x27world\\x27\")/' src/greet.py && "
+    REQUIRE(sh("cd '" + repo.string() +
+               "' && sed -i 's/name = \"world\"/name = eval(\"\\x27world\\x27\")/' src/greet.py && "
                "git -c user.name=e -c user.email=e@invalid commit -qam 'Default name' ") == 0);
     head = capture("git -C '" + repo.string() + "' rev-parse HEAD");
     head.pop_back();
@@ -140,11 +144,14 @@ TEST_CASE("examples/pr-review: security, lint and review built-ins publish inlin
     CHECK(github.reviewComments(1).size() == commentsBefore + 1);
     // Findings on lines the new commit did not touch are not "resolved".
     for (const json::value& c : github.reviewComments(1))
-      CHECK_MESSAGE(std::string(c.at("body").as_string()).find("esolved") == std::string::npos, c.at("body").as_string());
+      CHECK_MESSAGE(std::string(c.at("body").as_string()).find("esolved") == std::string::npos,
+                    c.at("body").as_string());
   }
 }
 
-TEST_CASE("examples/pr-review: a model that is down ends the review with a failing check that names why, never a silent green") {
+TEST_CASE(
+    "examples/pr-review: a model that is down ends the review with a failing check that names why, never a silent "
+    "green") {
   requireHost();
   PrReview pr;
   pr.model.script(FakeModel::Reply::withStatus(503), 100);

@@ -53,20 +53,18 @@ inline std::string capture(const std::string& command) {
 
 // A git repository at `dir` whose only commit holds `files`.
 inline void makeRepo(const fs::path& dir, const std::map<std::string, std::string>& files) {
-  for (const auto& [name, content] : files)
-    writeFile(dir / name, content, name.ends_with(".sh"));
-  sh("cd '" + dir.string() + "' && git init -q -b main && git add -A && "
+  for (const auto& [name, content] : files) writeFile(dir / name, content, name.ends_with(".sh"));
+  sh("cd '" + dir.string() +
+     "' && git init -q -b main && git add -A && "
      "git -c user.name=t -c user.email=t@invalid commit -qm base");
 }
 
 inline std::string taskpack(const std::string& stages, const std::string& specExtra = "") {
-  return "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n" +
-         specExtra + "  stages:\n" + stages;
+  return "apiVersion: loopwright.dev/v1alpha1\nkind: Taskpack\nmetadata: {name: t}\nspec:\n" + specExtra +
+         "  stages:\n" + stages;
 }
 
-inline boost::json::value runJson(const fs::path& out) {
-  return boost::json::parse(readFile(out / "run.json"));
-}
+inline boost::json::value runJson(const fs::path& out) { return boost::json::parse(readFile(out / "run.json")); }
 
 // The step record `step` of the first stage that has it.
 inline boost::json::object stepOf(const boost::json::value& run, const std::string& step) {
@@ -90,12 +88,11 @@ namespace lw::test {
 
 // `loopwright run` of `repo` on a workflow_dispatch event, its run.json in
 // scratch/out, with no host floor unless `env` names a host config.
-inline CliRun runDispatch(const TempDir& scratch, const fs::path& repo,
-                          std::map<std::string, std::string> env = {}) {
+inline CliRun runDispatch(const TempDir& scratch, const fs::path& repo, std::map<std::string, std::string> env = {}) {
   if (!env.contains("LOOPWRIGHT_HOST_CONFIG")) env.merge(hostEnv(scratch.root));
-  return runCli({"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out",
-                 (scratch.root / "out").string()},
-                env);
+  return runCli(
+      {"run", "--repo", repo.string(), "--event-name", "workflow_dispatch", "--out", (scratch.root / "out").string()},
+      env);
 }
 
 // The sandbox a non-root user gets differs (user namespaces): the same runs
@@ -111,8 +108,12 @@ inline CliRun runDispatchAsLwtest(const TempDir& scratch, const fs::path& repo,
   REQUIRE(sh("chown -R lwtest:lwtest '" + scratch.root.string() + "'") == 0);
   env["HOME"] = (scratch.root / "home").string();
   lw::sandbox::process::SpawnRequest req;
-  req.argv = {"setpriv", "--reuid=lwtest", "--regid=lwtest", "--clear-groups", LOOPWRIGHT_BIN, "run", "--repo",
-              repo.string(), "--event-name", "workflow_dispatch", "--out", (scratch.root / "out").string()};
+  req.argv = {"setpriv",        "--reuid=lwtest",
+              "--regid=lwtest", "--clear-groups",
+              LOOPWRIGHT_BIN,   "run",
+              "--repo",         repo.string(),
+              "--event-name",   "workflow_dispatch",
+              "--out",          (scratch.root / "out").string()};
   env.emplace("PATH", "/usr/local/bin:/usr/bin:/bin");
   req.env = std::move(env);
   CliRun run;

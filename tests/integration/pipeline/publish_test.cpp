@@ -28,7 +28,9 @@ std::string asFakePullRequest(const fs::path& root, const fs::path& repo) {
 
 }  // namespace
 
-TEST_CASE("run --publish github: one review on the diff lines, a check run, summary and outputs, a re-run posts nothing new") {
+TEST_CASE(
+    "run --publish github: one review on the diff lines, a check run, summary and outputs, a re-run posts nothing "
+    "new") {
   LW_REQUIRE_HOST(sh("bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1") == 0,
                   "bubblewrap cannot create namespaces here");
   Scratch s;
@@ -48,8 +50,7 @@ TEST_CASE("run --publish github: one review on the diff lines, a check run, summ
   fs::create_directories(s.root / "runner-temp");
   auto run = [&](const std::string& out) {
     return runCli({"run", "--repo", repo.string(), "--event-name", "pull_request", "--event-path",
-                   (s.root / "event.json").string(), "--out", (s.root / out).string(), "--publish",
-                   "github"},
+                   (s.root / "event.json").string(), "--out", (s.root / out).string(), "--publish", "github"},
                   env);
   };
 
@@ -89,15 +90,15 @@ TEST_CASE("action: the entrypoint with a recorded event and GITHUB_* variables p
   FakeGithub github;
   github.addPull(1, head, capture("git -C '" + repo.string() + "' diff HEAD~1 HEAD"));
   fs::create_directories(s.root / "runner-temp");
-  std::string env = "env -i PATH=/usr/bin:/bin HOME=/root GITHUB_ACTIONS=true CI=true"
-                    " GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH=" + (s.root / "event.json").string() +
-                    " GITHUB_WORKSPACE=" + repo.string() + " GITHUB_API_URL=" + github.url() +
-                    " GITHUB_TOKEN=" + FakeGithub::kToken + " GITHUB_RUN_ID=77 GITHUB_RUN_ATTEMPT=1 GITHUB_JOB=review" +
-                    " RUNNER_TEMP=" + (s.root / "runner-temp").string() +
-                    " GITHUB_OUTPUT=" + (s.root / "output.txt").string() +
-                    " GITHUB_STEP_SUMMARY=" + (s.root / "summary.md").string() +
-                    " LOOPWRIGHT_HOST_CONFIG=" + hostEnv(s.root).begin()->second +
-                    " LOOPWRIGHT_BIN=" LOOPWRIGHT_BIN " LW_PUBLISH=github LW_FAIL_ON=error";
+  std::string env =
+      "env -i PATH=/usr/bin:/bin HOME=/root GITHUB_ACTIONS=true CI=true"
+      " GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH=" +
+      (s.root / "event.json").string() + " GITHUB_WORKSPACE=" + repo.string() + " GITHUB_API_URL=" + github.url() +
+      " GITHUB_TOKEN=" + FakeGithub::kToken + " GITHUB_RUN_ID=77 GITHUB_RUN_ATTEMPT=1 GITHUB_JOB=review" +
+      " RUNNER_TEMP=" + (s.root / "runner-temp").string() + " GITHUB_OUTPUT=" + (s.root / "output.txt").string() +
+      " GITHUB_STEP_SUMMARY=" + (s.root / "summary.md").string() +
+      " LOOPWRIGHT_HOST_CONFIG=" + hostEnv(s.root).begin()->second +
+      " LOOPWRIGHT_BIN=" LOOPWRIGHT_BIN " LW_PUBLISH=github LW_FAIL_ON=error";
   int status = sh(env + " bash " LOOPWRIGHT_SOURCE_DIR "/dist/entrypoint.sh >" + (s.root / "log").string() + " 2>&1");
   INFO(readFile(s.root / "log"));
   CHECK(WEXITSTATUS(status) == 4);

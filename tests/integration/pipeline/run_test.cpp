@@ -26,8 +26,7 @@ bool processWithMarker(const std::string& marker) {
     std::string cmdline = readFile(e.path() / "cmdline");
     for (char& c : cmdline)
       if (c == '\0') c = ' ';
-    if (cmdline.find(marker) != std::string::npos && cmdline.find("grep") == std::string::npos)
-      return true;
+    if (cmdline.find(marker) != std::string::npos && cmdline.find("grep") == std::string::npos) return true;
   }
   return false;
 }
@@ -38,9 +37,8 @@ TEST_CASE("run: the example review pipeline — findings, a bridge tool call, a 
   LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create namespaces here");
   Scratch s;
   REQUIRE(sh(kExampleDir + "/make-repo.sh " + (s.root / "repo").string()) == 0);
-  auto r = runCli({"run", "--repo", (s.root / "repo").string(), "--event-name", "pull_request",
-                   "--event-path", (s.root / "repo.event.json").string(), "--out",
-                   (s.root / "out").string()},
+  auto r = runCli({"run", "--repo", (s.root / "repo").string(), "--event-name", "pull_request", "--event-path",
+                   (s.root / "repo.event.json").string(), "--out", (s.root / "out").string()},
                   hostEnv(s.root));
   INFO(r.out << r.err);
   CHECK(r.status == 4);
@@ -162,10 +160,12 @@ TEST_CASE("run: steps of a stage run in parallel and share nothing of their out 
 TEST_CASE("run: a step past its wall time is killed with its tree and yields a BLOCKER") {
   Scratch s;
   fs::path repo = s.root / "repo";
-  makeRepo(repo, {{".loopwright/taskpack.yaml",
-                   taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-                            "        - {name: slow, run: [sh, -c, 'sleep 4242.5 & sleep 4242.5'], limits: {wallTimeMs: 1000}}\n",
-                            "  sandbox: {preferredBackends: [direct-dedicated], networkMode: allow-outbound}\n")}});
+  makeRepo(
+      repo,
+      {{".loopwright/taskpack.yaml",
+        taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+                 "        - {name: slow, run: [sh, -c, 'sleep 4242.5 & sleep 4242.5'], limits: {wallTimeMs: 1000}}\n",
+                 "  sandbox: {preferredBackends: [direct-dedicated], networkMode: allow-outbound}\n")}});
   auto r = runDispatch(s, repo);
   INFO(r.out << r.err);
   CHECK(r.status == 4);
@@ -179,10 +179,9 @@ TEST_CASE("run: a step past its wall time is killed with its tree and yields a B
 TEST_CASE("run: no backend gives the policy: the step is refused, fail closed, exit 3") {
   Scratch s;
   fs::path repo = s.root / "repo";
-  makeRepo(repo, {{".loopwright/taskpack.yaml",
-                   taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
-                            "        - {name: mac, run: [true]}\n",
-                            "  sandbox: {preferredBackends: [macos-seatbelt]}\n")}});
+  makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+                                                         "        - {name: mac, run: [true]}\n",
+                                                         "  sandbox: {preferredBackends: [macos-seatbelt]}\n")}});
   auto r = runDispatch(s, repo);
   CHECK(r.status == 3);
   auto step = stepOf(runJson(s.root / "out"), "mac");
@@ -207,8 +206,7 @@ TEST_CASE("run: a stage whose needs failed is skipped, stages the event does not
   auto run = runJson(s.root / "out");
   CHECK(stepOf(run, "fails").at("outcome").as_string() == "failed");
   CHECK(stepOf(run, "never").at("outcome").as_string() == "skipped");
-  CHECK(run.at("stages").as_array()[1].at("skippedBecause").as_string() ==
-        "needs 'first', whose step 'fails' failed");
+  CHECK(run.at("stages").as_array()[1].at("skippedBecause").as_string() == "needs 'first', whose step 'fails' failed");
   CHECK(run.at("stagesNotSelected").as_array() == boost::json::array{"other"});
 }
 
@@ -230,10 +228,9 @@ TEST_CASE("run: killing loopwright run mid-stage leaves no step process behind")
     std::string out = (s.root / "out").string(), r = repo.string();
     pid_t pid = ::fork();
     if (pid == 0) {
-      char* envp[] = {const_cast<char*>("PATH=/usr/bin:/bin"), const_cast<char*>("HOME=/root"),
-                      cfg.data(), nullptr};
-      ::execle(LOOPWRIGHT_BIN, LOOPWRIGHT_BIN, "run", "--repo", r.c_str(), "--event-name",
-               "workflow_dispatch", "--out", out.c_str(), static_cast<char*>(nullptr), envp);
+      char* envp[] = {const_cast<char*>("PATH=/usr/bin:/bin"), const_cast<char*>("HOME=/root"), cfg.data(), nullptr};
+      ::execle(LOOPWRIGHT_BIN, LOOPWRIGHT_BIN, "run", "--repo", r.c_str(), "--event-name", "workflow_dispatch", "--out",
+               out.c_str(), static_cast<char*>(nullptr), envp);
       ::_exit(127);
     }
     // Wait until the step's sleepers exist, then kill the orchestrator outright.
@@ -253,7 +250,8 @@ TEST_CASE("run: killing loopwright run mid-stage leaves no step process behind")
   }
 }
 
-TEST_CASE("run: a docker step runs the host admin's pinned image, with its bridge connected at fd 3 and the event copied") {
+TEST_CASE(
+    "run: a docker step runs the host admin's pinned image, with its bridge connected at fd 3 and the event copied") {
   const char* image = std::getenv("LOOPWRIGHT_TEST_DOCKER_IMAGE");
   const char* dockerHost = std::getenv("DOCKER_HOST");
   LW_REQUIRE_HOST(image != nullptr && dockerHost != nullptr,
@@ -263,14 +261,18 @@ TEST_CASE("run: a docker step runs the host admin's pinned image, with its bridg
   makeRepo(repo, {{".loopwright/taskpack.yaml",
                    taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
                             "        - name: boxed\n"
-                            "          run: [sh, -c, 'test \"$LOOPWRIGHT_BRIDGE\" = fd:3 && test -S /proc/self/fd/3 && grep -q . \"$LOOPWRIGHT_EVENT\" && "
-                            "echo \"{\\\"findings\\\":[{\\\"ruleId\\\":\\\"x/y\\\",\\\"severity\\\":\\\"notice\\\",\\\"message\\\":\\\"m\\\"}]}\" "
+                            "          run: [sh, -c, 'test \"$LOOPWRIGHT_BRIDGE\" = fd:3 && test -S /proc/self/fd/3 && "
+                            "grep -q . \"$LOOPWRIGHT_EVENT\" && "
+                            "echo "
+                            "\"{\\\"findings\\\":[{\\\"ruleId\\\":\\\"x/"
+                            "y\\\",\\\"severity\\\":\\\"notice\\\",\\\"message\\\":\\\"m\\\"}]}\" "
                             "> \"$LOOPWRIGHT_OUT/findings.json\"']\n",
                             "  sandbox: {preferredBackends: [docker], runtimeProfile: busybox}\n")}});
   writeFile(s.root / "profiles.yaml", std::string("apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
-                                              "runtimeProfiles:\n  busybox: {image: \"") + image + "\"}\n");
-  auto r = runDispatch(s, repo, {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "profiles.yaml").string()},
-                                  {"DOCKER_HOST", dockerHost}});
+                                                  "runtimeProfiles:\n  busybox: {image: \"") +
+                                          image + "\"}\n");
+  auto r = runDispatch(s, repo,
+                       {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "profiles.yaml").string()}, {"DOCKER_HOST", dockerHost}});
   INFO(r.out << r.err);
   CHECK(r.status == 0);
   auto step = stepOf(runJson(s.root / "out"), "boxed");

@@ -35,8 +35,10 @@ struct Scratch {
 
 BwrapConfig config(const fs::path& cache = {}) {
   BwrapConfig c = bwrapConfigFor(lw::Environment::fromProcess());
-  if (cache.empty()) c.cacheFile.reset();
-  else c.cacheFile = cache;
+  if (cache.empty())
+    c.cacheFile.reset();
+  else
+    c.cacheFile = cache;
   return c;
 }
 
@@ -146,8 +148,8 @@ TEST_CASE("bwrap backend: the planner's note on a protected symlink reaches the 
   CHECK((*p)->stdoutData().data == "read-only\n");
   const std::string ws = (s.dir / "ws").string();
   REQUIRE((*p)->planNotes().size() == 1);
-  CHECK((*p)->planNotes()[0] == "protected path " + ws + "/.github goes through the symlink " + ws +
-                                    "/.github: " + ws + " is read-only for this step");
+  CHECK((*p)->planNotes()[0] == "protected path " + ws + "/.github goes through the symlink " + ws + "/.github: " + ws +
+                                    " is read-only for this step");
 }
 
 TEST_CASE("bwrap backend: a plain step carries no planner notes") {

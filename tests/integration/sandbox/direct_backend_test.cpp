@@ -91,8 +91,8 @@ void orchestratorKilled(const std::function<std::unique_ptr<Backend>()>& make) {
   REQUIRE(orchestrator >= 0);
   if (orchestrator == 0) {
     auto backend = make();
-    auto p = backend->launch(shell(dir.path,
-        "setsid sh -c 'sleep " + marker + " & echo $! > \"$OUT/daemon\"'; sleep 300"));
+    auto p =
+        backend->launch(shell(dir.path, "setsid sh -c 'sleep " + marker + " & echo $! > \"$OUT/daemon\"'; sleep 300"));
     if (!p.ok()) _exit(3);
     (*p)->wait(std::nullopt);
     _exit(0);
@@ -116,9 +116,9 @@ TEST_CASE("direct backend: the step runs with only its environment, no fds, no c
   TempDir dir;
   int leaked = open("/dev/null", O_RDONLY);
   Run r = run(b, shell(dir.path,
-      "env | sort; ls /proc/self/fd | sort -n | tr '\\n' ' '; echo;"
-      "grep -E '^(Cap(Inh|Prm|Eff|Amb|Bnd)|NoNewPrivs):' /proc/self/status;"
-      "ps -o sid= -o pid= -p $$"));
+                       "env | sort; ls /proc/self/fd | sort -n | tr '\\n' ' '; echo;"
+                       "grep -E '^(Cap(Inh|Prm|Eff|Amb|Bnd)|NoNewPrivs):' /proc/self/status;"
+                       "ps -o sid= -o pid= -p $$"));
   close(leaked);
   REQUIRE(r.status == 0);
   CHECK(r.out.find("HOME=") == std::string::npos);
@@ -128,9 +128,12 @@ TEST_CASE("direct backend: the step runs with only its environment, no fds, no c
   std::string key, value;
   for (int i = 0; i < 6 && lines >> key >> value; ++i) {
     CAPTURE(key);
-    if (key == "NoNewPrivs:") CHECK(value == "1");
-    else if (key == "CapBnd:" && geteuid() != 0) continue;  // not droppable without CAP_SETPCAP
-    else CHECK(value == "0000000000000000");
+    if (key == "NoNewPrivs:")
+      CHECK(value == "1");
+    else if (key == "CapBnd:" && geteuid() != 0)
+      continue;  // not droppable without CAP_SETPCAP
+    else
+      CHECK(value == "0000000000000000");
   }
   long sid = 0, pid = 0;
   lines >> sid >> pid;

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -50,8 +50,9 @@ DockerHost dockerHost() {
   const auto host = env.get("DOCKER_HOST");
   const auto image = env.get("LOOPWRIGHT_TEST_DOCKER_IMAGE");
   if (!host || !image || image->empty()) {
-    h.reason = "DOCKER_HOST and LOOPWRIGHT_TEST_DOCKER_IMAGE are unset: run "
-               "scripts/docker-test-env.sh start, then eval \"$(scripts/docker-test-env.sh env)\"";
+    h.reason =
+        "DOCKER_HOST and LOOPWRIGHT_TEST_DOCKER_IMAGE are unset: run "
+        "scripts/docker-test-env.sh start, then eval \"$(scripts/docker-test-env.sh env)\"";
     return h;
   }
   auto socket = dockerSocketPath(env);
@@ -209,8 +210,9 @@ TEST_CASE("docker run: exit status, env, workdir and both streams come back, not
   Scratch s;
   DockerConfig config = configFor(h);
   DockerBackend backend(config);
-  StepSpec spec = shellStep(s, h, "echo out:$GREETING; pwd; cat README; echo err >&2; "
-                                  "echo done > $LOOPWRIGHT_OUT/findings.json; exit 7");
+  StepSpec spec = shellStep(s, h,
+                            "echo out:$GREETING; pwd; cat README; echo err >&2; "
+                            "echo done > $LOOPWRIGHT_OUT/findings.json; exit 7");
   spec.env["GREETING"] = "hi there";
   const Ran r = run(backend, spec);
   CHECK(r.exit.exitCode == 7);
@@ -304,8 +306,10 @@ TEST_CASE("docker run: a daemonized descendant is gone when the step returns" * 
   Scratch s;
   DockerBackend backend(configFor(h));
   const std::string marker = "sleep 7391" + std::to_string(::getpid() % 100);
-  const Ran r = run(backend, shellStep(s, h, "setsid " + marker + " </dev/null >/dev/null 2>&1 & "
-                                             "sleep 0.3; echo spawned"));
+  const Ran r = run(backend, shellStep(s, h,
+                                       "setsid " + marker +
+                                           " </dev/null >/dev/null 2>&1 & "
+                                           "sleep 0.3; echo spawned"));
   CHECK(r.out == "spawned\n");
   CHECK(!hostProcessWithCmdline(marker));
 }
@@ -327,8 +331,7 @@ TEST_CASE("docker run: a process dropped without wait (interrupted run) takes it
   CHECK(containersOfRun(h, config.runLabel) == 0);
 }
 
-TEST_CASE("docker run: an image the engine does not have is refused, never pulled" *
-          doctest::test_suite("docker")) {
+TEST_CASE("docker run: an image the engine does not have is refused, never pulled" * doctest::test_suite("docker")) {
   const DockerHost h = dockerHost();
   LW_REQUIRE_HOST(h.ready, h.reason);
   Scratch s;
@@ -357,13 +360,27 @@ TEST_CASE("docker containment: writes, protected paths, denied reads, network an
   const std::string script =
       "t() { n=$1; shift; if \"$@\" >/dev/null 2>&1; then echo \"$n:ESCAPED\"; else echo \"$n:blocked\"; fi; }\n"
       "t write-rootfs touch /etc/owned\n"
-      "t read-outside-workspace cat " + s.root.string() + "/outside\n"
-      "t write-readonly-workspace touch " + ws + "/new\n"
-      "t read-denied-file cat " + ws + "/secrets/token\n"
-      "t write-through-symlink sh -c 'echo x > " + ws + "/to-etc'\n"
-      "t read-through-symlink cat " + ws + "/to-outside\n"
-      "t host-socket-visible test -e " + s.root.string() + "/host.sock\n"
-      "t list-denied-dir sh -c 'ls -A " + ws + "/secrets | grep -q .'\n"
+      "t read-outside-workspace cat " +
+      s.root.string() +
+      "/outside\n"
+      "t write-readonly-workspace touch " +
+      ws +
+      "/new\n"
+      "t read-denied-file cat " +
+      ws +
+      "/secrets/token\n"
+      "t write-through-symlink sh -c 'echo x > " +
+      ws +
+      "/to-etc'\n"
+      "t read-through-symlink cat " +
+      ws +
+      "/to-outside\n"
+      "t host-socket-visible test -e " +
+      s.root.string() +
+      "/host.sock\n"
+      "t list-denied-dir sh -c 'ls -A " +
+      ws +
+      "/secrets | grep -q .'\n"
       "t mount mount -t tmpfs none /tmp\n"
       "t nested-userns unshare -U true\n"
       "t capabilities-left sh -c '! grep -q \"^CapEff:[[:space:]]*0000000000000000$\" /proc/self/status'\n"
@@ -371,10 +388,13 @@ TEST_CASE("docker containment: writes, protected paths, denied reads, network an
       "t network-interface sh -c 'ip -o link | grep -v \": lo:\" | grep -q .'\n"
       "t udp-out sh -c 'echo x | nc -u -w1 192.0.2.1 53'\n"
       "t tcp-out nc -w1 192.0.2.1 80\n"
-      "t tcp-host-loopback sh -c 'echo hi | nc -w1 127.0.0.1 " + std::to_string(listener.port) + "'\n"
+      "t tcp-host-loopback sh -c 'echo hi | nc -w1 127.0.0.1 " +
+      std::to_string(listener.port) +
+      "'\n"
       "t see-host-processes sh -c 'test $(ls -d /proc/[0-9]* | wc -l) -gt 20'\n"
       // Last: lands in the container's private /tmp if anywhere; the host file is checked below.
-      "echo x > " + s.root.string() + "/outside 2>/dev/null\n";
+      "echo x > " +
+      s.root.string() + "/outside 2>/dev/null\n";
   const Ran r = run(backend, shellStep(s, h, script));
   CAPTURE(r.out);
   CAPTURE(r.err);
@@ -385,15 +405,15 @@ TEST_CASE("docker containment: writes, protected paths, denied reads, network an
   CHECK(!fs::exists(s.ws / "new"));
 }
 
-TEST_CASE("docker containment: an author cannot touch protected paths by any route" *
-          doctest::test_suite("docker")) {
+TEST_CASE("docker containment: an author cannot touch protected paths by any route" * doctest::test_suite("docker")) {
   const DockerHost h = dockerHost();
   LW_REQUIRE_HOST(h.ready, h.reason);
   Scratch s;
   DockerBackend backend(configFor(h));
   const std::string ws = s.ws.string();
   const std::string script =
-      "cd " + ws + "\n"
+      "cd " + ws +
+      "\n"
       "t() { n=$1; shift; if \"$@\" >/dev/null 2>&1; then echo \"$n:ESCAPED\"; else echo \"$n:blocked\"; fi; }\n"
       "echo written > src.txt && echo author-write:ok\n"
       "t protected-direct sh -c 'echo evil > AGENTS.md'\n"
@@ -429,9 +449,8 @@ TEST_CASE("docker run: an orchestrator killed without unwinding leaves no contai
       const int devnull = ::open("/dev/null", O_WRONLY);
       ::dup2(devnull, 1);
       ::dup2(devnull, 2);
-      ::execl(LOOPWRIGHT_BIN, LOOPWRIGHT_BIN, "sandbox", "exec", "--backend", "docker", "--image",
-              h.image.c_str(), "--workspace", s.ws.c_str(), "--", "/bin/sleep", "600",
-              static_cast<char*>(nullptr));
+      ::execl(LOOPWRIGHT_BIN, LOOPWRIGHT_BIN, "sandbox", "exec", "--backend", "docker", "--image", h.image.c_str(),
+              "--workspace", s.ws.c_str(), "--", "/bin/sleep", "600", static_cast<char*>(nullptr));
       ::_exit(127);
     }
     // loopwright labels its containers with its own pid when not in Actions.

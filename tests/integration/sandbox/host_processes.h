@@ -5,11 +5,11 @@
 
 #include <sys/types.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace lw::test {

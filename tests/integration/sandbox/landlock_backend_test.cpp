@@ -66,8 +66,11 @@ StepSpec specFor(const Dirs& d, const std::string& script) {
   s.outDir = d.out;
   s.deniedReadPaths = {d.secret};
   s.protectedPaths = {d.ws / ".github"};
-  s.env = {{"PATH", "/usr/bin:/bin"}, {"WS", d.ws.string()}, {"OUT", d.out.string()},
-           {"OUTSIDE", d.outside.string()}, {"SECRET", d.secret.string()}};
+  s.env = {{"PATH", "/usr/bin:/bin"},
+           {"WS", d.ws.string()},
+           {"OUT", d.out.string()},
+           {"OUTSIDE", d.outside.string()},
+           {"SECRET", d.secret.string()}};
   return s;
 }
 
@@ -138,7 +141,7 @@ TEST_CASE("landlock backend: filesystem escapes are refused [integration]") {
                               r.err.find("Directory nonexistent") != std::string::npos);
     CHECK((hostPidGone || r.err.find("Permission denied") != std::string::npos ||
            r.err.find("Operation not permitted") != std::string::npos ||
-           r.err.find("Read-only file system") != std::string::npos ||  // the private view
+           r.err.find("Read-only file system") != std::string::npos ||      // the private view
            r.err.find("Invalid cross-device link") != std::string::npos));  // Landlock's EXDEV
     CHECK(r.out.find("s3cret") == std::string::npos);
   }
@@ -157,20 +160,21 @@ TEST_CASE("landlock backend: author step writes the workspace, protected path is
   CHECK(fs::exists(d.ws / "sub2"));
   // Documented limitation: the probe says partial, negotiation refuses the
   // capability. This pins that the report is not lying.
-  CHECK(backend().probe().capabilities.at(lw::Capability::ProtectedPathReadOnlyMask).support ==
-        Support::Partial);
+  CHECK(backend().probe().capabilities.at(lw::Capability::ProtectedPathReadOnlyMask).support == Support::Partial);
 }
 
-TEST_CASE("landlock backend: in the private view, metadata changes work inside the writable paths only, relative paths too [integration]") {
+TEST_CASE(
+    "landlock backend: in the private view, metadata changes work inside the writable paths only, relative paths too "
+    "[integration]") {
   LW_REQUIRE_HOST(available(), "linux-landlock unavailable: " + backend().probe().unavailableReason);
-  LW_REQUIRE_HOST(backend().probe().capabilities.at(lw::Capability::ProcessTreeCleanup).support ==
-                      Support::Enforced,
+  LW_REQUIRE_HOST(backend().probe().capabilities.at(lw::Capability::ProcessTreeCleanup).support == Support::Enforced,
                   "no private view here: seccomp refuses metadata changes everywhere instead");
   Dirs d;
   fs::create_directories(d.ws / "src");
-  StepSpec s = specFor(d, "echo x > rel && chmod +x rel && touch -d 2001-01-01 rel && "
-                          "chmod 0600 \"$OUT\" && cd .. && touch -d 2001-01-01 src && "
-                          "{ touch -d 2001-01-01 file.txt; chmod 0777 \"$OUTSIDE\"; } 2>&1; true");
+  StepSpec s = specFor(d,
+                       "echo x > rel && chmod +x rel && touch -d 2001-01-01 rel && "
+                       "chmod 0600 \"$OUT\" && cd .. && touch -d 2001-01-01 src && "
+                       "{ touch -d 2001-01-01 file.txt; chmod 0777 \"$OUTSIDE\"; } 2>&1; true");
   s.workspaceWritable = false;
   s.writablePaths = {d.ws / "src"};
   s.workdir = d.ws / "src";
@@ -182,7 +186,7 @@ TEST_CASE("landlock backend: in the private view, metadata changes work inside t
   CHECK(fs::last_write_time(d.ws / "src" / "rel") < fs::file_time_type::clock::now() - 24h);
   CHECK((fs::status(d.out).permissions() & fs::perms::group_read) == fs::perms::none);
   CHECK((fs::status(d.outside).permissions() & fs::perms::others_write) == fs::perms::none);
-  CHECK(fs::last_write_time(d.ws / "src") < fs::file_time_type::clock::now() - 24h);  // the tree's root is its own
+  CHECK(fs::last_write_time(d.ws / "src") < fs::file_time_type::clock::now() - 24h);       // the tree's root is its own
   CHECK(fs::last_write_time(d.ws / "file.txt") > fs::file_time_type::clock::now() - 24h);  // beside it: read-only
 }
 
@@ -206,9 +210,12 @@ TEST_CASE("landlock backend: no capabilities, no-new-privileges, seccomp on, as 
   while (lines >> key >> value) {
     CAPTURE(key);
     ++seen;
-    if (key == "NoNewPrivs:") CHECK(value == "1");
-    else if (key == "Seccomp:") CHECK(value == "2");
-    else CHECK(value == "0000000000000000");
+    if (key == "NoNewPrivs:")
+      CHECK(value == "1");
+    else if (key == "Seccomp:")
+      CHECK(value == "2");
+    else
+      CHECK(value == "0000000000000000");
   }
   CHECK(seen == 7);
 }
@@ -232,8 +239,8 @@ TEST_CASE("landlock backend: network mode none refuses every new socket [integra
   Dirs d;
   for (const char* family : {"AF_INET", "AF_INET6", "AF_UNIX", "AF_NETLINK", "AF_PACKET"}) {
     CAPTURE(family);
-    Run r = sh(d, std::string("/usr/bin/python3 -c 'import socket; socket.socket(socket.") + family +
-                      ", socket.SOCK_DGRAM)'");
+    Run r = sh(
+        d, std::string("/usr/bin/python3 -c 'import socket; socket.socket(socket.") + family + ", socket.SOCK_DGRAM)'");
     CHECK(r.status != 0);
   }
   Run pair = sh(d, "/usr/bin/python3 -c 'import socket; socket.socketpair()'");
@@ -242,8 +249,7 @@ TEST_CASE("landlock backend: network mode none refuses every new socket [integra
 
 TEST_CASE("landlock backend: loopback-only reaches its own loopback, not the host's [integration]") {
   LW_REQUIRE_HOST(available(), "linux-landlock unavailable: " + backend().probe().unavailableReason);
-  LW_REQUIRE_HOST(backend().probe().networkModes.at(lw::NetworkMode::LoopbackOnly).support ==
-                      Support::Enforced,
+  LW_REQUIRE_HOST(backend().probe().networkModes.at(lw::NetworkMode::LoopbackOnly).support == Support::Enforced,
                   "loopback-only is not enforced here (no user namespaces)");
   LW_REQUIRE_HOST(hasPython(), "/usr/bin/python3 is needed to open sockets");
   Dirs d;
@@ -263,12 +269,11 @@ TEST_CASE("landlock backend: loopback-only reaches its own loopback, not the hos
                lw::NetworkMode::LoopbackOnly);
   CHECK(own.status == 0);
   CHECK(own.out == "ok\n");
-  Run host = sh(d, "/usr/bin/python3 -c 'import socket; socket.create_connection((\"127.0.0.1\"," +
-                       port + "), timeout=3)'",
-                lw::NetworkMode::LoopbackOnly);
+  Run host =
+      sh(d, "/usr/bin/python3 -c 'import socket; socket.create_connection((\"127.0.0.1\"," + port + "), timeout=3)'",
+         lw::NetworkMode::LoopbackOnly);
   CHECK(host.status != 0);
-  Run unix = sh(d, "/usr/bin/python3 -c 'import socket; socket.socket(socket.AF_UNIX)'",
-                lw::NetworkMode::LoopbackOnly);
+  Run unix = sh(d, "/usr/bin/python3 -c 'import socket; socket.socket(socket.AF_UNIX)'", lw::NetworkMode::LoopbackOnly);
   CHECK(unix.status != 0);
   close(listener);
 }
@@ -338,11 +343,14 @@ TEST_CASE("landlock backend: mount, nested user namespaces, ptrace and TIOCSTI r
   for (const Case& c : cases) {
     std::string name = c.name;
     CAPTURE(name);
-    Run r = sh(d, "/usr/bin/python3 -c 'import ctypes, os\n"
-                  "libc = ctypes.CDLL(None, use_errno=True)\n"
-                  "L = ctypes.c_ulong\n"
-                  "rc = " + c.code + "\n"
-                  "print(ctypes.get_errno() if rc == -1 else \"succeeded\")'");
+    Run r = sh(d,
+               "/usr/bin/python3 -c 'import ctypes, os\n"
+               "libc = ctypes.CDLL(None, use_errno=True)\n"
+               "L = ctypes.c_ulong\n"
+               "rc = " +
+                   c.code +
+                   "\n"
+                   "print(ctypes.get_errno() if rc == -1 else \"succeeded\")'");
     CAPTURE(r.err);
     CHECK(r.status == 0);
     CHECK(r.out == "1\n");

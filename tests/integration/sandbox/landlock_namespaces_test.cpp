@@ -21,8 +21,7 @@ namespace {
 bool namespacesWork() {
   static landlock::LandlockBackend b;
   const ProbeReport& r = b.probe();
-  return r.available &&
-         r.networkModes.at(lw::NetworkMode::LoopbackOnly).support == Support::Enforced;
+  return r.available && r.networkModes.at(lw::NetworkMode::LoopbackOnly).support == Support::Enforced;
 }
 
 process::SpawnRequest inPidNamespace(const std::string& script) {
@@ -69,14 +68,14 @@ TEST_CASE("landlock namespaces: a daemon dies with the namespace's init [integra
   std::string out;
   process::ExitInfo info = runToEnd(
       // Built at run time so that no command line but the daemon's holds it.
-      inPidNamespace("m=" + marker + "; setsid sh -c \"sleep $m &\"; sleep 0.3; "
+      inPidNamespace("m=" + marker +
+                     "; setsid sh -c \"sleep $m &\"; sleep 0.3; "
                      "cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' ' ' | grep -o 'slee[p] " +
                      marker + "' | head -1"),
       &out);
   CHECK(info.exitCode == 0);
   CHECK(out == "sleep " + marker + "\n");  // it was running while the step ran
-  std::string cmd = "cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' ' ' | grep -q 'slee[p] " +
-                    marker + "'";
+  std::string cmd = "cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' ' ' | grep -q 'slee[p] " + marker + "'";
   CHECK(std::system(cmd.c_str()) != 0);  // and is gone now
   // The kernel ended it with the namespace; no count is claimed.
   CHECK_FALSE(info.descendantsKilled.has_value());

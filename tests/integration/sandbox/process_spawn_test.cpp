@@ -218,7 +218,10 @@ TEST_CASE("process spawn: a supervisor setup runs before the step is forked, and
 
   // The supervisor's own state is what the step inherits: a umask here.
   SpawnRequest ok = shell("umask");
-  ok.supervisorSetup.push_back({"umask", [] { ::umask(077); return 0; }});
+  ok.supervisorSetup.push_back({"umask", [] {
+                                  ::umask(077);
+                                  return 0;
+                                }});
   auto p = spawn(ok);
   REQUIRE(p.ok());
   CHECK((*p)->wait(std::nullopt).status() == 0);

@@ -74,12 +74,19 @@ bool seccompAvailable() { return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0; }
 TEST_CASE("seccomp filter: denied calls fail with the planned errno [integration]") {
   LW_REQUIRE_HOST(seccompAvailable(), "the kernel has no seccomp");
   Policy p = buildPolicy({NetworkMode::None, false});
-  SUBCASE("ptrace") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_ptrace, PTRACE_TRACEME, 0, 0, 0)); }) == EPERM); }
-  SUBCASE("process_vm_readv") {
-    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_process_vm_readv, getppid(), nullptr, 0, nullptr, 0, 0)); }) == EPERM);
+  SUBCASE("ptrace") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_ptrace, PTRACE_TRACEME, 0, 0, 0)); }) == EPERM);
   }
-  SUBCASE("unshare user ns") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_unshare, CLONE_NEWUSER)); }) == EPERM); }
-  SUBCASE("setns") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_setns, 0, 0)); }) == EPERM); }
+  SUBCASE("process_vm_readv") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_process_vm_readv, getppid(), nullptr, 0, nullptr, 0, 0)); }) ==
+          EPERM);
+  }
+  SUBCASE("unshare user ns") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_unshare, CLONE_NEWUSER)); }) == EPERM);
+  }
+  SUBCASE("setns") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_setns, 0, 0)); }) == EPERM);
+  }
   SUBCASE("clone with CLONE_NEWUSER") {
     CHECK(expectCode(p, [] {
             long rc = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0);
@@ -87,25 +94,41 @@ TEST_CASE("seccomp filter: denied calls fail with the planned errno [integration
             return errnoOf(rc);
           }) == EPERM);
   }
-  SUBCASE("clone3") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_clone3, nullptr, 0)); }) == ENOSYS); }
+  SUBCASE("clone3") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_clone3, nullptr, 0)); }) == ENOSYS);
+  }
   SUBCASE("mount") {
-    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_mount, "none", "/nonexistent-lw", "tmpfs", 0, nullptr)); }) == EPERM);
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_mount, "none", "/nonexistent-lw", "tmpfs", 0, nullptr)); }) ==
+          EPERM);
   }
-  SUBCASE("fsopen") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_fsopen, "tmpfs", 0)); }) == EPERM); }
+  SUBCASE("fsopen") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_fsopen, "tmpfs", 0)); }) == EPERM);
+  }
   SUBCASE("keyctl") {
-    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0)); }) == EPERM);
+    CHECK(expectCode(p, [] {
+            return errnoOf(syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0));
+          }) == EPERM);
   }
-  SUBCASE("bpf") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_bpf, 0, nullptr, 0)); }) == EPERM); }
+  SUBCASE("bpf") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_bpf, 0, nullptr, 0)); }) == EPERM);
+  }
   SUBCASE("perf_event_open") {
     CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_perf_event_open, nullptr, 0, -1, -1, 0)); }) == EPERM);
   }
-  SUBCASE("userfaultfd") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_userfaultfd, 0)); }) == EPERM); }
+  SUBCASE("userfaultfd") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_userfaultfd, 0)); }) == EPERM);
+  }
   SUBCASE("open_by_handle_at") {
     CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_open_by_handle_at, AT_FDCWD, nullptr, 0)); }) == EPERM);
   }
-  SUBCASE("io_uring_setup") { CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_io_uring_setup, 1, nullptr)); }) == ENOSYS); }
+  SUBCASE("io_uring_setup") {
+    CHECK(expectCode(p, [] { return errnoOf(syscall(SYS_io_uring_setup, 1, nullptr)); }) == ENOSYS);
+  }
   SUBCASE("TIOCSTI, also with the high bits set") {
-    CHECK(expectCode(p, [] { char c = 'x'; return errnoOf(syscall(SYS_ioctl, 0, TIOCSTI, &c)); }) == EPERM);
+    CHECK(expectCode(p, [] {
+            char c = 'x';
+            return errnoOf(syscall(SYS_ioctl, 0, TIOCSTI, &c));
+          }) == EPERM);
     CHECK(expectCode(p, [] {
             char c = 'x';
             return errnoOf(syscall(SYS_ioctl, 0, static_cast<unsigned long>(TIOCSTI) | (1ul << 32), &c));
@@ -117,7 +140,10 @@ TEST_CASE("seccomp filter: denied calls fail with the planned errno [integration
     CHECK(expectCode(p, [] { return errnoOf(socket(AF_INET6, SOCK_DGRAM, 0)); }) == EAFNOSUPPORT);
     CHECK(expectCode(p, [] { return errnoOf(socket(AF_NETLINK, SOCK_RAW, 0)); }) == EAFNOSUPPORT);
     CHECK(expectCode(p, [] { return errnoOf(socket(AF_UNIX, SOCK_STREAM, 0)); }) == 0);
-    CHECK(expectCode(p, [] { int sv[2]; return errnoOf(socketpair(AF_UNIX, SOCK_STREAM, 0, sv)); }) == 0);
+    CHECK(expectCode(p, [] {
+            int sv[2];
+            return errnoOf(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+          }) == 0);
   }
 }
 

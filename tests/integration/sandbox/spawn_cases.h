@@ -26,8 +26,7 @@ inline sandbox::process::SpawnRequest shell(const std::string& script) {
 
 // Starts `r` with `start`, waits up to 20 s, and hands back stdout.
 template <class Start>
-sandbox::process::ExitInfo runToEnd(Start start, const sandbox::process::SpawnRequest& r,
-                                    std::string* out = nullptr) {
+sandbox::process::ExitInfo runToEnd(Start start, const sandbox::process::SpawnRequest& r, std::string* out = nullptr) {
   auto p = start(r);
   REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
   auto info = (*p)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(20));

@@ -39,8 +39,8 @@ ExitInfo runToEnd(const SpawnRequest& r, std::string* out = nullptr) {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("process start: exit status, signal, output and the PATH of the step's environment",
-                   Start, Supervised, SelfCleaning) {
+TEST_CASE_TEMPLATE("process start: exit status, signal, output and the PATH of the step's environment", Start,
+                   Supervised, SelfCleaning) {
   std::string out;
   SpawnRequest r;
   r.argv = {"echo", "hello"};
@@ -56,8 +56,7 @@ TEST_CASE_TEMPLATE("process start: exit status, signal, output and the PATH of t
   CHECK(sig.descendantsKilled.has_value() == Start::kCountsDescendants);
 }
 
-TEST_CASE_TEMPLATE("process start: stdout and stderr apart, bounded per stream", Start, Supervised,
-                   SelfCleaning) {
+TEST_CASE_TEMPLATE("process start: stdout and stderr apart, bounded per stream", Start, Supervised, SelfCleaning) {
   SpawnRequest r = shell("head -c 100000 /dev/zero | tr '\\0' x; echo err >&2");
   r.maxOutputBytes = 1000;
   auto p = Start::start(r);
@@ -133,8 +132,8 @@ TEST_CASE_TEMPLATE("process start: new session, default signal dispositions, emp
   CHECK(out == "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
 }
 
-TEST_CASE_TEMPLATE("process start: a missing command fails before starting, an exec failure is reported",
-                   Start, Supervised, SelfCleaning) {
+TEST_CASE_TEMPLATE("process start: a missing command fails before starting, an exec failure is reported", Start,
+                   Supervised, SelfCleaning) {
   SpawnRequest r;
   r.argv = {"no-such-command-lw"};
   r.env = kSpawnEnv;

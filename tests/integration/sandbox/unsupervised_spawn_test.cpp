@@ -53,8 +53,7 @@ TEST_CASE("self-cleaning launcher spawn: child setup steps run before the exec, 
   SpawnRequest r = shell("ulimit -n; ulimit -f");
   r.childSetup.push_back({"setting limits", [] {
                             rlimit files{64, 64}, size{1024, 1024};
-                            return ::setrlimit(RLIMIT_NOFILE, &files) == 0 &&
-                                           ::setrlimit(RLIMIT_FSIZE, &size) == 0
+                            return ::setrlimit(RLIMIT_NOFILE, &files) == 0 && ::setrlimit(RLIMIT_FSIZE, &size) == 0
                                        ? 0
                                        : errno;
                           }});

@@ -53,7 +53,7 @@ TEST_CASE("verify author: path cases are refused" * doctest::test_suite("integra
   struct Case {
     const char* name;
     const char* script;
-    const char* offending;  // the path reported
+    const char* offending;   // the path reported
     const char* setup = "";  // before the baseline
   };
   const Case cases[] = {
@@ -63,14 +63,13 @@ TEST_CASE("verify author: path cases are refused" * doctest::test_suite("integra
       {"case-variant protected name", "printf 'obey\\n' > dir/Claude.MD", "dir/Claude.MD"},
       {"symlink into a denied dir", "ln -s ../.github/workflows dir/wf", "dir/wf"},
       {"write through a symlink in a parent",
-       "ln -s ../.github dir/gh && printf 'x\\n' > dir/gh/workflows/new.yml && rm dir/gh",
-       ".github/workflows/new.yml"},
+       "ln -s ../.github dir/gh && printf 'x\\n' > dir/gh/workflows/new.yml && rm dir/gh", ".github/workflows/new.yml"},
       {"new symlink pointing outside the workspace", "ln -s /etc dir/etc", "dir/etc"},
       {"relative symlink escaping with ..", "ln -s ../../../../../../../etc/passwd dir/sub/p", "dir/sub/p"},
       {"git config", "git config core.fsmonitor 'sh -c evil'", "config"},
       {"git hook", "printf '#!/bin/sh\\n' > .git/hooks/post-checkout", "hooks/post-checkout"},
-      {"hook in a core.hooksPath inside the scope", "printf 'x' > dir/hooks/pre-push",
-       "dir/hooks/pre-push", "git config core.hooksPath dir/hooks && mkdir -p dir/hooks"},
+      {"hook in a core.hooksPath inside the scope", "printf 'x' > dir/hooks/pre-push", "dir/hooks/pre-push",
+       "git config core.hooksPath dir/hooks && mkdir -p dir/hooks"},
   };
   for (const Case& c : cases) {
     std::string name = c.name;
@@ -100,8 +99,7 @@ TEST_CASE("verify author: path cases are refused" * doctest::test_suite("integra
   }
 }
 
-TEST_CASE("verify author: declared paths are resolved before the policy applies" *
-          doctest::test_suite("integration")) {
+TEST_CASE("verify author: declared paths are resolved before the policy applies" * doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
   REQUIRE(repo.sh("ln -s ../.github dir/gh && ln -s dir ../cwd-link") == 0);
@@ -114,13 +112,13 @@ TEST_CASE("verify author: declared paths are resolved before the policy applies"
   };
   const Case cases[] = {
       {"dir/ok.txt", "", false},
-      {"dir/../a.txt", "", true},                       // '..' out of the scope
-      {"dir/../../outside.txt", "", true},              // '..' out of the workspace
-      {"dir/gh/workflows/ci.yml", "", true},            // symlink in a parent
-      {"gh/workflows/x.yml", "repo/dir", true},         // the same from a cwd
-      {"b.txt", "cwd-link", true},                      // symlinked cwd outside the workspace
-      {"DIR/b.txt", "", true},                          // case variant of a writable dir
-      {".GITHUB/workflows/ci.yml", "", true},           // case variant of a protected dir
+      {"dir/../a.txt", "", true},                // '..' out of the scope
+      {"dir/../../outside.txt", "", true},       // '..' out of the workspace
+      {"dir/gh/workflows/ci.yml", "", true},     // symlink in a parent
+      {"gh/workflows/x.yml", "repo/dir", true},  // the same from a cwd
+      {"b.txt", "cwd-link", true},               // symlinked cwd outside the workspace
+      {"DIR/b.txt", "", true},                   // case variant of a writable dir
+      {".GITHUB/workflows/ci.yml", "", true},    // case variant of a protected dir
   };
   for (const Case& c : cases) {
     std::string given = c.given;
@@ -154,8 +152,7 @@ TEST_CASE("verify author: dependency manifests are reported" * doctest::test_sui
   for (const Change& c : r->changes)
     if (c.dependency) deps.push_back(c.path);
   std::sort(deps.begin(), deps.end());
-  CHECK(deps == std::vector<std::string>{"dir/CMakeLists.txt", "dir/package.json",
-                                         "dir/requirements-dev.txt"});
+  CHECK(deps == std::vector<std::string>{"dir/CMakeLists.txt", "dir/package.json", "dir/requirements-dev.txt"});
   CHECK(r->findings.size() == 3);
   CHECK(r->findings[0].ruleId == "verify/dependency-change");
 }

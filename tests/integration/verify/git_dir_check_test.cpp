@@ -26,7 +26,8 @@ namespace {
 // repository at dir/nested.
 constexpr const char* kLayout =
     "set -e\n"
-    "git init -q -b main ../subsrc && git -C ../subsrc -c user.email=t@example.com -c user.name=t commit -q --allow-empty -m s\n"
+    "git init -q -b main ../subsrc && git -C ../subsrc -c user.email=t@example.com -c user.name=t commit -q "
+    "--allow-empty -m s\n"
     "git -c protocol.file.allow=always submodule add -q ../subsrc sub\n"
     "git commit -qm 'add sub'\n"
     "git -C sub branch objects/00\n"
@@ -40,8 +41,7 @@ struct Case {
 };
 
 const Case kCases[] = {
-    {"submodule config core.fsmonitor", "git -C sub config core.fsmonitor 'touch /tmp/lw-pwned'",
-     "modules/sub/config"},
+    {"submodule config core.fsmonitor", "git -C sub config core.fsmonitor 'touch /tmp/lw-pwned'", "modules/sub/config"},
     {"hook in a submodule", "printf '#!/bin/sh\\n' > .git/modules/sub/hooks/post-checkout",
      "modules/sub/hooks/post-checkout"},
     {"submodule gitfile redirected", "printf 'gitdir: /tmp/elsewhere\\n' > sub/.git", "sub/.git"},
@@ -49,8 +49,7 @@ const Case kCases[] = {
     // loose objects (which are not watched).
     {"a submodule branch beside one named objects/00", "git -C sub branch objects/ab",
      "modules/sub/refs/heads/objects/ab"},
-    {"FETCH_HEAD", "printf '0000000000000000000000000000000000000000\\t\\tx\\n' > .git/FETCH_HEAD",
-     "FETCH_HEAD"},
+    {"FETCH_HEAD", "printf '0000000000000000000000000000000000000000\\t\\tx\\n' > .git/FETCH_HEAD", "FETCH_HEAD"},
     {"description", "printf 'evil\\n' >> .git/description", "description"},
     {"a new file under .git", "printf 'x\\n' > .git/anything", "anything"},
     {"info/exclude", "printf 'a.txt\\n' >> .git/info/exclude", "info/exclude"},
@@ -145,8 +144,7 @@ TEST_CASE("verify git dir: a reviewer writing anything under a git directory is 
   }
 }
 
-TEST_CASE("verify git dir: an author's symlink into a git directory is refused" *
-          doctest::test_suite("integration")) {
+TEST_CASE("verify git dir: an author's symlink into a git directory is refused" * doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
   auto baseline = lw::test::baselineOf(repo);
@@ -167,8 +165,8 @@ TEST_CASE("verify git dir: a declared path inside a .git is refused whatever the
   REQUIRE(repo.sh("ln -s ../.git/hooks dir/h") == 0);
   auto baseline = lw::test::baselineOf(repo);
   REQUIRE(baseline.ok());
-  for (const char* given : {".git/config", "dir/../.git/hooks/pre-commit", "dir/h/pre-push", "sub/.git",
-                            ".GIT/config"}) {
+  for (const char* given :
+       {".git/config", "dir/../.git/hooks/pre-commit", "dir/h/pre-push", "sub/.git", ".GIT/config"}) {
     CAPTURE(given);
     CheckPolicy p = policyFor(lw::Role::Author);
     p.restore = false;
@@ -200,8 +198,7 @@ TEST_CASE("verify git dir: an author's git status and git diff are not a violati
   CHECK(index->benign);
 }
 
-TEST_CASE("verify git dir: a baseline store inside the repository is refused" *
-          doctest::test_suite("integration")) {
+TEST_CASE("verify git dir: a baseline store inside the repository is refused" * doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to make the repository");
   TempRepo repo;
   for (std::string store : {repo.dir() + "/.git/lw-store", repo.dir() + "/dir/store", repo.dir() + "/new.store"}) {

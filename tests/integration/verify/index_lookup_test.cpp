@@ -58,8 +58,7 @@ void caughtAndRestored(const TempRepo& repo, const Baseline& baseline, const std
 
 }  // namespace
 
-TEST_CASE("verify index lookup: a case-insensitive index is searched exactly" *
-          doctest::test_suite("integration")) {
+TEST_CASE("verify index lookup: a case-insensitive index is searched exactly" * doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to build the repository");
   TempRepo repo;
   // With core.ignorecase libgit2 keeps "alpha" before "Beta" before "dir";
@@ -101,9 +100,7 @@ TEST_CASE("verify index lookup: a conflicted path is tracked, its content kept w
   SUBCASE("resolving it in the working tree") {
     caughtAndRestored(repo, baseline, "printf 'resolved\\n' > a.txt", "a.txt");
   }
-  SUBCASE("resolving it in the index") {
-    caughtAndRestored(repo, baseline, "git add a.txt", "index");
-  }
+  SUBCASE("resolving it in the index") { caughtAndRestored(repo, baseline, "git add a.txt", "index"); }
 }
 
 TEST_CASE("verify index lookup: a submodule's gitlink is tracked, its files budgeted like ignored ones" *

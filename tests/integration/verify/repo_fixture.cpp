@@ -59,8 +59,7 @@ int TempRepo::sh(const std::string& script) const {
   std::string path = root_ + "/script.sh";
   {
     std::ofstream out(path);
-    out << "cd '" << dir_ << "' || exit 99\nexport GIT_CONFIG_NOSYSTEM=1 HOME='" << root_
-        << "'\n" << script << "\n";
+    out << "cd '" << dir_ << "' || exit 99\nexport GIT_CONFIG_NOSYSTEM=1 HOME='" << root_ << "'\n" << script << "\n";
   }
   int rc = std::system(("sh '" + path + "' >/dev/null 2>&1").c_str());
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
@@ -106,8 +105,7 @@ std::map<std::string, NodeState> snapshotBytes(const std::string& repoDir) {
   return out;
 }
 
-std::string firstDifference(const std::map<std::string, NodeState>& a,
-                            const std::map<std::string, NodeState>& b) {
+std::string firstDifference(const std::map<std::string, NodeState>& a, const std::map<std::string, NodeState>& b) {
   for (const auto& [path, node] : a) {
     auto it = b.find(path);
     if (it == b.end()) return "missing after: " + path;

@@ -50,7 +50,6 @@ struct NodeState {
 std::map<std::string, NodeState> snapshotBytes(const std::string& repoDir);
 
 // The first difference between two snapshots, "" when equal.
-std::string firstDifference(const std::map<std::string, NodeState>& a,
-                            const std::map<std::string, NodeState>& b);
+std::string firstDifference(const std::map<std::string, NodeState>& a, const std::map<std::string, NodeState>& b);
 
 }  // namespace lw::test

@@ -39,8 +39,7 @@ TEST_CASE("verify repository format: an index libgit2 cannot read fails the base
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to build the repository");
   const Layout layouts[] = {
       {"split index", "git update-index --split-index", "git update-index --no-split-index"},
-      {"sparse index",
-       "git sparse-checkout init --cone --sparse-index && git sparse-checkout set dir",
+      {"sparse index", "git sparse-checkout init --cone --sparse-index && git sparse-checkout set dir",
        "git sparse-checkout init --no-sparse-index"},
       {"damaged index", "printf 'DIRC garbage' > .git/index", "git status"},
   };
@@ -65,14 +64,11 @@ TEST_CASE("verify repository format: a repository libgit2 cannot open says which
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to build the repository");
   const Layout layouts[] = {
       // What `git clone --filter=blob:none` (actions/checkout's `filter:`) leaves.
-      {"partial clone",
-       "git config core.repositoryformatversion 1 && git config extensions.partialclone origin",
+      {"partial clone", "git config core.repositoryformatversion 1 && git config extensions.partialclone origin",
        "without --filter"},
-      {"SHA-256 object ids",
-       "git config core.repositoryformatversion 1 && git config extensions.objectformat sha256",
+      {"SHA-256 object ids", "git config core.repositoryformatversion 1 && git config extensions.objectformat sha256",
        "SHA-256"},
-      {"unknown extension",
-       "git config core.repositoryformatversion 1 && git config extensions.futurething true",
+      {"unknown extension", "git config core.repositoryformatversion 1 && git config extensions.futurething true",
        "extensions.futurething"},
   };
   for (const Layout& l : layouts) {

@@ -47,7 +47,8 @@ const Case kCases[] = {
     {"edit index only", "git update-index --chmod=+x a.txt", Category::Index},
     {"unstage in index", "git rm -q --cached dir/b.txt", Category::Index},
     {"edit .git/config", "git config core.editor vim", Category::Config},
-    {"add a hook", "printf '#!/bin/sh\\nexit 0\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit", Category::Hook},
+    {"add a hook", "printf '#!/bin/sh\\nexit 0\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
+     Category::Hook},
     {"change core.hooksPath", "git config core.hooksPath .githooks", Category::Config},
     {"info/exclude", "printf 'a.txt\\n' >> .git/info/exclude", Category::Info},
     {"alternates", "mkdir -p .git/objects/info && printf '/tmp\\n' > .git/objects/info/alternates", Category::Info},
@@ -78,8 +79,7 @@ Baseline baselineThen(const TempRepo& repo, const std::string& step) {
 }
 
 bool hasCategory(const CheckReport& r, Category c) {
-  return std::any_of(r.changes.begin(), r.changes.end(),
-                     [&](const Change& ch) { return ch.category == c; });
+  return std::any_of(r.changes.begin(), r.changes.end(), [&](const Change& ch) { return ch.category == c; });
 }
 
 }  // namespace
@@ -105,9 +105,8 @@ TEST_CASE("verify reviewer: every kind of change is detected, quarantined and re
       auto report = check(*baseline, policy);
       REQUIRE(report.ok());
       CHECK(report->violation == lw::ErrorCode::ReadOnlyViolation);
-      CHECK(report->violations ==
-            static_cast<std::size_t>(std::count_if(report->changes.begin(), report->changes.end(),
-                                                   [](const Change& ch) { return !ch.benign; })));
+      CHECK(report->violations == static_cast<std::size_t>(std::count_if(report->changes.begin(), report->changes.end(),
+                                                                         [](const Change& ch) { return !ch.benign; })));
       CHECK(hasCategory(*report, c.category));
       CHECK(report->quarantineRef == "refs/loopwright/quarantine/run-1/security");
       for (const std::string& f : report->restoreFailures) MESSAGE(f);
@@ -133,7 +132,8 @@ TEST_CASE("verify reviewer: a reviewer running git status, diff and log changes 
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
   REQUIRE(repo.sh("touch -d 2020-01-01 a.txt dir/b.txt") == 0);  // make the index stat cache stale
-  const Baseline baseline = baselineThen(repo, "git status --porcelain >/dev/null && git diff >/dev/null && git log >/dev/null");
+  const Baseline baseline =
+      baselineThen(repo, "git status --porcelain >/dev/null && git diff >/dev/null && git log >/dev/null");
   CheckPolicy policy;
   auto report = check(baseline, policy);
   REQUIRE(report.ok());
@@ -165,15 +165,14 @@ TEST_CASE("verify reviewer: ignored files over the capture budget are detected, 
   auto report = check(*baseline, policy);
   REQUIRE(report.ok());
   CHECK(report->changes.size() == 3);
-  auto notRestorable = std::count_if(report->changes.begin(), report->changes.end(),
-                                     [](const Change& c) { return !c.restorable; });
+  auto notRestorable =
+      std::count_if(report->changes.begin(), report->changes.end(), [](const Change& c) { return !c.restorable; });
   CHECK(notRestorable == 2);
   CHECK_FALSE(report->restored);
   CHECK(report->restoreFailures.size() == 2);
 }
 
-TEST_CASE("verify reviewer: restore never follows a symlink the step planted" *
-          doctest::test_suite("integration")) {
+TEST_CASE("verify reviewer: restore never follows a symlink the step planted" * doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
   auto baseline = lw::test::baselineOf(repo);
@@ -190,9 +189,10 @@ TEST_CASE("verify reviewer: restore never follows a symlink the step planted" *
                 "test \"$(cat dir/b.txt)\" = beta") == 0);
 }
 
-TEST_CASE("verify reviewer: a later check against the same baseline leaves out loopwright's own "
-          "quarantine refs, but not one the step moved" *
-          doctest::test_suite("integration")) {
+TEST_CASE(
+    "verify reviewer: a later check against the same baseline leaves out loopwright's own "
+    "quarantine refs, but not one the step moved" *
+    doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
   const Baseline baseline = baselineThen(repo, "printf 'x\\n' >> a.txt");
@@ -255,7 +255,8 @@ TEST_CASE("verify reviewer: files at paths git refuses in a tree are kept all th
           doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
-  const Baseline baseline = baselineThen(repo, "mkdir -p dir/.git && printf 'evidence\\n' > dir/.git/config && printf 'plain\\n' > plain.txt");
+  const Baseline baseline = baselineThen(
+      repo, "mkdir -p dir/.git && printf 'evidence\\n' > dir/.git/config && printf 'plain\\n' > plain.txt");
   CheckPolicy policy = quarantiningReviewer();
   auto report = check(baseline, policy);
   REQUIRE(report.ok());
@@ -263,7 +264,8 @@ TEST_CASE("verify reviewer: files at paths git refuses in a tree are kept all th
   CHECK(report->restored);
   const std::string ref = report->quarantineRef;
   CHECK(repo.sh("test \"$(git cat-file -p " + ref + ":unrepresentable/1)\" = evidence") == 0);
-  CHECK(repo.sh("git cat-file -p " + ref + ":CHANGES | grep -q '^added\tconfig\tworktree:dir/.git/config\tkept as unrepresentable/1$'") == 0);
+  CHECK(repo.sh("git cat-file -p " + ref +
+                ":CHANGES | grep -q '^added\tconfig\tworktree:dir/.git/config\tkept as unrepresentable/1$'") == 0);
   CHECK(repo.sh("test \"$(git cat-file -p " + ref + ":worktree/plain.txt)\" = plain") == 0);
 }
 
@@ -274,7 +276,8 @@ TEST_CASE("verify reviewer: what cannot be kept for inspection is not restored a
   auto baseline = lw::test::baselineOf(repo);
   REQUIRE(baseline.ok());
   // The object database moved out of reach: no quarantine commit can be written.
-  REQUIRE(repo.sh("printf 'x\\n' >> a.txt && mv .git/objects ../objects-away && ln -s /nonexistent-lw .git/objects") == 0);
+  REQUIRE(repo.sh("printf 'x\\n' >> a.txt && mv .git/objects ../objects-away && ln -s /nonexistent-lw .git/objects") ==
+          0);
   CheckPolicy policy;
   policy.restore = true;
   auto report = check(*baseline, policy);
@@ -294,8 +297,9 @@ TEST_CASE("verify reviewer: names with newlines, tabs or quotes keep CHANGES one
   LW_REQUIRE_HOST(lw::test::haveGit(), "the git CLI is needed to play the step");
   TempRepo repo;
   const Baseline baseline =
-      baselineThen(repo, "printf 1 > \"$(printf 'two\\nlines')\" && printf 2 > \"$(printf 'tab\\there')\" && "
-                         "printf 3 > 'say \"hi\"' && printf 4 > plain.txt");
+      baselineThen(repo,
+                   "printf 1 > \"$(printf 'two\\nlines')\" && printf 2 > \"$(printf 'tab\\there')\" && "
+                   "printf 3 > 'say \"hi\"' && printf 4 > plain.txt");
   CheckPolicy policy = quarantiningReviewer();
   auto report = check(baseline, policy);
   REQUIRE(report.ok());

@@ -1,9 +1,9 @@
 // `loopwright verify snapshot` / `verify check` as separate processes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <string>
 #include <vector>
 

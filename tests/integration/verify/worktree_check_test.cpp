@@ -23,9 +23,7 @@ struct Linked {
   TempRepo repo;
   std::string dir;
 
-  Linked() : dir(repo.dir() + "/../linked") {
-    REQUIRE(repo.sh("git worktree add -q -b linked ../linked") == 0);
-  }
+  Linked() : dir(repo.dir() + "/../linked") { REQUIRE(repo.sh("git worktree add -q -b linked ../linked") == 0); }
   int sh(const std::string& script) const { return repo.sh("cd ../linked && " + script); }
   lw::Result<Baseline> baseline() const {
     BaselineOptions opts;

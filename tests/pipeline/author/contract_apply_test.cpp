@@ -3,9 +3,9 @@
 #include <doctest/doctest.h>
 
 #include "pipeline/author/contract_apply.h"
+#include "pipeline/author/contract_plan.h"
 #include "pipeline/step/refusal_blocker.h"
 #include "pipeline/step/step_settle.h"
-#include "pipeline/author/contract_plan.h"
 #include "pipeline/step_fakes.h"
 
 using namespace lw;

@@ -27,10 +27,14 @@ StepPlan authorPlan() {
   s.image = "registry.example/img@sha256:abc";
   s.maxOutputBytes = 4096;
   s.limits.pids = 77;
-  s.env = {{"PATH", "/usr/bin:/bin"}, {"LOOPWRIGHT_OUT", "/runs/r1/steps/fix/fmt/out"},
-           {"LOOPWRIGHT_BRIDGE", "fd:3"}, {"LOOPWRIGHT_EVENT", "/runs/r1/event.json"},
-           {"LOOPWRIGHT_BIN", "/usr/bin/loopwright"}, {"LOOPWRIGHT_STEP", "fix/fmt"},
-           {"LOOPWRIGHT_RUN_ID", "r1"}, {"HOME", "/runs/r1/steps/fix/fmt/out"}};
+  s.env = {{"PATH", "/usr/bin:/bin"},
+           {"LOOPWRIGHT_OUT", "/runs/r1/steps/fix/fmt/out"},
+           {"LOOPWRIGHT_BRIDGE", "fd:3"},
+           {"LOOPWRIGHT_EVENT", "/runs/r1/event.json"},
+           {"LOOPWRIGHT_BIN", "/usr/bin/loopwright"},
+           {"LOOPWRIGHT_STEP", "fix/fmt"},
+           {"LOOPWRIGHT_RUN_ID", "r1"},
+           {"HOME", "/runs/r1/steps/fix/fmt/out"}};
   return plan;
 }
 
@@ -54,10 +58,10 @@ TEST_CASE("validate plan: the step's sandbox, the worktree writable, no network,
   CHECK(v.maxOutputBytes == 4096);
   CHECK(v.limits.pids == 77);
   CHECK(v.env == std::map<std::string, std::string>{{"PATH", "/usr/bin:/bin"},
-                                                   {"LOOPWRIGHT_OUT", "/runs/r1/steps/fix/fmt/validate/out"},
-                                                   {"LOOPWRIGHT_STEP", "fix/fmt"},
-                                                   {"LOOPWRIGHT_RUN_ID", "r1"},
-                                                   {"HOME", "/runs/r1/steps/fix/fmt/validate/out"}});
+                                                    {"LOOPWRIGHT_OUT", "/runs/r1/steps/fix/fmt/validate/out"},
+                                                    {"LOOPWRIGHT_STEP", "fix/fmt"},
+                                                    {"LOOPWRIGHT_RUN_ID", "r1"},
+                                                    {"HOME", "/runs/r1/steps/fix/fmt/validate/out"}});
 }
 
 TEST_CASE("validate plan: the layout under the step's directory") {

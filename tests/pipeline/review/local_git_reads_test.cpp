@@ -35,7 +35,8 @@ struct Repo {
   }
   Repo() {
     std::string longText;
-    for (int i = 1; i <= 40; ++i) longText += "line " + std::to_string(i) + " of a file long enough to be found renamed\n";
+    for (int i = 1; i <= 40; ++i)
+      longText += "line " + std::to_string(i) + " of a file long enough to be found renamed\n";
     tmp.write("old.txt", longText);
     tmp.write("a.txt", "one\ntwo\nthree\n");
     tmp.write("gone.txt", "bye\n");

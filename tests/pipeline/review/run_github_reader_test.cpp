@@ -86,9 +86,12 @@ github::GithubEvent pullEvent(const std::string& action, const std::string& base
 
 json::value payloadFor(const std::string& base, const std::string& head) {
   return json::object{{"action", "opened"},
-                      {"pull_request", json::object{{"number", 7}, {"title", "From the payload"}, {"body", "b"},
+                      {"pull_request", json::object{{"number", 7},
+                                                    {"title", "From the payload"},
+                                                    {"body", "b"},
                                                     {"user", json::object{{"login", "mona"}}},
-                                                    {"author_association", "MEMBER"}, {"draft", false},
+                                                    {"author_association", "MEMBER"},
+                                                    {"draft", false},
                                                     {"labels", json::array{}},
                                                     {"head", json::object{{"sha", head}, {"ref", "feature"}}},
                                                     {"base", json::object{{"sha", base}, {"ref", "main"}}}}}};
@@ -127,8 +130,8 @@ TEST_CASE("run reader: the clone answers the diff, incremental on a synchronize 
 TEST_CASE("run reader: github.pull from the payload, files at base and head from the clone") {
   Clone c;
   Api api;
-  RunGithubReader reader({c.dir, pullEvent("opened", c.base, c.head), payloadFor(c.base, c.head), ""},
-                         &api.reads, nullptr);
+  RunGithubReader reader({c.dir, pullEvent("opened", c.base, c.head), payloadFor(c.base, c.head), ""}, &api.reads,
+                         nullptr);
   auto p = reader.pull();
   REQUIRE(p.ok());
   CHECK(p->title == "From the payload");
@@ -146,8 +149,8 @@ TEST_CASE("run reader: a head the clone lacks is read from the REST API") {
   Api api;
   std::string foreignHead(40, 'f');
   api.gh.addPull(7, foreignHead, "diff --git a/z b/z\n");
-  api.gh.reads().pullFiles[7] = json::array{json::object{{"filename", "z"}, {"status", "added"}, {"additions", 1},
-                                                         {"deletions", 0}, {"patch", "@@ -0,0 +1 @@"}}};
+  api.gh.reads().pullFiles[7] = json::array{json::object{
+      {"filename", "z"}, {"status", "added"}, {"additions", 1}, {"deletions", 0}, {"patch", "@@ -0,0 +1 @@"}}};
   api.gh.reads().contents[foreignHead] = {{"z", "zed\n"}};
   RunGithubReader reader({c.dir, pullEvent("opened", c.base, foreignHead), json::object{}, ""}, &api.reads, nullptr);
   auto d = reader.diff(false);
@@ -192,8 +195,7 @@ TEST_CASE("run reader: without a token the API reads say why, the clone still an
   RunGithubReader reader({c.dir, pullEvent("opened", c.base, c.head), payloadFor(c.base, c.head), ""}, nullptr,
                          nullptr);
   CHECK(reader.diff(false).ok());
-  for (auto err : {reader.labels().error(), reader.issue(std::nullopt).error(),
-                   reader.searchIssues("x", 5).error()}) {
+  for (auto err : {reader.labels().error(), reader.issue(std::nullopt).error(), reader.searchIssues("x", 5).error()}) {
     CHECK(err.message.find("needs the GitHub API: loopwright has no GITHUB_TOKEN") != std::string::npos);
     CHECK(err.hint == "give the loopwright step env: GITHUB_TOKEN: ${{ github.token }}");
   }
@@ -205,8 +207,8 @@ TEST_CASE("run reader: without a token the API reads say why, the clone still an
 TEST_CASE("run reader: issues, search and labels go to the API") {
   Clone c;
   Api api;
-  api.gh.reads().issues[7] = json::object{{"number", 7}, {"title", "T"}, {"state", "open"},
-                                          {"user", json::object{{"login", "mona"}}}};
+  api.gh.reads().issues[7] =
+      json::object{{"number", 7}, {"title", "T"}, {"state", "open"}, {"user", json::object{{"login", "mona"}}}};
   RunGithubReader reader({c.dir, pullEvent("opened", c.base, c.head), payloadFor(c.base, c.head), ""}, &api.reads,
                          nullptr);
   auto t = reader.issue(std::nullopt);

@@ -1,5 +1,5 @@
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "pipeline/step/coverage_output.h"
 
@@ -35,13 +35,13 @@ TEST_CASE("coverage output: invalid files are refused with OUTPUT_INVALID and th
     const char* text;
     const char* path;
   };
-  for (const Case& k : {Case{"not json", "$"},
-                        Case{R"({"files":[]})", "$"},
-                        Case{R"({"files":[{"path":"a","status":"read"}],"complete":true})", "$.files[0].status"},
-                        Case{R"({"files":[{"path":"../etc/passwd","status":"reviewed"}],"complete":true})", "$.files[0].path"},
-                        Case{R"({"files":[{"path":"/abs","status":"reviewed"}],"complete":true})", "$.files[0].path"},
-                        Case{R"({"files":[],"complete":true,"extra":1})", "$"},
-                        Case{R"({"files":[],"complete":true,"tokensUsed":-1})", "$.tokensUsed"}}) {
+  for (const Case& k :
+       {Case{"not json", "$"}, Case{R"({"files":[]})", "$"},
+        Case{R"({"files":[{"path":"a","status":"read"}],"complete":true})", "$.files[0].status"},
+        Case{R"({"files":[{"path":"../etc/passwd","status":"reviewed"}],"complete":true})", "$.files[0].path"},
+        Case{R"({"files":[{"path":"/abs","status":"reviewed"}],"complete":true})", "$.files[0].path"},
+        Case{R"({"files":[],"complete":true,"extra":1})", "$"},
+        Case{R"({"files":[],"complete":true,"tokensUsed":-1})", "$.tokensUsed"}}) {
     CAPTURE(k.text);
     auto c = parseCoverage(k.text);
     REQUIRE_FALSE(c.ok());

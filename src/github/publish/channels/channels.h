@@ -20,13 +20,13 @@ namespace lw::github {
 struct PublishContext {
   RestClient& api;
   Outbox& outbox;
-  OutboxEntry& entry;    // its progress; its request as the step wrote it
+  OutboxEntry& entry;         // its progress; its request as the step wrote it
   const InertRequest& inert;  // the request every channel publishes
   std::string ownLogin;
   DiffSource* diffSource;
   std::ostream& log;
-  std::optional<diff::DiffIndex> diff;           // set by the review channel when known
-  std::set<std::string> carried;           // fingerprints now visible on GitHub
+  std::optional<diff::DiffIndex> diff;  // set by the review channel when known
+  std::set<std::string> carried;        // fingerprints now visible on GitHub
   const PublicationRequest& request() const { return inert.get(); }
   std::string repoPath() const { return "/repos/" + request().repo.owner + "/" + request().repo.name; }
 };

@@ -2,12 +2,12 @@
 
 #include <boost/json.hpp>
 
-#include "github/publish/carry_forward.h"
-#include "github/publish/conclusion.h"
-#include "github/publish/fingerprint.h"
 #include "github/markdown/inert_markdown.h"
 #include "github/markdown/markdown_table.h"
+#include "github/publish/carry_forward.h"
 #include "github/publish/channels/review_plan.h"
+#include "github/publish/conclusion.h"
+#include "github/publish/fingerprint.h"
 
 namespace lw::github {
 
@@ -53,8 +53,14 @@ std::string externalIdFor(const StageResult& stage, const std::vector<Finding>& 
   for (const CarriedFinding& c : stillCounting(stage)) digestInput += "carried:" + c.fingerprint;
   if (verdict.conclusion != Conclusion::Success) digestInput += "|" + std::string(toString(verdict.conclusion));
   return "loopwright:" + stage.name + ":" + headSha.substr(0, 12) + ":" +
-         fingerprint(Finding{.step = {}, .ruleId = {}, .severity = Severity::Notice, .message = digestInput,
-                             .path = {}, .line = 0, .endLine = 0, .suggestion = {}});
+         fingerprint(Finding{.step = {},
+                             .ruleId = {},
+                             .severity = Severity::Notice,
+                             .message = digestInput,
+                             .path = {},
+                             .line = 0,
+                             .endLine = 0,
+                             .suggestion = {}});
 }
 
 json::object annotation(const Finding& f) {
@@ -77,14 +83,16 @@ json::object carriedAnnotation(const CarriedFinding& c) {
                       {"start_line", line},
                       {"end_line", line},
                       {"annotation_level", level(c.severity)},
-                      {"message", "Reported by an earlier review of this pull request and still open: see its review "
-                                  "comment."},
+                      {"message",
+                       "Reported by an earlier review of this pull request and still open: see its review "
+                       "comment."},
                       {"title", truncateWithNote("carried: " + c.step, 255, "…")}};
 }
 
 // The findings with a path as annotations, then the carried ones, in
 // batches the API accepts.
-void addAnnotations(CheckRunPlan& plan, const std::vector<Finding>& ranked, const std::vector<CarriedFinding>& carried) {
+void addAnnotations(CheckRunPlan& plan, const std::vector<Finding>& ranked,
+                    const std::vector<CarriedFinding>& carried) {
   json::array batch;
   auto add = [&](json::object a) {
     batch.push_back(std::move(a));
@@ -117,8 +125,8 @@ std::string findingsTable(const std::vector<Finding>& ranked) {
   std::string table = "\n| severity | where | rule | step | message |\n| --- | --- | --- | --- | --- |\n";
   for (const Finding& f : ranked) {
     std::string at = f.path.empty() ? "(whole change)" : f.path + (f.line > 0 ? ":" + std::to_string(f.line) : "");
-    table += "| " + std::string(toString(f.severity)) + " | `" + tableCell(at) + "` | `" + tableCell(f.ruleId) + "` | " +
-             tableCell(f.step) + " | " + tableCell(inertOneLine(f.message)) + " |\n";
+    table += "| " + std::string(toString(f.severity)) + " | `" + tableCell(at) + "` | `" + tableCell(f.ruleId) +
+             "` | " + tableCell(f.step) + " | " + tableCell(inertOneLine(f.message)) + " |\n";
   }
   return table;
 }
@@ -137,8 +145,8 @@ std::string carriedSection(const StageResult& stage) {
 
 std::string summaryFor(const CheckRunPlan& plan, const StageResult& stage, const std::vector<StepRow>& steps,
                        const std::vector<Finding>& ranked, const Verdict& verdict, FailOn failOn) {
-  std::string summary = "**" + plan.title + "** in stage `" + stage.name + "` (fail level: " +
-                        std::string(toString(failOn)) + ").\n";
+  std::string summary =
+      "**" + plan.title + "** in stage `" + stage.name + "` (fail level: " + std::string(toString(failOn)) + ").\n";
   for (const StepRow& s : steps) {
     if (s.stage != stage.name || !s.coverage || s.coverage->incrementalFrom.empty()) continue;
     summary += "\n`" + s.step + "` reviewed only the changes since `" + s.coverage->incrementalFrom.substr(0, 12) +
@@ -157,8 +165,8 @@ std::string summaryFor(const CheckRunPlan& plan, const StageResult& stage, const
 
 }  // namespace
 
-CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& steps,
-                          const std::string& headSha, FailOn failOn) {
+CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& steps, const std::string& headSha,
+                          FailOn failOn) {
   CheckRunPlan plan;
   plan.name = "loopwright / " + stage.name;
   std::vector<Finding> ranked = rankFindings(stage.findings);

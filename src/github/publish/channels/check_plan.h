@@ -14,7 +14,7 @@
 
 namespace lw::github {
 
-inline constexpr std::size_t kAnnotationsPerRequest = 50;  // Checks API limit per request
+inline constexpr std::size_t kAnnotationsPerRequest = 50;    // Checks API limit per request
 inline constexpr std::size_t kMaxCheckSummaryChars = 65535;  // output.summary limit
 
 struct CheckRunPlan {
@@ -29,8 +29,8 @@ struct CheckRunPlan {
 
 // `steps` are the run's step rows; those of this stage that were blocked
 // make the check fail and their BLOCKER text goes in the summary.
-CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& steps,
-                          const std::string& headSha, FailOn failOn);
+CheckRunPlan planCheckRun(const StageResult& stage, const std::vector<StepRow>& steps, const std::string& headSha,
+                          FailOn failOn);
 
 // Cuts `text` to at most `limit` characters (on a UTF-8 boundary) ending
 // with `note`; unchanged when it fits.

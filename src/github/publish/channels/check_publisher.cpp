@@ -8,10 +8,10 @@
 
 #include <boost/json.hpp>
 
+#include "core/json_fields.h"
 #include "github/publish/channels/channels.h"
 #include "github/publish/channels/check_plan.h"
 #include "github/publish/fingerprint.h"
-#include "core/json_fields.h"
 
 namespace lw::github {
 
@@ -25,9 +25,12 @@ using json_fields::textOf;
 class CheckChannel {
  public:
   CheckChannel(PublishContext& ctx, const StageResult& stage)
-      : ctx_(ctx), req_(ctx.request()), stage_(stage),
+      : ctx_(ctx),
+        req_(ctx.request()),
+        stage_(stage),
         plan_(planCheckRun(stage, req_.steps, req_.headSha, req_.options.failOn)),
-        progress_(ctx.entry.progress.checks[stage.name]), channel_("check: " + stage.name) {}
+        progress_(ctx.entry.progress.checks[stage.name]),
+        channel_("check: " + stage.name) {}
 
   ChannelOutcome run() {
     if (progress_.done) return carried({channel_, ChannelState::AlreadyPosted, "completed by an earlier attempt"});
@@ -113,9 +116,8 @@ class CheckChannel {
 
   // Our check run for exactly these results, or null.
   Result<json::value> findOurs() {
-    auto runs = ctx_.api.getAll(ctx_.repoPath() + "/commits/" + req_.headSha +
-                                    "/check-runs?check_name=" + urlEncode(plan_.name),
-                                "check_runs");
+    auto runs = ctx_.api.getAll(
+        ctx_.repoPath() + "/commits/" + req_.headSha + "/check-runs?check_name=" + urlEncode(plan_.name), "check_runs");
     if (!runs) return std::move(runs).error();
     for (const auto& r : *runs)
       if (textOf(r, "external_id") == plan_.externalId) return r;
@@ -172,7 +174,8 @@ std::vector<ChannelOutcome> publishChecks(PublishContext& ctx) {
       // The token cannot write checks at all; asking for each stage only
       // spends rate limit.
       for (const StageResult& s : req.stages)
-        if (&s > &stage) out.push_back({"check: " + s.name, ChannelState::PermissionDenied, "not tried after a refusal"});
+        if (&s > &stage)
+          out.push_back({"check: " + s.name, ChannelState::PermissionDenied, "not tried after a refusal"});
       break;
     }
   }

@@ -1,7 +1,7 @@
 #include "github/publish/channels/coverage_summary.h"
 
-#include "github/markdown/markdown_table.h"
 #include "core/step_label.h"
+#include "github/markdown/markdown_table.h"
 
 namespace lw::github {
 
@@ -9,8 +9,8 @@ namespace {
 
 std::string stepCoverage(const StepRow& s) {
   const Coverage& c = *s.coverage;
-  std::string md = "<details><summary><code>" + tableCell(stepLabel(s.stage, s.step)) + "</code>: " + tableCell(coverageCounts(c)) +
-                   "</summary>\n\n";
+  std::string md = "<details><summary><code>" + tableCell(stepLabel(s.stage, s.step)) +
+                   "</code>: " + tableCell(coverageCounts(c)) + "</summary>\n\n";
   if (c.files.empty()) return md + "No files listed.\n\n</details>\n\n";
   md += "| file | status | reason |\n| --- | --- | --- |\n";
   std::size_t shown = 0;

@@ -6,10 +6,10 @@
 
 #include <boost/json.hpp>
 
-#include "github/publish/channels/channels.h"
 #include "core/json_fields.h"
-#include "github/markdown/neutralise.h"
 #include "core/step_label.h"
+#include "github/markdown/neutralise.h"
+#include "github/publish/channels/channels.h"
 
 namespace lw::github {
 

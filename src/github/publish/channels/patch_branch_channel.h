@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "core/result.h"
+#include "github/publish/channel_outcome.h"
 #include "github/publish/proposed_change.h"
 #include "github/publish/publication.h"
-#include "github/publish/channel_outcome.h"
 
 namespace lw::github {
 

@@ -14,7 +14,7 @@ namespace lw::github {
 
 struct PatchHunk {
   std::string text;                  // from its "@@" line through its last line, newlines kept
-  diff::DiffHunk parsed;                   // its lines with their numbers on each side
+  diff::DiffHunk parsed;             // its lines with their numbers on each side
   bool changesFinalNewline = false;  // has a "\ No newline at end of file" line
   bool hasCarriageReturn = false;    // some line ends in CR (CRLF files)
 };

@@ -37,7 +37,8 @@ std::vector<std::int64_t> planResolve(const std::vector<OwnComment>& own, const 
     for (const FindingMark& m : marks.findings)
       if (m.origin == rule.origin) fps.push_back(m.fingerprint);
     if (!marks.resolved.empty() || fps.empty()) continue;
-    bool stillReported = std::any_of(fps.begin(), fps.end(), [&](const std::string& fp) { return current.count(fp) > 0; });
+    bool stillReported =
+        std::any_of(fps.begin(), fps.end(), [&](const std::string& fp) { return current.count(fp) > 0; });
     if (!stillReported) out.push_back(c.id);
   }
   return out;

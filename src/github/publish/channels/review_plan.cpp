@@ -5,11 +5,11 @@
 #include <boost/json.hpp>
 
 #include "github/markdown/code_fence.h"
+#include "github/publish/channels/resolve_plan.h"
+#include "github/publish/channels/suggestion_plan.h"
 #include "github/publish/fingerprint.h"
 #include "github/publish/markers.h"
 #include "github/publish/publication.h"
-#include "github/publish/channels/resolve_plan.h"
-#include "github/publish/channels/suggestion_plan.h"
 
 namespace lw::github {
 
@@ -77,7 +77,8 @@ std::string countLine(const ReviewPlan& plan) {
 // its first block part of a paragraph and its next line something else.
 std::string listItem(const BodyFinding& b, Origin origin) {
   return "- " + heading(b.finding) + " `" + where(b.finding) + "` " +
-         findingMarker(b.fingerprint, origin, b.finding.severity, b.finding.step) + "\n\n" + indentedInItem(b.finding.message) + "\n\n";
+         findingMarker(b.fingerprint, origin, b.finding.severity, b.finding.step) + "\n\n" +
+         indentedInItem(b.finding.message) + "\n\n";
 }
 
 }  // namespace
@@ -92,8 +93,8 @@ std::vector<Finding> rankFindings(std::vector<Finding> findings) {
 }
 
 ReviewPlan planReview(const std::vector<Finding>& findings, const diff::DiffIndex* diff,
-                      const std::set<std::string>& posted, const std::vector<OwnComment>& own,
-                      int maxInline, const ResolveRule& resolve) {
+                      const std::set<std::string>& posted, const std::vector<OwnComment>& own, int maxInline,
+                      const ResolveRule& resolve) {
   ReviewPlan plan;
   plan.origin = resolve.origin;
   std::set<std::string> current;
@@ -122,8 +123,8 @@ std::string inlineCommentBody(const InlineComment& c) {
   const Finding& f = c.finding;
   std::string body = heading(f) + "\n\n" + f.message + "\n";
   if (c.placement.clipped) {
-    body += "\n_Reported for lines " + std::to_string(f.line) + "-" + std::to_string(f.endLine) +
-            "; only line " + std::to_string(c.placement.line) + " is in this hunk of the diff._\n";
+    body += "\n_Reported for lines " + std::to_string(f.line) + "-" + std::to_string(f.endLine) + "; only line " +
+            std::to_string(c.placement.line) + " is in this hunk of the diff._\n";
   }
   if (f.suggestion && !c.placement.clipped) {
     std::string fence = codeFenceFor(*f.suggestion);  // a suggestion containing ``` cannot close it early
@@ -135,8 +136,8 @@ std::string inlineCommentBody(const InlineComment& c) {
   return body;
 }
 
-std::string reviewBody(const ReviewPlan& plan, const std::string& headSha,
-                       const std::string& publicationId, int maxInline) {
+std::string reviewBody(const ReviewPlan& plan, const std::string& headSha, const std::string& publicationId,
+                       int maxInline) {
   std::string head = reviewMarker(headSha, publicationId, plan.origin) + "\n### loopwright review\n\n";
   head += countLine(plan);
   if (plan.alreadyPosted) head += "; " + std::to_string(plan.alreadyPosted) + " already posted earlier";
@@ -207,7 +208,8 @@ std::string resolvedCommentBody(const std::string& oldBody, const std::string& h
   std::string old = oldBody;
   const std::vector<FindingMark> marks = markersIn(oldBody).findings;
   for (const FindingMark& m : marks)
-    for (auto pos = old.find(m.literal); pos != std::string::npos; pos = old.find(m.literal)) old.erase(pos, m.literal.size());
+    for (auto pos = old.find(m.literal); pos != std::string::npos; pos = old.find(m.literal))
+      old.erase(pos, m.literal.size());
   std::string body = "**Resolved**: loopwright no longer reports this at " + headSha.substr(0, 12) + ".\n\n";
   body += "<details><summary>Earlier comment</summary>\n\n" + old + "\n\n</details>\n";
   for (const FindingMark& m : marks) body += resolvedMarker(m.fingerprint, m.origin) + "\n";

@@ -53,8 +53,8 @@ std::vector<Finding> rankFindings(std::vector<Finding> findings);
 // `resolveIn`: the files in which gone findings are resolved (resolve_plan.h;
 // nullopt: every file).
 ReviewPlan planReview(const std::vector<Finding>& findings, const diff::DiffIndex* diff,
-                      const std::set<std::string>& posted, const std::vector<OwnComment>& own,
-                      int maxInline, const ResolveRule& resolve = {});
+                      const std::set<std::string>& posted, const std::vector<OwnComment>& own, int maxInline,
+                      const ResolveRule& resolve = {});
 
 // The Markdown of one inline comment, with a `suggestion` block when the
 // finding has one and its range was not clipped, and the hidden marker.
@@ -66,8 +66,8 @@ inline constexpr std::size_t kMaxBodyChars = 65536;
 // The review body: the run marker, counts, and the body findings with their
 // markers; truncated with a note naming where the rest is (the check run and
 // the step summary) when over kMaxBodyChars.
-std::string reviewBody(const ReviewPlan& plan, const std::string& headSha,
-                       const std::string& publicationId, int maxInline);
+std::string reviewBody(const ReviewPlan& plan, const std::string& headSha, const std::string& publicationId,
+                       int maxInline);
 
 // "COMMENT", or "REQUEST_CHANGES" when the mode asks for it and a finding
 // reaches the fail level.

@@ -7,14 +7,14 @@
 //   PATCH  /repos/{o}/{r}/pulls/comments/{id}  mark an outdated comment of ours resolved
 #include <boost/json.hpp>
 
-#include "github/publish/channels/channels.h"
-#include "github/publish/conclusion.h"
-#include "github/publish/fingerprint.h"
-#include "github/publish/markers.h"
 #include "core/json_fields.h"
+#include "github/publish/channels/channels.h"
 #include "github/publish/channels/resolve_plan.h"
 #include "github/publish/channels/review_plan.h"
 #include "github/publish/channels/suggestion_plan.h"
+#include "github/publish/conclusion.h"
+#include "github/publish/fingerprint.h"
+#include "github/publish/markers.h"
 
 namespace lw::github {
 
@@ -41,8 +41,7 @@ std::set<std::int64_t> answeredByOthers(const json::array& comments, const std::
 class ReviewChannel {
  public:
   explicit ReviewChannel(PublishContext& ctx)
-      : ctx_(ctx), req_(ctx.request()),
-        pulls_(ctx.repoPath() + "/pulls/" + std::to_string(req_.number)) {}
+      : ctx_(ctx), req_(ctx.request()), pulls_(ctx.repoPath() + "/pulls/" + std::to_string(req_.number)) {}
 
   ChannelOutcome run() {
     if (!req_.isPullRequest || req_.options.review == ReviewMode::None)
@@ -69,8 +68,8 @@ class ReviewChannel {
       if (loginOf(c) != ctx_.ownLogin) continue;  // a marker from anyone else means nothing
       std::string body = textOf(c, "body");
       const auto* line = c.as_object().if_contains("line");
-      own.push_back({idOf(c), body, textOf(c, "path"), answered.count(idOf(c)) > 0,
-                     line != nullptr && line->is_null()});
+      own.push_back(
+          {idOf(c), body, textOf(c, "path"), answered.count(idOf(c)) > 0, line != nullptr && line->is_null()});
       for (auto& fp : openFindingsIn(body, req_.origin)) posted.insert(fp);
     }
     for (const auto& r : *reviews) {
@@ -87,7 +86,8 @@ class ReviewChannel {
     }
 
     ResolveRule resolveRule;
-    if (req_.reviewedFiles) resolveRule.files = std::set<std::string>(req_.reviewedFiles->begin(), req_.reviewedFiles->end());
+    if (req_.reviewedFiles)
+      resolveRule.files = std::set<std::string>(req_.reviewedFiles->begin(), req_.reviewedFiles->end());
     resolveRule.onlyOutdated = reviewedIncrementally(req_.steps);
     resolveRule.origin = req_.origin;
     ReviewPlan plan = planReview(reviewed, ctx_.diff ? &*ctx_.diff : nullptr, posted, own,
@@ -117,8 +117,8 @@ class ReviewChannel {
       // GitHub refuses diffs over its size limits with 406; the local clone has it.
       auto local = ctx_.diffSource->unifiedDiff(req_);
       if (!local) {
-        ctx_.log << "loopwright: the diff is too large for the API and the local diff failed ("
-                 << local.error().message << "); every finding goes to the review body\n";
+        ctx_.log << "loopwright: the diff is too large for the API and the local diff failed (" << local.error().message
+                 << "); every finding goes to the review body\n";
         return std::nullopt;
       }
       text = std::move(local).value();
@@ -150,8 +150,7 @@ class ReviewChannel {
       if (!reviews) return std::move(reviews).error();
       for (const auto& r : *reviews) {
         if (loginOf(r) != ctx_.ownLogin) continue;
-        bool match = pending ? textOf(r, "state") == "PENDING"
-                             : textOf(r, "body").find(marker) != std::string::npos;
+        bool match = pending ? textOf(r, "state") == "PENDING" : textOf(r, "body").find(marker) != std::string::npos;
         if (match) return std::optional<HttpResponse>(HttpResponse{200, {}, json::serialize(r)});
       }
       return std::optional<HttpResponse>();
@@ -169,8 +168,7 @@ class ReviewChannel {
       return makeError(ErrorCode::PublicationFailed, "probing review comments: " + describe(*r));
     std::int64_t id = idOf(jsonBody(*r));
     auto d = ctx_.api.send("DELETE", pulls_ + "/reviews/" + std::to_string(id), nullptr);
-    if (!d || d->status / 100 != 2)
-      return makeError(ErrorCode::PublicationFailed, "deleting a probe review failed");
+    if (!d || d->status / 100 != 2) return makeError(ErrorCode::PublicationFailed, "deleting a probe review failed");
     return true;
   }
 
@@ -251,8 +249,7 @@ class ReviewChannel {
       if (c.id != id) continue;
       auto r = ctx_.api.send("PATCH", ctx_.repoPath() + "/pulls/comments/" + std::to_string(id),
                              json::object{{"body", resolvedCommentBody(c.body, req_.headSha)}});
-      if (!r || r->status / 100 != 2)
-        ctx_.log << "loopwright: could not mark outdated comment " << id << " resolved\n";
+      if (!r || r->status / 100 != 2) ctx_.log << "loopwright: could not mark outdated comment " << id << " resolved\n";
     }
   }
 
@@ -270,8 +267,7 @@ ChannelOutcome publishReview(PublishContext& ctx) {
     return {"review", ChannelState::AlreadyPosted, "posted by an earlier attempt"};
   }
   ChannelOutcome o = ReviewChannel(ctx).run();
-  if (o.state == ChannelState::Posted || o.state == ChannelState::AlreadyPosted ||
-      o.state == ChannelState::Skipped) {
+  if (o.state == ChannelState::Posted || o.state == ChannelState::AlreadyPosted || o.state == ChannelState::Skipped) {
     ctx.entry.progress.reviewDone = true;
     Status s = ctx.outbox.save(ctx.entry);
     if (!s) ctx.log << "loopwright: " << s.error().message << "\n";

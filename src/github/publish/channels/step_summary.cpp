@@ -6,11 +6,11 @@
 #include <boost/json.hpp>
 
 #include "github/actions/actions_files.h"
+#include "github/markdown/markdown_table.h"
 #include "github/publish/channels/channels.h"
 #include "github/publish/channels/check_plan.h"
-#include "github/publish/conclusion.h"
 #include "github/publish/channels/coverage_summary.h"
-#include "github/markdown/markdown_table.h"
+#include "github/publish/conclusion.h"
 
 namespace lw::github {
 
@@ -50,7 +50,8 @@ std::string keptNote(const PublicationOutcome& o, const std::string& file) {
 
 std::string renderStepSummary(const PublicationRequest& req, const PublicationOutcome& outcome,
                               const std::string& outboxFile, std::size_t used) {
-  std::string md = "## loopwright: " + (req.conclusion ? std::string(toString(*req.conclusion)) : std::string("results")) + "\n\n";
+  std::string md =
+      "## loopwright: " + (req.conclusion ? std::string(toString(*req.conclusion)) : std::string("results")) + "\n\n";
   md += req.repo.fullName() + (req.isPullRequest ? " pull request #" : " issue #") + std::to_string(req.number);
   if (!req.headSha.empty()) md += " at `" + req.headSha.substr(0, 12) + "`";
   md += "\n\n";
@@ -61,12 +62,13 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
   }
 
   if (!req.steps.empty()) {
-    md += "| stage | step | backend | capabilities | duration | exit | guardrail events | status |\n"
-          "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    md +=
+        "| stage | step | backend | capabilities | duration | exit | guardrail events | status |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
     for (const StepRow& s : req.steps) {
       md += "| " + tableCell(s.stage) + " | " + tableCell(s.step) + " | " + tableCell(s.backend) + " | " +
-            tableCell(join(s.capabilities, ", ")) + " | " + duration(s.durationMs) + " | " + std::to_string(s.exitCode) +
-            " | " + tableCell(join(s.guardrailEvents, "; ")) + " | " +
+            tableCell(join(s.capabilities, ", ")) + " | " + duration(s.durationMs) + " | " +
+            std::to_string(s.exitCode) + " | " + tableCell(join(s.guardrailEvents, "; ")) + " | " +
             (s.blocked ? "blocked: " + tableCell(s.blocker) : std::string("ok")) + " |\n";
     }
     md += "\n";
@@ -90,7 +92,8 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
   for (const TriageResult& t : req.triage) {
     md += "### Triage (" + tableCell(t.step) + ")\n\n";
     if (!t.labels.empty()) md += "Labels: " + tableCell(join(t.labels, ", ")) + "\n\n";
-    for (const auto& d : t.duplicates) md += "- possible duplicate of #" + std::to_string(d.number) + ": " + tableCell(d.reason) + "\n";
+    for (const auto& d : t.duplicates)
+      md += "- possible duplicate of #" + std::to_string(d.number) + ": " + tableCell(d.reason) + "\n";
     if (!t.duplicates.empty()) md += "\n";
   }
 
@@ -98,20 +101,24 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
   md += "### Findings (" + std::to_string(findings.size()) + ")\n\n";
   if (findings.empty()) return md;
   md += "| severity | where | rule | step | message |\n| --- | --- | --- | --- | --- |\n";
-  const std::string note = "\n_The step summary is limited to 1 MiB; the remaining findings are in " + outboxFile + "._\n";
-  std::size_t budget = kMaxStepSummaryBytes > used + note.size() + 64 ? kMaxStepSummaryBytes - used - note.size() - 64 : 0;
+  const std::string note =
+      "\n_The step summary is limited to 1 MiB; the remaining findings are in " + outboxFile + "._\n";
+  std::size_t budget =
+      kMaxStepSummaryBytes > used + note.size() + 64 ? kMaxStepSummaryBytes - used - note.size() - 64 : 0;
   std::size_t shown = 0;
   for (const Finding& f : findings) {
     std::string where = f.path.empty() ? "(whole change)" : f.path + (f.line > 0 ? ":" + std::to_string(f.line) : "");
-    std::string row = "| " + std::string(toString(f.severity)) + " | `" + tableCell(where) + "` | `" + tableCell(f.ruleId) +
-                      "` | " + tableCell(f.step) + " | " + tableCell(f.message) + " |\n";
+    std::string row = "| " + std::string(toString(f.severity)) + " | `" + tableCell(where) + "` | `" +
+                      tableCell(f.ruleId) + "` | " + tableCell(f.step) + " | " + tableCell(f.message) + " |\n";
     if (md.size() + row.size() > budget) break;
     md += row;
     ++shown;
   }
   if (shown < findings.size())
-    md += "\n_" + std::to_string(findings.size() - shown) + " more finding(s) did not fit: the step summary is "
-          "limited to 1 MiB; all are in `" + outboxFile + "`._\n";
+    md += "\n_" + std::to_string(findings.size() - shown) +
+          " more finding(s) did not fit: the step summary is "
+          "limited to 1 MiB; all are in `" +
+          outboxFile + "`._\n";
   return md;
 }
 

@@ -5,13 +5,13 @@
 #include <cstdio>
 #include <optional>
 
+#include "core/step_label.h"
 #include "github/markdown/code_fence.h"
-#include "github/publish/fingerprint.h"
 #include "github/markdown/inert_markdown.h"
 #include "github/markdown/neutralise.h"
-#include "github/publish/channels/patch_sections.h"
 #include "github/markdown/text_clean.h"
-#include "core/step_label.h"
+#include "github/publish/channels/patch_sections.h"
+#include "github/publish/fingerprint.h"
 
 namespace lw::github {
 
@@ -142,7 +142,8 @@ PatchPiece restPiece(const ProposedChange& c, const Leftover& rest) {
   return {std::move(f), rest.patch, c.fullPatchAt};
 }
 
-void planChange(const ProposedChange& c, const diff::DiffIndex* prDiff, const std::string& headSha, SuggestionPlan& plan) {
+void planChange(const ProposedChange& c, const diff::DiffIndex* prDiff, const std::string& headSha,
+                SuggestionPlan& plan) {
   Leftover rest;
   auto files = splitPatch(c.patch);
   if (!prDiff) {

@@ -11,8 +11,8 @@
 
 #include <boost/json.hpp>
 
-#include "github/publish/channels/channels.h"
 #include "core/json_fields.h"
+#include "github/publish/channels/channels.h"
 #include "github/publish/markers.h"
 
 namespace lw::github {

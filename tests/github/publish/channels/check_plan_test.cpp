@@ -1,5 +1,5 @@
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
 #include "github/publish/channels/check_plan.h"
 
@@ -40,12 +40,26 @@ TEST_CASE("check plan: annotations in batches of 50, levels, lines, and the conc
 }
 
 TEST_CASE("check plan: whole-file and whole-change findings, blocked steps, stable external id") {
-  StageResult stage{"review", {f(Severity::Error, "a.c", 0), f(Severity::Notice, "", 0), f(Severity::Notice, "b.c", 4, 6)}};
-  std::vector<StepRow> steps = {StepRow{.stage = "review", .step = "sec", .backend = {}, .capabilities = {}, .durationMs = 0,
-                                        .exitCode = 4, .guardrailEvents = {}, .blocked = true,
+  StageResult stage{"review",
+                    {f(Severity::Error, "a.c", 0), f(Severity::Notice, "", 0), f(Severity::Notice, "b.c", 4, 6)}};
+  std::vector<StepRow> steps = {StepRow{.stage = "review",
+                                        .step = "sec",
+                                        .backend = {},
+                                        .capabilities = {},
+                                        .durationMs = 0,
+                                        .exitCode = 4,
+                                        .guardrailEvents = {},
+                                        .blocked = true,
                                         .blocker = "BLOCKER: loop detected.\nLast safe state: x."},
-                                StepRow{.stage = "other", .step = "x", .backend = {}, .capabilities = {}, .durationMs = 0,
-                                        .exitCode = 0, .guardrailEvents = {}, .blocked = true, .blocker = "not ours"}};
+                                StepRow{.stage = "other",
+                                        .step = "x",
+                                        .backend = {},
+                                        .capabilities = {},
+                                        .durationMs = 0,
+                                        .exitCode = 0,
+                                        .guardrailEvents = {},
+                                        .blocked = true,
+                                        .blocker = "not ours"}};
   CheckRunPlan p = planCheckRun(stage, steps, "abcdef0123456789", FailOn::Never);
   CHECK(p.conclusion == "failure");  // a blocked step fails its stage
   REQUIRE(p.batches.size() == 1);

@@ -1,9 +1,9 @@
 #include <doctest/doctest.h>
 
-#include "github/publish/fingerprint.h"
-#include "github/publish/markers.h"
 #include "github/publish/channels/resolve_plan.h"
 #include "github/publish/channels/review_plan.h"
+#include "github/publish/fingerprint.h"
+#include "github/publish/markers.h"
 
 using namespace lw;
 using namespace lw::github;
@@ -11,7 +11,8 @@ using namespace lw::github;
 namespace {
 
 OwnComment comment(std::int64_t id, const std::string& fp, std::string path = "src/a.c", bool answered = false) {
-  return OwnComment{id, "**error** `r`\n\nm\n" + findingMarker(fp, Origin::Trusted, Severity::Error, "security"), std::move(path), answered};
+  return OwnComment{id, "**error** `r`\n\nm\n" + findingMarker(fp, Origin::Trusted, Severity::Error, "security"),
+                    std::move(path), answered};
 }
 
 StepRow reviewed(std::vector<std::string> paths, std::string outcome = "passed") {
@@ -37,16 +38,21 @@ TEST_CASE("resolve plan: a gone finding in a reviewed file is resolved, a still-
   CHECK(ids == std::vector<std::int64_t>{1});
 }
 
-TEST_CASE("resolve plan: a thread someone answered, a file not reviewed, or an already resolved comment is left alone") {
+TEST_CASE(
+    "resolve plan: a thread someone answered, a file not reviewed, or an already resolved comment is left alone") {
   SUBCASE("answered") { CHECK(planResolve({comment(1, kGone, "src/a.c", true)}, {}, ResolveRule{}).empty()); }
-  SUBCASE("not in scope") { CHECK(planResolve({comment(1, kGone, "src/b.c")}, {}, ResolveRule{std::set<std::string>{"src/a.c"}}).empty()); }
+  SUBCASE("not in scope") {
+    CHECK(planResolve({comment(1, kGone, "src/b.c")}, {}, ResolveRule{std::set<std::string>{"src/a.c"}}).empty());
+  }
   SUBCASE("empty scope") { CHECK(planResolve({comment(1, kGone)}, {}, ResolveRule{std::set<std::string>{}}).empty()); }
   SUBCASE("already resolved") {
     OwnComment c{1, "**Resolved** " + resolvedMarker(kGone, Origin::Trusted), "src/a.c", false};
     CHECK(planResolve({c}, {}, ResolveRule{}).empty());
   }
   SUBCASE("no marker") { CHECK(planResolve({OwnComment{1, "hello", "src/a.c", false}}, {}, ResolveRule{}).empty()); }
-  SUBCASE("every file") { CHECK(planResolve({comment(1, kGone, "src/b.c")}, {}, ResolveRule{}) == std::vector<std::int64_t>{1}); }
+  SUBCASE("every file") {
+    CHECK(planResolve({comment(1, kGone, "src/b.c")}, {}, ResolveRule{}) == std::vector<std::int64_t>{1});
+  }
 }
 
 TEST_CASE("resolve plan: after an incremental review only comments GitHub took off the diff are resolved") {
@@ -59,7 +65,8 @@ TEST_CASE("resolve plan: after an incremental review only comments GitHub took o
         std::vector<std::int64_t>{1, 2});
 }
 
-TEST_CASE("resolve scope: the files the steps reviewed, nothing after a failed step or an incremental run without coverage") {
+TEST_CASE(
+    "resolve scope: the files the steps reviewed, nothing after a failed step or an incremental run without coverage") {
   auto scope = resolveScope({reviewed({"src/a.c"}), reviewed({"src/b.c"})}, true);
   REQUIRE(scope);
   CHECK(*scope == std::set<std::string>{"src/a.c", "src/b.c"});  // skipped files are not in it

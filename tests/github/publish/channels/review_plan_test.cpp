@@ -1,9 +1,9 @@
-#include <boost/json.hpp>
 #include <doctest/doctest.h>
+#include <boost/json.hpp>
 
+#include "github/publish/channels/review_plan.h"
 #include "github/publish/fingerprint.h"
 #include "github/publish/markers.h"
-#include "github/publish/channels/review_plan.h"
 
 using namespace lw;
 using namespace lw::github;
@@ -23,7 +23,8 @@ Finding f(Severity s, std::string path, int line, std::string msg, int endLine =
 }
 
 diff::DiffIndex sampleDiff() {
-  auto d = diff::DiffIndex::parse("--- a/a.c\n+++ b/a.c\n@@ -1,0 +1,5 @@\n+1\n+2\n+3\n+4\n+5\n@@ -20,0 +30,2 @@\n+a\n+b\n");
+  auto d =
+      diff::DiffIndex::parse("--- a/a.c\n+++ b/a.c\n@@ -1,0 +1,5 @@\n+1\n+2\n+3\n+4\n+5\n@@ -20,0 +30,2 @@\n+a\n+b\n");
   REQUIRE(d.ok());
   return std::move(d).value();
 }
@@ -32,7 +33,7 @@ diff::DiffIndex sampleDiff() {
 
 TEST_CASE("review plan: in-diff findings inline up to the limit, errors first, the rest in the body") {
   diff::DiffIndex d = sampleDiff();
-  std::vector<Finding> in = {f(Severity::Notice, "a.c", 1, "n1"), f(Severity::Error, "a.c", 2, "e1"),
+  std::vector<Finding> in = {f(Severity::Notice, "a.c", 1, "n1"),  f(Severity::Error, "a.c", 2, "e1"),
                              f(Severity::Warning, "a.c", 3, "w1"), f(Severity::Error, "a.c", 10, "outside"),
                              f(Severity::Warning, "", 0, "whole"), f(Severity::Error, "a.c", 4, "e2")};
   ReviewPlan p = planReview(in, &d, {}, {}, 2);
@@ -52,10 +53,11 @@ TEST_CASE("review plan: already-posted fingerprints are skipped, our comments no
   diff::DiffIndex d = sampleDiff();
   Finding kept = f(Severity::Error, "a.c", 2, "kept");
   Finding gone = f(Severity::Error, "a.c", 3, "gone");
-  std::vector<OwnComment> own = {{1, "x " + findingMarker(fingerprint(kept), Origin::Trusted, kept.severity, kept.step)},
-                                 {2, "y " + findingMarker(fingerprint(gone), Origin::Trusted, gone.severity, gone.step)},
-                                 {3, resolvedMarker(fingerprint(gone), Origin::Trusted) + " resolved already"},
-                                 {4, "no marker"}};
+  std::vector<OwnComment> own = {
+      {1, "x " + findingMarker(fingerprint(kept), Origin::Trusted, kept.severity, kept.step)},
+      {2, "y " + findingMarker(fingerprint(gone), Origin::Trusted, gone.severity, gone.step)},
+      {3, resolvedMarker(fingerprint(gone), Origin::Trusted) + " resolved already"},
+      {4, "no marker"}};
   ReviewPlan p = planReview({kept, kept}, &d, {fingerprint(kept)}, own, 50);
   CHECK_FALSE(p.hasNew());
   CHECK(p.alreadyPosted == 1);  // the duplicate in the same run counts once
@@ -73,7 +75,8 @@ TEST_CASE("review plan: comment bodies carry suggestion blocks and the marker") 
   s.suggestion = "x = ```y```;";
   InlineComment c{s, fingerprint(s), {2, 3, false}, "a.c"};
   std::string body = inlineCommentBody(c);
-  CHECK(body == "**warning** `r` (sec)\n\nuse x\n\n````suggestion\nx = ```y```;\n````\n" + findingMarker(fingerprint(s), Origin::Trusted, s.severity, s.step));
+  CHECK(body == "**warning** `r` (sec)\n\nuse x\n\n````suggestion\nx = ```y```;\n````\n" +
+                    findingMarker(fingerprint(s), Origin::Trusted, s.severity, s.step));
   InlineComment clipped{s, fingerprint(s), {0, 2, true}, "a.c"};
   std::string cb = inlineCommentBody(clipped);
   CHECK(cb.find("suggestion") == std::string::npos);
@@ -82,7 +85,8 @@ TEST_CASE("review plan: comment bodies carry suggestion blocks and the marker") 
 
 TEST_CASE("review plan: payload shape, event and body bound") {
   diff::DiffIndex d = sampleDiff();
-  ReviewPlan p = planReview({f(Severity::Error, "a.c", 30, "e", 31), f(Severity::Notice, "a.c", 1, "n")}, &d, {}, {}, 50);
+  ReviewPlan p =
+      planReview({f(Severity::Error, "a.c", 30, "e", 31), f(Severity::Notice, "a.c", 1, "n")}, &d, {}, {}, 50);
   boost::json::value v = reviewPayload(p.inlineComments, "sha1", "body", "COMMENT");
   CHECK(v.at("commit_id") == "sha1");
   CHECK(v.at("event") == "COMMENT");
@@ -100,7 +104,8 @@ TEST_CASE("review plan: payload shape, event and body bound") {
   CHECK(reviewEvent(notices, ReviewMode::RequestChanges, FailOn::Warning) == "COMMENT");
 
   std::vector<Finding> many;
-  for (int i = 0; i < 400; ++i) many.push_back(f(Severity::Error, "z.c", i + 1, std::string(300, 'm') + std::to_string(i)));
+  for (int i = 0; i < 400; ++i)
+    many.push_back(f(Severity::Error, "z.c", i + 1, std::string(300, 'm') + std::to_string(i)));
   ReviewPlan big = planReview(many, &d, {}, {}, 50);
   std::string body = reviewBody(big, "sha", "id", 50);
   CHECK(body.size() <= kMaxBodyChars);

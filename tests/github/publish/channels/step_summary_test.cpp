@@ -16,9 +16,14 @@ PublicationRequest request(int findings) {
   r.isPullRequest = true;
   r.headSha = "0123456789abcdef";
   r.conclusion = lw::github::Conclusion::Failure;
-  r.steps.push_back(StepRow{.stage = "review", .step = "sec|x", .backend = "linux-landlock",
-                            .capabilities = {"filesystemReadContainment"}, .durationMs = 250, .exitCode = 4,
-                            .guardrailEvents = {"loop stop: a x5", "budget"}, .blocked = true,
+  r.steps.push_back(StepRow{.stage = "review",
+                            .step = "sec|x",
+                            .backend = "linux-landlock",
+                            .capabilities = {"filesystemReadContainment"},
+                            .durationMs = 250,
+                            .exitCode = 4,
+                            .guardrailEvents = {"loop stop: a x5", "budget"},
+                            .blocked = true,
                             .blocker = "BLOCKER: loop.\nNext action: retry"});
   StageResult s{"review", {}};
   for (int i = 0; i < findings; ++i) {
@@ -43,8 +48,9 @@ TEST_CASE("step summary: step table with backends, capabilities, guardrail event
   o.permissionDenied = true;
   std::string md = renderStepSummary(request(1), o, "/state/outbox/x.json", 0);
   CHECK(md.rfind("## loopwright: failure\n\no/r pull request #5 at `0123456789ab`\n", 0) == 0);
-  CHECK(md.find("| review | sec\\|x | linux-landlock | filesystemReadContainment | 250 ms | 4 | loop stop: a x5; budget | "
-                "blocked: BLOCKER: loop. Next action: retry |") != std::string::npos);
+  CHECK(md.find(
+            "| review | sec\\|x | linux-landlock | filesystemReadContainment | 250 ms | 4 | loop stop: a x5; budget | "
+            "blocked: BLOCKER: loop. Next action: retry |") != std::string::npos);
   CHECK(md.find("| review | permission denied | POST review: HTTP 403 |") != std::string::npos);
   CHECK(md.find("a pull request from a fork gets a read-only token") != std::string::npos);
   CHECK(md.find("publish --resume") == std::string::npos);  // a refusal is final: nothing to resume
@@ -58,8 +64,9 @@ TEST_CASE("step summary: a pending publication says the next run finishes it, a 
   o.lastError = "review: no head commit";
   o.attempts = 1;
   std::string pending = renderStepSummary(request(1), o, "/state/outbox/x.json", 0);
-  CHECK(pending.find("kept in `/state/outbox/x.json` and the next run, or `loopwright publish --resume`, finishes it") !=
-        std::string::npos);
+  CHECK(
+      pending.find("kept in `/state/outbox/x.json` and the next run, or `loopwright publish --resume`, finishes it") !=
+      std::string::npos);
   o.kept = PublicationOutcome::Kept::Parked;
   o.attempts = 3;
   std::string parked = renderStepSummary(request(1), o, "/state/outbox/parked/x.json", 0);

@@ -1,9 +1,9 @@
 #include <doctest/doctest.h>
 
-#include "github/publish/fingerprint.h"
-#include "github/publish/markers.h"
 #include "github/publish/channels/review_plan.h"
 #include "github/publish/channels/suggestion_plan.h"
+#include "github/publish/fingerprint.h"
+#include "github/publish/markers.h"
 
 using namespace lw;
 using namespace lw::github;
