@@ -384,8 +384,9 @@ TEST_CASE(
   CHECK(own.info.exitCode == 128);
 }
 
-TEST_CASE("gvisor backend: allow-outbound reaches the host's network stack (a host loopback service); none does not" *
-          doctest::test_suite("integration")) {
+TEST_CASE(
+    "gvisor backend: allow-outbound reaches the host's network stack (a host loopback service), and none does not" *
+    doctest::test_suite("integration")) {
   LW_REQUIRE_HOST(runscInstalled(), "gVisor (runsc) is not installed");
   const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in addr{};
