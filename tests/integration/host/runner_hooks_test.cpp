@@ -66,6 +66,17 @@ void killWholeTree(pid_t pid) {
   ::kill(-pid, SIGKILL);
 }
 
+// The test's own cleanup when a check fails before the hook has run: what
+// it leaves on purpose (a daemon, a container) must not outlive the test.
+struct HookOnExit {
+  const std::map<std::string, std::string>& env;
+  const fs::path& root;
+  bool ran = false;
+  ~HookOnExit() {
+    if (!ran) (void)run({"runner", "hook", "job-completed"}, env, root);
+  }
+};
+
 std::vector<fs::path> scratchIn(const fs::path& dir) {
   std::vector<fs::path> out;
   std::error_code ec;
@@ -87,6 +98,7 @@ TEST_CASE("runner hook job-completed: no process, container or temp dir of the j
       {"LOOPWRIGHT_HOST_CONFIG", s.hostConfig("  allowDirectDedicated: true\n").string()},
       {"TMPDIR", (s.root / "tmp").string()},
       {"GITHUB_STEP_SUMMARY", ""}};
+  HookOnExit cleanup{env, s.root};
 
   // 1. A step that daemonizes, then loopwright and its supervisor SIGKILLed
   //    together (a cancelled job): the daemon escapes the step's cleanup.
@@ -134,6 +146,7 @@ TEST_CASE("runner hook job-completed: no process, container or temp dir of the j
   CHECK(scratch);
 
   Run done = run({"runner", "hook", "job-completed", "--json"}, env, s.root);
+  cleanup.ran = true;
   INFO(done.describe());
   REQUIRE(done.status == 0);
   auto j = done.json();
