@@ -117,18 +117,6 @@ Result<EtcdStore::Observed> EtcdStore::read(const std::string& resource) {
   return seen;
 }
 
-Result<Lease> EtcdStore::decide(const Observed& current, const Request& request) {
-  const std::int64_t now = nowMs_();
-  if (request.kind != RequestKind::Claim) return nextRecord(current.lease, request, now);
-  // The holder's clock may run behind ours: its lease is over only
-  // maxClockSkewMs after the expiry it wrote. The new lease runs from our now.
-  auto next = nextRecord(current.lease, request, now - options_.maxClockSkewMs);
-  if (!next) return next;
-  next->claimedAtMs = now;
-  next->expiresAtMs = now + request.ttlMs;
-  return next;
-}
-
 Result<bool> EtcdStore::putIfUnchanged(const Observed& current, const Lease& next) {
   auto body = post("/v3/kv/txn", etcd::putIfUnchangedBody(current.key, encodeRecord(next), current.modRevision));
   if (!body) return body.error();
@@ -139,7 +127,7 @@ Result<Lease> EtcdStore::transact(const Request& request) {
   for (int attempt = 0; attempt < options_.maxAttempts; ++attempt) {
     auto current = read(request.resource);
     if (!current) return current.error();
-    auto next = decide(*current, request);
+    auto next = nextSharedRecord(current->lease, request, nowMs_(), options_.maxClockSkewMs);
     if (!next || request.kind == RequestKind::CheckFence) return next;
     auto won = putIfUnchanged(*current, *next);
     if (!won) return won.error();

@@ -51,7 +51,6 @@ class EtcdStore : public RecordStore {
   struct Observed;
   Result<std::string> post(const std::string& path, std::string body);
   Result<Observed> read(const std::string& resource);
-  Result<Lease> decide(const Observed& current, const Request& request);
   Result<bool> putIfUnchanged(const Observed& current, const Lease& next);
   ListedRecord listed(const std::string& key, const std::string& value) const;
 

@@ -119,18 +119,6 @@ Result<K8sStore::Observed> K8sStore::read(const std::string& resource) {
   return seen;
 }
 
-Result<Lease> K8sStore::decide(const Observed& current, const Request& request) {
-  const std::int64_t now = nowMs_();
-  if (request.kind != RequestKind::Claim) return nextRecord(current.lease, request, now);
-  // The holder's clock may run behind ours: its lease is over only
-  // maxClockSkewMs after the expiry it wrote. The new lease runs from our now.
-  auto next = nextRecord(current.lease, request, now - options_.maxClockSkewMs);
-  if (!next) return next;
-  next->claimedAtMs = now;
-  next->expiresAtMs = now + request.ttlMs;
-  return next;
-}
-
 Result<bool> K8sStore::writeIfUnchanged(const Observed& current, const Lease& next) {
   json::object object = k8s::encodeLease(next, current.name, options_.ns, nowMs_());
   const bool create = !current.lease.has_value();
@@ -148,7 +136,7 @@ Result<Lease> K8sStore::transact(const Request& request) {
   for (int attempt = 0; attempt < options_.maxAttempts; ++attempt) {
     auto current = read(request.resource);
     if (!current) return current.error();
-    auto next = decide(*current, request);
+    auto next = nextSharedRecord(current->lease, request, nowMs_(), options_.maxClockSkewMs);
     if (!next || request.kind == RequestKind::CheckFence) return next;
     auto won = writeIfUnchanged(*current, *next);
     if (!won) return won.error();

@@ -59,7 +59,6 @@ class K8sStore : public RecordStore {
   };
   Result<Answer> exchange(const std::string& method, const std::string& path, const std::string& body);
   Result<Observed> read(const std::string& resource);
-  Result<Lease> decide(const Observed& current, const Request& request);
   Result<bool> writeIfUnchanged(const Observed& current, const Lease& next);
   std::string collectionPath() const;
   Error unavailable(std::string message) const;

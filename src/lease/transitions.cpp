@@ -79,6 +79,16 @@ Result<Lease> nextRecord(const std::optional<Lease>& current, const Request& req
   return actForHolder(current, request, nowMs);
 }
 
+Result<Lease> nextSharedRecord(const std::optional<Lease>& current, const Request& request, std::int64_t nowMs,
+                               std::int64_t maxClockSkewMs) {
+  if (request.kind != RequestKind::Claim) return nextRecord(current, request, nowMs);
+  auto next = nextRecord(current, request, nowMs - maxClockSkewMs);
+  if (!next) return next;
+  next->claimedAtMs = nowMs;
+  next->expiresAtMs = nowMs + request.ttlMs;
+  return next;
+}
+
 std::string formatTimeMs(std::int64_t ms) {
   std::time_t seconds = static_cast<std::time_t>(ms / 1000);
   std::tm utc{};

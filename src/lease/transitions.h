@@ -41,6 +41,12 @@ bool isExpired(const Lease& lease, std::int64_t nowMs);
 // earlier holder ever had.
 Result<Lease> nextRecord(const std::optional<Lease>& current, const Request& request, std::int64_t nowMs);
 
+// nextRecord for a store shared between machines (etcd, Kubernetes): the
+// holder's clock may run behind ours, so its lease is over only
+// `maxClockSkewMs` after the expiry it wrote; a new lease runs from our now.
+Result<Lease> nextSharedRecord(const std::optional<Lease>& current, const Request& request, std::int64_t nowMs,
+                               std::int64_t maxClockSkewMs);
+
 // "2024-05-01T12:00:00.250Z" for a wall-clock time in milliseconds: how
 // refusals and `loopwright lease list` name an expiry.
 std::string formatTimeMs(std::int64_t ms);
