@@ -1,4 +1,5 @@
 #include "sandbox/gvisor/gvisor_probe.h"
+#include "sandbox/probe_canary.h"
 
 #include <array>
 #include <utility>
@@ -85,36 +86,11 @@ void setNetworkModes(ProbeReport& r, const ProbeObservation& o, bool base) {
 }  // namespace
 
 std::string probeScript(const std::string& scratch, const std::string& ws) {
-  // Each line prints its token only when the property held; U: is the
-  // release the step saw, for the report.
-  return "echo ok > '" + ws +
-         "/written' 2>/dev/null && echo W1\n"
-         "(echo x > /usr/.lw-probe) 2>/dev/null || echo W2\n"
-         "(echo x > '" +
-         ws +
-         "/prot') 2>/dev/null || echo P1\n"
-         "(mv '" +
-         ws + "/prot' '" + ws +
-         "/moved') 2>/dev/null || echo P2\n"
-         "test -e '" +
-         scratch +
-         "/secret' || echo R1\n"
-         "grep -q secret '" +
-         ws +
-         "/denied' 2>/dev/null || echo R2\n"
-         "test \"$(grep -c : /proc/net/dev)\" = 1 && echo N1\n"
-         "test $$ -lt 10 && echo T1\n"
-         "grep -q '^Seccomp:.2' /proc/self/status && echo S1\n"
-         "grep -q '^CapEff:.0000000000000000' /proc/self/status && echo C1\n"
-         "test \"$(uname -r -v)\" != \"$(cat '" +
-         ws + "/" + kHostUnameFile +
-         "')\" && echo K1\n"
-         "cmp -s /proc/sys/kernel/random/boot_id '" +
-         ws + "/" + kHostBootIdFile +
-         "' || echo K2\n"
-         "cmp -s /proc/modules '" +
-         ws + "/" + kHostModulesFile +
-         "' || echo K3\n"
+  // Beside the shared lines: K1-K3 (the kernel release, boot id and loaded
+  // modules are not the host's) and U:, the release the step saw, for the report.
+  return containmentCanaryLines(scratch, ws) + "test \"$(uname -r -v)\" != \"$(cat '" + ws + "/" + kHostUnameFile +
+         "')\" && echo K1\n" + "cmp -s /proc/sys/kernel/random/boot_id '" + ws + "/" + kHostBootIdFile +
+         "' || echo K2\n" + "cmp -s /proc/modules '" + ws + "/" + kHostModulesFile + "' || echo K3\n" +
          "echo \"U:$(uname -r)\"\n"
          "exit 0\n";
 }
