@@ -3,7 +3,12 @@
 // only when the property held.
 #pragma once
 
+#include <chrono>
+#include <filesystem>
+#include <set>
 #include <string>
+
+#include "sandbox/backend.h"
 
 namespace lw::sandbox {
 
@@ -15,5 +20,22 @@ namespace lw::sandbox {
 // workspace with its `prot` and `denied` files. Nothing else is printed, so
 // a token never appears by accident.
 std::string containmentCanaryLines(const std::string& scratch, const std::string& ws);
+
+// Writes the canary's files under `scratch` (the secret beside the
+// workspace, the workspace's `prot` and `denied`) and returns the step that
+// runs `script` there as a probe does: workspace writable, `prot` protected,
+// `denied` unreadable, no network, a bare PATH.
+StepSpec canaryStep(const std::filesystem::path& scratch, const std::string& script);
+
+// What a canary's run showed: the tokens it printed when it exited 0, else
+// why not (the launch error, or its stderr and exit status).
+struct CanaryRun {
+  bool ran = false;
+  std::set<std::string> tokens;
+  std::string launchError;
+  std::string stderrText;
+  int status = 0;
+};
+CanaryRun runCanary(Backend& backend, const StepSpec& spec, std::chrono::seconds timeout);
 
 }  // namespace lw::sandbox

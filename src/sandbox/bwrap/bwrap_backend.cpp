@@ -1,4 +1,5 @@
 #include "sandbox/bwrap/bwrap_backend.h"
+#include "sandbox/probe_canary.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -33,7 +34,6 @@ std::string firstLine(const std::string& s) {
   return line.empty() ? "no message" : line;
 }
 
-void writeFile(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 // The step's private /tmp is a tmpfs of tmpSize (bwrap_plan.cpp).
 limits::Scratch scratch() { return {"the size of the private /tmp tmpfs (bwrap --size)", ""}; }
@@ -178,36 +178,15 @@ ProbeReport BwrapBackend::runProbe() {
     obs.failure = "cannot create a scratch directory in /tmp";
     return interpretProbe(obs);
   }
-  fs::path scratch = tmpl;
-  fs::path ws = scratch / "ws";
-  fs::create_directories(ws);
-  fs::create_directories(scratch / "out");
-  writeFile(scratch / "secret", "secret\n");
-  writeFile(ws / "prot", "protected\n");
-  writeFile(ws / "denied", "secret\n");
-
-  StepSpec spec;
-  spec.argv = {"/bin/sh", "-c", probeScript(scratch.string(), ws.string())};
-  spec.workspace = ws;
-  spec.workspaceWritable = true;
-  spec.protectedPaths = {ws / "prot"};
-  spec.deniedReadPaths = {ws / "denied"};
-  spec.outDir = scratch / "out";
-  spec.network = NetworkMode::None;
-  spec.env = {{"PATH", "/usr/bin:/bin"}};
-  auto proc = launch(spec);
-  if (!proc) {
-    obs.failure = proc.error().message;
-  } else {
-    process::ExitInfo info = (*proc)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(20));
-    if (info.status() == 0) {
-      obs.ran = true;
-      std::istringstream out((*proc)->stdoutData().data);
-      for (std::string t; out >> t;) obs.tokens.insert(t);
-    } else {
-      obs.failure = firstLine((*proc)->stderrData().data) + " (exit status " + std::to_string(info.status()) + ")";
-    }
-  }
+  const fs::path scratch = tmpl;
+  CanaryRun run = runCanary(*this, canaryStep(scratch, probeScript(scratch.string(), (scratch / "ws").string())),
+                            std::chrono::seconds(20));
+  obs.ran = run.ran;
+  obs.tokens = std::move(run.tokens);
+  if (!run.launchError.empty())
+    obs.failure = run.launchError;
+  else if (!run.ran)
+    obs.failure = firstLine(run.stderrText) + " (exit status " + std::to_string(run.status) + ")";
   if (!obs.ran) obs.sysctls = readUsernsSysctls();
   std::error_code ec;
   fs::remove_all(scratch, ec);

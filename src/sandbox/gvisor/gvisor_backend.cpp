@@ -1,4 +1,5 @@
 #include "sandbox/gvisor/gvisor_backend.h"
+#include "sandbox/probe_canary.h"
 
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -274,36 +275,17 @@ ProbeReport GvisorBackend::runProbe() {
     return interpretProbe(obs);
   }
   const fs::path scratch = tmpl, ws = scratch / "ws";
-  fs::create_directories(ws);
-  fs::create_directories(scratch / "out");
-  writeFile(scratch / "secret", "secret\n");
-  writeFile(ws / "prot", "protected\n");
-  writeFile(ws / "denied", "secret\n");
+  StepSpec spec = canaryStep(scratch, probeScript(scratch.string(), ws.string()));
   writeFile(ws / kHostUnameFile, std::string(u.release) + " " + u.version + "\n");
   writeFile(ws / kHostBootIdFile, readAll("/proc/sys/kernel/random/boot_id"));
   writeFile(ws / kHostModulesFile, readAll("/proc/modules"));
-
-  StepSpec spec;
-  spec.argv = {"/bin/sh", "-c", probeScript(scratch.string(), ws.string())};
-  spec.workspace = ws;
-  spec.workspaceWritable = true;
-  spec.protectedPaths = {ws / "prot"};
-  spec.deniedReadPaths = {ws / "denied"};
-  spec.outDir = scratch / "out";
-  spec.network = NetworkMode::None;
-  spec.env = {{"PATH", "/usr/bin:/bin"}};
-  if (auto proc = launch(spec); !proc) {
-    obs.failure = proc.error().message;
-  } else {
-    process::ExitInfo info = (*proc)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(30));
-    if (info.status() == 0) {
-      obs.ran = true;
-      std::istringstream out((*proc)->stdoutData().data);
-      for (std::string t; out >> t;) obs.tokens.insert(t);
-    } else {
-      obs.failure = (*proc)->stderrData().data + " (exit status " + std::to_string(info.status()) + ")";
-    }
-  }
+  CanaryRun run = runCanary(*this, spec, std::chrono::seconds(30));
+  obs.ran = run.ran;
+  obs.tokens = std::move(run.tokens);
+  if (!run.launchError.empty())
+    obs.failure = run.launchError;
+  else if (!run.ran)
+    obs.failure = run.stderrText + " (exit status " + std::to_string(run.status) + ")";
   std::error_code ec;
   fs::remove_all(scratch, ec);
   return interpretProbe(obs);
