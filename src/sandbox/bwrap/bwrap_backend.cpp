@@ -34,7 +34,6 @@ std::string firstLine(const std::string& s) {
   return line.empty() ? "no message" : line;
 }
 
-
 // The step's private /tmp is a tmpfs of tmpSize (bwrap_plan.cpp).
 limits::Scratch scratch() { return {"the size of the private /tmp tmpfs (bwrap --size)", ""}; }
 
