@@ -9,15 +9,13 @@ namespace {
 
 constexpr std::size_t kChainedTokens = 8;
 
-// Calls `f` with each NUL-terminated string of `block` until it returns true
-// or an empty string (the end of an environment) is met.
+// Calls `f` with each NUL-terminated string of `block` until it returns true.
 template <typename F>
 bool anyEntry(std::string_view block, F f) {
   std::size_t at = 0;
   while (at < block.size()) {
     std::size_t end = block.find('\0', at);
     if (end == std::string_view::npos) end = block.size();
-    if (end == at) return false;
     if (f(block.substr(at, end - at))) return true;
     at = end + 1;
   }
@@ -83,7 +81,11 @@ std::optional<std::string_view> environOfProcArgs(std::string_view procargs) {
     ++at;
   }
   if (at == std::string_view::npos || at >= procargs.size()) return std::string_view{};
-  return procargs.substr(at);
+  // An empty string, where there is one, ends the environment; XNU's own
+  // strings for dyld (executable_path=…) may follow, none a LOOPWRIGHT_TREE.
+  const std::size_t end = procargs.find(std::string_view("\0\0", 2), at);
+  if (procargs[at] == '\0') return std::string_view{};
+  return procargs.substr(at, end == std::string_view::npos ? std::string_view::npos : end + 1 - at);
 }
 
 }  // namespace lw::sandbox::process::posix

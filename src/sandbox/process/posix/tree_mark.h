@@ -44,13 +44,15 @@ bool environCarriesToken(std::string_view block, std::string_view token);
 
 // Pure: the environment block of a macOS KERN_PROCARGS2 buffer (argc as an
 // int, the executable's path, NUL padding, argc arguments, then the
-// environment up to an empty string); nullopt when the buffer is not of that
+// environment up to an empty string), its last NUL kept; empty when the
+// kernel left the environment out, nullopt when the buffer is not of that
 // shape.
 std::optional<std::string_view> environOfProcArgs(std::string_view procargs);
 
 // The start of `pid`'s environment as the kernel shows it: /proc/<pid>/environ
 // on Linux, KERN_PROCARGS2 on macOS (same user only). nullopt when it cannot
-// be read: gone, another user's, a setuid program.
+// be read: gone, another user's, a setuid program; empty when it shows none
+// for now (in the middle of execve, a kernel thread), worth reading again.
 std::optional<std::string> readEnvironOf(pid_t pid);
 
 }  // namespace lw::sandbox::process::posix
