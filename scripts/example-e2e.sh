@@ -8,10 +8,11 @@
 # job runs has run somewhere.
 # The example's taskpack asks for linux-bwrap or linux-landlock: a copy of it
 # asks for BACKEND instead (and, for direct-dedicated, which contains
-# nothing, for no capability and the machine's network: its processTreeCleanup
-# is partial where forks are not reported, as on Linux).
+# nothing, for no capability and the machine's network).
 # Then `loopwright qualify --backend BACKEND` runs the backend's canaries
-# (exit 0, each capability's status printed).
+# (exit 0, each capability's status printed); processTreeCleanup must be
+# enforced: both backends run on the POSIX launcher, whose canary daemon
+# must have been seen to die.
 # Usage: scripts/example-e2e.sh BIN_DIR BACKEND [WORK_DIR]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -73,10 +74,15 @@ env -i PATH="/usr/bin:/bin:/usr/sbin:/sbin" HOME="$work" LOOPWRIGHT_HOST_CONFIG=
   "$bin/loopwright" qualify --json --fresh --backend "$backend" >"$work/qualify.json" || status=$?
 python3 - "$work/qualify.json" "$backend" <<'PY'
 import json, sys
+cleanup = None
 for b in json.load(open(sys.argv[1])).get("backends", []):
     if b.get("backend") == sys.argv[2]:
         for cap, v in sorted(b.get("capabilities", {}).items()):
             print("example-e2e: qualify " + sys.argv[2] + " " + cap + ": " + str(v.get("status")))
+            if cap == "processTreeCleanup":
+                cleanup = v
+if cleanup is None or cleanup.get("status") != "enforced":
+    sys.exit("example-e2e: processTreeCleanup is not enforced: " + json.dumps(cleanup))
 PY
 if [ "$status" -ne 0 ]; then
   echo "example-e2e: loopwright qualify --backend $backend exited $status" >&2

@@ -16,6 +16,9 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <vector>
+
+#include "core/executables.h"
 
 namespace lw::host {
 namespace {
@@ -120,24 +123,46 @@ int loopback() {
   return 0;
 }
 
+// The daemon's own loop: its pid on the first line of BEAT, then a byte
+// every 20 ms until BEAT's directory is gone (whoever started it is done with
+// it, and a daemon no cleanup caught must not beat forever).
+int daemonBeat(const std::string& beat) {
+  const std::string pidLine = std::to_string(::getpid()) + "\n";
+  for (bool first = true;; first = false) {
+    int fd = ::open(beat.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == ENOENT) ::_exit(0);
+    if (fd >= 0) {
+      (void)!(first ? ::write(fd, pidLine.data(), pidLine.size()) : ::write(fd, ".", 1));
+      ::close(fd);
+    }
+    ::usleep(20000);
+  }
+}
+
+// The hardest daemon the POSIX launcher claims to end (its tree is found by
+// the mark every descendant inherits, src/sandbox/process/posix/tree_mark.h):
+// the middle process calls setsid, forks and exits at once, so the daemon is
+// re-parented before anyone can have seen its parent; the daemon calls setsid
+// again (no session or group left that a tree process created) and runs a
+// program anew (loopwright, with the environment it inherited). If it cannot
+// run it, it writes nothing, and the canary says it could not run.
 int daemon(const std::string& beat) {
+  const std::string self = runningExecutable().string();
+  if (self.empty()) return setup("the running executable is unknown");
+  std::vector<std::string> args = {self, "qualify", "--canary", "daemon-beat", "--", beat};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
   pid_t p = ::fork();
   if (p < 0) return setup("fork");
   if (p == 0) {
     ::setsid();
     if (::fork() != 0) ::_exit(0);
-    for (int fd = 0; fd < 3; ++fd) ::close(fd);
-    for (;;) {
-      int fd = ::open(beat.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-      // Its directory removed: whoever started it is done with it, and a
-      // daemon no cleanup caught must not beat forever.
-      if (fd < 0 && errno == ENOENT) ::_exit(0);
-      if (fd >= 0) {
-        (void)!::write(fd, ".", 1);
-        ::close(fd);
-      }
-      ::usleep(20000);
-    }
+    ::setsid();
+    const int devNull = ::open("/dev/null", O_RDWR);
+    for (int fd = 0; fd < 3; ++fd) devNull >= 0 ? ::dup2(devNull, fd) : ::close(fd);
+    ::execv(self.c_str(), argv.data());
+    ::_exit(127);
   }
   ::waitpid(p, nullptr, 0);
   for (int i = 0; i < 300; ++i) {  // return once the daemon is seen running
@@ -212,6 +237,8 @@ int runCanary(const std::string& name, const std::vector<std::string>& a) {
     rc = loopback();
   else if (name == "daemon")
     rc = a.size() == 1 ? daemon(a[0]) : setup("daemon needs BEAT");
+  else if (name == "daemon-beat")
+    rc = a.size() == 1 ? daemonBeat(a[0]) : setup("daemon-beat needs BEAT");
   else if (name == "seccomp")
     rc = seccompCase();
   else if (name == "metadata")

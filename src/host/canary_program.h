@@ -24,7 +24,9 @@ inline constexpr int kCanarySetup = 2;
 //   connect IP PORT            a TCP connect must fail
 //   connect-ok IP PORT         a TCP connect must work (allowed outbound)
 //   loopback                   a round trip on the sandbox's own 127.0.0.1 must work
-//   daemon BEAT                leaves a setsid, double-forked process appending to BEAT
+//   daemon BEAT                leaves a daemon appending to BEAT (its pid first): the middle
+//                              process calls setsid, forks and exits at once; the daemon
+//                              calls setsid and runs loopwright anew (daemon-beat BEAT)
 //   seccomp                    a filter is installed and keyctl(2) is refused
 int runCanary(const std::string& name, const std::vector<std::string>& args);
 

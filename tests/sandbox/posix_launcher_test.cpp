@@ -54,6 +54,24 @@ TEST_CASE("posix launcher: the step gets exactly its environment, its stdin is e
   CHECK(p.value()->stderrData().data == "oops\n");
 }
 
+TEST_CASE("posix launcher: the step carries a new tree mark after the one its launcher carries") {
+  std::string out;
+  ::unsetenv("LOOPWRIGHT_TREE");
+  runToEnd(shell("echo \"$LOOPWRIGHT_TREE\""), &out);
+  REQUIRE(out.size() == 17);
+  CHECK(out.find_first_not_of("0123456789abcdef") == 16);
+  std::string again;
+  runToEnd(shell("echo \"$LOOPWRIGHT_TREE\""), &again);
+  CHECK(again != out);
+  // loopwright run inside a step passes that step's mark on.
+  ::setenv("LOOPWRIGHT_TREE", "outer", 1);
+  std::string nested;
+  runToEnd(shell("echo \"$LOOPWRIGHT_TREE\""), &nested);
+  ::unsetenv("LOOPWRIGHT_TREE");
+  CHECK(nested.rfind("outer:", 0) == 0);
+  CHECK(nested.size() == 6 + 17);
+}
+
 TEST_CASE("posix launcher: a descriptor not passed is closed in the step, the passed one is fd 3") {
   // Both above the numbers the step is given (0-3), opened without
   // O_CLOEXEC, as a careless library would.

@@ -55,6 +55,41 @@ TEST_CASE("posix process table: a daemon in the session of a middle process seen
   CHECK(treeMembers(table, unseen, kSelf).empty());
 }
 
+TEST_CASE("posix process table: a re-parented grandchild whose middle process was never seen is the tree by its mark") {
+  // The race the mark closes: 220 called setsid, forked 221 and exited
+  // before any look, so 221 is init's child in session 220, which no member
+  // created as far as the tree knows. Only the environment it inherited
+  // links it to the step; the stranger 500, in the same shape, has no mark.
+  std::vector<ProcessEntry> table = {proc(1, 0, 1, 1), proc(kSelf, 1, 90, 90), proc(221, 1, 220, 220, 7),
+                                     proc(500, 1, 500, 500)};
+  table[2].marked = true;
+  CHECK(pidsOf(treeMembers(table, TreeMarks{200, {}}, kSelf)) == std::vector<pid_t>{221});
+  // The same table once the daemon has dropped the mark: nothing links it.
+  table[2].marked = false;
+  CHECK(treeMembers(table, TreeMarks{200, {}}, kSelf).empty());
+}
+
+TEST_CASE("posix process table: what a marked daemon starts is the tree even after it clears its environment") {
+  // 221 (marked, re-parented) started 222 with an empty environment in its
+  // own session, and 223 left that session again: 222 is found through its
+  // parent and 221's session, 223 through its parent 222.
+  std::vector<ProcessEntry> table = {proc(1, 0, 1, 1),
+                                     proc(kSelf, 1, 90, 90),
+                                     proc(221, 1, 221, 221, 7),
+                                     proc(222, 221, 222, 221, 8),
+                                     proc(223, 222, 223, 223, 9),
+                                     proc(600, 1, 600, 600)};
+  table[2].marked = true;
+  CHECK(pidsOf(treeMembers(table, TreeMarks{200, {}}, kSelf)) == std::vector<pid_t>{221, 222, 223});
+}
+
+TEST_CASE("posix process table: the mark never makes init or loopwright a member") {
+  std::vector<ProcessEntry> table = {proc(1, 0, 1, 1), proc(kSelf, 1, 90, 90), proc(250, 1, 250, 250)};
+  table[0].marked = true;
+  table[1].marked = true;
+  CHECK(treeMembers(table, TreeMarks{200, {}}, kSelf).empty());
+}
+
 TEST_CASE("posix process table: a process seen before stays in the tree after setsid and reparenting") {
   const std::vector<ProcessEntry> table = {proc(1, 0, 1, 1), proc(kSelf, 1, 90, 90), proc(230, 1, 230, 230, 9)};
   CHECK(pidsOf(treeMembers(table, TreeMarks{200, {{230, 9}}}, kSelf)) == std::vector<pid_t>{230});
@@ -82,7 +117,9 @@ TEST_CASE("posix process table: a zombie's children are still found through it")
   CHECK(pidsOf(treeMembers(table, TreeMarks{250, {}}, kSelf)) == std::vector<pid_t>{251});
 }
 
-TEST_CASE("posix process table: /proc/<pid>/stat is read past a comm with spaces and parentheses") {
+TEST_CASE(
+    "posix process table: /proc/<pid>/stat is read past a comm with spaces and parentheses, kernel threads told "
+    "apart") {
   const auto e = parseProcStat(
       "4242 (a) b (c)) S 4200 4241 4240 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 100 "
       "18446744073709551615\n");
@@ -93,6 +130,11 @@ TEST_CASE("posix process table: /proc/<pid>/stat is read past a comm with spaces
   CHECK(e->sid == 4240);
   CHECK(e->started == 987654u);
   CHECK_FALSE(e->zombie);
+  CHECK_FALSE(e->kernelThread);
+  // kthreadd: PF_KTHREAD (0x00200000) among its flags.
+  const auto k = parseProcStat("2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 20 0 1 0 1 0 0\n");
+  REQUIRE(k);
+  CHECK(k->kernelThread);
   const auto z = parseProcStat("7 (sh) Z 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 55 0 0\n");
   REQUIRE(z);
   CHECK(z->zombie);

@@ -40,14 +40,8 @@ ProbeReport classifyPosix(const std::optional<std::string>& cleanupFailure) {
   for (Capability c : kAllCapabilities) r.capabilities[c] = {Support::Absent, kNoContainment};
   for (NetworkMode m : kAllNetworkModes) r.networkModes[m] = {Support::Absent, kNoContainment};
   r.capabilities[Capability::ProcessTreeCleanup] =
-      cleanupFailure ? SupportStatus{Support::Partial,
-                                     "the step's session, groups and the processes seen in its tree are "
-                                     "killed when it ends; " +
-                                         *cleanupFailure}
-                     : SupportStatus{Support::Enforced,
-                                     "descendants followed in the process table and killed when the step "
-                                     "ends; a canary's setsid, double-forked daemon was seen to die (not "
-                                     "when loopwright itself is killed: no supervisor outlives it)"};
+      cleanupFailure ? SupportStatus{Support::Partial, process::posix::kCleanupWithoutCanary + *cleanupFailure}
+                     : SupportStatus{Support::Enforced, process::posix::kCleanupSeenToHold};
   r.networkModes[NetworkMode::AllowOutbound] = {
       Support::Enforced, "the machine's own network, unfiltered (dedicated, ephemeral machine only)"};
   return r;

@@ -45,18 +45,15 @@ std::optional<std::string> canaryFailure() {
 }
 
 // The POSIX launcher's tree cleanup (process/posix), as its canary saw it:
-// macOS has no subreaper or pid namespace, so descendants are followed
-// through kqueue fork events and the process table.
+// macOS has no subreaper or pid namespace, so descendants are followed by
+// their inherited mark, kqueue fork events and the process table.
 SupportStatus cleanupSupport() {
   const auto loopwright = siblingExecutable(kFrontExecutable);
   std::error_code ec;
   const auto scratch = fs::temp_directory_path(ec) / ("lw-seatbelt-cleanup-" + std::to_string(::getpid()));
   const auto failure = process::posix::daemonSurvivesCleanup(loopwright, scratch);
-  if (failure)
-    return {Support::Partial, "the step's session, groups and every process seen in its tree are killed; " + *failure};
-  return {Support::Enforced,
-          "descendants followed by kqueue fork events and the process table and killed when the step ends; a "
-          "canary's setsid, double-forked daemon was seen to die (not when loopwright itself is killed)"};
+  if (failure) return {Support::Partial, process::posix::kCleanupWithoutCanary + *failure};
+  return {Support::Enforced, process::posix::kCleanupSeenToHold};
 }
 
 class SeatbeltBackend final : public Backend {

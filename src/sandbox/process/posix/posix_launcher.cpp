@@ -6,10 +6,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <optional>
 
 #include "sandbox/process/executable.h"
 #include "sandbox/process/posix/posix_process.h"
+#include "sandbox/process/posix/tree_mark.h"
 
 namespace lw::sandbox::process::posix {
 namespace {
@@ -105,6 +107,17 @@ std::optional<pid_t> spawnFirstCandidate(const std::vector<std::string>& candida
   return std::nullopt;
 }
 
+// The step's environment with the tree's mark, after the mark this launcher
+// itself carries when it runs inside another step (tree_mark.h).
+std::map<std::string, std::string> markedEnvironment(const std::map<std::string, std::string>& env,
+                                                     const std::string& token) {
+  std::map<std::string, std::string> out = env;
+  const char* inherited = std::getenv(kTreeMarkVariable);
+  out[kTreeMarkVariable] =
+      chainedTreeMark(inherited ? std::optional<std::string_view>(inherited) : std::nullopt, token);
+  return out;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<RunningProcess>> spawnPosix(const SpawnRequest& req) {
@@ -127,7 +140,8 @@ Result<std::unique_ptr<RunningProcess>> spawnPosix(const SpawnRequest& req) {
   const std::string stepPath = stepPathOf(req.env);
   const std::vector<std::string> candidates = commandCandidates(req.argv[0], stepPath);
   ExecStrings argv(req.argv);
-  ExecStrings envp = ExecStrings::environment(req.env);
+  const std::string token = newTreeToken();
+  ExecStrings envp = ExecStrings::environment(markedEnvironment(req.env, token));
   int err = 0;
   const auto pid = spawnFirstCandidate(candidates, setup, argv.get(), envp.get(), err);
   if (!pid) {
@@ -139,7 +153,7 @@ Result<std::unique_ptr<RunningProcess>> spawnPosix(const SpawnRequest& req) {
   errW.reset();
   for (Fd* f : {&outR, &errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
   return std::unique_ptr<RunningProcess>(
-      std::make_unique<PosixProcess>(*pid, std::move(outR), std::move(errR), req, started));
+      std::make_unique<PosixProcess>(*pid, token, std::move(outR), std::move(errR), req, started));
 }
 
 }  // namespace lw::sandbox::process::posix

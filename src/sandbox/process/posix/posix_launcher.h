@@ -4,10 +4,11 @@
 //
 // The step is started with posix_spawn in a new session (so in its own
 // process group), with the signal mask and dispositions reset, exactly the
-// environment asked for, and only the descriptors it is given (0-2, 3 for
-// passFd, 4… for extraFds: POSIX_SPAWN_CLOEXEC_DEFAULT on macOS, a
-// closefrom file action on Linux). A watcher thread follows its tree in the
-// process table (tree_cleanup.h), waits for its end, and kills what is left.
+// environment asked for plus the tree's mark (LOOPWRIGHT_TREE, tree_mark.h),
+// and only the descriptors it is given (0-2, 3 for passFd, 4… for extraFds:
+// POSIX_SPAWN_CLOEXEC_DEFAULT on macOS, a closefrom file action on Linux). A
+// watcher thread follows its tree in the process table (tree_cleanup.h),
+// waits for its end, and kills what is left.
 //
 // What it cannot do, and says so: run ChildSetup or supervisorSetup steps
 // (posix_spawn runs no code of ours in the child; a request with any fails

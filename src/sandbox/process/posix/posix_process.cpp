@@ -8,7 +8,8 @@ namespace lw::sandbox::process::posix {
 namespace {
 
 // How often the table is looked at where no fork is reported: each look
-// reads every process's stat (~1 ms for a few hundred processes), so a
+// reads every process's stat (~1 ms for a few hundred processes) and the
+// environment of each process it has not read before, so a
 // shorter interval costs a running step a noticeable share of a core. With
 // kqueue, forks wake the watcher at once and this is only a backstop.
 constexpr std::chrono::milliseconds kLookInterval{10};
@@ -16,8 +17,9 @@ constexpr std::chrono::milliseconds kLookIntervalWithEvents{100};
 
 }  // namespace
 
-PosixProcess::PosixProcess(pid_t pid, Fd out, Fd err, const SpawnRequest& req, Clock::time_point started)
-    : PipedProcess(std::move(out), std::move(err), req, started), pid_(pid), tree_(pid) {
+PosixProcess::PosixProcess(pid_t pid, const std::string& token, Fd out, Fd err, const SpawnRequest& req,
+                           Clock::time_point started)
+    : PipedProcess(std::move(out), std::move(err), req, started), pid_(pid), tree_(pid, token) {
   makePipe(endRead_, endWrite_);
   events_.watch(pid);
   watcher_ = std::thread([this] { watch(); });

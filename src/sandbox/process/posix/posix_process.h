@@ -15,7 +15,8 @@ namespace lw::sandbox::process::posix {
 
 class PosixProcess final : public PipedProcess {
  public:
-  PosixProcess(pid_t pid, Fd out, Fd err, const SpawnRequest& req, Clock::time_point started);
+  // `token`: the tree's mark the step was started with (tree_mark.h).
+  PosixProcess(pid_t pid, const std::string& token, Fd out, Fd err, const SpawnRequest& req, Clock::time_point started);
   ~PosixProcess() override;
 
   int pid() const override { return pid_; }

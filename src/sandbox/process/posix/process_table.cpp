@@ -37,8 +37,8 @@ std::vector<ProcessEntry> treeMembers(const std::vector<ProcessEntry>& table, co
     grew = false;
     for (const ProcessEntry& e : table) {
       if (e.pid == self || e.pid == 1 || members.count(e.pid) != 0) continue;
-      const bool linked =
-          seenBefore(marks, e) || members.count(e.ppid) != 0 || ids.count(e.sid) != 0 || ids.count(e.pgid) != 0;
+      const bool linked = e.marked || seenBefore(marks, e) || members.count(e.ppid) != 0 || ids.count(e.sid) != 0 ||
+                          ids.count(e.pgid) != 0;
       if (!linked) continue;
       members.insert(e.pid);
       ids.insert(e.pid);
@@ -57,7 +57,8 @@ std::optional<ProcessEntry> parseProcStat(std::string_view stat) {
   if (open == std::string_view::npos || close == std::string_view::npos || close < open) return std::nullopt;
   ProcessEntry e;
   if (std::from_chars(stat.data(), stat.data() + open, e.pid).ec != std::errc{}) return std::nullopt;
-  // After ") ": state ppid pgrp session, then fields 7 to 21, then starttime (22).
+  // After ") ": state ppid pgrp session tty_nr tpgid flags (9), then up to
+  // starttime (22).
   std::vector<std::string_view> fields;
   std::size_t at = close + 1;
   while (at < stat.size() && fields.size() < 20) {
@@ -72,10 +73,13 @@ std::optional<ProcessEntry> parseProcStat(std::string_view stat) {
     auto r = std::from_chars(s.data(), s.data() + s.size(), out);
     return r.ec == std::errc{} && r.ptr == s.data() + s.size();
   };
+  unsigned long flags = 0;
   if (!number(fields[1], e.ppid) || !number(fields[2], e.pgid) || !number(fields[3], e.sid) ||
-      !number(fields[19], e.started))
+      !number(fields[6], flags) || !number(fields[19], e.started))
     return std::nullopt;
   e.zombie = fields[0] == "Z" || fields[0] == "X";
+  constexpr unsigned long kPfKthread = 0x00200000;  // include/linux/sched.h
+  e.kernelThread = (flags & kPfKthread) != 0;
   return e;
 }
 

@@ -7,13 +7,16 @@
 // is re-parented to init, so neither its parent nor its session points back
 // to the step. What stays true is that every session and process group a
 // tree process holds was created by a tree process (nobody can join a
-// session they did not create, nor a group of another session), and that a
-// child of a tree process is a tree process. So a process is in the tree if
+// session they did not create, nor a group of another session), that a
+// child of a tree process is a tree process, and that what a tree process
+// inherited (the tree's mark in its environment, tree_mark.h) it keeps
+// unless it drops it. So a process is in the tree if it carries the mark, if
 // it was seen in it before, if its parent is, or if its session or group is
-// that of a tree process or the id of a tree process seen before. Only a
-// process whose every link was made and broken between two observations
-// (fork, setsid, parent's exit) escapes: the canary of direct_backend_posix
-// says whether this host's observation caught one.
+// that of a tree process or the id of a tree process seen before. The mark
+// needs no look at the right moment: a daemon whose middle process forked,
+// called setsid and exited between two looks is still found by it. Only a
+// process that drops the mark and whose every other link was made and
+// broken between two looks escapes (docs/security-model.md).
 #pragma once
 
 #include <sys/types.h>
@@ -34,7 +37,9 @@ struct ProcessEntry {
   pid_t pgid = 0;
   pid_t sid = 0;
   std::uint64_t started = 0;
-  bool zombie = false;  // dead, not yet reaped: nothing left to kill
+  bool zombie = false;        // dead, not yet reaped: nothing left to kill
+  bool kernelThread = false;  // Linux's PF_KTHREAD: no environment, never a step's
+  bool marked = false;        // carries the tree's mark (tree_mark.h): set by the caller
 };
 
 // The tree's memory between observations: every process seen in it, by pid,
