@@ -128,21 +128,22 @@ TEST_CASE("run --publish github: a built-in step's denied egress connection is p
                   "bubblewrap cannot create namespaces here");
   Scratch s;
   fs::copy(kExampleDir, s.root / "example", fs::copy_options::recursive);
-  writeFile(s.root / "example/.loopwright/taskpack.yaml",
-            taskpack("    - name: review\n      on: [pull_request.opened]\n      steps:\n"
-                     "        - name: fetch\n"
-                     "          uses: builtin/lint\n"
-                     "          sandbox:\n"
-                     "            preferredBackends: [linux-bwrap]\n"
-                     "            networkMode: allow-list\n"
-                     "            egress: [packages.example.org]\n"
-                     "          with:\n"
-                     "            command: [sh, -c, 'curl -s -o /dev/null --max-time 10 https://denied.example/; true']\n"
-                     "            format: pattern\n"
-                     "            pattern: '%f:%l:%m'\n"
-                     "            filterMode: nofilter\n",
-                     "") +
-                "  publication: {review: comment, checks: true, summary: true, failOn: error}\n");
+  writeFile(
+      s.root / "example/.loopwright/taskpack.yaml",
+      taskpack("    - name: review\n      on: [pull_request.opened]\n      steps:\n"
+               "        - name: fetch\n"
+               "          uses: builtin/lint\n"
+               "          sandbox:\n"
+               "            preferredBackends: [linux-bwrap]\n"
+               "            networkMode: allow-list\n"
+               "            egress: [packages.example.org]\n"
+               "          with:\n"
+               "            command: [sh, -c, 'curl -s -o /dev/null --max-time 10 https://denied.example/; true']\n"
+               "            format: pattern\n"
+               "            pattern: '%f:%l:%m'\n"
+               "            filterMode: nofilter\n",
+               "") +
+          "  publication: {review: comment, checks: true, summary: true, failOn: error}\n");
   fs::path repo = s.root / "repo";
   REQUIRE(sh((s.root / "example/make-repo.sh").string() + " " + repo.string()) == 0);
   std::string head = asFakePullRequest(s.root, repo);
