@@ -18,12 +18,14 @@
 // no policy, no event loop and a thread per direction. Beside wall time,
 // each transfer's CPU time (user + system, of this whole process: client,
 // server and whatever relays) is taken, so that a path's cost per MB is
-// its CPU time less the direct transfer's: on a shared two-core machine,
-// wall time mostly says who else was running.
+// its CPU time less the direct transfer's, and so is the relaying threads'
+// own (the process's less the client's and the server's thread clocks):
+// on a shared two-core machine, wall time mostly says who else was running.
 //
 // usage: bench_egress [--runs N] [--mb N] [--transfers N]
 #include <fcntl.h>
 #include <openssl/ssl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -181,18 +183,35 @@ double cpuMsNow() {
   return ms(u.ru_utime) + ms(u.ru_stime);
 }
 
-// Wall and CPU time of each transfer (or set-up) of one path.
+double cpuMsOf(clockid_t thread) {
+  timespec t{};
+  ::clock_gettime(thread, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+// Wall and CPU time of each transfer (or set-up) of one path: the whole
+// process's, and the relaying threads' alone (the process's less the
+// client's and the server's).
 struct Times {
-  std::vector<double> wall, cpu;
+  std::vector<double> wall, cpu, relayCpu;
+};
+
+// The client (this thread) and the server thread, whose CPU clocks tell
+// the relaying threads' CPU apart.
+struct Endpoints {
+  clockid_t client;
+  clockid_t server;
 };
 
 void timeFetch(asio::io_context& io, unsigned short serverPort, unsigned short proxyPort,
-               const std::vector<unsigned char>& hello, std::size_t expected, Times& into) {
-  const double cpu = cpuMsNow();
+               const std::vector<unsigned char>& hello, std::size_t expected, const Endpoints& ends, Times& into) {
+  const double cpu = cpuMsNow(), client = cpuMsOf(ends.client), server = cpuMsOf(ends.server);
   const auto start = Clock::now();
   const std::size_t got = fetch(io, serverPort, proxyPort, hello);
   into.wall.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-  into.cpu.push_back(cpuMsNow() - cpu);
+  const double spent = cpuMsNow() - cpu;
+  into.cpu.push_back(spent);
+  into.relayCpu.push_back(spent - (cpuMsOf(ends.client) - client) - (cpuMsOf(ends.server) - server));
   if (got != std::max<std::size_t>(expected, 1)) {
     std::fprintf(stderr, "short read: %zu of %zu\n", got, expected);
     std::exit(1);
@@ -204,11 +223,13 @@ void row(const std::string& what, double direct, double proxied) {
               proxied - direct, proxied / direct);
 }
 
-// The CPU a path adds to the direct transfer, per MB moved (medians).
+// The CPU a path adds to the direct transfer, and its relaying threads'
+// own, per MB moved (medians).
 void cpuRow(const std::string& what, const Times& direct, const Times& path, std::size_t mb) {
   const double extra = median(path.cpu) - median(direct.cpu);
-  std::printf("%-36s CPU %8.2f ms per transfer   +%7.2f ms   +%6.1f us per MB\n", what.c_str(), median(path.cpu), extra,
-              extra * 1e3 / static_cast<double>(mb));
+  const double perMb = 1e3 / static_cast<double>(mb);
+  std::printf("%-36s CPU %8.2f ms per transfer   +%7.2f ms   +%6.1f us per MB   relay threads %6.1f us per MB\n",
+              what.c_str(), median(path.cpu), extra, extra * perMb, median(path.relayCpu) * perMb);
 }
 
 }  // namespace
@@ -231,6 +252,9 @@ int main(int argc, char** argv) {
   const unsigned short serverPort = acceptor.local_endpoint().port();
   std::atomic<std::size_t> bytes = 0;
   std::thread server([&] { serve(acceptor, hello.size(), &bytes); });
+  Endpoints ends{};
+  ::pthread_getcpuclockid(::pthread_self(), &ends.client);
+  ::pthread_getcpuclockid(server.native_handle(), &ends.server);
 
   lw::egress::ProxyConfig config;
   config.rules = {{kHost, serverPort, {}, "bench"}};
@@ -255,9 +279,9 @@ int main(int argc, char** argv) {
 
   Times direct, proxied, relayed, floored;
   for (int i = 0; i < runs; ++i) {  // alternating, so drift hits all alike
-    timeFetch(io, serverPort, 0, hello, 0, direct);
-    timeFetch(io, serverPort, proxyPort, hello, 0, proxied);
-    timeFetch(io, serverPort, relayPort, hello, 0, relayed);
+    timeFetch(io, serverPort, 0, hello, 0, ends, direct);
+    timeFetch(io, serverPort, proxyPort, hello, 0, ends, proxied);
+    timeFetch(io, serverPort, relayPort, hello, 0, ends, relayed);
   }
   row("connection set-up (median)", median(direct.wall), median(proxied.wall));
   row("  through a relay (median)", median(direct.wall), median(relayed.wall));
@@ -265,10 +289,10 @@ int main(int argc, char** argv) {
   bytes = mb << 20;
   direct = proxied = relayed = {};
   for (int i = 0; i < transfers; ++i) {
-    timeFetch(io, serverPort, 0, hello, bytes, direct);
-    timeFetch(io, serverPort, proxyPort, hello, bytes, proxied);
-    timeFetch(io, serverPort, relayPort, hello, bytes, relayed);
-    timeFetch(io, floor.port(), 0, hello, bytes, floored);
+    timeFetch(io, serverPort, 0, hello, bytes, ends, direct);
+    timeFetch(io, serverPort, proxyPort, hello, bytes, ends, proxied);
+    timeFetch(io, serverPort, relayPort, hello, bytes, ends, relayed);
+    timeFetch(io, floor.port(), 0, hello, bytes, ends, floored);
   }
   const std::string of = " of " + std::to_string(transfers) + ")";
   const std::string size = std::to_string(mb) + " MB";
