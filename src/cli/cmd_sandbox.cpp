@@ -14,9 +14,11 @@
 #include "cli/exit_codes.h"
 #include "cli/policy_context.h"
 #include "cli/report.h"
+#include "cli/sandbox_exec_egress.h"
 #include "core/error_json.h"
 #include "core/json_text.h"
 #include "policy/effective_policy.h"
+#include "policy/egress_reader.h"
 #include "policy/isolation.h"
 #include "policy/resolve.h"
 #include "sandbox/limits/limits_json.h"
@@ -71,6 +73,21 @@ fs::path absolute(const std::string& p, const fs::path& base) {
   return (path.is_absolute() ? path : base / path).lexically_normal();
 }
 
+// networkMode allow-list from the flags: --egress entries and an
+// --egress-file list go with it (and imply it), as sandbox.egress goes with
+// it in a taskpack. Sets `mode`; the list is empty for every other mode.
+Result<std::vector<EgressRule>> egressFromFlags(const Args& a, NetworkMode& mode) {
+  const bool listed = !a.values("egress").empty() || a.value("egress-file");
+  if (!listed && mode != NetworkMode::AllowList) return std::vector<EgressRule>{};
+  if (!listed)
+    return usage("--network allow-list needs an egress list",
+                 "add --egress HOST[:PORT] or --egress-file FILE (docs/egress.md)");
+  if (a.value("network") && mode != NetworkMode::AllowList)
+    return usage("--egress and --egress-file go with --network allow-list, not " + std::string(toString(mode)));
+  mode = NetworkMode::AllowList;
+  return readCommandLineEgress(a.values("egress"), a.value("egress-file"));
+}
+
 // The policy of `sandbox exec`, from its flags (docs/taskpack.md, built-ins included).
 Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environment& env, const fs::path& cwd) {
   sandbox::NegotiationRequest req;
@@ -83,12 +100,11 @@ Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environ
   if (p.preferredBackends.empty()) p.preferredBackends = sandbox::defaultBackendOrder();
   if (auto n = a.value("network")) {
     auto m = parseNetworkMode(*n);
-    if (!m) return usage("unknown network mode '" + *n + "'", "use none, loopback-only or allow-outbound");
-    if (*m == NetworkMode::AllowList)
-      return usage("allow-list needs an egress list, which only a taskpack step has",
-                   "run the command as a taskpack step with sandbox.egress (docs/egress.md)");
+    if (!m) return usage("unknown network mode '" + *n + "'", "use none, loopback-only, allow-outbound or allow-list");
     p.networkMode = *m;
   }
+  auto egress = egressFromFlags(a, p.networkMode);
+  if (!egress) return egress.error();
   for (const std::string& c : a.values("require")) {
     auto cap = parseCapability(c);
     if (!cap) return usage("unknown capability '" + c + "'");
@@ -108,12 +124,15 @@ Result<sandbox::NegotiationRequest> policyFromFlags(const Args& a, const Environ
   if (!host) return host.error();
   SandboxSpec flags;
   if (!a.values("backend").empty()) flags.preferredBackends = p.preferredBackends;
-  if (a.value("network")) flags.networkMode = p.networkMode;
+  if (a.value("network") || !egress->empty()) flags.networkMode = p.networkMode;
+  if (!egress->empty()) flags.egress = *egress;
   if (!a.values("require").empty()) flags.requiredCapabilities = p.requiredCapabilities;
   auto floor = resolveAdHoc(flags, *host, resolveContextFrom(env));
   if (!floor) return floor.error();
   p.minIsolation = floor->minIsolation;
   p.allowDedicatedDirectOverride = floor->allowDedicatedDirectOverride;
+  p.egress = floor->egress;
+  p.egressSettings = floor->egressSettings;
   return req;
 }
 
@@ -221,6 +240,16 @@ json::object exitReport(const sandbox::Negotiated& chosen, json::array refused, 
           {"stderrBytes", proc.stderrData().totalBytes}};
 }
 
+// The proxy's records for --report; each denial said on stderr too, as
+// the run summary says it.
+json::array egressReport(json::array records, Io& io) {
+  for (const auto& r : records)
+    if (!r.at("allowed").as_bool())
+      io.err << "loopwright: egress denied " << std::string_view(r.at("host").as_string()) << ":"
+             << r.at("port").as_int64() << ": " << std::string_view(r.at("reason").as_string()) << "\n";
+  return records;
+}
+
 int runExec(const Args& a, Io& io) {
   const fs::path cwd = fs::current_path();
   auto req = policyFromFlags(a, io.env, cwd);
@@ -257,6 +286,12 @@ int runExec(const Args& a, Io& io) {
   sandbox::StepSpec spec = specFromFlags(a, *req, workspace, cwd, io);
   spec.limits = *limits;
   Backend* backend = find(chosen->backend);
+  std::unique_ptr<ExecEgress> egress;
+  if (spec.network == NetworkMode::AllowList) {
+    auto proxy = ExecEgress::start(req->policy, *backend, spec);
+    if (!proxy) return reportError(io, proxy.error());
+    egress = std::move(*proxy);
+  }
   auto started = std::chrono::steady_clock::now();
   auto proc = backend->launch(spec);
   if (!proc) {
@@ -275,6 +310,7 @@ int runExec(const Args& a, Io& io) {
   // A supervisor the step killed or stopped is said, never a plain exit.
   if (!info.supervisorLost.empty()) io.err << "loopwright: " << info.supervisorLost << "\n";
   json::object report = exitReport(*chosen, std::move(refused), spec, *backend, **proc, info);
+  if (egress) report["egress"] = egressReport(egress->records(), io);
   writeReport(a.value("report"), report, io);
   if (io.json) printJson(io.out, report);
   return info.status();
@@ -303,10 +339,13 @@ Command sandboxExecCommand() {
       "Negotiates a backend (the --backend order; default macos-seatbelt, linux-bwrap,\n"
       "linux-landlock, linux-gvisor), runs CMD in it with the workspace read-only unless listed with\n"
       "--writable, and exits with CMD's status: 3 when no backend qualifies, 124 on timeout.\n"
-      "CMD's stdout and stderr are passed through.";
+      "CMD's stdout and stderr are passed through. With --egress (network allow-list) CMD reaches\n"
+      "only those hosts, through a proxy loopwright runs; each denial is said on stderr.";
   c.options = {
       {"backend", "B", "a backend to try, in order", true},
-      {"network", "MODE", "none (default), loopback-only or allow-outbound"},
+      {"network", "MODE", "none (default), loopback-only, allow-outbound or allow-list"},
+      {"egress", "HOST[:PORT]", "allow-list: a host the command may reach through loopwright's proxy", true},
+      {"egress-file", "FILE", "allow-list: a YAML list of hosts as under sandbox.egress (docs/egress.md)"},
       {"require", "CAP", "a capability the backend must enforce", true},
       {"deny-read", "PATH", "a path the command must not read (host credentials always are)", true},
       {"workspace", "DIR", "the workspace (default: the current directory)"},

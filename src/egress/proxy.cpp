@@ -79,6 +79,20 @@ std::vector<ConnectionRecord> EgressProxy::finalRecords(std::chrono::millisecond
   return state_->snapshot();
 }
 
+Result<std::unique_ptr<EgressProxy>> startStepProxy(const std::vector<EgressRule>& rules,
+                                                    const EgressSettings& settings,
+                                                    const std::filesystem::path& socket) {
+  std::error_code ec;
+  std::filesystem::create_directories(socket.parent_path(), ec);
+  if (ec) return makeError(ErrorCode::IoError, "cannot create " + socket.parent_path().string() + ": " + ec.message());
+  ProxyConfig config;
+  config.rules = rules;
+  config.allowedNetworks = settings.allowedNetworks;
+  config.maxConnections = static_cast<std::size_t>(settings.maxConnections);
+  config.maxBytes = static_cast<std::uint64_t>(settings.maxBytes);
+  return EgressProxy::start(std::move(config), socket);
+}
+
 EgressProxy::~EgressProxy() {
   io_.stop();
   if (thread_.joinable()) thread_.join();

@@ -16,6 +16,7 @@
 
 #include "core/result.h"
 #include "egress/proxy_state.h"
+#include "policy/host_config.h"
 
 namespace lw::egress {
 
@@ -47,5 +48,12 @@ class EgressProxy {
   unsigned short port_ = 0;
   std::thread thread_;
 };
+
+// The proxy of one step whose list is `rules`, under the host config's
+// `settings`, on the unix socket `socket` (its directory created first).
+// Fails with IO_ERROR when it cannot listen there.
+Result<std::unique_ptr<EgressProxy>> startStepProxy(const std::vector<EgressRule>& rules,
+                                                    const EgressSettings& settings,
+                                                    const std::filesystem::path& socket);
 
 }  // namespace lw::egress

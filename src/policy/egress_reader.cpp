@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "core/file_io.h"
+
 namespace lw {
 
 namespace {
@@ -97,6 +99,59 @@ std::optional<std::vector<EgressRule>> readEgressList(YamlSchemaReader& reader, 
       });
   if (!isList) return std::nullopt;
   return rules;
+}
+
+namespace {
+
+constexpr std::size_t kEgressFileMaxBytes = 64 * 1024;
+
+// The entries of the --egress flags, each a scalar node of its own (never
+// text pasted into YAML), their problems named by the flag.
+std::vector<EgressRule> readFlagEntries(const std::vector<std::string>& entries, std::vector<Diagnostic>& problems) {
+  std::vector<EgressRule> rules;
+  for (const std::string& entry : entries) {
+    YamlSchemaReader reader("");
+    if (auto rule = readShortEntry(reader, YAML::Node(entry), "--egress")) {
+      rule->origin = "--egress " + entry;
+      rules.push_back(std::move(*rule));
+    }
+    for (auto& d : reader.takeDiagnostics()) problems.push_back(std::move(d));
+  }
+  return rules;
+}
+
+std::vector<EgressRule> readListFile(const std::string& file, std::vector<Diagnostic>& problems) {
+  auto text = readBoundedFile(file, kEgressFileMaxBytes, ErrorCode::UsageError);
+  if (!text) {
+    problems.push_back({{file, 0, 0, ""}, text.error().message, ""});
+    return {};
+  }
+  YamlSchemaReader reader(file);
+  std::optional<std::vector<EgressRule>> rules;
+  try {
+    rules = readEgressList(reader, YAML::Load(*text), "");
+  } catch (const std::exception& e) {  // yaml-cpp's parse errors
+    reader.errorAt({file, 0, 0, ""}, std::string("cannot be read: ") + e.what());
+  }
+  for (auto& d : reader.takeDiagnostics()) problems.push_back(std::move(d));
+  return rules.value_or(std::vector<EgressRule>{});
+}
+
+}  // namespace
+
+Result<std::vector<EgressRule>> readCommandLineEgress(const std::vector<std::string>& entries,
+                                                      const std::optional<std::string>& listFile) {
+  std::vector<Diagnostic> problems;
+  std::vector<EgressRule> rules = readFlagEntries(entries, problems);
+  if (listFile) {
+    auto fromFile = readListFile(*listFile, problems);
+    rules.insert(rules.end(), fromFile.begin(), fromFile.end());
+  }
+  if (problems.empty()) return rules;
+  Error e =
+      makeError(ErrorCode::UsageError, problems.front().message, problems.front().hint, problems.front().location.file);
+  e.diagnostics = std::move(problems);
+  return e;
 }
 
 }  // namespace lw

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/result.h"
 #include "policy/egress_rule.h"
 #include "policy/yaml_schema.h"
 
@@ -18,5 +19,12 @@ inline constexpr std::size_t kMaxEgressEntries = 64;
 // and left out, so the rest is still checked).
 std::optional<std::vector<EgressRule>> readEgressList(YamlSchemaReader& reader, const YAML::Node& node,
                                                       const std::string& path);
+
+// An egress list given on a command line (`sandbox exec`): `entries` of
+// `--egress` (each "host" or "host:port", its origin the flag), then the
+// YAML list of the file `listFile` when given (the syntax of sandbox.egress,
+// origins file:line:col). Fails with USAGE_ERROR carrying every problem.
+Result<std::vector<EgressRule>> readCommandLineEgress(const std::vector<std::string>& entries,
+                                                      const std::optional<std::string>& listFile);
 
 }  // namespace lw

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "policy/vocabulary.h"
@@ -45,6 +46,10 @@ std::vector<NetworkedRunner> runnersWithDirect(bool requireDirect);
 // reports `capability` enforced: the observation negotiation uses.
 bool probeEnforces(const Runner& r, Capability capability);
 
+// Whether that report says the runner's backend enforces network mode
+// `mode` ("allow-list").
+bool probeEnforcesNetwork(const Runner& r, std::string_view mode);
+
 // Whether that report gives the runner's backend isolation L3 (its probe saw
 // the step on another kernel).
 bool probeGivesL3(const Runner& r);
@@ -75,6 +80,7 @@ struct ExecOptions {
   bool background = false;                // start and return at once (pid in `pid`)
   std::vector<std::string> command;       // run instead of the hostile program (attack unused)
   std::optional<std::string> callerPath;  // loopwright's own PATH, instead of the system's
+  std::vector<std::string> env;           // more of loopwright's environment ("NAME=value")
 };
 
 // `loopwright sandbox exec --backend B --network N --workspace ws --writable

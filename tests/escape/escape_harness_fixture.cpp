@@ -170,6 +170,13 @@ bool probeEnforces(const Runner& r, Capability capability) {
   return it != caps.end() && it->value().at("status").as_string() == "enforced";
 }
 
+bool probeEnforcesNetwork(const Runner& r, std::string_view mode) {
+  const auto* b = backendEntry(backendsReport(r.uid, r.gid), r.backend);
+  if (b == nullptr || !b->at("available").as_bool()) return false;
+  const auto* modes = b->at("networkModes").as_object().if_contains(mode);
+  return modes != nullptr && modes->at("status").as_string() == "enforced";
+}
+
 bool probeGivesL3(const Runner& r) {
   const auto* b = backendEntry(backendsReport(r.uid, r.gid), r.backend);
   if (b == nullptr || !b->at("available").as_bool()) return false;
@@ -231,6 +238,7 @@ ExecResult sandboxExec(const Runner& r, const CaseDirs& c, const std::vector<std
   ExecStrings args(argv);
   std::vector<std::string> env = loopwrightEnv(r.uid);
   if (o.callerPath) env.front() = "PATH=" + *o.callerPath;  // loopwrightEnv puts PATH first
+  env.insert(env.end(), o.env.begin(), o.env.end());
   ExecStrings envp(env);
   fs::path out = c.root / "stdout", err = c.root / "stderr";
 

@@ -3,6 +3,13 @@
 // narrows a step's list.
 #include <doctest/doctest.h>
 
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "policy/egress_reader.h"
 #include "policy/host_config_loader.h"
 #include "policy/resolve.h"
 #include "policy/taskpack_loader.h"
@@ -133,4 +140,31 @@ TEST_CASE("egress policy: a malformed host config egress section is refused") {
       "host.yaml");
   REQUIRE(!h.ok());
   CHECK(h.error().diagnostics.size() == 3);
+}
+
+TEST_CASE("egress policy: a command line's --egress entries and list file are read like sandbox.egress") {
+  char path[] = "/tmp/lw-egress-list-XXXXXX";
+  const int fd = ::mkstemp(path);
+  REQUIRE(fd >= 0);
+  ::close(fd);
+  std::ofstream(path)
+      << "- registry.npmjs.org\n- host: deb.example.org\n  port: 80\n  http: [{method: GET, path: /d/}]\n";
+  auto rules = readCommandLineEgress({"api.example.com:8443", "*.example.org"}, std::string(path));
+  REQUIRE(rules.ok());
+  REQUIRE(rules->size() == 4);
+  CHECK((*rules)[0].host == "api.example.com");
+  CHECK((*rules)[0].port == 8443);
+  CHECK((*rules)[0].origin == "--egress api.example.com:8443");
+  CHECK((*rules)[1].host == "*.example.org");
+  CHECK((*rules)[2].origin == std::string(path) + ":1:3");
+  CHECK((*rules)[3].http.size() == 1);
+
+  std::ofstream(path) << "- ok.example\n- 10.0.0.1\n";
+  auto bad = readCommandLineEgress({"a.example:0"}, std::string(path));
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().code == ErrorCode::UsageError);
+  REQUIRE(bad.error().diagnostics.size() == 2);
+  CHECK(bad.error().diagnostics[0].message == "'a.example:0' names no valid port");
+  CHECK(bad.error().diagnostics[1].location.toString() == std::string(path) + ":2:3");
+  std::remove(path);
 }

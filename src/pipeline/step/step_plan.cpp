@@ -5,8 +5,7 @@
 
 #include "core/executables.h"
 #include "core/step_label.h"
-#include "egress/step_relay.h"
-#include "sandbox/egress_relay_argv.h"
+#include "sandbox/egress_route.h"
 #include "sandbox/step_env.h"
 
 namespace lw::pipeline {
@@ -53,37 +52,18 @@ std::map<std::string, std::string> stepVariables(const StepPlan& plan, const san
       {"LOOPWRIGHT_RUN_ID", ctx.runId},
       {"HOME", out}};
   if (traits.hostFilesVisible) vars["LOOPWRIGHT_BIN"] = ctx.selfExe.string();
-  if (!plan.egressSocket.empty()) {
-    // Lower case too: curl reads http_proxy only so, most tools either.
-    const std::string proxy = "http://127.0.0.1:" + std::to_string(egress::kRelayPort);
-    for (const char* name : {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"}) vars[name] = proxy;
-    for (const char* name : {"NO_PROXY", "no_proxy"}) vars[name] = "localhost,127.0.0.1,::1";
-  }
+  if (!plan.egressSocket.empty()) vars.merge(sandbox::egressProxyVariables());
   return vars;
 }
 
-// allow-list: the step's command runs behind the egress relay of
-// loopwright's step init, installed beside loopwright and visible
-// read-only inside the sandbox (docs/egress.md).
+// allow-list: the step's proxy listens in its step directory; the step
+// reaches it through loopwright's step init, installed beside loopwright,
+// or its backend's own route (docs/egress.md).
 Status planEgress(const StepLayout& layout, const sandbox::BackendTraits& traits, std::string_view backendName,
                   const RunContext& ctx, const HostLookups& host, StepPlan& plan) {
-  if (traits.egress == sandbox::BackendTraits::EgressPath::ByBackend) {
-    plan.egressSocket = layout.stepDir / "egress" / "proxy.sock";
-    plan.spec.egressSocket = plan.egressSocket;  // the backend's to connect the step to
-    return Ok{};
-  }
   const fs::path init = ctx.selfExe.parent_path() / kContainerInitExecutable;
-  if (!traits.hostFilesVisible || !host.isRegularFile(init))
-    return makeError(ErrorCode::SandboxLaunchFailed,
-                     "networkMode allow-list needs loopwright's egress relay (" + init.string() +
-                         ") inside the sandbox, and " + std::string(backendName) +
-                         (traits.hostFilesVisible ? " cannot find it" : " does not show host files"),
-                     "install loopwright-container-init beside loopwright (docs/egress.md)", std::string(backendName));
   plan.egressSocket = layout.stepDir / "egress" / "proxy.sock";
-  plan.spec.argv = sandbox::behindEgressRelay(init.string(), plan.egressSocket, plan.spec.argv);
-  plan.spec.readOnlyPaths.push_back(init);
-  plan.spec.readOnlyPaths.push_back(plan.egressSocket.parent_path());
-  return Ok{};
+  return sandbox::routeToEgressProxy(traits, backendName, init, host.isRegularFile(init), plan.egressSocket, plan.spec);
 }
 
 }  // namespace

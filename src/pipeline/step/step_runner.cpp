@@ -72,15 +72,7 @@ std::optional<std::string> prepareOutDir(const StepPlan& plan, const RunContext&
 // on the socket its relay connects to; null for every other network mode.
 Result<std::unique_ptr<egress::EgressProxy>> startEgressProxy(const StepPlan& plan, const EffectiveSandbox& policy) {
   if (plan.egressSocket.empty()) return std::unique_ptr<egress::EgressProxy>{};
-  std::error_code ec;
-  fs::create_directories(plan.egressSocket.parent_path(), ec);
-  if (ec) return makeError(ErrorCode::IoError, "cannot create " + plan.egressSocket.parent_path().string());
-  egress::ProxyConfig config;
-  config.rules = policy.egress;
-  config.allowedNetworks = policy.egressSettings.allowedNetworks;
-  config.maxConnections = static_cast<std::size_t>(policy.egressSettings.maxConnections);
-  config.maxBytes = static_cast<std::uint64_t>(policy.egressSettings.maxBytes);
-  return egress::EgressProxy::start(std::move(config), plan.egressSocket);
+  return egress::startStepProxy(policy.egress, policy.egressSettings, plan.egressSocket);
 }
 
 boost::json::value egressJson(const egress::EgressProxy* proxy) {

@@ -559,10 +559,12 @@ std::string clientHello(const std::string& sni) {
 
 // Through the relay: CONNECT host:port, then a ClientHello naming `sni`.
 // The first byte the far side sends back: 0x16 a handshake (the server
-// answered), 0x15 an alert, -1 nothing (closed); -2 when CONNECT failed.
-int tlsThroughProxy(const std::string& host, int port, const std::string& sni) {
+// answered), 0x15 an alert, -1 nothing (closed); -2 when CONNECT was
+// refused, -3 when there is no relay to ask.
+// A connection to the step's egress relay, 127.0.0.1:3128; -1 when none.
+int relaySocket() {
   int s = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (s < 0) return -2;
+  if (s < 0) return -1;
   timeval tv{10, 0};
   ::setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   sockaddr_in a{};
@@ -571,16 +573,30 @@ int tlsThroughProxy(const std::string& host, int port, const std::string& sni) {
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (::connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
     std::printf("cannot reach the relay: %s\n", std::strerror(errno));
-    return -2;
+    ::close(s);
+    return -1;
   }
-  const std::string target = host + ":" + std::to_string(port);
-  const std::string request = "CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n\r\n";
-  if (::send(s, request.data(), request.size(), MSG_NOSIGNAL) < 0) return -2;
+  return s;
+}
+
+// Sends `request` and returns the answer's head (up to the blank line).
+std::string exchangeHead(int s, const std::string& request) {
+  if (::send(s, request.data(), request.size(), MSG_NOSIGNAL) < 0) return "";
   std::string head;
   char c = 0;
   while (head.find("\r\n\r\n") == std::string::npos && ::recv(s, &c, 1, 0) == 1) head.push_back(c);
+  return head;
+}
+
+bool isOk(const std::string& head) { return head.rfind("HTTP/1.1 200", 0) == 0 || head.rfind("HTTP/1.0 200", 0) == 0; }
+
+int tlsThroughProxy(const std::string& host, int port, const std::string& sni) {
+  int s = relaySocket();
+  if (s < 0) return -3;
+  const std::string target = host + ":" + std::to_string(port);
+  const std::string head = exchangeHead(s, "CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n\r\n");
   std::printf("CONNECT %s: %s\n", target.c_str(), head.substr(0, head.find('\r')).c_str());
-  if (head.rfind("HTTP/1.1 200", 0) != 0 && head.rfind("HTTP/1.0 200", 0) != 0) return -2;
+  if (!isOk(head)) return -2;
   const std::string hello = clientHello(sni);
   if (::send(s, hello.data(), hello.size(), MSG_NOSIGNAL) < 0) return -1;
   unsigned char first = 0;
@@ -600,10 +616,52 @@ int proxyReaches(const std::string& host, int port) {
 int sniMismatch(const std::string& host, int port, const std::string& other) {
   int first = tlsThroughProxy(host, port, other);
   if (first == 0x16) return escaped("the server answered a ClientHello for " + other + " through CONNECT " + host);
-  if (first == -2) return 2;
+  if (first <= -2) return 2;
   return blocked(
       "ClientHello for " + other + " through CONNECT " + host + " (first byte " + std::to_string(first) + ")",
       ECONNRESET);
+}
+
+// CONNECT to a listed name the proxy must refuse (it resolves to loopback
+// or a private address, or it is an address): blocked when refused,
+// escaped when the far side answers a ClientHello.
+int connectRefused(const std::string& host, int port) {
+  const int first = tlsThroughProxy(host, port, host);
+  if (first == -3) return 2;
+  if (first == 0x16) return escaped("the proxy opened a tunnel to " + host + ":" + std::to_string(port));
+  return blocked("CONNECT " + host + ":" + std::to_string(port), EACCES);
+}
+
+// One plain-HTTP request through the relay, in absolute form: blocked when
+// the proxy answers 403, escaped when anything else answers.
+int plainHttpThroughProxy(const std::string& host, int port) {
+  int s = relaySocket();
+  if (s < 0) return 2;
+  const std::string authority = host + ":" + std::to_string(port);
+  const std::string head =
+      exchangeHead(s, "GET http://" + authority + "/ HTTP/1.1\r\nHost: " + authority + "\r\nConnection: close\r\n\r\n");
+  ::close(s);
+  std::printf("GET http://%s/: %s\n", authority.c_str(), head.substr(0, head.find('\r')).c_str());
+  if (head.rfind("HTTP/1.1 403", 0) == 0) return blocked("plain HTTP to " + authority, EACCES);
+  if (head.empty()) return 2;
+  return escaped("plain HTTP to " + authority + " answered: " + head.substr(0, head.find('\r')));
+}
+
+// A datagram to `ip`:`port` (the test listens there and counts what
+// arrives): blocked when it cannot be sent or nothing answers.
+int udpTo(const std::string& ip, int port) {
+  int s = ::socket(AF_INET, SOCK_DGRAM, 0);
+  if (s < 0) return blocked("socket(AF_INET, SOCK_DGRAM)", errno);
+  timeval tv{2, 0};
+  ::setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  if (::inet_pton(AF_INET, ip.c_str(), &a.sin_addr) != 1) return 2;
+  if (::sendto(s, "pwned", 5, 0, reinterpret_cast<sockaddr*>(&a), sizeof a) != 5) return blocked("udp to " + ip, errno);
+  char answer[16];
+  if (::recv(s, answer, sizeof answer, 0) > 0) return escaped("UDP to " + ip + " answered");
+  return blocked("udp to " + ip + " (sent, no answer)", errno);
 }
 
 int runAttack(const std::vector<std::string>& a) {
@@ -624,6 +682,9 @@ int runAttack(const std::vector<std::string>& a) {
   if (what == "resolve") return resolveName(a.at(1));
   if (what == "sni") return sniMismatch(a.at(1), std::stoi(a.at(2)), a.at(3));
   if (what == "proxy") return proxyReaches(a.at(1), std::stoi(a.at(2)));
+  if (what == "connect-refused") return connectRefused(a.at(1), std::stoi(a.at(2)));
+  if (what == "http-proxy") return plainHttpThroughProxy(a.at(1), std::stoi(a.at(2)));
+  if (what == "udp-to") return udpTo(a.at(1), std::stoi(a.at(2)));
   if (what == "tiocsti") return tiocsti();
   if (what == "host-process") return hostProcess(std::stoi(a.at(1)));
   if (what == "environ") return environOf(a.at(1), a.size() > 2 ? a.at(2) : "");

@@ -11,73 +11,18 @@
 // lets the proxy reach (its addresses are not public).
 #include <doctest/doctest.h>
 
-#include <netdb.h>
-#include <pwd.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
-
-#include <cstring>
-#include <sstream>
-#include <thread>
-
 #include <boost/json/parse.hpp>
 
 #include "integration/pipeline/pipeline_fixture.h"
+#include "support/egress_hosts.h"
 #include "support/host_requirement.h"
 
 using namespace lw::test;
+using namespace lw::test::egress;
 
 namespace {
 
 bool bwrapWorks() { return sh("command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null") == 0; }
-
-std::string hostName() {
-  char name[256] = {};
-  ::gethostname(name, sizeof name - 1);
-  return name;
-}
-
-// The addresses this machine's name resolves to, as host-config networks.
-std::vector<std::string> addressesOf(const std::string& name) {
-  addrinfo hints{};
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  std::vector<std::string> out;
-  if (::getaddrinfo(name.c_str(), nullptr, &hints, &found) != 0) return out;
-  for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
-    char text[NI_MAXHOST];
-    if (::getnameinfo(a->ai_addr, a->ai_addrlen, text, sizeof text, nullptr, 0, NI_NUMERICHOST) == 0)
-      out.push_back(text);
-  }
-  ::freeaddrinfo(found);
-  return out;
-}
-
-unsigned short freePort() {
-  return static_cast<unsigned short>(
-      std::stoi(capture("python3 -c 'import socket;s=socket.socket();"
-                        "s.bind((\"\",0));print(s.getsockname()[1])'")));
-}
-
-// `openssl s_server -www` for `name` on every address, at a free port.
-struct TlsServer {
-  unsigned short port = freePort();
-  std::string pid;
-  TlsServer(const fs::path& dir, const std::string& name) {
-    REQUIRE(sh("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout '" +
-               (dir / "key.pem").string() + "' -out '" + (dir / "cert.pem").string() + "' -days 1 -subj /CN=" + name +
-               " -addext subjectAltName=DNS:" + name + " 2>/dev/null") == 0);
-    pid = capture("openssl s_server -accept " + std::to_string(port) + " -cert '" + (dir / "cert.pem").string() +
-                  "' -key '" + (dir / "key.pem").string() + "' -www -quiet >/dev/null 2>&1 & echo $!");
-    for (int i = 0; i < 200 && sh("curl -s -o /dev/null --cacert '" + (dir / "cert.pem").string() + "' https://" +
-                                  name + ":" + std::to_string(port) + "/") != 0;
-         ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ~TlsServer() { sh("kill " + pid); }
-};
 
 // One probe of the hostile program: its exit status (0 blocked or, for a
 // positive probe, worked; 1 escaped; 2 could not be set up) per line of
@@ -133,21 +78,6 @@ std::string curlProbes(const std::string& host, unsigned short port) {
          url + "\n";
 }
 
-// A listening unix socket on the host, outside every view but the host's.
-struct HostSocket {
-  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  explicit HostSocket(const fs::path& path) {
-    sockaddr_un a{};
-    a.sun_family = AF_UNIX;
-    REQUIRE(path.string().size() < sizeof a.sun_path);
-    std::strcpy(a.sun_path, path.c_str());
-    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-    ::chmod(path.c_str(), 0777);
-    REQUIRE(::listen(fd, 4) == 0);
-  }
-  ~HostSocket() { ::close(fd); }
-};
-
 // Where each allow-list case runs.
 struct Target {
   std::string backend;
@@ -170,12 +100,7 @@ void checkAllowList(const Target& t, bool asLwtest) {
   const std::string host = hostName();
   const auto addresses = addressesOf(host);
   LW_REQUIRE_HOST(!addresses.empty(), "this machine's name (" + host + ") does not resolve");
-  // An address of this machine's own interfaces, where the test's server
-  // listens too: a step with a route out would reach it.
-  std::string address;
-  std::istringstream interfaces(capture("hostname -I"));
-  for (std::string a; interfaces >> a && address.empty();)
-    if (a.find(':') == std::string::npos && a.rfind("127.", 0) != 0) address = a;
+  const std::string address = interfaceAddress();
   LW_REQUIRE_HOST(!address.empty(), "this machine has no IPv4 address but loopback");
   Scratch s;
   fs::create_directories(s.root / "tls");
@@ -192,7 +117,7 @@ void checkAllowList(const Target& t, bool asLwtest) {
                                                       hostileProbes(host, address, server.port, s.root / "host.sock") +
                                                       (t.hostTools ? curlProbes(host, server.port) : "")},
                   {"hostile", readFile(LW_HOSTILE_BIN)},
-                  {"cert.pem", readFile(s.root / "tls" / "cert.pem")}});
+                  {"cert.pem", readFile(server.cert)}});
   std::string networks;
   for (const auto& a : addresses) networks += (networks.empty() ? "" : ", ") + a;
   writeFile(s.root / "host.yaml",

@@ -119,3 +119,59 @@ TEST_CASE("action: the entrypoint with a recorded event and GITHUB_* variables p
   }
   CHECK(runDirs == 1);
 }
+
+// docs/egress.md, "When a connection is denied": a built-in cannot read the
+// proxy's 403, so its denials are its own findings. builtin/lint runs curl
+// to a host its allow-list lacks; the denial reaches the published output.
+TEST_CASE("run --publish github: a built-in step's denied egress connection is published as an egress/denied notice") {
+  LW_REQUIRE_HOST(sh("bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1") == 0,
+                  "bubblewrap cannot create namespaces here");
+  Scratch s;
+  fs::copy(kExampleDir, s.root / "example", fs::copy_options::recursive);
+  writeFile(
+      s.root / "example/.loopwright/taskpack.yaml",
+      taskpack("    - name: review\n      on: [pull_request.opened]\n      steps:\n"
+               "        - name: fetch\n"
+               "          uses: builtin/lint\n"
+               "          sandbox:\n"
+               "            preferredBackends: [linux-bwrap]\n"
+               "            networkMode: allow-list\n"
+               "            egress: [packages.example.org]\n"
+               "          with:\n"
+               "            command: [sh, -c, 'curl -s -o /dev/null --max-time 10 https://denied.example/; true']\n"
+               "            format: pattern\n"
+               "            pattern: '%f:%l:%m'\n"
+               "            filterMode: nofilter\n",
+               "") +
+          "  publication: {review: comment, checks: true, summary: true, failOn: error}\n");
+  fs::path repo = s.root / "repo";
+  REQUIRE(sh((s.root / "example/make-repo.sh").string() + " " + repo.string()) == 0);
+  std::string head = asFakePullRequest(s.root, repo);
+  FakeGithub github;
+  github.addPull(1, head, capture("git -C '" + repo.string() + "' diff HEAD~1 HEAD"));
+  auto env = hostEnv(s.root);
+  env["GITHUB_API_URL"] = github.url();
+  env["GITHUB_TOKEN"] = FakeGithub::kToken;
+  env["GITHUB_STEP_SUMMARY"] = (s.root / "summary.md").string();
+  auto r = runCli({"run", "--repo", repo.string(), "--event-name", "pull_request", "--event-path",
+                   (s.root / "event.json").string(), "--out", (s.root / "out").string(), "--publish", "github"},
+                  env);
+  INFO(r.out << r.err);
+  const std::string denial = "denied.example:443";
+  auto step = stepOf(runJson(s.root / "out"), "fetch");
+  INFO(boost::json::serialize(step));
+  REQUIRE(step.at("egress").as_array().size() == 1);
+  CHECK(step.at("egress").as_array()[0].at("allowed") == false);
+  CHECK(r.out.find("    egress denied " + denial + ": " + denial + " is not in the step's egress list\n") !=
+        std::string::npos);
+  // Published: the review, the check run, and the step summary name it.
+  std::string published;
+  for (const auto& review : github.reviews(1)) published += boost::json::serialize(review);
+  for (const auto& run : github.checkRuns()) published += boost::json::serialize(run);
+  INFO(published);
+  CHECK(published.find("egress/denied") != std::string::npos);
+  CHECK(published.find(denial) != std::string::npos);
+  const std::string summary = readFile(s.root / "summary.md");
+  INFO(summary);
+  CHECK(summary.find("egress/denied") != std::string::npos);
+}
