@@ -3,6 +3,9 @@
 // raw Landlock (raw_landlock.cpp: the same rules and filter applied by a
 // launcher that does nothing else — the floor of linux-landlock, as raw
 // bwrap is the floor of linux-bwrap),
+// raw runsc of linux-gvisor's bundle — made once (lighter than a step), and
+// a step's whole work: its scratch written and removed and runsc in the step
+// cgroups each time (the floor of linux-gvisor) —
 // and `loopwright sandbox exec --backend B` for every backend that runs here,
 // interleaved round by round, each round in a shuffled order, so that load
 // and the teardown work a variant leaves behind hit all alike; printed as ratios,
@@ -47,6 +50,8 @@ struct Variant {
   bool failed = false;
   std::vector<std::string> extraEnv;  // on top of the run's environment
   lw::bench::RawCgroups cgroups;      // made before and removed after each run, timed with it
+  // A gVisor step's scratch, written before and removed after each run (outside the cgroups), timed with it.
+  std::optional<lw::bench::RunscScratch> freshScratch;
 };
 
 int runInEnv(const Variant& v, const lw::bench::ChildFds& fds, const std::vector<std::string>& env, double* ms,
@@ -57,15 +62,20 @@ int runInEnv(const Variant& v, const lw::bench::ChildFds& fds, const std::vector
   return lw::bench::runQuiet(v.argv, all, fds, ms, cpuMs);
 }
 
-// The same timed fork/exec for every variant; a variant with cgroups has
-// their making and removal timed with it.
+// The same timed fork/exec for every variant; a variant with cgroups or a
+// fresh gVisor scratch has their making and removal timed with it, in
+// linux-gvisor's order: scratch, cgroups, run, cgroups, scratch.
 int runOnce(const Variant& v, const std::vector<std::string>& env, double* ms, double* cpuMs = nullptr) {
-  if (v.cgroups.dirs.empty()) return runInEnv(v, v.fds, env, ms, cpuMs);
+  if (v.cgroups.dirs.empty() && !v.freshScratch) return runInEnv(v, v.fds, env, ms, cpuMs);
   const auto start = Clock::now();
+  if (v.freshScratch && !lw::bench::writeRunscScratch(*v.freshScratch)) return 125;
   lw::bench::ChildFds fds = v.fds;
-  if (!lw::bench::makeRawCgroups(v.cgroups, fds.joinFds)) return 125;
-  const int status = runInEnv(v, fds, env, ms, cpuMs);
-  lw::bench::removeRawCgroups(v.cgroups, fds.joinFds);
+  int status = 125;
+  if (lw::bench::makeRawCgroups(v.cgroups, fds.joinFds)) {
+    status = runInEnv(v, fds, env, ms, cpuMs);
+    lw::bench::removeRawCgroups(v.cgroups, fds.joinFds);
+  }
+  if (v.freshScratch) lw::bench::removeRunscScratch(*v.freshScratch);
   *ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return status;
 }
@@ -80,6 +90,8 @@ std::string beforeCacheHome() {
 }
 
 using lw::bench::median;
+
+constexpr const char* kRunscFloor = "raw runsc, a step's work (floor)";
 
 // raw_landlock's command line for `spec`: the rules and namespaces
 // loopwright's planner gives it on this host, and its seccomp program as a
@@ -113,6 +125,7 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, bool withoutView, std
             {},
             false,
             {},
+            {},
             {}};
   for (std::uint64_t n : {plan->handled.handledAccessFs, plan->handled.handledAccessNet, plan->handled.scoped})
     v.argv.push_back(std::to_string(n));
@@ -132,28 +145,36 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, bool withoutView, std
 // Every variant of one run: the floors first, then loopwright per backend
 // (and the `before` build beside it).
 std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::bench::RawBwrap& raw,
-                                   const std::optional<lw::bench::RawRunsc>& runsc, const std::string& before,
+                                   const std::optional<lw::bench::RawRunsc>& runsc,
+                                   const std::optional<lw::bench::RawRunsc>& freshRunsc, const std::string& before,
                                    std::string& noRawLandlock) {
   std::vector<Variant> variants;
-  variants.push_back({"bare exec", {"/bin/true"}, {}, {}, {}, false, {}, {}});
-  variants.push_back({"raw bwrap (same flags)", raw.argv, raw.fds, {}, {}, false, {}, {}});
+  variants.push_back({"bare exec", {"/bin/true"}, {}, {}, {}, false, {}, {}, {}});
+  variants.push_back({"raw bwrap (same flags)", raw.argv, raw.fds, {}, {}, false, {}, {}, {}});
   // The kernel's part of the per-step cgroups, only where there are some:
   // around a bare exec, and around bwrap, whose mounts and namespaces are
   // then charged to the step's memory cgroup.
   if (auto cgroups = lw::bench::planRawCgroups(); !cgroups.dirs.empty()) {
-    variants.push_back({"bare exec in step cgroups", {"/bin/true"}, {}, {}, {}, false, {}, cgroups});
-    variants.push_back({"raw bwrap in step cgroups", raw.argv, raw.fds, {}, {}, false, {}, cgroups});
+    variants.push_back({"bare exec in step cgroups", {"/bin/true"}, {}, {}, {}, false, {}, cgroups, {}});
+    variants.push_back({"raw bwrap in step cgroups", raw.argv, raw.fds, {}, {}, false, {}, cgroups, {}});
   }
   for (bool withoutView : {true, false}) {
     Variant rawLandlock = planRawLandlock(spec, withoutView, noRawLandlock);
     if (!rawLandlock.argv.empty()) variants.push_back(std::move(rawLandlock));
   }
   if (runsc) {
-    variants.push_back({"raw runsc (same bundle)", runsc->argv, {}, {}, {}, false, {}, {}});
-    // linux-gvisor's floor where it makes step cgroups: runsc inside them.
+    // Lighter than a step: one bundle made once (runsc made its root's mount
+    // points on the first run), no cgroups.
+    variants.push_back({"raw runsc (same bundle)", runsc->argv, {}, {}, {}, false, {}, {}, {}});
     if (auto cgroups = lw::bench::planRawCgroups(); !cgroups.dirs.empty())
-      variants.push_back({"raw runsc in step cgroups", runsc->argv, {}, {}, {}, false, {}, cgroups});
+      variants.push_back({"raw runsc in step cgroups", runsc->argv, {}, {}, {}, false, {}, cgroups, {}});
   }
+  // linux-gvisor's floor, the work of one step and nothing else: its
+  // scratch written and removed, runsc inside the step cgroups where it
+  // makes them.
+  if (freshRunsc)
+    variants.push_back(
+        {kRunscFloor, freshRunsc->argv, {}, {}, {}, false, {}, lw::bench::planRawCgroups(), freshRunsc->scratch});
   const char* image = std::getenv("LOOPWRIGHT_TEST_DOCKER_IMAGE");
   for (const char* b : {"linux-bwrap", "linux-landlock", "linux-gvisor", "docker", "direct-dedicated"}) {
     for (const std::string& bin : {std::string(LOOPWRIGHT_BIN), before}) {
@@ -164,7 +185,7 @@ std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::
       if (std::string_view(b) == "direct-dedicated") argv.insert(argv.end(), {"--network", "allow-outbound"});
       argv.insert(argv.end(), {"--", "/bin/true"});
       std::string name = std::string("loopwright ") + b + (bin == before ? " (before)" : "");
-      variants.push_back({name, std::move(argv), {}, {}, {}, false, {}, {}});
+      variants.push_back({name, std::move(argv), {}, {}, {}, false, {}, {}, {}});
       if (bin == before) variants.back().extraEnv = {beforeCacheHome()};
     }
   }
@@ -198,6 +219,12 @@ void measure(std::vector<Variant>& variants, int runs, const std::vector<std::st
   }
 }
 
+double fastestOf(const std::vector<Variant>& variants, const std::string& name) {
+  for (const Variant& v : variants)
+    if (v.name == name && !v.ms.empty()) return *std::min_element(v.ms.begin(), v.ms.end());
+  return 0;
+}
+
 double medianOf(const std::vector<Variant>& variants, const std::string& name) {
   for (const Variant& v : variants)
     if (v.name == name && !v.ms.empty()) return median(v.ms);
@@ -209,27 +236,37 @@ double medianOf(const std::vector<Variant>& variants, const std::string& name) {
 double report(const std::vector<Variant>& variants, int runs) {
   double bare = median(variants[0].ms), rawMs = medianOf(variants, "raw bwrap (same flags)");
   std::printf("sandbox_start: median of %d runs, start to exit of /bin/true\n", runs);
-  std::printf("  %-34s %9s %12s %12s %10s\n", "variant", "median", "vs bare", "vs raw bwrap", "cpu");
+  std::printf("  %-34s %9s %12s %12s %12s %10s\n", "variant", "median", "fastest", "vs bare", "vs raw bwrap", "cpu");
   for (const Variant& v : variants) {
     if (v.failed || v.ms.empty()) {
       std::printf("  %-34s %9s\n", v.name.c_str(), "(cannot run here)");
       continue;
     }
     double m = median(v.ms);
-    std::printf("  %-34s %7.2f ms %11.2fx %11.2fx %7.2f ms\n", v.name.c_str(), m, m / bare, m / rawMs, median(v.cpuMs));
+    std::printf("  %-34s %7.2f ms %9.2f ms %11.2fx %11.2fx %7.2f ms\n", v.name.c_str(), m,
+                *std::min_element(v.ms.begin(), v.ms.end()), m / bare, m / rawMs, median(v.cpuMs));
   }
   auto ratio = [&](const char* what, const std::string& a, const std::string& b) {
     double x = medianOf(variants, a), y = medianOf(variants, b);
-    if (x > 0 && y > 0) std::printf("  %s: %.2fx\n", what, x / y);
+    if (x > 0 && y > 0)
+      std::printf("  %s: %.2fx (fastest: %.2fx)\n", what, x / y, fastestOf(variants, a) / fastestOf(variants, b));
   };
   ratio("loopwright linux-landlock vs raw landlock", "loopwright linux-landlock", "raw landlock (same rules)");
-  ratio("loopwright linux-gvisor vs raw runsc (target <= 1.1x)", "loopwright linux-gvisor", "raw runsc (same bundle)");
-  ratio("loopwright linux-gvisor vs raw runsc in step cgroups", "loopwright linux-gvisor", "raw runsc in step cgroups");
+  ratio("loopwright linux-gvisor vs raw runsc doing a step's work (target <= 1.1x)", "loopwright linux-gvisor",
+        kRunscFloor);
+  ratio("loopwright linux-gvisor vs raw runsc (same bundle, no cgroups: lighter)", "loopwright linux-gvisor",
+        "raw runsc (same bundle)");
+  ratio("loopwright linux-gvisor vs raw runsc in step cgroups (same bundle)", "loopwright linux-gvisor",
+        "raw runsc in step cgroups");
   ratio("loopwright linux-gvisor vs loopwright linux-bwrap", "loopwright linux-gvisor", "loopwright linux-bwrap");
   ratio("hardening, raw landlock after vs before", "raw landlock (same rules)", "raw landlock, before (no view)");
   if (double inCgroups = medianOf(variants, "bare exec in step cgroups"); inCgroups > 0)
     std::printf("  step cgroups, the kernel's part (floor): +%.2f ms a start, +%.2f ms around bwrap\n",
                 inCgroups - bare, medianOf(variants, "raw bwrap in step cgroups") - rawMs);
+  if (double floor = medianOf(variants, kRunscFloor), kept = medianOf(variants, "raw runsc in step cgroups");
+      floor > 0 && kept > 0)
+    std::printf("  a gVisor step's own scratch (runsc making its root's mount points, then its removal): +%.2f ms\n",
+                floor - kept);
   for (const char* b : {"linux-bwrap", "linux-landlock", "linux-gvisor", "docker", "direct-dedicated"}) {
     std::string now = std::string("loopwright ") + b;
     ratio(("hardening, " + now + " vs before").c_str(), now, now + " (before)");
@@ -304,7 +341,8 @@ int main(int argc, char** argv) {
   char runscTmpl[] = "/tmp/lw-bench-runsc-XXXXXX";
   const fs::path runscDir = ::mkdtemp(runscTmpl);
   std::vector<Variant> variants =
-      buildVariants(spec, *raw, lw::bench::planRawRunsc(spec, runscDir), before, noRawLandlock);
+      buildVariants(spec, *raw, lw::bench::planRawRunsc(spec, runscDir / "kept", false),
+                    lw::bench::planRawRunsc(spec, runscDir / "fresh", true), before, noRawLandlock);
   measure(variants, runs, env);
   double bwrapRatio = report(variants, runs);
   reportIdleGvisorMemory(ws);

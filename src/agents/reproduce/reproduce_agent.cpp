@@ -1,8 +1,5 @@
 #include "agents/reproduce/reproduce_agent.h"
 
-#include <sys/prctl.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <ostream>
 
@@ -10,6 +7,7 @@
 
 #include "agents/reproduce/repro_extract.h"
 #include "agents/reproduce/repro_run.h"
+#include "agents/reproduce/repro_shutout.h"
 #include "agents/reproduce/repro_tree.h"
 #include "agents/reproduce/repro_verdict.h"
 #include "agents/reproduce/reproduce_params.h"
@@ -31,16 +29,6 @@ std::string envOr(const char* name, const std::string& fallback) {
   return v && *v ? std::string(v) : fallback;
 }
 
-// The reproduction runs as the agent's user in the agent's sandbox. Before
-// it starts: the agent's memory is closed to it (not dumpable: no
-// /proc/<pid>/mem, no ptrace), and a bridge reached by a socket path is
-// unlinked once connected, so that nothing it starts can call a tool.
-void shutOutTheReproduction(std::ostream& log) {
-  if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) log << "reproduce: prctl(PR_SET_DUMPABLE) failed\n";
-  const std::string bridge = envOr("LOOPWRIGHT_BRIDGE", "");
-  if (!bridge.empty() && !bridge.starts_with("fd:")) ::unlink(bridge.c_str());
-}
-
 std::string whatRan(const Reproduction& r) {
   const std::string where = r.field.empty() ? "from the issue body" : "under *" + r.field + "*";
   return "the " + std::string(nameOf(*r.language)) + " block " + where + ", on " + describeRef(r.ref);
@@ -59,6 +47,9 @@ std::string notRunnable(const Reproduction& r) {
   return "the issue has no fenced sh, bash, python or javascript block to run";
 }
 
+// The reproduction runs as the agent's user in the agent's sandbox: the
+// agent shuts it out of what it holds (repro_shutout.h) once the tree is
+// written (libgit2 may still read HOME) and just before it starts.
 RunFacts runIn(AgentContext& ctx, const Reproduction& r, const ReproduceParams& p) {
   const fs::path scratch = ctx.outDir / ".reproduce";
   const fs::path tree = scratch / "tree";
@@ -70,6 +61,10 @@ RunFacts runIn(AgentContext& ctx, const Reproduction& r, const ReproduceParams& 
     return facts;
   }
   RunRequest req{*r.language, r.script, tree, scratch, envOr("PATH", kDefaultPath), p.wallTimeMs, p.maxOutputBytes};
+  if (Status shut = shutOutTheReproduction(envOr("LOOPWRIGHT_BRIDGE", ""), ctx.log); !shut) {
+    facts.notRunBecause = shut.error().message;
+    return facts;
+  }
   return runReproduction(req, ctx.log);
 }
 
@@ -94,7 +89,6 @@ int runReproduceAgent(AgentContext& ctx) {
   RunFacts facts;
   facts.notRunBecause = notRunnable(repro);
   if (facts.notRunBecause.empty()) {
-    shutOutTheReproduction(ctx.log);
     const std::vector<std::string> before = entriesOf(ctx.outDir);
     facts = runIn(ctx, repro, *params);
     if (int removed = removeAddedEntries(ctx.outDir, before); removed > 1)

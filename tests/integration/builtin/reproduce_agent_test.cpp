@@ -12,10 +12,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 #include <boost/json.hpp>
 
+#include "agents/reproduce/repro_shutout.h"
 #include "agents/reproduce/reproduce_agent.h"
 #include "integration/pipeline/pipeline_fixture.h"
 #include "policy/tool_names.h"
@@ -51,6 +53,28 @@ class StepVariable {
   ~StepVariable() { ::unsetenv("LOOPWRIGHT_STEP"); }
 };
 
+// The agent erases its whole process's environment before a reproduction
+// (repro_shutout.h); in this test process it is put back afterwards, on
+// the heap (the block stays blank).
+class RestoredEnvironment {
+ public:
+  RestoredEnvironment() {
+    for (char** e = environ; *e != nullptr; ++e) saved_.emplace_back(*e);
+  }
+  ~RestoredEnvironment() {
+    // Untouched (the agent ran nothing): environ still points into the
+    // block, which a later agent must find and erase.
+    if (environ != nullptr && *environ != nullptr) return;
+    for (const std::string& entry : saved_) {
+      const std::size_t eq = entry.find('=');
+      if (eq != std::string::npos) ::setenv(entry.substr(0, eq).c_str(), entry.substr(eq + 1).c_str(), 1);
+    }
+  }
+
+ private:
+  std::vector<std::string> saved_;
+};
+
 struct AgentRun {
   int status = 0;
   json::object triage;
@@ -63,6 +87,7 @@ AgentRun runAgent(const fs::path& workspace, const fs::path& outDir, const std::
   std::ostringstream log;
   agents::AgentContext ctx{bridge, params, workspace, outDir, log};
   AgentRun r;
+  RestoredEnvironment restored;
   r.status = agents::runReproduceAgent(ctx);
   r.log = log.str();
   if (fs::exists(outDir / "triage.json")) r.triage = json::parse(readFile(outDir / "triage.json")).as_object();
@@ -137,4 +162,51 @@ TEST_CASE("reproduce agent: a bridge reached by a socket path is unlinked before
   const std::string comment(r.triage.at("comment").as_string());
   CHECK(comment.find("no bridge: No such file or directory") != std::string::npos);
   CHECK(comment.find("connected to the bridge") == std::string::npos);
+}
+
+TEST_CASE("reproduce shut-out: the environment other processes can read is blank and getenv finds nothing") {
+  RestoredEnvironment restored;
+  ::setenv("LW_SHUTOUT_ADDED", "added-after-start", 1);  // a variable set later, outside the block
+  std::ostringstream log;
+  const Status shut = agents::reproduce::shutOutTheReproduction("", log);
+  INFO(log.str());
+  REQUIRE(shut);
+  CHECK(std::getenv("PATH") == nullptr);
+  CHECK(std::getenv("LW_SHUTOUT_ADDED") == nullptr);
+  // What another process reads as this one's environment.
+  const std::string block = readFile("/proc/" + std::to_string(::getpid()) + "/environ");
+  INFO("left in the block: " << std::string(
+           block.begin(), std::find_if(block.rbegin(), block.rend(), [](char c) { return c != '\0'; }).base()));
+  CHECK_FALSE(block.empty());
+  CHECK(block.find_first_not_of('\0') == std::string::npos);
+}
+
+// The environment block's bounds in this process, from /proc/self/stat
+// (env_start and env_end, its fields 50 and 51 since Linux 3.5).
+std::pair<char*, char*> environmentBlock() {
+  const std::string stat = readFile("/proc/self/stat");
+  std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+  std::string field;
+  std::uintptr_t start = 0, end = 0;
+  for (int i = 3; i <= 51 && fields >> field; ++i) {
+    if (i == 50) start = std::stoull(field);
+    if (i == 51) end = std::stoull(field);
+  }
+  return {reinterpret_cast<char*>(start), reinterpret_cast<char*>(end)};
+}
+
+TEST_CASE("reproduce shut-out: what environ no longer points to but the block still holds makes it refuse") {
+  RestoredEnvironment restored;
+  const auto [start, end] = environmentBlock();
+  REQUIRE(end - start > 16);
+  // A variable replaced or removed after the start: environ points
+  // elsewhere, the block keeps the first string.
+  std::string kept = "LEFT=behind";
+  std::memcpy(start, kept.c_str(), kept.size() + 1);
+  std::ostringstream log;
+  const Status shut = agents::reproduce::shutOutTheReproduction("", log);
+  std::memset(start, 0, kept.size());  // the agents run after this test need a blank block
+  REQUIRE_FALSE(shut);
+  CHECK(shut.error().code == ErrorCode::IoError);
+  CHECK(shut.error().message.starts_with("the agent's environment could not be erased"));
 }

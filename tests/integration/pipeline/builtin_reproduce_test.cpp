@@ -1,11 +1,12 @@
 // builtin/reproduce end to end on examples/triage: `loopwright run
-// --publish github` on an issues event, the agent in a linux-bwrap sandbox
-// (the step's isolation lowered to L1 explicitly: this version has no L3
-// backend) running the issue's reproduction against the example project,
-// the verdict published as the triage result, a label and the comment. The
-// hostile issues of the example try to read the runner's token, reach the
-// network and fork-bomb: each is contained and reported, and the runner is
-// left as it was.
+// --publish github` on an issues event, the agent in its sandbox — as the
+// example writes it (L3, which linux-gvisor gives here) or with the step's
+// isolation lowered to L1 explicitly (linux-bwrap, linux-landlock) — running
+// the issue's reproduction against the example project, the verdict
+// published as the triage result, a label and the comment. The hostile
+// issues of the example try to read the runner's token, reach the network
+// and fork-bomb: each is contained and reported, and the runner is left as
+// it was.
 #include <doctest/doctest.h>
 
 #include <netinet/in.h>
@@ -146,9 +147,25 @@ int processCount() {
   return n;
 }
 
-void expectNoToken(const std::string& backend) {
+// Each expectation below runs one of the example's issues with `keys`, the
+// step's own isolation and sandbox keys, which negotiate `backend`.
+void expectNotReproduced(const std::string& backend, const std::string& keys) {
   Scratch s;
-  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(lowered(backend), "{wallTimeMs: 30000}")));
+  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(keys, "{wallTimeMs: 30000}")));
+  Published p = publish(s, repo, issue("22-shout-crash.md"));
+  INFO(p.run.out << p.run.err);
+  requireRanOn(p.step, backend);
+  CHECK(p.run.status == 0);
+  CHECK(p.triageOut.at("reproducible") == false);
+  CHECK(p.labels == std::vector<std::string>{"not-reproduced"});
+  CHECK(p.comment.find("**Reproduction:** not reproduced: it exited with status 0 and the reported error was not "
+                       "seen.") != std::string::npos);
+  CHECK(p.comment.find("HELLO, MONA!") != std::string::npos);
+}
+
+void expectNoToken(const std::string& backend, const std::string& keys) {
+  Scratch s;
+  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(keys, "{wallTimeMs: 30000}")));
   const std::string runtimeToken = "lw-runtime-secret-7f3a9c";
   Published p = publish(s, repo, issue("23-reads-token.md"), {{"ACTIONS_RUNTIME_TOKEN", runtimeToken}});
   INFO(p.run.out << p.run.err);
@@ -159,8 +176,9 @@ void expectNoToken(const std::string& backend) {
   CHECK(raw.find("GITHUB_TOKEN=unset ACTIONS_RUNTIME_TOKEN=unset") != std::string::npos);
   CHECK(raw.find("no token in any /proc/*/environ") != std::string::npos);
   CHECK(raw.find("<- read") == std::string::npos);
-  // Its parent, forked from the agent, is not dumpable: no environ, no mem.
-  CHECK(raw.find("cannot read the environment of my parent") != std::string::npos);
+  // Its parent, forked from the agent: not dumpable (no environ, no mem on
+  // the host's kernel), and its environment erased (gVisor's kernel shows it).
+  CHECK(raw.find("nothing in the environment of my parent") != std::string::npos);
   for (const std::string& secret : {std::string(FakeGithub::kToken), runtimeToken}) {
     CHECK(raw.find(secret) == std::string::npos);
     CHECK(p.comment.find(secret) == std::string::npos);
@@ -168,7 +186,7 @@ void expectNoToken(const std::string& backend) {
   CHECK(p.step.at("outcome") == "passed");
 }
 
-void expectNoNetwork(const std::string& backend) {
+void expectNoNetwork(const std::string& backend, const std::string& keys) {
   // A service of the host's own, on its loopback: the reproduction must not get to it.
   const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in addr{};
@@ -183,7 +201,7 @@ void expectNoNetwork(const std::string& backend) {
   body.replace(body.find("{{HOST_PORT}}"), 13, port);
 
   Scratch s;
-  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(lowered(backend), "{wallTimeMs: 30000}")));
+  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(keys, "{wallTimeMs: 30000}")));
   Published p = publish(s, repo, body);
   INFO(p.run.out << p.run.err);
   requireRanOn(p.step, backend);
@@ -197,7 +215,80 @@ void expectNoNetwork(const std::string& backend) {
   CHECK(p.comment.find("connected to") == std::string::npos);
 }
 
-// `keys`: the step's own isolation and sandbox keys, which negotiate `backend`.
+// A reproduction that reads the environment and the memory of every other
+// process it can see and says where it found which of `secrets`, and where
+// the step's own variables. It holds the secrets reversed: the agent keeps
+// the issue's text in its memory, which must not count as a find.
+std::string secretHunter(const std::vector<std::string>& secrets) {
+  std::string reversed;
+  for (const std::string& secret : secrets) reversed += "'" + std::string(secret.rbegin(), secret.rend()) + "', ";
+  return "### Steps to reproduce\n\n```python\nimport os\nsecrets = [s[::-1].encode() for s in (" + reversed +
+         ")]\n"
+         "found, variables, environs, mems, read = [], [], 0, 0, 0\n"
+         "def hunt(data, where):\n"
+         "    found.extend('secret %d in %s' % (i, where) for i, s in enumerate(secrets) if s in data)\n"
+         "for pid in [p for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid()]:\n"
+         "    try:\n"
+         "        data = open('/proc/%s/environ' % pid, 'rb').read()\n"
+         "        environs += 1\n"
+         "        hunt(data, '/proc/%s/environ' % pid)\n"
+         "        if b'LOOPWRIGHT_' in data: variables.append('/proc/%s/environ' % pid)\n"
+         "    except OSError:\n"
+         "        pass\n"
+         "    try:\n"
+         "        maps = open('/proc/%s/maps' % pid).read().splitlines()\n"
+         "        mem = open('/proc/%s/mem' % pid, 'rb')\n"
+         "    except OSError:\n"
+         "        continue\n"
+         "    mems += 1\n"
+         "    for line in maps:\n"
+         "        span, perms = line.split()[:2]\n"
+         "        lo, hi = (int(x, 16) for x in span.split('-'))\n"
+         "        if perms[0] != 'r':\n"
+         "            continue\n"
+         "        try:\n"
+         "            mem.seek(lo)\n"
+         "            chunk = mem.read(min(hi - lo, 1 << 24))\n"
+         "        except (OSError, OverflowError, ValueError):\n"
+         "            continue\n"
+         "        read += len(chunk)\n"
+         "        hunt(chunk, '/proc/%s/mem' % pid)\n"
+         "print('environ of %d other processes read' % environs)\n"
+         "print('memory of %d other processes opened, %d bytes read' % (mems, read))\n"
+         "print('secrets found: ' + (', '.join(found) or 'nothing'))\n"
+         "print('step variables found: ' + (', '.join(variables) or 'nothing'))\n"
+         "```\n";
+}
+
+// The runner's tokens are found nowhere the reproduction can read. With
+// `agentEnvironment`, neither is a variable of the host's allow-list, which
+// reaches the agent's environment (not the reproduction's), nor any step
+// variable: so under linux-gvisor, where the only other processes are the
+// agent and its supervisor. (Under linux-bwrap, bwrap's own pid 1 holds the
+// step's environment, which holds no secret by construction: an allow-list.)
+void expectNothingInProc(const std::string& backend, const std::string& keys, bool agentEnvironment) {
+  Scratch s;
+  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(keys, "{wallTimeMs: 30000}")));
+  const std::string runtimeToken = "lw-runtime-secret-5d1e07", agentOnly = "lw-agent-environment-3b9f62";
+  std::vector<std::string> secrets = {FakeGithub::kToken, runtimeToken};
+  if (agentEnvironment) secrets.push_back(agentOnly);
+  Published p = publish(s, repo, secretHunter(secrets),
+                        {{"ACTIONS_RUNTIME_TOKEN", runtimeToken}, {"LC_LOOPWRIGHT_CANARY", agentOnly}});
+  INFO(p.run.out << p.run.err);
+  requireRanOn(p.step, backend);
+  INFO(readFile(s.root / "out/steps/triage/reproduce/stderr.log"));
+  REQUIRE(p.triageOut.contains("comment"));
+  const std::string raw(p.triageOut.at("comment").as_string());  // what the step wrote, before masking
+  INFO(raw);
+  CHECK(raw.find("**Reproduction:** not reproduced") != std::string::npos);
+  CHECK(raw.find("\nsecrets found: nothing\n") != std::string::npos);
+  for (const std::string& secret : secrets) CHECK(raw.find(secret) == std::string::npos);
+  if (!agentEnvironment) return;
+  CHECK(raw.find("\nstep variables found: nothing\n") != std::string::npos);
+  // It did look: gVisor's kernel lets it read the agent's and its supervisor's.
+  CHECK(raw.find("environ of 0 other processes read") == std::string::npos);
+}
+
 void expectBombContained(const std::string& backend, const std::string& keys) {
   Scratch s;
   const fs::path repo = exampleRepo(s, taskpack(reproduceStep(keys, "{wallTimeMs: 3000}")));
@@ -266,29 +357,48 @@ TEST_CASE("builtin reproduce: as written (L3) on linux-gvisor, the bug is reprod
   SUBCASE("the fork bomb") { expectBombContained("linux-gvisor", kAsWritten); }
 }
 
+TEST_CASE("builtin reproduce: as written (L3) on linux-gvisor, the fixed bug is not reproduced") {
+  LW_REQUIRE_HOST(runscInstalled(), "gVisor (runsc) is not installed");
+  expectNotReproduced("linux-gvisor", kAsWritten);
+}
+
+// gVisor's kernel shows any process's environment to the others of its
+// sandbox, dumpable or not: the agent erases its own before the reproduction.
+TEST_CASE("builtin reproduce: as written (L3) on linux-gvisor, a reproduction finds no token") {
+  LW_REQUIRE_HOST(runscInstalled(), "gVisor (runsc) is not installed");
+  expectNoToken("linux-gvisor", kAsWritten);
+}
+
+TEST_CASE("builtin reproduce: as written (L3) on linux-gvisor, a reproduction reaches no network") {
+  LW_REQUIRE_HOST(runscInstalled(), "gVisor (runsc) is not installed");
+  expectNoNetwork("linux-gvisor", kAsWritten);
+}
+
+TEST_CASE("builtin reproduce: as written (L3) on linux-gvisor, every /proc/*/environ and /proc/*/mem holds no secret") {
+  LW_REQUIRE_HOST(runscInstalled(), "gVisor (runsc) is not installed");
+  expectNothingInProc("linux-gvisor", kAsWritten, true);
+}
+
 TEST_CASE("builtin reproduce: the example's fixed bug is not reproduced") {
   LW_REQUIRE_HOST(bwrapWorks(), "bubblewrap cannot create namespaces here");
-  Scratch s;
-  const fs::path repo = exampleRepo(s, taskpack(reproduceStep(kLowered, "{wallTimeMs: 30000}")));
-  Published p = publish(s, repo, issue("22-shout-crash.md"));
-  INFO(p.run.out << p.run.err);
-  CHECK(p.run.status == 0);
-  CHECK(p.triageOut.at("reproducible") == false);
-  CHECK(p.labels == std::vector<std::string>{"not-reproduced"});
-  CHECK(p.comment.find("**Reproduction:** not reproduced: it exited with status 0 and the reported error was not "
-                       "seen.") != std::string::npos);
-  CHECK(p.comment.find("HELLO, MONA!") != std::string::npos);
+  expectNotReproduced("linux-bwrap", kLowered);
 }
 
 TEST_CASE("builtin reproduce: a reproduction looking for the runner's token finds none") {
   for (const std::string backend : kBackends) {
-    SUBCASE(backend.c_str()) { expectNoToken(backend); }
+    SUBCASE(backend.c_str()) { expectNoToken(backend, lowered(backend)); }
   }
 }
 
 TEST_CASE("builtin reproduce: a reproduction reaching for the network and the host's loopback reaches nothing") {
   for (const std::string backend : kBackends) {
-    SUBCASE(backend.c_str()) { expectNoNetwork(backend); }
+    SUBCASE(backend.c_str()) { expectNoNetwork(backend, lowered(backend)); }
+  }
+}
+
+TEST_CASE("builtin reproduce: a reproduction reading every /proc/*/environ and /proc/*/mem finds no token") {
+  for (const std::string backend : kBackends) {
+    SUBCASE(backend.c_str()) { expectNothingInProc(backend, lowered(backend), false); }
   }
 }
 
