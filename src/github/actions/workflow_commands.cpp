@@ -3,6 +3,8 @@
 #include <ostream>
 #include <random>
 
+#include "core/hex.h"
+
 namespace lw::github {
 
 namespace {
@@ -64,8 +66,7 @@ std::string warningSummaryLine(std::string_view message) {
 std::string randomToken() {
   std::random_device rd;
   std::string out = "lw-";
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (int i = 0; i < 32; ++i) out += kHex[rd() % 16];
+  for (int i = 0; i < 4; ++i) out += hexNumber(rd(), 8);  // 128 random bits
   return out;
 }
 
