@@ -57,6 +57,10 @@ std::string warningCommand(std::string_view title, std::string_view message) {
   return "::warning title=" + escapeProperty(title) + "::" + escapeData(message);
 }
 
+std::string errorCommand(std::string_view title, std::string_view message) {
+  return "::error title=" + escapeProperty(title) + "::" + escapeData(message);
+}
+
 std::string warningSummaryLine(std::string_view message) {
   std::string line = "> **Warning:** ";
   for (char c : message) line += (c == '\n' || c == '\r') ? ' ' : c;
