@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "bridge/session.h"
-#include "bridge/unique_fd.h"
 #include "core/result.h"
+#include "core/unique_fd.h"
 
 namespace lw::bridge {
 

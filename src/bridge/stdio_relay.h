@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "bridge/unique_fd.h"
 #include "core/environment.h"
 #include "core/result.h"
+#include "core/unique_fd.h"
 
 namespace lw::bridge {
 

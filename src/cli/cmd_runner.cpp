@@ -13,6 +13,7 @@
 #include "cli/exit_codes.h"
 #include "cli/report.h"
 #include "core/file_io.h"
+#include "github/actions/workflow_commands.h"
 #include "host/host_facts.h"
 #include "host/job_cleanup.h"
 #include "host/qualification_report.h"
@@ -26,20 +27,13 @@ namespace {
 namespace fs = std::filesystem;
 namespace json = boost::json;
 
-// One line for the job log: workflow commands must not span lines.
-std::string oneLine(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return s;
-}
-
 int runJobStarted(const Args& a, Io& io) {
   host::QualifyOptions o;
   o.binary = host::thisBinary();
   o.runnerDir = a.value("runner-dir").value_or("");
   auto result = host::qualifyThisHost(io.env, o);
   if (!result) {
-    io.out << "::error title=loopwright host qualification::" << oneLine(result.error().message) << "\n";
+    io.out << github::errorCommand("loopwright host qualification", result.error().message) << "\n";
     return reportError(io, result.error());
   }
   if (io.json)
@@ -50,7 +44,7 @@ int runJobStarted(const Args& a, Io& io) {
   Error e = host::floorError(result->report);
   std::string all = e.message;
   for (const Diagnostic& d : e.diagnostics) all += "; " + d.message;
-  io.out << "::error title=loopwright: runner below the host floor::" << oneLine(all) << "\n";
+  io.out << github::errorCommand("loopwright: runner below the host floor", all) << "\n";
   Io text{io.out, io.err, io.env, false};
   return io.json ? kExitSandbox : reportError(text, e);
 }
@@ -89,7 +83,7 @@ int runJobCompleted(const Args& a, Io& io) {
     for (const auto& c : r.containers) io.out << "  removed container " << c << "\n";
     for (const auto& t : r.tempDirs) io.out << "  removed " << t << "\n";
     for (const auto& c : r.cgroups) io.out << "  removed cgroup " << c << "\n";
-    for (const auto& p : r.problems) io.out << "::warning title=loopwright job cleanup::" << oneLine(p) << "\n";
+    for (const auto& p : r.problems) io.out << github::warningCommand("loopwright job cleanup", p) << "\n";
   }
   // A cleanup problem is reported, not turned into a failed job: the job's
   // own result is already decided.

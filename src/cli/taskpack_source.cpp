@@ -1,7 +1,5 @@
 #include "cli/taskpack_source.h"
 
-#include <git2.h>
-
 #include "policy/taskpack.h"
 #include "verify/libgit2.h"
 
@@ -13,7 +11,6 @@ bool isPullRequestEvent(const std::string& eventName) {
 
 Result<TaskpackText> readTaskpackAtCommit(const std::string& repoDir, const std::string& commitSha,
                                           const std::string& path) {
-  using verify::GitPtr;
   const std::string source = commitSha + ":" + path;
   const std::string fetchHint =
       "the taskpack of a pull request is read from its base commit; fetch it first, e.g. "
@@ -25,36 +22,24 @@ Result<TaskpackText> readTaskpackAtCommit(const std::string& repoDir, const std:
   if (!verify::parseOid(commitSha, oid))
     return makeError(ErrorCode::TaskpackInvalid, "'" + commitSha + "' is not a commit id",
                      "the event's base SHA must be a full 40-hex object id", source);
-  git_commit* rawCommit = nullptr;
-  if (git_commit_lookup(&rawCommit, repo->get(), &oid) != 0)
+  auto tree = verify::commitTree(repo->get(), oid);
+  if (!tree)
     return makeError(ErrorCode::TaskpackInvalid, "the base commit " + commitSha + " is not in " + repoDir, fetchHint,
                      source);
-  std::unique_ptr<git_commit, decltype(&git_commit_free)> commit(rawCommit, git_commit_free);
-  git_tree* rawTree = nullptr;
-  if (git_commit_tree(&rawTree, commit.get()) != 0)
-    return verify::gitError(ErrorCode::TaskpackInvalid, "cannot read the tree of " + commitSha, source);
-  GitPtr<git_tree> tree(rawTree);
-  git_tree_entry* rawEntry = nullptr;
-  if (git_tree_entry_bypath(&rawEntry, tree.get(), path.c_str()) != 0)
+  auto file = verify::fileInTree(repo->get(), tree->get(), path, ErrorCode::TaskpackInvalid, source);
+  if (!file) return file.error();
+  if (file->kind == verify::TreeFile::Kind::Missing)
     return makeError(ErrorCode::TaskpackInvalid, "the base commit " + commitSha + " has no " + path,
                      "add the taskpack on the base branch first; a pull request cannot bring "
                      "its own",
                      source);
-  std::unique_ptr<git_tree_entry, decltype(&git_tree_entry_free)> entry(rawEntry, git_tree_entry_free);
-  if (git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB)
+  if (file->kind == verify::TreeFile::Kind::NotAFile)
     return makeError(ErrorCode::TaskpackInvalid, source + " is not a file", "", source);
-  git_blob* rawBlob = nullptr;
-  if (git_blob_lookup(&rawBlob, repo->get(), git_tree_entry_id(entry.get())) != 0)
-    return verify::gitError(ErrorCode::TaskpackInvalid, "cannot read " + source, source);
-  GitPtr<git_blob> blob(rawBlob);
-  auto size = static_cast<std::size_t>(git_blob_rawsize(blob.get()));
-  if (size > kTaskpackMaxBytes)
+  if (file->size() > kTaskpackMaxBytes)
     return makeError(
         ErrorCode::TaskpackInvalid,
-        source + " is " + std::to_string(size) + " bytes; the limit is " + std::to_string(kTaskpackMaxBytes),
+        source + " is " + std::to_string(file->size()) + " bytes; the limit is " + std::to_string(kTaskpackMaxBytes),
         "move long scripts into files the steps run", source);
-  const char* data = static_cast<const char*>(git_blob_rawcontent(blob.get()));
-  return TaskpackText{std::string(data, size), source};
+  return TaskpackText{std::string(file->bytes()), source};
 }
-
 }  // namespace lw::cli

@@ -2,18 +2,18 @@
 
 #include <cctype>
 
+#include "core/hex.h"
+
 namespace lw::http {
 
 std::string percentEncode(std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   for (unsigned char c : s) {
     if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
       out += static_cast<char>(c);
     } else {
       out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
+      appendHexByte(out, c, HexCase::Upper);
     }
   }
   return out;

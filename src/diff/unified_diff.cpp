@@ -85,12 +85,70 @@ Error diffError(int lineNo, std::string message) {
   return e;
 }
 
+// The lines the open hunk still expects of each side.
+struct HunkLeft {
+  int oldLines = 0, newLines = 0;
+  bool open() const { return oldLines > 0 || newLines > 0; }
+};
+
+// One content line of the open hunk (the last of `files`). Inside a hunk
+// every line is content, even one that looks like a header ("--- x" is the
+// removed line "-- x").
+Status takeHunkLine(std::string_view line, int lineNo, std::vector<DiffFile>& files, HunkLeft& left) {
+  char c = line.empty() ? ' ' : line.front();
+  if (c == '\\') return Ok{};  // "\ No newline at end of file"
+  if (c != ' ' && c != '-' && c != '+') return diffError(lineNo, "hunk ends early");
+  DiffHunk& h = files.back().hunks.back();
+  DiffLine dl{c, 0, 0, std::string(line.empty() ? line : line.substr(1))};
+  if (c != '+') dl.oldLine = h.oldStart + h.oldCount - left.oldLines--;
+  if (c != '-') dl.newLine = h.newStart + h.newCount - left.newLines--;
+  h.lines.push_back(std::move(dl));
+  if (left.oldLines < 0 || left.newLines < 0) return diffError(lineNo, "hunk has more lines than its header says");
+  return Ok{};
+}
+
+// One line between hunks: a file header, a rename, a mode, or a hunk header
+// that opens the next hunk.
+Status takeHeaderLine(std::string_view line, int lineNo, std::vector<DiffFile>& files, HunkLeft& left) {
+  if (startsWith(line, "diff --git ")) {
+    files.push_back(DiffFile{});
+    // Paths come from ---/+++ when there are hunks; for renames and binary
+    // files without them, "a/x b/y" is the only source.
+    std::string_view rest = line.substr(11);
+    auto sep = rest.find(" b/");
+    if (startsWith(rest, "a/") && sep != std::string_view::npos) {
+      files.back().oldPath = std::string(rest.substr(2, sep - 2));
+      files.back().newPath = std::string(rest.substr(sep + 3));
+    }
+  } else if (startsWith(line, "--- ")) {
+    if (files.empty() || !files.back().hunks.empty()) files.push_back(DiffFile{});
+    files.back().oldPath = headerPath(line.substr(4));
+  } else if (startsWith(line, "+++ ")) {
+    if (files.empty()) return diffError(lineNo, "'+++' without a file header");
+    files.back().newPath = headerPath(line.substr(4));
+  } else if (startsWith(line, "rename to ")) {
+    if (!files.empty()) files.back().newPath = unquote(line.substr(10));
+  } else if (startsWith(line, "deleted file mode")) {
+    if (!files.empty()) files.back().newPath.clear();
+  } else if (startsWith(line, "Binary files ") || startsWith(line, "GIT binary patch")) {
+    if (!files.empty()) files.back().binary = true;
+  } else if (startsWith(line, "@@")) {
+    DiffHunk h;
+    if (!parseHunkHeader(line, h)) return diffError(lineNo, "bad hunk header '" + std::string(line) + "'");
+    if (files.empty()) return diffError(lineNo, "hunk before any file header");
+    files.back().hunks.push_back(h);
+    left = {h.oldCount, h.newCount};
+  }
+  // Anything else (index, mode, similarity lines) carries nothing we need.
+  return Ok{};
+}
+
 }  // namespace
 
 Result<DiffIndex> DiffIndex::parse(std::string_view text) {
   DiffIndex index;
   int lineNo = 0;
-  int oldLeft = 0, newLeft = 0;  // lines still expected in the current hunk
+  HunkLeft left;
   std::size_t pos = 0;
   while (pos < text.size()) {
     auto nl = text.find('\n', pos);
@@ -98,54 +156,11 @@ Result<DiffIndex> DiffIndex::parse(std::string_view text) {
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
     ++lineNo;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-
-    // Inside a hunk every line is content, even one that looks like a header
-    // ("--- x" is the removed line "-- x").
-    if (oldLeft > 0 || newLeft > 0) {
-      char c = line.empty() ? ' ' : line.front();
-      if (c == '\\') continue;  // "\ No newline at end of file"
-      if (c != ' ' && c != '-' && c != '+') return diffError(lineNo, "hunk ends early");
-      DiffHunk& h = index.files_.back().hunks.back();
-      DiffLine dl{c, 0, 0, std::string(line.empty() ? line : line.substr(1))};
-      if (c != '+') dl.oldLine = h.oldStart + h.oldCount - oldLeft--;
-      if (c != '-') dl.newLine = h.newStart + h.newCount - newLeft--;
-      h.lines.push_back(std::move(dl));
-      if (oldLeft < 0 || newLeft < 0) return diffError(lineNo, "hunk has more lines than its header says");
-      continue;
-    }
-    if (startsWith(line, "diff --git ")) {
-      index.files_.push_back(DiffFile{});
-      // Paths come from ---/+++ when there are hunks; for renames and binary
-      // files without them, "a/x b/y" is the only source.
-      std::string_view rest = line.substr(11);
-      auto sep = rest.find(" b/");
-      if (startsWith(rest, "a/") && sep != std::string_view::npos) {
-        index.files_.back().oldPath = std::string(rest.substr(2, sep - 2));
-        index.files_.back().newPath = std::string(rest.substr(sep + 3));
-      }
-    } else if (startsWith(line, "--- ")) {
-      if (index.files_.empty() || !index.files_.back().hunks.empty()) index.files_.push_back(DiffFile{});
-      index.files_.back().oldPath = headerPath(line.substr(4));
-    } else if (startsWith(line, "+++ ")) {
-      if (index.files_.empty()) return diffError(lineNo, "'+++' without a file header");
-      index.files_.back().newPath = headerPath(line.substr(4));
-    } else if (startsWith(line, "rename to ")) {
-      if (!index.files_.empty()) index.files_.back().newPath = unquote(line.substr(10));
-    } else if (startsWith(line, "deleted file mode")) {
-      if (!index.files_.empty()) index.files_.back().newPath.clear();
-    } else if (startsWith(line, "Binary files ") || startsWith(line, "GIT binary patch")) {
-      if (!index.files_.empty()) index.files_.back().binary = true;
-    } else if (startsWith(line, "@@")) {
-      DiffHunk h;
-      if (!parseHunkHeader(line, h)) return diffError(lineNo, "bad hunk header '" + std::string(line) + "'");
-      if (index.files_.empty()) return diffError(lineNo, "hunk before any file header");
-      index.files_.back().hunks.push_back(h);
-      oldLeft = h.oldCount;
-      newLeft = h.newCount;
-    }
-    // Anything else (index, mode, similarity lines) carries nothing we need.
+    Status taken =
+        left.open() ? takeHunkLine(line, lineNo, index.files_, left) : takeHeaderLine(line, lineNo, index.files_, left);
+    if (!taken) return taken.error();
   }
-  if (oldLeft > 0 || newLeft > 0) return diffError(lineNo, "diff ends inside a hunk");
+  if (left.open()) return diffError(lineNo, "diff ends inside a hunk");
   return index;
 }
 

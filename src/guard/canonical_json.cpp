@@ -6,6 +6,8 @@
 
 #include <boost/json/serialize.hpp>
 
+#include "core/hex.h"
+
 namespace lw::guard {
 namespace {
 
@@ -55,10 +57,7 @@ std::string fingerprint(std::string_view text) {
     h ^= c;
     h *= 0x100000001b3ull;  // FNV 64-bit prime
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string s(16, '0');
-  for (int i = 15; i >= 0; --i, h >>= 4) s[static_cast<std::size_t>(i)] = kHex[h & 0xf];
-  return s;
+  return hexNumber(h, 16);
 }
 
 }  // namespace lw::guard

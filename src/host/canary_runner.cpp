@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/hex.h"
 #include "host/canary_plan.h"
 #include "host/canary_program.h"
 #include "host/job_cleanup.h"
@@ -68,10 +69,7 @@ std::string randomToken() {
   std::ifstream in("/dev/urandom", std::ios::binary);
   unsigned char b[12] = {};
   in.read(reinterpret_cast<char*>(b), sizeof b);
-  static const char* hex = "0123456789abcdef";
-  std::string out = "lw-canary-secret-";
-  for (unsigned char c : b) out += std::string{hex[c >> 4], hex[c & 15]};
-  return out;
+  return "lw-canary-secret-" + hexBytes(std::string_view(reinterpret_cast<const char*>(b), sizeof b));
 }
 
 // Hard link when on the same file system, else a copy (the binary must be

@@ -5,18 +5,13 @@
 #include <cstdio>
 #include <new>
 
+#include "core/hex.h"
+
 namespace lw::host {
 namespace {
 
 std::string hex(const unsigned char* digest, unsigned int size) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * size);
-  for (unsigned int i = 0; i < size; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 0xf];
-  }
-  return out;
+  return hexBytes(std::string_view(reinterpret_cast<const char*>(digest), size));
 }
 
 }  // namespace

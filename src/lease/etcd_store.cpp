@@ -2,7 +2,7 @@
 
 #include "core/http_curl.h"
 #include "lease/etcd_messages.h"
-#include "lease/record_json.h"
+#include "lease/lease_record.h"
 #include "lease/transitions.h"
 
 namespace lw::lease {

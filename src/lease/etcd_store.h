@@ -1,6 +1,6 @@
 // The etcd lease store (docs/leases.md, "Stores: local and etcd"): one key
 // per resource, <prefix><resource>, holding exactly the record of
-// lease/record_json.h, through etcd v3's JSON gateway (POST /v3/kv/range,
+// lease/lease_record.h, through etcd v3's JSON gateway (POST /v3/kv/range,
 // /v3/kv/txn). Every operation reads the key and its mod revision, decides
 // with lease/transitions.h, and writes in a txn that applies only if the key
 // is unchanged since the read; a lost compare reads and decides again, a

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "core/hex.h"
 #include "lease/transitions.h"
 
 namespace lw::lease::k8s {
@@ -62,9 +63,7 @@ std::string objectName(const std::string& namePrefix, const std::string& resourc
     char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
     name += ((lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9')) ? lower : '-';
   }
-  char tag[17];
-  std::snprintf(tag, sizeof tag, "%016llx", static_cast<unsigned long long>(fnv1a(resource)));
-  return name + "-" + tag;
+  return name + "-" + hexNumber(fnv1a(resource), 16);
 }
 
 std::string formatMicroTime(std::int64_t ms) {

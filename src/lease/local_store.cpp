@@ -1,6 +1,6 @@
 #include "lease/local_store.h"
 
-#include "lease/record_json.h"
+#include "lease/lease_record.h"
 #include "lease/store_dir.h"
 #include "lease/transitions.h"
 

@@ -65,7 +65,7 @@ Result<StoreDir> StoreDir::open(const std::filesystem::path& dir) {
   if (auto made = createDir(dir); !made) return made.error();
   // O_NOFOLLOW refuses a symlink as the last component (ELOOP), which
   // O_DIRECTORY alone would follow.
-  bridge::UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!fd) {
     int err = errno;
     struct stat link {};
@@ -80,9 +80,9 @@ Result<StoreDir> StoreDir::open(const std::filesystem::path& dir) {
   return StoreDir(dir, std::move(fd));
 }
 
-Result<bridge::UniqueFd> StoreDir::lock(const std::string& resource) const {
+Result<UniqueFd> StoreDir::lock(const std::string& resource) const {
   std::string name = resource + ".lock";
-  bridge::UniqueFd fd(::openat(fd_.get(), name.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
+  UniqueFd fd(::openat(fd_.get(), name.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (!fd) return ioError("cannot open the lock file", (path_ / name).string(), errno);
   while (::flock(fd.get(), LOCK_EX) != 0)
     if (errno != EINTR) return ioError("cannot lock", (path_ / name).string(), errno);
@@ -91,8 +91,7 @@ Result<bridge::UniqueFd> StoreDir::lock(const std::string& resource) const {
 
 Result<std::optional<std::string>> StoreDir::read(const std::string& resource) const {
   std::string file = recordPath(resource);
-  bridge::UniqueFd fd(
-      ::openat(fd_.get(), (resource + ".json").c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  UniqueFd fd(::openat(fd_.get(), (resource + ".json").c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   if (!fd && errno == ENOENT) return std::optional<std::string>();
   struct stat st {};
   if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
@@ -113,7 +112,7 @@ Status StoreDir::write(const std::string& resource, const std::string& text) con
   // A hidden name no resource can have; one writer at a time holds the lock.
   std::string tmp = "." + resource + ".tmp";
   std::string file = recordPath(resource);
-  bridge::UniqueFd fd(::openat(fd_.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600));
+  UniqueFd fd(::openat(fd_.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (!fd) return ioError("cannot write", (path_ / tmp).string(), errno);
   if (auto w = writeAll(fd.get(), text, file); !w) return w;
   if (::fsync(fd.get()) != 0) return ioError("cannot sync", file, errno);

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "bridge/unique_fd.h"
 #include "core/result.h"
+#include "core/unique_fd.h"
 
 namespace lw::lease {
 
@@ -23,7 +23,7 @@ class StoreDir {
 
   // Holds flock(LOCK_EX) on <resource>.lock until the returned descriptor
   // closes. Blocks while another process or thread holds it.
-  Result<bridge::UniqueFd> lock(const std::string& resource) const;
+  Result<UniqueFd> lock(const std::string& resource) const;
 
   // The text of <resource>.json, or nullopt when there is none. A record
   // that is not a regular file or cannot be read is LEASE_UNAVAILABLE.
@@ -40,9 +40,9 @@ class StoreDir {
   std::string recordPath(const std::string& resource) const;
 
  private:
-  StoreDir(std::filesystem::path path, bridge::UniqueFd fd) : path_(std::move(path)), fd_(std::move(fd)) {}
+  StoreDir(std::filesystem::path path, UniqueFd fd) : path_(std::move(path)), fd_(std::move(fd)) {}
   std::filesystem::path path_;
-  bridge::UniqueFd fd_;
+  UniqueFd fd_;
 };
 
 }  // namespace lw::lease

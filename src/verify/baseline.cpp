@@ -311,16 +311,6 @@ std::string_view toString(Area a) {
   return "worktree";
 }
 
-std::string_view toString(Origin o) {
-  switch (o) {
-    case Origin::Tracked: return "tracked";
-    case Origin::Untracked: return "untracked";
-    case Origin::Ignored: return "ignored";
-    case Origin::Git: return "git";
-  }
-  return "tracked";
-}
-
 const std::string& Baseline::rootOf(Area a) const {
   switch (a) {
     case Area::WorkTree: return workTree;

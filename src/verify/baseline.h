@@ -29,7 +29,6 @@ enum class Area : std::uint8_t {
 std::string_view toString(Area a);
 
 enum class Origin : std::uint8_t { Tracked, Untracked, Ignored, Git };
-std::string_view toString(Origin o);
 
 // Where a baseline entry's bytes come from on restore.
 enum class ContentSource : std::uint8_t {

@@ -76,6 +76,32 @@ Result<GitPtr<git_tree>> commitTree(git_repository* repo, const git_oid& oid) {
   return GitPtr<git_tree>(tree);
 }
 
+std::uint64_t TreeFile::size() const { return blob ? static_cast<std::uint64_t>(git_blob_rawsize(blob.get())) : 0; }
+
+std::string_view TreeFile::bytes() const {
+  if (!blob) return {};
+  return {static_cast<const char*>(git_blob_rawcontent(blob.get())), static_cast<std::size_t>(size())};
+}
+
+Result<TreeFile> fileInTree(git_repository* repo, git_tree* tree, const std::string& path, ErrorCode code,
+                            const std::string& what) {
+  TreeFile file;
+  git_tree_entry* rawEntry = nullptr;
+  if (git_tree_entry_bypath(&rawEntry, tree, path.c_str()) != 0) return file;
+  GitPtr<git_tree_entry> entry(rawEntry);
+  if (git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB) {
+    file.kind = TreeFile::Kind::NotAFile;
+    return file;
+  }
+  git_blob* rawBlob = nullptr;
+  if (git_blob_lookup(&rawBlob, repo, git_tree_entry_id(entry.get())) != 0)
+    return gitError(code, "cannot read " + what, what);
+  file.kind = TreeFile::Kind::Blob;
+  file.blob.reset(rawBlob);
+  file.sha = oidHex(*git_tree_entry_id(entry.get()));
+  return file;
+}
+
 Result<std::string> patchText(git_diff* diff) {
   git_buf buf = GIT_BUF_INIT;
   if (git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH) != 0)

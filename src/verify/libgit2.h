@@ -2,6 +2,7 @@
 // guard, owning handles, and the translation of libgit2 errors into lw::Error.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -64,6 +65,25 @@ bool parseOid(const std::string& hex, git_oid& out);
 // The tree of commit `oid`; IO_ERROR naming the commit when the clone lacks
 // it or its tree cannot be read.
 Result<GitPtr<git_tree>> commitTree(git_repository* repo, const git_oid& oid);
+
+// What stands at a path of a tree: a file (its blob), nothing, or something
+// that is not a file (a directory, a submodule).
+struct TreeFile {
+  enum class Kind { Missing, NotAFile, Blob };
+  Kind kind = Kind::Missing;
+  GitPtr<git_blob> blob;  // set for a Blob
+  std::string sha;        // the blob's id, for a Blob
+
+  std::uint64_t size() const;
+  // The blob's bytes as stored (no filters); empty unless a Blob.
+  std::string_view bytes() const;
+};
+
+// What is at `path` in `tree`; Missing and NotAFile are the caller's to word.
+// Fails with `code`, saying it cannot read `what`, when the entry is a blob
+// that cannot be read.
+Result<TreeFile> fileInTree(git_repository* repo, git_tree* tree, const std::string& path, ErrorCode code,
+                            const std::string& what);
 
 // A diff printed as a unified patch (`git diff` format); IO_ERROR when it
 // cannot be printed.

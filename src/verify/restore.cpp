@@ -10,38 +10,26 @@
 #include <cstring>
 #include <random>
 
+#include "core/unique_fd.h"
 #include "verify/content_store.h"
 #include "verify/libgit2.h"
 
 namespace lw::verify {
 namespace {
 
-struct Fd {
-  int fd = -1;
-  explicit Fd(int f = -1) : fd(f) {}
-  Fd(Fd&& o) noexcept : fd(o.fd) { o.fd = -1; }
-  Fd& operator=(Fd&& o) noexcept {
-    std::swap(fd, o.fd);
-    return *this;
-  }
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
 std::string errnoText(const std::string& what) { return what + ": " + std::strerror(errno); }
 
 // Opens the directory `relDir` below `root` one component at a time, refusing
 // symlinks (O_NOFOLLOW) at every step.
-Result<Fd> openDirNoFollow(const std::string& root, const std::string& relDir) {
-  Fd cur(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (cur.fd < 0) return makeError(ErrorCode::IoError, errnoText("open " + root));
+Result<UniqueFd> openDirNoFollow(const std::string& root, const std::string& relDir) {
+  UniqueFd cur(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!cur) return makeError(ErrorCode::IoError, errnoText("open " + root));
   std::size_t start = 0;
   while (start < relDir.size()) {
     std::size_t slash = relDir.find('/', start);
     std::string part = relDir.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
-    Fd next(::openat(cur.fd, part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (next.fd < 0) return makeError(ErrorCode::IoError, errnoText("open " + relDir));
+    UniqueFd next(::openat(cur.get(), part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!next) return makeError(ErrorCode::IoError, errnoText("open " + relDir));
     cur = std::move(next);
     if (slash == std::string::npos) break;
     start = slash + 1;
@@ -160,7 +148,7 @@ class Restorer {
       if (c.kind == ChangeKind::Added) c.restored = true;
       return;
     }
-    if (!removeTreeAt(fd->fd, name.c_str()))
+    if (!removeTreeAt(fd->get(), name.c_str()))
       fail(c, errnoText("remove"));
     else if (c.kind == ChangeKind::Added)
       c.restored = true;
@@ -176,19 +164,19 @@ class Restorer {
     bool ok = false;
     switch (e->stat.type) {
       case FileType::Dir:
-        if (mkdirat(fd->fd, name.c_str(), 0700) != 0 && errno != EEXIST) {
+        if (mkdirat(fd->get(), name.c_str(), 0700) != 0 && errno != EEXIST) {
           why = errnoText("mkdir");
         } else {
-          ok = chmodNoFollow(fd->fd, name, e->stat.perm, why);
+          ok = chmodNoFollow(fd->get(), name, e->stat.perm, why);
         }
         break;
-      case FileType::Symlink: ok = symlinkAt(fd->fd, name, e->stat.linkTarget, why); break;
+      case FileType::Symlink: ok = symlinkAt(fd->get(), name, e->stat.linkTarget, why); break;
       case FileType::File: {
         auto bytes = contentOf(*e);
         if (!bytes) {
           why = bytes.error().message;
         } else {
-          ok = writeFileAt(fd->fd, name, *bytes, e->stat, why);
+          ok = writeFileAt(fd->get(), name, *bytes, e->stat, why);
         }
         break;
       }
@@ -206,7 +194,7 @@ class Restorer {
     splitPath(c.path, dir, name);
     auto fd = openDirNoFollow(b_.rootOf(c.area), dir);
     if (e == nullptr || !fd) return fail(c, "parent directory unavailable");
-    if (chmodNoFollow(fd->fd, name, e->stat.perm, why))
+    if (chmodNoFollow(fd->get(), name, e->stat.perm, why))
       c.restored = true;
     else
       fail(c, why);

@@ -3,12 +3,12 @@
 #include <cctype>
 
 #include "core/base64.h"
+#include "core/hex.h"
 
 namespace lw::verify {
 namespace {
 
 std::string percentEncode(std::string_view s, bool upper, bool plusForSpace) {
-  const char* hex = upper ? "0123456789ABCDEF" : "0123456789abcdef";
   std::string out;
   for (unsigned char c : s) {
     bool unreserved = std::isalnum(c) != 0 || c == '-' || c == '_' || c == '.' || c == '~';
@@ -18,8 +18,7 @@ std::string percentEncode(std::string_view s, bool upper, bool plusForSpace) {
       out.push_back('+');
     } else {
       out.push_back('%');
-      out.push_back(hex[c >> 4]);
-      out.push_back(hex[c & 15]);
+      appendHexByte(out, c, upper ? HexCase::Upper : HexCase::Lower);
     }
   }
   return out;
@@ -37,10 +36,8 @@ std::string jsonEscape(std::string_view s) {
       case '/': out += "\\/"; break;
       default:
         if (c < 0x20) {
-          const char* hex = "0123456789abcdef";
           out += "\\u00";
-          out.push_back(hex[c >> 4]);
-          out.push_back(hex[c & 15]);
+          appendHexByte(out, c);
         } else {
           out.push_back(static_cast<char>(c));
         }

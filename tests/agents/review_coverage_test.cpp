@@ -19,7 +19,7 @@ Chunk chunkOf(std::vector<std::string> paths) {
   return c;
 }
 
-const FileCoverage& of(const Coverage& c, const std::string& path) {
+const FileCoverage& of(const agents::review::Coverage& c, const std::string& path) {
   for (const FileCoverage& f : c.files)
     if (f.path == path) return f;
   FAIL("no coverage for " << path);
@@ -33,7 +33,7 @@ TEST_CASE("review coverage: everything reviewed and default skips is complete") 
   ChunkPlan plan{{chunkOf({"a.go", "b.go"})}, {}};
   RunResult run;
   run.chunks = {{{"a.go", "b.go"}, true, ""}};
-  Coverage c = summarizeCoverage(s, plan, run, false);
+  agents::review::Coverage c = summarizeCoverage(s, plan, run, false);
   CHECK(c.complete);
   CHECK(c.reason.empty());
   CHECK(of(c, "a.go").status == CoverageStatus::Reviewed);
@@ -46,7 +46,7 @@ TEST_CASE("review coverage: a budget stop leaves the rest skipped and the review
   RunResult run;
   run.budgetReached = true;
   run.chunks = {{{"a.go", "big.go"}, true, ""}, {{"big.go"}, false, "token budget"}, {{"c.go"}, false, "token budget"}};
-  Coverage c = summarizeCoverage(s, plan, run, false);
+  agents::review::Coverage c = summarizeCoverage(s, plan, run, false);
   CHECK_FALSE(c.complete);
   CHECK(c.reason == "token budget (maxTokens) reached: the review is partial");
   CHECK(of(c, "a.go").status == CoverageStatus::Reviewed);
@@ -63,7 +63,7 @@ TEST_CASE("review coverage: invalid output, clipped hunks, maxFiles and a trunca
                    "a hunk larger than chunkTokens (the one at line 1) was clipped: 9 lines not reviewed"}}};
   RunResult run;
   run.chunks = {{{"a.go"}, false, "model output invalid"}, {{"b.go"}, true, ""}};
-  Coverage c = summarizeCoverage(s, plan, run, true);
+  agents::review::Coverage c = summarizeCoverage(s, plan, run, true);
   CHECK_FALSE(c.complete);
   CHECK(c.reason ==
         "model output invalid; hunks larger than chunkTokens were clipped; maxFiles (2) reached: files not reviewed; "
@@ -74,7 +74,7 @@ TEST_CASE("review coverage: invalid output, clipped hunks, maxFiles and a trunca
 
 TEST_CASE("review coverage: coverage.json has the contract's fields, reasons bounded") {
   test::TempDir dir;
-  Coverage c;
+  agents::review::Coverage c;
   c.files = {{"a.go", CoverageStatus::Reviewed, ""}, {"b.go", CoverageStatus::Skipped, std::string(5000, 'r')}};
   c.complete = false;
   c.reason = "token budget";

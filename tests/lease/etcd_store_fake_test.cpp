@@ -7,7 +7,7 @@
 #include "core/base64.h"
 #include "lease/etcd_messages.h"
 #include "lease/etcd_store.h"
-#include "lease/record_json.h"
+#include "lease/lease_record.h"
 #include "lease_fixture.h"
 
 using namespace lw;

@@ -8,7 +8,7 @@
 #include "etcd_server.h"
 #include "lease/etcd_messages.h"
 #include "lease/etcd_store.h"
-#include "lease/record_json.h"
+#include "lease/lease_record.h"
 #include "lease_fixture.h"
 
 using namespace lw;

@@ -11,17 +11,14 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/step_coverage.h"
 
 namespace lw::agents::review {
 
-enum class CoverageStatus { Reviewed, Clipped, Skipped };
-std::string_view toString(CoverageStatus s);
-
-struct FileCoverage {
-  std::string path;
-  CoverageStatus status = CoverageStatus::Skipped;
-  std::string reason;  // empty for a file reviewed whole
-};
+// A file's row is the publisher's own (core/step_coverage.h), so the two
+// cannot drift apart; the reason is empty for a file reviewed whole.
+using CoverageStatus = FileReview;
+using FileCoverage = lw::FileCoverage;
 
 struct Coverage {
   std::vector<FileCoverage> files;

@@ -1,8 +1,7 @@
 #include "agents/review/prompt.h"
 
-#include <cstdio>
-
 #include "agents/review/model_output.h"
+#include "core/hex.h"
 
 namespace lw::agents::review {
 
@@ -11,12 +10,6 @@ namespace {
 constexpr int kFenceDraws = 16;
 constexpr std::size_t kMaxEchoedAnswerBytes = 2000;
 constexpr std::size_t kMaxProblemsListed = 8;
-
-std::string hex64(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 std::string fenced(const std::string& fence, std::string_view name, std::string_view content) {
   std::string out = "<<<" + fence + " BEGIN " + std::string(name) + ">>>\n";
@@ -62,7 +55,7 @@ std::string systemMessage(const std::string& fence) {
 
 Result<std::string> chooseFence(const std::vector<std::string_view>& contents, const RandomBits& random) {
   for (int i = 0; i < kFenceDraws; ++i) {
-    std::string token = "LW-DATA-" + hex64(random());
+    std::string token = "LW-DATA-" + hexNumber(random(), 16);
     bool occurs = false;
     for (std::string_view c : contents) occurs = occurs || c.find(token) != std::string_view::npos;
     if (!occurs) return token;

@@ -3,6 +3,8 @@
 #include <ostream>
 #include <random>
 
+#include "core/hex.h"
+
 namespace lw::github {
 
 namespace {
@@ -55,6 +57,10 @@ std::string warningCommand(std::string_view title, std::string_view message) {
   return "::warning title=" + escapeProperty(title) + "::" + escapeData(message);
 }
 
+std::string errorCommand(std::string_view title, std::string_view message) {
+  return "::error title=" + escapeProperty(title) + "::" + escapeData(message);
+}
+
 std::string warningSummaryLine(std::string_view message) {
   std::string line = "> **Warning:** ";
   for (char c : message) line += (c == '\n' || c == '\r') ? ' ' : c;
@@ -64,8 +70,7 @@ std::string warningSummaryLine(std::string_view message) {
 std::string randomToken() {
   std::random_device rd;
   std::string out = "lw-";
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (int i = 0; i < 32; ++i) out += kHex[rd() % 16];
+  for (int i = 0; i < 4; ++i) out += hexNumber(rd(), 8);  // 128 random bits
   return out;
 }
 

@@ -23,6 +23,8 @@ std::string annotationCommand(const Finding& f);
 
 // "::warning title=…::message": a warning annotation on the run page.
 std::string warningCommand(std::string_view title, std::string_view message);
+// "::error title=…::message": an error annotation on the run page.
+std::string errorCommand(std::string_view title, std::string_view message);
 
 // The same warning as one Markdown line for GITHUB_STEP_SUMMARY
 // ("> **Warning:** message\n\n"), kept on one line.

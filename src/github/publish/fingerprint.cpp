@@ -1,7 +1,8 @@
 #include "github/publish/fingerprint.h"
 
 #include <cstdint>
-#include <cstdio>
+
+#include "core/hex.h"
 
 namespace lw::github {
 
@@ -27,9 +28,7 @@ std::string fingerprint(const Finding& f) {
   mix(h, std::to_string(f.line));
   mix(h, std::to_string(f.endLine > f.line ? f.endLine : f.line));
   mix(h, f.message);
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  return hexNumber(h, 16);
 }
 
 }  // namespace lw::github

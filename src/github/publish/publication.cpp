@@ -217,6 +217,42 @@ StepRow readStep(const json::value& v, const std::string& path) {
   return s;
 }
 
+StageResult readStage(const json::value& v, const std::string& path) {
+  const json::object& o = object(v, path);
+  StageResult s;
+  s.name = str(o, "name", path);
+  if (const json::array* fs = optArray(o, "findings", path))
+    for (std::size_t j = 0; j < fs->size(); ++j)
+      s.findings.push_back(readFinding((*fs)[j], path + ".findings[" + std::to_string(j) + "]"));
+  if (const json::array* cs = optArray(o, "carried", path))
+    for (std::size_t j = 0; j < cs->size(); ++j)
+      s.carried.push_back(readCarried((*cs)[j], path + ".carried[" + std::to_string(j) + "]"));
+  return s;
+}
+
+// The taskpack's publication options; each absent one takes the taskpack's default.
+Publication readOptions(const json::object& o) {
+  Publication p;
+  const std::string review = optStr(o, "review", "options").value_or("comment");
+  p.review = known(reviewModeNamed(review), "options.review", "unknown review mode '" + review + "'");
+  p.checks = optBool(o, "checks", "options").value_or(true);
+  p.summary = optBool(o, "summary", "options").value_or(true);
+  const std::string failOn = optStr(o, "failOn", "options").value_or("error");
+  p.failOn = known(failOnNamed(failOn), "options.failOn", "unknown fail level '" + failOn + "'");
+  p.maxInlineComments = static_cast<int>(optInt(o, "maxInlineComments", "options").value_or(50));
+  const std::string patches = optStr(o, "patches", "options").value_or("suggestions");
+  p.patches = known(patchPublicationNamed(patches), "options.patches", "unknown patch publication '" + patches + "'");
+  return p;
+}
+
+// Each element of the array `key` (if present) read by `read`.
+template <class T, class Read>
+void readEach(const json::object& o, const char* key, std::vector<T>& out, Read read) {
+  if (const json::array* a = optArray(o, key, ""))
+    for (std::size_t i = 0; i < a->size(); ++i)
+      out.push_back(read((*a)[i], std::string(key) + "[" + std::to_string(i) + "]"));
+}
+
 }  // namespace
 
 json::value toJson(const PublicationRequest& r) {
@@ -271,48 +307,17 @@ Result<PublicationRequest> publicationFromJson(const json::value& v) {
     r.number = static_cast<int>(integer(o, "number", ""));
     r.isPullRequest = boolean(o, "isPullRequest", "");
     r.headSha = optStr(o, "headSha", "").value_or("");
-    if (const json::array* a = optArray(o, "stages", "")) {
-      for (std::size_t i = 0; i < a->size(); ++i) {
-        std::string p = "stages[" + std::to_string(i) + "]";
-        const json::object& so = object((*a)[i], p);
-        StageResult s;
-        s.name = str(so, "name", p);
-        if (const json::array* fs = optArray(so, "findings", p))
-          for (std::size_t j = 0; j < fs->size(); ++j)
-            s.findings.push_back(readFinding((*fs)[j], p + ".findings[" + std::to_string(j) + "]"));
-        if (const json::array* cs = optArray(so, "carried", p))
-          for (std::size_t j = 0; j < cs->size(); ++j)
-            s.carried.push_back(readCarried((*cs)[j], p + ".carried[" + std::to_string(j) + "]"));
-        r.stages.push_back(std::move(s));
-      }
-    }
-    if (const json::array* a = optArray(o, "triage", ""))
-      for (std::size_t i = 0; i < a->size(); ++i)
-        r.triage.push_back(readTriage((*a)[i], "triage[" + std::to_string(i) + "]"));
-    if (const json::array* a = optArray(o, "steps", ""))
-      for (std::size_t i = 0; i < a->size(); ++i)
-        r.steps.push_back(readStep((*a)[i], "steps[" + std::to_string(i) + "]"));
+    readEach(o, "stages", r.stages, readStage);
+    readEach(o, "triage", r.triage, readTriage);
+    readEach(o, "steps", r.steps, readStep);
     // An entry written before the run was judged has none; any other name
     // is refused (an artifact's too, github/publish/run_artifact.h).
     if (const std::string name = optStr(o, "conclusion", "").value_or(""); !name.empty())
       r.conclusion = known(conclusionNamed(name), "conclusion", "unknown conclusion '" + name + "'");
     if (o.if_contains("reviewedFiles") && !o.at("reviewedFiles").is_null())
       r.reviewedFiles = readStrings(o, "reviewedFiles", "");
-    if (const json::object* opt = optObject(o, "options", "")) {
-      const std::string review = optStr(*opt, "review", "options").value_or("comment");
-      r.options.review = known(reviewModeNamed(review), "options.review", "unknown review mode '" + review + "'");
-      r.options.checks = optBool(*opt, "checks", "options").value_or(true);
-      r.options.summary = optBool(*opt, "summary", "options").value_or(true);
-      const std::string failOn = optStr(*opt, "failOn", "options").value_or("error");
-      r.options.failOn = known(failOnNamed(failOn), "options.failOn", "unknown fail level '" + failOn + "'");
-      r.options.maxInlineComments = static_cast<int>(optInt(*opt, "maxInlineComments", "options").value_or(50));
-      const std::string patches = optStr(*opt, "patches", "options").value_or("suggestions");
-      r.options.patches =
-          known(patchPublicationNamed(patches), "options.patches", "unknown patch publication '" + patches + "'");
-    }
-    if (const json::array* a = optArray(o, "changes", ""))
-      for (std::size_t i = 0; i < a->size(); ++i)
-        r.changes.push_back(proposedChangeFromJson((*a)[i], "changes[" + std::to_string(i) + "]"));
+    if (const json::object* opt = optObject(o, "options", "")) r.options = readOptions(*opt);
+    readEach(o, "changes", r.changes, proposedChangeFromJson);
     // Entries of 1.0 carry no origin: only this repository's runs wrote them.
     const std::string origin = optStr(o, "origin", "").value_or("trusted");
     r.origin = known(originNamed(origin), "origin", "unknown origin '" + origin + "'");

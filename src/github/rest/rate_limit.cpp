@@ -41,21 +41,6 @@ milliseconds exponential(milliseconds base, int attempt) {
 
 }  // namespace
 
-std::string_view toString(Failure f) {
-  switch (f) {
-    case Failure::None: return "none";
-    case Failure::PrimaryRateLimit: return "primary rate limit";
-    case Failure::SecondaryRateLimit: return "secondary rate limit";
-    case Failure::ServerError: return "server error";
-    case Failure::NoResponse: return "no response";
-    case Failure::Permission: return "permission denied";
-    case Failure::Unprocessable: return "unprocessable";
-    case Failure::TooLarge: return "too large";
-    case Failure::Client: return "client error";
-  }
-  return "client error";
-}
-
 Failure classify(const HttpResponse* r) {
   if (!r) return Failure::NoResponse;
   int s = r->status;

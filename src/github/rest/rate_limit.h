@@ -36,8 +36,6 @@ enum class Failure {
   Client,         // any other 4xx
 };
 
-std::string_view toString(Failure f);
-
 // What a status and its headers mean. `response` is null for no response.
 Failure classify(const HttpResponse* response);
 

@@ -72,6 +72,34 @@ bool gaveUpRetrying(const HttpResponse* response) {
   }
 }
 
+// Every request to GitHub: the media type, API version, user agent and token.
+HttpRequest githubRequest(const std::string& method, std::string url, const std::string& body,
+                          const std::string& accept, const RestConfig& config) {
+  HttpRequest req;
+  req.method = method;
+  req.url = std::move(url);
+  req.body = body;
+  req.timeout = config.timeout;
+  req.headers = {
+      {"Accept", accept}, {"X-GitHub-Api-Version", kApiVersion}, {"User-Agent", std::string("loopwright/") + kVersion}};
+  if (!config.token.empty()) req.headers.emplace_back("Authorization", "Bearer " + config.token);
+  if (!body.empty()) req.headers.emplace_back("Content-Type", "application/json");
+  return req;
+}
+
+// A POST that got a 5xx or no answer may have been carried out anyway; rate
+// limit answers are refusals: nothing landed, no need to look. The answer of
+// the earlier try when `landed` finds it, nothing when another try is due.
+std::optional<Result<HttpResponse>> earlierTryLanded(const HttpResponse* response,
+                                                     const RestClient::LandedProbe* landed) {
+  Failure f = classify(response);
+  if (!landed || !*landed || (f != Failure::ServerError && f != Failure::NoResponse)) return std::nullopt;
+  auto found = (*landed)();  // GETs only, which do not take the write lock
+  if (!found) return Result<HttpResponse>(std::move(found).error());
+  if (!found->has_value()) return std::nullopt;
+  return Result<HttpResponse>(std::move(**found));
+}
+
 }  // namespace
 
 std::string RestClient::url(const std::string& path) const {
@@ -127,15 +155,7 @@ Result<HttpResponse> RestClient::execute(const std::string& method, const std::s
   std::unique_lock<std::mutex> writeLock(writeMutex_, std::defer_lock);
   if (isWrite) writeLock.lock();
 
-  HttpRequest req;
-  req.method = method;
-  req.url = url(path);
-  req.body = body;
-  req.timeout = config_.timeout;
-  req.headers = {
-      {"Accept", accept}, {"X-GitHub-Api-Version", kApiVersion}, {"User-Agent", std::string("loopwright/") + kVersion}};
-  if (!config_.token.empty()) req.headers.emplace_back("Authorization", "Bearer " + config_.token);
-  if (!body.empty()) req.headers.emplace_back("Content-Type", "application/json");
+  const HttpRequest req = githubRequest(method, url(path), body, accept, config_);
 
   for (int attempt = 1;; ++attempt) {
     waitUntil(notBefore_);
@@ -170,17 +190,10 @@ Result<HttpResponse> RestClient::execute(const std::string& method, const std::s
             << ")\n";
     }
     sleeper_.sleepFor(d.wait);
-    // A POST that got a 5xx or no answer may have been carried out anyway.
-    // Rate-limit answers are refusals: nothing landed, no need to look.
-    Failure f = classify(response);
-    if (landed && *landed && (f == Failure::ServerError || f == Failure::NoResponse)) {
-      auto found = (*landed)();  // GETs only, which do not take the write lock
-      if (!found) return std::move(found).error();
-      if (found->has_value()) {
-        if (log_)
-          *log_ << "loopwright: GitHub " << method << " " << path << ": the earlier try landed; not repeating it\n";
-        return std::move(**found);
-      }
+    if (auto earlier = earlierTryLanded(response, landed)) {
+      if (log_ && *earlier)
+        *log_ << "loopwright: GitHub " << method << " " << path << ": the earlier try landed; not repeating it\n";
+      return std::move(*earlier);
     }
   }
 }

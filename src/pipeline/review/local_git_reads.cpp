@@ -119,21 +119,16 @@ Result<FileAtRef> LocalGitReads::file(const std::string& commit, const std::stri
   auto tree = verify::commitTree(repo->get(), *oid);
   if (!tree) return tree.error();
   std::string where = path + " at " + std::string(toString(side)) + " (" + commit.substr(0, 12) + ")";
-  git_tree_entry* rawEntry = nullptr;
-  if (git_tree_entry_bypath(&rawEntry, tree->get(), path.c_str()) != 0) return notFound(where);
-  GitPtr<git_tree_entry> entry(rawEntry);
-  if (git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB) return notFound(where + ": not a file");
-  git_blob* rawBlob = nullptr;
-  if (git_blob_lookup(&rawBlob, repo->get(), git_tree_entry_id(entry.get())) != 0)
-    return verify::gitError(ErrorCode::IoError, "cannot read " + where);
-  GitPtr<git_blob> blob(rawBlob);
+  auto file = verify::fileInTree(repo->get(), tree->get(), path, ErrorCode::IoError, where);
+  if (!file) return file.error();
+  if (file->kind == verify::TreeFile::Kind::Missing) return notFound(where);
+  if (file->kind == verify::TreeFile::Kind::NotAFile) return notFound(where + ": not a file");
   FileAtRef out;
   out.path = path;
   out.side = side;
-  out.sha = verify::oidHex(*git_tree_entry_id(entry.get()));
-  out.size = static_cast<std::uint64_t>(git_blob_rawsize(blob.get()));
-  std::string bytes(static_cast<const char*>(git_blob_rawcontent(blob.get())),
-                    std::min<std::uint64_t>(out.size, limits_.fileBytes + 4));
+  out.sha = file->sha;
+  out.size = file->size();
+  std::string bytes(file->bytes().substr(0, std::min<std::uint64_t>(out.size, limits_.fileBytes + 4)));
   out.truncated = out.size > limits_.fileBytes;
   // A few bytes past the limit let clipUtf8 end on a whole UTF-8 sequence.
   out.content = clipUtf8(std::move(bytes), limits_.fileBytes);

@@ -14,6 +14,7 @@
 #include "bridge/tool_registry.h"
 #include "core/http_curl.h"
 #include "core/step_label.h"
+#include "core/unique_fd.h"
 #include "guard/clock.h"
 #include "pipeline/review/run_github_reader.h"
 #include "policy/tool_names.h"
@@ -134,7 +135,7 @@ class PipelineBridge final : public BridgeHandle {
   Clock::time_point started_ = Clock::now();
   std::atomic<std::int64_t> tokens_{0};  // before bridge_: its thread adds to it until it stops
   std::unique_ptr<bridge::StepBridge> bridge_;
-  bridge::UniqueFd stepEnd_;
+  UniqueFd stepEnd_;
   std::mutex mu_;
   std::vector<GuardrailEvent> events_;
 };

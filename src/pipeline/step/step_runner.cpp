@@ -159,6 +159,33 @@ OutputFiles readOutputs(const fs::path& outDir, std::size_t limit, bool verified
   return files;
 }
 
+// The step in its sandbox beside its bridge, until it ends: what it did and
+// the logs it left, in `seen`. The reason when it could not be started (the
+// step did not run).
+std::optional<std::string> runInSandbox(StepObservations& seen, sandbox::Backend& backend, StepPlan& plan,
+                                        const egress::EgressProxy* proxy, guard::TimePoint started,
+                                        const PlannedStep& planned, const RunContext& ctx,
+                                        const BridgeFactory& makeBridge) {
+  KillSwitch kill;
+  auto bridge = makeBridge(
+      planned, ctx, [&kill](const guard::Event&) { kill.stop(); }, plan.bridgeSocket);
+  if (!bridge) return "bridge: " + bridge.error().message;
+  seen.limits = sandbox::limits::toJson(backend.limitsEnforcement(plan.spec.limits));
+  auto process = launchStep(backend, plan, **bridge);
+  if (!process) {
+    (void)(*bridge)->finish();
+    return "launch: " + process.error().message;
+  }
+  seen.ran = waitForStep(**process, **bridge, kill, started, planned, ctx);
+  seen.egress = egressJson(proxy);
+  seen.logs = writeLogs(**process, seen.ran->bridged, seen.layout, *ctx.secrets);
+  // The sandbox never started (runsc's own error): the step did not run.
+  if (const auto& failed = seen.ran->exit.launchFailure)
+    seen.notRun =
+        NotRun{StepOutcome::Error, "launch: " + std::string(codeName(failed->code)) + ": " + failed->message, ""};
+  return std::nullopt;
+}
+
 }  // namespace
 
 StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>& negotiated, sandbox::Backend* backend,
@@ -197,23 +224,8 @@ StepRecord runStep(const PlannedStep& planned, const Result<sandbox::Negotiated>
   auto proxy = startEgressProxy(*plan, planned.policy.sandbox);
   if (!proxy) return notRun(StepOutcome::Error, "egress proxy: " + proxy.error().message);
 
-  KillSwitch kill;
-  auto bridge = makeBridge(
-      planned, ctx, [&kill](const guard::Event&) { kill.stop(); }, plan->bridgeSocket);
-  if (!bridge) return notRun(StepOutcome::Error, "bridge: " + bridge.error().message);
-  seen.limits = sandbox::limits::toJson(backend->limitsEnforcement(plan->spec.limits));
-  auto process = launchStep(*backend, *plan, **bridge);
-  if (!process) {
-    (void)(*bridge)->finish();
-    return notRun(StepOutcome::Error, "launch: " + process.error().message);
-  }
-  seen.ran = waitForStep(**process, **bridge, kill, started, planned, ctx);
-  seen.egress = egressJson(proxy->get());
-  seen.logs = writeLogs(**process, seen.ran->bridged, seen.layout, *ctx.secrets);
-  // The sandbox never started (runsc's own error): the step did not run.
-  if (const auto& failed = seen.ran->exit.launchFailure)
-    seen.notRun =
-        NotRun{StepOutcome::Error, "launch: " + std::string(codeName(failed->code)) + ": " + failed->message, ""};
+  if (auto failed = runInSandbox(seen, *backend, *plan, proxy->get(), started, planned, ctx, makeBridge))
+    return notRun(StepOutcome::Error, *failed);
   seen.check = baselines.check(checkPolicyFor(planned, ctx.runId));
   seen.baseline = &*baseline;
   if (*seen.check)

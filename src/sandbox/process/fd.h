@@ -1,39 +1,13 @@
-// An owned file descriptor, and reading whatever a pipe holds into a capture.
+// Pipes of owned file descriptors, and reading whatever a pipe holds into a capture.
 #pragma once
 
-#include <unistd.h>
-
+#include "core/unique_fd.h"
 #include "sandbox/process/capture.h"
 
 namespace lw::sandbox::process {
 
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  Fd(Fd&& o) noexcept : fd_(o.release()) {}
-  Fd& operator=(Fd&& o) noexcept {
-    reset(o.release());
-    return *this;
-  }
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  int release() {
-    int f = fd_;
-    fd_ = -1;
-    return f;
-  }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-  explicit operator bool() const { return fd_ >= 0; }
-
- private:
-  int fd_ = -1;
-};
+// The tree's one descriptor owner, under the name the launchers use.
+using Fd = UniqueFd;
 
 // A close-on-exec pipe; false (errno set) when pipe2 fails.
 bool makePipe(Fd& readEnd, Fd& writeEnd);

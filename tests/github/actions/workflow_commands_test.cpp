@@ -30,9 +30,11 @@ TEST_CASE("workflow commands: a finding becomes one annotation line") {
   CHECK(annotationCommand(f) == "::notice title=style/x::line one%0A::error::injected");
 }
 
-TEST_CASE("workflow commands: a warning as an annotation and as one step-summary line") {
+TEST_CASE("workflow commands: a warning or an error as an annotation, a warning as one step-summary line") {
   CHECK(lw::github::warningCommand("loopwright: no sandbox", "a\nb, c") ==
         "::warning title=loopwright%3A no sandbox::a%0Ab, c");
+  CHECK(lw::github::errorCommand("loopwright: below the floor", "a\r\n::error::b 100%") ==
+        "::error title=loopwright%3A below the floor::a%0D%0A::error::b 100%25");
   CHECK(lw::github::warningSummaryLine("a\nb") == "> **Warning:** a b\n\n");
 }
 

@@ -252,7 +252,7 @@ TEST_CASE("runner hook job-started: the job fails with ::error:: below the floor
           s.root);
   INFO(below.describe());
   CHECK(below.status == 3);
-  CHECK(below.out.find("::error title=loopwright: runner below the host floor::this host does not meet the floor") !=
+  CHECK(below.out.find("::error title=loopwright%3A runner below the host floor::this host does not meet the floor") !=
         std::string::npos);
 
   Run above = run({"runner", "hook", "job-started"},

@@ -46,10 +46,8 @@ std::string keptNote(const PublicationOutcome& o, const std::string& file) {
   return "";
 }
 
-}  // namespace
-
-std::string renderStepSummary(const PublicationRequest& req, const PublicationOutcome& outcome,
-                              const std::string& outboxFile, std::size_t used) {
+// The heading, what was reviewed, and why the run is not a success.
+std::string headingMarkdown(const PublicationRequest& req) {
   std::string md =
       "## loopwright: " + (req.conclusion ? std::string(toString(*req.conclusion)) : std::string("results")) + "\n\n";
   md += req.repo.fullName() + (req.isPullRequest ? " pull request #" : " issue #") + std::to_string(req.number);
@@ -60,22 +58,26 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
     for (const std::string& r : v.reasons) md += "- " + tableCell(r) + "\n";
     md += "\n";
   }
+  return md;
+}
 
-  if (!req.steps.empty()) {
-    md +=
-        "| stage | step | backend | capabilities | duration | exit | guardrail events | status |\n"
-        "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
-    for (const StepRow& s : req.steps) {
-      md += "| " + tableCell(s.stage) + " | " + tableCell(s.step) + " | " + tableCell(s.backend) + " | " +
-            tableCell(join(s.capabilities, ", ")) + " | " + duration(s.durationMs) + " | " +
-            std::to_string(s.exitCode) + " | " + tableCell(join(s.guardrailEvents, "; ")) + " | " +
-            (s.blocked ? "blocked: " + tableCell(s.blocker) : std::string("ok")) + " |\n";
-    }
-    md += "\n";
+std::string stepTable(const std::vector<StepRow>& steps) {
+  if (steps.empty()) return "";
+  std::string md =
+      "| stage | step | backend | capabilities | duration | exit | guardrail events | status |\n"
+      "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  for (const StepRow& s : steps) {
+    md += "| " + tableCell(s.stage) + " | " + tableCell(s.step) + " | " + tableCell(s.backend) + " | " +
+          tableCell(join(s.capabilities, ", ")) + " | " + duration(s.durationMs) + " | " + std::to_string(s.exitCode) +
+          " | " + tableCell(join(s.guardrailEvents, "; ")) + " | " +
+          (s.blocked ? "blocked: " + tableCell(s.blocker) : std::string("ok")) + " |\n";
   }
+  return md + "\n";
+}
 
-  md += coverageMarkdown(req.steps);
-
+// What each channel did, and what GitHub did not take.
+std::string publicationMarkdown(const PublicationOutcome& outcome, const std::string& outboxFile) {
+  std::string md;
   if (!outcome.channels.empty()) {
     md += "| publication | result | detail |\n| --- | --- | --- |\n";
     for (const ChannelOutcome& c : outcome.channels)
@@ -87,19 +89,27 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
           " finding(s) could not be posted to GitHub**: " + std::to_string(outcome.annotations.size()) +
           " are shown as annotations, all are in the table below.\n\n";
   }
-  md += keptNote(outcome, outboxFile);
+  return md + keptNote(outcome, outboxFile);
+}
 
-  for (const TriageResult& t : req.triage) {
+std::string triageMarkdown(const std::vector<TriageResult>& triage) {
+  std::string md;
+  for (const TriageResult& t : triage) {
     md += "### Triage (" + tableCell(t.step) + ")\n\n";
     if (!t.labels.empty()) md += "Labels: " + tableCell(join(t.labels, ", ")) + "\n\n";
     for (const auto& d : t.duplicates)
       md += "- possible duplicate of #" + std::to_string(d.number) + ": " + tableCell(d.reason) + "\n";
     if (!t.duplicates.empty()) md += "\n";
   }
+  return md;
+}
 
-  std::vector<Finding> findings = allFindings(req);
+// Appends the findings table to `md` while the whole summary (with `used`
+// bytes already in the file) stays under GitHub's 1 MiB.
+void appendFindings(std::string& md, const std::vector<Finding>& findings, const std::string& outboxFile,
+                    std::size_t used) {
   md += "### Findings (" + std::to_string(findings.size()) + ")\n\n";
-  if (findings.empty()) return md;
+  if (findings.empty()) return;
   md += "| severity | where | rule | step | message |\n| --- | --- | --- | --- | --- |\n";
   const std::string note =
       "\n_The step summary is limited to 1 MiB; the remaining findings are in " + outboxFile + "._\n";
@@ -119,6 +129,18 @@ std::string renderStepSummary(const PublicationRequest& req, const PublicationOu
           " more finding(s) did not fit: the step summary is "
           "limited to 1 MiB; all are in `" +
           outboxFile + "`._\n";
+}
+
+}  // namespace
+
+std::string renderStepSummary(const PublicationRequest& req, const PublicationOutcome& outcome,
+                              const std::string& outboxFile, std::size_t used) {
+  std::string md = headingMarkdown(req);
+  md += stepTable(req.steps);
+  md += coverageMarkdown(req.steps);
+  md += publicationMarkdown(outcome, outboxFile);
+  md += triageMarkdown(req.triage);
+  appendFindings(md, allFindings(req), outboxFile, used);
   return md;
 }
 

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <optional>
 
+#include "core/hex.h"
 #include "core/step_label.h"
 #include "github/markdown/code_fence.h"
 #include "github/markdown/inert_markdown.h"
@@ -26,9 +26,7 @@ struct Leftover {
 std::string shortHash(std::string_view text) {
   std::uint32_t h = 2166136261u;  // FNV-1a: the same on every platform
   for (unsigned char c : text) h = (h ^ c) * 16777619u;
-  char buf[9];
-  std::snprintf(buf, sizeof buf, "%08x", h);
-  return buf;
+  return hexNumber(h, 8);
 }
 
 std::string stepName(const ProposedChange& c) { return neutraliseIdentifier(stepLabel(c.stage, c.step), 200); }

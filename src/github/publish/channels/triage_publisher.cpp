@@ -7,10 +7,10 @@
 //   POST  /repos/{o}/{r}/issues/{n}/comments     create it
 //   PATCH /repos/{o}/{r}/issues/comments/{id}    edit it in place
 #include <algorithm>
-#include <cstdio>
 
 #include <boost/json.hpp>
 
+#include "core/hex.h"
 #include "core/json_fields.h"
 #include "github/publish/channels/channels.h"
 #include "github/publish/markers.h"
@@ -23,9 +23,7 @@ namespace json = boost::json;
 std::string labelColour(const std::string& name) {
   std::uint32_t h = 2166136261u;
   for (unsigned char c : name) h = (h ^ c) * 16777619u;
-  char buf[7];
-  std::snprintf(buf, sizeof buf, "%06x", h & 0xffffff);
-  return buf;
+  return hexNumber(h, 6);
 }
 
 std::string triageCommentBody(const PublicationRequest& req) {

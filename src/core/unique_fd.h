@@ -1,11 +1,12 @@
-// A file descriptor closed when its owner goes.
+// The one owner of a file descriptor in the tree: it closes the descriptor when
+// it goes, and moving it hands the descriptor over.
 #pragma once
 
 #include <unistd.h>
 
 #include <utility>
 
-namespace lw::bridge {
+namespace lw {
 
 class UniqueFd {
  public:
@@ -20,9 +21,12 @@ class UniqueFd {
   UniqueFd& operator=(const UniqueFd&) = delete;
   ~UniqueFd() { reset(); }
 
+  // The descriptor, still owned; -1 when there is none.
   int get() const { return fd_; }
   explicit operator bool() const { return fd_ >= 0; }
+  // Gives the descriptor up without closing it; the caller owns it now.
   int release() { return std::exchange(fd_, -1); }
+  // Closes the descriptor held (if any) and owns `fd` instead.
   void reset(int fd = -1) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = fd;
@@ -32,4 +36,4 @@ class UniqueFd {
   int fd_ = -1;
 };
 
-}  // namespace lw::bridge
+}  // namespace lw

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "lease/record_json.h"
+#include "lease/lease_record.h"
 
 using namespace lw;
 using namespace lw::lease;

@@ -1,4 +1,4 @@
-#include "lease/record_json.h"
+#include "lease/lease_record.h"
 
 #include <optional>
 
