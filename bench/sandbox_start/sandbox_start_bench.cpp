@@ -6,7 +6,9 @@
 // raw runsc of linux-gvisor's bundle — made once (lighter than a step), and
 // a step's whole work: its scratch written and removed and runsc in the step
 // cgroups each time (the floor of linux-gvisor) —
-// and `loopwright sandbox exec --backend B` for every backend that runs here,
+// and `loopwright sandbox exec --backend B` for every backend that runs here
+// (one step, the process ended: every removal joined), and linux-gvisor as a
+// step of a longer run sees it, in this process (inprocess_gvisor.h),
 // interleaved round by round, each round in a shuffled order, so that load
 // and the teardown work a variant leaves behind hit all alike; printed as ratios,
 // with the median CPU time (user + system of the whole process tree) beside:
@@ -24,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -34,6 +37,7 @@
 #include "policy/effective_policy.h"
 #include "sandbox/landlock/landlock_backend.h"
 #include "sandbox/step_env.h"
+#include "sandbox_start/inprocess_gvisor.h"
 #include "sandbox_start/raw_cgroups.h"
 #include "sandbox_start/raw_runsc.h"
 
@@ -52,6 +56,8 @@ struct Variant {
   lw::bench::RawCgroups cgroups;      // made before and removed after each run, timed with it
   // A gVisor step's scratch, written before and removed after each run (outside the cgroups), timed with it.
   std::optional<lw::bench::RunscScratch> freshScratch;
+  // A step run in this process (inprocess_gvisor.h) instead of argv; no CPU time.
+  std::function<int(double*)> inProcess;
 };
 
 int runInEnv(const Variant& v, const lw::bench::ChildFds& fds, const std::vector<std::string>& env, double* ms,
@@ -66,6 +72,7 @@ int runInEnv(const Variant& v, const lw::bench::ChildFds& fds, const std::vector
 // fresh gVisor scratch has their making and removal timed with it, in
 // linux-gvisor's order: scratch, cgroups, run, cgroups, scratch.
 int runOnce(const Variant& v, const std::vector<std::string>& env, double* ms, double* cpuMs = nullptr) {
+  if (v.inProcess) return v.inProcess(ms);
   if (v.cgroups.dirs.empty() && !v.freshScratch) return runInEnv(v, v.fds, env, ms, cpuMs);
   const auto start = Clock::now();
   if (v.freshScratch && !lw::bench::writeRunscScratch(*v.freshScratch)) return 125;
@@ -92,6 +99,8 @@ std::string beforeCacheHome() {
 using lw::bench::median;
 
 constexpr const char* kRunscFloor = "raw runsc, a step's work (floor)";
+constexpr const char* kGvisorStep = "linux-gvisor step in a run, to result";
+constexpr const char* kGvisorStepJoined = "linux-gvisor step, removal joined";
 
 // raw_landlock's command line for `spec`: the rules and namespaces
 // loopwright's planner gives it on this host, and its seccomp program as a
@@ -126,6 +135,7 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, bool withoutView, std
             false,
             {},
             {},
+            {},
             {}};
   for (std::uint64_t n : {plan->handled.handledAccessFs, plan->handled.handledAccessNet, plan->handled.scoped})
     v.argv.push_back(std::to_string(n));
@@ -147,16 +157,16 @@ Variant planRawLandlock(const lw::sandbox::StepSpec& spec, bool withoutView, std
 std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::bench::RawBwrap& raw,
                                    const std::optional<lw::bench::RawRunsc>& runsc,
                                    const std::optional<lw::bench::RawRunsc>& freshRunsc, const std::string& before,
-                                   std::string& noRawLandlock) {
+                                   lw::bench::InProcessGvisor* gvisorStep, std::string& noRawLandlock) {
   std::vector<Variant> variants;
-  variants.push_back({"bare exec", {"/bin/true"}, {}, {}, {}, false, {}, {}, {}});
-  variants.push_back({"raw bwrap (same flags)", raw.argv, raw.fds, {}, {}, false, {}, {}, {}});
+  variants.push_back({"bare exec", {"/bin/true"}, {}, {}, {}, false, {}, {}, {}, {}});
+  variants.push_back({"raw bwrap (same flags)", raw.argv, raw.fds, {}, {}, false, {}, {}, {}, {}});
   // The kernel's part of the per-step cgroups, only where there are some:
   // around a bare exec, and around bwrap, whose mounts and namespaces are
   // then charged to the step's memory cgroup.
   if (auto cgroups = lw::bench::planRawCgroups(); !cgroups.dirs.empty()) {
-    variants.push_back({"bare exec in step cgroups", {"/bin/true"}, {}, {}, {}, false, {}, cgroups, {}});
-    variants.push_back({"raw bwrap in step cgroups", raw.argv, raw.fds, {}, {}, false, {}, cgroups, {}});
+    variants.push_back({"bare exec in step cgroups", {"/bin/true"}, {}, {}, {}, false, {}, cgroups, {}, {}});
+    variants.push_back({"raw bwrap in step cgroups", raw.argv, raw.fds, {}, {}, false, {}, cgroups, {}, {}});
   }
   for (bool withoutView : {true, false}) {
     Variant rawLandlock = planRawLandlock(spec, withoutView, noRawLandlock);
@@ -165,16 +175,16 @@ std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::
   if (runsc) {
     // Lighter than a step: one bundle made once (runsc made its root's mount
     // points on the first run), no cgroups.
-    variants.push_back({"raw runsc (same bundle)", runsc->argv, {}, {}, {}, false, {}, {}, {}});
+    variants.push_back({"raw runsc (same bundle)", runsc->argv, {}, {}, {}, false, {}, {}, {}, {}});
     if (auto cgroups = lw::bench::planRawCgroups(); !cgroups.dirs.empty())
-      variants.push_back({"raw runsc in step cgroups", runsc->argv, {}, {}, {}, false, {}, cgroups, {}});
+      variants.push_back({"raw runsc in step cgroups", runsc->argv, {}, {}, {}, false, {}, cgroups, {}, {}});
   }
   // linux-gvisor's floor, the work of one step and nothing else: its
   // scratch written and removed, runsc inside the step cgroups where it
   // makes them.
   if (freshRunsc)
     variants.push_back(
-        {kRunscFloor, freshRunsc->argv, {}, {}, {}, false, {}, lw::bench::planRawCgroups(), freshRunsc->scratch});
+        {kRunscFloor, freshRunsc->argv, {}, {}, {}, false, {}, lw::bench::planRawCgroups(), freshRunsc->scratch, {}});
   const char* image = std::getenv("LOOPWRIGHT_TEST_DOCKER_IMAGE");
   for (const char* b : {"linux-bwrap", "linux-landlock", "linux-gvisor", "docker", "direct-dedicated"}) {
     for (const std::string& bin : {std::string(LOOPWRIGHT_BIN), before}) {
@@ -185,8 +195,15 @@ std::vector<Variant> buildVariants(const lw::sandbox::StepSpec& spec, const lw::
       if (std::string_view(b) == "direct-dedicated") argv.insert(argv.end(), {"--network", "allow-outbound"});
       argv.insert(argv.end(), {"--", "/bin/true"});
       std::string name = std::string("loopwright ") + b + (bin == before ? " (before)" : "");
-      variants.push_back({name, std::move(argv), {}, {}, {}, false, {}, {}, {}});
+      variants.push_back({name, std::move(argv), {}, {}, {}, false, {}, {}, {}, {}});
       if (bin == before) variants.back().extraEnv = {beforeCacheHome()};
+    }
+  }
+  if (gvisorStep) {
+    for (bool joined : {false, true}) {
+      Variant v{joined ? kGvisorStepJoined : kGvisorStep, {}, {}, {}, {}, false, {}, {}, {}, {}};
+      v.inProcess = [gvisorStep, joined](double* ms) { return gvisorStep->step(joined, ms); };
+      variants.push_back(std::move(v));
     }
   }
   return variants;
@@ -258,6 +275,10 @@ double report(const std::vector<Variant>& variants, int runs) {
         "raw runsc (same bundle)");
   ratio("loopwright linux-gvisor vs raw runsc in step cgroups (same bundle)", "loopwright linux-gvisor",
         "raw runsc in step cgroups");
+  ratio("linux-gvisor step in a run (to its result) vs raw runsc (same bundle)", kGvisorStep,
+        "raw runsc (same bundle)");
+  ratio("linux-gvisor step in a run (to its result) vs raw runsc doing a step's work", kGvisorStep, kRunscFloor);
+  ratio("linux-gvisor step in a run, to its result vs with its removal joined", kGvisorStep, kGvisorStepJoined);
   ratio("loopwright linux-gvisor vs loopwright linux-bwrap", "loopwright linux-gvisor", "loopwright linux-bwrap");
   ratio("hardening, raw landlock after vs before", "raw landlock (same rules)", "raw landlock, before (no view)");
   if (double inCgroups = medianOf(variants, "bare exec in step cgroups"); inCgroups > 0)
@@ -340,9 +361,11 @@ int main(int argc, char** argv) {
   std::string noRawLandlock;
   char runscTmpl[] = "/tmp/lw-bench-runsc-XXXXXX";
   const fs::path runscDir = ::mkdtemp(runscTmpl);
+  fs::create_directories(runscDir / "out");
+  auto gvisorStep = lw::bench::InProcessGvisor::make(spec, runscDir / "out");
   std::vector<Variant> variants =
       buildVariants(spec, *raw, lw::bench::planRawRunsc(spec, runscDir / "kept", false),
-                    lw::bench::planRawRunsc(spec, runscDir / "fresh", true), before, noRawLandlock);
+                    lw::bench::planRawRunsc(spec, runscDir / "fresh", true), before, gvisorStep.get(), noRawLandlock);
   measure(variants, runs, env);
   double bwrapRatio = report(variants, runs);
   reportIdleGvisorMemory(ws);

@@ -5,6 +5,7 @@
 #include "host/job_cleanup.h"
 #include "host/qualify_cache.h"
 #include "host/sha256.h"
+#include "sandbox/gvisor/gvisor_container.h"
 #include "sandbox/step_env.h"
 
 using namespace lw;
@@ -32,6 +33,8 @@ TEST_CASE("job cleanup: only sandbox scratch names are candidates") {
   CHECK(isSandboxScratchName("lw-qualify-AbC123"));
   CHECK(isSandboxScratchName("lw-bwrap-probe-xYz"));
   CHECK(isSandboxScratchName("lw-gvisor-Q1w2E3"));
+  // A finished step's scratch renamed for its background removal.
+  CHECK(isSandboxScratchName(std::string(sandbox::gvisor::kScratchPrefix) + sandbox::gvisor::kTrashInfix + "Q1w2E3"));
   CHECK_FALSE(isSandboxScratchName("lw-escape-1"));
   CHECK_FALSE(isSandboxScratchName("systemd-private-1"));
 }

@@ -233,8 +233,9 @@ Result<std::unique_ptr<process::RunningProcess>> GvisorBackend::launch(const Ste
   }
   return process::withPlanNotes(
       process::removingPlaceholdersAfter(
-          removingSandboxAfter(limits::releasingLimitsAfter(std::move(proc).value(), std::move(limited).value()),
-                               config_.runscPath, std::move(scratch).value()),
+          retiringSandboxAfter(
+              limits::releasingLimitsAfter(std::move(proc).value(), std::move(limited).value(), removal_),
+              config_.runscPath, std::move(scratch).value(), removal_),
           plan->placeholders),
       plan->notes);
 }

@@ -5,11 +5,13 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "core/environment.h"
 #include "sandbox/backend.h"
+#include "sandbox/background_removal.h"
 #include "sandbox/seccomp/seccomp_filter.h"
 
 namespace lw::sandbox::gvisor {
@@ -50,11 +52,17 @@ class GvisorBackend final : public Backend {
   // The runsc binary's path and file identity, or "runsc missing".
   std::string hostDependencies() override;
   std::vector<std::string> hostNotes() override;
+  // Blocks until what its finished steps left (their trash, their emptied
+  // cgroups) is removed; the destructor does the same.
+  void awaitRemovals() { removal_->drain(); }
 
  private:
   ProbeReport runProbe();
 
   GvisorConfig config_;
+  // Shared with each step's process, which hands it its leftovers; joined
+  // when the last of them and the backend are gone.
+  std::shared_ptr<BackgroundRemoval> removal_ = std::make_shared<BackgroundRemoval>();
   std::optional<ProbeReport> report_;
   seccomp::FilterCache filters_;
 };

@@ -1,7 +1,10 @@
 #include "sandbox/gvisor/gvisor_container.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 
@@ -37,11 +40,28 @@ std::optional<Error> launchFailureIn(const fs::path& log) {
                    "linux-gvisor");
 }
 
-class RemovingSandbox final : public process::RunningProcess {
+// runsc kill + delete of whatever container `state` still holds. Whether
+// the state is empty afterwards: runsc's record of the container gone.
+bool deleteContainer(const std::string& runscPath, const Scratch& scratch) {
+  // runsc run deletes its container when it ends; state left behind means
+  // it was killed (a timeout, a kill, loopwright's own death).
+  if (!runscPath.empty() && !emptyDir(scratch.state)) {
+    process::SpawnRequest del;
+    del.argv = {runscPath, "--root", scratch.state.string(), "delete", "--force", scratch.container};
+    if (auto p = process::spawn(del)) (*p)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(10));
+  }
+  return emptyDir(scratch.state);
+}
+
+class RetiringSandbox final : public process::RunningProcess {
  public:
-  RemovingSandbox(std::unique_ptr<RunningProcess> inner, std::string runscPath, Scratch scratch)
-      : inner_(std::move(inner)), runscPath_(std::move(runscPath)), scratch_(std::move(scratch)) {}
-  ~RemovingSandbox() override {
+  RetiringSandbox(std::unique_ptr<RunningProcess> inner, std::string runscPath, Scratch scratch,
+                  std::shared_ptr<BackgroundRemoval> removal)
+      : inner_(std::move(inner)),
+        runscPath_(std::move(runscPath)),
+        scratch_(std::move(scratch)),
+        removal_(std::move(removal)) {}
+  ~RetiringSandbox() override {
     inner_.reset();
     cleanUp();
   }
@@ -64,11 +84,12 @@ class RemovingSandbox final : public process::RunningProcess {
   void cleanUp() {
     if (done_) return;
     done_ = true;
-    removeSandbox(runscPath_, scratch_);
+    retireSandbox(runscPath_, scratch_, *removal_);
   }
   std::unique_ptr<RunningProcess> inner_;
   std::string runscPath_;
   Scratch scratch_;
+  std::shared_ptr<BackgroundRemoval> removal_;
   bool done_ = false;
 };
 
@@ -103,20 +124,43 @@ Result<Scratch> makeScratch(const fs::path& tempRoot, const std::string& ownerLi
 }
 
 void removeSandbox(const std::string& runscPath, const Scratch& scratch) {
-  // runsc run deletes its container when it ends; state left behind means
-  // it was killed (a timeout, a kill, loopwright's own death).
-  if (!runscPath.empty() && !emptyDir(scratch.state)) {
-    process::SpawnRequest del;
-    del.argv = {runscPath, "--root", scratch.state.string(), "delete", "--force", scratch.container};
-    if (auto p = process::spawn(del)) (*p)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(10));
-  }
+  deleteContainer(runscPath, scratch);
   std::error_code ec;
   fs::remove_all(scratch.dir, ec);
 }
 
-std::unique_ptr<process::RunningProcess> removingSandboxAfter(std::unique_ptr<process::RunningProcess> inner,
-                                                              std::string runscPath, Scratch scratch) {
-  return std::make_unique<RemovingSandbox>(std::move(inner), std::move(runscPath), std::move(scratch));
+fs::path trashPathFor(const fs::path& scratchDir) {
+  const std::string name = scratchDir.filename().string();
+  const std::string suffix = name.substr(std::min(name.size(), std::string_view(kScratchPrefix).size()));
+  return scratchDir.parent_path() / (std::string(kScratchPrefix) + kTrashInfix + suffix);
+}
+
+std::optional<fs::path> moveToTrash(const Scratch& scratch) {
+  const fs::path trash = trashPathFor(scratch.dir);
+  // RENAME_NOREPLACE: an earlier trash of the same suffix is never replaced.
+  if (::renameat2(AT_FDCWD, scratch.dir.c_str(), AT_FDCWD, trash.c_str(), RENAME_NOREPLACE) != 0) return std::nullopt;
+  return trash;
+}
+
+void retireSandbox(const std::string& runscPath, const Scratch& scratch, BackgroundRemoval& removal) {
+  const bool containerGone = deleteContainer(runscPath, scratch);
+  const std::optional<fs::path> trash = containerGone ? moveToTrash(scratch) : std::nullopt;
+  if (!trash) {
+    std::error_code ec;
+    fs::remove_all(scratch.dir, ec);
+    return;
+  }
+  removal.add([dir = *trash] {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  });
+}
+
+std::unique_ptr<process::RunningProcess> retiringSandboxAfter(std::unique_ptr<process::RunningProcess> inner,
+                                                              std::string runscPath, Scratch scratch,
+                                                              std::shared_ptr<BackgroundRemoval> removal) {
+  return std::make_unique<RetiringSandbox>(std::move(inner), std::move(runscPath), std::move(scratch),
+                                           std::move(removal));
 }
 
 }  // namespace lw::sandbox::gvisor

@@ -96,30 +96,38 @@ void removeCgroup(const std::string& dir) {
 
 class ReleasingLimits final : public process::RunningProcess {
  public:
-  ReleasingLimits(std::unique_ptr<process::RunningProcess> inner, std::shared_ptr<AppliedLimits> limits)
-      : inner_(std::move(inner)), limits_(std::move(limits)) {}
+  ReleasingLimits(std::unique_ptr<process::RunningProcess> inner, std::shared_ptr<AppliedLimits> limits,
+                  std::shared_ptr<BackgroundRemoval> removal)
+      : inner_(std::move(inner)), limits_(std::move(limits)), removal_(std::move(removal)) {}
   ~ReleasingLimits() override {
     inner_.reset();
-    limits_->release();
+    release();
   }
   int pid() const override { return inner_->pid(); }
   process::ExitInfo wait(std::optional<std::chrono::steady_clock::time_point> deadline) override {
     sweepStaleStepCgroups();  // while the step runs: its start does not wait for it
     process::ExitInfo info = inner_->wait(deadline);
-    limits_->release();
+    release();
     return info;
   }
   void kill() override {
     inner_->kill();
-    limits_->release();
+    release();
   }
   const process::CapturedStream& stdoutData() const override { return inner_->stdoutData(); }
   const process::CapturedStream& stderrData() const override { return inner_->stderrData(); }
   const std::vector<std::string>& planNotes() const override { return inner_->planNotes(); }
 
  private:
+  void release() {
+    if (removal_)
+      limits_->releaseRemovingLater(*removal_);
+    else
+      limits_->release();
+  }
   std::unique_ptr<process::RunningProcess> inner_;
   std::shared_ptr<AppliedLimits> limits_;
+  std::shared_ptr<BackgroundRemoval> removal_;
 };
 
 }  // namespace
@@ -196,6 +204,21 @@ void AppliedLimits::release() {
   }
 }
 
+void AppliedLimits::releaseRemovingLater(BackgroundRemoval& removal) {
+  if (released_) return;
+  released_ = true;
+  for (int fd : procsFds_) ::close(fd);
+  procsFds_.clear();
+  std::vector<std::string> emptied;  // deepest first, the order rmdir needs
+  for (auto it = cgroups_.rbegin(); it != cgroups_.rend(); ++it) {
+    emptyCgroup(*it);
+    emptied.push_back(it->path);
+  }
+  removal.add([emptied] {
+    for (const std::string& dir : emptied) removeCgroup(dir);
+  });
+}
+
 Result<std::shared_ptr<AppliedLimits>> limitStep(const ResourceLimits& l, const Scratch& scratch,
                                                  process::SpawnRequest& req) {
   static std::atomic<unsigned> launches{0};
@@ -209,8 +232,9 @@ Result<std::shared_ptr<AppliedLimits>> limitStep(const ResourceLimits& l, const 
 }
 
 std::unique_ptr<process::RunningProcess> releasingLimitsAfter(std::unique_ptr<process::RunningProcess> inner,
-                                                              std::shared_ptr<AppliedLimits> limits) {
-  return std::make_unique<ReleasingLimits>(std::move(inner), std::move(limits));
+                                                              std::shared_ptr<AppliedLimits> limits,
+                                                              std::shared_ptr<BackgroundRemoval> removal) {
+  return std::make_unique<ReleasingLimits>(std::move(inner), std::move(limits), std::move(removal));
 }
 
 }  // namespace lw::sandbox::limits

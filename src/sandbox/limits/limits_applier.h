@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "sandbox/background_removal.h"
 #include "sandbox/limits/limits_plan.h"
 #include "sandbox/process/spawn.h"
 
@@ -32,6 +33,10 @@ class AppliedLimits {
   // kernel has it, else SIGKILL to each listed process until none is left)
   // and removes them. Idempotent; irreversible.
   void release();
+  // release() with the removal of the emptied cgroups (rmdir, which waits
+  // while the last process is being reaped) queued on `removal`: every
+  // process is gone when it returns, only empty directories are left.
+  void releaseRemovingLater(BackgroundRemoval& removal);
 
  private:
   AppliedLimits() = default;
@@ -54,8 +59,10 @@ inline constexpr std::string_view kNoPrivateTmp =
     "this backend gives the step no private /tmp: what it may write is bounded per file by fileSize";
 
 // `inner`, releasing `limits` after wait() or kill() returns, or when it is
-// dropped (the inner process is gone first in every case).
+// dropped (the inner process is gone first in every case); with `removal`,
+// the emptied cgroups are removed on it (releaseRemovingLater).
 std::unique_ptr<process::RunningProcess> releasingLimitsAfter(std::unique_ptr<process::RunningProcess> inner,
-                                                              std::shared_ptr<AppliedLimits> limits);
+                                                              std::shared_ptr<AppliedLimits> limits,
+                                                              std::shared_ptr<BackgroundRemoval> removal = nullptr);
 
 }  // namespace lw::sandbox::limits

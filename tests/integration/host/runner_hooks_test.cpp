@@ -6,14 +6,17 @@
 
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <sstream>
 #include <thread>
 
 #include "core/environment.h"
+#include "host/job_cleanup.h"
 #include "integration/host/host_cli.h"
 #include "sandbox/docker/engine_client.h"
 #include "sandbox/docker/http_transport.h"
+#include "sandbox/gvisor/gvisor_container.h"
 #include "support/host_requirement.h"
 
 using namespace lw;
@@ -229,6 +232,40 @@ TEST_CASE("runner hook job-completed: a gVisor sandbox whose loopwright was SIGK
   INFO("cgroups before the kill: " << cgroups.size());
   CHECK(stepCgroups().empty());
   CHECK(done.json().at("cgroupsRemoved").as_array().size() >= cgroups.size());
+}
+
+TEST_CASE(
+    "runner hook job-completed: a gVisor step's trash whose loopwright was SIGKILLed before removing it is removed "
+    "[integration]") {
+  Scratch s;
+  const std::string job = "hosttest/" + std::to_string(::getpid()) + "-3/gvisor-trash";
+  fs::create_directories(s.root / "tmp");
+  std::map<std::string, std::string> env = {
+      {"LOOPWRIGHT_JOB", job}, {"TMPDIR", (s.root / "tmp").string()}, {"GITHUB_STEP_SUMMARY", ""}};
+  // A loopwright whose step has ended: its scratch moved to the trash, and
+  // killed before its background removal ran.
+  pid_t owner = ::fork();
+  REQUIRE(owner >= 0);
+  if (owner == 0) {
+    auto scratch = lw::sandbox::gvisor::makeScratch(s.root / "tmp", lw::host::scratchOwnerLine(job));
+    if (!scratch || !lw::sandbox::gvisor::moveToTrash(*scratch)) ::_exit(3);
+    ::raise(SIGKILL);
+  }
+  int status = 0;
+  ::waitpid(owner, &status, 0);
+  REQUIRE((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
+  std::vector<fs::path> trash;
+  for (const auto& e : fs::directory_iterator(s.root / "tmp")) trash.push_back(e.path());
+  REQUIRE(trash.size() == 1);
+  CHECK(trash[0].filename().string().starts_with(std::string(lw::sandbox::gvisor::kScratchPrefix) +
+                                                 lw::sandbox::gvisor::kTrashInfix));
+
+  Run done = run({"runner", "hook", "job-completed", "--json"}, env, s.root);
+  INFO(done.describe());
+  REQUIRE(done.status == 0);
+  CHECK(done.json().at("problems").as_array().empty());
+  CHECK(done.json().at("tempDirsRemoved").as_array().size() == 1);
+  CHECK(fs::is_empty(s.root / "tmp"));
 }
 
 TEST_CASE("runner hook job-completed: outside a job it refuses rather than guessing [integration]") {

@@ -6,7 +6,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <fstream>
+#include <set>
+#include <thread>
+
 #include "integration/pipeline/pipeline_fixture.h"
+#include "sandbox/gvisor/gvisor_container.h"
 
 using namespace lw::test;
 
@@ -42,6 +49,67 @@ TEST_CASE("run: a taskpack asking for isolation L3 runs its step under gVisor: f
   REQUIRE(step.at("findings").as_array().size() == 1);
   CHECK(step.at("findings").as_array()[0].at("ruleId").as_string() == "x/y");
   CHECK(readFile(s.root / "out/steps/s/boxed/out/kernel") == "4.4.0\n");
+}
+
+namespace {
+
+// The containers (lw-<loopwright's pid>-<n>) of the gVisor scratch under `tmp` now.
+void noteContainers(const fs::path& tmp, std::set<std::string>& seen) {
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(tmp, ec)) {
+    std::string container;
+    std::ifstream(e.path() / "container") >> container;
+    if (container.starts_with(lw::sandbox::gvisor::kContainerPrefix)) seen.insert(container);
+  }
+}
+
+// The step cgroups around runsc for `container` (loopwright-<container>), under each controller or the root.
+std::vector<fs::path> cgroupsOf(const std::string& container) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const fs::directory_entry& top : fs::directory_iterator("/sys/fs/cgroup", ec)) {
+    if (top.path().filename() == "loopwright-" + container) out.push_back(top.path());
+    if (fs::exists(top.path() / ("loopwright-" + container), ec))
+      out.push_back(top.path() / ("loopwright-" + container));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("run: once a run of gVisor steps ends, no scratch, trash or step cgroup of them is left") {
+  LW_REQUIRE_HOST(::access("/usr/bin/runsc", X_OK) == 0, "gVisor (runsc) is not installed");
+  Scratch s;
+  fs::create_directories(s.root / "tmp");
+  fs::path repo = s.root / "repo";
+  makeRepo(repo, {{".loopwright/taskpack.yaml", taskpack("    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+                                                         "        - {name: one, run: [sh, -c, 'sleep 1']}\n"
+                                                         "        - {name: two, run: [sh, -c, 'sleep 1']}\n",
+                                                         "  isolation: L3\n")}});
+  // The steps' container names, read from their scratch while they run.
+  std::set<std::string> containers;
+  std::size_t cgroupsSeen = 0;  // the step cgroups of those containers seen while they ran
+  std::atomic<bool> done{false};
+  std::thread watch([&] {
+    while (!done) {
+      noteContainers(s.root / "tmp", containers);
+      for (const std::string& c : containers) cgroupsSeen = std::max(cgroupsSeen, cgroupsOf(c).size());
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+  auto r = runDispatch(s, repo, {{"TMPDIR", (s.root / "tmp").string()}});
+  done = true;
+  watch.join();
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(stepOf(runJson(s.root / "out"), "two").at("backend").as_string() == "linux-gvisor");
+  CHECK(containers.size() >= 2);  // both steps' scratch was seen under the temp root
+  std::vector<std::string> left;
+  for (const fs::directory_entry& e : fs::directory_iterator(s.root / "tmp")) left.push_back(e.path().filename());
+  INFO("left under the temp root: " << left.size());
+  CHECK(left.empty());
+  if (::geteuid() == 0) CHECK(cgroupsSeen > 0);  // root writes cgroups here: runsc ran in them
+  for (const std::string& c : containers) CHECK_MESSAGE(cgroupsOf(c).empty(), c);
 }
 
 TEST_CASE("run: isolation L3 where runsc is not installed is refused with exit 3 and a BLOCKER naming L3") {

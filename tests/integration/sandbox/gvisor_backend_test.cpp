@@ -120,6 +120,12 @@ bool noScratchLeft(const TestDir& d) {
   return fs::is_empty(d.dir / "tmp", ec);
 }
 
+// Once `b` has removed what its finished steps left (their trash).
+bool noScratchLeft(GvisorBackend& b, const TestDir& d) {
+  b.awaitRemovals();
+  return noScratchLeft(d);
+}
+
 }  // namespace
 
 TEST_CASE("gvisor backend: the probe sees the step on gVisor's kernel and every capability enforced" *
@@ -137,7 +143,7 @@ TEST_CASE("gvisor backend: the probe sees the step on gVisor's kernel and every 
   CHECK(r.networkModes.at(lw::NetworkMode::None).support == Support::Enforced);
   CHECK(r.networkModes.at(lw::NetworkMode::LoopbackOnly).support == Support::Enforced);
   CHECK(r.version.starts_with("runsc version"));
-  CHECK(noScratchLeft(d));
+  CHECK(noScratchLeft(b, d));
 }
 
 TEST_CASE("gvisor backend: without runsc on the PATH it is unavailable and not L3" *
@@ -182,7 +188,7 @@ TEST_CASE("gvisor backend: a step sees another kernel, the workspace writable, t
   std::ifstream made(d.dir / "ws" / "made");
   std::string line;
   CHECK((std::getline(made, line) && line == "hi"));
-  CHECK(noScratchLeft(d));
+  CHECK(noScratchLeft(b, d));
 }
 
 TEST_CASE("gvisor backend: at the wall time the sandbox is killed and deleted, nothing left" *
@@ -195,7 +201,7 @@ TEST_CASE("gvisor backend: at the wall time the sandbox is killed and deleted, n
   CHECK(r.info.timedOut);
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
   CHECK(processesNaming((d.dir / "tmp").string()) == 0);
-  CHECK(noScratchLeft(d));
+  CHECK(noScratchLeft(b, d));
 }
 
 TEST_CASE("gvisor backend: a fork bomb is contained by the pids limit and the host stays usable" *
@@ -220,7 +226,7 @@ TEST_CASE("gvisor backend: a fork bomb is contained by the pids limit and the ho
   CHECK((*p)->stdoutData().data.starts_with("started\n"));
   p->reset();
   CHECK(processesNaming((d.dir / "tmp").string()) == 0);
-  CHECK(noScratchLeft(d));
+  CHECK(noScratchLeft(b, d));
   // The host still forks.
   Ran after = run(b, step(d, {"/bin/echo", "alive"}));
   CHECK(after.out == "alive\n");
@@ -236,7 +242,7 @@ TEST_CASE("gvisor backend: a memory bomb is stopped by the memory limit" * docte
   Ran r = run(b, spec, std::chrono::seconds(60));
   INFO(r.out, r.err);
   CHECK(r.out.find("survived") == std::string::npos);
-  CHECK(noScratchLeft(d));
+  CHECK(noScratchLeft(b, d));
 }
 
 TEST_CASE("gvisor backend: killed with loopwright (SIGKILL), runsc dies, and removeSandbox clears the rest" *
@@ -352,7 +358,7 @@ TEST_CASE("gvisor backend: a runsc that cannot start a sandbox makes it unavaila
                                       "set up cgroups"));
   CHECK(r.kernelSeparation.empty());
   CHECK(observedIsolation(r) == lw::Isolation::L1);
-  CHECK(noScratchLeft(d));
+  CHECK(noScratchLeft(b, d));
 }
 
 TEST_CASE(
@@ -375,7 +381,7 @@ TEST_CASE(
   CHECK(r.info.launchFailure->message ==
         "runsc could not start the step's gVisor sandbox: unknown platform: no-such-platform");
   CHECK(r.out.find("ran") == std::string::npos);
-  CHECK(noScratchLeft(d));
+  CHECK(noScratchLeft(b, d));
 
   // A step that prints runsc's words and exits as runsc does is its own exit.
   GvisorBackend real(config(d));
@@ -410,4 +416,71 @@ TEST_CASE(
   CHECK(none.out.empty());
   CHECK(none.info.exitCode != 0);
   ::close(listener);
+}
+
+namespace {
+
+// This process's step cgroups around runsc (loopwright-lw-<pid>-<n>), under
+// each controller (v1) or the root (v2).
+std::vector<fs::path> ownStepCgroups() {
+  const std::string prefix = "loopwright-" + std::string(kContainerPrefix) + std::to_string(::getpid()) + "-";
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const fs::directory_entry& top : fs::directory_iterator("/sys/fs/cgroup", ec)) {
+    if (top.path().filename().string().starts_with(prefix)) out.push_back(top.path());
+    for (const fs::directory_entry& e : fs::directory_iterator(top.path(), ec))
+      if (e.path().filename().string().starts_with(prefix)) out.push_back(e.path());
+  }
+  return out;
+}
+
+// What is under the temp root: scratch (lw-gvisor-XXXXXX) and trash apart.
+struct TempRootEntries {
+  int scratch = 0, trash = 0, other = 0;
+};
+
+TempRootEntries entriesIn(const fs::path& root) {
+  TempRootEntries n;
+  const std::string trash = std::string(kScratchPrefix) + kTrashInfix;
+  for (const fs::directory_entry& e : fs::directory_iterator(root)) {
+    const std::string name = e.path().filename().string();
+    if (name.starts_with(trash))
+      ++n.trash;
+    else if (name.starts_with(kScratchPrefix))
+      ++n.scratch;
+    else
+      ++n.other;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "gvisor backend: a step's scratch is trash when its result returns, and nothing is left once the backend "
+    "is gone" *
+    doctest::test_suite("integration")) {
+  LW_REQUIRE_HOST(runscInstalled(), "gVisor (runsc) is not installed");
+  TestDir d;
+  std::vector<fs::path> cgroupsWhileRunning;
+  {
+    GvisorBackend b(config(d));
+    for (int i = 0; i < 3; ++i) {
+      auto p = b.launch(step(d, {"/bin/sleep", "0.3"}));
+      REQUIRE(p.ok());
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (i == 0) cgroupsWhileRunning = ownStepCgroups();
+      process::ExitInfo info = (*p)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(30));
+      CHECK(info.exitCode == 0);
+      // No live scratch once the result is back: only renamed trash, if its removal has not run yet.
+      const TempRootEntries now = entriesIn(d.dir / "tmp");
+      CHECK(now.scratch == 0);
+      CHECK(now.other == 0);
+      CHECK(processesNaming((d.dir / "tmp").string()) == 0);
+    }
+  }
+  // The backend's removals are joined with it: no trash, no cgroup.
+  CHECK(noScratchLeft(d));
+  if (::geteuid() == 0) CHECK_FALSE(cgroupsWhileRunning.empty());  // root writes cgroups here: runsc ran in them
+  CHECK(ownStepCgroups().empty());
 }
