@@ -8,6 +8,7 @@ std::vector<Command> allCommands() {
       validateCommand(),
       explainCommand(),
       runCommand(),
+      evalCommand(),
       sandboxBackendsCommand(),
       sandboxExecCommand(),
       publishCommand(),

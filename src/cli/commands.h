@@ -8,6 +8,7 @@ namespace lw::cli {
 Command validateCommand();
 Command explainCommand();
 Command runCommand();
+Command evalCommand();
 Command sandboxBackendsCommand();
 Command sandboxExecCommand();
 Command publishCommand();
