@@ -9,6 +9,7 @@ std::vector<Command> allCommands() {
       explainCommand(),
       runCommand(),
       evalCommand(),
+      evalImportCommand(),
       sandboxBackendsCommand(),
       sandboxExecCommand(),
       publishCommand(),

@@ -9,6 +9,7 @@ Command validateCommand();
 Command explainCommand();
 Command runCommand();
 Command evalCommand();
+Command evalImportCommand();
 Command sandboxBackendsCommand();
 Command sandboxExecCommand();
 Command publishCommand();
