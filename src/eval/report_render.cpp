@@ -141,8 +141,10 @@ std::string renderTable(const EvalReport& report) {
     for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], width(row[i]));
   std::ostringstream out;
   auto line = [&](const std::vector<std::string>& cells) {
-    for (std::size_t i = 0; i < cells.size(); ++i)
-      out << cells[i] << std::string(widths[i] - width(cells[i]) + (i + 1 < cells.size() ? 2 : 0), ' ');
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      out << cells[i];
+      if (i + 1 < cells.size()) out << std::string(widths[i] - width(cells[i]) + 2, ' ');
+    }
     out << "\n";
   };
   line(kHeader);
