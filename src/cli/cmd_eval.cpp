@@ -101,9 +101,10 @@ int verdict(const eval::EvalReport& report, const EvalOptions& o, Io& io) {
     if (!regressions) return reportError(io, regressions.error());
     if (!regressions->empty()) {
       for (const std::string& line : *regressions) io.err << "loopwright eval: regression: " << line << "\n";
-      io.err << "error[EVAL_REGRESSION]: " << regressions->size()
-             << " metric(s) fell since the baseline\n  hint: --threshold sets how far a metric may fall\n";
-      return kExitEvalRegression;
+      Io errIo{io.err, io.err, io.env, false};
+      return reportError(errIo, makeError(ErrorCode::EvalRegression,
+                                          std::to_string(regressions->size()) + " metric(s) fell since the baseline",
+                                          "see the lines above; --threshold sets how far a metric may fall"));
     }
   }
   for (const eval::CaseSummary& c : report.caseRuns)

@@ -122,7 +122,7 @@ Result<EvalCase> parseEvalCase(std::string_view text, const std::string& file, c
   }
   if (diagnostics.empty()) return c;
   Error error =
-      makeError(kCaseInvalid,
+      makeError(ErrorCode::EvalCaseInvalid,
                 file + ": " + std::to_string(diagnostics.size()) + (diagnostics.size() == 1 ? " problem" : " problems"),
                 "fix each problem listed (docs/evals.md describes case.yaml)", file);
   error.diagnostics = std::move(diagnostics);

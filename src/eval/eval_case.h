@@ -47,14 +47,11 @@ struct EvalCase {
   std::string file;  // the case.yaml it was read from
 };
 
-// What an invalid case is refused with (exit 2).
-inline constexpr ErrorCode kCaseInvalid = ErrorCode::UsageError;
-
 // The largest case.yaml read (the taskpack's own bound).
 inline constexpr std::size_t kMaxCaseBytes = 64 * 1024;
 
 // Parses case.yaml's text; `file` names it in diagnostics and `name` is the
-// case's. kCaseInvalid with every problem as a diagnostic
+// case's. EVAL_CASE_INVALID with every problem as a diagnostic
 // (file:line:col and the YAML path) when anything is wrong.
 Result<EvalCase> parseEvalCase(std::string_view text, const std::string& file, const std::string& name);
 

@@ -42,7 +42,7 @@ Result<std::vector<LoadedCase>> loadCases(const fs::path& dir) {
                      "give --cases a directory of <case>/case.yaml (docs/evals.md)", dir.string());
   std::sort(dirs.begin(), dirs.end());
   std::vector<LoadedCase> cases;
-  Error invalid = makeError(kCaseInvalid, "", "fix each problem listed (docs/evals.md)", dir.string());
+  Error invalid = makeError(ErrorCode::EvalCaseInvalid, "", "fix each problem listed (docs/evals.md)", dir.string());
   for (const fs::path& d : dirs) {
     auto c = loadEvalCase(d.string());
     if (!c && c.error().diagnostics.empty()) return c.error();

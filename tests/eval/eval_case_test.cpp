@@ -65,7 +65,8 @@ expect:
 )",
                          "c/case.yaml", "c");
   REQUIRE_FALSE(c);
-  CHECK(c.error().code == kCaseInvalid);
+  CHECK(c.error().code == ErrorCode::EvalCaseInvalid);
+  CHECK(codeName(c.error().code) == "EVAL_CASE_INVALID");
   CHECK(c.error().message == "c/case.yaml: 8 problems");
   auto p = problems(c);
   REQUIRE(p.size() == 8);
@@ -81,10 +82,10 @@ expect:
   CHECK(p[7] == "c/case.yaml:1:8 patch: '../x.patch' is not a file beside case.yaml");
 }
 
-TEST_CASE("eval case: text that is not YAML is refused with where the parser stopped") {
+TEST_CASE("eval case: text that is not YAML is EVAL_CASE_INVALID with where the parser stopped") {
   auto c = parseEvalCase("expect: [\n  {path: a\n", "x/case.yaml", "x");
   REQUIRE_FALSE(c);
-  CHECK(c.error().code == kCaseInvalid);
+  CHECK(c.error().code == ErrorCode::EvalCaseInvalid);
   REQUIRE(c.error().diagnostics.size() == 1);
   CHECK(c.error().diagnostics[0].location.line > 0);
 }

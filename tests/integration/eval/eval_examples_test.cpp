@@ -115,7 +115,11 @@ TEST_CASE("eval examples: every planted bug is found and no clean or hostile cas
   CHECK(count(scope(report, "step", "security"), "truePositives") == 6);
   CHECK(count(scope(report, "step", "shellcheck"), "truePositives") == 4);
   CHECK(count(scope(report, "step", "review"), "truePositives") == 7);
-  CHECK(count(scope(report, "lane", "primary"), "tokens") > 0);
+  const json::object& primary = scope(report, "lane", "primary");
+  CHECK(count(primary, "tokens") > 0);
+  // The example's lane costs $0.40 per million tokens.
+  CHECK(primary.at("costUsd").to_number<double>() ==
+        doctest::Approx(static_cast<double>(count(primary, "tokens")) * 0.40 / 1e6));
   for (const json::value& c : report.at("caseRuns").as_array()) {
     INFO(json::serialize(c));
     CHECK(c.at("stepsNotSucceeded").as_array().empty());
@@ -142,6 +146,7 @@ TEST_CASE("eval examples: the table gives precision, recall, F1, tokens, time an
   CHECK(run.out.find("all steps") != std::string::npos);
   CHECK(run.out.find("1.00±0.00") != std::string::npos);  // two repeats of a deterministic reviewer
   CHECK(run.out.find("2 case(s) x 2 repeat(s)") != std::string::npos);
+  CHECK(run.out.find("no price") == std::string::npos);
   CHECK(readFile(summary).find("| step review | 6 | 0 | 0 |") != std::string::npos);
 }
 
