@@ -11,6 +11,8 @@
 # then pushed as a branch to a bare origin (publication.patches: branch). Then issue
 # triage on examples/triage: builtin/triage and builtin/reproduce on its example issues
 # (a bug, a fixed one, and hostile reproductions: the runner's token, the network, a fork bomb).
+# Between them, `loopwright eval` prints the precision, recall, cost and time of the review taskpack
+# on examples/evals.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/deps.sh
@@ -131,6 +133,19 @@ for r in posted["checkRuns"]:
     print("  check run %r: %s" % (r["name"], r.get("conclusion")))
 sarif = json.load(open(sys.argv[2]))
 print("  SARIF for code scanning: %d results" % len(sarif["runs"][0]["results"]))' "$tmp/posted.json" "$tmp/findings.sarif"
+
+section "loopwright eval: the same taskpack measured on examples/evals (22 cases with known answers)"
+echo "planted bugs for each step, clean changes and hostile text; the review lane is the stand-in again"
+start_dev_servers "$tmp/eval.posted.json"
+examples/pr-review/make-repo.sh "$tmp/eval-repo" "$model_url"
+git -C "$tmp/eval-repo" checkout -q main
+set +e
+env -u GITHUB_ACTIONS -u GITHUB_STEP_SUMMARY OPENAI_API_KEY=demo-key \
+  "$lw" eval --repo "$tmp/eval-repo" --cases examples/evals --out "$tmp/eval-out" 2>"$tmp/eval.log"
+status=$?
+set -e
+stop_dev_servers
+echo "exit status: $status (8 would be a regression against --baseline; see docs/evals.md)"
 
 # examples/author-fix at $1 (with the taskpack $2, else the example's), run
 # with --publish github against fresh dev servers, its state in $1.state.

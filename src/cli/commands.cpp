@@ -8,6 +8,8 @@ std::vector<Command> allCommands() {
       validateCommand(),
       explainCommand(),
       runCommand(),
+      evalCommand(),
+      evalImportCommand(),
       sandboxBackendsCommand(),
       sandboxExecCommand(),
       publishCommand(),

@@ -8,6 +8,8 @@ namespace lw::cli {
 Command validateCommand();
 Command explainCommand();
 Command runCommand();
+Command evalCommand();
+Command evalImportCommand();
 Command sandboxBackendsCommand();
 Command sandboxExecCommand();
 Command publishCommand();

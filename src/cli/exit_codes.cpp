@@ -8,6 +8,7 @@ int exitCodeFor(ErrorCode code) {
     case ErrorCode::TaskpackInvalid:
     case ErrorCode::HostConfigInvalid:
     case ErrorCode::EventInvalid:
+    case ErrorCode::EvalCaseInvalid:
     case ErrorCode::PolicyFloorViolation:
     case ErrorCode::IoError: return kExitConfig;
     case ErrorCode::SandboxBackendUnavailable:
@@ -25,6 +26,7 @@ int exitCodeFor(ErrorCode code) {
     case ErrorCode::PublicationFailed: return kExitPublication;
     case ErrorCode::LeaseUnavailable:
     case ErrorCode::LeaseLost: return kExitLease;
+    case ErrorCode::EvalRegression: return kExitEvalRegression;
     case ErrorCode::Internal: return kExitInternal;
   }
   return kExitInternal;

@@ -15,6 +15,8 @@ inline constexpr int kExitGuardrail = 4;
 inline constexpr int kExitVerification = 5;
 inline constexpr int kExitPublication = 6;
 inline constexpr int kExitLease = 7;
+// `loopwright eval --baseline`: precision or recall fell beyond the threshold.
+inline constexpr int kExitEvalRegression = 8;
 inline constexpr int kExitInternal = 70;
 
 // The status of a command that failed with `code`.

@@ -24,6 +24,8 @@ std::string_view codeName(ErrorCode code) {
     case ErrorCode::PublicationFailed: return "PUBLICATION_FAILED";
     case ErrorCode::LeaseUnavailable: return "LEASE_UNAVAILABLE";
     case ErrorCode::LeaseLost: return "LEASE_LOST";
+    case ErrorCode::EvalCaseInvalid: return "EVAL_CASE_INVALID";
+    case ErrorCode::EvalRegression: return "EVAL_REGRESSION";
     case ErrorCode::IoError: return "IO_ERROR";
     case ErrorCode::Internal: return "INTERNAL_ERROR";
   }

@@ -30,6 +30,8 @@ enum class ErrorCode {
   PublicationFailed,
   LeaseUnavailable,
   LeaseLost,
+  EvalCaseInvalid,
+  EvalRegression,
   IoError,
   Internal,
 };

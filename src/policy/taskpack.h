@@ -78,6 +78,9 @@ struct Lane {
   std::string apiKeyEnv;  // the orchestrator reads it; never passed to a step
   std::optional<std::string> fallbackLane;
   std::int64_t timeoutMs = 120'000;
+  // US dollars per million tokens, input and output alike (the bridge
+  // records their sum): what `loopwright eval` estimates cost from.
+  std::optional<double> pricePerMTok;
   Location location;
 };
 

@@ -1,5 +1,6 @@
 #include "policy/tuning_reader.h"
 
+#include <cstdlib>
 #include <set>
 
 namespace lw {
@@ -140,11 +141,29 @@ void readLimitsOverride(YamlSchemaReader& reader, const YAML::Node& node, const 
   }
 }
 
+namespace {
+
+// US dollars per million tokens: a plain decimal from 0 to 10000 (no
+// YAML 1.1 .inf/.nan, no hex, nothing left over).
+std::optional<double> readPrice(YamlSchemaReader& reader, const YAML::Node& n, const std::string& path) {
+  if (n.IsScalar() && n.Tag() != "!" && !n.Scalar().empty() &&
+      n.Scalar().find_first_not_of("0123456789.") == std::string::npos) {
+    char* end = nullptr;
+    double v = std::strtod(n.Scalar().c_str(), &end);
+    if (end == n.Scalar().c_str() + n.Scalar().size() && v <= 10'000) return v;
+  }
+  reader.error(n, path, "this is not a price from 0 to 10000", "US dollars per million tokens, e.g. 0.40");
+  return std::nullopt;
+}
+
+}  // namespace
+
 void readLanes(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, std::vector<Lane>& out) {
   std::set<std::string> names;
   reader.sequence(node, path, 0, 16, [&](const YAML::Node& n, const std::string& p) {
-    auto entries = reader.mapping(n, p, {"name", "api", "baseUrl", "model", "apiKeyEnv", "fallbackLane", "timeoutMs"},
-                                  {"name", "api", "baseUrl", "model", "apiKeyEnv"});
+    auto entries = reader.mapping(
+        n, p, {"name", "api", "baseUrl", "model", "apiKeyEnv", "fallbackLane", "timeoutMs", "pricePerMTok"},
+        {"name", "api", "baseUrl", "model", "apiKeyEnv"});
     if (!entries) return;
     Lane lane;
     lane.location = reader.locate(n, p);
@@ -180,6 +199,8 @@ void readLanes(YamlSchemaReader& reader, const YAML::Node& node, const std::stri
         lane.fallbackLane = reader.name(e.value, fp);
       } else if (e.key == "timeoutMs") {
         if (auto v = reader.integer(e.value, fp, 1000, 600'000)) lane.timeoutMs = *v;
+      } else if (e.key == "pricePerMTok") {
+        lane.pricePerMTok = readPrice(reader, e.value, fp);
       }
     }
     out.push_back(std::move(lane));

@@ -31,3 +31,10 @@ TEST_CASE("exit status: a run's verdict maps to the status of its worst failure"
   CHECK(kExitGuardrail == 4);
   CHECK(kExitVerification == 5);
 }
+
+TEST_CASE("exit status: an invalid eval case is a configuration error, an eval regression exits 8") {
+  CHECK(exitCodeFor(ErrorCode::EvalCaseInvalid) == kExitConfig);
+  CHECK(exitCodeFor(ErrorCode::EvalRegression) == kExitEvalRegression);
+  CHECK(kExitEvalRegression == 8);
+  CHECK(codeName(ErrorCode::EvalRegression) == "EVAL_REGRESSION");
+}

@@ -156,6 +156,12 @@ TEST_CASE("taskpack loader: bounds of every list and number") {
       {"maxConcurrency zero", "  maxConcurrency: 0\n", "spec.maxConcurrency: '0' is not a whole number from 1 to 64"},
       {"http lane", "  lanes: [{name: a, api: openai-chat, baseUrl: 'http://example.com', model: m, apiKeyEnv: K}]\n",
        "spec.lanes[0].baseUrl: 'http://example.com' is not an https:// URL"},
+      {"negative price",
+       "  lanes: [{name: a, api: openai-chat, baseUrl: 'https://x', model: m, apiKeyEnv: K, pricePerMTok: -1}]\n",
+       "spec.lanes[0].pricePerMTok: this is not a price from 0 to 10000"},
+      {"infinite price",
+       "  lanes: [{name: a, api: openai-chat, baseUrl: 'https://x', model: m, apiKeyEnv: K, pricePerMTok: .inf}]\n",
+       "spec.lanes[0].pricePerMTok: this is not a price from 0 to 10000"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
@@ -163,6 +169,18 @@ TEST_CASE("taskpack loader: bounds of every list and number") {
     REQUIRE(p.size() == 1);
     CHECK(p[0].find(c.expected) != std::string::npos);
   }
+}
+
+TEST_CASE("taskpack loader: a lane's price per million tokens is read, and absent when not given") {
+  auto tp = parseTaskpack(withSpec("  lanes:\n    - {name: a, api: openai-chat, baseUrl: 'https://x', model: m, "
+                                   "apiKeyEnv: K, pricePerMTok: 0.40}\n    - {name: b, api: openai-chat, "
+                                   "baseUrl: 'https://x', model: m, apiKeyEnv: K}\n" +
+                                   std::string(kStage)),
+                          "t.yaml", kOpts);
+  REQUIRE(tp);
+  REQUIRE(tp->lanes.size() == 2);
+  CHECK(tp->lanes[0].pricePerMTok == std::optional<double>(0.40));
+  CHECK_FALSE(tp->lanes[1].pricePerMTok.has_value());
 }
 
 TEST_CASE("taskpack loader: steps, stages and references") {

@@ -7,6 +7,7 @@
 
 #include "core/step_label.h"
 #include "github/markdown/neutralise.h"
+#include "verify/apply_patch.h"
 #include "verify/libgit2.h"
 
 namespace lw::pipeline {
@@ -82,18 +83,9 @@ Result<GitPtr<git_tree>> patchedTree(git_repository* repo, git_commit* base, con
   git_tree* treeRaw = nullptr;
   if (git_commit_tree(&treeRaw, base) != 0) return pushError("base tree not readable");
   GitPtr<git_tree> baseTree(treeRaw);
-  git_diff* diffRaw = nullptr;
-  if (git_diff_from_buffer(&diffRaw, patch.data(), patch.size()) != 0) return pushError("the patch does not parse");
-  verify::GitPtr<git_diff> diff(diffRaw);
-  git_index* indexRaw = nullptr;
-  if (git_apply_to_tree(&indexRaw, repo, baseTree.get(), diff.get(), nullptr) != 0)
-    return pushError("the patch does not apply to its base commit");
-  GitPtr<git_index> index(indexRaw);
-  git_oid treeOid;
-  if (git_index_write_tree_to(&treeOid, index.get(), repo) != 0) return pushError("cannot write the new tree");
-  git_tree* newTree = nullptr;
-  if (git_tree_lookup(&newTree, repo, &treeOid) != 0) return pushError("cannot read the new tree");
-  return GitPtr<git_tree>(newTree);
+  auto tree = verify::treeWithPatch(repo, baseTree.get(), patch);
+  if (!tree) return makeError(ErrorCode::PublicationFailed, tree.error().message);
+  return std::move(*tree);
 }
 
 // The patch applied to the base commit's tree, committed with the base as

@@ -1,0 +1,90 @@
+// The numbers `loopwright eval` reports (docs/evals.md, "The report"): per
+// step, per lane and for the whole run, true and false positives and
+// negatives summed over cases and repeats, precision, recall and F1 as the
+// mean and standard deviation over the repeats, findings per case, tokens,
+// the steps' own time and the estimated cost. Pure: runs in, numbers out.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/json/value.hpp>
+
+#include "eval/case_run.h"
+#include "eval/eval_case.h"
+#include "eval/matcher.h"
+
+namespace lw::eval {
+
+// A metric over the repeats in which it was defined.
+struct Stat {
+  double mean = 0;
+  double stddev = 0;  // population standard deviation; 0 with one sample
+  int samples = 0;    // 0: never defined (nothing reported, nothing expected)
+};
+
+struct ScopeSummary {
+  std::string kind;  // "step", "lane" or "all"
+  std::string name;
+  Counts counts;  // summed over cases and repeats
+  Stat precision, recall, f1;
+  double findingsPerCase = 0;
+  std::int64_t tokens = 0;  // summed over cases and repeats
+  std::int64_t stepMs = 0;  // the steps' own time, summed
+  // tokens × the lane's pricePerMTok / 1e6; nullopt when tokens were spent
+  // on a lane without a price.
+  std::optional<double> costUsd = 0.0;
+  // "step review", "lane primary", "all steps".
+  std::string label() const { return kind == "all" ? name : kind + " " + name; }
+};
+
+struct CaseSummary {
+  std::string name;
+  int repeat = 0;
+  Counts counts;  // the whole run's
+  int filesClipped = 0, filesSkipped = 0;
+  bool coverageIncomplete = false;
+  std::vector<std::string> notSucceeded;  // "step: outcome" of steps that did not succeed
+  std::vector<FindingVerdict> verdicts;   // every distinct finding and what it counted as
+  std::vector<std::string> missed;        // "path:first-last" of each expectation no finding answered
+  std::string error;
+};
+
+struct EvalReport {
+  int cases = 0;
+  int repeats = 1;
+  std::vector<ScopeSummary> steps;  // in the order they first ran
+  std::vector<ScopeSummary> lanes;  // by name; "none" for steps without a lane
+  ScopeSummary all;
+  std::vector<CaseSummary> caseRuns;
+  std::int64_t wallMs = 0;   // eval's own time over every case run
+  std::int64_t stepsMs = 0;  // the run records' durations, summed
+};
+
+// `--lane NAME`: only the steps on `lane` (their findings, times and
+// tokens) and the expectations that name one of them or no step.
+void keepLane(std::vector<EvalCase>& cases, std::vector<CaseRun>& runs, const std::string& lane);
+
+// `runs` holds each case's runs (a failed one with its error); `prices` is
+// each lane's pricePerMTok.
+EvalReport buildReport(const std::vector<EvalCase>& cases, const std::vector<CaseRun>& runs,
+                       const std::map<std::string, std::optional<double>>& prices, int repeats);
+
+// The report as `--json` prints it; readable back by compareWithBaseline.
+boost::json::value toJson(const EvalReport& report);
+
+// The terminal table, and the Markdown summary for GITHUB_STEP_SUMMARY.
+std::string renderTable(const EvalReport& report);
+std::string renderMarkdown(const EvalReport& report);
+
+// Precision or recall (means) of the whole run or of a step that fell by
+// more than `threshold` since `baseline` (an earlier --json report), one
+// line each; empty when none did. OUTPUT_INVALID when `baseline` is not a
+// report.
+Result<std::vector<std::string>> compareWithBaseline(const EvalReport& now, const boost::json::value& baseline,
+                                                     double threshold);
+
+}  // namespace lw::eval
