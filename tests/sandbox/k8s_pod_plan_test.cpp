@@ -55,7 +55,8 @@ json::object denyAll() { return planDefaultDenyPolicy("ci-runners", std::nullopt
 
 const lw::test::OpenApiSpec& kubernetesSpec() {
   static const lw::test::OpenApiSpec spec(
-      {std::string(LOOPWRIGHT_SOURCE_DIR) + "/tests/data/k8s/apis__networking.k8s.io__v1_openapi.json",
+      {std::string(LOOPWRIGHT_SOURCE_DIR) + "/tests/data/k8s/api__v1_openapi.json",
+       std::string(LOOPWRIGHT_SOURCE_DIR) + "/tests/data/k8s/apis__networking.k8s.io__v1_openapi.json",
        std::string(LOOPWRIGHT_SOURCE_DIR) + "/tests/data/k8s/apis__node.k8s.io__v1_openapi.json"});
   return spec;
 }
@@ -64,6 +65,17 @@ const lw::test::OpenApiSpec& kubernetesSpec() {
 
 TEST_CASE("k8s pod plan: a reviewer's pod, golden") {
   lw::test::checkGoldenJson("k8s/pod_reviewer.json", planPod(reviewerInput()));
+}
+
+TEST_CASE("k8s pod plan: the pods are valid against core/v1's OpenAPI description") {
+  CHECK(kubernetesSpec().checkValue("io.k8s.api.core.v1.Pod", planPod(reviewerInput())) == "");
+  PodPlanInput author = reviewerInput();
+  author.spec.workspaceWritable = true;
+  CHECK(kubernetesSpec().checkValue("io.k8s.api.core.v1.Pod", planPod(author)) == "");
+  // The check is live: a field Pod Security does not know is refused.
+  json::object pod = planPod(reviewerInput());
+  pod["spec"].as_object()["securityContext"].as_object()["privileged"] = false;
+  CHECK(kubernetesSpec().checkValue("io.k8s.api.core.v1.Pod", pod) != "");
 }
 
 TEST_CASE("k8s pod plan: every restricted Pod Security field, in every container") {
