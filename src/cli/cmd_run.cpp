@@ -33,6 +33,7 @@
 #include "github/publish/publisher.h"
 #include "github/publish/run_artifact.h"
 #include "github/rest/live_rest_client.h"
+#include "host/k8s_pod_setup.h"
 #include "lease/open_store.h"
 #include "pipeline/author/patch_branch.h"
 #include "pipeline/publication_builder.h"
@@ -288,7 +289,7 @@ pipeline::RunRecord executePlan(const pipeline::RunPlan& plan, const RunInputs& 
   std::unique_ptr<lease::Store> leases = opened ? std::move(*opened) : nullptr;
   ctx.leases = leases.get();
 
-  auto backends = sandbox::makeBackends(io.env);
+  auto backends = sandbox::makeBackends(io.env, host::registryOptionsFor(in.host, io.env));
   auto bridges = pipeline::makeBridgeFactory(in.taskpack, io.env);
   auto started = std::chrono::steady_clock::now();
   std::string startedAt = isoNow();

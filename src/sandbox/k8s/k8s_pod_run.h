@@ -3,7 +3,7 @@
 // (k8s_exec.h, k8s_tar.h), and deletes the pod on every path — success,
 // failure, a refused exec, the deadline, kill(). What a killed loopwright
 // leaves, the pod's deadline ends and the job-completed sweep deletes by
-// its labels (k8s_sweep.h).
+// its labels (host/k8s_pod_setup.h).
 #pragma once
 
 #include <atomic>
