@@ -15,6 +15,7 @@
 #include "sandbox/k8s/k8s_pod_plan.h"
 #include "sandbox/k8s/k8s_pods_api.h"
 #include "sandbox/k8s/k8s_tar.h"
+#include "sandbox/negotiate.h"
 #include "support/local_k8s_server.h"
 #include "support/read_file.h"
 #include "support/temp_dir.h"
@@ -241,4 +242,30 @@ TEST_CASE("k8s tar: the workspace goes in whole and only files and directories c
   // Over the bound: refused.
   fs::create_directories(dir.root / "copy3");
   CHECK_FALSE(untarInto(*tar, dir.root / "copy3", UntarLimits{4, 100}).ok());
+}
+
+TEST_CASE("k8s pod backend: negotiation never picks k8s-pod for L3 on a failed pre-flight or an unobserved policy") {
+  PodCluster c;
+  c.runtimeClass("runsc");
+  NegotiationRequest req;
+  req.policy.preferredBackends = {BackendId::K8sPod};
+  req.policy.minIsolation = Isolation::L3;
+  req.policy.requiredCapabilities = {Capability::FilesystemReadContainment, Capability::ProcessTreeCleanup};
+  // No NetworkPolicy yet: the backend is unavailable, and L3 is refused, never given lower.
+  K8sPodBackend without(c.config(c.server.url()));
+  auto refused = negotiate(req, [&](BackendId) { return &without.probe(); });
+  REQUIRE_FALSE(refused.ok());
+  CHECK_MESSAGE(refused.error().message.find("L3") != std::string::npos, refused.error().message);
+  c.denyPolicy();
+  K8sPodBackend with(c.config(c.server.url()));
+  CHECK(observedIsolation(with.probe()) == Isolation::L3);
+  // With the policy the API shows, the level is there; whether the network plugin enforces the
+  // policy only a canary pod can observe, so networkMode none is partial and the step is still
+  // refused (docs/kubernetes.md): never picked on what is configured alone.
+  auto unobserved = negotiate(req, [&](BackendId) { return &with.probe(); });
+  REQUIRE_FALSE(unobserved.ok());
+  CHECK(unobserved.error().code == ErrorCode::SandboxCapabilityInsufficient);
+  REQUIRE(unobserved.error().diagnostics.size() == 1);
+  CHECK_MESSAGE(unobserved.error().diagnostics[0].message.find("network mode none is partial") != std::string::npos,
+                unobserved.error().diagnostics[0].message);
 }

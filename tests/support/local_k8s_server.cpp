@@ -273,13 +273,7 @@ LocalHttpServer::Response LocalK8sServer::serve(const LocalHttpServer::Request& 
     json::object gone = std::move(found->second);
     objects_.erase(found);
     lock.unlock();
-    if (r.plural == "pods") {
-      // A pod's deletion answers the pod as it goes (gracePeriodSeconds=0: gone at once).
-      pods_->stop(itemPath);
-      gone["metadata"].as_object()["deletionTimestamp"] = "2024-05-01T12:00:00Z";
-      gone["metadata"].as_object()["deletionGracePeriodSeconds"] = 0;
-      return jsonResponse(200, gone);
-    }
+    if (r.plural == "pods") return podDeleted(itemPath, std::move(gone));
     return jsonResponse(200, json::object{{"kind", "Status"},
                                           {"apiVersion", "v1"},
                                           {"metadata", json::object{}},
@@ -297,12 +291,11 @@ LocalHttpServer::Response LocalK8sServer::serve(const LocalHttpServer::Request& 
   if (meta.contains("namespace") && stringAt(body, "metadata", "namespace") != r.ns)
     return statusResponse(400, "BadRequest",
                           "the namespace of the provided object does not match the namespace sent on the request");
-  auto errors = fieldErrors(body);
-  if (r.plural == "pods" && request.method == "POST") errors = podFieldErrors(body, errors);
-  if (!errors.empty()) return invalid(r, name, errors);
-  if (r.plural == "pods" && request.method == "POST")
-    if (std::string refusal = podAdmissionRefusal(body); !refusal.empty())
-      return statusResponse(403, "Forbidden", "pods \"" + name + "\" is forbidden: " + refusal, detailsOf(r, name));
+  const bool newPod = r.plural == "pods" && request.method == "POST";
+  if (auto errors = newPod ? podFieldErrors(body, fieldErrors(body)) : fieldErrors(body); !errors.empty())
+    return invalid(r, name, errors);
+  if (std::string refusal = newPod ? podAdmissionRefusal(body) : ""; !refusal.empty())
+    return statusResponse(403, "Forbidden", "pods \"" + name + "\" is forbidden: " + refusal, detailsOf(r, name));
   const std::string path = r.collectionPath + "/" + name;
   found = objects_.find(path);
   if (!r.ns.empty()) meta["namespace"] = r.ns;

@@ -75,6 +75,7 @@ class LocalK8sServer {
   LocalHttpServer::Response serveExec(const LocalHttpServer::Request& request, const std::string& podPath,
                                       const std::string& podName);
   void podStatusChanged(const std::string& path, boost::json::object status);
+  LocalHttpServer::Response podDeleted(const std::string& path, boost::json::object pod);  // mu_ not held
 
   struct Event {
     std::string collection;

@@ -118,6 +118,14 @@ LocalHttpServer::Response LocalK8sServer::serveExec(const LocalHttpServer::Reque
   return upgrade;
 }
 
+// A pod's deletion answers the pod as it goes (gracePeriodSeconds=0: gone at once).
+LocalHttpServer::Response LocalK8sServer::podDeleted(const std::string& path, json::object pod) {
+  pods_->stop(path);
+  pod["metadata"].as_object()["deletionTimestamp"] = "2024-05-01T12:00:00Z";
+  pod["metadata"].as_object()["deletionGracePeriodSeconds"] = 0;
+  return k8s_answers::jsonResponse(200, pod);
+}
+
 void LocalK8sServer::podStatusChanged(const std::string& path, json::object status) {
   std::lock_guard<std::mutex> lock(mu_);
   auto found = objects_.find(path);
