@@ -128,6 +128,12 @@ struct Child {
   int err = -1;
 };
 
+// pipe2 is Linux's; the portable build's tests run this server too.
+bool cloexecPipe(int fds[2]) {
+  if (::pipe(fds) != 0) return false;
+  return ::fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0 && ::fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0;
+}
+
 // Starts argv (argv[0] found on the container's PATH) in its own process
 // group, stdio piped or /dev/null.
 Child spawnLocal(const Container& c, const std::vector<std::string>& argv, bool piped) {
@@ -144,7 +150,7 @@ Child spawnLocal(const Container& c, const std::vector<std::string>& argv, bool 
   for (const char* dir : {"/usr/local/bin/", "/usr/bin/", "/bin/"})
     if (program.find('/') == std::string::npos && ::access((dir + program).c_str(), X_OK) == 0) program = dir + program;
   int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
-  if (piped && (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)) return {};
+  if (piped && (!cloexecPipe(in) || !cloexecPipe(out) || !cloexecPipe(err))) return {};
   const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   const pid_t pid = ::fork();
   if (pid == 0) {
