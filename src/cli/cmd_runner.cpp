@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/policy_context.h"
 #include "cli/report.h"
 #include "core/file_io.h"
 #include "github/actions/workflow_commands.h"
@@ -58,6 +59,7 @@ int runJobCompleted(const Args& a, Io& io) {
                                      "(the LOOPWRIGHT_JOB value the job's steps carried)"));
   host::CleanupOptions o;
   o.job = *job;
+  if (auto hostConfig = loadHostConfigFrom(io.env); hostConfig) o.kubernetes = hostConfig->kubernetes;
   std::set<std::string> roots;
   for (const char* v : {"RUNNER_TEMP", "TMPDIR"})
     if (auto p = io.env.get(v); p && !p->empty() && (*p)[0] == '/') roots.insert(*p);
@@ -75,6 +77,7 @@ int runJobCompleted(const Args& a, Io& io) {
                                    {"containersRemoved", arr(r.containers)},
                                    {"tempDirsRemoved", arr(r.tempDirs)},
                                    {"cgroupsRemoved", arr(r.cgroups)},
+                                   {"podsDeleted", arr(r.pods)},
                                    {"problems", arr(r.problems)}});
   } else {
     io.out << "loopwright: cleaned up after job " << *job << ": " << r.killed.size() << " process(es) killed, "
@@ -83,6 +86,7 @@ int runJobCompleted(const Args& a, Io& io) {
     for (const auto& c : r.containers) io.out << "  removed container " << c << "\n";
     for (const auto& t : r.tempDirs) io.out << "  removed " << t << "\n";
     for (const auto& c : r.cgroups) io.out << "  removed cgroup " << c << "\n";
+    for (const auto& p : r.pods) io.out << "  deleted pod " << p << "\n";
     for (const auto& p : r.problems) io.out << github::warningCommand("loopwright job cleanup", p) << "\n";
   }
   // A cleanup problem is reported, not turned into a failed job: the job's

@@ -17,6 +17,7 @@
 #include "cli/sandbox_exec_egress.h"
 #include "core/error_json.h"
 #include "core/json_text.h"
+#include "host/k8s_pod_setup.h"
 #include "policy/effective_policy.h"
 #include "policy/egress_reader.h"
 #include "policy/isolation.h"
@@ -42,7 +43,10 @@ void printStatus(std::ostream& out, const std::string& what, const sandbox::Supp
 }
 
 int runBackends(const Args&, Io& io) {
-  sandbox::RegistryOptions options;
+  // The host config's cluster makes k8s-pod probe it; an unreadable config leaves it unconfigured.
+  auto hostConfig = loadHostConfigFrom(io.env);
+  sandbox::RegistryOptions options =
+      hostConfig ? host::registryOptionsFor(*hostConfig, io.env) : sandbox::RegistryOptions{};
   options.freshProbes = true;
   auto backends = sandbox::makeBackends(io.env, options);
   json::array all;

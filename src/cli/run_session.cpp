@@ -13,6 +13,7 @@
 #include "core/file_io.h"
 #include "github/actions/actions_files.h"
 #include "github/actions/workflow_commands.h"
+#include "host/k8s_pod_setup.h"
 #include "lease/open_store.h"
 #include "pipeline/review/incremental_review.h"
 #include "pipeline/stage_loop.h"
@@ -101,7 +102,7 @@ pipeline::RunRecord executePlan(const pipeline::RunPlan& plan, const RunInputs& 
   std::unique_ptr<lease::Store> leases = opened ? std::move(*opened) : nullptr;
   ctx.leases = leases.get();
 
-  auto backends = sandbox::makeBackends(io.env);
+  auto backends = sandbox::makeBackends(io.env, host::registryOptionsFor(in.host, io.env));
   auto bridges = pipeline::makeBridgeFactory(in.taskpack, io.env);
   auto started = std::chrono::steady_clock::now();
   std::string startedAt = isoNow();

@@ -17,6 +17,7 @@
 #include <boost/json.hpp>
 
 #include "core/file_io.h"
+#include "host/k8s_pod_setup.h"
 #include "sandbox/docker/container_plan.h"
 #include "sandbox/docker/docker_backend.h"
 #include "sandbox/docker/engine_client.h"
@@ -220,6 +221,10 @@ CleanupReport cleanUpJob(const Environment& env, const CleanupOptions& o) {
   killMarked(o, report);
   if (o.docker) removeContainers(env, o, report);
   removeScratch(env, o, report);
+  if (auto pods = sweepK8sPods(o.kubernetes, o.job); !pods)
+    report.problems.push_back("k8s-pod: " + pods.error().message);
+  else
+    for (const std::string& name : *pods) report.pods.push_back(o.kubernetes->ns + "/" + name);
   // Last: a cgroup is removable only once the processes in it are gone.
   report.cgroups = sandbox::limits::removeStaleStepCgroupsNow();
   return report;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/environment.h"
+#include "policy/host_config.h"
 
 namespace lw::host {
 
@@ -37,6 +38,9 @@ struct CleanupOptions {
   std::string job;                     // the LOOPWRIGHT_JOB value to match
   std::vector<std::string> tempRoots;  // where sandbox scratch lives
   bool docker = true;                  // look for containers
+  // The k8s-pod cluster of the host config: the job's pods are deleted (by
+  // their loopwright.dev/run label, host/k8s_pod_setup.h).
+  std::optional<K8sPodHostConfig> kubernetes;
   std::string procRoot = "/proc";
 };
 
@@ -45,6 +49,7 @@ struct CleanupReport {
   std::vector<std::string> containers;  // removed container ids
   std::vector<std::string> tempDirs;    // removed directories
   std::vector<std::string> cgroups;     // removed step cgroups of dead loopwrights
+  std::vector<std::string> pods;        // deleted k8s-pod pods, "namespace/name"
   std::vector<std::string> problems;    // what could not be cleaned, and why
 };
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "host/job_cleanup.h"
+#include "host/k8s_pod_setup.h"
 
 namespace lw::host {
 namespace {
@@ -47,6 +48,10 @@ CleanupReport cleanUpJob(const Environment&, const CleanupOptions& o) {
       "processes marked with the job were not looked for: the portable build cannot read other processes' "
       "environments (each step's own tree is cleaned up when it ends)");
   removeScratch(o, report);
+  if (auto pods = sweepK8sPods(o.kubernetes, o.job); !pods)
+    report.problems.push_back("k8s-pod: " + pods.error().message);
+  else
+    for (const std::string& name : *pods) report.pods.push_back(o.kubernetes->ns + "/" + name);
   return report;
 }
 

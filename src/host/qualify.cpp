@@ -12,6 +12,7 @@
 #include "core/file_io.h"
 #include "core/version.h"
 #include "host/canary_runner.h"
+#include "host/k8s_pod_setup.h"
 #include "host/qualification_report.h"
 #include "host/sha256.h"
 #include "policy/host_config_loader.h"
@@ -34,8 +35,9 @@ bool wanted(const QualifyOptions& o, BackendId id) {
 }
 
 // The backends this qualification is about, constructed (none probed yet).
-std::vector<std::unique_ptr<sandbox::Backend>> wantedBackends(const Environment& env, const QualifyOptions& o) {
-  sandbox::RegistryOptions ro;
+std::vector<std::unique_ptr<sandbox::Backend>> wantedBackends(const Environment& env, const HostConfig& host,
+                                                              const QualifyOptions& o) {
+  sandbox::RegistryOptions ro = registryOptionsFor(host, env);
   ro.freshProbes = true;
   std::vector<std::unique_ptr<sandbox::Backend>> all = sandbox::makeBackends(env, ro);
   std::erase_if(all, [&o](const std::unique_ptr<sandbox::Backend>& b) { return !wanted(o, b->id()); });
@@ -62,10 +64,9 @@ FingerprintInputs currentFingerprint(const Environment& env, const HostConfig& h
   in.userns = std::to_string(s.apparmorRestrictUnprivilegedUserns.value_or(-1)) + "," +
               std::to_string(s.unprivilegedUsernsClone.value_or(-1)) + "," +
               std::to_string(s.maxUserNamespaces.value_or(-1));
-  for (auto& backend : wantedBackends(env, o))
+  for (auto& backend : wantedBackends(env, host, o))
     if (std::string d = backend->hostDependencies(); !d.empty())
       in.backendDependencies[std::string(toString(backend->id()))] = d;
-  (void)host;
   return in;
 }
 
@@ -83,7 +84,7 @@ Qualification qualifyFresh(const Environment& env, const HostConfig& host, const
   ch.tempRoot = o.tempRoot;
   ch.image = o.image;
   if (!ch.image && !host.runtimeProfiles.empty()) ch.image = host.runtimeProfiles.begin()->second.image;
-  for (auto& backend : wantedBackends(env, o)) {
+  for (auto& backend : wantedBackends(env, host, o)) {
     const auto t = Clock::now();
     BackendQualification b;
     b.claimed = backend->probe();

@@ -80,6 +80,19 @@ std::string kubeNamespaceProblem(std::string_view ns);
 // lease/k8s_lease_json.h's).
 std::string kubeNamePrefixProblem(std::string_view prefix);
 
+// The cluster the k8s-pod backend runs steps on (docs/kubernetes.md; host
+// config `kubernetes:`): the namespace, the RuntimeClass (gVisor or Kata),
+// the image every pod runs (pinned by digest), and the credentials as the
+// Kubernetes lease store reads them (a kubeconfig, else the in-cluster
+// service account).
+struct K8sPodHostConfig {
+  std::string ns;
+  std::string runtimeClassName;
+  std::string image;
+  std::string kubeconfig;
+  std::string context;
+};
+
 struct HostConfig {
   std::string file;  // empty when no file exists (no floor)
   bool present = false;
@@ -88,6 +101,7 @@ struct HostConfig {
   std::string stateDir = std::string(kDefaultStateDir);
   LeaseStoreConfig leases;
   EgressSettings egress;
+  std::optional<K8sPodHostConfig> kubernetes;  // nullopt: k8s-pod is unavailable
 };
 
 }  // namespace lw

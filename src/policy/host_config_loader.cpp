@@ -202,10 +202,36 @@ void readEgressSettings(YamlSchemaReader& reader, const YAML::Node& node, Egress
   }
 }
 
+void readKubernetesField(YamlSchemaReader& reader, const MapEntry& e, const std::string& p, K8sPodHostConfig& k) {
+  auto s = reader.string(e.value, p, e.key == "kubeconfig" ? 4096 : 253);
+  if (!s) return;
+  if (e.key == "namespace" && !kubeNamespaceProblem(*s).empty())
+    reader.error(e.value, p, kubeNamespaceProblem(*s), "write a namespace name such as ci-runners");
+  else if (e.key == "runtimeClassName" && !kubeNamespaceProblem(*s).empty())
+    reader.error(e.value, p, "'" + *s + "' is not a RuntimeClass name", "write the RuntimeClass's name, e.g. gvisor");
+  else if (e.key == "image" && !isPinnedImage(*s))
+    reader.error(e.value, p, "image '" + *s + "' is not pinned by digest", "write repo@sha256:<64 hex>");
+  (e.key == "namespace"          ? k.ns
+   : e.key == "runtimeClassName" ? k.runtimeClassName
+   : e.key == "image"            ? k.image
+   : e.key == "kubeconfig"       ? k.kubeconfig
+                                 : k.context) = *s;
+}
+
+// The cluster of the k8s-pod backend (docs/kubernetes.md).
+void readKubernetes(YamlSchemaReader& reader, const YAML::Node& node, HostConfig& config) {
+  auto entries = reader.mapping(node, "kubernetes", {"namespace", "runtimeClassName", "image", "kubeconfig", "context"},
+                                {"namespace", "runtimeClassName", "image"});
+  if (!entries) return;
+  K8sPodHostConfig k;
+  for (const MapEntry& e : *entries) readKubernetesField(reader, e, childPath("kubernetes", e.key), k);
+  config.kubernetes = k;
+}
+
 void readHostConfig(YamlSchemaReader& reader, const YAML::Node& root, HostConfig& config) {
-  auto top =
-      reader.mapping(root, "", {"apiVersion", "kind", "floor", "runtimeProfiles", "stateDir", "leases", "egress"},
-                     {"apiVersion", "kind"});
+  auto top = reader.mapping(
+      root, "", {"apiVersion", "kind", "floor", "runtimeProfiles", "stateDir", "leases", "egress", "kubernetes"},
+      {"apiVersion", "kind"});
   if (!top) return;
   for (const MapEntry& e : *top) {
     if (e.key == "apiVersion")
@@ -222,6 +248,8 @@ void readHostConfig(YamlSchemaReader& reader, const YAML::Node& root, HostConfig
       readLeases(reader, e.value, config.leases);
     else if (e.key == "egress")
       readEgressSettings(reader, e.value, config.egress);
+    else if (e.key == "kubernetes")
+      readKubernetes(reader, e.value, config);
   }
 }
 

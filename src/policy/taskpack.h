@@ -23,7 +23,7 @@ inline constexpr std::size_t kTaskpackMaxBytes = 64 * 1024;
 inline constexpr std::string_view kTaskpackApiVersion = "loopwright.dev/v1alpha1";
 
 struct SandboxSpec {
-  std::optional<std::vector<BackendId>> preferredBackends;  // 1..6 unique (kAllBackends)
+  std::optional<std::vector<BackendId>> preferredBackends;  // 1..7 unique (kAllBackends)
   std::optional<NetworkMode> networkMode;
   std::optional<std::vector<Capability>> requiredCapabilities;  // 0..6 unique
   std::vector<std::string> deniedReadPaths;                     // 0..64, additive, "~/" expanded

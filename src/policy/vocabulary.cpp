@@ -42,6 +42,7 @@ std::string_view toString(BackendId b) {
     case BackendId::Docker: return "docker";
     case BackendId::DirectDedicated: return "direct-dedicated";
     case BackendId::LinuxGvisor: return "linux-gvisor";
+    case BackendId::K8sPod: return "k8s-pod";
   }
   return "?";
 }
@@ -85,6 +86,9 @@ Isolation isolationOf(BackendId b) {
     case BackendId::Docker: return Isolation::L2;
     // gVisor's kernel (the Sentry) between the step and the host's.
     case BackendId::LinuxGvisor: return Isolation::L3;
+    // A pod of its own under a gVisor or Kata RuntimeClass, on a node of the
+    // cluster: another kernel, and another machine than the orchestrator's.
+    case BackendId::K8sPod: return Isolation::L3;
   }
   return Isolation::L1;
 }

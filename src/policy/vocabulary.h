@@ -28,10 +28,10 @@ enum class NetworkMode { None, LoopbackOnly, AllowOutbound, AllowList };
 inline constexpr std::array kAllNetworkModes = {NetworkMode::None, NetworkMode::LoopbackOnly,
                                                 NetworkMode::AllowOutbound, NetworkMode::AllowList};
 
-enum class BackendId { MacosSeatbelt, LinuxBwrap, LinuxLandlock, Docker, DirectDedicated, LinuxGvisor };
-inline constexpr std::array kAllBackends = {BackendId::MacosSeatbelt,   BackendId::LinuxBwrap,
-                                            BackendId::LinuxLandlock,   BackendId::Docker,
-                                            BackendId::DirectDedicated, BackendId::LinuxGvisor};
+enum class BackendId { MacosSeatbelt, LinuxBwrap, LinuxLandlock, Docker, DirectDedicated, LinuxGvisor, K8sPod };
+inline constexpr std::array kAllBackends = {
+    BackendId::MacosSeatbelt,   BackendId::LinuxBwrap,  BackendId::LinuxLandlock, BackendId::Docker,
+    BackendId::DirectDedicated, BackendId::LinuxGvisor, BackendId::K8sPod};
 
 // What separates a step from the orchestrator and its token (isolation.h):
 // L1 local (an OS sandbox, or only the job's VM), L2 container, L3 remote

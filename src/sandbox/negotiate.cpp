@@ -72,7 +72,8 @@ Error isolationUnavailable(const EffectiveSandbox& p, const std::string& missing
     return makeError(ErrorCode::IsolationUnavailable, what,
                      level +
                          " needs gVisor (the runsc package) on this host and linux-gvisor in preferredBackends "
-                         "(docs/isolation-levels.md); run 'loopwright sandbox backends' to see what this host lacks. "
+                         "(docs/isolation-levels.md), or a cluster in the host config and k8s-pod "
+                         "(docs/kubernetes.md); run 'loopwright sandbox backends' to see what this host lacks. "
                          "The step is never run at a lower level instead");
   return makeError(ErrorCode::IsolationUnavailable, what,
                    level +

@@ -24,6 +24,7 @@ std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env, const
   gvisor::GvisorConfig gvisorConfig = gvisor::gvisorConfigFor(env);
   gvisorConfig.readCache = !options.freshProbes;
   all.push_back(std::make_unique<gvisor::GvisorBackend>(std::move(gvisorConfig)));
+  all.push_back(makeK8sPodBackend(options));
   return all;
 }
 

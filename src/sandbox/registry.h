@@ -8,13 +8,20 @@
 
 #include "core/environment.h"
 #include "sandbox/backend.h"
+#include "sandbox/k8s/k8s_pod_backend.h"
 
 namespace lw::sandbox {
 
 struct RegistryOptions {
   // Ignore on-disk probe caches (`sandbox backends` shows a fresh observation).
   bool freshProbes = false;
+  // The cluster the host config names for k8s-pod; without one it is
+  // present and unavailable, saying so.
+  std::optional<k8s::K8sPodConfig> kubernetes;
 };
+
+// k8s-pod on `options`' cluster, or unavailable for want of one.
+std::unique_ptr<Backend> makeK8sPodBackend(const RegistryOptions& options);
 
 // One backend per BackendId, in kAllBackends order. A backend this platform
 // cannot have (macos-seatbelt on Linux) is present and reports itself

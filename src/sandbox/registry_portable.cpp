@@ -9,7 +9,7 @@ namespace lw::sandbox {
 
 std::vector<BackendId> defaultBackendOrder() { return {kDefaultBackendOrder.begin(), kDefaultBackendOrder.end()}; }
 
-std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env, const RegistryOptions&) {
+std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env, const RegistryOptions& options) {
   constexpr const char* kLinuxOnly = "needs Linux (this loopwright is the portable build)";
   std::vector<std::unique_ptr<Backend>> all;
   all.push_back(seatbelt::makeSeatbeltBackend(env));
@@ -18,6 +18,7 @@ std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env, const
   all.push_back(makeUnavailableBackend(BackendId::Docker, std::string("docker ") + kLinuxOnly));
   all.push_back(direct::makeDirectBackend());
   all.push_back(makeUnavailableBackend(BackendId::LinuxGvisor, std::string("linux-gvisor ") + kLinuxOnly));
+  all.push_back(makeK8sPodBackend(options));  // the pod runs on the cluster, whatever this host is
   return all;
 }
 

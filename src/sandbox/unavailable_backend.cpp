@@ -32,4 +32,11 @@ std::unique_ptr<Backend> makeUnavailableBackend(BackendId id, std::string reason
   return std::make_unique<UnavailableBackend>(id, std::move(reason));
 }
 
+std::unique_ptr<Backend> makeK8sPodBackend(const RegistryOptions& options) {
+  if (options.kubernetes) return std::make_unique<k8s::K8sPodBackend>(*options.kubernetes);
+  return makeUnavailableBackend(BackendId::K8sPod,
+                                "k8s-pod runs steps on a cluster the host config names (sandbox.kubernetes, "
+                                "docs/kubernetes.md); none is configured");
+}
+
 }  // namespace lw::sandbox

@@ -1,4 +1,6 @@
 // The local Kubernetes API server and its OpenAPI check, compiled once into test_lease.
-#include "support/local_http_server.cpp"  // NOLINT(bugprone-suspicious-include)
-#include "support/local_k8s_server.cpp"   // NOLINT(bugprone-suspicious-include)
-#include "support/openapi_check.cpp"      // NOLINT(bugprone-suspicious-include)
+#include "support/local_http_server.cpp"      // NOLINT(bugprone-suspicious-include)
+#include "support/local_k8s_pods.cpp"         // NOLINT(bugprone-suspicious-include)
+#include "support/local_k8s_server.cpp"       // NOLINT(bugprone-suspicious-include)
+#include "support/local_k8s_server_pods.cpp"  // NOLINT(bugprone-suspicious-include)
+#include "support/openapi_check.cpp"          // NOLINT(bugprone-suspicious-include)

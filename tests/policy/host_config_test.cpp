@@ -107,3 +107,27 @@ TEST_CASE("host config: leases on Kubernetes, with a namespace and a name prefix
   CHECK(bad.error().diagnostics[0].message.find("'CI_Runners' is not a namespace name") != std::string::npos);
   CHECK(bad.error().diagnostics[1].message.find("'-x' is not 1 to 63 of a-z") != std::string::npos);
 }
+
+TEST_CASE("host config: the k8s-pod cluster (kubernetes:) loads, and refuses a tag or a missing RuntimeClass") {
+  const std::string head = "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n";
+  auto none = parseHostConfig(head, "host.yaml");
+  REQUIRE(none.ok());
+  CHECK_FALSE(none->kubernetes.has_value());
+  auto r = parseHostConfig(
+      head + "kubernetes:\n  namespace: ci-steps\n  runtimeClassName: gvisor\n  image: \"tools@sha256:" + kDigest +
+          "\"\n  kubeconfig: /etc/lw/kubeconfig\n",
+      "host.yaml");
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().diagnostics.front().message));
+  REQUIRE(r->kubernetes.has_value());
+  CHECK(r->kubernetes->ns == "ci-steps");
+  CHECK(r->kubernetes->runtimeClassName == "gvisor");
+  CHECK(r->kubernetes->image == "tools@sha256:" + kDigest);
+  CHECK(r->kubernetes->kubeconfig == "/etc/lw/kubeconfig");
+  auto tag = parseHostConfig(head + "kubernetes:\n  namespace: ci\n  runtimeClassName: gvisor\n  image: tools:1\n",
+                             "host.yaml");
+  REQUIRE_FALSE(tag.ok());
+  CHECK(tag.error().diagnostics.front().message == "image 'tools:1' is not pinned by digest");
+  auto missing =
+      parseHostConfig(head + "kubernetes:\n  namespace: ci\n  image: \"tools@sha256:" + kDigest + "\"\n", "host.yaml");
+  CHECK_FALSE(missing.ok());
+}

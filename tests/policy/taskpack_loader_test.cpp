@@ -135,10 +135,10 @@ TEST_CASE("taskpack loader: bounds of every list and number") {
   std::vector<Case> cases = {
       {"preferredBackends empty", "  sandbox: {preferredBackends: []}\n",
        "spec.sandbox.preferredBackends: has 0 items"},
-      {"preferredBackends seven",
+      {"preferredBackends eight",
        "  sandbox: {preferredBackends: [linux-bwrap, linux-landlock, linux-gvisor, docker, macos-seatbelt, "
-       "direct-dedicated, linux-bwrap]}\n",
-       "spec.sandbox.preferredBackends: has 7 items"},
+       "direct-dedicated, k8s-pod, linux-bwrap]}\n",
+       "spec.sandbox.preferredBackends: has 8 items"},
       {"unknown backend", "  sandbox: {preferredBackends: [firejail]}\n",
        "spec.sandbox.preferredBackends[0]: 'firejail' is not one of"},
       {"capability twice", "  sandbox: {requiredCapabilities: [networkIsolation, networkIsolation]}\n",

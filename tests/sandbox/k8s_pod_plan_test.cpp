@@ -55,7 +55,8 @@ json::object denyAll() { return planDefaultDenyPolicy("ci-runners", std::nullopt
 
 const lw::test::OpenApiSpec& kubernetesSpec() {
   static const lw::test::OpenApiSpec spec(
-      {std::string(LOOPWRIGHT_SOURCE_DIR) + "/tests/data/k8s/apis__networking.k8s.io__v1_openapi.json",
+      {std::string(LOOPWRIGHT_SOURCE_DIR) + "/tests/data/k8s/api__v1_openapi.json",
+       std::string(LOOPWRIGHT_SOURCE_DIR) + "/tests/data/k8s/apis__networking.k8s.io__v1_openapi.json",
        std::string(LOOPWRIGHT_SOURCE_DIR) + "/tests/data/k8s/apis__node.k8s.io__v1_openapi.json"});
   return spec;
 }
@@ -64,6 +65,17 @@ const lw::test::OpenApiSpec& kubernetesSpec() {
 
 TEST_CASE("k8s pod plan: a reviewer's pod, golden") {
   lw::test::checkGoldenJson("k8s/pod_reviewer.json", planPod(reviewerInput()));
+}
+
+TEST_CASE("k8s pod plan: the pods are valid against core/v1's OpenAPI description") {
+  CHECK(kubernetesSpec().checkValue("io.k8s.api.core.v1.Pod", planPod(reviewerInput())) == "");
+  PodPlanInput author = reviewerInput();
+  author.spec.workspaceWritable = true;
+  CHECK(kubernetesSpec().checkValue("io.k8s.api.core.v1.Pod", planPod(author)) == "");
+  // The check is live: a field Pod Security does not know is refused.
+  json::object pod = planPod(reviewerInput());
+  pod["spec"].as_object()["securityContext"].as_object()["privileged"] = false;
+  CHECK(kubernetesSpec().checkValue("io.k8s.api.core.v1.Pod", pod) != "");
 }
 
 TEST_CASE("k8s pod plan: every restricted Pod Security field, in every container") {
@@ -79,25 +91,30 @@ TEST_CASE("k8s pod plan: every restricted Pod Security field, in every container
   CHECK(spec.at("securityContext").at("runAsNonRoot") == true);
   CHECK(spec.at("securityContext").at("runAsUser").as_int64() != 0);
   CHECK(spec.at("securityContext").at("seccompProfile").at("type").as_string() == "RuntimeDefault");
-  for (const char* list : {"initContainers", "containers"})
-    for (const json::value& c : spec.at(list).as_array()) {
-      CAPTURE(c.at("name").as_string());
-      const json::object& sc = c.at("securityContext").as_object();
-      CHECK(sc.at("allowPrivilegeEscalation") == false);
-      CHECK(sc.at("privileged") == false);
-      CHECK(sc.at("readOnlyRootFilesystem") == true);
-      CHECK(sc.at("runAsNonRoot") == true);
-      CHECK(sc.at("capabilities").at("drop") == json::array{"ALL"});
-      CHECK(sc.at("seccompProfile").at("type").as_string() == "RuntimeDefault");
-      CHECK(c.at("resources").at("limits").at("memory").as_string() == "2147483648");
-      CHECK(c.at("resources").at("requests") == c.at("resources").at("limits"));
-    }
-  const json::value& step = spec.at("containers").as_array()[0];
-  CHECK(step.at("volumeMounts").as_array()[0].at("readOnly") == false);  // the author writes the workspace
+  CHECK(spec.at("activeDeadlineSeconds").as_int64() == 6 * 3600);  // a pod a crash leaves ends by itself
+  CHECK(!spec.contains("initContainers"));
+  for (const json::value& c : spec.at("containers").as_array()) {
+    CAPTURE(c.at("name").as_string());
+    const json::object& sc = c.at("securityContext").as_object();
+    CHECK(sc.at("allowPrivilegeEscalation") == false);
+    CHECK(sc.at("privileged") == false);
+    CHECK(sc.at("readOnlyRootFilesystem") == true);
+    CHECK(sc.at("runAsNonRoot") == true);
+    CHECK(sc.at("capabilities").at("drop") == json::array{"ALL"});
+    CHECK(sc.at("seccompProfile").at("type").as_string() == "RuntimeDefault");
+    CHECK(c.at("resources").at("requests") == c.at("resources").at("limits"));
+    CHECK(c.at("command") == json::array{"sleep", "21600"});  // the step is exec'd, once its workspace is in
+  }
+  const json::array& containers = spec.at("containers").as_array();
+  CHECK(containers[0].at("name") == "files");
+  CHECK(containers[0].at("volumeMounts").as_array()[0].at("readOnly") == false);  // it unpacks the workspace
+  CHECK(containers[1].at("name") == "step");
+  CHECK(containers[1].at("resources").at("limits").at("memory").as_string() == "2147483648");
+  CHECK(containers[1].at("volumeMounts").as_array()[0].at("readOnly") == false);  // the author writes the workspace
   CHECK(planPod(reviewerInput())
             .at("spec")
             .at("containers")
-            .as_array()[0]
+            .as_array()[1]
             .at("volumeMounts")
             .as_array()[0]
             .at("readOnly") == true);

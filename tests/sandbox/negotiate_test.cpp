@@ -151,7 +151,8 @@ TEST_CASE("negotiate: L2 where docker cannot give it is ISOLATION_UNAVAILABLE na
     REQUIRE(!r.ok());
     CHECK(r.error().code == ErrorCode::IsolationUnavailable);
     CHECK(r.error().message.ends_with(
-        "no backend here gives L2: preferredBackends lists no backend that gives it (docker, linux-gvisor would)"));
+        "no backend here gives L2: preferredBackends lists no backend that gives it (docker, linux-gvisor, k8s-pod "
+        "would)"));
   }
   SUBCASE("docker runs but lacks a capability: that is not the level's fault") {
     h.reports[BackendId::Docker].capabilities[Capability::SyscallFiltering] = {Support::Partial, "no seccomp"};
@@ -223,7 +224,8 @@ TEST_CASE("negotiate: L3 without runsc is ISOLATION_UNAVAILABLE naming why, neve
   req.policy.preferredBackends = {BackendId::Docker};
   auto unlisted = negotiate(req, h.probeFor());
   REQUIRE(!unlisted.ok());
-  CHECK(unlisted.error().message.ends_with("preferredBackends lists no backend that gives it (linux-gvisor would)"));
+  CHECK(unlisted.error().message.ends_with(
+      "preferredBackends lists no backend that gives it (linux-gvisor, k8s-pod would)"));
 }
 
 TEST_CASE("negotiate: an empty list fails closed") {

@@ -10,6 +10,8 @@
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket.hpp>
 
 namespace lw::test {
 
@@ -18,6 +20,51 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
+
+// The handler's view of a Beast WebSocket over the connection's stream.
+template <class Stream>
+class BeastWebSocket final : public LocalHttpServer::WebSocket {
+ public:
+  explicit BeastWebSocket(Stream& stream) : ws_(stream) { ws_.binary(true); }
+  beast::websocket::stream<Stream&>& stream() { return ws_; }
+  std::optional<std::string> read() override {
+    beast::flat_buffer buffer;
+    boost::system::error_code ec;
+    ws_.read(buffer, ec);
+    if (ec) return std::nullopt;
+    return beast::buffers_to_string(buffer.data());
+  }
+  bool write(const std::string& message) override {
+    boost::system::error_code ec;
+    ws_.write(asio::buffer(message), ec);
+    return !ec;
+  }
+  void close() override {
+    boost::system::error_code ec;
+    ws_.close(beast::websocket::close_code::normal, ec);
+  }
+
+ private:
+  beast::websocket::stream<Stream&> ws_;
+};
+
+// Accepts the upgrade `req` asked for with the answer's subprotocol, and runs it.
+template <class Stream>
+void runWebSocket(Stream& sock, const http::request<http::string_body>& req, const LocalHttpServer::Response& reply,
+                  const std::string& serverName) {
+  BeastWebSocket<Stream> ws(sock);
+  auto protocol = reply.headers.find("Sec-WebSocket-Protocol");
+  const std::string accepted = protocol == reply.headers.end() ? "" : protocol->second;
+  ws.stream().set_option(beast::websocket::stream_base::decorator([&](beast::websocket::response_type& res) {
+    res.set(http::field::server, serverName);
+    if (!accepted.empty()) res.set(http::field::sec_websocket_protocol, accepted);
+  }));
+  boost::system::error_code ec;
+  ws.stream().accept(req, ec);
+  if (ec) return;
+  reply.upgrade(ws);
+  ws.close();
+}
 }  // namespace local_http
 
 struct LocalHttpServer::State {
@@ -143,6 +190,7 @@ void LocalHttpServer::exchange(Stream& sock) {
       beast::get_lowest_layer(sock).shutdown(tcp::socket::shutdown_both, ignore);
       return;
     }
+    if (reply->upgrade && beast::websocket::is_upgrade(req)) return runWebSocket(sock, req, *reply, state_->serverName);
     http::response<http::string_body> res{static_cast<http::status>(reply->status), req.version()};
     res.set(http::field::server, state_->serverName);
     for (const auto& [k, v] : reply->headers) res.set(k, v);

@@ -21,10 +21,23 @@ class LocalHttpServer {
     std::map<std::string, std::string> headers;  // lower-case names
     std::string body;
   };
+  // A connection upgraded to WebSocket, as a handler sees it: binary
+  // messages, read and written from the handler's one thread.
+  class WebSocket {
+   public:
+    virtual ~WebSocket() = default;
+    virtual std::optional<std::string> read() = 0;  // nullopt: closed
+    virtual bool write(const std::string& message) = 0;
+    virtual void close() = 0;
+  };
   struct Response {
     int status = 200;
     std::map<std::string, std::string> headers;
     std::string body;
+    // Set with status 101: the connection becomes a WebSocket (the
+    // Sec-WebSocket-Protocol header names the subprotocol accepted) and this
+    // runs it; the connection closes when it returns.
+    std::function<void(WebSocket&)> upgrade = {};
   };
   // nullopt: the connection is closed without an answer. Called on the
   // connection's thread; it may block until `onStop` releases it.

@@ -8,6 +8,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "support/local_k8s_status.h"
+
 namespace lw::test {
 namespace {
 
@@ -23,6 +25,7 @@ struct ResourceType {
 const std::map<std::string, ResourceType>& resourceTypes() {
   static const std::map<std::string, ResourceType> types = {
       {"leases", {"coordination.k8s.io", "v1", "Lease"}},
+      {"pods", {"", "v1", "Pod"}},  // the core group: /api/v1
       {"networkpolicies", {"networking.k8s.io", "v1", "NetworkPolicy"}},
       {"runtimeclasses", {"node.k8s.io", "v1", "RuntimeClass"}},  // cluster-scoped
   };
@@ -36,35 +39,34 @@ struct Route {
   std::string name;  // "" for the collection
   ResourceType type;
   std::string collectionPath;
+  std::string subresource;  // "exec", "attach", "portforward"; "" none
 };
 
 // A namespaced resource (/apis/G/V/namespaces/NS/PLURAL[/NAME]) or a
 // cluster-scoped one (/apis/G/V/PLURAL[/NAME]: ns is empty).
 std::optional<Route> routeOf(const std::string& path) {
+  static const std::regex core(R"(/api/v1/namespaces/([^/]+)/(pods)(?:/([^/]+)(?:/(exec|attach|portforward))?)?)");
+  std::smatch c;
+  if (std::regex_match(path, c, core))
+    return Route{c[2], c[1], c[3], resourceTypes().at(c[2]), "/api/v1/namespaces/" + std::string(c[1]) + "/pods", c[4]};
   static const std::regex re(R"(/apis/([a-z0-9.]+)/(v[0-9a-z]+)(?:/namespaces/([^/]+))?/([a-z]+)(?:/([^/]+))?)");
   std::smatch m;
   if (!std::regex_match(path, m, re)) return std::nullopt;
   auto type = resourceTypes().find(m[4]);
   if (type == resourceTypes().end() || type->second.group != m[1] || type->second.version != m[2]) return std::nullopt;
   const std::string scope = m[3].matched ? "/namespaces/" + std::string(m[3]) : "";
-  return Route{m[4], m[3], m[5], type->second,
-               "/apis/" + std::string(m[1]) + "/" + std::string(m[2]) + scope + "/" + std::string(m[4])};
+  return Route{m[4],
+               m[3],
+               m[5],
+               type->second,
+               "/apis/" + std::string(m[1]) + "/" + std::string(m[2]) + scope + "/" + std::string(m[4]),
+               ""};
 }
 
-Response jsonResponse(int status, const json::value& body) {
-  return Response{status, {{"Content-Type", "application/json"}}, json::serialize(body)};
-}
+using k8s_answers::jsonResponse;
+using k8s_answers::statusResponse;
 
-// The meta/v1 Status every error is answered with.
-Response statusResponse(int code, const std::string& reason, const std::string& message, json::object details = {}) {
-  json::object status{{"kind", "Status"},    {"apiVersion", "v1"}, {"metadata", json::object{}},
-                      {"status", "Failure"}, {"message", message}, {"reason", reason},
-                      {"code", code}};
-  if (!details.empty()) status["details"] = std::move(details);
-  return jsonResponse(code, status);
-}
-
-std::string qualified(const Route& r) { return r.plural + "." + r.type.group; }
+std::string qualified(const Route& r) { return r.type.group.empty() ? r.plural : r.plural + "." + r.type.group; }
 
 json::object detailsOf(const Route& r, const std::string& name) {
   return json::object{{"name", name}, {"group", r.type.group}, {"kind", r.plural}};
@@ -152,16 +154,26 @@ std::string verbOf(const std::string& method, const Route& r) {
 }  // namespace
 
 LocalK8sServer::LocalK8sServer(std::optional<LocalHttpServer::Tls> tls)
-    : spec_({std::filesystem::path(LOOPWRIGHT_SOURCE_DIR) / "tests/data/k8s/apis__coordination.k8s.io__v1_openapi.json",
+    : spec_({std::filesystem::path(LOOPWRIGHT_SOURCE_DIR) / "tests/data/k8s/api__v1_openapi.json",
+             std::filesystem::path(LOOPWRIGHT_SOURCE_DIR) / "tests/data/k8s/apis__coordination.k8s.io__v1_openapi.json",
              std::filesystem::path(LOOPWRIGHT_SOURCE_DIR) / "tests/data/k8s/apis__networking.k8s.io__v1_openapi.json",
              std::filesystem::path(LOOPWRIGHT_SOURCE_DIR) / "tests/data/k8s/apis__node.k8s.io__v1_openapi.json"}) {
   auto handler = [this](const LocalHttpServer::Request& r) { return handle(r); };
   https_ = tls.has_value();
+  char dir[] = "/tmp/lw-k8s-pods-XXXXXX";
+  podRoot_ = ::mkdtemp(dir) != nullptr ? dir : "/tmp";
+  pods_ = std::make_unique<LocalPodRuntime>(
+      podRoot_, [this](const std::string& path, json::object status) { podStatusChanged(path, std::move(status)); });
   http_ = tls ? std::make_unique<LocalHttpServer>("loopwright-local-k8s", handler, *tls)
               : std::make_unique<LocalHttpServer>("loopwright-local-k8s", handler);
 }
 
-LocalK8sServer::~LocalK8sServer() { http_.reset(); }
+LocalK8sServer::~LocalK8sServer() {
+  http_.reset();
+  pods_.reset();
+  std::error_code ec;
+  if (podRoot_ != "/tmp") std::filesystem::remove_all(podRoot_, ec);
+}
 
 std::string LocalK8sServer::url() const {
   return (https_ ? "https://127.0.0.1:" : "http://127.0.0.1:") + std::to_string(http_->port());
@@ -219,8 +231,8 @@ LocalHttpServer::Response LocalK8sServer::handle(const LocalHttpServer::Request&
   }
   Response answer =
       route ? serve(request) : statusResponse(404, "NotFound", "the server could not find the requested resource");
-  // A watch answers a stream of events, not the list its schema names.
-  if (std::string why = isWatch(request.target)
+  // A watch answers a stream of events, not the list its schema names; an upgrade no JSON.
+  if (std::string why = isWatch(request.target) || answer.upgrade
                             ? std::string()
                             : spec_.checkResponse(request.method, request.target, answer.status, answer.body);
       !why.empty()) {
@@ -233,6 +245,7 @@ LocalHttpServer::Response LocalK8sServer::handle(const LocalHttpServer::Request&
 LocalHttpServer::Response LocalK8sServer::serve(const LocalHttpServer::Request& request) {
   const Route r = *routeOf(pathOf(request.target));
   const std::string itemPath = r.collectionPath + "/" + r.name;
+  if (!r.subresource.empty()) return serveExec(request, itemPath, r.name);
   std::unique_lock<std::mutex> lock(mu_);
   if (request.method == "GET" && r.name.empty() && isWatch(request.target))
     return watch(lock, r.collectionPath, request.target);
@@ -257,7 +270,10 @@ LocalHttpServer::Response LocalK8sServer::serve(const LocalHttpServer::Request& 
     details["uid"] = found->second.at("metadata").at("uid");
     ++revision_;
     record(itemPath, "DELETED", found->second);
+    json::object gone = std::move(found->second);
     objects_.erase(found);
+    lock.unlock();
+    if (r.plural == "pods") return podDeleted(itemPath, std::move(gone));
     return jsonResponse(200, json::object{{"kind", "Status"},
                                           {"apiVersion", "v1"},
                                           {"metadata", json::object{}},
@@ -275,7 +291,11 @@ LocalHttpServer::Response LocalK8sServer::serve(const LocalHttpServer::Request& 
   if (meta.contains("namespace") && stringAt(body, "metadata", "namespace") != r.ns)
     return statusResponse(400, "BadRequest",
                           "the namespace of the provided object does not match the namespace sent on the request");
-  if (auto errors = fieldErrors(body); !errors.empty()) return invalid(r, name, errors);
+  const bool newPod = r.plural == "pods" && request.method == "POST";
+  if (auto errors = newPod ? podFieldErrors(body, fieldErrors(body)) : fieldErrors(body); !errors.empty())
+    return invalid(r, name, errors);
+  if (std::string refusal = newPod ? podAdmissionRefusal(body) : ""; !refusal.empty())
+    return statusResponse(403, "Forbidden", "pods \"" + name + "\" is forbidden: " + refusal, detailsOf(r, name));
   const std::string path = r.collectionPath + "/" + name;
   found = objects_.find(path);
   if (!r.ns.empty()) meta["namespace"] = r.ns;
@@ -289,8 +309,11 @@ LocalHttpServer::Response LocalK8sServer::serve(const LocalHttpServer::Request& 
     meta["uid"] = "uid-" + std::to_string(revision_ + 1);
     meta["creationTimestamp"] = "2024-05-01T12:00:00Z";
     meta["resourceVersion"] = std::to_string(++revision_);
+    if (r.plural == "pods") body["status"] = json::object{{"phase", "Pending"}};
     objects_[path] = body;
     record(path, "ADDED", body);
+    lock.unlock();
+    if (r.plural == "pods") pods_->start(path, body);
     return jsonResponse(201, body);
   }
   if (found == objects_.end())

@@ -24,6 +24,7 @@
 #include <boost/json/object.hpp>
 
 #include "support/local_http_server.h"
+#include "support/local_k8s_pods.h"
 #include "support/openapi_check.h"
 
 namespace lw::test {
@@ -54,6 +55,8 @@ class LocalK8sServer {
   void compact();
   // Answers every request with 503 ServiceUnavailable while set.
   void setUnavailable(bool unavailable) { unavailable_ = unavailable; }
+  // Processes the pods run now (containers and exec'd commands).
+  std::size_t livePodProcesses() const { return pods_->liveProcesses(); }
 
  private:
   LocalHttpServer::Response handle(const LocalHttpServer::Request& request);
@@ -63,6 +66,16 @@ class LocalK8sServer {
   LocalHttpServer::Response watch(std::unique_lock<std::mutex>& lock, const std::string& collection,
                                   const std::string& target);
   void record(const std::string& path, const char* type, const boost::json::object& object);  // mu_ held
+  // Pods (local_k8s_server_pods.cpp): the field errors of a Pod to create
+  // besides `errors` (422), what admission refuses ("" none: 403), exec over
+  // WebSocket, and a pod's new status from the runtime.
+  std::vector<std::pair<std::string, std::string>> podFieldErrors(
+      const boost::json::object& pod, std::vector<std::pair<std::string, std::string>> errors) const;
+  std::string podAdmissionRefusal(const boost::json::object& pod) const;  // mu_ held
+  LocalHttpServer::Response serveExec(const LocalHttpServer::Request& request, const std::string& podPath,
+                                      const std::string& podName);
+  void podStatusChanged(const std::string& path, boost::json::object status);
+  LocalHttpServer::Response podDeleted(const std::string& path, boost::json::object pod);  // mu_ not held
 
   struct Event {
     std::string collection;
@@ -81,6 +94,8 @@ class LocalK8sServer {
   std::vector<std::string> violations_;
   std::vector<std::string> requests_;
   std::atomic<bool> unavailable_{false};
+  std::filesystem::path podRoot_;
+  std::unique_ptr<LocalPodRuntime> pods_;  // after mu_: its threads report through it until it is gone
   std::unique_ptr<LocalHttpServer> http_;
   bool https_ = false;
 };

@@ -170,7 +170,10 @@ std::string OpenApiSpec::checkRequest(const std::string& method, const std::stri
   boost::system::error_code ec;
   json::value value = json::parse(body, ec);
   if (ec) return what + "body: not JSON";
-  const json::value& schema = requestBody->at("content").at("application/json").at("schema");
+  // Published as "*/*" (any of the encodings the server decodes): the JSON one is sent.
+  const json::object& content = requestBody->at("content").as_object();
+  const json::value& schema =
+      (content.contains("application/json") ? content.at("application/json") : content.at("*/*")).at("schema");
   std::vector<std::string> errors;
   validate(schema, value, "$", errors);
   return errors.empty() ? "" : what + "body: " + errors.front();
@@ -186,9 +189,12 @@ std::string OpenApiSpec::checkResponse(const std::string& method, const std::str
   json::value value = json::parse(body, ec);
   if (ec) return method + " " + path + ": response: not JSON";
   const json::value* declared = op->at("responses").as_object().if_contains(std::to_string(status));
+  // A status declared without a JSON body (401 "Unauthorized") gets a Status like an undeclared one.
+  const json::value* content = declared != nullptr ? declared->as_object().if_contains("content") : nullptr;
+  const json::value* jsonContent = content != nullptr ? content->as_object().if_contains("application/json") : nullptr;
   std::vector<std::string> errors;
-  if (declared != nullptr)
-    validate(declared->at("content").at("application/json").at("schema"), value, "$", errors);
+  if (jsonContent != nullptr)
+    validate(jsonContent->at("schema"), value, "$", errors);
   else
     validate(schemas_.at("io.k8s.apimachinery.pkg.apis.meta.v1.Status"), value, "$", errors);
   return errors.empty() ? "" : method + " " + path + ": response " + std::to_string(status) + ": " + errors.front();
@@ -222,6 +228,15 @@ void OpenApiSpec::validate(const json::value& schemaValue, const json::value& va
       validate(*target, value, where, errors);
     } else if (key == "allOf") {
       for (const json::value& part : rule.as_array()) validate(part, value, where, errors);
+    } else if (key == "oneOf") {
+      // Exactly one alternative: IntOrString {integer | string}, Quantity {string | number}.
+      std::size_t matched = 0;
+      for (const json::value& part : rule.as_array()) {
+        std::vector<std::string> partErrors;
+        validate(part, value, where, partErrors);
+        matched += partErrors.empty() ? 1 : 0;
+      }
+      if (matched != 1) errors.push_back(where + ": matches " + std::to_string(matched) + " of oneOf's alternatives");
     } else if (key == "enum") {
       const auto& options = rule.as_array();
       if (std::find(options.begin(), options.end(), value) == options.end())
@@ -232,8 +247,8 @@ void OpenApiSpec::validate(const json::value& schemaValue, const json::value& va
       errors.push_back("#schema" + where.substr(1) + ": unsupported keyword " + std::string(key));
     }
   }
-  // IntOrString is published as {type: string, format: int-or-string}; the
-  // API server's decoder takes a JSON number or string for it.
+  // IntOrString is published as {format: int-or-string, oneOf: [integer,
+  // string]}; the API server's decoder takes a JSON number or string for it.
   const json::value* fmt = schema.if_contains("format");
   if (schema.contains("x-kubernetes-int-or-string") || (fmt != nullptr && fmt->as_string() == "int-or-string")) {
     if (!value.is_string() && !value.is_int64() && !value.is_uint64())

@@ -6,7 +6,7 @@
 // request the real one rejects.
 //
 // Schema keywords applied: $ref (to #/components/schemas), allOf, type,
-// format (int32, int64, date-time, int-or-string), properties, required,
+// oneOf, format (int32, int64, date-time, int-or-string), properties, required,
 // additionalProperties, items, enum, and Kubernetes' x-kubernetes-int-or-string
 // and x-kubernetes-preserve-unknown-fields. An object with `properties` and
 // no `additionalProperties` refuses unknown fields (Kubernetes'

@@ -3,14 +3,57 @@
 #include <boost/json/parse.hpp>
 
 namespace lw::sandbox::k8s {
-namespace {
 
 namespace json = boost::json;
 
-struct Answer {
-  int status = 0;
-  json::object body;
-};
+std::string messageSuffix(const ApiAnswer& answer) {
+  const json::value* message = answer.body.if_contains("message");
+  return message != nullptr && message->is_string() ? ": " + std::string(message->as_string()) : "";
+}
+
+namespace {
+
+Error apiUnavailable(const ClusterEndpoint& endpoint, const std::string& why) {
+  return makeError(ErrorCode::SandboxBackendUnavailable, why,
+                   "check that the API server answers and that the runner's credentials are valid "
+                   "(docs/kubernetes.md); a step never starts unchecked",
+                   endpoint.server);
+}
+
+}  // namespace
+
+Result<http::Response> callApiRaw(http::Transport& transport, const ClusterEndpoint& endpoint,
+                                  const std::string& method, const std::string& path, const std::string& body) {
+  auto token = endpoint.token();
+  if (!token) return apiUnavailable(endpoint, token.error().message);
+  http::Request request;
+  request.method = method;
+  request.url = endpoint.server + path;
+  request.headers = {{"Authorization", "Bearer " + *token}, {"Accept", "application/json"}};
+  if (!body.empty()) request.headers.emplace_back("Content-Type", "application/json");
+  request.body = body;
+  request.timeout = endpoint.timeout;
+  http::Response response = transport.send(request);
+  if (!response.answered())
+    return apiUnavailable(endpoint, "the Kubernetes API server at " + endpoint.server + " did not answer " + method +
+                                        " " + path + " (" + std::string(http::toString(response.failure)) + ": " +
+                                        response.error + ")");
+  return response;
+}
+
+Result<ApiAnswer> callApi(http::Transport& transport, const ClusterEndpoint& endpoint, const std::string& method,
+                          const std::string& path, const std::string& body) {
+  auto response = callApiRaw(transport, endpoint, method, path, body);
+  if (!response) return response.error();
+  boost::system::error_code ec;
+  json::value parsed = json::parse(response->body, ec);
+  if (ec || !parsed.is_object())
+    return apiUnavailable(endpoint, "the Kubernetes API server answered " + method + " " + path + " with HTTP " +
+                                        std::to_string(response->status) + " and no JSON object");
+  return ApiAnswer{response->status, std::move(parsed.as_object())};
+}
+
+namespace {
 
 Error unavailable(const ClusterEndpoint& endpoint, const std::string& message) {
   return makeError(ErrorCode::SandboxBackendUnavailable, message,
@@ -19,28 +62,13 @@ Error unavailable(const ClusterEndpoint& endpoint, const std::string& message) {
                    endpoint.server);
 }
 
-Result<Answer> get(http::Transport& transport, const ClusterEndpoint& endpoint, const std::string& path) {
-  auto token = endpoint.token();
-  if (!token) return unavailable(endpoint, token.error().message);
-  http::Request request;
-  request.url = endpoint.server + path;
-  request.headers = {{"Authorization", "Bearer " + *token}, {"Accept", "application/json"}};
-  request.timeout = endpoint.timeout;
-  http::Response response = transport.send(request);
-  if (!response.answered())
-    return unavailable(endpoint, "the Kubernetes API server at " + endpoint.server + " did not answer GET " + path +
-                                     " (" + std::string(http::toString(response.failure)) + ": " + response.error +
-                                     ")");
-  boost::system::error_code ec;
-  json::value body = json::parse(response.body, ec);
-  if (ec || !body.is_object() || (response.status != 200 && response.status != 404)) {
-    const json::value* message = !ec && body.is_object() ? body.as_object().if_contains("message") : nullptr;
-    return unavailable(
-        endpoint,
-        "the Kubernetes API server answered GET " + path + " with HTTP " + std::to_string(response.status) +
-            (message != nullptr && message->is_string() ? ": " + std::string(message->as_string()) : std::string()));
-  }
-  return Answer{response.status, std::move(body.as_object())};
+Result<ApiAnswer> get(http::Transport& transport, const ClusterEndpoint& endpoint, const std::string& path) {
+  auto answer = callApi(transport, endpoint, "GET", path);
+  if (!answer) return answer.error();
+  if (answer->status != 200 && answer->status != 404)
+    return unavailable(endpoint, "the Kubernetes API server answered GET " + path + " with HTTP " +
+                                     std::to_string(answer->status) + messageSuffix(*answer));
+  return answer;
 }
 
 }  // namespace

@@ -21,7 +21,26 @@ struct ClusterEndpoint {
   std::string server;                          // "https://10.0.0.1:443", no path
   std::function<Result<std::string>()> token;  // the bearer token to send now
   std::chrono::milliseconds timeout{5000};
+  // The CAs an https server is verified against (as http::Policy's): the
+  // curl transport of the caller has its own; exec's WebSocket uses these.
+  std::string caFile = {};
+  std::string caPem = {};
 };
+
+// One exchange with the API server: its status and JSON body, whatever the
+// status. SANDBOX_BACKEND_UNAVAILABLE when there is no token, no answer, or
+// an answer that is not a JSON object.
+struct ApiAnswer {
+  int status = 0;
+  boost::json::object body;
+};
+// The same, the body as sent (a watch's events, one JSON object a line).
+Result<http::Response> callApiRaw(http::Transport& transport, const ClusterEndpoint& endpoint,
+                                  const std::string& method, const std::string& path, const std::string& body = "");
+Result<ApiAnswer> callApi(http::Transport& transport, const ClusterEndpoint& endpoint, const std::string& method,
+                          const std::string& path, const std::string& body = "");
+// ": <the Status's message>", or "" when the answer has none.
+std::string messageSuffix(const ApiAnswer& answer);
 
 // The pre-flight verdict from what the API server answers. Refuses with
 // SANDBOX_BACKEND_UNAVAILABLE when it does not answer, refuses the

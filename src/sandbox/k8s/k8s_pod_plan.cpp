@@ -29,36 +29,37 @@ json::array envOf(const StepSpec& spec) {
   return env;
 }
 
-json::array argvOf(const StepSpec& spec) {
-  json::array argv;
-  for (const std::string& a : spec.argv) argv.push_back(json::value(a));
-  return argv;
-}
-
 json::object resources(const ResourceLimits& l) {
   json::object amounts{{"memory", bytes(l.memoryBytes)}, {"ephemeral-storage", bytes(l.fileSizeBytes)}};
   return json::object{{"requests", amounts}, {"limits", amounts}};
 }
 
-// The init container that receives the workspace: a tar stream on its
-// stdin (attach), unpacked into the workspace volume, then it exits and the
-// step starts.
-json::object workspaceIn(const PodPlanInput& in) {
-  return json::object{{"name", "workspace-in"},
-                      {"image", in.image},
-                      {"command", json::array{"tar", "-x", "-f", "-", "-C", kWorkspaceMount}},
-                      {"stdin", true},
-                      {"stdinOnce", true},
-                      {"tty", false},
-                      {"resources", resources(in.spec.limits)},
-                      {"securityContext", containerSecurity()},
-                      {"volumeMounts", json::array{mount("workspace", kWorkspaceMount, false)}}};
+// What each container runs: nothing but a wait, bounded by the pod's
+// deadline. The workspace, the step and the outputs are exec'd into them
+// (k8s_pod_backend.h), so the step starts only once its workspace is there.
+json::array holder(const PodPlanInput& in) { return json::array{"sleep", std::to_string(in.deadlineSeconds)}; }
+
+// The container that moves files: it writes the workspace (the step may
+// not) and reads /out. Small: tar streams, nothing held in memory.
+json::object filesContainer(const PodPlanInput& in) {
+  json::object amounts{{"memory", bytes(kFilesMemoryBytes)},
+                       {"ephemeral-storage", bytes(in.spec.limits.fileSizeBytes)}};
+  return json::object{
+      {"name", kFilesContainer},
+      {"image", in.image},
+      {"command", holder(in)},
+      {"workingDir", kWorkspaceMount},
+      {"stdin", false},
+      {"tty", false},
+      {"resources", json::object{{"requests", amounts}, {"limits", amounts}}},
+      {"securityContext", containerSecurity()},
+      {"volumeMounts", json::array{mount("workspace", kWorkspaceMount, false), mount("out", kOutMount, false)}}};
 }
 
 json::object stepContainer(const PodPlanInput& in) {
-  return json::object{{"name", "step"},
+  return json::object{{"name", kStepContainer},
                       {"image", in.image},
-                      {"command", argvOf(in.spec)},
+                      {"command", holder(in)},
                       {"workingDir", kWorkspaceMount},
                       {"env", envOf(in.spec)},
                       {"stdin", false},
@@ -93,9 +94,9 @@ json::object planPod(const PodPlanInput& in) {
                     {"hostPID", false},
                     {"hostIPC", false},
                     {"terminationGracePeriodSeconds", 1},
+                    {"activeDeadlineSeconds", in.deadlineSeconds},
                     {"securityContext", podSecurity},
-                    {"initContainers", json::array{workspaceIn(in)}},
-                    {"containers", json::array{stepContainer(in)}},
+                    {"containers", json::array{filesContainer(in), stepContainer(in)}},
                     {"volumes", volumes(in.spec.limits)}};
   return json::object{{"apiVersion", "v1"},
                       {"kind", "Pod"},

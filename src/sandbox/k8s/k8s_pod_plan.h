@@ -1,8 +1,6 @@
 // The pure half of the k8s-pod backend (L3 remote; docs/kubernetes.md):
 // one step -> the Pod it runs in and the default-deny NetworkPolicy the
-// namespace must hold. Not registered as a backend yet: the effects (create,
-// stream the workspace in and outputs out, delete on every path) are still
-// to come.
+// namespace must hold. The effects are k8s_pod_backend.h's.
 //
 // The Pod, in order of what it holds back:
 //  1. runtimeClassName: a sandboxed runtime (gVisor or Kata; k8s_preflight.h
@@ -16,9 +14,13 @@
 //     step sees no cluster credentials and no service addresses;
 //  4. the step's limits: memory as request and limit, /tmp as a memory-backed
 //     emptyDir of tmpSize, ephemeral storage bounded by fileSize;
-//  5. the workspace as an emptyDir filled by the init container
-//     `workspace-in` from its stdin (a tar stream over attach), mounted
-//     read-only in the step unless the role writes it; /out an emptyDir;
+//  5. the workspace, /out and /tmp as emptyDirs; two containers that only
+//     wait (bounded by activeDeadlineSeconds): `files`, which alone writes
+//     the workspace, and `step`, which mounts it read-only unless the role
+//     writes it. The backend execs the workspace in (a tar stream on the
+//     stdin of `tar -x` in `files`), the step's argv in `step`, and the
+//     outputs out (`tar -c` of /out in `files`), so the step starts only
+//     once its workspace is whole;
 //  6. labels: app.kubernetes.io/managed-by=loopwright and the run and step,
 //     which the job-completed sweep deletes by.
 #pragma once
@@ -41,15 +43,20 @@ inline constexpr const char* kStepLabel = "loopwright.dev/step";
 inline constexpr const char* kWorkspaceMount = "/workspace";
 inline constexpr const char* kOutMount = "/out";
 inline constexpr std::int64_t kStepUid = 65532;  // non-root, the distroless "nonroot" uid
+inline constexpr const char* kFilesContainer = "files";
+inline constexpr const char* kStepContainer = "step";
+inline constexpr std::int64_t kFilesMemoryBytes = std::int64_t{128} << 20;
 
 struct PodPlanInput {
-  StepSpec spec;        // argv, env, limits, workspaceWritable
+  StepSpec spec;        // env (paths as the pod sees them), limits, workspaceWritable
   std::string image;    // pinned by digest ("repo@sha256:<64 hex>")
   std::string ns;       // the namespace the host config names
   std::string podName;  // a DNS-1123 subdomain, unique per step
   std::string runtimeClassName;
   std::string runLabel;  // label values: 1..63 of [A-Za-z0-9._-]
   std::string stepLabel;
+  // The pod ends by then whatever happens to loopwright (activeDeadlineSeconds).
+  std::int64_t deadlineSeconds = 6 * 3600;
 };
 
 // The Pod object for `POST /api/v1/namespaces/{ns}/pods`.

@@ -1,0 +1,126 @@
+#include "sandbox/k8s/k8s_pod_backend.h"
+
+#include <random>
+
+#include "sandbox/k8s/k8s_pod_plan.h"
+#include "sandbox/k8s/k8s_pod_run.h"
+#include "sandbox/k8s/k8s_pods_api.h"
+#include "sandbox/k8s/k8s_preflight.h"
+
+namespace lw::sandbox::k8s {
+namespace {
+
+namespace json = boost::json;
+
+json::object podLabels(const std::string& runLabel, const std::string& stepLabel) {
+  return json::object{{kManagedByLabel, "loopwright"}, {kRunLabel, runLabel}, {kStepLabel, stepLabel}};
+}
+
+std::string randomHex(std::size_t digits) {
+  std::random_device random;
+  std::string out;
+  for (std::size_t i = 0; i < digits; ++i) out += "0123456789abcdef"[random() % 16];
+  return out;
+}
+
+// A host path of the workspace or the out dir -> where the pod has it.
+std::string podPath(const StepSpec& spec, const std::string& value) {
+  const std::pair<std::string, const char*> roots[] = {{spec.outDir.string(), kOutMount},
+                                                       {spec.workspace.string(), kWorkspaceMount}};
+  for (const auto& [host, inPod] : roots)
+    if (!host.empty() && (value == host || value.starts_with(host + "/"))) return inPod + value.substr(host.size());
+  return value;
+}
+
+StepSpec inPodPaths(const StepSpec& spec) {
+  StepSpec out = spec;
+  for (std::string& a : out.argv) a = podPath(spec, a);
+  for (auto& [name, value] : out.env) value = podPath(spec, value);
+  return out;
+}
+
+Error refused(const std::string& what, const std::string& hint) {
+  return makeError(ErrorCode::SandboxCapabilityInsufficient, "k8s-pod cannot run this step: " + what, hint, "k8s-pod");
+}
+
+}  // namespace
+
+std::string sweepSelector(const std::string& runLabel) {
+  return std::string(kManagedByLabel) + "=loopwright," + kRunLabel + "=" + runLabel;
+}
+
+const ProbeReport& K8sPodBackend::probe() {
+  if (report_) return *report_;
+  ProbeReport r;
+  r.backend = BackendId::K8sPod;
+  r.version = "Kubernetes API " + config_.endpoint.server + ", RuntimeClass " + config_.runtimeClassName;
+  auto pre = preflightFromCluster(*config_.transport, config_.endpoint, config_.runtimeClassName, config_.ns,
+                                  podLabels(config_.runLabel, "probe"));
+  if (!pre) {
+    r.unavailableReason = pre.error().message;
+    markAllAbsent(r, pre.error().message);
+    return *(report_ = r);
+  }
+  r.available = true;
+  r.capabilities = pre->capabilities;
+  const SupportStatus policy = pre->capabilities.at(Capability::NetworkIsolation);
+  r.networkModes = {{NetworkMode::None, {Support::Partial, "the pod keeps its own loopback; " + policy.reason}},
+                    {NetworkMode::LoopbackOnly, policy},
+                    {NetworkMode::AllowOutbound, {Support::Absent, "the default-deny policy allows no egress"}},
+                    {NetworkMode::AllowList, {Support::Absent, "the egress proxy is not carried to pods yet"}}};
+  r.kernelSeparation = "RuntimeClass " + config_.runtimeClassName + " (handler " + pre->handler +
+                       "), as the API shows it: every step's pod runs under " +
+                       (pre->runtime == SandboxRuntime::GVisor ? "gVisor's kernel" : "a Kata VM's kernel") +
+                       " on a node of the cluster, not on this runner";
+  return *(report_ = r);
+}
+
+Result<std::unique_ptr<process::RunningProcess>> K8sPodBackend::launch(const StepSpec& spec) {
+  if (spec.passFd)
+    return refused("the step needs the bridge, which is not carried to a pod yet",
+                   "run steps that use the bridge on linux-gvisor (docs/kubernetes.md)");
+  if (spec.network == NetworkMode::AllowOutbound || spec.network == NetworkMode::AllowList)
+    return refused("networkMode " + std::string(toString(spec.network)) + " (pods get the default-deny policy only)",
+                   "use networkMode none or loopback-only with k8s-pod (docs/kubernetes.md)");
+  // Again before every pod: a NetworkPolicy or RuntimeClass deleted since the probe refuses the step.
+  auto pre = preflightFromCluster(*config_.transport, config_.endpoint, config_.runtimeClassName, config_.ns,
+                                  podLabels(config_.runLabel, "step"));
+  if (!pre) return pre.error();
+  return createAndRun(spec);
+}
+
+Result<std::unique_ptr<process::RunningProcess>> K8sPodBackend::createAndRun(const StepSpec& spec) {
+  auto input = tarTree(spec.workspace, config_.maxWorkspaceBytes);
+  if (!input) return input.error();
+  const std::string stepLabel = randomHex(10);
+  PodPlanInput plan{inPodPaths(spec),
+                    spec.image.value_or(config_.image),
+                    config_.ns,
+                    "lw-" + config_.runLabel + "-" + stepLabel,
+                    config_.runtimeClassName,
+                    config_.runLabel,
+                    stepLabel,
+                    config_.podDeadlineSeconds};
+  auto created = createPod(*config_.transport, config_.endpoint, planPod(plan));
+  if (!created) return created.error();
+  PodRunContext context{config_.transport.get(), config_.endpoint,     config_.ns,     plan.podName, plan.spec,
+                        std::move(*input),       config_.startTimeout, config_.outputs};
+  return std::unique_ptr<process::RunningProcess>(std::make_unique<PodRun>(std::move(context)));
+}
+
+std::vector<limits::Enforcement> K8sPodBackend::limitsEnforcement(const ResourceLimits& l) {
+  return podLimitsEnforcement(l);
+}
+
+std::string K8sPodBackend::hostDependencies() {
+  return "kubernetes " + config_.endpoint.server + " namespace " + config_.ns + " runtimeClass " +
+         config_.runtimeClassName + " image " + config_.image;
+}
+
+std::vector<std::string> K8sPodBackend::hostNotes() {
+  return {"whoever may create pods/exec in namespace " + config_.ns +
+          " can read and change every step's workspace and outputs there: grant those verbs to the runner's service "
+          "account alone (docs/kubernetes.md)"};
+}
+
+}  // namespace lw::sandbox::k8s

@@ -1,0 +1,70 @@
+// k8s-pod: each step in a pod of its own on the cluster the host config
+// names (docs/kubernetes.md), under a gVisor or Kata RuntimeClass, with
+// restricted Pod Security and a default-deny NetworkPolicy checked before
+// every pod (k8s_preflight.h): L3 remote. The planner is k8s_pod_plan.h;
+// this is the effects: pre-flight, create, then PodRun (k8s_pod_run.h) moves
+// the workspace in, runs the step, brings the outputs out and deletes the
+// pod on every path.
+//
+// Capabilities are the pre-flight's, from what the API shows; nothing is
+// assumed of the cluster. Not carried yet: the bridge (a step that needs
+// one is refused) and the allow-list egress proxy.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/http.h"
+#include "sandbox/backend.h"
+#include "sandbox/k8s/k8s_cluster.h"
+#include "sandbox/k8s/k8s_tar.h"
+
+namespace lw::sandbox::k8s {
+
+struct K8sPodConfig {
+  ClusterEndpoint endpoint;
+  std::shared_ptr<http::Transport> transport;  // the API's JSON calls (curl with the cluster's CA)
+  std::string ns;                              // where the pods run
+  std::string runtimeClassName;
+  std::string image;     // pinned by digest; the step's own image when it names one
+  std::string runLabel;  // loopwright.dev/run: the workflow run, which the sweep deletes by
+  std::int64_t podDeadlineSeconds = 6 * 3600;
+  std::chrono::milliseconds startTimeout{180000};
+  std::size_t maxWorkspaceBytes = std::size_t{512} << 20;
+  UntarLimits outputs;
+};
+
+class K8sPodBackend final : public Backend {
+ public:
+  explicit K8sPodBackend(K8sPodConfig config) : config_(std::move(config)) {}
+
+  BackendId id() const override { return BackendId::K8sPod; }
+  BackendTraits traits() const override {
+    BackendTraits t;
+    t.bridge = BackendTraits::BridgeTransport::SocketPath;  // refused at launch until carried (see above)
+    t.hostFilesVisible = false;                             // only the workspace and /out reach the pod
+    t.canariesThroughShell = true;
+    t.egress = BackendTraits::EgressPath::ByBackend;
+    return t;
+  }
+  // The pre-flight against the cluster, once per process.
+  const ProbeReport& probe() override;
+  // The pre-flight again (a policy may have gone since the probe), then the pod.
+  Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override;
+  std::vector<limits::Enforcement> limitsEnforcement(const ResourceLimits& l) override;
+  std::string hostDependencies() override;
+  std::vector<std::string> hostNotes() override;
+
+ private:
+  Result<std::unique_ptr<process::RunningProcess>> createAndRun(const StepSpec& spec);
+
+  K8sPodConfig config_;
+  std::optional<ProbeReport> report_;
+};
+
+// The labels every pod of this backend carries (planPod's): the sweep's selector.
+std::string sweepSelector(const std::string& runLabel);
+
+}  // namespace lw::sandbox::k8s

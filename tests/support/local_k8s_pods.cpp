@@ -1,0 +1,383 @@
+#include "support/local_k8s_pods.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <set>
+
+#include <boost/json/serialize.hpp>
+
+namespace lw::test {
+
+namespace json = boost::json;
+namespace fs = std::filesystem;
+
+// Named, not anonymous: LocalPodRuntime::Pod holds them.
+namespace local_pods {
+// What a container is, run as local processes.
+struct Container {
+  std::string name;
+  std::string image;
+  std::vector<std::string> command;
+  std::map<std::string, std::string> env;
+  std::vector<std::pair<std::string, fs::path>> mounts;  // mount path -> the volume's directory, longest first
+  std::string workingDir;
+  int pid = -1;
+  std::string startedAt;
+  std::optional<int> exitCode;
+  std::string finishedAt;
+};
+
+}  // namespace local_pods
+
+namespace {
+
+using local_pods::Container;
+
+const json::object* objectAt(const json::object& o, const char* key) {
+  const json::value* v = o.if_contains(key);
+  return v != nullptr ? v->if_object() : nullptr;
+}
+
+bool isTrue(const json::object* o, const char* key) {
+  const json::value* v = o != nullptr ? o->if_contains(key) : nullptr;
+  return v != nullptr && v->is_bool() && v->as_bool();
+}
+bool isFalse(const json::object* o, const char* key) {
+  const json::value* v = o != nullptr ? o->if_contains(key) : nullptr;
+  return v != nullptr && v->is_bool() && !v->as_bool();
+}
+
+std::string seccompType(const json::object* securityContext) {
+  const json::object* p = securityContext != nullptr ? objectAt(*securityContext, "seccompProfile") : nullptr;
+  const json::value* t = p != nullptr ? p->if_contains("type") : nullptr;
+  return t != nullptr && t->is_string() ? std::string(t->as_string()) : "";
+}
+
+bool dropsAll(const json::object* securityContext) {
+  const json::object* caps = securityContext != nullptr ? objectAt(*securityContext, "capabilities") : nullptr;
+  const json::value* drop = caps != nullptr ? caps->if_contains("drop") : nullptr;
+  if (drop == nullptr || !drop->is_array()) return false;
+  return std::any_of(drop->as_array().begin(), drop->as_array().end(), [](const json::value& c) { return c == "ALL"; });
+}
+
+void containerViolations(const json::object& pod, const json::object& c, std::vector<std::string>& out) {
+  const json::object* podSc = objectAt(pod, "securityContext");
+  const json::object* sc = objectAt(c, "securityContext");
+  const std::string name = "container \"" + std::string(c.at("name").as_string()) + "\" must set ";
+  if (!isFalse(sc, "allowPrivilegeEscalation"))
+    out.push_back("allowPrivilegeEscalation != false (" + name + "securityContext.allowPrivilegeEscalation=false)");
+  if (!dropsAll(sc))
+    out.push_back("unrestricted capabilities (" + name + "securityContext.capabilities.drop=[\"ALL\"])");
+  if (isTrue(sc, "privileged")) out.push_back("privileged (container must not set securityContext.privileged=true)");
+  if (!isTrue(sc, "runAsNonRoot") && !isTrue(podSc, "runAsNonRoot"))
+    out.push_back("runAsNonRoot != true (" + name + "securityContext.runAsNonRoot=true)");
+  const std::string seccomp = seccompType(sc).empty() ? seccompType(podSc) : seccompType(sc);
+  if (seccomp != "RuntimeDefault" && seccomp != "Localhost")
+    out.push_back("seccompProfile (" + name +
+                  "securityContext.seccompProfile.type to \"RuntimeDefault\" or \"Localhost\")");
+}
+
+std::string now() {
+  std::time_t t = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return text;
+}
+
+// A path inside the container -> the directory that stands for it.
+std::string mapped(const Container& c, const std::string& value) {
+  for (const auto& [mountPath, dir] : c.mounts)
+    if (value == mountPath || value.starts_with(mountPath + "/")) return dir.string() + value.substr(mountPath.size());
+  return value;
+}
+
+Container containerOf(const json::object& c, const fs::path& volumes) {
+  Container out;
+  out.name = std::string(c.at("name").as_string());
+  out.image = std::string(c.at("image").as_string());
+  if (const json::value* command = c.if_contains("command"))
+    for (const json::value& a : command->as_array()) out.command.emplace_back(a.as_string());
+  if (const json::value* mounts = c.if_contains("volumeMounts"))
+    for (const json::value& m : mounts->as_array())
+      out.mounts.emplace_back(std::string(m.at("mountPath").as_string()),
+                              volumes / std::string(m.at("name").as_string()));
+  std::sort(out.mounts.begin(), out.mounts.end(),
+            [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  out.env["PATH"] = "/usr/local/bin:/usr/bin:/bin";
+  if (const json::value* env = c.if_contains("env"))
+    for (const json::value& e : env->as_array())
+      out.env[std::string(e.at("name").as_string())] = mapped(out, std::string(e.at("value").as_string()));
+  const json::value* wd = c.if_contains("workingDir");
+  out.workingDir = wd != nullptr ? mapped(out, std::string(wd->as_string())) : volumes.string();
+  return out;
+}
+
+struct Child {
+  int pid = -1;
+  int in = -1;  // -1 when not piped
+  int out = -1;
+  int err = -1;
+};
+
+// pipe2 is Linux's; the portable build's tests run this server too.
+bool cloexecPipe(int fds[2]) {
+  if (::pipe(fds) != 0) return false;
+  return ::fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0 && ::fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0;
+}
+
+// Starts argv (argv[0] found on the container's PATH) in its own process
+// group, stdio piped or /dev/null.
+Child spawnLocal(const Container& c, const std::vector<std::string>& argv, bool piped) {
+  std::vector<std::string> envText;
+  for (const auto& [k, v] : c.env) envText.push_back(k + "=" + v);
+  std::vector<char*> args, envp;
+  std::vector<std::string> mappedArgs;
+  for (const std::string& a : argv) mappedArgs.push_back(mapped(c, a));
+  for (std::string& a : mappedArgs) args.push_back(a.data());
+  args.push_back(nullptr);
+  for (std::string& e : envText) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string program = mappedArgs.empty() ? "" : mappedArgs[0];
+  for (const char* dir : {"/usr/local/bin/", "/usr/bin/", "/bin/"})
+    if (program.find('/') == std::string::npos && ::access((dir + program).c_str(), X_OK) == 0) program = dir + program;
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+  if (piped && (!cloexecPipe(in) || !cloexecPipe(out) || !cloexecPipe(err))) return {};
+  const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    ::dup2(piped ? in[0] : null, 0);
+    ::dup2(piped ? out[1] : null, 1);
+    ::dup2(piped ? err[1] : null, 2);
+    if (::chdir(c.workingDir.c_str()) != 0) ::_exit(126);
+    ::execve(program.c_str(), args.data(), envp.data());
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // before any kill(-pid), whichever of the two runs first
+  ::close(null);
+  if (!piped) return Child{pid};
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  return Child{pid, in[1], out[0], err[0]};
+}
+
+int exitCodeOf(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
+
+json::object containerStatus(const Container& c) {
+  json::object state;
+  if (c.exitCode)
+    state["terminated"] = json::object{{"exitCode", *c.exitCode},
+                                       {"reason", *c.exitCode == 0 ? "Completed" : "Error"},
+                                       {"startedAt", c.startedAt},
+                                       {"finishedAt", c.finishedAt}};
+  else if (c.pid > 0)
+    state["running"] = json::object{{"startedAt", c.startedAt}};
+  else
+    state["waiting"] = json::object{{"reason", "ContainerCreating"}};
+  return json::object{{"name", c.name},    {"image", c.image},
+                      {"imageID", ""},     {"ready", c.pid > 0 && !c.exitCode},
+                      {"restartCount", 0}, {"started", c.pid > 0 && !c.exitCode},
+                      {"state", state}};
+}
+
+// The exec outcome on channel 3, as the kubelet reports it.
+std::string execStatus(const std::vector<std::string>& command, int code) {
+  if (code == 0) return json::serialize(json::object{{"metadata", json::object{}}, {"status", "Success"}});
+  std::string joined;
+  for (const std::string& a : command) joined += (joined.empty() ? "" : " ") + a;
+  return json::serialize(json::object{
+      {"metadata", json::object{}},
+      {"status", "Failure"},
+      {"message", "command terminated with non-zero exit code: error executing command [" + joined + "], exit code " +
+                      std::to_string(code)},
+      {"reason", "NonZeroExitCode"},
+      {"details", json::object{{"causes", json::array{json::object{{"reason", "ExitCode"},
+                                                                   {"message", std::to_string(code)}}}}}}});
+}
+
+// Copies the child's stdout and stderr to channels 1 and 2 until both end.
+void forwardOutput(const Child& child, LocalHttpServer::WebSocket& ws) {
+  pollfd fds[2] = {{child.out, POLLIN, 0}, {child.err, POLLIN, 0}};
+  int open = 2;
+  char buffer[16384];
+  while (open > 0) {
+    if (::poll(fds, 2, -1) < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
+      if (n <= 0) {
+        ::close(fds[i].fd);
+        fds[i].fd = -1;
+        --open;
+        continue;
+      }
+      ws.write(std::string(1, static_cast<char>(i + 1)) + std::string(buffer, static_cast<std::size_t>(n)));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> restrictedPodSecurityViolations(const json::object& pod) {
+  std::vector<std::string> out;
+  const json::object& spec = pod.at("spec").as_object();
+  for (const char* host : {"hostNetwork", "hostPID", "hostIPC"})
+    if (isTrue(&spec, host)) out.push_back(std::string("host namespaces (") + host + "=true)");
+  if (const json::value* volumes = spec.if_contains("volumes"))
+    for (const json::value& v : volumes->as_array())
+      if (v.as_object().contains("hostPath"))
+        out.push_back("restricted volume types (volume \"" + std::string(v.at("name").as_string()) +
+                      "\" uses hostPath)");
+  for (const char* list : {"initContainers", "containers"})
+    if (const json::value* containers = spec.if_contains(list))
+      for (const json::value& c : containers->as_array()) containerViolations(spec, c.as_object(), out);
+  return out;
+}
+
+struct LocalPodRuntime::Pod {
+  std::vector<Container> containers;
+  std::set<int> execPids;
+  std::string startTime;
+};
+
+LocalPodRuntime::LocalPodRuntime(fs::path root, StatusSink sink) : root_(std::move(root)), sink_(std::move(sink)) {
+  ::signal(SIGPIPE, SIG_IGN);  // a command that stops reading its stdin ends the feeder's write, not the test
+}
+
+LocalPodRuntime::~LocalPodRuntime() {
+  std::vector<std::string> keys;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [key, pod] : pods_) keys.push_back(key);
+  }
+  for (const std::string& key : keys) stop(key);
+  for (std::thread& t : waiters_) t.join();
+}
+
+void LocalPodRuntime::start(const std::string& key, const json::object& pod) {
+  auto p = std::make_shared<Pod>();
+  const fs::path volumes = root_ / std::string(pod.at("metadata").at("name").as_string()) / "volumes";
+  if (const json::value* vs = pod.at("spec").as_object().if_contains("volumes"))
+    for (const json::value& v : vs->as_array()) fs::create_directories(volumes / std::string(v.at("name").as_string()));
+  for (const json::value& c : pod.at("spec").at("containers").as_array())
+    p->containers.push_back(containerOf(c.as_object(), volumes));
+  std::lock_guard<std::mutex> lock(mu_);
+  pods_[key] = p;
+  report(key);  // Pending, ContainerCreating
+  p->startTime = now();
+  for (std::size_t i = 0; i < p->containers.size(); ++i) {
+    Container& c = p->containers[i];
+    c.pid = spawnLocal(c, c.command, false).pid;
+    c.startedAt = now();
+    waiters_.emplace_back([this, key, i, pid = c.pid] { watchContainer(key, i, pid); });
+  }
+  report(key);  // Running
+}
+
+void LocalPodRuntime::watchContainer(const std::string& key, std::size_t index, int pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  std::lock_guard<std::mutex> lock(mu_);
+  auto found = pods_.find(key);
+  if (found == pods_.end()) return;  // deleted: no status to report
+  found->second->containers[index].exitCode = exitCodeOf(status);
+  found->second->containers[index].finishedAt = now();
+  report(key);
+}
+
+void LocalPodRuntime::report(const std::string& key) {
+  const Pod& pod = *pods_.at(key);
+  json::array statuses;
+  bool allDone = true, anyStarted = false, anyFailed = false;
+  for (const Container& c : pod.containers) {
+    statuses.push_back(containerStatus(c));
+    allDone = allDone && c.exitCode.has_value();
+    anyStarted = anyStarted || c.pid > 0;
+    anyFailed = anyFailed || (c.exitCode && *c.exitCode != 0);
+  }
+  const char* phase = allDone ? (anyFailed ? "Failed" : "Succeeded") : (anyStarted ? "Running" : "Pending");
+  json::object status{{"phase", phase}, {"containerStatuses", statuses}, {"hostIP", "127.0.0.1"}};
+  if (!pod.startTime.empty()) status["startTime"] = pod.startTime;
+  sink_(key, std::move(status));
+}
+
+void LocalPodRuntime::stop(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto found = pods_.find(key);
+  if (found == pods_.end()) return;
+  for (const Container& c : found->second->containers)
+    if (c.pid > 0 && !c.exitCode) ::kill(-c.pid, SIGKILL);
+  for (int pid : found->second->execPids) ::kill(-pid, SIGKILL);
+  pods_.erase(found);
+}
+
+std::string LocalPodRuntime::execRefusal(const std::string& key, const std::string& container) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto found = pods_.find(key);
+  if (found == pods_.end()) return "pod does not exist";
+  for (const Container& c : found->second->containers)
+    if (c.name == container) return c.pid > 0 && !c.exitCode ? "" : "container " + container + " is not running";
+  return "container " + container + " is not valid for pod";
+}
+
+void LocalPodRuntime::exec(const std::string& key, const std::string& container,
+                           const std::vector<std::string>& command, bool withStdin, LocalHttpServer::WebSocket& ws) {
+  std::string input;
+  while (withStdin) {
+    std::optional<std::string> message = ws.read();
+    if (!message || message->empty()) break;
+    if (static_cast<unsigned char>((*message)[0]) == 255 && message->size() > 1 && (*message)[1] == 0) break;
+    if ((*message)[0] == 0) input.append(*message, 1);
+  }
+  std::shared_ptr<Pod> pod;
+  Child child;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto found = pods_.find(key);
+    if (found == pods_.end()) return;
+    pod = found->second;
+    auto c = std::find_if(pod->containers.begin(), pod->containers.end(),
+                          [&](const Container& x) { return x.name == container; });
+    child = spawnLocal(*c, command, true);
+    pod->execPids.insert(child.pid);
+  }
+  std::thread feeder([fd = child.in, input = std::move(input)] {
+    for (std::size_t at = 0; at < input.size();) {
+      const ssize_t n = ::write(fd, input.data() + at, input.size() - at);
+      if (n <= 0) break;
+      at += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+  });
+  forwardOutput(child, ws);
+  feeder.join();
+  int status = 0;
+  while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {}
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    pod->execPids.erase(child.pid);
+  }
+  ws.write("\x03" + execStatus(command, exitCodeOf(status)));
+}
+
+std::size_t LocalPodRuntime::liveProcesses() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::size_t n = 0;
+  for (const auto& [key, pod] : pods_) {
+    n += pod->execPids.size();
+    for (const Container& c : pod->containers) n += c.pid > 0 && !c.exitCode ? 1 : 0;
+  }
+  return n;
+}
+
+}  // namespace lw::test
