@@ -254,6 +254,38 @@ json::array egressReport(json::array records, Io& io) {
   return records;
 }
 
+Result<fs::path> workspaceFromFlags(const Args& a, const fs::path& cwd) {
+  std::error_code ec;
+  const std::string given = a.value("workspace").value_or(cwd.string());
+  fs::path workspace = fs::canonical(given, ec);
+  if (ec || !fs::is_directory(workspace)) return usage("workspace " + given + " is not an existing directory");
+  return workspace;
+}
+
+Backend* findBackend(const std::vector<std::unique_ptr<Backend>>& backends, BackendId id) {
+  for (const auto& b : backends)
+    if (b->id() == id) return b.get();
+  return nullptr;
+}
+
+json::array refusalsJson(const std::vector<sandbox::Refusal>& refusals) {
+  json::array refused;
+  for (const auto& r : refusals)
+    refused.push_back({{"backend", std::string(toString(r.backend))}, {"reason", r.reason}});
+  return refused;
+}
+
+// Waits for the step, killed at `timeout` seconds after `started` if given.
+sandbox::process::ExitInfo waitForStep(sandbox::process::RunningProcess& proc,
+                                       std::chrono::steady_clock::time_point started,
+                                       const std::optional<double>& timeout) {
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (timeout)
+    deadline = started +
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(*timeout));
+  return proc.wait(deadline);
+}
+
 int runExec(const Args& a, Io& io) {
   const fs::path cwd = fs::current_path();
   auto req = policyFromFlags(a, io.env, cwd);
@@ -262,34 +294,22 @@ int runExec(const Args& a, Io& io) {
   if (!timeout) return reportError(io, timeout.error());
   auto limits = limitsFromFlags(a);
   if (!limits) return reportError(io, limits.error());
-  std::error_code ec;
-  fs::path workspace = fs::canonical(a.value("workspace").value_or(cwd.string()), ec);
-  if (ec || !fs::is_directory(workspace))
-    return reportError(
-        io, usage("workspace " + a.value("workspace").value_or(cwd.string()) + " is not an existing directory"));
+  auto workspace = workspaceFromFlags(a, cwd);
+  if (!workspace) return reportError(io, workspace.error());
 
   auto backends = sandbox::makeBackends(io.env);
-  auto find = [&](BackendId id) -> Backend* {
-    for (auto& b : backends)
-      if (b->id() == id) return b.get();
-    return nullptr;
-  };
   auto chosen = sandbox::negotiate(*req, [&](BackendId id) -> const sandbox::ProbeReport* {
-    Backend* b = find(id);
+    Backend* b = findBackend(backends, id);
     return b ? &b->probe() : nullptr;
   });
-  json::array refused;
-  const auto& refusals = chosen ? chosen->refused : std::vector<sandbox::Refusal>{};
-  for (const auto& r : refusals)
-    refused.push_back({{"backend", std::string(toString(r.backend))}, {"reason", r.reason}});
   if (!chosen) {
     writeReport(a.value("report"), {{"outcome", "negotiation-failed"}, {"error", toJson(chosen.error())}}, io);
     return reportError(io, chosen.error());
   }
 
-  sandbox::StepSpec spec = specFromFlags(a, *req, workspace, cwd, io);
+  sandbox::StepSpec spec = specFromFlags(a, *req, *workspace, cwd, io);
   spec.limits = *limits;
-  Backend* backend = find(chosen->backend);
+  Backend* backend = findBackend(backends, chosen->backend);
   std::unique_ptr<ExecEgress> egress;
   if (spec.network == NetworkMode::AllowList) {
     auto proxy = ExecEgress::start(req->policy, *backend, spec);
@@ -306,14 +326,10 @@ int runExec(const Args& a, Io& io) {
                 io);
     return reportError(io, proc.error());
   }
-  std::optional<std::chrono::steady_clock::time_point> deadline;
-  if (*timeout)
-    deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                             std::chrono::duration<double>(**timeout));
-  sandbox::process::ExitInfo info = (*proc)->wait(deadline);
+  sandbox::process::ExitInfo info = waitForStep(**proc, started, *timeout);
   // A supervisor the step killed or stopped is said, never a plain exit.
   if (!info.supervisorLost.empty()) io.err << "loopwright: " << info.supervisorLost << "\n";
-  json::object report = exitReport(*chosen, std::move(refused), spec, *backend, **proc, info);
+  json::object report = exitReport(*chosen, refusalsJson(chosen->refused), spec, *backend, **proc, info);
   if (egress) report["egress"] = egressReport(egress->records(), io);
   writeReport(a.value("report"), report, io);
   if (io.json) printJson(io.out, report);

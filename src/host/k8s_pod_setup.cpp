@@ -14,16 +14,6 @@ Result<lease::k8s::Access> accessFor(const K8sPodHostConfig& k) {
   return lease::k8s::inClusterAccessFromEnvironment();
 }
 
-http::Policy policyFor(const lease::k8s::Access& access) {
-  http::Policy policy;
-  policy.maxRedirects = 0;
-  policy.proxy = http::Proxy::kNever;
-  policy.connectTimeout = std::chrono::milliseconds(3000);
-  policy.caFile = access.caFile;
-  policy.caPem = access.caPem;
-  return policy;
-}
-
 sandbox::k8s::K8sPodConfig configFor(const K8sPodHostConfig& k, const std::optional<std::string>& job) {
   sandbox::k8s::K8sPodConfig c;
   c.ns = k.ns;
@@ -42,7 +32,7 @@ sandbox::k8s::K8sPodConfig configFor(const K8sPodHostConfig& k, const std::optio
   c.endpoint.caFile = access->caFile;
   c.endpoint.caPem = access->caPem;
   c.endpoint.token = [a = *access] { return lease::k8s::bearerToken(a); };
-  c.transport = std::make_shared<http::CurlTransport>(policyFor(*access));
+  c.transport = std::make_shared<http::CurlTransport>(lease::k8s::apiHttpPolicy(*access));
   return c;
 }
 

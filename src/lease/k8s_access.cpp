@@ -158,4 +158,14 @@ Result<std::string> bearerToken(const Access& access) {
   return token;
 }
 
+http::Policy apiHttpPolicy(const Access& access) {
+  http::Policy policy;
+  policy.maxRedirects = 0;
+  policy.proxy = http::Proxy::kNever;
+  policy.connectTimeout = std::chrono::milliseconds(3000);
+  policy.caFile = access.caFile;
+  policy.caPem = access.caPem;
+  return policy;
+}
+
 }  // namespace lw::lease::k8s

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/http_policy.h"
 #include "core/result.h"
 
 namespace lw::lease::k8s {
@@ -48,5 +49,10 @@ Result<Access> kubeconfigAccessFromFile(const std::filesystem::path& file, const
 // surrounding whitespace), or the inline token. LEASE_UNAVAILABLE when the
 // file cannot be read or is empty.
 Result<std::string> bearerToken(const Access& access);
+
+// How every client of the API server (the lease store, the k8s-pod backend)
+// talks to it: no redirects, never through a proxy, a 3 s connect timeout,
+// the access's CA.
+http::Policy apiHttpPolicy(const Access& access);
 
 }  // namespace lw::lease::k8s

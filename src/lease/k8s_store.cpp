@@ -23,18 +23,8 @@ std::string messageOf(const json::object& status) {
   return m != nullptr && m->is_string() ? std::string(m->as_string()) : "";
 }
 
-http::Policy k8sPolicy(const k8s::Access& access) {
-  http::Policy policy;
-  policy.maxRedirects = 0;
-  policy.proxy = http::Proxy::kNever;
-  policy.connectTimeout = std::chrono::milliseconds(3000);
-  policy.caFile = access.caFile;
-  policy.caPem = access.caPem;
-  return policy;
-}
-
 struct OwnedTransport {
-  explicit OwnedTransport(const k8s::Access& access) : transport(k8sPolicy(access)) {}
+  explicit OwnedTransport(const k8s::Access& access) : transport(k8s::apiHttpPolicy(access)) {}
   http::CurlTransport transport;
 };
 

@@ -38,9 +38,10 @@ TEST_CASE("explain: a taskpack asking for isolation L3 exits 3 with the BLOCKER 
   CHECK(r.out.find("direct-dedicated: provides isolation L1, the policy requires at least L3") != std::string::npos);
   CHECK(r.out.find("  BLOCKER: no sandbox backend gives step review/a what its policy requires "
                    "(ISOLATION_UNAVAILABLE): the step asks for isolation L3 (remote: another kernel per step); "
-                   "no backend here gives L3: preferredBackends lists no backend that gives it (linux-gvisor would). "
-                   "Last safe state: nothing ran. Next action: L3 needs gVisor (the runsc package)") !=
-        std::string::npos);
+                   "no backend here gives L3: preferredBackends lists no backend that gives it (linux-gvisor, k8s-pod "
+                   "would). Last safe state: nothing ran. Next action: L3 needs gVisor (the runsc package) on this "
+                   "host and linux-gvisor in preferredBackends (docs/isolation-levels.md), or a cluster in the host "
+                   "config and k8s-pod (docs/kubernetes.md)") != std::string::npos);
   CHECK(r.err.find("error[ISOLATION_UNAVAILABLE]: 1 step would be refused on this host: review/a") !=
         std::string::npos);
 
