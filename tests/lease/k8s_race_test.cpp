@@ -10,6 +10,7 @@
 #include <chrono>
 
 #include "k8s_fixture.h"
+#include "k8s_server_process.h"
 #include "race_harness.h"
 
 using namespace lw;
@@ -28,10 +29,18 @@ Claim k8sClaim(const K8sStoreOptions& options, Ttl ttl) {
   };
 }
 
+// The server in a process of its own (k8s_server_process.h): these tests fork.
+struct K8sForkingScratch {
+  K8sServerProcess server;
+  lw::test::TempDir dir;
+  std::string tokenFile = writeK8sToken(dir);
+  K8sStoreOptions options() const { return k8sOptionsAt(server.url(), tokenFile); }
+};
+
 }  // namespace
 
 TEST_CASE("k8s race: two processes claim one Lease, exactly one wins, 60 rounds") {
-  K8sScratch scratch;
+  K8sForkingScratch scratch;
   auto start = std::chrono::steady_clock::now();
   CHECK(racesWithoutOneWinner(k8sClaim(scratch.options(), 3'600s), 60, std::nullopt) == 0);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
@@ -42,15 +51,15 @@ TEST_CASE("k8s race: two processes claim one Lease, exactly one wins, 60 rounds"
   auto expired = std::find_if(last->begin(), last->end(), [](const Lease& l) { return l.resource == "race-expired"; });
   REQUIRE(expired != last->end());
   CHECK(expired->token == 30);  // one claim won per odd round, none lost, none doubled
-  CHECK(scratch.server.violations() == std::vector<std::string>{});
+  CHECK(scratch.server.stop() == std::vector<std::string>{});
 }
 
 TEST_CASE("k8s race: a holder killed with SIGKILL keeps the Lease until expiry plus the skew margin") {
-  K8sScratch scratch;
+  K8sForkingScratch scratch;
   CHECK(killedHolder(k8sClaim(scratch.options(), 10s)) == 128 + SIGKILL);
   http::CurlTransport transport{http::Policy{}};
   ManualClock clock;
   K8sStore store(transport, scratch.options(), clock.fn());
   checkFreedOnlyAt(store, clock, kT0 + 10'000 + 1'999, kT0 + 12'000);
-  CHECK(scratch.server.violations() == std::vector<std::string>{});
+  CHECK(scratch.server.stop() == std::vector<std::string>{});
 }
