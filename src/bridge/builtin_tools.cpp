@@ -3,7 +3,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-#include "policy/tool_names.h"
+#include "policy/model/tool_names.h"
 #include "verify/outputs.h"
 
 namespace lw::bridge {

@@ -43,7 +43,7 @@
 #include "pipeline/run/run_setup.h"
 #include "pipeline/stage_loop.h"
 #include "pipeline/step/bridge_adapter.h"
-#include "policy/taskpack_loader.h"
+#include "policy/load/taskpack_loader.h"
 #include "sandbox/registry.h"
 #include "verify/libgit2.h"
 

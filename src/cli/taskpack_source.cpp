@@ -1,6 +1,6 @@
 #include "cli/taskpack_source.h"
 
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 #include "verify/libgit2.h"
 
 namespace lw::cli {

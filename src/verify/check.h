@@ -13,7 +13,7 @@
 
 #include "core/finding.h"
 #include "core/result.h"
-#include "policy/vocabulary.h"
+#include "policy/model/vocabulary.h"
 #include "verify/baseline.h"
 #include "verify/change.h"
 

@@ -7,7 +7,7 @@
 #include <git2/sys/odb_backend.h>
 
 #include "core/file_io.h"
-#include "policy/scope_glob.h"
+#include "policy/model/scope_glob.h"
 #include "verify/libgit2.h"
 #include "verify/worktree_files.h"
 

@@ -10,7 +10,7 @@
 #include "core/json_fields.h"
 #include "github/publish/conclusion.h"
 #include "github/publish/run_artifact.h"
-#include "policy/resolve.h"
+#include "policy/resolve/resolve.h"
 
 namespace lw::github {
 

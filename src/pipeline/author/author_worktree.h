@@ -13,7 +13,7 @@
 #include "core/result.h"
 #include "lease/lease.h"
 #include "lease/renewer.h"
-#include "policy/effective_policy.h"
+#include "policy/model/effective_policy.h"
 #include "verify/worktree.h"
 
 namespace lw::pipeline {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "policy/scope_glob.h"
+#include "policy/model/scope_glob.h"
 #include "verify/path_policy.h"
 
 namespace lw::pipeline {

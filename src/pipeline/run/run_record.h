@@ -13,8 +13,8 @@
 #include "core/finding.h"
 #include "core/step_coverage.h"
 #include "github/publish/conclusion.h"
-#include "policy/taskpack.h"
-#include "policy/vocabulary.h"
+#include "policy/model/taskpack.h"
+#include "policy/model/vocabulary.h"
 #include "verify/check.h"
 
 namespace lw::pipeline {
