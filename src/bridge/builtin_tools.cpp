@@ -4,7 +4,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "policy/model/tool_names.h"
-#include "verify/outputs.h"
+#include "verify/outputs/outputs.h"
 
 namespace lw::bridge {
 

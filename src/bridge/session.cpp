@@ -11,7 +11,7 @@
 #include "guard/canonical_json.h"
 #include "policy/builtin/builtin_params.h"
 #include "policy/model/tool_names.h"
-#include "verify/json_schema.h"
+#include "verify/outputs/json_schema.h"
 
 namespace lw::bridge {
 

@@ -45,7 +45,7 @@
 #include "pipeline/step/bridge_adapter.h"
 #include "policy/load/taskpack_loader.h"
 #include "sandbox/registry.h"
-#include "verify/libgit2.h"
+#include "verify/git/libgit2.h"
 
 namespace lw::cli {
 namespace fs = std::filesystem;

@@ -1,8 +1,8 @@
 #include "eval/case_git.h"
 
 #include "core/file_io.h"
-#include "verify/apply_patch.h"
-#include "verify/libgit2.h"
+#include "verify/git/libgit2.h"
+#include "verify/patch/apply_patch.h"
 
 namespace lw::eval {
 namespace fs = std::filesystem;

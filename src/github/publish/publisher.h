@@ -16,7 +16,7 @@
 #include "github/publish/outbox.h"
 #include "github/publish/publication.h"
 #include "github/rest/rest_client.h"
-#include "verify/secret_scanner.h"
+#include "verify/secrets/secret_scanner.h"
 
 namespace lw::github {
 

@@ -14,7 +14,7 @@
 #include "lease/lease.h"
 #include "lease/renewer.h"
 #include "policy/model/effective_policy.h"
-#include "verify/worktree.h"
+#include "verify/git/worktree.h"
 
 namespace lw::pipeline {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "policy/model/scope_glob.h"
-#include "verify/path_policy.h"
+#include "verify/check/path_policy.h"
 
 namespace lw::pipeline {
 namespace {

@@ -8,7 +8,7 @@
 #include "github/rest/live_rest_client.h"
 #include "github/rest/rest_client.h"
 #include "pipeline/review/local_git_reads.h"
-#include "verify/libgit2.h"
+#include "verify/git/libgit2.h"
 
 namespace lw::pipeline {
 

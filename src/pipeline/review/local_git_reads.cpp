@@ -6,7 +6,7 @@
 
 #include <git2.h>
 
-#include "verify/libgit2.h"
+#include "verify/git/libgit2.h"
 
 namespace lw::pipeline {
 namespace {

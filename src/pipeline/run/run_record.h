@@ -15,7 +15,7 @@
 #include "github/publish/conclusion.h"
 #include "policy/model/taskpack.h"
 #include "policy/model/vocabulary.h"
-#include "verify/check.h"
+#include "verify/check/check.h"
 
 namespace lw::pipeline {
 
