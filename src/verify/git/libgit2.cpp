@@ -111,6 +111,80 @@ Result<std::string> patchText(git_diff* diff) {
   return text;
 }
 
+Result<git_oid> findCommit(git_repository* repo, const std::string& hex, const std::string& hint) {
+  git_oid oid;
+  if (!parseOid(hex, oid)) return makeError(ErrorCode::IoError, "'" + hex + "' is not a commit id");
+  git_commit* raw = nullptr;
+  if (git_commit_lookup(&raw, repo, &oid) != 0) {
+    Error e = gitError(ErrorCode::IoError, "commit " + hex + " is not in the clone");
+    e.hint = hint;
+    return e;
+  }
+  GitPtr<git_commit> commit(raw);
+  return oid;
+}
+
+Result<git_oid> headCommit(git_repository* repo) {
+  git_oid oid;
+  if (git_reference_name_to_id(&oid, repo, "HEAD") != 0)
+    return gitError(ErrorCode::IoError, "the clone has no commit checked out");
+  return oid;
+}
+
+Result<git_oid> mergeBase(git_repository* repo, const git_oid& a, const git_oid& b, const std::string& hint) {
+  git_oid base;
+  if (git_merge_base(&base, repo, &a, &b) != 0) {
+    Error e = gitError(ErrorCode::IoError, oidHex(a) + " and " + oidHex(b) + " have no common ancestor");
+    e.hint = hint;
+    return e;
+  }
+  return base;
+}
+
+Result<bool> descendsFrom(git_repository* repo, const git_oid& descendant, const git_oid& ancestor) {
+  if (git_oid_equal(&descendant, &ancestor)) return true;
+  int rc = git_graph_descendant_of(repo, &descendant, &ancestor);
+  if (rc < 0) return gitError(ErrorCode::IoError, "cannot walk the history of " + oidHex(descendant));
+  return rc == 1;
+}
+
+Result<GitPtr<git_diff>> commitDiff(git_repository* repo, const git_oid& from, const git_oid& to, bool findRenames) {
+  auto fromTree = commitTree(repo, from);
+  if (!fromTree) return fromTree.error();
+  auto toTree = commitTree(repo, to);
+  if (!toTree) return toTree.error();
+  const std::string range = oidHex(from) + ".." + oidHex(to);
+  git_diff* raw = nullptr;
+  git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+  if (git_diff_tree_to_tree(&raw, repo, fromTree->get(), toTree->get(), &options) != 0)
+    return gitError(ErrorCode::IoError, "cannot diff " + range);
+  GitPtr<git_diff> diff(raw);
+  if (!findRenames) return diff;
+  git_diff_find_options find = GIT_DIFF_FIND_OPTIONS_INIT;
+  find.flags = GIT_DIFF_FIND_RENAMES;  // git's default (diff.renames = true), 50% similarity
+  if (git_diff_find_similar(diff.get(), &find) != 0)
+    return gitError(ErrorCode::IoError, "cannot detect renames in " + range);
+  return diff;
+}
+
+std::size_t diffFileCount(git_diff* diff) { return git_diff_num_deltas(diff); }
+
+Result<DiffFileStats> diffFileStats(git_diff* diff, std::size_t index) {
+  git_patch* raw = nullptr;
+  if (git_patch_from_diff(&raw, diff, index) != 0) return gitError(ErrorCode::IoError, "cannot read a file's changes");
+  GitPtr<git_patch> patch(raw);
+  const git_diff_delta* delta = git_patch_get_delta(patch.get());
+  DiffFileStats f;
+  f.status = delta->status;
+  f.oldPath = delta->old_file.path != nullptr ? delta->old_file.path : "";
+  f.newPath = delta->new_file.path != nullptr ? delta->new_file.path : "";
+  f.binary = (delta->flags & GIT_DIFF_FLAG_BINARY) != 0;
+  std::size_t context = 0;
+  if (git_patch_line_stats(&context, &f.additions, &f.deletions, patch.get()) != 0)
+    return gitError(ErrorCode::IoError, "cannot count the changes of " + (f.newPath.empty() ? f.oldPath : f.newPath));
+  return f;
+}
+
 }  // namespace lw::verify
 
 namespace lw::verify {

@@ -2,6 +2,7 @@
 // guard, owning handles, and the translation of libgit2 errors into lw::Error.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -88,6 +89,38 @@ Result<TreeFile> fileInTree(git_repository* repo, git_tree* tree, const std::str
 // A diff printed as a unified patch (`git diff` format); IO_ERROR when it
 // cannot be printed.
 Result<std::string> patchText(git_diff* diff);
+
+// The commit `hex` names: IO_ERROR when it is not a full object id or the
+// repository lacks it, with `hint` saying what would bring it.
+Result<git_oid> findCommit(git_repository* repo, const std::string& hex, const std::string& hint = {});
+
+// The commit HEAD points at; IO_ERROR when none is checked out.
+Result<git_oid> headCommit(git_repository* repo);
+
+// The best common ancestor of commits `a` and `b`; IO_ERROR with `hint` when
+// the repository holds none (unrelated histories, a shallow clone's cut).
+Result<git_oid> mergeBase(git_repository* repo, const git_oid& a, const git_oid& b, const std::string& hint = {});
+
+// Whether commit `descendant` is `ancestor` or reaches it through its parents.
+Result<bool> descendsFrom(git_repository* repo, const git_oid& descendant, const git_oid& ancestor);
+
+// The diff from the tree of commit `from` to the tree of commit `to`; with
+// `findRenames`, renames found as git does by default (50% similar).
+Result<GitPtr<git_diff>> commitDiff(git_repository* repo, const git_oid& from, const git_oid& to, bool findRenames);
+
+// One file of a diff: how it changed, its paths, and its lines added and
+// removed (nothing counted for a binary file).
+struct DiffFileStats {
+  git_delta_t status = GIT_DELTA_UNMODIFIED;
+  std::string oldPath;
+  std::string newPath;
+  bool binary = false;
+  std::size_t additions = 0;
+  std::size_t deletions = 0;
+};
+std::size_t diffFileCount(git_diff* diff);
+// The `index`th file of `diff` (index < diffFileCount).
+Result<DiffFileStats> diffFileStats(git_diff* diff, std::size_t index);
 
 }  // namespace lw::verify
 
