@@ -3,8 +3,8 @@
 #include <chrono>
 #include <ostream>
 
+#include "github/publish/channels/publisher.h"
 #include "github/publish/last_reviewed.h"
-#include "github/publish/publisher.h"
 #include "github/rest/live_rest_client.h"
 #include "github/rest/rest_client.h"
 #include "pipeline/review/local_git_reads.h"

@@ -15,21 +15,21 @@
 #include "github/publish/channel_outcome.h"
 #include "github/publish/outbox.h"
 #include "github/publish/publication.h"
+#include "github/rest/own_login.h"
 #include "github/rest/rest_client.h"
 #include "verify/secrets/secret_scanner.h"
 
 namespace lw::github {
 
-class BranchPusher;  // github/publish/channels/patch_branch_channel.h
+class BranchPusher;  // channels/patch_branch_channel.h
 
 // The unified diff of a pull request from the local clone (libgit2), for
 // when the API refuses a large diff with 406. The integrator provides it.
 struct PublisherConfig {
   std::string stepSummaryPath;  // GITHUB_STEP_SUMMARY; empty: none
   std::string outputPath;       // GITHUB_OUTPUT; empty: none
-  // Whose comments count as ours when GET /user is refused (an installation
-  // token such as GITHUB_TOKEN): the Actions bot.
-  std::string fallbackLogin = "github-actions[bot]";
+  // Whose comments count as ours when GET /user is refused.
+  std::string fallbackLogin = kActionsBotLogin;
   // Pushes author changes as branches (publication.patches: branch); null
   // in a process without the repository, which then leaves them pending.
   BranchPusher* branchPusher = nullptr;

@@ -1,4 +1,4 @@
-#include "github/publish/publisher.h"
+#include "github/publish/channels/publisher.h"
 
 #include <filesystem>
 #include <ostream>
