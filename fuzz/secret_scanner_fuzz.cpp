@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "verify/secret_scanner.h"
+#include "verify/secrets/secret_scanner.h"
 
 namespace {
 // No '*' in them: the mask itself cannot form one.

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "verify/outputs.h"
-#include "verify/secret_scanner.h"
+#include "verify/outputs/outputs.h"
+#include "verify/secrets/secret_scanner.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;

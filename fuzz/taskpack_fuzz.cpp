@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "policy/resolve.h"
-#include "policy/taskpack_loader.h"
+#include "policy/load/taskpack_loader.h"
+#include "policy/resolve/resolve.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

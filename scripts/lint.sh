@@ -8,7 +8,9 @@
 #   scripts/lint.sh tidy BUILD   clang-tidy (.clang-tidy) with BUILD's compile_commands.json
 #                                on the pure core: src/core, src/guard and the sandbox
 #                                planners (src/sandbox but docker/, process/, direct/)
-# Without an argument, shell and format. Any finding fails.
+#   scripts/lint.sh rooms        includes between the rooms of github/, pipeline/,
+#                                policy/ and verify/ run one way (scripts/room-includes.py)
+# Without an argument, shell, format and rooms. Any finding fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 part="${1:-all}"
@@ -63,10 +65,11 @@ lint_tidy() {
 case "$part" in
   format) lint_format; exit 0 ;;
   tidy) lint_tidy "${2:?usage: scripts/lint.sh tidy BUILD_DIR}"; exit 0 ;;
+  rooms) exec python3 scripts/room-includes.py ;;
   shell | all) ;;
-  *) echo "usage: scripts/lint.sh [shell|format|tidy BUILD_DIR]" >&2; exit 2 ;;
+  *) echo "usage: scripts/lint.sh [shell|format|tidy BUILD_DIR|rooms]" >&2; exit 2 ;;
 esac
-[ "$part" = all ] && lint_format
+[ "$part" = all ] && lint_format && python3 scripts/room-includes.py
 
 command -v shellcheck >/dev/null 2>&1 || lw_ensure_packages shellcheck || true
 command -v shellcheck >/dev/null 2>&1 || missing shellcheck

@@ -26,7 +26,7 @@
 #include <boost/json.hpp>
 
 #include "common/bench_support.h"
-#include "policy/effective_policy.h"
+#include "policy/model/effective_policy.h"
 
 namespace {
 

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "common/bench_support.h"
-#include "policy/effective_policy.h"
+#include "policy/model/effective_policy.h"
 #include "sandbox/landlock/landlock_backend.h"
 #include "sandbox/step_env.h"
 #include "sandbox_start/inprocess_gvisor.h"

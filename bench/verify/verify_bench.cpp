@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "bare_walk.h"
-#include "verify/baseline.h"
-#include "verify/check.h"
+#include "verify/baseline/baseline.h"
+#include "verify/check/check.h"
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;

@@ -28,7 +28,7 @@ class BridgeClient {
 struct AgentContext {
   BridgeClient& bridge;
   // The step's `with:` with every default filled in, checked against
-  // policy/builtin_catalog.h before the step was started.
+  // policy/builtin/builtin_catalog.h before the step was started.
   const boost::json::object& params;
   std::filesystem::path workspace;  // the current directory, read-only for reviewers
   std::filesystem::path outDir;     // LOOPWRIGHT_OUT

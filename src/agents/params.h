@@ -1,5 +1,5 @@
 // A built-in's `with:` parameters as its agent reads them. The policy has
-// already checked them against the catalogue (policy/builtin_catalog.h);
+// already checked them against the catalogue (policy/builtin/builtin_catalog.h);
 // they are read again with their types because `loopwright agent` can also
 // be run by hand. One reader for every agent, so that a wrong parameter is
 // told the same way by each.

@@ -1,5 +1,5 @@
 // Which main runs `uses: builtin/<name>` (`loopwright agent <name>`). One
-// table, so that the policy catalogue (policy/builtin_catalog.h) and the
+// table, so that the policy catalogue (policy/builtin/builtin_catalog.h) and the
 // agents that exist can be compared in one place.
 #pragma once
 

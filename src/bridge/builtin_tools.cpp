@@ -3,8 +3,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-#include "policy/tool_names.h"
-#include "verify/outputs.h"
+#include "policy/model/tool_names.h"
+#include "verify/outputs/outputs.h"
 
 namespace lw::bridge {
 

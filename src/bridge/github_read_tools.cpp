@@ -1,5 +1,5 @@
 #include "bridge/github_read_tools.h"
-#include "policy/tool_names.h"
+#include "policy/model/tool_names.h"
 
 #include <boost/json/array.hpp>
 

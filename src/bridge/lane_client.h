@@ -14,7 +14,7 @@
 #include "core/http.h"
 #include "core/result.h"
 #include "guard/circuit_breaker.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::bridge {
 

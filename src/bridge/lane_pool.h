@@ -12,7 +12,7 @@
 #include "bridge/lane_client.h"
 #include "core/environment.h"
 #include "guard/clock.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::bridge {
 

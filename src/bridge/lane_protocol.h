@@ -15,7 +15,7 @@
 
 #include "core/http.h"
 #include "core/result.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::bridge {
 

@@ -1,5 +1,5 @@
 #include "bridge/model_tool.h"
-#include "policy/tool_names.h"
+#include "policy/model/tool_names.h"
 
 #include <atomic>
 #include <memory>

@@ -9,9 +9,9 @@
 #include "bridge/jsonrpc.h"
 #include "core/version.h"
 #include "guard/canonical_json.h"
-#include "policy/builtin_params.h"
-#include "policy/tool_names.h"
-#include "verify/json_schema.h"
+#include "policy/builtin/builtin_params.h"
+#include "policy/model/tool_names.h"
+#include "verify/outputs/json_schema.h"
 
 namespace lw::bridge {
 

@@ -18,7 +18,7 @@
 #include "guard/budget_meter.h"
 #include "guard/clock.h"
 #include "guard/loop_detector.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::bridge {
 

@@ -14,7 +14,7 @@
 #include "cli/exit_codes.h"
 #include "cli/report.h"
 #include "core/version.h"
-#include "policy/builtin_params.h"
+#include "policy/builtin/builtin_params.h"
 
 namespace lw::cli {
 namespace {

@@ -16,7 +16,7 @@
 #include "eval/report.h"
 #include "github/actions/actions_files.h"
 #include "pipeline/run/run_setup.h"
-#include "verify/libgit2.h"
+#include "verify/git/libgit2.h"
 
 namespace lw::cli {
 namespace fs = std::filesystem;

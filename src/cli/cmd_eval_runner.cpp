@@ -7,7 +7,7 @@
 #include "core/file_io.h"
 #include "core/json_text.h"
 #include "pipeline/run/run_setup.h"
-#include "verify/worktree.h"
+#include "verify/git/worktree.h"
 
 namespace lw::cli {
 namespace fs = std::filesystem;

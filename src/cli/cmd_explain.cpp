@@ -16,9 +16,9 @@
 #include "core/error_json.h"
 #include "core/step_label.h"
 #include "pipeline/step/refusal_blocker.h"
-#include "policy/builtin_params.h"
-#include "policy/effective_policy_json.h"
-#include "policy/isolation.h"
+#include "policy/builtin/builtin_params.h"
+#include "policy/model/isolation.h"
+#include "policy/resolve/effective_policy_json.h"
 #include "sandbox/negotiate.h"
 #include "sandbox/registry.h"
 

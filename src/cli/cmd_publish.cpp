@@ -18,7 +18,7 @@
 #include "core/file_io.h"
 #include "github/actions/workflow_run.h"
 #include "github/publish/artifact_bounds.h"
-#include "github/publish/publisher.h"
+#include "github/publish/channels/publisher.h"
 #include "github/publish/run_artifact.h"
 #include "github/rest/base_taskpack.h"
 #include "github/rest/live_rest_client.h"

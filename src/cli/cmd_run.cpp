@@ -29,9 +29,9 @@
 #include "github/actions/workflow_commands.h"
 #include "github/publish/carry_forward.h"
 #include "github/publish/channels/channels.h"
+#include "github/publish/channels/publisher.h"
 #include "github/publish/fallback.h"
 #include "github/publish/outbox.h"
-#include "github/publish/publisher.h"
 #include "github/publish/run_artifact.h"
 #include "github/rest/live_rest_client.h"
 #include "lease/open_store.h"
@@ -43,9 +43,9 @@
 #include "pipeline/run/run_setup.h"
 #include "pipeline/stage_loop.h"
 #include "pipeline/step/bridge_adapter.h"
-#include "policy/taskpack_loader.h"
+#include "policy/load/taskpack_loader.h"
 #include "sandbox/registry.h"
-#include "verify/libgit2.h"
+#include "verify/git/libgit2.h"
 
 namespace lw::cli {
 namespace fs = std::filesystem;

@@ -8,8 +8,8 @@
 #include "cli/exit_codes.h"
 #include "cli/report.h"
 #include "core/error_json.h"
-#include "verify/baseline_json.h"
-#include "verify/check.h"
+#include "verify/baseline/baseline_json.h"
+#include "verify/check/check.h"
 
 namespace lw::cli {
 namespace {

@@ -10,7 +10,7 @@
 #include <boost/json/object.hpp>
 
 #include "pipeline/step/escalation_plan.h"
-#include "policy/effective_policy.h"
+#include "policy/model/effective_policy.h"
 
 namespace lw::cli {
 

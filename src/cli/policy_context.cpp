@@ -3,8 +3,8 @@
 #include <filesystem>
 
 #include "core/file_io.h"
-#include "policy/host_config_loader.h"
-#include "policy/taskpack_loader.h"
+#include "policy/load/host_config_loader.h"
+#include "policy/load/taskpack_loader.h"
 
 namespace lw::cli {
 

@@ -8,9 +8,9 @@
 #include "cli/args.h"
 #include "core/environment.h"
 #include "core/result.h"
-#include "policy/host_config.h"
-#include "policy/resolve.h"
-#include "policy/taskpack.h"
+#include "policy/model/host_config.h"
+#include "policy/model/taskpack.h"
+#include "policy/resolve/resolve.h"
 
 namespace lw::cli {
 

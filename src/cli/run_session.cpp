@@ -18,7 +18,7 @@
 #include "pipeline/review/incremental_review.h"
 #include "pipeline/stage_loop.h"
 #include "pipeline/step/bridge_adapter.h"
-#include "policy/taskpack_loader.h"
+#include "policy/load/taskpack_loader.h"
 #include "sandbox/registry.h"
 
 namespace lw::cli {

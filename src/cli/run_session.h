@@ -15,9 +15,9 @@
 #include "pipeline/run/run_plan.h"
 #include "pipeline/run/run_record.h"
 #include "pipeline/run/run_setup.h"
-#include "policy/effective_policy.h"
-#include "policy/host_config.h"
-#include "policy/taskpack.h"
+#include "policy/model/effective_policy.h"
+#include "policy/model/host_config.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::cli {
 

@@ -1,7 +1,7 @@
 #include "cli/taskpack_source.h"
 
-#include "policy/taskpack.h"
-#include "verify/libgit2.h"
+#include "policy/model/taskpack.h"
+#include "verify/git/libgit2.h"
 
 namespace lw::cli {
 

@@ -10,7 +10,7 @@
 
 #include <boost/asio/ip/address.hpp>
 
-#include "policy/egress_rule.h"
+#include "policy/model/egress_rule.h"
 
 namespace lw::egress {
 

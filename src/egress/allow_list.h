@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "policy/egress_rule.h"
+#include "policy/model/egress_rule.h"
 
 namespace lw::egress {
 

@@ -16,7 +16,7 @@
 
 #include "core/result.h"
 #include "egress/proxy_state.h"
-#include "policy/host_config.h"
+#include "policy/model/host_config.h"
 
 namespace lw::egress {
 

@@ -12,7 +12,7 @@
 #include "egress/address_policy.h"
 #include "egress/connection_record.h"
 #include "egress/name_resolver.h"
-#include "policy/egress_rule.h"
+#include "policy/model/egress_rule.h"
 
 namespace lw::egress {
 

@@ -1,8 +1,8 @@
 #include "eval/case_git.h"
 
 #include "core/file_io.h"
-#include "verify/apply_patch.h"
-#include "verify/libgit2.h"
+#include "verify/git/libgit2.h"
+#include "verify/patch/apply_patch.h"
 
 namespace lw::eval {
 namespace fs = std::filesystem;
@@ -51,15 +51,9 @@ Result<git_oid> commitPatch(git_repository* repo, const git_oid& base, const std
 }
 
 Result<std::string> diffOf(git_repository* repo, const git_oid& from, const git_oid& to) {
-  auto a = verify::commitTree(repo, from);
-  if (!a) return a.error();
-  auto b = verify::commitTree(repo, to);
-  if (!b) return b.error();
-  git_diff* raw = nullptr;
-  if (git_diff_tree_to_tree(&raw, repo, a->get(), b->get(), nullptr) != 0)
-    return verify::gitError(ErrorCode::IoError, "cannot diff " + verify::oidHex(from) + ".." + verify::oidHex(to));
-  GitPtr<git_diff> diff(raw);
-  return verify::patchText(diff.get());
+  auto diff = verify::commitDiff(repo, from, to, /*findRenames=*/false);
+  if (!diff) return diff.error();
+  return verify::patchText(diff->get());
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 #include "core/finding.h"
 #include "eval/matcher.h"
 #include "pipeline/run/run_record.h"
-#include "policy/effective_policy.h"
+#include "policy/model/effective_policy.h"
 
 namespace lw::eval {
 

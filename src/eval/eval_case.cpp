@@ -3,8 +3,8 @@
 #include <exception>
 
 #include "core/file_io.h"
-#include "policy/yaml_document.h"
-#include "policy/yaml_schema.h"
+#include "policy/yaml/yaml_document.h"
+#include "policy/yaml/yaml_schema.h"
 
 namespace lw::eval {
 namespace {

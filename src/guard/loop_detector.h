@@ -12,7 +12,7 @@
 
 #include "guard/clock.h"
 #include "guard/event.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::guard {
 

@@ -17,7 +17,7 @@
 #include "host/canary_plan.h"
 #include "host/canary_program.h"
 #include "host/job_cleanup.h"
-#include "policy/effective_policy.h"
+#include "policy/model/effective_policy.h"
 #include "sandbox/step_env.h"
 
 namespace lw::host {

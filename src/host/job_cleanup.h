@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "core/environment.h"
-#include "policy/host_config.h"
+#include "policy/model/host_config.h"
 
 namespace lw::host {
 

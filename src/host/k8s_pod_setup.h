@@ -12,7 +12,7 @@
 
 #include "core/environment.h"
 #include "core/result.h"
-#include "policy/host_config.h"
+#include "policy/model/host_config.h"
 #include "sandbox/registry.h"
 
 namespace lw::host {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "policy/isolation.h"
+#include "policy/model/isolation.h"
 
 namespace lw::host {
 namespace {

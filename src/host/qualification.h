@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "host/host_facts.h"
-#include "policy/host_config.h"
+#include "policy/model/host_config.h"
 #include "sandbox/backend.h"
 
 namespace lw::host {

@@ -15,7 +15,7 @@
 #include "host/k8s_pod_setup.h"
 #include "host/qualification_report.h"
 #include "host/sha256.h"
-#include "policy/host_config_loader.h"
+#include "policy/load/host_config_loader.h"
 #include "sandbox/registry.h"
 
 namespace lw::host {

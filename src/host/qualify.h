@@ -13,7 +13,7 @@
 #include "core/result.h"
 #include "host/qualification.h"
 #include "host/qualify_cache.h"
-#include "policy/host_config.h"
+#include "policy/model/host_config.h"
 
 namespace lw::host {
 

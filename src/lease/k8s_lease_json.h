@@ -35,7 +35,7 @@ inline constexpr const char* kPhaseAnnotation = "loopwright.dev/phase";
 inline constexpr const char* kTokenAnnotation = "loopwright.dev/fencing-token";
 
 // The object name of `resource` (a valid resource name) under `namePrefix`
-// (policy/host_config.h: kubeNamePrefixProblem).
+// (policy/model/host_config.h: kubeNamePrefixProblem).
 std::string objectName(const std::string& namePrefix, const std::string& resource);
 
 // "2024-05-01T12:00:00.250000Z": meta/v1 MicroTime (RFC3339Micro) for a

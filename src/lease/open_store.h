@@ -11,7 +11,7 @@
 #include "core/result.h"
 #include "lease/lease.h"
 #include "lease/local_store.h"
-#include "policy/host_config.h"
+#include "policy/model/host_config.h"
 
 namespace lw::lease {
 
@@ -21,7 +21,7 @@ namespace lw::lease {
 // service account; USAGE_ERROR or LEASE_UNAVAILABLE when neither gives
 // credentials and a namespace).
 // Nothing is contacted until the first operation. The endpoint and prefix
-// are checked where they are read (policy/host_config.h: the host config
+// are checked where they are read (policy/model/host_config.h: the host config
 // loader, the CLI); the transport refuses plain http off this machine anyway.
 Result<std::unique_ptr<Store>> openStore(const LeaseStoreConfig& config, const std::filesystem::path& stateDir,
                                          Clock nowMs = systemNowMs);

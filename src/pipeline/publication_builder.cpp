@@ -6,7 +6,7 @@
 #include "github/publish/channels/resolve_plan.h"
 #include "github/publish/conclusion.h"
 #include "pipeline/author/proposed_changes.h"
-#include "verify/secret_scanner.h"
+#include "verify/secrets/secret_scanner.h"
 
 namespace lw::pipeline {
 

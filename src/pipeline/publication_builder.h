@@ -10,7 +10,7 @@
 #include "github/publish/conclusion.h"
 #include "github/publish/publication.h"
 #include "pipeline/run/run_record.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::pipeline {
 

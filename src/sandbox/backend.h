@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/result.h"
-#include "policy/resource_limits.h"
-#include "policy/vocabulary.h"
+#include "policy/model/resource_limits.h"
+#include "policy/model/vocabulary.h"
 #include "sandbox/limits/limits_plan.h"
 #include "sandbox/process/spawn.h"
 

@@ -1,6 +1,6 @@
 #include "sandbox/negotiate.h"
 
-#include "policy/isolation.h"
+#include "policy/model/isolation.h"
 
 namespace lw::sandbox {
 namespace {

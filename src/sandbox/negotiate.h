@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "policy/effective_policy.h"
+#include "policy/model/effective_policy.h"
 #include "sandbox/backend.h"
 
 namespace lw::sandbox {

@@ -1,6 +1,6 @@
 #include "sandbox/registry.h"
 
-#include "policy/resolve.h"
+#include "policy/resolve/resolve.h"
 #include "sandbox/bwrap/bwrap_backend.h"
 #include "sandbox/direct/direct_backend.h"
 #include "sandbox/docker/docker_backend.h"

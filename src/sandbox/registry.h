@@ -30,7 +30,7 @@ std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env, const
 
 // The backends `sandbox exec` and `sandbox probe` negotiate over when no
 // --backend is given, in order: those an omitted policy negotiates over,
-// fail-closed (kDefaultBackendOrder, policy/resolve.h).
+// fail-closed (kDefaultBackendOrder, policy/resolve/resolve.h).
 std::vector<BackendId> defaultBackendOrder();
 
 // A backend that can never run here, with the reason (for probes and errors).

@@ -1,6 +1,6 @@
 // The registry of the portable build (registry.cpp is the Linux one): the
 // Linux backends are present and unavailable, with the reason.
-#include "policy/resolve.h"
+#include "policy/resolve/resolve.h"
 #include "sandbox/direct/direct_backend.h"
 #include "sandbox/registry.h"
 #include "sandbox/seatbelt/seatbelt_backend.h"

@@ -14,7 +14,7 @@
 #include "bridge/server.h"
 #include "bridge/step_bridge.h"
 #include "guard/clock.h"
-#include "policy/builtin_params.h"
+#include "policy/builtin/builtin_params.h"
 
 using namespace lw;
 namespace json = boost::json;

@@ -3,7 +3,7 @@
 #include <boost/json.hpp>
 
 #include "bridge/lane_protocol.h"
-#include "verify/json_schema.h"
+#include "verify/outputs/json_schema.h"
 
 using namespace lw;
 using namespace lw::bridge;

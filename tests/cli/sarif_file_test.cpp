@@ -14,7 +14,7 @@
 
 #include "cli/sarif_file.h"
 #include "github/publish/fingerprint.h"
-#include "verify/json_schema.h"
+#include "verify/outputs/json_schema.h"
 
 using namespace lw;
 using namespace lw::pipeline;

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cli/taskpack_source.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 #include "support/temp_dir.h"
 
 using namespace lw;

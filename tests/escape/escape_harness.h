@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "policy/vocabulary.h"
+#include "policy/model/vocabulary.h"
 
 namespace lw::escape {
 

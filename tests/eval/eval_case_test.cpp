@@ -4,7 +4,7 @@
 
 #include "eval/eval_case.h"
 #include "schemas/embedded.h"
-#include "verify/json_schema.h"
+#include "verify/outputs/json_schema.h"
 
 using namespace lw;
 using namespace lw::eval;

@@ -6,7 +6,7 @@
 #include "agents/lint/lint_findings.h"
 #include "agents/output.h"
 #include "diff/unified_diff.h"
-#include "policy/tool_names.h"
+#include "policy/model/tool_names.h"
 
 namespace lw::agents::lint {
 

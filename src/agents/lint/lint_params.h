@@ -1,4 +1,4 @@
-// builtin/lint's `with:` (policy/builtin_catalog.cpp lists them with their
+// builtin/lint's `with:` (policy/builtin/builtin_catalog.cpp lists them with their
 // defaults), read into a struct once, with the line pattern compiled.
 #pragma once
 

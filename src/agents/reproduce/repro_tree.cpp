@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "verify/libgit2.h"
+#include "verify/git/libgit2.h"
 
 namespace lw::agents::reproduce {
 

@@ -12,7 +12,7 @@
 #include "agents/reproduce/repro_verdict.h"
 #include "agents/reproduce/reproduce_params.h"
 #include "agents/triage/triage_report.h"
-#include "policy/tool_names.h"
+#include "policy/model/tool_names.h"
 
 namespace lw::agents {
 

@@ -1,4 +1,4 @@
-// builtin/reproduce's `with:` (policy/builtin_catalog.cpp), read from the
+// builtin/reproduce's `with:` (policy/builtin/builtin_catalog.cpp), read from the
 // resolved parameters the agent is given.
 #pragma once
 

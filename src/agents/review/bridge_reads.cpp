@@ -1,7 +1,7 @@
 #include "agents/review/bridge_reads.h"
 
 #include "agents/review/instructions.h"
-#include "policy/tool_names.h"
+#include "policy/model/tool_names.h"
 
 namespace lw::agents::review {
 

@@ -1,7 +1,7 @@
 #include "agents/review/pull_inputs.h"
 
 #include "core/json_fields.h"
-#include "policy/tool_names.h"
+#include "policy/model/tool_names.h"
 
 namespace lw::agents::review {
 

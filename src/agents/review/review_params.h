@@ -1,5 +1,5 @@
 // builtin/review's `with:` parameters as the agent uses them. The values
-// were checked against policy/builtin_catalog.cpp before the step started
+// were checked against policy/builtin/builtin_catalog.cpp before the step started
 // (types, bounds, choices); this only reads them into a struct.
 #pragma once
 

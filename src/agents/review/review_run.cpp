@@ -4,7 +4,7 @@
 
 #include "agents/review/bridge_reads.h"
 #include "agents/review/token_estimate.h"
-#include "policy/tool_names.h"
+#include "policy/model/tool_names.h"
 
 namespace lw::agents::review {
 

@@ -24,7 +24,7 @@
 #include "agents/security/agent_rule_support.h"
 #include "agents/security/agentic_workflow_rules.h"
 #include "agents/security/workflow_rules.h"
-#include "policy/yaml_document.h"
+#include "policy/yaml/yaml_document.h"
 
 namespace lw::agents::security {
 

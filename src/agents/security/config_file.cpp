@@ -4,7 +4,7 @@
 
 #include "agents/security/config_file_rules.h"
 #include "agents/security/text.h"
-#include "policy/yaml_document.h"
+#include "policy/yaml/yaml_document.h"
 
 namespace lw::agents::security {
 

@@ -11,7 +11,7 @@
 #include "agents/security/text.h"
 #include "agents/security/workflow_model.h"
 #include "agents/security/workflow_rules.h"
-#include "verify/secret_scanner.h"
+#include "verify/secrets/secret_scanner.h"
 
 namespace lw::agents::security {
 

@@ -2,7 +2,7 @@
 
 #include "agents/security/scan.h"
 #include "diff/unified_diff.h"
-#include "policy/tool_names.h"
+#include "policy/model/tool_names.h"
 
 namespace lw::agents::security {
 

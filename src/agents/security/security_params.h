@@ -1,5 +1,5 @@
 // builtin/security's `with:` (defaults filled in by the pipeline from
-// policy/builtin_catalog.cpp) as ScanOptions.
+// policy/builtin/builtin_catalog.cpp) as ScanOptions.
 #pragma once
 
 #include <boost/json/object.hpp>

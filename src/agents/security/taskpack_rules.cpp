@@ -13,7 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "agents/security/agentic_workflow_rules.h"
-#include "policy/yaml_document.h"
+#include "policy/yaml/yaml_document.h"
 
 namespace lw::agents::security {
 

@@ -5,7 +5,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "policy/yaml_document.h"
+#include "policy/yaml/yaml_document.h"
 
 namespace lw::agents::security {
 

@@ -102,7 +102,7 @@ struct WorkflowModel {
 };
 
 // The model, or OUTPUT_INVALID when the text cannot be read as a workflow:
-// the YAML does not parse (policy/yaml_document.h: syntax, nesting, a second
+// the YAML does not parse (policy/yaml/yaml_document.h: syntax, nesting, a second
 // document, empty) or its top is not a mapping. The error's message is what
 // the parser said and its location the 1-based line and column it named
 // (0 when it named none). The line rules still run on such a file, the

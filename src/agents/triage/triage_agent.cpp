@@ -9,7 +9,7 @@
 #include "agents/triage/labels.h"
 #include "agents/triage/triage_params.h"
 #include "agents/triage/triage_report.h"
-#include "policy/tool_names.h"
+#include "policy/model/tool_names.h"
 
 namespace lw::agents {
 

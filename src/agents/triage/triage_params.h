@@ -1,4 +1,4 @@
-// builtin/triage's `with:` (policy/builtin_catalog.cpp), read from the
+// builtin/triage's `with:` (policy/builtin/builtin_catalog.cpp), read from the
 // resolved parameters the agent is given.
 #pragma once
 

@@ -16,7 +16,7 @@
 #include "core/finding.h"
 #include "core/result.h"
 #include "github/markdown/repo_links.h"
-#include "verify/secret_scanner.h"
+#include "verify/secrets/secret_scanner.h"
 
 namespace lw::github {
 

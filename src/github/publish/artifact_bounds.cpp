@@ -10,7 +10,7 @@
 #include "core/json_fields.h"
 #include "github/publish/conclusion.h"
 #include "github/publish/run_artifact.h"
-#include "policy/resolve.h"
+#include "policy/resolve/resolve.h"
 
 namespace lw::github {
 
@@ -25,7 +25,7 @@ std::string n(std::size_t count) { return std::to_string(count); }
 std::string label(const ArtifactShape::StepRef& ref) { return "'" + ref.first + "/" + ref.second + "'"; }
 
 // A step's findings.json and what it reported through the bridge are each
-// bounded by its maxOutputBytes (verify/outputs.h, guard/budget_meter.cpp).
+// bounded by its maxOutputBytes (verify/outputs/outputs.h, guard/budget_meter.cpp).
 std::size_t stepBytes(const Taskpack& base, const Step& step) {
   const std::int64_t output = step.limits.maxOutputBytes.value_or(base.limits.maxOutputBytes);
   return 2 * static_cast<std::size_t>(std::max<std::int64_t>(output, 0)) + kStepByteAllowance;

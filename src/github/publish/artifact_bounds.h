@@ -17,7 +17,7 @@
 
 #include "core/result.h"
 #include "github/publish/publication.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::github {
 

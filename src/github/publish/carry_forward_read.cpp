@@ -6,7 +6,6 @@
 #include <boost/json.hpp>
 
 #include "github/publish/carry_forward.h"
-#include "github/publish/publisher.h"
 #include "github/rest/own_login.h"
 #include "github/rest/review_threads.h"
 
@@ -32,7 +31,7 @@ Result<std::vector<CarriedFinding>> readEarlierFindings(RestClient& api, const R
 void carryOpenFindings(RestClient& api, PublicationRequest& request, bool incrementalRun, std::ostream& log) {
   if (!request.isPullRequest || request.origin != Origin::Trusted) return;
   std::string note;
-  auto earlier = readEarlierFindings(api, request.repo, request.number, PublisherConfig{}.fallbackLogin, &note);
+  auto earlier = readEarlierFindings(api, request.repo, request.number, kActionsBotLogin, &note);
   if (!note.empty()) log << "loopwright: " << note << "\n";
   if (!earlier) {
     log << "loopwright: the findings earlier reviews left open could not be read (" << earlier.error().message

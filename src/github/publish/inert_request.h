@@ -6,7 +6,7 @@
 #include "core/result.h"
 #include "github/markdown/neutralise.h"
 #include "github/publish/publication.h"
-#include "verify/secret_scanner.h"
+#include "verify/secrets/secret_scanner.h"
 
 namespace lw::github {
 

@@ -17,7 +17,7 @@
 #include "github/publish/proposed_change.h"
 #include "github/publish/step_outcome.h"
 #include "github/rest/repo_ref.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::github {
 

@@ -9,7 +9,7 @@
 #include "core/result.h"
 #include "github/rest/repo_ref.h"
 #include "github/rest/rest_client.h"
-#include "policy/taskpack_loader.h"
+#include "policy/load/taskpack_loader.h"
 
 namespace lw::github {
 

@@ -8,6 +8,10 @@
 
 namespace lw::github {
 
+// Whose comments count as ours when GET /user is refused (an installation
+// token such as GITHUB_TOKEN): the Actions bot.
+inline constexpr const char* kActionsBotLogin = "github-actions[bot]";
+
 // The login whose comments are ours: GET /user, else the fallback.
 std::string ownLogin(RestClient& api, const std::string& fallback);
 

@@ -5,8 +5,8 @@
 #include "pipeline/author/author_worktree.h"
 #include "pipeline/author/change_plan.h"
 #include "pipeline/author/contract_apply.h"
-#include "verify/worktree.h"
-#include "verify/worktree_patch.h"
+#include "verify/git/worktree.h"
+#include "verify/patch/worktree_patch.h"
 
 namespace lw::pipeline {
 namespace {

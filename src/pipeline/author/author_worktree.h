@@ -13,8 +13,8 @@
 #include "core/result.h"
 #include "lease/lease.h"
 #include "lease/renewer.h"
-#include "policy/effective_policy.h"
-#include "verify/worktree.h"
+#include "policy/model/effective_policy.h"
+#include "verify/git/worktree.h"
 
 namespace lw::pipeline {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "policy/scope_glob.h"
-#include "verify/path_policy.h"
+#include "policy/model/scope_glob.h"
+#include "verify/check/path_policy.h"
 
 namespace lw::pipeline {
 namespace {

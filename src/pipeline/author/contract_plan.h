@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "pipeline/run/run_record.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::pipeline {
 

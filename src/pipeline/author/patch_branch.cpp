@@ -7,8 +7,8 @@
 
 #include "core/step_label.h"
 #include "github/markdown/neutralise.h"
-#include "verify/apply_patch.h"
-#include "verify/libgit2.h"
+#include "verify/git/libgit2.h"
+#include "verify/patch/apply_patch.h"
 
 namespace lw::pipeline {
 

@@ -13,7 +13,7 @@
 #include "pipeline/run/run_record.h"
 #include "pipeline/step/step_plan.h"
 #include "sandbox/backend.h"
-#include "verify/secret_scanner.h"
+#include "verify/secrets/secret_scanner.h"
 
 namespace lw::pipeline {
 

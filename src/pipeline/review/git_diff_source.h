@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "github/publish/publisher.h"
+#include "github/publish/channels/publisher.h"
 
 namespace lw::pipeline {
 

@@ -3,12 +3,12 @@
 #include <chrono>
 #include <ostream>
 
+#include "github/publish/channels/publisher.h"
 #include "github/publish/last_reviewed.h"
-#include "github/publish/publisher.h"
 #include "github/rest/live_rest_client.h"
 #include "github/rest/rest_client.h"
 #include "pipeline/review/local_git_reads.h"
-#include "verify/libgit2.h"
+#include "verify/git/libgit2.h"
 
 namespace lw::pipeline {
 

@@ -4,7 +4,7 @@
 
 #include "core/http_curl.h"
 #include "github/rest/read_shapes.h"
-#include "policy/tool_names.h"
+#include "policy/model/tool_names.h"
 
 namespace lw::pipeline {
 

@@ -14,7 +14,7 @@
 #include "github/actions/github_event.h"
 #include "guard/clock.h"
 #include "lease/lease.h"
-#include "verify/secret_scanner.h"
+#include "verify/secrets/secret_scanner.h"
 
 namespace lw::pipeline {
 

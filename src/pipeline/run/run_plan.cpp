@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "policy/resolve.h"
+#include "policy/resolve/resolve.h"
 
 namespace lw::pipeline {
 

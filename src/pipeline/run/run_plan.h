@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "policy/effective_policy.h"
-#include "policy/taskpack.h"
+#include "policy/model/effective_policy.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::pipeline {
 

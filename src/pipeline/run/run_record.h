@@ -13,9 +13,9 @@
 #include "core/finding.h"
 #include "core/step_coverage.h"
 #include "github/publish/conclusion.h"
-#include "policy/taskpack.h"
-#include "policy/vocabulary.h"
-#include "verify/check.h"
+#include "policy/model/taskpack.h"
+#include "policy/model/vocabulary.h"
+#include "verify/check/check.h"
 
 namespace lw::pipeline {
 

@@ -17,7 +17,7 @@
 #include "core/unique_fd.h"
 #include "guard/clock.h"
 #include "pipeline/review/run_github_reader.h"
-#include "policy/tool_names.h"
+#include "policy/model/tool_names.h"
 
 namespace lw::pipeline {
 namespace {

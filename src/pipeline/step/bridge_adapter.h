@@ -9,7 +9,7 @@
 #include "core/environment.h"
 #include "core/result.h"
 #include "pipeline/step/step_runner.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::pipeline {
 

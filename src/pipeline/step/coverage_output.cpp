@@ -3,8 +3,8 @@
 #include <boost/json.hpp>
 
 #include "schemas/embedded.h"
-#include "verify/json_schema.h"
-#include "verify/path_policy.h"
+#include "verify/check/path_policy.h"
+#include "verify/outputs/json_schema.h"
 
 namespace lw::pipeline {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "pipeline/run/run_record.h"
-#include "policy/effective_policy.h"
+#include "policy/model/effective_policy.h"
 
 namespace lw::pipeline {
 

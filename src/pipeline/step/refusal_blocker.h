@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "core/error.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::pipeline {
 

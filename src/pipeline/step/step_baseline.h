@@ -14,8 +14,8 @@
 #include <optional>
 
 #include "core/result.h"
-#include "verify/baseline.h"
-#include "verify/check.h"
+#include "verify/baseline/baseline.h"
+#include "verify/check/check.h"
 
 namespace lw::pipeline {
 

@@ -3,7 +3,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "core/executables.h"
-#include "policy/builtin_params.h"
+#include "policy/builtin/builtin_params.h"
 
 namespace lw::pipeline {
 namespace fs = std::filesystem;

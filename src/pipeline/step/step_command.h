@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 #include "sandbox/backend.h"
 
 namespace lw::pipeline {

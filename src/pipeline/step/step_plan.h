@@ -16,7 +16,7 @@
 #include "pipeline/run/run_plan.h"
 #include "pipeline/step/step_command.h"
 #include "sandbox/backend.h"
-#include "verify/check.h"
+#include "verify/check/check.h"
 
 namespace lw::pipeline {
 

@@ -25,7 +25,7 @@
 #include "pipeline/step/step_plan.h"
 #include "sandbox/backend.h"
 #include "sandbox/negotiate.h"
-#include "verify/secret_scanner.h"
+#include "verify/secrets/secret_scanner.h"
 
 namespace lw::pipeline {
 

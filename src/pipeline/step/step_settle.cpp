@@ -7,7 +7,7 @@
 #include "pipeline/step/coverage_output.h"
 #include "pipeline/step/egress_denial_notes.h"
 #include "pipeline/step/refusal_blocker.h"
-#include "verify/outputs.h"
+#include "verify/outputs/outputs.h"
 
 namespace lw::pipeline {
 namespace {

@@ -34,9 +34,9 @@
 #include "pipeline/step/step_bridge.h"
 #include "pipeline/step/step_plan.h"
 #include "sandbox/process/spawn.h"
-#include "verify/baseline.h"
-#include "verify/check.h"
-#include "verify/secret_scanner.h"
+#include "verify/baseline/baseline.h"
+#include "verify/check/check.h"
+#include "verify/secrets/secret_scanner.h"
 
 namespace lw::pipeline {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "policy/resource_limits.h"
+#include "policy/model/resource_limits.h"
 
 namespace lw::sandbox::limits {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "policy/vocabulary.h"
+#include "policy/model/vocabulary.h"
 
 namespace lw::sandbox::seccomp {
 

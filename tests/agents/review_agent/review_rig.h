@@ -23,7 +23,7 @@
 #include "guard/clock.h"
 #include "support/fake_model.h"
 #include "support/temp_dir.h"
-#include "verify/json_schema.h"
+#include "verify/outputs/json_schema.h"
 
 namespace lw::test {
 

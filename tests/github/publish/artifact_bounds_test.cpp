@@ -7,7 +7,7 @@
 
 #include "github/publish/artifact_bounds.h"
 #include "github/publish/run_artifact.h"
-#include "policy/taskpack_loader.h"
+#include "policy/load/taskpack_loader.h"
 
 using namespace lw;
 using namespace lw::github;

@@ -12,7 +12,7 @@
 #include "lease/local_store.h"
 #include "pipeline/author/author_worktree.h"
 #include "support/tree_snapshot.h"
-#include "verify/worktree.h"
+#include "verify/git/worktree.h"
 
 using namespace lw;
 using namespace lw::test;

@@ -20,7 +20,7 @@
 #include "agents/reproduce/repro_shutout.h"
 #include "agents/reproduce/reproduce_agent.h"
 #include "integration/pipeline/pipeline_fixture.h"
-#include "policy/tool_names.h"
+#include "policy/model/tool_names.h"
 
 using namespace lw;
 using namespace lw::test;

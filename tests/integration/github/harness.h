@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/http_curl.h"
+#include "github/publish/channels/publisher.h"
 #include "github/publish/outbox.h"
-#include "github/publish/publisher.h"
 #include "github/rest/rest_client.h"
 #include "support/fake_github.h"
 

@@ -13,8 +13,8 @@
 
 #include "integration/verify/repo_fixture.h"
 #include "support/host_requirement.h"
-#include "verify/baseline.h"
-#include "verify/check.h"
+#include "verify/baseline/baseline.h"
+#include "verify/check/check.h"
 
 using namespace lw::verify;
 using lw::test::TempRepo;

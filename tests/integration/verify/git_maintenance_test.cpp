@@ -17,9 +17,9 @@
 
 #include "integration/verify/repo_fixture.h"
 #include "support/host_requirement.h"
-#include "verify/baseline.h"
-#include "verify/baseline_json.h"
-#include "verify/check.h"
+#include "verify/baseline/baseline.h"
+#include "verify/baseline/baseline_json.h"
+#include "verify/check/check.h"
 
 using namespace lw::verify;
 using lw::test::TempRepo;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/result.h"
-#include "verify/baseline.h"
+#include "verify/baseline/baseline.h"
 
 namespace lw::test {
 

@@ -9,9 +9,9 @@
 
 #include "integration/verify/repo_fixture.h"
 #include "support/host_requirement.h"
-#include "verify/baseline.h"
-#include "verify/check.h"
-#include "verify/libgit2.h"
+#include "verify/baseline/baseline.h"
+#include "verify/check/check.h"
+#include "verify/git/libgit2.h"
 
 using namespace lw::verify;
 using lw::test::TempRepo;

@@ -1,4 +1,4 @@
-// The patch of an author's worktree (verify/worktree_patch.h) on real git:
+// The patch of an author's worktree (verify/patch/worktree_patch.h) on real git:
 // what the step wrote to steer git (.gitattributes anywhere, .gitignore) does
 // not change how the patch is made, while the checkout's own attributes and
 // ignore rules still do; the patch applies byte for byte on a fresh clone;
@@ -14,8 +14,8 @@
 
 #include "integration/verify/repo_fixture.h"
 #include "support/host_requirement.h"
-#include "verify/worktree.h"
-#include "verify/worktree_patch.h"
+#include "verify/git/worktree.h"
+#include "verify/patch/worktree_patch.h"
 
 using namespace lw::verify;
 using lw::test::TempRepo;

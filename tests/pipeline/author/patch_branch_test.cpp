@@ -13,8 +13,8 @@
 #include <sstream>
 
 #include "core/http_curl.h"
+#include "github/publish/channels/publisher.h"
 #include "github/publish/outbox.h"
-#include "github/publish/publisher.h"
 #include "github/rest/rest_client.h"
 #include "pipeline/author/patch_branch.h"
 #include "support/fake_github.h"

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "pipeline/review/git_diff_source.h"
 #include "pipeline/review/local_git_reads.h"
 #include "support/temp_dir.h"
 
@@ -160,4 +161,22 @@ TEST_CASE("local git reads: ancestry and missing commits") {
   CHECK(missing.error().code == ErrorCode::IoError);
   CHECK(missing.error().message.find("is not in the clone") != std::string::npos);
   CHECK_FALSE(reads.files({"main", r.head, false}).ok());
+}
+
+TEST_CASE("git diff source: base..head from the clone as git prints it, renames not folded") {
+  Repo r;
+  GitDiffSource source(r.dir, r.forkPoint);
+  github::PublicationRequest request;
+  request.headSha = r.head;
+  auto d = source.unifiedDiff(request);
+  REQUIRE(d.ok());
+  CHECK(d->find("diff --git a/old.txt b/old.txt\ndeleted file mode 100644\n") != std::string::npos);
+  CHECK(d->find("diff --git a/renamed.txt b/renamed.txt\nnew file mode 100644\n") != std::string::npos);
+  CHECK(d->find("-two\n+TWO\n three\n+four\n") != std::string::npos);
+  CHECK(d->find("b.txt") == std::string::npos);
+  request.headSha = std::string(40, 'e');
+  auto missing = source.unifiedDiff(request);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code == ErrorCode::IoError);
+  CHECK(missing.error().message.find("is not in the clone") != std::string::npos);
 }

@@ -1,5 +1,5 @@
 // The channels the Publisher drives, one file each; internal to src/github.
-// Below the Publisher (github/publish/publisher.h), which calls them.
+// Below the Publisher (github/publish/channels/publisher.h), which calls them.
 #pragma once
 
 #include <iosfwd>

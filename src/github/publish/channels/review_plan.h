@@ -16,7 +16,7 @@
 #include "diff/unified_diff.h"
 #include "github/publish/channels/resolve_plan.h"
 #include "github/publish/markers.h"
-#include "policy/taskpack.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::github {
 
