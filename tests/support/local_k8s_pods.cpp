@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <set>
 
 #include <boost/json/serialize.hpp>
@@ -134,21 +135,41 @@ bool cloexecPipe(int fds[2]) {
   return ::fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0 && ::fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0;
 }
 
+std::string onPath(std::string program) {
+  for (const char* dir : {"/usr/local/bin/", "/usr/bin/", "/bin/"})
+    if (program.find('/') == std::string::npos && ::access((dir + program).c_str(), X_OK) == 0) return dir + program;
+  return program;
+}
+
+// The bwrap argv the pod's processes start under ("" none), as its sandbox asks.
+std::vector<std::string> sandboxWrapper(const PodSandbox& sandbox, const fs::path& podDir) {
+  if (!sandbox.ownNetwork && sandbox.procVersion.empty()) return {};
+  std::vector<std::string> w{onPath("bwrap"), "--dev-bind", "/", "/", "--die-with-parent"};
+  if (sandbox.ownNetwork) w.push_back("--unshare-net");
+  if (!sandbox.procVersion.empty()) {
+    fs::create_directories(podDir);
+    std::ofstream(podDir / "proc-version") << sandbox.procVersion << "\n";
+    w.insert(w.end(), {"--ro-bind", (podDir / "proc-version").string(), "/proc/version"});
+  }
+  w.push_back("--");
+  return w;
+}
+
 // Starts argv (argv[0] found on the container's PATH) in its own process
-// group, stdio piped or /dev/null.
-Child spawnLocal(const Container& c, const std::vector<std::string>& argv, bool piped) {
+// group, stdio piped or /dev/null, under `wrapper` when there is one.
+Child spawnLocal(const Container& c, const std::vector<std::string>& argv, bool piped,
+                 const std::vector<std::string>& wrapper) {
   std::vector<std::string> envText;
   for (const auto& [k, v] : c.env) envText.push_back(k + "=" + v);
   std::vector<char*> args, envp;
-  std::vector<std::string> mappedArgs;
+  std::vector<std::string> mappedArgs = wrapper;
   for (const std::string& a : argv) mappedArgs.push_back(mapped(c, a));
+  if (mappedArgs.size() > wrapper.size()) mappedArgs[wrapper.size()] = onPath(mappedArgs[wrapper.size()]);
   for (std::string& a : mappedArgs) args.push_back(a.data());
   args.push_back(nullptr);
   for (std::string& e : envText) envp.push_back(e.data());
   envp.push_back(nullptr);
-  std::string program = mappedArgs.empty() ? "" : mappedArgs[0];
-  for (const char* dir : {"/usr/local/bin/", "/usr/bin/", "/bin/"})
-    if (program.find('/') == std::string::npos && ::access((dir + program).c_str(), X_OK) == 0) program = dir + program;
+  const std::string program = mappedArgs.empty() ? "" : mappedArgs[0];
   int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
   if (piped && (!cloexecPipe(in) || !cloexecPipe(out) || !cloexecPipe(err))) return {};
   const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -228,6 +249,8 @@ void forwardOutput(const Child& child, LocalHttpServer::WebSocket& ws) {
 
 }  // namespace
 
+bool nodeSandboxInstalled() { return onPath("bwrap") != "bwrap"; }
+
 std::vector<std::string> restrictedPodSecurityViolations(const json::object& pod) {
   std::vector<std::string> out;
   const json::object& spec = pod.at("spec").as_object();
@@ -246,6 +269,7 @@ std::vector<std::string> restrictedPodSecurityViolations(const json::object& pod
 
 struct LocalPodRuntime::Pod {
   std::vector<Container> containers;
+  std::vector<std::string> wrapper;  // the sandbox's bwrap argv, for the containers and every exec
   std::set<int> execPids;
   std::string startTime;
 };
@@ -264,20 +288,22 @@ LocalPodRuntime::~LocalPodRuntime() {
   for (std::thread& t : waiters_) t.join();
 }
 
-void LocalPodRuntime::start(const std::string& key, const json::object& pod) {
+void LocalPodRuntime::start(const std::string& key, const json::object& pod, const PodSandbox& sandbox) {
   auto p = std::make_shared<Pod>();
-  const fs::path volumes = root_ / std::string(pod.at("metadata").at("name").as_string()) / "volumes";
+  const fs::path podDir = root_ / std::string(pod.at("metadata").at("name").as_string());
+  const fs::path volumes = podDir / "volumes";
   if (const json::value* vs = pod.at("spec").as_object().if_contains("volumes"))
     for (const json::value& v : vs->as_array()) fs::create_directories(volumes / std::string(v.at("name").as_string()));
   for (const json::value& c : pod.at("spec").at("containers").as_array())
     p->containers.push_back(containerOf(c.as_object(), volumes));
+  p->wrapper = sandboxWrapper(sandbox, podDir);
   std::lock_guard<std::mutex> lock(mu_);
   pods_[key] = p;
   report(key);  // Pending, ContainerCreating
   p->startTime = now();
   for (std::size_t i = 0; i < p->containers.size(); ++i) {
     Container& c = p->containers[i];
-    c.pid = spawnLocal(c, c.command, false).pid;
+    c.pid = spawnLocal(c, c.command, false, p->wrapper).pid;
     c.startedAt = now();
     waiters_.emplace_back([this, key, i, pid = c.pid] { watchContainer(key, i, pid); });
   }
@@ -348,7 +374,7 @@ void LocalPodRuntime::exec(const std::string& key, const std::string& container,
     pod = found->second;
     auto c = std::find_if(pod->containers.begin(), pod->containers.end(),
                           [&](const Container& x) { return x.name == container; });
-    child = spawnLocal(*c, command, true);
+    child = spawnLocal(*c, command, true, pod->wrapper);
     pod->execPids.insert(child.pid);
   }
   std::thread feeder([fd = child.in, input = std::move(input)] {

@@ -1,6 +1,7 @@
 // The pod side of the local Kubernetes API server (local_k8s_server.h):
 // what the registry's validation and the admission plugins refuse of a new
 // Pod, exec over WebSocket, and the statuses the runtime reports.
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -87,6 +88,55 @@ std::string LocalK8sServer::podAdmissionRefusal(const json::object& pod) const {
   std::string text = "violates PodSecurity \"restricted:latest\": ";
   for (std::size_t i = 0; i < violations.size(); ++i) text += (i > 0 ? ", " : "") + violations[i];
   return text;
+}
+
+namespace {
+
+bool selects(const json::object& policy, const json::object& podLabels) {
+  const json::value* selector = policy.at("spec").as_object().if_contains("podSelector");
+  const json::value* match = selector != nullptr ? selector->as_object().if_contains("matchLabels") : nullptr;
+  if (match == nullptr) return true;
+  for (const auto& [key, value] : match->as_object()) {
+    const json::value* label = podLabels.if_contains(key);
+    if (label == nullptr || *label != value) return false;
+  }
+  return true;
+}
+
+bool deniesEgress(const json::object& policy) {
+  const json::object& spec = policy.at("spec").as_object();
+  const json::value* types = spec.if_contains("policyTypes");
+  const bool egressType = types != nullptr && std::any_of(types->as_array().begin(), types->as_array().end(),
+                                                          [](const json::value& t) { return t == "Egress"; });
+  const json::value* egress = spec.if_contains("egress");
+  return egressType && (egress == nullptr || egress->as_array().empty());
+}
+
+}  // namespace
+
+void LocalK8sServer::setSandboxedProcVersion(std::string text) {
+  std::lock_guard<std::mutex> lock(mu_);
+  sandboxedProcVersion_ = std::move(text);
+}
+
+// What the node does for the pod: its own network namespace when an enforced
+// NetworkPolicy denies it all egress; the runtime's kernel for runsc.
+PodSandbox LocalK8sServer::podSandbox(const json::object& pod) const {
+  PodSandbox out;
+  const std::string ns(pod.at("metadata").at("namespace").as_string());
+  const json::value* labels = pod.at("metadata").as_object().if_contains("labels");
+  const json::object podLabels = labels != nullptr ? labels->as_object() : json::object{};
+  const std::string policies = "/apis/networking.k8s.io/v1/namespaces/" + ns + "/networkpolicies/";
+  for (auto it = objects_.lower_bound(policies); it != objects_.end() && it->first.starts_with(policies); ++it)
+    out.ownNetwork = out.ownNetwork || (selects(it->second, podLabels) && deniesEgress(it->second));
+  out.ownNetwork = out.ownNetwork && networkPolicyEnforced_;
+  const json::value* rc = pod.at("spec").as_object().if_contains("runtimeClassName");
+  auto runtimeClass = rc != nullptr
+                          ? objects_.find("/apis/node.k8s.io/v1/runtimeclasses/" + std::string(rc->as_string()))
+                          : objects_.end();
+  if (runtimeClass != objects_.end() && runtimeClass->second.at("handler") == "runsc")
+    out.procVersion = sandboxedProcVersion_;
+  return out;
 }
 
 // GET .../pods/{name}/exec?command=..&container=..&stdin=.. with an upgrade
