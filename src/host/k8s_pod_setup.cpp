@@ -57,7 +57,7 @@ sandbox::RegistryOptions registryOptionsFor(const HostConfig& host, const Enviro
   sandbox::RegistryOptions options;
   if (host.kubernetes) {
     options.kubernetes = configFor(*host.kubernetes, sandbox::jobMarker(env));
-    options.kubernetes->cacheFile = sandbox::probeCacheFile(env, sandbox::BackendId::K8sPod);
+    options.kubernetes->cacheFile = sandbox::probeCacheFile(env, BackendId::K8sPod);
   }
   return options;
 }
