@@ -144,7 +144,9 @@ std::string onPath(std::string program) {
 // The bwrap argv the pod's processes start under ("" none), as its sandbox asks.
 std::vector<std::string> sandboxWrapper(const PodSandbox& sandbox, const fs::path& podDir) {
   if (!sandbox.ownNetwork && sandbox.procVersion.empty()) return {};
-  std::vector<std::string> w{onPath("bwrap"), "--dev-bind", "/", "/", "--die-with-parent"};
+  // No --die-with-parent: the parent is the server thread that created the pod, which ends
+  // before the pod does; the runtime kills the process group instead.
+  std::vector<std::string> w{onPath("bwrap"), "--dev-bind", "/", "/"};
   if (sandbox.ownNetwork) w.push_back("--unshare-net");
   if (!sandbox.procVersion.empty()) {
     fs::create_directories(podDir);

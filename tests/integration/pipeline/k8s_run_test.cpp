@@ -105,7 +105,11 @@ TEST_CASE("run: where the cluster does not enforce the NetworkPolicy an L3 step 
   auto step = stepOf(runJson(k.s.root / "out"), "podded");
   CHECK(step.at("outcome").as_string() == "refused");
   const std::string blocker(step.at("blocker").as_string());
-  CHECK_MESSAGE(blocker.find("does not enforce") != std::string::npos, blocker);
+  CHECK(blocker.starts_with("BLOCKER: no sandbox backend gives step s/podded what its policy requires"));
   CHECK(r.out.find(blocker) != std::string::npos);
+  const std::string why(step.at("backendsRefused").as_array().at(0).as_string());
+  CHECK_MESSAGE(why.find("network mode none is absent (the canary pod reached listener, api") != std::string::npos,
+                why);
+  CHECK(why.find("does not enforce") != std::string::npos);
   CHECK(k.created() == 1);  // the canary's only
 }
