@@ -360,13 +360,6 @@ std::string LocalPodRuntime::execRefusal(const std::string& key, const std::stri
 
 void LocalPodRuntime::exec(const std::string& key, const std::string& container,
                            const std::vector<std::string>& command, bool withStdin, LocalHttpServer::WebSocket& ws) {
-  std::string input;
-  while (withStdin) {
-    std::optional<std::string> message = ws.read();
-    if (!message || message->empty()) break;
-    if (static_cast<unsigned char>((*message)[0]) == 255 && message->size() > 1 && (*message)[1] == 0) break;
-    if ((*message)[0] == 0) input.append(*message, 1);
-  }
   std::shared_ptr<Pod> pod;
   Child child;
   {
@@ -379,16 +372,22 @@ void LocalPodRuntime::exec(const std::string& key, const std::string& container,
     child = spawnLocal(*c, command, true, pod->wrapper);
     pod->execPids.insert(child.pid);
   }
-  std::thread feeder([fd = child.in, input = std::move(input)] {
-    for (std::size_t at = 0; at < input.size();) {
-      const ssize_t n = ::write(fd, input.data() + at, input.size() - at);
-      if (n <= 0) break;
-      at += static_cast<std::size_t>(n);
+  // stdin as it arrives, while the output goes out: both directions at once, as the kubelet does.
+  std::thread feeder([fd = child.in, withStdin, &ws] {
+    while (withStdin) {
+      std::optional<std::string> message = ws.read();
+      if (!message || message->empty()) break;
+      if (static_cast<unsigned char>((*message)[0]) == 255 && message->size() > 1 && (*message)[1] == 0) break;
+      if ((*message)[0] != 0) continue;
+      for (std::size_t at = 1; at < message->size();) {
+        const ssize_t n = ::write(fd, message->data() + at, message->size() - at);
+        if (n <= 0) break;
+        at += static_cast<std::size_t>(n);
+      }
     }
     ::close(fd);
   });
   forwardOutput(child, ws);
-  feeder.join();
   int status = 0;
   while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {}
   {
@@ -396,6 +395,7 @@ void LocalPodRuntime::exec(const std::string& key, const std::string& container,
     pod->execPids.erase(child.pid);
   }
   ws.write("\x03" + execStatus(command, exitCodeOf(status)));
+  feeder.join();  // a client that keeps stdin open ends it by closing the connection
 }
 
 std::size_t LocalPodRuntime::liveProcesses() const {

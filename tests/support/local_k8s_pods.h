@@ -11,8 +11,8 @@
 // filesystem (the processes run as the test's user on the host's); its
 // volumes are directories under the runtime's root, and a mount path in an
 // argument, the working directory or an env value is rewritten to its
-// directory. exec's stdin is read whole (until channel 0 is closed) before
-// the command starts.
+// directory. exec's stdin goes to the command as it arrives, while its
+// output goes out.
 //
 // What a node does that a test must observe, the runtime does with
 // bubblewrap (PodSandbox): a pod a NetworkPolicy denies egress gets a
