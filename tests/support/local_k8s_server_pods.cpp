@@ -55,7 +55,68 @@ void containerErrors(const json::object& spec, const char* list, std::set<std::s
   }
 }
 
+// Pod Security admission, restricted:latest.
+const json::object* objectAt(const json::object& o, const char* key) {
+  const json::value* v = o.if_contains(key);
+  return v != nullptr ? v->if_object() : nullptr;
+}
+
+bool isTrue(const json::object* o, const char* key) {
+  const json::value* v = o != nullptr ? o->if_contains(key) : nullptr;
+  return v != nullptr && v->is_bool() && v->as_bool();
+}
+bool isFalse(const json::object* o, const char* key) {
+  const json::value* v = o != nullptr ? o->if_contains(key) : nullptr;
+  return v != nullptr && v->is_bool() && !v->as_bool();
+}
+
+std::string seccompType(const json::object* securityContext) {
+  const json::object* p = securityContext != nullptr ? objectAt(*securityContext, "seccompProfile") : nullptr;
+  const json::value* t = p != nullptr ? p->if_contains("type") : nullptr;
+  return t != nullptr && t->is_string() ? std::string(t->as_string()) : "";
+}
+
+bool dropsAll(const json::object* securityContext) {
+  const json::object* caps = securityContext != nullptr ? objectAt(*securityContext, "capabilities") : nullptr;
+  const json::value* drop = caps != nullptr ? caps->if_contains("drop") : nullptr;
+  if (drop == nullptr || !drop->is_array()) return false;
+  return std::any_of(drop->as_array().begin(), drop->as_array().end(), [](const json::value& c) { return c == "ALL"; });
+}
+
+void containerViolations(const json::object& pod, const json::object& c, std::vector<std::string>& out) {
+  const json::object* podSc = objectAt(pod, "securityContext");
+  const json::object* sc = objectAt(c, "securityContext");
+  const std::string name = "container \"" + std::string(c.at("name").as_string()) + "\" must set ";
+  if (!isFalse(sc, "allowPrivilegeEscalation"))
+    out.push_back("allowPrivilegeEscalation != false (" + name + "securityContext.allowPrivilegeEscalation=false)");
+  if (!dropsAll(sc))
+    out.push_back("unrestricted capabilities (" + name + "securityContext.capabilities.drop=[\"ALL\"])");
+  if (isTrue(sc, "privileged")) out.push_back("privileged (container must not set securityContext.privileged=true)");
+  if (!isTrue(sc, "runAsNonRoot") && !isTrue(podSc, "runAsNonRoot"))
+    out.push_back("runAsNonRoot != true (" + name + "securityContext.runAsNonRoot=true)");
+  const std::string seccomp = seccompType(sc).empty() ? seccompType(podSc) : seccompType(sc);
+  if (seccomp != "RuntimeDefault" && seccomp != "Localhost")
+    out.push_back("seccompProfile (" + name +
+                  "securityContext.seccompProfile.type to \"RuntimeDefault\" or \"Localhost\")");
+}
+
 }  // namespace
+
+std::vector<std::string> restrictedPodSecurityViolations(const json::object& pod) {
+  std::vector<std::string> out;
+  const json::object& spec = pod.at("spec").as_object();
+  for (const char* host : {"hostNetwork", "hostPID", "hostIPC"})
+    if (isTrue(&spec, host)) out.push_back(std::string("host namespaces (") + host + "=true)");
+  if (const json::value* volumes = spec.if_contains("volumes"))
+    for (const json::value& v : volumes->as_array())
+      if (v.as_object().contains("hostPath"))
+        out.push_back("restricted volume types (volume \"" + std::string(v.at("name").as_string()) +
+                      "\" uses hostPath)");
+  for (const char* list : {"initContainers", "containers"})
+    if (const json::value* containers = spec.if_contains(list))
+      for (const json::value& c : containers->as_array()) containerViolations(spec, c.as_object(), out);
+  return out;
+}
 
 std::vector<std::pair<std::string, std::string>> LocalK8sServer::podFieldErrors(
     const json::object& pod, std::vector<std::pair<std::string, std::string>> errors) const {
