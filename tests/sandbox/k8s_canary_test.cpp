@@ -144,3 +144,11 @@ TEST_CASE("k8s canary: what the canary observed is cached, so a second probe sta
   CHECK(c.pods() == pods);
   c.checkNoPodLeft();
 }
+
+TEST_CASE("k8s canary: the API server it tries is the endpoint's host and port, the scheme's port without one") {
+  CHECK(apiTarget("https://10.0.0.1").port == 443);
+  CHECK(apiTarget("https://10.0.0.1").host == "10.0.0.1");
+  CHECK(apiTarget("http://127.0.0.1:8080/").port == 8080);
+  CHECK(apiTarget("https://[fd00::1]:6443").host == "fd00::1");
+  CHECK(apiTarget("ftp://x").port == 0);  // not tried: the network stays partial
+}

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "sandbox/k8s/k8s_exec.h"
 #include "sandbox/probe_canary.h"
 
 namespace lw::sandbox::k8s {
@@ -95,12 +96,8 @@ std::string firstLine(const std::string& text) { return text.substr(0, text.find
 }  // namespace
 
 CanaryTarget apiTarget(const std::string& server) {
-  const bool https = server.starts_with("https://");
-  std::string rest = server.substr(server.find("://") == std::string::npos ? 0 : server.find("://") + 3);
-  rest = rest.substr(0, rest.find('/'));
-  const auto colon = rest.rfind(':');
-  if (colon == std::string::npos) return {"api", rest, https ? 443 : 80};
-  return {"api", rest.substr(0, colon), std::atoi(rest.c_str() + colon + 1)};
+  const std::optional<ServerAddress> a = serverAddress(server);
+  return a ? CanaryTarget{"api", a->host, std::atoi(a->port.c_str())} : CanaryTarget{"api", "", 0};
 }
 
 CanaryVerdict runCanaryPod(Backend& backend, const CanaryRunInput& input) {

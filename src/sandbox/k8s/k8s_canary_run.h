@@ -22,7 +22,7 @@ struct CanaryRunInput {
 
 CanaryVerdict runCanaryPod(Backend& backend, const CanaryRunInput& input);
 
-// "https://10.0.0.1:6443" -> {"10.0.0.1", 6443}; the scheme's port without one.
+// The API server as a canary target (serverAddress, k8s_exec.h); port 0 when unreadable.
 CanaryTarget apiTarget(const std::string& server);
 
 }  // namespace lw::sandbox::k8s

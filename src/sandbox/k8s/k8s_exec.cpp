@@ -36,32 +36,6 @@ Error execFailed(const ExecRequest& r, const std::string& why) {
                    r.pod);
 }
 
-struct ServerAddress {
-  bool tls = false;
-  std::string host;
-  std::string port;
-};
-
-std::optional<ServerAddress> addressOf(const std::string& server) {
-  ServerAddress a;
-  std::string rest;
-  if (server.starts_with("https://")) {
-    a.tls = true;
-    rest = server.substr(8);
-  } else if (server.starts_with("http://")) {
-    rest = server.substr(7);
-  } else {
-    return std::nullopt;
-  }
-  rest = rest.substr(0, rest.find('/'));
-  const auto colon = rest.rfind(':');
-  const bool hasPort = colon != std::string::npos && rest.find(']', colon) == std::string::npos;
-  a.host = hasPort ? rest.substr(0, colon) : rest;
-  a.port = hasPort ? rest.substr(colon + 1) : (a.tls ? "443" : "80");
-  if (a.host.size() > 2 && a.host.front() == '[') a.host = a.host.substr(1, a.host.size() - 2);
-  return a;
-}
-
 // A silent server must not hold the step past its deadline: every read and
 // write on the socket gives up then.
 void boundByDeadline(tcp::socket& socket, std::chrono::steady_clock::time_point deadline) {
@@ -234,6 +208,26 @@ Result<ExecOutcome> overTls(tcp::socket socket, const ServerAddress& a, const st
 
 }  // namespace
 
+std::optional<ServerAddress> serverAddress(const std::string& server) {
+  ServerAddress a;
+  std::string rest;
+  if (server.starts_with("https://")) {
+    a.tls = true;
+    rest = server.substr(8);
+  } else if (server.starts_with("http://")) {
+    rest = server.substr(7);
+  } else {
+    return std::nullopt;
+  }
+  rest = rest.substr(0, rest.find('/'));
+  const auto colon = rest.rfind(':');
+  const bool hasPort = colon != std::string::npos && rest.find(']', colon) == std::string::npos;
+  a.host = hasPort ? rest.substr(0, colon) : rest;
+  a.port = hasPort ? rest.substr(colon + 1) : (a.tls ? "443" : "80");
+  if (a.host.size() > 2 && a.host.front() == '[') a.host = a.host.substr(1, a.host.size() - 2);
+  return a;
+}
+
 std::string execTarget(const ExecRequest& r) {
   std::string target = "/api/v1/namespaces/" + http::percentEncode(r.ns) + "/pods/" + http::percentEncode(r.pod) +
                        "/exec?container=" + http::percentEncode(r.container);
@@ -243,7 +237,7 @@ std::string execTarget(const ExecRequest& r) {
 }
 
 Result<ExecOutcome> execInPod(const ClusterEndpoint& endpoint, const ExecRequest& r) {
-  auto address = addressOf(endpoint.server);
+  auto address = serverAddress(endpoint.server);
   if (!address) return execFailed(r, "the server " + endpoint.server + " is not an http(s) URL");
   auto token = endpoint.token();
   if (!token) return execFailed(r, token.error().message);

@@ -47,6 +47,16 @@ struct ExecOutcome {
 // upgrade (its Status message is carried) or breaks the protocol.
 Result<ExecOutcome> execInPod(const ClusterEndpoint& endpoint, const ExecRequest& request);
 
+// Where an API server URL ("https://10.0.0.1:6443") points: the scheme's
+// port without one, an IPv6 host without its brackets; nullopt when it is
+// not http(s).
+struct ServerAddress {
+  bool tls = false;
+  std::string host;
+  std::string port;
+};
+std::optional<ServerAddress> serverAddress(const std::string& server);
+
 // The target of the upgrade request: the exec path and its query, every
 // argument percent-encoded.
 std::string execTarget(const ExecRequest& request);
