@@ -4,6 +4,7 @@
 #include "host/sha256.h"
 #include "lease/k8s_access.h"
 #include "sandbox/k8s/k8s_pods_api.h"
+#include "sandbox/probe_cache.h"
 #include "sandbox/step_env.h"
 
 namespace lw::host {
@@ -44,7 +45,10 @@ std::string k8sJobLabel(const std::optional<std::string>& job) {
 
 sandbox::RegistryOptions registryOptionsFor(const HostConfig& host, const Environment& env) {
   sandbox::RegistryOptions options;
-  if (host.kubernetes) options.kubernetes = configFor(*host.kubernetes, sandbox::jobMarker(env));
+  if (host.kubernetes) {
+    options.kubernetes = configFor(*host.kubernetes, sandbox::jobMarker(env));
+    options.kubernetes->cacheFile = sandbox::probeCacheFile(env, BackendId::K8sPod);
+  }
   return options;
 }
 

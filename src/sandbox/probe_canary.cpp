@@ -43,7 +43,8 @@ CanaryRun runCanary(Backend& backend, const StepSpec& spec, std::chrono::seconds
   }
   const process::ExitInfo info = (*proc)->wait(std::chrono::steady_clock::now() + timeout);
   run.status = info.status();
-  run.ran = run.status == 0;
+  run.ran = run.status == 0 && !info.launchFailure;
+  if (info.launchFailure) run.launchError = info.launchFailure->message;
   if (!run.ran) {
     run.stderrText = (*proc)->stderrData().data;
     return run;

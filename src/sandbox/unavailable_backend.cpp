@@ -33,7 +33,11 @@ std::unique_ptr<Backend> makeUnavailableBackend(BackendId id, std::string reason
 }
 
 std::unique_ptr<Backend> makeK8sPodBackend(const RegistryOptions& options) {
-  if (options.kubernetes) return std::make_unique<k8s::K8sPodBackend>(*options.kubernetes);
+  if (options.kubernetes) {
+    k8s::K8sPodConfig config = *options.kubernetes;
+    config.readCache = config.readCache && !options.freshProbes;
+    return std::make_unique<k8s::K8sPodBackend>(std::move(config));
+  }
   return makeUnavailableBackend(BackendId::K8sPod,
                                 "k8s-pod runs steps on a cluster the host config names (sandbox.kubernetes, "
                                 "docs/kubernetes.md); none is configured");

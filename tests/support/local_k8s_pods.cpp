@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <set>
 
 #include <boost/json/serialize.hpp>
@@ -41,50 +42,6 @@ struct Container {
 namespace {
 
 using local_pods::Container;
-
-const json::object* objectAt(const json::object& o, const char* key) {
-  const json::value* v = o.if_contains(key);
-  return v != nullptr ? v->if_object() : nullptr;
-}
-
-bool isTrue(const json::object* o, const char* key) {
-  const json::value* v = o != nullptr ? o->if_contains(key) : nullptr;
-  return v != nullptr && v->is_bool() && v->as_bool();
-}
-bool isFalse(const json::object* o, const char* key) {
-  const json::value* v = o != nullptr ? o->if_contains(key) : nullptr;
-  return v != nullptr && v->is_bool() && !v->as_bool();
-}
-
-std::string seccompType(const json::object* securityContext) {
-  const json::object* p = securityContext != nullptr ? objectAt(*securityContext, "seccompProfile") : nullptr;
-  const json::value* t = p != nullptr ? p->if_contains("type") : nullptr;
-  return t != nullptr && t->is_string() ? std::string(t->as_string()) : "";
-}
-
-bool dropsAll(const json::object* securityContext) {
-  const json::object* caps = securityContext != nullptr ? objectAt(*securityContext, "capabilities") : nullptr;
-  const json::value* drop = caps != nullptr ? caps->if_contains("drop") : nullptr;
-  if (drop == nullptr || !drop->is_array()) return false;
-  return std::any_of(drop->as_array().begin(), drop->as_array().end(), [](const json::value& c) { return c == "ALL"; });
-}
-
-void containerViolations(const json::object& pod, const json::object& c, std::vector<std::string>& out) {
-  const json::object* podSc = objectAt(pod, "securityContext");
-  const json::object* sc = objectAt(c, "securityContext");
-  const std::string name = "container \"" + std::string(c.at("name").as_string()) + "\" must set ";
-  if (!isFalse(sc, "allowPrivilegeEscalation"))
-    out.push_back("allowPrivilegeEscalation != false (" + name + "securityContext.allowPrivilegeEscalation=false)");
-  if (!dropsAll(sc))
-    out.push_back("unrestricted capabilities (" + name + "securityContext.capabilities.drop=[\"ALL\"])");
-  if (isTrue(sc, "privileged")) out.push_back("privileged (container must not set securityContext.privileged=true)");
-  if (!isTrue(sc, "runAsNonRoot") && !isTrue(podSc, "runAsNonRoot"))
-    out.push_back("runAsNonRoot != true (" + name + "securityContext.runAsNonRoot=true)");
-  const std::string seccomp = seccompType(sc).empty() ? seccompType(podSc) : seccompType(sc);
-  if (seccomp != "RuntimeDefault" && seccomp != "Localhost")
-    out.push_back("seccompProfile (" + name +
-                  "securityContext.seccompProfile.type to \"RuntimeDefault\" or \"Localhost\")");
-}
 
 std::string now() {
   std::time_t t = std::time(nullptr);
@@ -134,21 +91,43 @@ bool cloexecPipe(int fds[2]) {
   return ::fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0 && ::fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0;
 }
 
+std::string onPath(std::string program) {
+  for (const char* dir : {"/usr/local/bin/", "/usr/bin/", "/bin/"})
+    if (program.find('/') == std::string::npos && ::access((dir + program).c_str(), X_OK) == 0) return dir + program;
+  return program;
+}
+
+// The bwrap argv the pod's processes start under ("" none), as its sandbox asks.
+std::vector<std::string> sandboxWrapper(const PodSandbox& sandbox, const fs::path& podDir) {
+  if (!sandbox.ownNetwork && sandbox.procVersion.empty()) return {};
+  // No --die-with-parent: the parent is the server thread that created the pod, which ends
+  // before the pod does; the runtime kills the process group instead.
+  std::vector<std::string> w{onPath("bwrap"), "--dev-bind", "/", "/"};
+  if (sandbox.ownNetwork) w.push_back("--unshare-net");
+  if (!sandbox.procVersion.empty()) {
+    fs::create_directories(podDir);
+    std::ofstream(podDir / "proc-version") << sandbox.procVersion << "\n";
+    w.insert(w.end(), {"--ro-bind", (podDir / "proc-version").string(), "/proc/version"});
+  }
+  w.push_back("--");
+  return w;
+}
+
 // Starts argv (argv[0] found on the container's PATH) in its own process
-// group, stdio piped or /dev/null.
-Child spawnLocal(const Container& c, const std::vector<std::string>& argv, bool piped) {
+// group, stdio piped or /dev/null, under `wrapper` when there is one.
+Child spawnLocal(const Container& c, const std::vector<std::string>& argv, bool piped,
+                 const std::vector<std::string>& wrapper) {
   std::vector<std::string> envText;
   for (const auto& [k, v] : c.env) envText.push_back(k + "=" + v);
   std::vector<char*> args, envp;
-  std::vector<std::string> mappedArgs;
+  std::vector<std::string> mappedArgs = wrapper;
   for (const std::string& a : argv) mappedArgs.push_back(mapped(c, a));
+  if (mappedArgs.size() > wrapper.size()) mappedArgs[wrapper.size()] = onPath(mappedArgs[wrapper.size()]);
   for (std::string& a : mappedArgs) args.push_back(a.data());
   args.push_back(nullptr);
   for (std::string& e : envText) envp.push_back(e.data());
   envp.push_back(nullptr);
-  std::string program = mappedArgs.empty() ? "" : mappedArgs[0];
-  for (const char* dir : {"/usr/local/bin/", "/usr/bin/", "/bin/"})
-    if (program.find('/') == std::string::npos && ::access((dir + program).c_str(), X_OK) == 0) program = dir + program;
+  const std::string program = mappedArgs.empty() ? "" : mappedArgs[0];
   int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
   if (piped && (!cloexecPipe(in) || !cloexecPipe(out) || !cloexecPipe(err))) return {};
   const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -228,24 +207,11 @@ void forwardOutput(const Child& child, LocalHttpServer::WebSocket& ws) {
 
 }  // namespace
 
-std::vector<std::string> restrictedPodSecurityViolations(const json::object& pod) {
-  std::vector<std::string> out;
-  const json::object& spec = pod.at("spec").as_object();
-  for (const char* host : {"hostNetwork", "hostPID", "hostIPC"})
-    if (isTrue(&spec, host)) out.push_back(std::string("host namespaces (") + host + "=true)");
-  if (const json::value* volumes = spec.if_contains("volumes"))
-    for (const json::value& v : volumes->as_array())
-      if (v.as_object().contains("hostPath"))
-        out.push_back("restricted volume types (volume \"" + std::string(v.at("name").as_string()) +
-                      "\" uses hostPath)");
-  for (const char* list : {"initContainers", "containers"})
-    if (const json::value* containers = spec.if_contains(list))
-      for (const json::value& c : containers->as_array()) containerViolations(spec, c.as_object(), out);
-  return out;
-}
+bool nodeSandboxInstalled() { return onPath("bwrap") != "bwrap"; }
 
 struct LocalPodRuntime::Pod {
   std::vector<Container> containers;
+  std::vector<std::string> wrapper;  // the sandbox's bwrap argv, for the containers and every exec
   std::set<int> execPids;
   std::string startTime;
 };
@@ -264,20 +230,22 @@ LocalPodRuntime::~LocalPodRuntime() {
   for (std::thread& t : waiters_) t.join();
 }
 
-void LocalPodRuntime::start(const std::string& key, const json::object& pod) {
+void LocalPodRuntime::start(const std::string& key, const json::object& pod, const PodSandbox& sandbox) {
   auto p = std::make_shared<Pod>();
-  const fs::path volumes = root_ / std::string(pod.at("metadata").at("name").as_string()) / "volumes";
+  const fs::path podDir = root_ / std::string(pod.at("metadata").at("name").as_string());
+  const fs::path volumes = podDir / "volumes";
   if (const json::value* vs = pod.at("spec").as_object().if_contains("volumes"))
     for (const json::value& v : vs->as_array()) fs::create_directories(volumes / std::string(v.at("name").as_string()));
   for (const json::value& c : pod.at("spec").at("containers").as_array())
     p->containers.push_back(containerOf(c.as_object(), volumes));
+  p->wrapper = sandboxWrapper(sandbox, podDir);
   std::lock_guard<std::mutex> lock(mu_);
   pods_[key] = p;
   report(key);  // Pending, ContainerCreating
   p->startTime = now();
   for (std::size_t i = 0; i < p->containers.size(); ++i) {
     Container& c = p->containers[i];
-    c.pid = spawnLocal(c, c.command, false).pid;
+    c.pid = spawnLocal(c, c.command, false, p->wrapper).pid;
     c.startedAt = now();
     waiters_.emplace_back([this, key, i, pid = c.pid] { watchContainer(key, i, pid); });
   }
@@ -332,13 +300,6 @@ std::string LocalPodRuntime::execRefusal(const std::string& key, const std::stri
 
 void LocalPodRuntime::exec(const std::string& key, const std::string& container,
                            const std::vector<std::string>& command, bool withStdin, LocalHttpServer::WebSocket& ws) {
-  std::string input;
-  while (withStdin) {
-    std::optional<std::string> message = ws.read();
-    if (!message || message->empty()) break;
-    if (static_cast<unsigned char>((*message)[0]) == 255 && message->size() > 1 && (*message)[1] == 0) break;
-    if ((*message)[0] == 0) input.append(*message, 1);
-  }
   std::shared_ptr<Pod> pod;
   Child child;
   {
@@ -348,19 +309,25 @@ void LocalPodRuntime::exec(const std::string& key, const std::string& container,
     pod = found->second;
     auto c = std::find_if(pod->containers.begin(), pod->containers.end(),
                           [&](const Container& x) { return x.name == container; });
-    child = spawnLocal(*c, command, true);
+    child = spawnLocal(*c, command, true, pod->wrapper);
     pod->execPids.insert(child.pid);
   }
-  std::thread feeder([fd = child.in, input = std::move(input)] {
-    for (std::size_t at = 0; at < input.size();) {
-      const ssize_t n = ::write(fd, input.data() + at, input.size() - at);
-      if (n <= 0) break;
-      at += static_cast<std::size_t>(n);
+  // stdin as it arrives, while the output goes out: both directions at once, as the kubelet does.
+  std::thread feeder([fd = child.in, withStdin, &ws] {
+    while (withStdin) {
+      std::optional<std::string> message = ws.read();
+      if (!message || message->empty()) break;
+      if (static_cast<unsigned char>((*message)[0]) == 255 && message->size() > 1 && (*message)[1] == 0) break;
+      if ((*message)[0] != 0) continue;
+      for (std::size_t at = 1; at < message->size();) {
+        const ssize_t n = ::write(fd, message->data() + at, message->size() - at);
+        if (n <= 0) break;
+        at += static_cast<std::size_t>(n);
+      }
     }
     ::close(fd);
   });
   forwardOutput(child, ws);
-  feeder.join();
   int status = 0;
   while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {}
   {
@@ -368,6 +335,7 @@ void LocalPodRuntime::exec(const std::string& key, const std::string& container,
     pod->execPids.erase(child.pid);
   }
   ws.write("\x03" + execStatus(command, exitCodeOf(status)));
+  feeder.join();  // a client that keeps stdin open ends it by closing the connection
 }
 
 std::size_t LocalPodRuntime::liveProcesses() const {

@@ -11,8 +11,14 @@
 // filesystem (the processes run as the test's user on the host's); its
 // volumes are directories under the runtime's root, and a mount path in an
 // argument, the working directory or an env value is rewritten to its
-// directory. exec's stdin is read whole (until channel 0 is closed) before
-// the command starts.
+// directory. exec's stdin goes to the command as it arrives, while its
+// output goes out.
+//
+// What a node does that a test must observe, the runtime does with
+// bubblewrap (PodSandbox): a pod a NetworkPolicy denies egress gets a
+// network namespace of its own (its loopback only), as a CNI that enforces
+// policies would; a pod of a sandboxed RuntimeClass sees that runtime's
+// /proc/version (gVisor's kernel reports its own).
 #pragma once
 
 #include <filesystem>
@@ -34,6 +40,18 @@ namespace lw::test {
 // `pod`, in the words of the admission message; empty when it passes.
 std::vector<std::string> restrictedPodSecurityViolations(const boost::json::object& pod);
 
+// How the node isolates one pod's processes (each exec'd command too).
+struct PodSandbox {
+  bool ownNetwork = false;  // a network namespace of its own, no interface but loopback
+  std::string procVersion;  // "" the host's /proc/version, else the runtime's
+};
+
+// Whether bubblewrap, which PodSandbox needs, is installed.
+bool nodeSandboxInstalled();
+
+// What gVisor's kernel answers in /proc/version, whatever the node runs.
+inline constexpr const char* kLocalGVisorProcVersion = "Linux version 4.4.0 #1 SMP Sun Jan 10 15:06:54 PST 2016";
+
 class LocalPodRuntime {
  public:
   // Called with the pod's new status (a PodStatus) from the runtime's threads.
@@ -45,7 +63,7 @@ class LocalPodRuntime {
   LocalPodRuntime& operator=(const LocalPodRuntime&) = delete;
 
   // Starts the containers of `pod` (a validated Pod), known as `key` after.
-  void start(const std::string& key, const boost::json::object& pod);
+  void start(const std::string& key, const boost::json::object& pod, const PodSandbox& sandbox = {});
   // Kills the pod's processes and forgets it (the pod was deleted).
   void stop(const std::string& key);
   // "" when `container` of pod `key` runs (exec may start), else why not.

@@ -160,6 +160,8 @@ LocalK8sServer::LocalK8sServer(std::optional<LocalHttpServer::Tls> tls)
              std::filesystem::path(LOOPWRIGHT_SOURCE_DIR) / "tests/data/k8s/apis__node.k8s.io__v1_openapi.json"}) {
   auto handler = [this](const LocalHttpServer::Request& r) { return handle(r); };
   https_ = tls.has_value();
+  networkPolicyEnforced_ = nodeSandboxInstalled();
+  if (nodeSandboxInstalled()) sandboxedProcVersion_ = kLocalGVisorProcVersion;
   char dir[] = "/tmp/lw-k8s-pods-XXXXXX";
   podRoot_ = ::mkdtemp(dir) != nullptr ? dir : "/tmp";
   pods_ = std::make_unique<LocalPodRuntime>(
@@ -312,8 +314,9 @@ LocalHttpServer::Response LocalK8sServer::serve(const LocalHttpServer::Request& 
     if (r.plural == "pods") body["status"] = json::object{{"phase", "Pending"}};
     objects_[path] = body;
     record(path, "ADDED", body);
+    const PodSandbox sandbox = r.plural == "pods" ? podSandbox(body) : PodSandbox{};
     lock.unlock();
-    if (r.plural == "pods") pods_->start(path, body);
+    if (r.plural == "pods") pods_->start(path, body, sandbox);
     return jsonResponse(201, body);
   }
   if (found == objects_.end())

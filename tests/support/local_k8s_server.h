@@ -55,6 +55,15 @@ class LocalK8sServer {
   void compact();
   // Answers every request with 503 ServiceUnavailable while set.
   void setUnavailable(bool unavailable) { unavailable_ = unavailable; }
+  // Whether the pods a NetworkPolicy denies egress get a network namespace of
+  // their own, as a network plugin that enforces policies gives them (on by
+  // default where bubblewrap is installed); off: the policy is stored, not
+  // enforced, as on a cluster whose plugin ignores NetworkPolicy.
+  void setNetworkPolicyEnforced(bool enforced) { networkPolicyEnforced_ = enforced; }
+  // The /proc/version the pods of a runsc RuntimeClass see: gVisor's by
+  // default where bubblewrap is installed; "" the host's, as on a node whose
+  // runsc handler is not gVisor.
+  void setSandboxedProcVersion(std::string text);
   // Processes the pods run now (containers and exec'd commands).
   std::size_t livePodProcesses() const { return pods_->liveProcesses(); }
 
@@ -72,6 +81,7 @@ class LocalK8sServer {
   std::vector<std::pair<std::string, std::string>> podFieldErrors(
       const boost::json::object& pod, std::vector<std::pair<std::string, std::string>> errors) const;
   std::string podAdmissionRefusal(const boost::json::object& pod) const;  // mu_ held
+  PodSandbox podSandbox(const boost::json::object& pod) const;            // mu_ held
   LocalHttpServer::Response serveExec(const LocalHttpServer::Request& request, const std::string& podPath,
                                       const std::string& podName);
   void podStatusChanged(const std::string& path, boost::json::object status);
@@ -94,6 +104,8 @@ class LocalK8sServer {
   std::vector<std::string> violations_;
   std::vector<std::string> requests_;
   std::atomic<bool> unavailable_{false};
+  std::atomic<bool> networkPolicyEnforced_;
+  std::string sandboxedProcVersion_;  // mu_
   std::filesystem::path podRoot_;
   std::unique_ptr<LocalPodRuntime> pods_;  // after mu_: its threads report through it until it is gone
   std::unique_ptr<LocalHttpServer> http_;

@@ -1,6 +1,7 @@
 // The pod side of the local Kubernetes API server (local_k8s_server.h):
 // what the registry's validation and the admission plugins refuse of a new
 // Pod, exec over WebSocket, and the statuses the runtime reports.
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -54,7 +55,68 @@ void containerErrors(const json::object& spec, const char* list, std::set<std::s
   }
 }
 
+// Pod Security admission, restricted:latest.
+const json::object* objectAt(const json::object& o, const char* key) {
+  const json::value* v = o.if_contains(key);
+  return v != nullptr ? v->if_object() : nullptr;
+}
+
+bool isTrue(const json::object* o, const char* key) {
+  const json::value* v = o != nullptr ? o->if_contains(key) : nullptr;
+  return v != nullptr && v->is_bool() && v->as_bool();
+}
+bool isFalse(const json::object* o, const char* key) {
+  const json::value* v = o != nullptr ? o->if_contains(key) : nullptr;
+  return v != nullptr && v->is_bool() && !v->as_bool();
+}
+
+std::string seccompType(const json::object* securityContext) {
+  const json::object* p = securityContext != nullptr ? objectAt(*securityContext, "seccompProfile") : nullptr;
+  const json::value* t = p != nullptr ? p->if_contains("type") : nullptr;
+  return t != nullptr && t->is_string() ? std::string(t->as_string()) : "";
+}
+
+bool dropsAll(const json::object* securityContext) {
+  const json::object* caps = securityContext != nullptr ? objectAt(*securityContext, "capabilities") : nullptr;
+  const json::value* drop = caps != nullptr ? caps->if_contains("drop") : nullptr;
+  if (drop == nullptr || !drop->is_array()) return false;
+  return std::any_of(drop->as_array().begin(), drop->as_array().end(), [](const json::value& c) { return c == "ALL"; });
+}
+
+void containerViolations(const json::object& pod, const json::object& c, std::vector<std::string>& out) {
+  const json::object* podSc = objectAt(pod, "securityContext");
+  const json::object* sc = objectAt(c, "securityContext");
+  const std::string name = "container \"" + std::string(c.at("name").as_string()) + "\" must set ";
+  if (!isFalse(sc, "allowPrivilegeEscalation"))
+    out.push_back("allowPrivilegeEscalation != false (" + name + "securityContext.allowPrivilegeEscalation=false)");
+  if (!dropsAll(sc))
+    out.push_back("unrestricted capabilities (" + name + "securityContext.capabilities.drop=[\"ALL\"])");
+  if (isTrue(sc, "privileged")) out.push_back("privileged (container must not set securityContext.privileged=true)");
+  if (!isTrue(sc, "runAsNonRoot") && !isTrue(podSc, "runAsNonRoot"))
+    out.push_back("runAsNonRoot != true (" + name + "securityContext.runAsNonRoot=true)");
+  const std::string seccomp = seccompType(sc).empty() ? seccompType(podSc) : seccompType(sc);
+  if (seccomp != "RuntimeDefault" && seccomp != "Localhost")
+    out.push_back("seccompProfile (" + name +
+                  "securityContext.seccompProfile.type to \"RuntimeDefault\" or \"Localhost\")");
+}
+
 }  // namespace
+
+std::vector<std::string> restrictedPodSecurityViolations(const json::object& pod) {
+  std::vector<std::string> out;
+  const json::object& spec = pod.at("spec").as_object();
+  for (const char* host : {"hostNetwork", "hostPID", "hostIPC"})
+    if (isTrue(&spec, host)) out.push_back(std::string("host namespaces (") + host + "=true)");
+  if (const json::value* volumes = spec.if_contains("volumes"))
+    for (const json::value& v : volumes->as_array())
+      if (v.as_object().contains("hostPath"))
+        out.push_back("restricted volume types (volume \"" + std::string(v.at("name").as_string()) +
+                      "\" uses hostPath)");
+  for (const char* list : {"initContainers", "containers"})
+    if (const json::value* containers = spec.if_contains(list))
+      for (const json::value& c : containers->as_array()) containerViolations(spec, c.as_object(), out);
+  return out;
+}
 
 std::vector<std::pair<std::string, std::string>> LocalK8sServer::podFieldErrors(
     const json::object& pod, std::vector<std::pair<std::string, std::string>> errors) const {
@@ -87,6 +149,55 @@ std::string LocalK8sServer::podAdmissionRefusal(const json::object& pod) const {
   std::string text = "violates PodSecurity \"restricted:latest\": ";
   for (std::size_t i = 0; i < violations.size(); ++i) text += (i > 0 ? ", " : "") + violations[i];
   return text;
+}
+
+namespace {
+
+bool selects(const json::object& policy, const json::object& podLabels) {
+  const json::value* selector = policy.at("spec").as_object().if_contains("podSelector");
+  const json::value* match = selector != nullptr ? selector->as_object().if_contains("matchLabels") : nullptr;
+  if (match == nullptr) return true;
+  for (const auto& [key, value] : match->as_object()) {
+    const json::value* label = podLabels.if_contains(key);
+    if (label == nullptr || *label != value) return false;
+  }
+  return true;
+}
+
+bool deniesEgress(const json::object& policy) {
+  const json::object& spec = policy.at("spec").as_object();
+  const json::value* types = spec.if_contains("policyTypes");
+  const bool egressType = types != nullptr && std::any_of(types->as_array().begin(), types->as_array().end(),
+                                                          [](const json::value& t) { return t == "Egress"; });
+  const json::value* egress = spec.if_contains("egress");
+  return egressType && (egress == nullptr || egress->as_array().empty());
+}
+
+}  // namespace
+
+void LocalK8sServer::setSandboxedProcVersion(std::string text) {
+  std::lock_guard<std::mutex> lock(mu_);
+  sandboxedProcVersion_ = std::move(text);
+}
+
+// What the node does for the pod: its own network namespace when an enforced
+// NetworkPolicy denies it all egress; the runtime's kernel for runsc.
+PodSandbox LocalK8sServer::podSandbox(const json::object& pod) const {
+  PodSandbox out;
+  const std::string ns(pod.at("metadata").at("namespace").as_string());
+  const json::value* labels = pod.at("metadata").as_object().if_contains("labels");
+  const json::object podLabels = labels != nullptr ? labels->as_object() : json::object{};
+  const std::string policies = "/apis/networking.k8s.io/v1/namespaces/" + ns + "/networkpolicies/";
+  for (auto it = objects_.lower_bound(policies); it != objects_.end() && it->first.starts_with(policies); ++it)
+    out.ownNetwork = out.ownNetwork || (selects(it->second, podLabels) && deniesEgress(it->second));
+  out.ownNetwork = out.ownNetwork && networkPolicyEnforced_;
+  const json::value* rc = pod.at("spec").as_object().if_contains("runtimeClassName");
+  auto runtimeClass = rc != nullptr
+                          ? objects_.find("/apis/node.k8s.io/v1/runtimeclasses/" + std::string(rc->as_string()))
+                          : objects_.end();
+  if (runtimeClass != objects_.end() && runtimeClass->second.at("handler") == "runsc")
+    out.procVersion = sandboxedProcVersion_;
+  return out;
 }
 
 // GET .../pods/{name}/exec?command=..&container=..&stdin=.. with an upgrade

@@ -4,10 +4,13 @@
 #include <sys/time.h>
 
 #include <algorithm>
+#include <array>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
@@ -31,32 +34,6 @@ Error execFailed(const ExecRequest& r, const std::string& why) {
                    "check that the API server answers and that the runner may create pods/exec "
                    "(docs/kubernetes.md)",
                    r.pod);
-}
-
-struct ServerAddress {
-  bool tls = false;
-  std::string host;
-  std::string port;
-};
-
-std::optional<ServerAddress> addressOf(const std::string& server) {
-  ServerAddress a;
-  std::string rest;
-  if (server.starts_with("https://")) {
-    a.tls = true;
-    rest = server.substr(8);
-  } else if (server.starts_with("http://")) {
-    rest = server.substr(7);
-  } else {
-    return std::nullopt;
-  }
-  rest = rest.substr(0, rest.find('/'));
-  const auto colon = rest.rfind(':');
-  const bool hasPort = colon != std::string::npos && rest.find(']', colon) == std::string::npos;
-  a.host = hasPort ? rest.substr(0, colon) : rest;
-  a.port = hasPort ? rest.substr(colon + 1) : (a.tls ? "443" : "80");
-  if (a.host.size() > 2 && a.host.front() == '[') a.host = a.host.substr(1, a.host.size() - 2);
-  return a;
 }
 
 // A silent server must not hold the step past its deadline: every read and
@@ -106,6 +83,74 @@ std::string refusalOf(const websocket::response_type& res) {
   return "HTTP " + std::to_string(res.result_int()) + " instead of an upgrade";
 }
 
+// One message's stdout/stderr to onOutput; the outcome when it is channel 3.
+std::optional<ExecOutcome> takeMessage(const ExecRequest& r, const std::string& message) {
+  if (message.empty()) return std::nullopt;
+  const int channel = static_cast<unsigned char>(message[0]);
+  if ((channel == 1 || channel == 2) && r.onOutput && message.size() > 1)
+    r.onOutput(channel, message.data() + 1, message.size() - 1);
+  if (channel == 3) return outcomeOf(message.substr(1));
+  return std::nullopt;
+}
+
+// Both directions at once on one io_context thread (a TLS stream allows no
+// concurrent read and write from two threads): the stdin descriptor's bytes
+// out on channel 0, each written before the next is read, and the output in.
+template <class Next>
+class Duplex {
+ public:
+  Duplex(websocket::stream<Next>& ws, const ExecRequest& r)
+      : ws_(ws), r_(r), input_(ws.get_executor(), ::dup(r.stdinStream)), timer_(ws.get_executor()) {}
+
+  ExecOutcome run(asio::io_context& io) {
+    timer_.expires_at(r_.deadline);
+    timer_.async_wait([this](boost::system::error_code ec) {
+      if (!ec) beast::get_lowest_layer(ws_).close();  // past the deadline: the read fails, no outcome
+    });
+    readNext();
+    pumpStdin();
+    io.run();
+    return outcome_;
+  }
+
+ private:
+  void finish(std::optional<ExecOutcome> outcome) {
+    if (outcome) outcome_ = *outcome;
+    boost::system::error_code ignored;
+    input_.close(ignored);
+    timer_.cancel();
+    beast::get_lowest_layer(ws_).close(ignored);
+  }
+  void readNext() {
+    ws_.async_read(in_, [this](boost::system::error_code ec, std::size_t) {
+      if (ec) return finish(std::nullopt);  // ended before the outcome
+      std::string message = beast::buffers_to_string(in_.data());
+      in_.consume(in_.size());
+      if (auto outcome = takeMessage(r_, message)) return finish(outcome);
+      readNext();
+    });
+  }
+  void pumpStdin() {
+    input_.async_read_some(asio::buffer(chunk_), [this](boost::system::error_code ec, std::size_t n) {
+      out_ = ec ? std::string("\xff\x00", 2) : std::string(1, '\0') + std::string(chunk_.data(), n);
+      const bool last = static_cast<bool>(ec);
+      if (ec == asio::error::operation_aborted) return;
+      ws_.async_write(asio::buffer(out_), [this, last](boost::system::error_code wec, std::size_t) {
+        if (!wec && !last) pumpStdin();
+      });
+    });
+  }
+
+  websocket::stream<Next>& ws_;
+  const ExecRequest& r_;
+  asio::posix::stream_descriptor input_;
+  asio::steady_timer timer_;
+  beast::flat_buffer in_;
+  std::array<char, kStdinChunk> chunk_{};
+  std::string out_;
+  ExecOutcome outcome_;
+};
+
 template <class Next>
 Result<ExecOutcome> converse(websocket::stream<Next>& ws, const std::string& host, const std::string& token,
                              const ExecRequest& r) {
@@ -120,6 +165,10 @@ Result<ExecOutcome> converse(websocket::stream<Next>& ws, const std::string& hos
   if (res[beast::http::field::sec_websocket_protocol] != kProtocol)
     return execFailed(r, "the API server did not accept the v5.channel.k8s.io protocol");
   ws.binary(true);
+  if (r.stdinStream >= 0 && !r.stdinData) {
+    Duplex<Next> duplex(ws, r);
+    return duplex.run(static_cast<asio::io_context&>(ws.get_executor().context()));
+  }
   if (r.stdinData) {
     for (std::size_t at = 0; at < r.stdinData->size() && !ec; at += kStdinChunk)
       ws.write(asio::buffer(std::string(1, '\0') + r.stdinData->substr(at, kStdinChunk)), ec);
@@ -130,15 +179,9 @@ Result<ExecOutcome> converse(websocket::stream<Next>& ws, const std::string& hos
     beast::flat_buffer buffer;
     ws.read(buffer, ec);
     if (ec) return ExecOutcome{};  // ended before the outcome
-    std::string message = beast::buffers_to_string(buffer.data());
-    if (message.empty()) continue;
-    const int channel = static_cast<unsigned char>(message[0]);
-    if ((channel == 1 || channel == 2) && r.onOutput && message.size() > 1)
-      r.onOutput(channel, message.data() + 1, message.size() - 1);
-    if (channel == 3) {
-      ExecOutcome out = outcomeOf(message.substr(1));
+    if (auto outcome = takeMessage(r, beast::buffers_to_string(buffer.data()))) {
       ws.close(websocket::close_code::normal, ec);
-      return out;
+      return *outcome;
     }
   }
 }
@@ -165,16 +208,36 @@ Result<ExecOutcome> overTls(tcp::socket socket, const ServerAddress& a, const st
 
 }  // namespace
 
+std::optional<ServerAddress> serverAddress(const std::string& server) {
+  ServerAddress a;
+  std::string rest;
+  if (server.starts_with("https://")) {
+    a.tls = true;
+    rest = server.substr(8);
+  } else if (server.starts_with("http://")) {
+    rest = server.substr(7);
+  } else {
+    return std::nullopt;
+  }
+  rest = rest.substr(0, rest.find('/'));
+  const auto colon = rest.rfind(':');
+  const bool hasPort = colon != std::string::npos && rest.find(']', colon) == std::string::npos;
+  a.host = hasPort ? rest.substr(0, colon) : rest;
+  a.port = hasPort ? rest.substr(colon + 1) : (a.tls ? "443" : "80");
+  if (a.host.size() > 2 && a.host.front() == '[') a.host = a.host.substr(1, a.host.size() - 2);
+  return a;
+}
+
 std::string execTarget(const ExecRequest& r) {
   std::string target = "/api/v1/namespaces/" + http::percentEncode(r.ns) + "/pods/" + http::percentEncode(r.pod) +
                        "/exec?container=" + http::percentEncode(r.container);
   for (const std::string& a : r.command) target += "&command=" + http::percentEncode(a);
-  target += r.stdinData ? "&stdin=true" : "";
+  target += r.stdinData || r.stdinStream >= 0 ? "&stdin=true" : "";
   return target + "&stdout=true&stderr=true";
 }
 
 Result<ExecOutcome> execInPod(const ClusterEndpoint& endpoint, const ExecRequest& r) {
-  auto address = addressOf(endpoint.server);
+  auto address = serverAddress(endpoint.server);
   if (!address) return execFailed(r, "the server " + endpoint.server + " is not an http(s) URL");
   auto token = endpoint.token();
   if (!token) return execFailed(r, token.error().message);

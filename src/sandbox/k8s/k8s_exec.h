@@ -6,9 +6,10 @@
 // resize 4; a message on 255 naming channel 0 closes stdin (new in v5: the
 // command sees end of file without the connection closing).
 //
-// The whole stdin is sent first, then stdin is closed and the output read
-// until the outcome: what the workspace and outputs need. A step whose
-// input is interactive (the bridge) would need both directions at once.
+// Either the whole stdin is sent first, then stdin is closed and the output
+// read until the outcome (what the workspace and outputs need), or stdin
+// streams from a descriptor while the output is read (both directions at
+// once, for an interactive peer such as the bridge).
 #pragma once
 
 #include <chrono>
@@ -31,6 +32,9 @@ struct ExecRequest {
   // Each piece of stdout (1) and stderr (2) as it arrives.
   std::function<void(int stream, const char* data, std::size_t size)> onOutput;
   std::chrono::steady_clock::time_point deadline;
+  // >= 0 (and no stdinData): its bytes go to stdin as they come, stdin closed
+  // at its end, while the output is read. Not owned.
+  int stdinStream = -1;
 };
 
 struct ExecOutcome {
@@ -42,6 +46,16 @@ struct ExecOutcome {
 // SANDBOX_LAUNCH_FAILED when the API server cannot be reached, refuses the
 // upgrade (its Status message is carried) or breaks the protocol.
 Result<ExecOutcome> execInPod(const ClusterEndpoint& endpoint, const ExecRequest& request);
+
+// Where an API server URL ("https://10.0.0.1:6443") points: the scheme's
+// port without one, an IPv6 host without its brackets; nullopt when it is
+// not http(s).
+struct ServerAddress {
+  bool tls = false;
+  std::string host;
+  std::string port;
+};
+std::optional<ServerAddress> serverAddress(const std::string& server);
 
 // The target of the upgrade request: the exec path and its query, every
 // argument percent-encoded.

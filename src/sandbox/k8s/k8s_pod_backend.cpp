@@ -2,10 +2,13 @@
 
 #include <random>
 
+#include "core/version.h"
+#include "sandbox/k8s/k8s_canary_run.h"
 #include "sandbox/k8s/k8s_pod_plan.h"
 #include "sandbox/k8s/k8s_pod_run.h"
 #include "sandbox/k8s/k8s_pods_api.h"
 #include "sandbox/k8s/k8s_preflight.h"
+#include "sandbox/probe_cache.h"
 
 namespace lw::sandbox::k8s {
 namespace {
@@ -43,6 +46,30 @@ Error refused(const std::string& what, const std::string& hint) {
   return makeError(ErrorCode::SandboxCapabilityInsufficient, "k8s-pod cannot run this step: " + what, hint, "k8s-pod");
 }
 
+// The capabilities the API showed, with what the canary pod observed in
+// place of what only it can show: the network plugin enforcing the policy
+// (networkMode none and loopback-only) and the node's kernel (L3).
+ProbeReport probeReportOf(const K8sPodConfig& c, const Preflight& pre, const CanaryVerdict& canary) {
+  ProbeReport r;
+  r.backend = BackendId::K8sPod;
+  r.version = "Kubernetes API " + c.endpoint.server + ", RuntimeClass " + c.runtimeClassName;
+  r.available = true;
+  r.capabilities = pre.capabilities;
+  r.capabilities[Capability::NetworkIsolation] = canary.network;
+  r.networkModes = {{NetworkMode::None, canary.network},
+                    {NetworkMode::LoopbackOnly, canary.network},
+                    {NetworkMode::AllowOutbound, {Support::Absent, "the default-deny policy allows no egress"}},
+                    {NetworkMode::AllowList, {Support::Absent, "the egress proxy is not carried to pods yet"}}};
+  if (canary.kernelSeparation.empty()) {
+    r.capabilities[Capability::SyscallFiltering] = {
+        Support::Partial, "seccompProfile RuntimeDefault; not the sandboxed kernel: " + canary.kernelFailure};
+    return r;
+  }
+  r.kernelSeparation = "RuntimeClass " + c.runtimeClassName + " (handler " + pre.handler +
+                       "): " + canary.kernelSeparation + ", not on this runner";
+  return r;
+}
+
 }  // namespace
 
 std::string sweepSelector(const std::string& runLabel) {
@@ -51,28 +78,25 @@ std::string sweepSelector(const std::string& runLabel) {
 
 const ProbeReport& K8sPodBackend::probe() {
   if (report_) return *report_;
-  ProbeReport r;
-  r.backend = BackendId::K8sPod;
-  r.version = "Kubernetes API " + config_.endpoint.server + ", RuntimeClass " + config_.runtimeClassName;
   auto pre = preflightFromCluster(*config_.transport, config_.endpoint, config_.runtimeClassName, config_.ns,
                                   podLabels(config_.runLabel, "probe"));
   if (!pre) {
+    ProbeReport r;
+    r.backend = BackendId::K8sPod;
+    r.version = "Kubernetes API " + config_.endpoint.server + ", RuntimeClass " + config_.runtimeClassName;
     r.unavailableReason = pre.error().message;
     markAllAbsent(r, pre.error().message);
-    return *(report_ = r);
+    return *(report_ = r);  // never cached: the next run asks the API again
   }
-  r.available = true;
-  r.capabilities = pre->capabilities;
-  const SupportStatus policy = pre->capabilities.at(Capability::NetworkIsolation);
-  r.networkModes = {{NetworkMode::None, {Support::Partial, "the pod keeps its own loopback; " + policy.reason}},
-                    {NetworkMode::LoopbackOnly, policy},
-                    {NetworkMode::AllowOutbound, {Support::Absent, "the default-deny policy allows no egress"}},
-                    {NetworkMode::AllowList, {Support::Absent, "the egress proxy is not carried to pods yet"}}};
-  r.kernelSeparation = "RuntimeClass " + config_.runtimeClassName + " (handler " + pre->handler +
-                       "), as the API shows it: every step's pod runs under " +
-                       (pre->runtime == SandboxRuntime::GVisor ? "gVisor's kernel" : "a Kata VM's kernel") +
-                       " on a node of the cluster, not on this runner";
-  return *(report_ = r);
+  // What the canary pod observed depends on the cluster, the namespace's policy, the runtime and the image.
+  const std::string key = "k8s-probe-v1|" + std::string(kVersion) + "|" + config_.endpoint.server + "|" + config_.ns +
+                          "|" + config_.runtimeClassName + "|" + pre->handler + "|" + pre->denyPolicy + "|" +
+                          config_.image;
+  report_ = probeThroughCache(config_.cacheFile, config_.readCache, key, [&] {
+    CanaryRunInput canary{config_.endpoint, pre->runtime, config_.canaryPublicAddress, config_.canaryTimeout};
+    return probeReportOf(config_, *pre, runCanaryPod(*this, canary));
+  });
+  return *report_;
 }
 
 Result<std::unique_ptr<process::RunningProcess>> K8sPodBackend::launch(const StepSpec& spec) {

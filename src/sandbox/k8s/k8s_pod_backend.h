@@ -6,8 +6,10 @@
 // the workspace in, runs the step, brings the outputs out and deletes the
 // pod on every path.
 //
-// Capabilities are the pre-flight's, from what the API shows; nothing is
-// assumed of the cluster. Not carried yet: the bridge (a step that needs
+// Capabilities are the pre-flight's, from what the API shows, and a canary
+// pod's (k8s_canary.h) for what only a pod can show: that the network plugin
+// enforces the policy and that the node runs the RuntimeClass's kernel (L3);
+// nothing is assumed of the cluster. Not carried yet: the bridge (a step that needs
 // one is refused) and the allow-list egress proxy.
 #pragma once
 
@@ -18,6 +20,7 @@
 
 #include "core/http.h"
 #include "sandbox/backend.h"
+#include "sandbox/k8s/k8s_canary.h"
 #include "sandbox/k8s/k8s_cluster.h"
 #include "sandbox/k8s/k8s_tar.h"
 
@@ -34,6 +37,12 @@ struct K8sPodConfig {
   std::chrono::milliseconds startTimeout{180000};
   std::size_t maxWorkspaceBytes = std::size_t{512} << 20;
   UntarLimits outputs;
+  // The probe's canary pod (k8s_canary.h): the public address it must not
+  // reach, how long it may take, and the cache of what it observed.
+  CanaryTarget canaryPublicAddress{"public", "1.1.1.1", 443};
+  std::chrono::seconds canaryTimeout{120};
+  std::optional<std::filesystem::path> cacheFile;  // nullopt: none
+  bool readCache = true;                           // false: always probe afresh
 };
 
 class K8sPodBackend final : public Backend {
@@ -49,7 +58,7 @@ class K8sPodBackend final : public Backend {
     t.egress = BackendTraits::EgressPath::ByBackend;
     return t;
   }
-  // The pre-flight against the cluster, once per process.
+  // The pre-flight against the cluster and the canary pod (cached), once per process.
   const ProbeReport& probe() override;
   // The pre-flight again (a policy may have gone since the probe), then the pod.
   Result<std::unique_ptr<process::RunningProcess>> launch(const StepSpec& spec) override;
