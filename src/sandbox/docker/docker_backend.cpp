@@ -126,7 +126,8 @@ std::vector<std::string> DockerBackend::hostNotes() {
   return engineNotes(engineFactsLocked());
 }
 
-Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const StepSpec& spec) {
+// The engine and the image: what refuses a step before any file is written.
+Result<PinnedImage> DockerBackend::launchableImage(const StepSpec& spec) {
   const ProbeReport& report = probe();
   if (!report.available)
     return makeError(ErrorCode::SandboxBackendUnavailable, "docker: " + report.unavailableReason,
@@ -136,22 +137,15 @@ Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const Ste
                      "docker runs only images pinned by digest in a host runtime profile "
                      "(runtimeProfiles in the host config) or given with sandbox exec --image",
                      "docker");
-  auto image = parsePinnedImage(*spec.image);
-  if (!image) return image.error();
+  return parsePinnedImage(*spec.image);
+}
 
-  // New unix sockets refused: the container init connects the bridge before
-  // it installs the filter.
-  auto filter = filters_.get({spec.network, true});
-  if (!filter) return filter.error();
-  auto files = LaunchFiles::write(**filter);
-  if (!files) return files.error();
-
+// Everything but the launch's own files (filterFile, emptyDir).
+ContainerPlanInput DockerBackend::planInput(const StepSpec& spec, const PinnedImage& image) {
   ContainerPlanInput input;
   input.spec = spec;
   input.initBinary = config_.initBinary.string();
-  input.filterFile = files->filterPath();
-  input.emptyDir = files->emptyDir();
-  input.image = *image;
+  input.image = image;
   // The same identity as the other backends give a step: the orchestrator's.
   // As root that is uid 0 without any capability (CapDrop ALL).
   input.user = config_.user.value_or(std::to_string(::getuid()) + ":" + std::to_string(::getgid()));
@@ -159,12 +153,31 @@ Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const Ste
   const auto step = spec.env.find("LOOPWRIGHT_STEP");
   input.stepLabel = step != spec.env.end() ? step->second : "step-" + std::to_string(++launches_);
   input.facts = observePaths(pathsToObserve(spec));
+  return input;
+}
+
+Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const StepSpec& spec) {
+  auto image = launchableImage(spec);
+  if (!image) return image.error();
+  // New unix sockets refused: the container init connects the bridge before
+  // it installs the filter.
+  auto filter = filters_.get({spec.network, true});
+  if (!filter) return filter.error();
+  auto files = LaunchFiles::write(**filter);
+  if (!files) return files.error();
+  ContainerPlanInput input = planInput(spec, *image);
+  input.filterFile = files->filterPath();
+  input.emptyDir = files->emptyDir();
   auto plan = planContainer(input);
   if (!plan) return plan.error();
+  return createAndStart(spec, *plan, containerName(config_.runLabel, input.stepLabel));
+}
 
-  // Named before it exists, so that the watchdog can remove it whenever this
-  // process dies, even halfway through the create request.
-  const std::string name = containerName(config_.runLabel, input.stepLabel);
+// `name` is chosen before the container exists, so that the watchdog can
+// remove it whenever this process dies, even halfway through the create request.
+Result<std::unique_ptr<process::RunningProcess>> DockerBackend::createAndStart(const StepSpec& spec,
+                                                                               const ContainerPlan& plan,
+                                                                               const std::string& name) {
   std::optional<OrphanReaper> reaper;
   if (config_.reapOrphans) {
     auto watching = OrphanReaper::watch(config_.socketPath, name);
@@ -172,7 +185,7 @@ Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const Ste
     reaper.emplace(std::move(watching).value());
   }
   auto client = std::make_shared<EngineClient>(transport_, config_.callTimeout);
-  auto id = client->create(plan->body, name);
+  auto id = client->create(plan.body, name);
   if (!id) {
     if (reaper) reaper->containerRemoved();  // nothing was created
     return id.error();
@@ -184,9 +197,9 @@ Result<std::unique_ptr<process::RunningProcess>> DockerBackend::launch(const Ste
   auto started = container->start();
   // The engine creates the placeholders' mount points on the host (in the
   // writable tree) at start; they go after the container, on failure too.
-  auto running = process::removingPlaceholdersAfter(std::move(container), plan->placeholders);
+  auto running = process::removingPlaceholdersAfter(std::move(container), plan.placeholders);
   if (!started) return started.error();
-  return process::withPlanNotes(std::move(running), plan->notes);
+  return process::withPlanNotes(std::move(running), plan.notes);
 }
 
 std::unique_ptr<Backend> makeDockerBackend(const Environment& env) {

@@ -73,6 +73,10 @@ class DockerBackend final : public Backend {
 
  private:
   const EngineFacts& engineFactsLocked();  // probeMutex_ held
+  Result<PinnedImage> launchableImage(const StepSpec& spec);
+  ContainerPlanInput planInput(const StepSpec& spec, const PinnedImage& image);
+  Result<std::unique_ptr<process::RunningProcess>> createAndStart(const StepSpec& spec, const ContainerPlan& plan,
+                                                                  const std::string& name);
 
   DockerConfig config_;
   std::shared_ptr<HttpTransport> transport_;

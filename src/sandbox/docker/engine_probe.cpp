@@ -1,6 +1,7 @@
 #include "sandbox/docker/engine_probe.h"
 
 #include <map>
+#include <optional>
 
 namespace lw::sandbox::docker {
 namespace {
@@ -24,36 +25,33 @@ std::string stringField(const boost::json::object& o, const char* key) {
   return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
 }
 
-}  // namespace
-
-ProbeReport classifyEngine(const EngineFacts& facts) {
-  ProbeReport report;
-  report.backend = BackendId::Docker;
-  if (!facts.reachable) {
-    report.available = false;
-    report.unavailableReason =
-        facts.unreachableReason + " (note: whoever can use a rootful Docker socket is root on that host)";
-    markAllAbsent(report, "no Docker engine");
-    return report;
-  }
-  if (!facts.initInstalled) {
-    report.available = false;
-    report.unavailableReason =
-        "loopwright-container-init is not installed beside loopwright (" + facts.initBinary + ")";
-    markAllAbsent(report, report.unavailableReason);
-    return report;
-  }
+// What the engine's security options say: rootless, and the seccomp profile
+// ("" when the engine reports no seccomp support).
+struct EngineSecurity {
   bool rootless = false;
   std::string seccompProfile;
+};
+
+EngineSecurity securityOf(const EngineFacts& facts) {
+  EngineSecurity s;
   for (const auto& option : facts.securityOptions) {
     auto fields = parseOption(option);
-    if (fields["name"] == "rootless") rootless = true;
-    if (fields["name"] == "seccomp") seccompProfile = fields.count("profile") ? fields["profile"] : "default";
+    if (fields["name"] == "rootless") s.rootless = true;
+    if (fields["name"] == "seccomp") s.seccompProfile = fields.count("profile") ? fields["profile"] : "default";
   }
-  report.available = true;
-  report.version = "docker " + facts.version + " (API " + facts.apiVersion + ", " +
-                   (rootless ? "rootless" : "rootful: access to its socket is root-equivalent") + ")";
+  return s;
+}
 
+// Why the backend cannot launch anything on this engine, or nothing.
+std::optional<std::string> unavailableReason(const EngineFacts& facts) {
+  if (!facts.reachable)
+    return facts.unreachableReason + " (note: whoever can use a rootful Docker socket is root on that host)";
+  if (!facts.initInstalled)
+    return "loopwright-container-init is not installed beside loopwright (" + facts.initBinary + ")";
+  return std::nullopt;
+}
+
+void addCapabilities(ProbeReport& report, const EngineSecurity& security) {
   using C = Capability;
   report.capabilities[C::FilesystemReadContainment] = {Support::Enforced,
                                                        "the container sees its image and the step's bound trees only; "
@@ -76,14 +74,16 @@ ProbeReport classifyEngine(const EngineFacts& facts) {
                                                 "when the step returns"};
   // loopwright-container-init installs loopwright's own filter before the
   // step starts, whatever the engine's profile is (an unconfined one too).
-  if (seccompProfile.empty())
+  if (security.seccompProfile.empty())
     report.capabilities[C::SyscallFiltering] = {Support::Absent, "the engine reports no seccomp support"};
   else
     report.capabilities[C::SyscallFiltering] = {Support::Enforced,
                                                 "loopwright's filter, installed by its container init, under the "
                                                 "engine's seccomp profile '" +
-                                                    seccompProfile + "'"};
+                                                    security.seccompProfile + "'"};
+}
 
+void addNetworkModes(ProbeReport& report, bool hasBridgeNetwork) {
   report.networkModes[NetworkMode::None] = {Support::Enforced, "NetworkMode none: only the container's own loopback"};
   report.networkModes[NetworkMode::LoopbackOnly] = {Support::Enforced,
                                                     "NetworkMode none: the container's own loopback, not the host's"};
@@ -92,7 +92,7 @@ ProbeReport classifyEngine(const EngineFacts& facts) {
       "NetworkMode none: the container's own loopback, whose one way out is the egress relay "
       "on 127.0.0.1:3128 to the step's proxy's bound socket, started before loopwright's "
       "filter refuses the step new unix sockets"};
-  if (facts.hasBridgeNetwork)
+  if (hasBridgeNetwork)
     report.networkModes[NetworkMode::AllowOutbound] = {
         Support::Partial,
         "bridge network: services on the host's bridge address and cloud "
@@ -100,6 +100,25 @@ ProbeReport classifyEngine(const EngineFacts& facts) {
   else
     report.networkModes[NetworkMode::AllowOutbound] = {Support::Absent,
                                                        "the engine has no bridge network (dockerd --bridge=none)"};
+}
+
+}  // namespace
+
+ProbeReport classifyEngine(const EngineFacts& facts) {
+  ProbeReport report;
+  report.backend = BackendId::Docker;
+  if (auto why = unavailableReason(facts)) {
+    report.available = false;
+    report.unavailableReason = *why;
+    markAllAbsent(report, facts.reachable ? *why : "no Docker engine");
+    return report;
+  }
+  const EngineSecurity security = securityOf(facts);
+  report.available = true;
+  report.version = "docker " + facts.version + " (API " + facts.apiVersion + ", " +
+                   (security.rootless ? "rootless" : "rootful: access to its socket is root-equivalent") + ")";
+  addCapabilities(report, security);
+  addNetworkModes(report, facts.hasBridgeNetwork);
   return report;
 }
 

@@ -174,18 +174,41 @@ GvisorConfig gvisorConfigFor(const Environment& env) {
   return c;
 }
 
-Result<std::unique_ptr<process::RunningProcess>> GvisorBackend::launch(const StepSpec& spec) {
-  if (config_.runscPath.empty()) {
+namespace {
+
+Status toolsInstalled(const GvisorConfig& config) {
+  if (config.runscPath.empty()) {
     return makeError(ErrorCode::SandboxLaunchFailed, "gVisor (runsc) is not installed",
                      "install the runsc package (docs/isolation-levels.md)", "linux-gvisor");
   }
   std::error_code ec;
-  if (!fs::is_regular_file(config_.initBinary, ec)) {
+  if (!fs::is_regular_file(config.initBinary, ec)) {
     return makeError(
         ErrorCode::SandboxLaunchFailed,
-        "loopwright-container-init is not installed beside loopwright (" + config_.initBinary.string() + ")",
+        "loopwright-container-init is not installed beside loopwright (" + config.initBinary.string() + ")",
         "install loopwright-container-init beside loopwright", "linux-gvisor");
   }
+  return Ok{};
+}
+
+// The step as runsc's container runs it: through loopwright-container-init
+// (the filter, the bridge) and, for an allow-list, behind the egress relay.
+StepSpec containerStep(const StepSpec& spec, const fs::path& initBinary, const fs::path& filterFile) {
+  StepSpec inner = withContainerInit(spec, initBinary, filterFile);
+  if (!spec.egressSocket.empty()) {
+    // allow-list: the relay first, outside loopwright's filter (which refuses
+    // the step new unix sockets), reaching the proxy's bound socket through
+    // --host-uds=open; gVisor's own netstack (--network=none) has no other route.
+    inner.argv = behindEgressRelay(initBinary.string(), spec.egressSocket, inner.argv);
+    inner.readOnlyPaths.push_back(spec.egressSocket.parent_path());
+  }
+  return inner;
+}
+
+}  // namespace
+
+// The bundle on disk (filter, config.json, root), or nothing left behind.
+Result<GvisorBackend::Bundle> GvisorBackend::writeStepBundle(const StepSpec& spec) {
   // New unix sockets are refused, as on linux-bwrap: the bridge is connected
   // before the filter, so no other path-named socket in the view is reachable.
   auto filter = filters_.get({spec.network, true});
@@ -194,50 +217,47 @@ Result<std::unique_ptr<process::RunningProcess>> GvisorBackend::launch(const Ste
   if (!scratch) return std::move(scratch).error();
   const fs::path filterFile = scratch->dir / "seccomp.bpf";
   Status filterWritten = writeFilter(**filter, filterFile);
-  const limits::Plan limitsPlan = gvisorLimits(spec.limits, scratch->container);
-  StepSpec inner = withContainerInit(spec, config_.initBinary, filterFile);
-  const bool relayed = !spec.egressSocket.empty();
-  if (relayed) {
-    // allow-list: the relay first, outside loopwright's filter (which refuses
-    // the step new unix sockets), reaching the proxy's bound socket through
-    // --host-uds=open; gVisor's own netstack (--network=none) has no other route.
-    inner.argv = behindEgressRelay(config_.initBinary.string(), spec.egressSocket, inner.argv);
-    inner.readOnlyPaths.push_back(spec.egressSocket.parent_path());
-  }
-  auto plan =
-      filterWritten
-          ? planGvisor(inner,
-                       {scratch->rootfs, bridgeIsSocket(spec) || relayed, addressSpaceLimit(limitsPlan, spec.limits)},
-                       &bwrap::lstatPath)
-          : Result<GvisorPlan>(filterWritten.error());
+  limits::Plan limitsPlan = gvisorLimits(spec.limits, scratch->container);
+  const bool hostSocket = bridgeIsSocket(spec) || !spec.egressSocket.empty();
+  auto plan = filterWritten ? planGvisor(containerStep(spec, config_.initBinary, filterFile),
+                                         {scratch->rootfs, hostSocket, addressSpaceLimit(limitsPlan, spec.limits)},
+                                         &bwrap::lstatPath)
+                            : Result<GvisorPlan>(filterWritten.error());
   Status written = plan ? writeBundle(*scratch, *plan) : Status(plan.error());
   if (!written) {
     removeSandbox({}, *scratch);
     return written.error();
   }
+  return Bundle{std::move(scratch).value(), std::move(plan).value(), std::move(limitsPlan)};
+}
+
+Result<std::unique_ptr<process::RunningProcess>> GvisorBackend::launch(const StepSpec& spec) {
+  if (Status tools = toolsInstalled(config_); !tools) return tools.error();
+  auto bundle = writeStepBundle(spec);
+  if (!bundle) return std::move(bundle).error();
   process::SpawnRequest req;
-  req.argv = runscArgv(config_.runscPath, *scratch, *plan);
+  req.argv = runscArgv(config_.runscPath, bundle->scratch, bundle->plan);
   req.env = spec.env;  // the job marker on runsc too, for the job-completed sweep
-  req.cwd = scratch->bundle.string();
+  req.cwd = bundle->scratch.bundle.string();
   req.maxOutputBytes = spec.maxOutputBytes;
   req.onOutput = spec.onOutput;
-  auto limited = limits::AppliedLimits::prepare(limitsPlan);
+  auto limited = limits::AppliedLimits::prepare(bundle->limits);
   if (limited) req.childSetup = limits::AppliedLimits::childSetups(*limited);
   req.childSetup.push_back(dieWithParent());
   auto proc = limited ? process::spawnSelfCleaningLauncher(req)
                       : Result<std::unique_ptr<process::RunningProcess>>(limited.error());
   if (!proc) {
-    for (const fs::path& p : plan->placeholders) ::rmdir(p.c_str());
-    removeSandbox(config_.runscPath, *scratch);
+    for (const fs::path& p : bundle->plan.placeholders) ::rmdir(p.c_str());
+    removeSandbox(config_.runscPath, bundle->scratch);
     return std::move(proc).error();
   }
   return process::withPlanNotes(
       process::removingPlaceholdersAfter(
           retiringSandboxAfter(
               limits::releasingLimitsAfter(std::move(proc).value(), std::move(limited).value(), removal_),
-              config_.runscPath, std::move(scratch).value(), removal_),
-          plan->placeholders),
-      plan->notes);
+              config_.runscPath, std::move(bundle->scratch), removal_),
+          bundle->plan.placeholders),
+      bundle->plan.notes);
 }
 
 std::string GvisorBackend::hostDependencies() {

@@ -12,6 +12,9 @@
 #include "core/environment.h"
 #include "sandbox/backend.h"
 #include "sandbox/background_removal.h"
+#include "sandbox/gvisor/gvisor_container.h"
+#include "sandbox/gvisor/gvisor_plan.h"
+#include "sandbox/limits/limits_plan.h"
 #include "sandbox/seccomp/seccomp_filter.h"
 
 namespace lw::sandbox::gvisor {
@@ -57,7 +60,15 @@ class GvisorBackend final : public Backend {
   void awaitRemovals() { removal_->drain(); }
 
  private:
+  // What a launch leaves on disk for runsc: the scratch bundle, its plan and the step's limits.
+  struct Bundle {
+    Scratch scratch;
+    GvisorPlan plan;
+    limits::Plan limits;
+  };
+
   ProbeReport runProbe();
+  Result<Bundle> writeStepBundle(const StepSpec& spec);
 
   GvisorConfig config_;
   // Shared with each step's process, which hands it its leftovers; joined

@@ -49,6 +49,10 @@ class PipedProcess : public RunningProcess {
 
  private:
   void run(std::optional<Clock::time_point> deadline);
+  void actOnTimers(Clock::time_point now, std::optional<Clock::time_point> deadline);
+  int pollTimeout(Clock::time_point now, std::optional<Clock::time_point> deadline,
+                  std::optional<Clock::time_point> drainUntil) const;
+  bool pollOnce(int timeout);
   void requestKill();
 
   Fd out_;

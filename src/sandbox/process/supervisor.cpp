@@ -224,7 +224,17 @@ const char* stepName(int step) {
   }
 }
 
-void runSupervisor(const ExecPlan& p) {
+namespace {
+
+[[noreturn]] void reportSetupFailure(int control, int err, int setup) {
+  sendMessage(control, kForkFailed, err, setup);
+  ::_exit(127);
+}
+
+// Makes this process the tree's subreaper. Returns whether orphans
+// re-parent to our parent instead (gVisor's init, see becomeSubreaper);
+// exits on any other failure.
+bool becomeTreeReaper(int control) {
   resetSignals();
   struct sigaction ign {};
   ign.sa_handler = SIG_IGN;
@@ -232,57 +242,49 @@ void runSupervisor(const ExecPlan& p) {
   // Orphans anywhere below re-parent to us, so the step cannot hide a
   // daemon from the cleanup by double-forking.
   const bool orphansToParent = !becomeSubreaper();
-  if (orphansToParent && (errno != EINVAL || ::getppid() != 1)) {
-    sendMessage(p.control, kForkFailed, errno, 0);
-    ::_exit(127);
-  }
-  pid_t self = ::getpid();
-  const int childrenList = openChildrenList();
+  if (orphansToParent && (errno != EINVAL || ::getppid() != 1)) reportSetupFailure(control, errno, 0);
+  return orphansToParent;
+}
+
+void runSupervisorSetups(const ExecPlan& p) {
   for (std::size_t i = 0; i < p.supervisorSetupCount; ++i) {
     int err = p.supervisorSetups[i].run ? p.supervisorSetups[i].run() : 0;
-    if (err != 0) {
-      sendMessage(p.control, kForkFailed, err, static_cast<int>(i) + 1);
-      ::_exit(127);
-    }
+    if (err != 0) reportSetupFailure(p.control, err, static_cast<int>(i) + 1);
   }
-  pid_t child = ::fork();
-  if (child < 0) {
-    sendMessage(p.control, kForkFailed, errno, 0);
-    ::_exit(127);
-  }
-  if (child == 0) {
-    struct sigaction dflPipe {};
-    dflPipe.sa_handler = SIG_DFL;
-    ::sigaction(SIGPIPE, &dflPipe, nullptr);
-    ::close(p.control);
-    runStep(p, self);
-  }
-  // Only the control socket is needed from here on; holding other
-  // descriptors (another step's pipes inherited through fork) would keep
-  // their readers from seeing EOF.
-  int control = ::fcntl(p.control, F_DUPFD_CLOEXEC, 3);
-  if (control < 0) control = p.control;
+}
+
+struct KeptDescriptors {
+  int control = -1;
+  int children = -1;  // the children list, or -1
+};
+
+// Only the control socket (and the children list) are needed once the step
+// runs; holding other descriptors (another step's pipes inherited through
+// fork) would keep their readers from seeing EOF.
+KeptDescriptors closeAllBut(int controlFd, int childrenList) {
+  int control = ::fcntl(controlFd, F_DUPFD_CLOEXEC, 3);
+  if (control < 0) control = controlFd;
   int children = ::fcntl(childrenList, F_DUPFD_CLOEXEC, control + 1);
   if (children < 0) children = control;  // nothing to keep above control then
   for (int fd = 0; fd < 3; ++fd) ::close(fd);
   ::syscall(SYS_close_range, 3U, static_cast<unsigned>(control - 1), 0U);
   ::syscall(SYS_close_range, static_cast<unsigned>(control + 1), static_cast<unsigned>(children - 1), 0U);
   ::syscall(SYS_close_range, static_cast<unsigned>(children + 1), ~0U, 0U);
-  if (children == control) children = -1;
-  sendMessage(control, kStarted, child, orphansToParent ? 1 : 0);
+  return {control, children == control ? -1 : children};
+}
 
+// Waits until the step exits, or kills it when the control socket asks (or
+// reaches EOF: the orchestrator went away). Returns its wait status.
+int waitForStep(int control, pid_t child) {
   int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, child, 0));
   int status = 0;
-  bool reaped = false;
-  while (!reaped) {
+  for (bool reaped = false; !reaped;) {
     struct pollfd fds[2] = {{control, POLLIN, 0}, {pidfd, POLLIN, 0}};
     int n = ::poll(fds, pidfd >= 0 ? 2 : 1, pidfd >= 0 ? -1 : 10);
     if (n < 0 && errno != EINTR) break;
     if (fds[0].revents != 0) {
-      // A kill request, or EOF because the orchestrator went away.
       ::kill(child, SIGKILL);
       ::waitpid(child, &status, __WALL);
-      reaped = true;
       break;
     }
     if (pidfd < 0 || fds[1].revents != 0) {
@@ -290,12 +292,34 @@ void runSupervisor(const ExecPlan& p) {
       reaped = r == child;
     }
   }
-  int killed = killRemainingChildren(children);
+  return status;
+}
+
+}  // namespace
+
+void runSupervisor(const ExecPlan& p) {
+  const bool orphansToParent = becomeTreeReaper(p.control);
+  pid_t self = ::getpid();
+  const int childrenList = openChildrenList();
+  runSupervisorSetups(p);
+  pid_t child = ::fork();
+  if (child < 0) reportSetupFailure(p.control, errno, 0);
+  if (child == 0) {
+    struct sigaction dflPipe {};
+    dflPipe.sa_handler = SIG_DFL;
+    ::sigaction(SIGPIPE, &dflPipe, nullptr);
+    ::close(p.control);
+    runStep(p, self);
+  }
+  const KeptDescriptors kept = closeAllBut(p.control, childrenList);
+  sendMessage(kept.control, kStarted, child, orphansToParent ? 1 : 0);
+  const int status = waitForStep(kept.control, child);
+  int killed = killRemainingChildren(kept.children);
   // Unread data in our receive queue would turn into ECONNRESET on the
   // orchestrator's side when we exit, losing the report: consume it first.
   char drain[16];
-  while (::recv(control, drain, sizeof drain, MSG_DONTWAIT) > 0) {}
-  sendMessage(control, kFinished, status, killed);
+  while (::recv(kept.control, drain, sizeof drain, MSG_DONTWAIT) > 0) {}
+  sendMessage(kept.control, kFinished, status, killed);
   ::_exit(0);
 }
 
