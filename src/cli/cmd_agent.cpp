@@ -12,7 +12,7 @@
 #include "bridge/stdio_relay.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 #include "core/version.h"
 #include "policy/builtin/builtin_params.h"
 

@@ -6,7 +6,7 @@
 #include "bridge/stdio_relay.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 
 namespace lw::cli {
 

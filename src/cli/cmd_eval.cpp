@@ -11,7 +11,7 @@
 #include "cli/cmd_eval_runner.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 #include "core/file_io.h"
 #include "eval/report.h"
 #include "github/actions/actions_files.h"

@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "cli/commands.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 #include "core/file_io.h"
 #include "eval/case_git.h"
 

@@ -14,7 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/policy_context.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 #include "core/file_io.h"
 #include "github/actions/workflow_run.h"
 #include "github/publish/artifact_bounds.h"

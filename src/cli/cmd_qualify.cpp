@@ -9,7 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 #include "guard/event.h"
 #include "host/canary_program.h"
 #include "host/qualification_report.h"

@@ -17,7 +17,7 @@
 #include "cli/exit_codes.h"
 #include "cli/policy_context.h"
 #include "cli/pull_event.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 #include "cli/run_session.h"
 #include "cli/sarif_file.h"
 #include "cli/taskpack_source.h"

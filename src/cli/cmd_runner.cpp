@@ -12,7 +12,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/policy_context.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 #include "core/file_io.h"
 #include "github/actions/workflow_commands.h"
 #include "host/host_facts.h"

@@ -13,7 +13,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/policy_context.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 #include "cli/sandbox_exec_egress.h"
 #include "core/error_json.h"
 #include "core/json_text.h"

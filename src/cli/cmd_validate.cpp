@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/policy_context.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 
 namespace lw::cli {
 

@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 #include "core/error_json.h"
 #include "verify/baseline/baseline_json.h"
 #include "verify/check/check.h"

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "cli/exit_codes.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 #include "core/version.h"
 
 namespace lw::cli {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "cli/command.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 #include "core/executables.h"
 
 namespace lw::cli {

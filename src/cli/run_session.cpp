@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "cli/policy_context.h"
-#include "cli/report.h"
+#include "cli/error_report.h"
 #include "cli/taskpack_source.h"
 #include "core/executables.h"
 #include "core/file_io.h"

@@ -1,6 +1,6 @@
 // The hardening every HTTP exchange of the project goes through, as data
 // (Policy) and pure decisions on it; core/http_curl.h applies them. Each
-// client states its policy where it creates its transport (github/rest/http.h,
+// client states its policy where it creates its transport (github/rest/github_http.h,
 // sandbox/docker/http_transport.h, bridge/lane_http.h) and says why.
 //  - protocols: https anywhere, plain http only to this machine (a token
 //    or an API key never crosses a network in clear text);

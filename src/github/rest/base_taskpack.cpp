@@ -1,7 +1,7 @@
 #include "github/rest/base_taskpack.h"
 
 #include "core/github_reads.h"
-#include "github/rest/http.h"
+#include "github/rest/github_http.h"
 #include "github/rest/rest_reads.h"
 #include "github/rest/search_limiter.h"
 

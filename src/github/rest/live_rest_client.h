@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "core/http_curl.h"
-#include "github/rest/http.h"
+#include "github/rest/github_http.h"
 #include "github/rest/rest_client.h"
 
 namespace lw::github {

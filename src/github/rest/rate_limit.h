@@ -13,7 +13,7 @@
 #include <optional>
 #include <string>
 
-#include "github/rest/http.h"
+#include "github/rest/github_http.h"
 
 namespace lw::github {
 

@@ -19,7 +19,7 @@
 #include <boost/json/value.hpp>
 
 #include "core/environment.h"
-#include "github/rest/http.h"
+#include "github/rest/github_http.h"
 #include "github/rest/rate_limit.h"
 
 namespace lw::github {

@@ -7,7 +7,7 @@
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
-#include "github/publish/channels/coverage_summary.h"
+#include "github/publish/channels/coverage_section.h"
 
 namespace lw::pipeline {
 namespace {

@@ -21,7 +21,7 @@
 #include "pipeline/run/run_plan.h"
 #include "pipeline/run/run_record.h"
 #include "pipeline/step/step_baseline.h"
-#include "pipeline/step/step_bridge.h"
+#include "pipeline/step/bridge_handle.h"
 #include "pipeline/step/step_plan.h"
 #include "sandbox/backend.h"
 #include "sandbox/negotiate.h"

@@ -31,7 +31,7 @@
 #include "core/result.h"
 #include "pipeline/run/run_plan.h"
 #include "pipeline/run/run_record.h"
-#include "pipeline/step/step_bridge.h"
+#include "pipeline/step/bridge_handle.h"
 #include "pipeline/step/step_plan.h"
 #include "sandbox/process/spawn.h"
 #include "verify/baseline/baseline.h"

@@ -2,7 +2,7 @@
 
 #include "core/http_curl.h"
 #include "github/actions/comment_command.h"
-#include "github/rest/http.h"
+#include "github/rest/github_http.h"
 #include "support/fake_github.h"
 
 using namespace lw;

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "github/publish/channels/check_plan.h"
-#include "github/publish/channels/coverage_summary.h"
+#include "github/publish/channels/coverage_section.h"
 #include "github/publish/conclusion.h"
 
 using namespace lw;

@@ -81,6 +81,17 @@ pid_t readPid(const fs::path& file, std::chrono::milliseconds limit) {
   return 0;
 }
 
+// The one host process running `sleep MARKER`, or 0 when none shows up in time.
+pid_t daemonRunning(const std::string& marker, std::chrono::milliseconds limit) {
+  auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    auto found = lw::test::hostPidsWithArgument(marker);
+    if (found.size() == 1) return found.front();
+    std::this_thread::sleep_for(20ms);
+  }
+  return 0;
+}
+
 // An orchestrator in a forked process launches a step that leaves a setsid
 // double-forked daemon behind, then is SIGKILLed: the daemon must die too.
 void orchestratorKilled(const std::function<std::unique_ptr<Backend>()>& make) {
@@ -97,10 +108,19 @@ void orchestratorKilled(const std::function<std::unique_ptr<Backend>()>& make) {
     (*p)->wait(std::nullopt);
     _exit(0);
   }
+  // A failed REQUIRE must not leave the orchestrator (and its step) holding
+  // the test's output open until ctest's timeout.
+  struct KillOnExit {
+    pid_t pid;
+    ~KillOnExit() {
+      if (::kill(pid, SIGKILL) == 0) ::waitpid(pid, nullptr, 0);
+    }
+  } orchestratorGuard{orchestrator};
   REQUIRE(readPid(dir.path / "daemon", 20s) > 1);
-  auto found = lw::test::hostPidsWithArgument(marker);
-  REQUIRE(found.size() == 1);
-  pid_t daemon = found.front();
+  // $! is written as soon as sh forks; the daemon shows the marker as its
+  // own argument only once it has exec'd sleep.
+  const pid_t daemon = daemonRunning(marker, 20s);
+  REQUIRE(daemon > 1);
   CHECK(kill(daemon, 0) == 0);
   kill(orchestrator, SIGKILL);
   int st = 0;

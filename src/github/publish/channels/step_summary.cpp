@@ -9,7 +9,7 @@
 #include "github/markdown/markdown_table.h"
 #include "github/publish/channels/channels.h"
 #include "github/publish/channels/check_plan.h"
-#include "github/publish/channels/coverage_summary.h"
+#include "github/publish/channels/coverage_section.h"
 #include "github/publish/conclusion.h"
 
 namespace lw::github {

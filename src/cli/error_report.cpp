@@ -1,4 +1,4 @@
-#include "cli/report.h"
+#include "cli/error_report.h"
 
 #include <ostream>
 

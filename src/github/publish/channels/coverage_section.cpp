@@ -1,4 +1,4 @@
-#include "github/publish/channels/coverage_summary.h"
+#include "github/publish/channels/coverage_section.h"
 
 #include "core/step_label.h"
 #include "github/markdown/markdown_table.h"

@@ -1,4 +1,4 @@
-#include "github/rest/http.h"
+#include "github/rest/github_http.h"
 
 #include <thread>
 
