@@ -11,7 +11,7 @@
 
 #include "core/environment.h"
 #include "sandbox/backend.h"
-#include "sandbox/background_removal.h"
+#include "sandbox/process/background_removal.h"
 #include "sandbox/seccomp/seccomp_filter.h"
 
 namespace lw::sandbox::gvisor {

@@ -1,6 +1,5 @@
-#include "sandbox/registry.h"
+#include "sandbox/registry/backend_registry.h"
 
-#include "policy/resolve/resolve.h"
 #include "sandbox/bwrap/bwrap_backend.h"
 #include "sandbox/direct/direct_backend.h"
 #include "sandbox/docker/docker_backend.h"
@@ -9,8 +8,6 @@
 #include "sandbox/seatbelt/seatbelt_backend.h"
 
 namespace lw::sandbox {
-
-std::vector<BackendId> defaultBackendOrder() { return {kDefaultBackendOrder.begin(), kDefaultBackendOrder.end()}; }
 
 std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env, const RegistryOptions& options) {
   std::vector<std::unique_ptr<Backend>> all;

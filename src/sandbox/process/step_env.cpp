@@ -1,4 +1,4 @@
-#include "sandbox/step_env.h"
+#include "sandbox/process/step_env.h"
 
 #include <cstring>
 

@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "sandbox/registry.h"
+#include "sandbox/registry/backend_registry.h"
 
 using namespace lw;
 using namespace lw::sandbox;

@@ -1,4 +1,4 @@
-#include "sandbox/background_removal.h"
+#include "sandbox/process/background_removal.h"
 
 namespace lw::sandbox {
 

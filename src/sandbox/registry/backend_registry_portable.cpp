@@ -1,13 +1,10 @@
-// The registry of the portable build (registry.cpp is the Linux one): the
-// Linux backends are present and unavailable, with the reason.
-#include "policy/resolve/resolve.h"
+// The registry of the portable build (backend_registry.cpp is the Linux one):
+// the Linux backends are present and unavailable, with the reason.
 #include "sandbox/direct/direct_backend.h"
-#include "sandbox/registry.h"
+#include "sandbox/registry/backend_registry.h"
 #include "sandbox/seatbelt/seatbelt_backend.h"
 
 namespace lw::sandbox {
-
-std::vector<BackendId> defaultBackendOrder() { return {kDefaultBackendOrder.begin(), kDefaultBackendOrder.end()}; }
 
 std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env, const RegistryOptions& options) {
   constexpr const char* kLinuxOnly = "needs Linux (this loopwright is the portable build)";

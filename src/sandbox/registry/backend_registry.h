@@ -9,6 +9,7 @@
 #include "core/environment.h"
 #include "sandbox/backend.h"
 #include "sandbox/k8s/k8s_pod_backend.h"
+#include "sandbox/unavailable_backend.h"
 
 namespace lw::sandbox {
 
@@ -32,8 +33,5 @@ std::vector<std::unique_ptr<Backend>> makeBackends(const Environment& env, const
 // --backend is given, in order: those an omitted policy negotiates over,
 // fail-closed (kDefaultBackendOrder, policy/resolve/resolve.h).
 std::vector<BackendId> defaultBackendOrder();
-
-// A backend that can never run here, with the reason (for probes and errors).
-std::unique_ptr<Backend> makeUnavailableBackend(BackendId id, std::string reason);
 
 }  // namespace lw::sandbox
