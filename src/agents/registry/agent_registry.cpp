@@ -1,4 +1,4 @@
-#include "agents/registry.h"
+#include "agents/registry/agent_registry.h"
 
 #include <string>
 
