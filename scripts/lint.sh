@@ -8,8 +8,8 @@
 #   scripts/lint.sh tidy BUILD   clang-tidy (.clang-tidy) with BUILD's compile_commands.json
 #                                on the pure core: src/core, src/guard and the sandbox
 #                                planners (src/sandbox but docker/, process/, direct/)
-#   scripts/lint.sh rooms        includes between the rooms of github/, pipeline/,
-#                                policy/ and verify/ run one way (scripts/room-includes.py)
+#   scripts/lint.sh rooms        includes between the rooms of every module of src/ run
+#                                one way (scripts/room-includes.py)
 # Without an argument, shell, format and rooms. Any finding fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
