@@ -6,7 +6,7 @@
 #include "agents/lint/lint_agent.h"
 #include "agents/reproduce/reproduce_agent.h"
 #include "agents/review/review_agent.h"
-#include "agents/security/security_agent.h"
+#include "agents/security/scan/security_agent.h"
 #include "agents/triage/triage_agent.h"
 
 namespace lw::agents {
