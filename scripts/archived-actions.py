@@ -6,7 +6,7 @@ usage: scripts/archived-actions.py ZIZMOR_GIT_DIR [COMMIT]
 Copies zizmor's crates/zizmor/data/archived-repos.txt (lower-case owner/repo
 of archived repositories, one a line: its support/archived-repos.py makes it
 from a hand-curated list of archived actions and one of archived pre-commit
-hook repositories) and its LICENSE into src/agents/security/data/, and
+hook repositories) and its LICENSE into src/agents/security/workflow/data/, and
 rewrites SOURCE there with the commit read. The git directory may be a bare
 mirror: files are read with `git show <commit>:<path>`. CMake turns the list
 into a C++ table when it changes (CMakeLists.txt, "archived_repos.inc").
@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 LIST = "crates/zizmor/data/archived-repos.txt"
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "agents", "security", "data")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "agents", "security", "workflow", "data")
 ENTRY = re.compile(r"^[a-z0-9_.-]+/[a-z0-9_.-]+$")
 
 

@@ -1,7 +1,7 @@
 // linux-gvisor as one step of a `run` sees it: the backend lives across
 // steps in one loopwright, so a step's result returns once its container is
 // deleted, while its scratch and emptied cgroups are removed in the
-// background (sandbox/background_removal.h). Timed twice in the same
+// background (sandbox/process/background_removal.h). Timed twice in the same
 // process: to the result, and to the result with that removal joined —
 // what a step cost when the removal was synchronous, and what `sandbox
 // exec` (one step, the removal joined before it exits) still pays.

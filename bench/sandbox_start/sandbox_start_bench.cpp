@@ -36,7 +36,7 @@
 #include "common/bench_support.h"
 #include "policy/model/effective_policy.h"
 #include "sandbox/landlock/landlock_backend.h"
-#include "sandbox/step_env.h"
+#include "sandbox/process/step_env.h"
 #include "sandbox_start/inprocess_gvisor.h"
 #include "sandbox_start/raw_cgroups.h"
 #include "sandbox_start/raw_runsc.h"

@@ -23,8 +23,8 @@
 
 #include <boost/json.hpp>
 
-#include "agents/security/scan.h"
-#include "agents/security/security_agent.h"
+#include "agents/security/scan/scan.h"
+#include "agents/security/scan/security_agent.h"
 #include "diff/unified_diff.h"
 
 namespace json = boost::json;

@@ -28,6 +28,31 @@ std::string bounded(const std::string& reason) {
   return reason.size() <= kMaxReasonBytes ? reason : reason.substr(0, kMaxReasonBytes - 3) + "...";
 }
 
+// At most `max` bytes, never ending inside a character (the schema's
+// bounds; JSON must stay valid UTF-8).
+std::string utf8Prefix(const std::string& s, std::size_t max) {
+  if (s.size() <= max) return s;
+  std::size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut);
+}
+
+json::object triageJson(const TriageResult& result) {
+  json::array labels, duplicates;
+  for (std::size_t i = 0; i < result.labels.size() && i < 20; ++i)
+    if (!result.labels[i].empty() && result.labels[i].size() <= 50) labels.emplace_back(result.labels[i]);
+  for (std::size_t i = 0; i < result.duplicates.size() && i < 20; ++i) {
+    const auto& d = result.duplicates[i];
+    const std::string reason = utf8Prefix(d.reason, 1000);
+    duplicates.push_back(json::object{{"number", d.number}, {"reason", reason.empty() ? "similar" : reason}});
+  }
+  json::object o{{"labels", std::move(labels)}, {"duplicates", std::move(duplicates)}};
+  if (result.complete) o["complete"] = *result.complete;
+  if (result.reproducible) o["reproducible"] = *result.reproducible;
+  if (!result.comment.empty()) o["comment"] = utf8Prefix(result.comment, 65536);
+  return o;
+}
+
 }  // namespace
 
 Status writeFindings(const std::filesystem::path& outDir, const std::vector<Finding>& findings) {
@@ -35,6 +60,10 @@ Status writeFindings(const std::filesystem::path& outDir, const std::vector<Find
   for (const Finding& f : findings) list.push_back(toJson(f));
   return writeFileAtomic((outDir / "findings.json").string(),
                          json::serialize(json::object{{"findings", std::move(list)}}) + "\n", false);
+}
+
+Status writeTriage(const std::filesystem::path& outDir, const TriageResult& result) {
+  return writeFileAtomic((outDir / "triage.json").string(), json::serialize(triageJson(result)) + "\n", false);
 }
 
 Status writeCoverage(const std::filesystem::path& outDir, Coverage coverage) {

@@ -15,6 +15,11 @@ namespace lw::agents {
 // findings.json; `step` of each finding is not written (the pipeline sets it).
 Status writeFindings(const std::filesystem::path& outDir, const std::vector<Finding>& findings);
 
+// triage.json as the schema wants it: at most 20 labels and duplicates,
+// each bounded, the comment cut to the schema's length on a character
+// boundary.
+Status writeTriage(const std::filesystem::path& outDir, const TriageResult& result);
+
 // coverage.json, written atomically, each reason cut to the schema's bound.
 // IO_ERROR when it cannot be written.
 Status writeCoverage(const std::filesystem::path& outDir, Coverage coverage);

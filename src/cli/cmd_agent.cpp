@@ -8,7 +8,7 @@
 #include <boost/json/parse.hpp>
 
 #include "agents/bridge_socket_client.h"
-#include "agents/registry.h"
+#include "agents/registry/agent_registry.h"
 #include "bridge/stdio_relay.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"

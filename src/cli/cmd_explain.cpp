@@ -20,7 +20,7 @@
 #include "policy/model/isolation.h"
 #include "policy/resolve/effective_policy_json.h"
 #include "sandbox/negotiate.h"
-#include "sandbox/registry.h"
+#include "sandbox/registry/backend_registry.h"
 
 namespace lw::cli {
 namespace {

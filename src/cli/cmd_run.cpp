@@ -44,7 +44,7 @@
 #include "pipeline/stage_loop.h"
 #include "pipeline/step/bridge_adapter.h"
 #include "policy/load/taskpack_loader.h"
-#include "sandbox/registry.h"
+#include "sandbox/registry/backend_registry.h"
 #include "verify/git/libgit2.h"
 
 namespace lw::cli {

@@ -20,7 +20,7 @@
 #include "host/qualification_report.h"
 #include "host/qualify.h"
 #include "host/runner_dotenv.h"
-#include "sandbox/step_env.h"
+#include "sandbox/process/step_env.h"
 
 namespace lw::cli {
 namespace {

@@ -25,8 +25,8 @@
 #include "sandbox/limits/limits_json.h"
 #include "sandbox/negotiate.h"
 #include "sandbox/probe_report_json.h"
-#include "sandbox/registry.h"
-#include "sandbox/step_env.h"
+#include "sandbox/process/step_env.h"
+#include "sandbox/registry/backend_registry.h"
 
 namespace lw::cli {
 namespace {

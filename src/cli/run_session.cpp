@@ -19,7 +19,7 @@
 #include "pipeline/stage_loop.h"
 #include "pipeline/step/bridge_adapter.h"
 #include "policy/load/taskpack_loader.h"
-#include "sandbox/registry.h"
+#include "sandbox/registry/backend_registry.h"
 
 namespace lw::cli {
 namespace fs = std::filesystem;

@@ -18,7 +18,7 @@
 #include "host/canary_program.h"
 #include "host/job_cleanup.h"
 #include "policy/model/effective_policy.h"
-#include "sandbox/step_env.h"
+#include "sandbox/process/step_env.h"
 
 namespace lw::host {
 namespace {

@@ -24,7 +24,7 @@
 #include "sandbox/gvisor/gvisor_backend.h"
 #include "sandbox/gvisor/gvisor_container.h"
 #include "sandbox/limits/limits_host.h"
-#include "sandbox/step_env.h"
+#include "sandbox/process/step_env.h"
 
 namespace lw::host {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "host/job_cleanup.h"
 #include "sandbox/gvisor/gvisor_container.h"
-#include "sandbox/step_env.h"
+#include "sandbox/process/step_env.h"
 
 namespace lw::host {
 

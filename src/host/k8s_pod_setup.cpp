@@ -5,7 +5,7 @@
 #include "lease/k8s_access.h"
 #include "sandbox/k8s/k8s_pods_api.h"
 #include "sandbox/probe_cache.h"
-#include "sandbox/step_env.h"
+#include "sandbox/process/step_env.h"
 
 namespace lw::host {
 namespace {

@@ -13,7 +13,7 @@
 #include "core/environment.h"
 #include "core/result.h"
 #include "policy/model/host_config.h"
-#include "sandbox/registry.h"
+#include "sandbox/registry/backend_registry.h"
 
 namespace lw::host {
 
@@ -23,7 +23,7 @@ namespace lw::host {
 sandbox::RegistryOptions registryOptionsFor(const HostConfig& host, const Environment& env);
 
 // The pods' loopwright.dev/run label for a job (its LOOPWRIGHT_JOB marker,
-// sandbox/step_env.h): "job-" and 16 hex of the marker's SHA-256 (a label
+// sandbox/process/step_env.h): "job-" and 16 hex of the marker's SHA-256 (a label
 // value is at most 63 of [A-Za-z0-9._-]), or "local" outside a job.
 std::string k8sJobLabel(const std::optional<std::string>& job);
 

@@ -16,7 +16,7 @@
 #include "host/qualification_report.h"
 #include "host/sha256.h"
 #include "policy/load/host_config_loader.h"
-#include "sandbox/registry.h"
+#include "sandbox/registry/backend_registry.h"
 
 namespace lw::host {
 namespace {

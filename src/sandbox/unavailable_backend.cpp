@@ -1,7 +1,4 @@
-// The backend that stands for one this host or this build cannot have: apart
-// from the registry so that a build without the Linux backends
-// (LOOPWRIGHT_LINUX_BACKENDS=OFF) has it too.
-#include "sandbox/registry.h"
+#include "sandbox/unavailable_backend.h"
 
 namespace lw::sandbox {
 namespace {
@@ -30,17 +27,6 @@ class UnavailableBackend final : public Backend {
 
 std::unique_ptr<Backend> makeUnavailableBackend(BackendId id, std::string reason) {
   return std::make_unique<UnavailableBackend>(id, std::move(reason));
-}
-
-std::unique_ptr<Backend> makeK8sPodBackend(const RegistryOptions& options) {
-  if (options.kubernetes) {
-    k8s::K8sPodConfig config = *options.kubernetes;
-    config.readCache = config.readCache && !options.freshProbes;
-    return std::make_unique<k8s::K8sPodBackend>(std::move(config));
-  }
-  return makeUnavailableBackend(BackendId::K8sPod,
-                                "k8s-pod runs steps on a cluster the host config names (sandbox.kubernetes, "
-                                "docs/kubernetes.md); none is configured");
 }
 
 }  // namespace lw::sandbox

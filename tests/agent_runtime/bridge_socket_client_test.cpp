@@ -10,7 +10,7 @@
 #include <boost/json.hpp>
 
 #include "agents/bridge_socket_client.h"
-#include "agents/registry.h"
+#include "agents/registry/agent_registry.h"
 #include "bridge/server.h"
 #include "bridge/step_bridge.h"
 #include "guard/clock.h"

@@ -6,7 +6,7 @@
 #include "host/qualify_cache.h"
 #include "host/sha256.h"
 #include "sandbox/gvisor/gvisor_container.h"
-#include "sandbox/step_env.h"
+#include "sandbox/process/step_env.h"
 
 using namespace lw;
 using namespace lw::host;

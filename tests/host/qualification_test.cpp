@@ -4,7 +4,7 @@
 
 #include "host/qualification.h"
 #include "host/qualification_report.h"
-#include "sandbox/registry.h"
+#include "sandbox/registry/backend_registry.h"
 
 using namespace lw;
 using namespace lw::host;

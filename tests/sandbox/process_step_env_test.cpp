@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "sandbox/step_env.h"
+#include "sandbox/process/step_env.h"
 
 using namespace lw;
 

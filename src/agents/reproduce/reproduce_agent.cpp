@@ -5,13 +5,13 @@
 
 #include <boost/json.hpp>
 
+#include "agents/output.h"
 #include "agents/reproduce/repro_extract.h"
 #include "agents/reproduce/repro_run.h"
 #include "agents/reproduce/repro_shutout.h"
 #include "agents/reproduce/repro_tree.h"
 #include "agents/reproduce/repro_verdict.h"
 #include "agents/reproduce/reproduce_params.h"
-#include "agents/triage/triage_report.h"
 #include "policy/model/tool_names.h"
 
 namespace lw::agents {
@@ -98,7 +98,7 @@ int runReproduceAgent(AgentContext& ctx) {
   const Decision decision = decide(facts);
   ReportInput report{decision, &facts, repro.language ? whatRan(repro) : "", params->commentLines, params->labels};
   TriageResult result = reproduceResult(report);
-  if (Status written = triage::writeTriage(ctx.outDir, result); !written) {
+  if (Status written = writeTriage(ctx.outDir, result); !written) {
     ctx.log << "reproduce: " << written.error().message << "\n";
     return 1;
   }

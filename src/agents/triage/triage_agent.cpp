@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 
+#include "agents/output.h"
 #include "agents/triage/duplicates.h"
 #include "agents/triage/issue_forms.h"
 #include "agents/triage/labels.h"

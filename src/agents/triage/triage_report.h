@@ -1,15 +1,12 @@
-// What builtin/triage reports: triage.json (schemas/triage.schema.json),
-// whose labels, duplicates and completeness the triage publisher renders,
-// and the short Markdown comment for what it does not (missing fields).
-// Pure but for writing the file.
+// What builtin/triage reports: the TriageResult written as triage.json
+// (agents/output.h), whose labels, duplicates and completeness the triage
+// publisher renders, and the short Markdown comment for what it does not
+// (missing fields). Pure.
 #pragma once
 
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <boost/json/object.hpp>
 
 #include "agents/triage/duplicates.h"
 #include "core/finding.h"
@@ -34,10 +31,5 @@ struct TriageFacts {
 std::string triageComment(const TriageFacts& facts);
 
 TriageResult toTriageResult(const TriageFacts& facts);
-
-// triage.json as the schema wants it (at most 20 labels and duplicates).
-boost::json::object triageJson(const TriageResult& result);
-
-Status writeTriage(const std::filesystem::path& outDir, const TriageResult& result);
 
 }  // namespace lw::agents::triage

@@ -6,7 +6,7 @@
 #include "core/executables.h"
 #include "core/step_label.h"
 #include "sandbox/egress_route.h"
-#include "sandbox/step_env.h"
+#include "sandbox/process/step_env.h"
 
 namespace lw::pipeline {
 namespace fs = std::filesystem;
@@ -40,7 +40,7 @@ void planHostView(const EffectiveStep& policy, const sandbox::BackendTraits& tra
 }
 
 // The variables loopwright sets for the step, on top of the host's
-// allow-listed ones (sandbox/step_env.h).
+// allow-listed ones (sandbox/process/step_env.h).
 std::map<std::string, std::string> stepVariables(const StepPlan& plan, const sandbox::BackendTraits& traits,
                                                  const EffectiveStep& policy, const RunContext& ctx) {
   const std::string out = plan.layout.outDir.string();

@@ -24,8 +24,8 @@
 #include "sandbox/process/executable.h"
 #include "sandbox/process/placeholders.h"
 #include "sandbox/process/plan_notes.h"
+#include "sandbox/process/step_env.h"
 #include "sandbox/process/unsupervised_spawn.h"
-#include "sandbox/step_env.h"
 
 namespace lw::sandbox::gvisor {
 namespace {

@@ -11,10 +11,10 @@
 
 #include "core/environment.h"
 #include "sandbox/backend.h"
-#include "sandbox/background_removal.h"
 #include "sandbox/gvisor/gvisor_container.h"
 #include "sandbox/gvisor/gvisor_plan.h"
 #include "sandbox/limits/limits_plan.h"
+#include "sandbox/process/background_removal.h"
 #include "sandbox/seccomp/seccomp_filter.h"
 
 namespace lw::sandbox::gvisor {

@@ -6,7 +6,7 @@
 // trash, below) by its name and its owner line.
 //
 // Once a step's container is deleted, its scratch is renamed to trash and
-// removed off the step's critical path (sandbox/background_removal.h):
+// removed off the step's critical path (sandbox/process/background_removal.h):
 // deleting its few dozen entries and the mount points runsc made costs
 // tens of milliseconds the step's result need not wait for.
 //
@@ -22,7 +22,7 @@
 #include <string>
 
 #include "core/result.h"
-#include "sandbox/background_removal.h"
+#include "sandbox/process/background_removal.h"
 #include "sandbox/process/spawn.h"
 
 namespace lw::sandbox::gvisor {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/result.h"
-#include "sandbox/background_removal.h"
 #include "sandbox/limits/limits_plan.h"
+#include "sandbox/process/background_removal.h"
 #include "sandbox/process/spawn.h"
 
 namespace lw::sandbox::limits {

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "sandbox/step_env.h"
+#include "sandbox/process/step_env.h"
 
 namespace lw::sandbox::process {
 namespace {

@@ -2,7 +2,7 @@
 
 #if !defined(__APPLE__)
 
-#include "sandbox/registry.h"
+#include "sandbox/unavailable_backend.h"
 
 namespace lw::sandbox::seatbelt {
 

@@ -1,7 +1,7 @@
 // The pure part of the check: what the step changed (with the few facts only
 // the file system can tell, read beforehand) and the step's policy -> a
 // verdict and a remedy for every change. No disk, no git: unit-tested in
-// tests/verify/check_decision_test.cpp.
+// tests/verify/check/check_decision_test.cpp.
 #pragma once
 
 #include <optional>

@@ -17,7 +17,7 @@
 #include "pipeline/author/validate_run.h"
 #include "sandbox/docker/docker_backend.h"
 #include "sandbox/docker/endpoint.h"
-#include "sandbox/registry.h"
+#include "sandbox/registry/backend_registry.h"
 #include "support/host_requirement.h"
 #include "support/read_file.h"
 #include "support/temp_dir.h"

@@ -11,7 +11,7 @@
 #include "host/host_facts.h"
 #include "integration/host/host_cli.h"
 #include "sandbox/bwrap/bwrap_backend.h"
-#include "sandbox/registry.h"
+#include "sandbox/registry/backend_registry.h"
 #include "support/host_requirement.h"
 
 using namespace lw;
