@@ -10,7 +10,9 @@
 #                                planners (src/sandbox but docker/, process/, direct/)
 #   scripts/lint.sh rooms        includes between the rooms of every module of src/ run
 #                                one way (scripts/room-includes.py)
-# Without an argument, shell, format and rooms. Any finding fails.
+#   scripts/lint.sh names        no two files under src/ share a name (a name says which
+#                                file it is, in an include, a stack trace or a search)
+# Without an argument, shell, format, rooms and names. Any finding fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 part="${1:-all}"
@@ -65,14 +67,28 @@ lint_tidy() {
   echo "clang-tidy: ${#files[@]} files clean"
 }
 
+lint_names() {
+  local files dup
+  files=$(git ls-files src)
+  dup=$(sed 's|.*/||' <<<"$files" | sort | uniq -d)
+  if [ -n "$dup" ]; then
+    for name in $dup; do
+      echo "lint: $name names two files: $(grep "/$name\$" <<<"$files" | tr '\n' ' ')" >&2
+    done
+    return 1
+  fi
+  echo "file names: $(wc -l <<<"$files") under src, each once"
+}
+
 case "$part" in
+  names) lint_names; exit 0 ;;
   format) lint_format; exit 0 ;;
   tidy) lint_tidy "${2:?usage: scripts/lint.sh tidy BUILD_DIR}"; exit 0 ;;
   rooms) exec python3 scripts/room-includes.py ;;
   shell | all) ;;
-  *) echo "usage: scripts/lint.sh [shell|format|tidy BUILD_DIR|rooms]" >&2; exit 2 ;;
+  *) echo "usage: scripts/lint.sh [shell|format|tidy BUILD_DIR|rooms|names]" >&2; exit 2 ;;
 esac
-[ "$part" = all ] && lint_format && python3 scripts/room-includes.py
+[ "$part" = all ] && lint_format && python3 scripts/room-includes.py && lint_names
 
 command -v shellcheck >/dev/null 2>&1 || lw_ensure_packages shellcheck || true
 command -v shellcheck >/dev/null 2>&1 || missing shellcheck
