@@ -36,4 +36,7 @@ class UniqueFd {
   int fd_ = -1;
 };
 
+// A close-on-exec pipe; false (errno set) when the pipe cannot be made.
+bool makePipe(UniqueFd& readEnd, UniqueFd& writeEnd);
+
 }  // namespace lw

@@ -6,6 +6,7 @@
 
 #include <boost/json/serialize.hpp>
 
+#include "core/fnv1a.h"
 #include "core/hex.h"
 
 namespace lw::guard {
@@ -51,13 +52,6 @@ std::string canonicalJson(const boost::json::value& v) {
   return out;
 }
 
-std::string fingerprint(std::string_view text) {
-  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a 64-bit offset basis
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ull;  // FNV 64-bit prime
-  }
-  return hexNumber(h, 16);
-}
+std::string fingerprint(std::string_view text) { return hexNumber(fnv1a64(text), 16); }
 
 }  // namespace lw::guard

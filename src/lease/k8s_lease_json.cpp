@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "core/fnv1a.h"
 #include "core/hex.h"
 #include "lease/transitions.h"
 
@@ -21,15 +22,11 @@ Error corrupt(const std::string& where, const std::string& why) {
       where);
 }
 
-// 64-bit FNV-1a: a short, stable tag that keeps names distinct after lower-casing.
-std::uint64_t fnv1a(const std::string& s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
+// The start of the FNV-1a tag of a Lease name: not FNV's offset basis
+// (14695981039346656037) but that number a digit short, as written in the
+// first release. Kept: the Leases already in clusters are named with it, and
+// another name would be another, claimable, lease.
+constexpr std::uint64_t kLeaseNameBasis = 1469598103934665603ull;
 
 const json::string* stringField(const json::object& o, const char* name) {
   const json::value* v = o.if_contains(name);
@@ -63,7 +60,7 @@ std::string objectName(const std::string& namePrefix, const std::string& resourc
     char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
     name += ((lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9')) ? lower : '-';
   }
-  return name + "-" + hexNumber(fnv1a(resource), 16);
+  return name + "-" + hexNumber(fnv1a64(resource, kLeaseNameBasis), 16);
 }
 
 std::string formatMicroTime(std::int64_t ms) {

@@ -46,3 +46,10 @@ TEST_CASE("k8s lease json: every phase round-trips, the expiry exact to the mill
   CHECK(active.at("spec").at("leaseDurationSeconds").as_int64() == 11);
   CHECK(active.at("spec").at("renewTime").as_string() == "2023-11-14T22:13:19.250000Z");
 }
+
+// Leases already in clusters carry these names: another name after an upgrade
+// would be another lease, claimable while the old one is held.
+TEST_CASE("k8s lease json: object names are the ones existing Leases carry") {
+  CHECK(objectName("loopwright-", "wt") == "loopwright-wt-9be96500c68f7f38");
+  CHECK(objectName("loopwright-", "worktree.12.fmt") == "loopwright-worktree-12-fmt-2a444116a3dbeb4e");
+}

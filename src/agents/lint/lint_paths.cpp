@@ -2,18 +2,13 @@
 
 #include <cctype>
 
+#include "core/hex.h"
+
 namespace lw::agents::lint {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 std::optional<std::string> percentDecoded(std::string_view s) {
   std::string out;
@@ -24,8 +19,8 @@ std::optional<std::string> percentDecoded(std::string_view s) {
       continue;
     }
     if (i + 2 >= s.size()) return std::nullopt;
-    int hi = hexValue(s[i + 1]);
-    int lo = hexValue(s[i + 2]);
+    int hi = hexDigitValue(s[i + 1]);
+    int lo = hexDigitValue(s[i + 2]);
     if (hi < 0 || lo < 0) return std::nullopt;
     out += static_cast<char>(hi * 16 + lo);
     i += 2;

@@ -7,6 +7,7 @@
 
 #include "core/ascii.h"
 #include "core/github_reads.h"
+#include "core/hex.h"
 #include "github/markdown/markdown_tree.h"
 
 namespace lw::agents::reproduce {
@@ -25,11 +26,7 @@ bool namedIn(const std::string& heading, const std::vector<std::string>& names) 
   return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return asciiLowered(trimmed(n)) == h; });
 }
 
-bool isHex(const std::string& s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-}
-
-bool isCommitId(const std::string& s) { return s.size() >= 7 && s.size() <= 40 && isHex(s); }
+bool isCommitId(const std::string& s) { return s.size() >= 7 && s.size() <= 40 && isLowerHex(s); }
 
 // The last word of the text just before `node` in its paragraph, lowered.
 std::string wordBefore(cmark_node* node) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/hex.h"
+
 namespace lw::agents::security {
 
 std::string_view trim(std::string_view s) {
@@ -31,10 +33,7 @@ std::string_view baseName(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-bool isFullCommitSha(std::string_view s) {
-  return s.size() == 40 &&
-         std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
-}
+bool isFullCommitSha(std::string_view s) { return s.size() == 40 && isHex(s); }
 
 std::vector<std::string_view> splitLines(std::string_view text) {
   std::vector<std::string_view> out;

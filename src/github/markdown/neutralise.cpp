@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/ascii.h"
+#include "core/hex.h"
 #include "github/markdown/inert_markdown.h"
 #include "github/markdown/text_clean.h"
 
@@ -141,10 +142,6 @@ std::optional<std::string> neutraliseLabel(std::string_view text) {
   return name;
 }
 
-bool isCommitId(std::string_view text) {
-  return (text.size() == 40 || text.size() == 64) && std::all_of(text.begin(), text.end(), [](char c) {
-           return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f');
-         });
-}
+bool isCommitId(std::string_view text) { return (text.size() == 40 || text.size() == 64) && isLowerHex(text); }
 
 }  // namespace lw::github

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "core/fnv1a.h"
 #include "core/hex.h"
 
 namespace lw::github {
@@ -9,19 +10,14 @@ namespace lw::github {
 namespace {
 
 void mix(std::uint64_t& h, std::string_view s) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ULL;  // FNV-1a 64-bit prime
-  }
   // A separator that cannot occur inside the fields keeps ("ab","c") != ("a","bc").
-  h ^= 0xff;
-  h *= 1099511628211ULL;
+  h = fnv1a64("\xff", fnv1a64(s, h));
 }
 
 }  // namespace
 
 std::string fingerprint(const Finding& f) {
-  std::uint64_t h = 14695981039346656037ULL;  // FNV-1a 64-bit offset basis
+  std::uint64_t h = kFnv1a64OffsetBasis;
   mix(h, f.step);
   mix(h, f.ruleId);
   mix(h, f.path);

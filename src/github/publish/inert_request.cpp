@@ -6,6 +6,8 @@
 
 #include "github/publish/inert_request.h"
 
+#include "core/hex.h"
+
 namespace lw::github {
 
 namespace {
@@ -99,9 +101,7 @@ Error notACommit(const std::string& field, const std::string& value) {
                    "loopwright");
 }
 
-bool isFingerprint(std::string_view s) {
-  return s.size() == 16 && s.find_first_not_of("0123456789abcdef") == std::string_view::npos;
-}
+bool isFingerprint(std::string_view s) { return s.size() == 16 && isLowerHex(s); }
 
 // The commit ids (and fingerprints) the channels put in URLs, request bodies
 // and markers.

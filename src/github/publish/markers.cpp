@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/hex.h"
 #include "github/markdown/markdown_tree.h"
 
 namespace lw::github {
@@ -29,8 +30,7 @@ std::vector<std::string_view> fieldsOf(std::string_view inner) {
 }
 
 bool isHex(std::string_view s, std::initializer_list<std::size_t> sizes) {
-  return std::find(sizes.begin(), sizes.end(), s.size()) != sizes.end() &&
-         s.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+  return std::find(sizes.begin(), sizes.end(), s.size()) != sizes.end() && isLowerHex(s);
 }
 
 bool isIdChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; }

@@ -3,11 +3,11 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
 
 #include "core/step_label.h"
 #include "github/markdown/neutralise.h"
 #include "verify/git/libgit2.h"
+#include "verify/git/push.h"
 #include "verify/patch/apply_patch.h"
 
 namespace lw::pipeline {
@@ -17,8 +17,10 @@ using verify::GitPtr;
 
 namespace {
 
-Error pushError(const std::string& what, const std::string& subject = {}) {
-  return verify::gitError(ErrorCode::PublicationFailed, what, subject);
+// A publication failure carrying what libgit2 (through verify's wrapper) said.
+Error publicationError(Error e) {
+  e.code = ErrorCode::PublicationFailed;
+  return e;
 }
 
 // A scratch bare repository in `dir`, removed with this object, whose object
@@ -37,15 +39,9 @@ class ScratchRepository {
     if (!mkdtemp(tmpl.data()))
       return makeError(ErrorCode::IoError, "cannot create a scratch repository in " + dir, "", dir);
     auto s = std::unique_ptr<ScratchRepository>(new ScratchRepository(tmpl));
-    git_repository* raw = nullptr;
-    if (git_repository_init(&raw, tmpl.c_str(), 1) != 0) return pushError("cannot create a scratch repository", tmpl);
-    s->repo_.reset(raw);
-    git_odb* rawOdb = nullptr;
-    if (git_repository_odb(&rawOdb, raw) != 0) return pushError("cannot open the scratch object store", tmpl);
-    verify::GitPtr<git_odb> odb(rawOdb);
-    const std::string objects = (fs::path(git_repository_commondir(checkout)) / "objects").string();
-    int rc = git_odb_add_disk_alternate(odb.get(), objects.c_str());
-    if (rc != 0) return pushError("cannot read the checkout's objects", objects);
+    auto repo = verify::initBorrowingRepository(tmpl, checkout);
+    if (!repo) return publicationError(std::move(repo).error());
+    s->repo_ = std::move(*repo);
     return s;
   }
   git_repository* get() const { return repo_.get(); }
@@ -56,19 +52,6 @@ class ScratchRepository {
   GitPtr<git_repository> repo_;
 };
 
-// The checkout's origin push URL, or "" when it has none.
-std::string originUrl(git_repository* checkout) {
-  git_remote* raw = nullptr;
-  if (git_remote_lookup(&raw, checkout, "origin") != 0) return "";
-  verify::GitPtr<git_remote> origin(raw);
-  const char* url = git_remote_pushurl(raw) ? git_remote_pushurl(raw) : git_remote_url(raw);
-  if (!url) return "";
-  // git resolves a relative path remote ("../x.git") from the working tree.
-  if (url[0] == '.' && git_repository_workdir(checkout))
-    return (fs::path(git_repository_workdir(checkout)) / url).lexically_normal().string();
-  return url;
-}
-
 bool endsWithIgnoringCase(std::string_view s, std::string_view suffix) {
   if (s.size() < suffix.size()) return false;
   for (std::size_t i = 0; i < suffix.size(); ++i)
@@ -78,16 +61,6 @@ bool endsWithIgnoringCase(std::string_view s, std::string_view suffix) {
   return true;
 }
 
-// The tree of `base` with the patch applied, written to `repo`.
-Result<GitPtr<git_tree>> patchedTree(git_repository* repo, git_commit* base, const std::string& patch) {
-  git_tree* treeRaw = nullptr;
-  if (git_commit_tree(&treeRaw, base) != 0) return pushError("base tree not readable");
-  GitPtr<git_tree> baseTree(treeRaw);
-  auto tree = verify::treeWithPatch(repo, baseTree.get(), patch);
-  if (!tree) return makeError(ErrorCode::PublicationFailed, tree.error().message);
-  return std::move(*tree);
-}
-
 // The patch applied to the base commit's tree, committed with the base as
 // its parent; nothing but the scratch repository's objects is written.
 Result<git_oid> commitChange(git_repository* repo, const github::PublicationRequest& req,
@@ -95,95 +68,25 @@ Result<git_oid> commitChange(git_repository* repo, const github::PublicationRequ
   git_oid base;
   if (!verify::parseOid(change.baseCommit, base))
     return makeError(ErrorCode::PublicationFailed, "base commit '" + change.baseCommit + "' is not an object id");
-  git_commit* parentRaw = nullptr;
-  if (git_commit_lookup(&parentRaw, repo, &base) != 0) return pushError("base commit not found", change.baseCommit);
-  GitPtr<git_object> parent(reinterpret_cast<git_object*>(parentRaw));
-  auto tree = patchedTree(repo, parentRaw, change.patch);
-  if (!tree) return std::move(tree).error();
-  git_signature* sigRaw = nullptr;
-  if (git_signature_new(&sigRaw, "loopwright", "loopwright@users.noreply.github.com", change.committedAt, 0) != 0)
-    return pushError("cannot make the commit signature");
-  GitPtr<git_signature> sig(sigRaw);
   const std::string message = "loopwright: change proposed by author step " + stepLabel(change.stage, change.step) +
                               "\n\nRun " + req.id + ", made on " + change.baseCommit + ".\n";
-  const git_commit* parents[] = {parentRaw};
-  git_oid commit;
-  if (git_commit_create(&commit, repo, nullptr, sig.get(), sig.get(), nullptr, message.c_str(), tree->get(), 1,
-                        parents) != 0)
-    return pushError("cannot create the commit");
-  return commit;
-}
-
-struct PushState {
-  std::string token;
-  bool tokenAllowed = false;
-  int credentialCalls = 0;
-  std::string rejected;  // the remote's reason for refusing the ref update
-};
-
-int giveCredentials(git_credential** out, const char*, const char*, unsigned int allowed, void* payload) {
-  auto* s = static_cast<PushState*>(payload);
-  // libgit2 asks again after every refusal: one try, then stop.
-  if (!s->tokenAllowed || s->token.empty() || s->credentialCalls++ > 0 ||
-      !(allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT))
-    return GIT_PASSTHROUGH;
-  return git_credential_userpass_plaintext_new(out, "x-access-token", s->token.c_str());
-}
-
-int noteRejection(const char* ref, const char* status, void* payload) {
-  if (status) static_cast<PushState*>(payload)->rejected = std::string(ref) + ": " + status;
-  return 0;
-}
-
-git_remote_callbacks callbacksFor(PushState& state) {
-  git_remote_callbacks cb = GIT_REMOTE_CALLBACKS_INIT;
-  cb.credentials = giveCredentials;
-  cb.push_update_reference = noteRejection;
-  cb.payload = &state;
-  return cb;
-}
-
-// What the remote's `ref` points at, or nullopt when it has no such ref.
-Result<std::optional<git_oid>> remoteRef(git_remote* remote, const std::string& ref) {
-  const git_remote_head** heads = nullptr;
-  size_t n = 0;
-  if (git_remote_ls(&heads, &n, remote) != 0) return pushError("cannot list the remote's refs");
-  for (size_t i = 0; i < n; ++i)
-    if (ref == heads[i]->name) return std::optional<git_oid>(heads[i]->oid);
-  return std::optional<git_oid>();
+  const verify::CommitIdentity who{"loopwright", "loopwright@users.noreply.github.com", change.committedAt};
+  auto commit = verify::commitWithPatch(repo, base, change.patch, who, message);
+  if (!commit) return publicationError(std::move(commit).error());
+  return *commit;
 }
 
 // Pushes `commit` to `ref`, never over a ref that points elsewhere; true
 // when the remote already had it.
 Result<bool> pushCommit(git_repository* repo, const std::string& url, const std::string& ref, const git_oid& commit,
-                        PushState& state) {
-  git_remote* raw = nullptr;
-  if (git_remote_create_anonymous(&raw, repo, url.c_str()) != 0) return pushError("bad remote URL", url);
-  verify::GitPtr<git_remote> remote(raw);
-  git_remote_callbacks cb = callbacksFor(state);
-  if (git_remote_connect(remote.get(), GIT_DIRECTION_PUSH, &cb, nullptr, nullptr) != 0)
-    return pushError("cannot connect to the remote to push", url);
-  auto existing = remoteRef(remote.get(), ref);
-  if (!existing) return std::move(existing).error();
-  if (*existing && git_oid_equal(&**existing, &commit)) return true;
-  if (*existing)
+                        const std::string& token) {
+  auto pushed = verify::pushNewRef(repo, url, ref, commit, token);
+  if (!pushed) return publicationError(std::move(pushed).error());
+  if (pushed->outcome == verify::NewRefPush::Outcome::TakenByAnother)
     return makeError(ErrorCode::PublicationFailed,
-                     ref + " already exists on the remote at another commit (" + verify::oidHex(**existing) + ")",
+                     ref + " already exists on the remote at another commit (" + pushed->existing + ")",
                      "loopwright never force-pushes; delete the branch to publish this run's change again", url);
-  const std::string local = "refs/heads/loopwright-publish";
-  git_reference* made = nullptr;
-  if (git_reference_create(&made, repo, local.c_str(), &commit, 1, "loopwright publish") != 0)
-    return pushError("cannot name the commit in the scratch repository");
-  GitPtr<git_reference> madeRef(made);
-  std::string spec = local + ":" + ref;  // no '+': never a forced update
-  char* specs[] = {spec.data()};
-  git_strarray refspecs{specs, 1};
-  git_push_options opts = GIT_PUSH_OPTIONS_INIT;
-  opts.callbacks = cb;
-  if (git_remote_push(remote.get(), &refspecs, &opts) != 0) return pushError("push failed", url);
-  if (!state.rejected.empty())
-    return makeError(ErrorCode::PublicationFailed, "the remote refused the push: " + state.rejected, "", url);
-  return false;
+  return pushed->outcome == verify::NewRefPush::Outcome::AlreadyThere;
 }
 
 }  // namespace
@@ -227,19 +130,16 @@ std::string withoutUserInfo(const std::string& url) {
 
 Result<github::PushedBranch> GitBranchPusher::push(const github::PublicationRequest& request,
                                                    const github::ProposedChange& change, const std::string& branch) {
-  verify::ensureLibGit2();
-  git_repository* raw = nullptr;
-  if (git_repository_open_ext(&raw, config_.checkout.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0)
-    return pushError("cannot open the checkout", config_.checkout);
-  GitPtr<git_repository> checkout(raw);
-  const std::string url = pushUrlFor(originUrl(checkout.get()), request.repo, config_.webHost);
-  auto scratch = ScratchRepository::make(config_.scratchDir, checkout.get());
+  auto checkout = verify::openRepositoryAt(config_.checkout);
+  if (!checkout) return publicationError(std::move(checkout).error());
+  const std::string url = pushUrlFor(verify::remotePushUrl(checkout->get(), "origin"), request.repo, config_.webHost);
+  auto scratch = ScratchRepository::make(config_.scratchDir, checkout->get());
   if (!scratch) return std::move(scratch).error();
   auto commit = commitChange((*scratch)->get(), request, change);
   if (!commit) return std::move(commit).error();
   const std::string clean = withoutUserInfo(url);
-  PushState state{config_.token, mayCarryToken(clean), 0, {}};
-  auto there = pushCommit((*scratch)->get(), clean, "refs/heads/" + branch, *commit, state);
+  const std::string token = mayCarryToken(clean) ? config_.token : "";
+  auto there = pushCommit((*scratch)->get(), clean, "refs/heads/" + branch, *commit, token);
   if (!there) return std::move(there).error();
   return github::PushedBranch{branch, verify::oidHex(*commit), *there};
 }

@@ -24,22 +24,12 @@ Result<GitPtr<git_diff>> rangeDiff(git_repository* repo, const DiffScope& scope)
   return verify::commitDiff(repo, *mergeBase, *head, /*findRenames=*/true);
 }
 
-FileChange changeOf(git_delta_t status) {
-  switch (status) {
-    case GIT_DELTA_ADDED: return FileChange::Added;
-    case GIT_DELTA_DELETED: return FileChange::Removed;
-    case GIT_DELTA_RENAMED: return FileChange::Renamed;
-    case GIT_DELTA_COPIED: return FileChange::Copied;
-    default: return FileChange::Modified;
-  }
-}
-
 Result<ChangedFile> changedFile(git_diff* diff, std::size_t index) {
   auto stats = verify::diffFileStats(diff, index);
   if (!stats) return stats.error();
   ChangedFile f;
-  f.status = changeOf(stats->status);
-  f.path = stats->status == GIT_DELTA_DELETED ? stats->oldPath : stats->newPath;
+  f.status = stats->change;
+  f.path = f.status == FileChange::Removed ? stats->oldPath : stats->newPath;
   if (f.status == FileChange::Renamed || f.status == FileChange::Copied) f.previousPath = stats->oldPath;
   f.binary = stats->binary;
   f.additions = static_cast<int>(stats->additions);

@@ -12,13 +12,13 @@
 
 #include "core/version.h"
 
+#include "core/unique_fd.h"
 #include "sandbox/bwrap/bwrap_plan.h"
 #include "sandbox/bwrap/bwrap_probe.h"
 #include "sandbox/limits/limits_applier.h"
 #include "sandbox/limits/limits_host.h"
 #include "sandbox/probe_cache.h"
 #include "sandbox/process/executable.h"
-#include "sandbox/process/fd.h"
 #include "sandbox/process/placeholders.h"
 #include "sandbox/process/plan_notes.h"
 #include "sandbox/process/unsupervised_spawn.h"
@@ -41,10 +41,10 @@ limits::Scratch scratch() { return {"the size of the private /tmp tmpfs (bwrap -
 // others may read. Anything else by now (the host replaced it since the
 // plan) fails the launch rather than copying what was not planned; O_NONBLOCK
 // so that a FIFO put there cannot hang the open.
-Result<std::vector<process::Fd>> openCopiedFiles(const std::vector<fs::path>& files) {
-  std::vector<process::Fd> fds;
+Result<std::vector<UniqueFd>> openCopiedFiles(const std::vector<fs::path>& files) {
+  std::vector<UniqueFd> fds;
   for (const fs::path& file : files) {
-    process::Fd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
     struct stat st {};
     if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || !othersMayRead(st)) {
       return makeError(ErrorCode::SandboxLaunchFailed,
@@ -107,7 +107,7 @@ Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const Step
   if (!filter) return std::move(filter).error();
   auto memfd = (*filter)->toSealedMemfd();
   if (!memfd) return std::move(memfd).error();
-  const process::Fd seccompFd(*memfd);
+  const UniqueFd seccompFd(*memfd);
 
   BwrapOptions options;
   options.bwrapPath = config_.bwrapPath;
@@ -122,7 +122,7 @@ Result<std::unique_ptr<process::RunningProcess>> BwrapBackend::launch(const Step
   req.env = spec.env;
   req.passFd = spec.passFd;
   req.extraFds = {seccompFd.get()};
-  for (const process::Fd& fd : *copies) req.extraFds.push_back(fd.get());
+  for (const UniqueFd& fd : *copies) req.extraFds.push_back(fd.get());
   req.maxOutputBytes = spec.maxOutputBytes;
   req.onOutput = spec.onOutput;
   // Capabilities are not dropped before bwrap: as root it needs them to

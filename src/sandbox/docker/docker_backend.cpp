@@ -6,10 +6,10 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <random>
 
 #include "core/executables.h"
 #include "core/file_io.h"
+#include "core/hex.h"
 #include "sandbox/docker/container_process.h"
 #include "sandbox/docker/endpoint.h"
 #include "sandbox/docker/engine_probe.h"
@@ -26,13 +26,7 @@ std::string containerName(const std::string& run, const std::string& step) {
   std::string name = "lw-" + run + "-" + step + "-";
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') c = '_';
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::random_device random;
-  for (int i = 0; i < 4; ++i) {
-    const unsigned v = random();
-    for (int j = 0; j < 4; ++j) name += kHex[(v >> (4 * j)) & 15];
-  }
-  return name;
+  return name + randomHex(16);
 }
 
 // A private directory with what one container binds from the host besides

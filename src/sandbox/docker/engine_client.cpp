@@ -3,6 +3,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "core/hex.h"
 #include "core/http.h"
 
 namespace lw::sandbox::docker {
@@ -40,12 +41,7 @@ Result<json::object> parseObject(const std::string& what, const HttpResponse& r)
 
 std::string escapeQuery(const std::string& s) { return lw::http::percentEncode(s); }
 
-bool isHexId(const std::string& id) {
-  if (id.empty() || id.size() > 64) return false;
-  for (char c : id)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
+bool isHexId(const std::string& id) { return !id.empty() && id.size() <= 64 && isLowerHex(id); }
 
 Error badId(const std::string& id) {
   return makeError(ErrorCode::Internal, "not a container ID: '" + id + "'", {}, "docker");

@@ -2,6 +2,8 @@
 
 #include <regex>
 
+#include "core/hex.h"
+
 namespace lw::sandbox::docker {
 namespace {
 
@@ -14,12 +16,7 @@ Error imageError(std::string_view ref, std::string message) {
                    std::string(ref));
 }
 
-bool isLowerHex64(std::string_view s) {
-  if (s.size() != 64) return false;
-  for (char c : s)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
+bool isLowerHex64(std::string_view s) { return s.size() == 64 && isLowerHex(s); }
 
 // The reference grammar of the distribution project (reference/regexp.go):
 // an optional domain (has a '.' or ':' or is "localhost") and path

@@ -1,7 +1,6 @@
 #include "sandbox/k8s/k8s_pod_backend.h"
 
-#include <random>
-
+#include "core/hex.h"
 #include "core/version.h"
 #include "sandbox/k8s/k8s_canary_run.h"
 #include "sandbox/k8s/k8s_pod_plan.h"
@@ -17,13 +16,6 @@ namespace json = boost::json;
 
 json::object podLabels(const std::string& runLabel, const std::string& stepLabel) {
   return json::object{{kManagedByLabel, "loopwright"}, {kRunLabel, runLabel}, {kStepLabel, stepLabel}};
-}
-
-std::string randomHex(std::size_t digits) {
-  std::random_device random;
-  std::string out;
-  for (std::size_t i = 0; i < digits; ++i) out += "0123456789abcdef"[random() % 16];
-  return out;
 }
 
 // A host path of the workspace or the out dir -> where the pod has it.

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/unique_fd.h"
 #include "core/version.h"
 #include "egress/listener_relay.h"
 #include "egress/step_relay.h"
@@ -24,7 +25,6 @@
 #include "sandbox/limits/limits_applier.h"
 #include "sandbox/probe_cache.h"
 #include "sandbox/process/child_setups.h"
-#include "sandbox/process/fd.h"
 #include "sandbox/process/holding.h"
 #include "sandbox/system_paths.h"
 
@@ -80,7 +80,7 @@ constexpr int kChildChannelFd = 4;
 
 // A datagram pair: loopwright's end, and the child's (closed once the step
 // has started, so that loopwright holds no way back into it).
-Status openEgressChannel(process::Fd& ours, process::Fd& child) {
+Status openEgressChannel(UniqueFd& ours, UniqueFd& child) {
   int pair[2];
   if (::socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pair) != 0)
     return launchFailed(std::string("socketpair for the egress listener: ") + std::strerror(errno));
@@ -193,7 +193,7 @@ Result<std::unique_ptr<process::RunningProcess>> LandlockBackend::launch(const S
     req.childSetup.push_back(enterNamespaces(
         geteuid(), getegid(),
         {.user = p.userNamespace && !userInSupervisor, .mount = p.mountNamespace, .network = p.networkNamespace}));
-  process::Fd egressChannel, childChannel;
+  UniqueFd egressChannel, childChannel;
   if (spec.network == NetworkMode::AllowList) {
     if (Status st = openEgressChannel(egressChannel, childChannel); !st) return st.error();
     req.extraFds.push_back(childChannel.get());

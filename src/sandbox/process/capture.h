@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 
+#include "core/unique_fd.h"
 #include "sandbox/process/spawn.h"
 
 namespace lw::sandbox::process {
@@ -23,5 +24,9 @@ class BoundedCapture {
   std::function<void(int, const char*, std::size_t)> sink_;
   CapturedStream captured_;
 };
+
+// Reads what a non-blocking pipe holds into `capture`; closes `fd` at EOF or
+// on an error other than EAGAIN/EINTR.
+void pump(UniqueFd& fd, BoundedCapture& capture);
 
 }  // namespace lw::sandbox::process

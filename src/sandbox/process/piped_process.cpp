@@ -15,7 +15,7 @@ constexpr std::chrono::milliseconds kStuckCheck{500};
 
 }  // namespace
 
-PipedProcess::PipedProcess(Fd out, Fd err, const SpawnRequest& req, Clock::time_point started)
+PipedProcess::PipedProcess(UniqueFd out, UniqueFd err, const SpawnRequest& req, Clock::time_point started)
     : out_(std::move(out)),
       err_(std::move(err)),
       outCapture_(req.maxOutputBytes, 1, req.onOutput),

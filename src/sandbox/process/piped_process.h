@@ -8,8 +8,8 @@
 #include <chrono>
 #include <optional>
 
+#include "core/unique_fd.h"
 #include "sandbox/process/capture.h"
-#include "sandbox/process/fd.h"
 #include "sandbox/process/spawn.h"
 
 namespace lw::sandbox::process {
@@ -26,7 +26,7 @@ class PipedProcess : public RunningProcess {
   const CapturedStream& stderrData() const final { return errCapture_.stream(); }
 
  protected:
-  PipedProcess(Fd out, Fd err, const SpawnRequest& req, Clock::time_point started);
+  PipedProcess(UniqueFd out, UniqueFd err, const SpawnRequest& req, Clock::time_point started);
   // Subclasses call this from their destructor: a dropped process is killed.
   void killIfRunning();
 
@@ -55,8 +55,8 @@ class PipedProcess : public RunningProcess {
   bool pollOnce(int timeout);
   void requestKill();
 
-  Fd out_;
-  Fd err_;
+  UniqueFd out_;
+  UniqueFd err_;
   BoundedCapture outCapture_;
   BoundedCapture errCapture_;
   Clock::time_point started_;

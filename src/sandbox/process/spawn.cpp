@@ -11,8 +11,8 @@
 #include <fstream>
 #include <optional>
 
+#include "core/unique_fd.h"
 #include "sandbox/process/executable.h"
-#include "sandbox/process/fd.h"
 #include "sandbox/process/orphan_sweep.h"
 #include "sandbox/process/piped_process.h"
 #include "sandbox/process/supervisor.h"
@@ -67,7 +67,7 @@ std::string supervisorLossOf(int status, std::optional<PipedProcess::Stuck> forc
 // (the step stopped it) leaves the sweep to loopwright (orphan_sweep.h).
 class SupervisedProcess final : public PipedProcess {
  public:
-  SupervisedProcess(pid_t supervisor, pid_t pid, Fd control, Fd out, Fd err, const SpawnRequest& req,
+  SupervisedProcess(pid_t supervisor, pid_t pid, UniqueFd control, UniqueFd out, UniqueFd err, const SpawnRequest& req,
                     Clock::time_point started, bool orphansComeHere)
       : PipedProcess(std::move(out), std::move(err), req, started),
         supervisor_(supervisor),
@@ -127,7 +127,7 @@ class SupervisedProcess final : public PipedProcess {
 
   pid_t supervisor_;
   pid_t pid_;
-  Fd control_;
+  UniqueFd control_;
   bool countsDescendants_;
   bool orphansComeHere_;  // kStarted's extra: see supervisor.h
   std::optional<Stuck> forced_;
@@ -175,8 +175,8 @@ std::optional<Error> refusedRequest(const SpawnRequest& req) {
 // step's output pipes, the pipe its child reports a failed exec on, the
 // control socket, and its stdin.
 struct Channels {
-  Fd outR, outW, errR, errW, failR, failW, devNull;
-  Fd control, supervisorEnd;
+  UniqueFd outR, outW, errR, errW, failR, failW, devNull;
+  UniqueFd control, supervisorEnd;
   int stdinFd = -1;
 
   // After the fork: the child's ends belong to it alone, so that a read
@@ -285,7 +285,7 @@ Result<std::unique_ptr<RunningProcess>> spawn(const SpawnRequest& req) {
     return childFailed(*failure, req, candidates, stepPath);
   }
 
-  for (Fd* f : {&ch.outR, &ch.errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
+  for (UniqueFd* f : {&ch.outR, &ch.errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
   return std::unique_ptr<RunningProcess>(
       std::make_unique<SupervisedProcess>(supervisor, startedMsg.value, std::move(ch.control), std::move(ch.outR),
                                           std::move(ch.errR), req, started, startedMsg.extra == 1));

@@ -9,8 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/unique_fd.h"
 #include "sandbox/process/executable.h"
-#include "sandbox/process/fd.h"
 #include "sandbox/process/orphan_sweep.h"
 #include "sandbox/process/piped_process.h"
 #include "sandbox/process/vfork_exec.h"
@@ -24,7 +24,8 @@ using Clock = std::chrono::steady_clock;
 // (bubblewrap then takes its pid namespace down with it).
 class LauncherProcess final : public PipedProcess {
  public:
-  LauncherProcess(pid_t pid, Fd pidfd, Fd out, Fd err, const SpawnRequest& req, Clock::time_point started)
+  LauncherProcess(pid_t pid, UniqueFd pidfd, UniqueFd out, UniqueFd err, const SpawnRequest& req,
+                  Clock::time_point started)
       : PipedProcess(std::move(out), std::move(err), req, started), pid_(pid), pidfd_(std::move(pidfd)) {}
   ~LauncherProcess() override { killIfRunning(); }
 
@@ -60,7 +61,7 @@ class LauncherProcess final : public PipedProcess {
   }
 
   pid_t pid_;
-  Fd pidfd_;
+  UniqueFd pidfd_;
   bool reaped_ = false;
 };
 
@@ -76,9 +77,9 @@ Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnReq
   ExecStrings argv(req.argv);
   ExecStrings envp = ExecStrings::environment(req.env);
 
-  Fd outR, outW, errR, errW;
+  UniqueFd outR, outW, errR, errW;
   if (!makePipe(outR, outW) || !makePipe(errR, errW)) return launchError("pipe", errno, req.argv[0]);
-  Fd devNull;
+  UniqueFd devNull;
   if (!req.stdinFd) {
     devNull.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
     if (!devNull) return launchError("open /dev/null", errno, req.argv[0]);
@@ -99,7 +100,7 @@ Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnReq
   plan.closeThree = !req.passFd && !req.extraFds.empty();  // no leftover between 2 and 4
   plan.cwd = req.cwd.empty() ? nullptr : req.cwd.c_str();
   plan.setups = &req.childSetup;
-  std::vector<Fd> lifted;
+  std::vector<UniqueFd> lifted;
   for (const auto& [source, target] : layout) {
     lifted.emplace_back(::fcntl(source, F_DUPFD_CLOEXEC, plan.firstUnused + 16));
     if (!lifted.back()) return launchError("arranging file descriptors", errno, req.argv[0]);
@@ -120,7 +121,7 @@ Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnReq
     }
     registerOwnChild(pid);
   }
-  Fd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
+  UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
   if (!pidfd) {
     int e = errno;
     ::kill(pid, SIGKILL);
@@ -128,7 +129,7 @@ Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnReq
     forgetOwnChild(pid);
     return launchError("pidfd_open", e, req.argv[0]);
   }
-  for (Fd* f : {&outR, &errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
+  for (UniqueFd* f : {&outR, &errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
   return std::unique_ptr<RunningProcess>(
       std::make_unique<LauncherProcess>(pid, std::move(pidfd), std::move(outR), std::move(errR), req, started));
 }

@@ -3,13 +3,12 @@
 #include <cctype>
 #include <string>
 
+#include "core/hex.h"
+
 namespace lw::verify {
 namespace {
 
-bool isHex2(std::string_view s) {
-  return s.size() == 2 && std::isxdigit(static_cast<unsigned char>(s[0])) != 0 &&
-         std::isxdigit(static_cast<unsigned char>(s[1])) != 0;
-}
+bool isHex2(std::string_view s) { return s.size() == 2 && isHex(s); }
 
 bool equalsFolded(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

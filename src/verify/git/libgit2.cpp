@@ -1,5 +1,6 @@
 #include "verify/git/libgit2.h"
 
+#include <filesystem>
 #include <mutex>
 
 namespace lw::verify {
@@ -28,6 +29,41 @@ Result<GitPtr<git_repository>> openRepository(const std::string& dir) {
     return makeError(ErrorCode::IoError, "'" + dir + "' is a bare repository", "verification needs a working tree",
                      dir);
   return owned;
+}
+
+Result<GitPtr<git_repository>> openRepositoryAt(const std::string& dir) {
+  ensureLibGit2();
+  git_repository* repo = nullptr;
+  if (git_repository_open_ext(&repo, dir.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0)
+    return gitError(ErrorCode::IoError, "cannot open a git repository at '" + dir + "'", dir);
+  return GitPtr<git_repository>(repo);
+}
+
+Result<GitPtr<git_repository>> initBorrowingRepository(const std::string& dir, git_repository* objectsFrom) {
+  ensureLibGit2();
+  git_repository* raw = nullptr;
+  if (git_repository_init(&raw, dir.c_str(), /*is_bare=*/1) != 0)
+    return gitError(ErrorCode::IoError, "cannot create a repository", dir);
+  GitPtr<git_repository> repo(raw);
+  git_odb* rawOdb = nullptr;
+  if (git_repository_odb(&rawOdb, raw) != 0) return gitError(ErrorCode::IoError, "cannot open the object store", dir);
+  GitPtr<git_odb> odb(rawOdb);
+  const std::string objects = (std::filesystem::path(git_repository_commondir(objectsFrom)) / "objects").string();
+  if (git_odb_add_disk_alternate(odb.get(), objects.c_str()) != 0)
+    return gitError(ErrorCode::IoError, "cannot read the objects of " + objects, objects);
+  return repo;
+}
+
+std::string remotePushUrl(git_repository* repo, const std::string& name) {
+  git_remote* raw = nullptr;
+  if (git_remote_lookup(&raw, repo, name.c_str()) != 0) return "";
+  GitPtr<git_remote> remote(raw);
+  const char* url = git_remote_pushurl(raw) ? git_remote_pushurl(raw) : git_remote_url(raw);
+  if (!url) return "";
+  // git resolves a relative path remote ("../x.git") from the working tree.
+  if (url[0] == '.' && git_repository_workdir(repo))
+    return (std::filesystem::path(git_repository_workdir(repo)) / url).lexically_normal().string();
+  return url;
 }
 
 std::string repositoryOpenHint(std::string_view libgit2Message) {
@@ -167,6 +203,20 @@ Result<GitPtr<git_diff>> commitDiff(git_repository* repo, const git_oid& from, c
   return diff;
 }
 
+namespace {
+
+FileChange changeOf(git_delta_t status) {
+  switch (status) {
+    case GIT_DELTA_ADDED: return FileChange::Added;
+    case GIT_DELTA_DELETED: return FileChange::Removed;
+    case GIT_DELTA_RENAMED: return FileChange::Renamed;
+    case GIT_DELTA_COPIED: return FileChange::Copied;
+    default: return FileChange::Modified;
+  }
+}
+
+}  // namespace
+
 std::size_t diffFileCount(git_diff* diff) { return git_diff_num_deltas(diff); }
 
 Result<DiffFileStats> diffFileStats(git_diff* diff, std::size_t index) {
@@ -175,7 +225,7 @@ Result<DiffFileStats> diffFileStats(git_diff* diff, std::size_t index) {
   GitPtr<git_patch> patch(raw);
   const git_diff_delta* delta = git_patch_get_delta(patch.get());
   DiffFileStats f;
-  f.status = delta->status;
+  f.change = changeOf(delta->status);
   f.oldPath = delta->old_file.path != nullptr ? delta->old_file.path : "";
   f.newPath = delta->new_file.path != nullptr ? delta->new_file.path : "";
   f.binary = (delta->flags & GIT_DIFF_FLAG_BINARY) != 0;

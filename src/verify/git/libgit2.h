@@ -7,9 +7,11 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <git2.h>
 
+#include "core/github_reads.h"
 #include "core/result.h"
 
 namespace lw::verify {
@@ -44,6 +46,22 @@ using GitPtr = std::unique_ptr<T, GitDeleter>;
 // Opens the repository whose working tree is (or contains) `dir`. Fails with
 // IO_ERROR naming `dir` when it is not a non-bare git repository.
 Result<GitPtr<git_repository>> openRepository(const std::string& dir);
+
+// Opens the repository at exactly `dir` (its working tree or its git
+// directory), never one in a directory above it; IO_ERROR naming `dir` when
+// there is none.
+Result<GitPtr<git_repository>> openRepositoryAt(const std::string& dir);
+
+// Creates a bare repository in the empty directory `dir` whose object store
+// also reads `objectsFrom`'s objects (an alternate) and writes only its own:
+// commits made there on top of `objectsFrom`'s leave that repository as it
+// was. IO_ERROR naming what could not be made.
+Result<GitPtr<git_repository>> initBorrowingRepository(const std::string& dir, git_repository* objectsFrom);
+
+// The URL `repo` pushes to for remote `name` (its pushurl, else its url), a
+// relative path resolved from the working tree as git does; "" when the
+// remote or its URL is missing.
+std::string remotePushUrl(git_repository* repo, const std::string& name);
 
 // What to do about a repository libgit2 could not open, from its error text:
 // a repository format extension it does not know (a partial clone's, SHA-256
@@ -97,6 +115,44 @@ Result<git_oid> findCommit(git_repository* repo, const std::string& hex, const s
 // The commit HEAD points at; IO_ERROR when none is checked out.
 Result<git_oid> headCommit(git_repository* repo);
 
+// The commit revision `rev` names (git's revision syntax, a tag peeled to
+// its commit); IO_ERROR when the repository has no such revision or it names
+// no commit.
+Result<git_oid> revisionCommit(git_repository* repo, const std::string& rev);
+
+// The tree revision `rev` names (a commit's, a tag's commit's, or a tree);
+// IO_ERROR as revisionCommit.
+Result<GitPtr<git_tree>> revisionTree(git_repository* repo, const std::string& rev);
+
+// Writes the files of `tree` into the existing directory `dir`, over what is
+// there; the repository's working tree and index are left as they were.
+// IO_ERROR saying it cannot write `what` (the tree, as the caller names it)
+// to `dir` when a file cannot be written.
+Status checkoutTreeInto(git_repository* repo, git_tree* tree, const std::string& dir, const std::string& what);
+
+// What a commit says about itself: its subject line and its parents, the
+// first parent first.
+struct CommitFacts {
+  std::string summary;
+  std::vector<git_oid> parents;
+};
+// IO_ERROR when the repository lacks commit `oid`.
+Result<CommitFacts> commitFacts(git_repository* repo, const git_oid& oid);
+
+// The author and committer loopwright writes into a commit it makes, and the
+// time it says the commit was made (seconds since the epoch, UTC).
+struct CommitIdentity {
+  std::string name;
+  std::string email;
+  std::int64_t time = 0;
+};
+
+// Commits `tree` with `parent` as its only parent, `who` as author and
+// committer; the commit is written to the object store and named by no ref.
+// IO_ERROR when the parent is missing or the commit cannot be written.
+Result<git_oid> commitTreeOnto(git_repository* repo, const git_oid& parent, git_tree* tree, const CommitIdentity& who,
+                               const std::string& message);
+
 // The best common ancestor of commits `a` and `b`; IO_ERROR with `hint` when
 // the repository holds none (unrelated histories, a shallow clone's cut).
 Result<git_oid> mergeBase(git_repository* repo, const git_oid& a, const git_oid& b, const std::string& hint = {});
@@ -108,10 +164,11 @@ Result<bool> descendsFrom(git_repository* repo, const git_oid& descendant, const
 // `findRenames`, renames found as git does by default (50% similar).
 Result<GitPtr<git_diff>> commitDiff(git_repository* repo, const git_oid& from, const git_oid& to, bool findRenames);
 
-// One file of a diff: how it changed, its paths, and its lines added and
-// removed (nothing counted for a binary file).
+// One file of a diff: how it changed (as GitHub names it: a type change is
+// Modified), its paths, and its lines added and removed (nothing counted for
+// a binary file).
 struct DiffFileStats {
-  git_delta_t status = GIT_DELTA_UNMODIFIED;
+  FileChange change = FileChange::Modified;
   std::string oldPath;
   std::string newPath;
   bool binary = false;

@@ -19,4 +19,13 @@ Result<GitPtr<git_tree>> treeWithPatch(git_repository* repo, git_tree* base, std
   return GitPtr<git_tree>(newTree);
 }
 
+Result<git_oid> commitWithPatch(git_repository* repo, const git_oid& base, std::string_view patch,
+                                const CommitIdentity& who, const std::string& message) {
+  auto baseTree = commitTree(repo, base);
+  if (!baseTree) return baseTree.error();
+  auto tree = treeWithPatch(repo, baseTree->get(), patch);
+  if (!tree) return tree.error();
+  return commitTreeOnto(repo, base, tree->get(), who, message);
+}
+
 }  // namespace lw::verify

@@ -3,6 +3,7 @@
 // change becomes as a commit.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "verify/git/libgit2.h"
@@ -12,5 +13,11 @@ namespace lw::verify {
 // The tree of `base` with `patch` applied, written to `repo`'s objects.
 // IO_ERROR saying whether the patch did not parse or did not apply.
 Result<GitPtr<git_tree>> treeWithPatch(git_repository* repo, git_tree* base, std::string_view patch);
+
+// `patch` applied to commit `base`'s tree and committed with `base` as its
+// only parent (commitTreeOnto): objects only, no ref. IO_ERROR when the base
+// is missing, or as treeWithPatch and commitTreeOnto.
+Result<git_oid> commitWithPatch(git_repository* repo, const git_oid& base, std::string_view patch,
+                                const CommitIdentity& who, const std::string& message);
 
 }  // namespace lw::verify

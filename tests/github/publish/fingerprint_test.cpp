@@ -5,13 +5,22 @@
 using namespace lw;
 using namespace lw::github;
 
-TEST_CASE("fingerprint: stable, 16 hex digits, sensitive to every field") {
+namespace {
+
+Finding sample() {
   Finding a;
   a.step = "s";
   a.ruleId = "r";
   a.path = "p";
   a.line = 3;
   a.message = "m";
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("fingerprint: stable, 16 hex digits, sensitive to every field") {
+  const Finding a = sample();
   std::string fp = fingerprint(a);
   CHECK(fp.size() == 16);
   CHECK(fp == fingerprint(a));
@@ -32,4 +41,18 @@ TEST_CASE("fingerprint: stable, 16 hex digits, sensitive to every field") {
   d.step = "a";
   d.ruleId = "bc";
   CHECK(fingerprint(c) != fingerprint(d));
+}
+
+// Markers already posted on pull requests carry these values: a re-run must
+// compute the same ones to update them rather than post duplicates.
+TEST_CASE("fingerprint: the values markers already on GitHub carry") {
+  CHECK(fingerprint(sample()) == "7fe75332fc80cfe1");
+  Finding b;
+  b.step = "lint";
+  b.ruleId = "no-tabs";
+  b.path = "src/a.c";
+  b.line = 12;
+  b.endLine = 14;
+  b.message = "a tab";
+  CHECK(fingerprint(b) == "0595e186ad14546f");
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "agents/security/workflow/expression_code.h"
+#include "core/hex.h"
 
 namespace lw::agents::security {
 
@@ -256,7 +257,7 @@ int actionMajorVersion(const StepModel& step, const FileLines& lines) {
   std::size_t at = uses.find('@');
   if (at == std::string_view::npos) return -1;
   std::string_view ref = uses.substr(at + 1);
-  bool sha = ref.size() >= 7 && ref.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
+  bool sha = ref.size() >= 7 && isHex(ref);
   int fromRef = sha ? -1 : leadingNumber(ref);
   if (fromRef >= 0 || step.uses.line < 1 || static_cast<std::size_t>(step.uses.line) > lines.size()) return fromRef;
   std::string_view line = lines[static_cast<std::size_t>(step.uses.line - 1)];

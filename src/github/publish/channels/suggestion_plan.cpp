@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "core/fnv1a.h"
 #include "core/hex.h"
 #include "core/step_label.h"
 #include "github/markdown/code_fence.h"
@@ -23,11 +24,7 @@ struct Leftover {
   std::vector<std::string> reasons;
 };
 
-std::string shortHash(std::string_view text) {
-  std::uint32_t h = 2166136261u;  // FNV-1a: the same on every platform
-  for (unsigned char c : text) h = (h ^ c) * 16777619u;
-  return hexNumber(h, 8);
-}
+std::string shortHash(std::string_view text) { return hexNumber(fnv1a32(text), 8); }
 
 std::string stepName(const ProposedChange& c) { return neutraliseIdentifier(stepLabel(c.stage, c.step), 200); }
 

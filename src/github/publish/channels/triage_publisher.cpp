@@ -10,6 +10,7 @@
 
 #include <boost/json.hpp>
 
+#include "core/fnv1a.h"
 #include "core/hex.h"
 #include "core/json_fields.h"
 #include "github/publish/channels/channels.h"
@@ -20,11 +21,7 @@ namespace lw::github {
 namespace json = boost::json;
 
 // A stable colour per label name, so the same label looks the same everywhere.
-std::string labelColour(const std::string& name) {
-  std::uint32_t h = 2166136261u;
-  for (unsigned char c : name) h = (h ^ c) * 16777619u;
-  return hexNumber(h, 6);
-}
+std::string labelColour(const std::string& name) { return hexNumber(fnv1a32(name), 6); }
 
 std::string triageCommentBody(const PublicationRequest& req) {
   std::vector<std::string> labels;

@@ -42,7 +42,7 @@ std::optional<Error> refusedRequest(const SpawnRequest& req) {
 struct SpawnSetup {
   posix_spawnattr_t attr;
   posix_spawn_file_actions_t actions;
-  std::vector<Fd> lifted;
+  std::vector<UniqueFd> lifted;
   SpawnSetup() {
     posix_spawnattr_init(&attr);
     posix_spawn_file_actions_init(&actions);
@@ -73,7 +73,7 @@ int setAttributes(SpawnSetup& s) {
 // Places each source at its number (0, 1, 2, 3…); closes the rest on Linux.
 int placeDescriptors(SpawnSetup& s, const std::vector<std::pair<int, int>>& layout, const std::string& cwd) {
   for (const auto& [source, target] : layout) {
-    Fd lifted(::fcntl(source, F_DUPFD_CLOEXEC, kLiftedFloor));
+    UniqueFd lifted(::fcntl(source, F_DUPFD_CLOEXEC, kLiftedFloor));
     if (!lifted) return errno;
     if (int rc = posix_spawn_file_actions_adddup2(&s.actions, lifted.get(), target)) return rc;
     s.lifted.push_back(std::move(lifted));
@@ -123,7 +123,7 @@ std::map<std::string, std::string> markedEnvironment(const std::map<std::string,
 Result<std::unique_ptr<RunningProcess>> spawnPosix(const SpawnRequest& req) {
   const auto started = std::chrono::steady_clock::now();
   if (auto refused = refusedRequest(req)) return *refused;
-  Fd outR, outW, errR, errW, devNull;
+  UniqueFd outR, outW, errR, errW, devNull;
   if (!makePipe(outR, outW) || !makePipe(errR, errW)) return launchError("pipe", errno, req.argv[0]);
   devNull.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
   if (!devNull) return launchError("open /dev/null", errno, req.argv[0]);
@@ -151,7 +151,7 @@ Result<std::unique_ptr<RunningProcess>> spawnPosix(const SpawnRequest& req) {
   }
   outW.reset();
   errW.reset();
-  for (Fd* f : {&outR, &errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
+  for (UniqueFd* f : {&outR, &errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
   return std::unique_ptr<RunningProcess>(
       std::make_unique<PosixProcess>(*pid, token, std::move(outR), std::move(errR), req, started));
 }

@@ -17,7 +17,7 @@ constexpr std::chrono::milliseconds kLookIntervalWithEvents{100};
 
 }  // namespace
 
-PosixProcess::PosixProcess(pid_t pid, const std::string& token, Fd out, Fd err, const SpawnRequest& req,
+PosixProcess::PosixProcess(pid_t pid, const std::string& token, UniqueFd out, UniqueFd err, const SpawnRequest& req,
                            Clock::time_point started)
     : PipedProcess(std::move(out), std::move(err), req, started), pid_(pid), tree_(pid, token) {
   makePipe(endRead_, endWrite_);

@@ -16,7 +16,8 @@ namespace lw::sandbox::process::posix {
 class PosixProcess final : public PipedProcess {
  public:
   // `token`: the tree's mark the step was started with (tree_mark.h).
-  PosixProcess(pid_t pid, const std::string& token, Fd out, Fd err, const SpawnRequest& req, Clock::time_point started);
+  PosixProcess(pid_t pid, const std::string& token, UniqueFd out, UniqueFd err, const SpawnRequest& req,
+               Clock::time_point started);
   ~PosixProcess() override;
 
   int pid() const override { return pid_; }
@@ -30,8 +31,8 @@ class PosixProcess final : public PipedProcess {
   void watch();
 
   pid_t pid_;
-  Fd endRead_;
-  Fd endWrite_;
+  UniqueFd endRead_;
+  UniqueFd endWrite_;
   TreeEvents events_;
   TreeCleanup tree_;
   std::atomic<bool> killRequested_{false};

@@ -8,7 +8,7 @@
 
 #include <chrono>
 
-#include "sandbox/process/fd.h"
+#include "core/unique_fd.h"
 
 namespace lw::sandbox::process::posix {
 
@@ -30,9 +30,9 @@ class TreeEvents {
   static bool reportsForks();
 
  private:
-  Fd wakeRead_;
-  Fd wakeWrite_;
-  Fd queue_;  // kqueue on macOS, unused elsewhere
+  UniqueFd wakeRead_;
+  UniqueFd wakeWrite_;
+  UniqueFd queue_;  // kqueue on macOS, unused elsewhere
 };
 
 }  // namespace lw::sandbox::process::posix

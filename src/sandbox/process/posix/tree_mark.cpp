@@ -1,8 +1,9 @@
 #include "sandbox/process/posix/tree_mark.h"
 
 #include <cstring>
-#include <random>
 #include <vector>
+
+#include "core/hex.h"
 
 namespace lw::sandbox::process::posix {
 namespace {
@@ -36,16 +37,7 @@ std::vector<std::string_view> tokensOf(std::string_view chain) {
 
 }  // namespace
 
-std::string newTreeToken() {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::random_device random;
-  std::string token;
-  for (int i = 0; i < 2; ++i) {
-    const std::uint32_t v = random();
-    for (int j = 0; j < 8; ++j) token += kHex[(v >> (4 * j)) & 15];
-  }
-  return token;
-}
+std::string newTreeToken() { return randomHex(16); }
 
 std::string chainedTreeMark(std::optional<std::string_view> inherited, std::string_view token) {
   std::vector<std::string_view> chain = inherited ? tokensOf(*inherited) : std::vector<std::string_view>{};

@@ -8,7 +8,7 @@
 
 #include <cerrno>
 
-#include "sandbox/process/fd.h"
+#include "core/unique_fd.h"
 
 namespace lw::sandbox::process::posix {
 namespace {
@@ -23,7 +23,7 @@ constexpr std::size_t kEnvironPrefix = 256 * 1024;
 std::optional<std::string> readEnvironOf(pid_t pid) {
   // Readable with ptrace-read access: the same user (not a setuid program,
   // not made non-dumpable), or root.
-  Fd fd(::open(("/proc/" + std::to_string(pid) + "/environ").c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd fd(::open(("/proc/" + std::to_string(pid) + "/environ").c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd) return std::nullopt;
   std::string out;
   char buf[16384];

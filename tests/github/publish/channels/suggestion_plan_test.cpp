@@ -111,6 +111,16 @@ TEST_CASE("suggestion plan: a table of patches on a pull request's diff") {
   }
 }
 
+// Suggestions already posted name their patch by this tag (FNV-1a 32 of the
+// suggested text): the same change must keep it.
+TEST_CASE("suggestion plan: the patch tag is the one already posted for the same text") {
+  const diff::DiffIndex diff = prDiff();
+  SuggestionPlan plan =
+      planSuggestions({change(fileHeader("src/a.c") + "@@ -3,3 +3,3 @@\n l3\n-l4\n+n4\n l5\n")}, &diff, kHead);
+  REQUIRE(plan.pieces.size() == 1);
+  CHECK(plan.pieces[0].finding.message.find("(patch `54d5a84f`)") != std::string::npos);
+}
+
 TEST_CASE("suggestion plan: each file that cannot carry a suggestion says why") {
   const diff::DiffIndex diff = prDiff();
   const std::vector<std::pair<std::string, std::string>> rows = {
