@@ -20,6 +20,7 @@
 
 #include "sandbox/k8s/k8s_bridge_relay.h"
 #include "sandbox/k8s/k8s_pod_backend.h"
+#include "sandbox/k8s/k8s_step_files.h"
 #include "sandbox/k8s/pod_bridge_relay.h"
 #include "support/k8s_pod_cluster.h"
 #include "support/read_file.h"
@@ -198,6 +199,7 @@ TEST_CASE("k8s pod backend: the bridge is carried into the pod as fd 3 and the e
   const json::object pod = json::parse(created.back()).as_object();
   CHECK(podEnv(pod, "LOOPWRIGHT_BRIDGE") == kBridgeSocketInPod);
   CHECK(podEnv(pod, "LOOPWRIGHT_EVENT") == kEventInPod);
+  CHECK(pod.at("spec").at("nodeSelector").at("kubernetes.io/arch").as_string() == runnerArch());
   CHECK(lw::test::restrictedPodSecurityViolations(pod).empty());
   c.checkNoPodLeft();
 }

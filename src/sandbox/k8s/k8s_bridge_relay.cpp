@@ -86,8 +86,8 @@ Status BridgeRelay::waitListening(std::chrono::steady_clock::time_point by) {
   if (!failure_.empty()) why += ": " + failure_;
   if (!stderr_.empty()) why += "; it said: " + stderr_;
   return makeError(ErrorCode::SandboxLaunchFailed, "the bridge relay in pod " + ns_ + "/" + pod_ + " failed, " + why,
-                   "the pod runs loopwright-container-init, a static binary of this runner's architecture: the "
-                   "nodes must have the same (docs/kubernetes.md)",
+                   "the pod runs loopwright-container-init, this runner's static binary, from its /loopwright "
+                   "emptyDir: the node must allow executing it there (docs/kubernetes.md)",
                    pod_);
 }
 

@@ -145,7 +145,8 @@ Result<std::unique_ptr<process::RunningProcess>> K8sPodBackend::createAndRun(con
                     config_.runLabel,
                     stepLabel,
                     config_.podDeadlineSeconds,
-                    !files->files.empty()};
+                    !files->files.empty(),
+                    files->nodeArch};
   auto created = createPod(*config_.transport, config_.endpoint, planPod(plan));
   if (!created) return created.error();
   PodRunContext context{config_.transport.get(),

@@ -107,6 +107,7 @@ json::object planPod(const PodPlanInput& in) {
                     {"securityContext", podSecurity},
                     {"containers", json::array{filesContainer(in), stepContainer(in)}},
                     {"volumes", volumes(in)}};
+  if (!in.nodeArch.empty()) spec["nodeSelector"] = json::object{{"kubernetes.io/arch", in.nodeArch}};
   return json::object{{"apiVersion", "v1"},
                       {"kind", "Pod"},
                       {"metadata", json::object{{"name", in.podName}, {"namespace", in.ns}, {"labels", labels}}},

@@ -25,7 +25,8 @@
 //     which the job-completed sweep deletes by;
 //  7. for a step that gets loopwright's own files (its init and seccomp
 //     filter, which carry the bridge, and the run's event), one more
-//     emptyDir at /loopwright: `files` writes it, `step` mounts it read-only.
+//     emptyDir at /loopwright: `files` writes it, `step` mounts it read-only;
+//     with the init, a nodeSelector on kubernetes.io/arch, the runner's.
 #pragma once
 
 #include <cstdint>
@@ -63,6 +64,9 @@ struct PodPlanInput {
   // The pod ends by then whatever happens to loopwright (activeDeadlineSeconds).
   std::int64_t deadlineSeconds = 6 * 3600;
   bool loopwrightFiles = false;  // the /loopwright volume (7. above)
+  // The nodes' architecture the pod needs ("amd64"; "" any): a step with a
+  // bridge runs this runner's own init (nodeSelector kubernetes.io/arch).
+  std::string nodeArch;
 };
 
 // The Pod object for `POST /api/v1/namespaces/{ns}/pods`.

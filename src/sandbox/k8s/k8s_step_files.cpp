@@ -36,13 +36,28 @@ Status carryBridge(StepFiles& out, const fs::path& initBinary, const std::string
   out.files.push_back({fs::path(kFilterInPod).filename().string(), filter, false});
   out.spec.argv = throughInit(out.spec.argv);
   out.spec.env["LOOPWRIGHT_BRIDGE"] = kBridgeSocketInPod;
+  out.nodeArch = runnerArch();
   return Ok{};
 }
 
 }  // namespace
 
+std::string runnerArch() {
+#if defined(__x86_64__)
+  return "amd64";
+#elif defined(__aarch64__)
+  return "arm64";
+#elif defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
+  return "ppc64le";
+#elif defined(__s390x__)
+  return "s390x";
+#else
+  return "";
+#endif
+}
+
 Result<StepFiles> stepFilesFor(const StepSpec& spec, const fs::path& initBinary, const std::string& filter) {
-  StepFiles out{spec, {}};
+  StepFiles out{spec, {}, ""};
   if (Status event = carryEvent(out); !event) return event.error();
   if (spec.passFd)
     if (Status bridge = carryBridge(out, initBinary, filter); !bridge) return bridge.error();

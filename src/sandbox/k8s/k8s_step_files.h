@@ -6,7 +6,8 @@
 //  - for a step with a bridge (StepSpec::passFd), loopwright-container-init
 //    and the step's seccomp filter, the step's argv through the init and
 //    LOOPWRIGHT_BRIDGE at the relay's socket (k8s_bridge_relay.h). The
-//    init is this runner's own static binary: the nodes run its architecture.
+//    init is this runner's own static binary: the pod asks for a node of
+//    its architecture.
 #pragma once
 
 #include <filesystem>
@@ -22,7 +23,11 @@ namespace lw::sandbox::k8s {
 struct StepFiles {
   StepSpec spec;               // argv and env as the pod runs them (host paths still the host's)
   std::vector<TarFile> files;  // for /loopwright; empty: the pod needs no such volume
+  std::string nodeArch;        // the init's architecture, when the pod runs it ("" any)
 };
+
+// This build's architecture as Kubernetes names it (kubernetes.io/arch).
+std::string runnerArch();
 
 // `filter` is the compiled seccomp program's bytes, used when the step has a
 // bridge. SANDBOX_LAUNCH_FAILED when the init is not installed or the event
