@@ -227,6 +227,32 @@ TEST_CASE("k8s pod backend: a bridge relay that never listens fails the launch a
   c.checkNoPodLeft();
 }
 
+TEST_CASE("k8s pod backend: a bridge relay that does not listen in time fails the launch and is torn down") {
+  PodCluster c;
+  c.runtimeClass("runsc");
+  c.denyPolicy();
+  K8sPodConfig config = c.config(c.server.url());
+  config.initBinary = c.dir.write("stuck-init", "#!/bin/sh\nexec sleep 60\n");
+  fs::permissions(config.initBinary, fs::perms::owner_exec, fs::perm_options::add);
+  config.relayTimeout = std::chrono::milliseconds(1500);
+  K8sPodBackend backend(config);
+  StepSpec spec = c.step({"sh", "-c", "echo ran > \"$LOOPWRIGHT_OUT/ran\""});
+  BridgePeer bridge;
+  spec.passFd = bridge.stepEnd();
+  const auto started = std::chrono::steady_clock::now();
+  auto run = backend.launch(spec);
+  bridge.launched();
+  REQUIRE_MESSAGE(run.ok(), run.error().message);
+  process::ExitInfo exit = (*run)->wait(std::chrono::steady_clock::now() + std::chrono::seconds(30));
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));  // not the sleep's 60
+  REQUIRE(exit.launchFailure.has_value());
+  CHECK_MESSAGE(exit.launchFailure->message.find("it did not listen in time") != std::string::npos,
+                exit.launchFailure->message);
+  CHECK(bridge.finish().empty());
+  CHECK_FALSE(fs::exists(c.out / "ran"));
+  c.checkNoPodLeft();  // the relay's process too
+}
+
 TEST_CASE("k8s pod backend: a step with a bridge is refused before any pod when the init is not installed") {
   PodCluster c;
   c.runtimeClass("runsc");

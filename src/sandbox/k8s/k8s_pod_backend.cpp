@@ -158,7 +158,8 @@ Result<std::unique_ptr<process::RunningProcess>> K8sPodBackend::createAndRun(con
                         config_.startTimeout,
                         config_.outputs,
                         files->files.empty() ? std::string() : tarFiles(files->files),
-                        std::move(bridge)};
+                        std::move(bridge),
+                        config_.relayTimeout};
   return std::unique_ptr<process::RunningProcess>(std::make_unique<PodRun>(std::move(context)));
 }
 

@@ -44,6 +44,7 @@ struct K8sPodConfig {
   std::string runLabel;  // loopwright.dev/run: the workflow run, which the sweep deletes by
   std::int64_t podDeadlineSeconds = 6 * 3600;
   std::chrono::milliseconds startTimeout{180000};
+  std::chrono::milliseconds relayTimeout{30000};  // until the bridge's relay listens
   std::size_t maxWorkspaceBytes = std::size_t{512} << 20;
   UntarLimits outputs;
   // The probe's canary pod (k8s_canary.h): the public address it must not
