@@ -78,7 +78,9 @@ PodPlanInput bridgedInput() {
   return in;
 }
 
-TEST_CASE("k8s pod plan: a reviewer's pod with a bridge, golden: /loopwright read-only to the step, the node's arch") {
+TEST_CASE(
+    "k8s pod plan: a reviewer's pod with a bridge (golden) mounts /loopwright read-only in the step and asks for the "
+    "runner's arch") {
   lw::test::checkGoldenJson("k8s/pod_bridged.json", planPod(bridgedInput()));
   const json::object pod = planPod(bridgedInput());
   CHECK(pod.at("spec").at("nodeSelector").at("kubernetes.io/arch") == "amd64");
