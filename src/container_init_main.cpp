@@ -12,8 +12,14 @@
 // (egress/step_relay.h), which listens in the step's network namespace and
 // runs the step's command beside it.
 //
+// On k8s-pod it is also the pod's end of the step's bridge: with
+// `--bridge-listen SOCKET` it accepts the one connection the step's own init
+// makes and relays it over its stdin and stdout, which the runner joins to
+// the bridge (sandbox/k8s/pod_bridge_relay.h).
+//
 // usage: loopwright-container-init FILTER -- CMD [ARGS...]
 //        loopwright-container-init --egress-relay SOCKET -- CMD [ARGS...]
+//        loopwright-container-init --bridge-listen SOCKET
 //   FILTER  the compiled filter (struct sock_filter[], native byte order)
 //   LOOPWRIGHT_BRIDGE=/path/to/socket  connect it to fd 3, then set fd:3
 // Any failure: a line on stderr, exit 127, the step never starts.
@@ -34,6 +40,7 @@
 #include <vector>
 
 #include "egress/step_relay.h"
+#include "sandbox/k8s/pod_bridge_relay.h"
 
 namespace {
 
@@ -83,6 +90,8 @@ void installFilter(const char* path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::strcmp(argv[1], "--bridge-listen") == 0)
+    return lw::sandbox::k8s::relayOneBridgeConnection(argv[2]);
   if (argc >= 5 && std::strcmp(argv[1], "--egress-relay") == 0 && std::strcmp(argv[3], "--") == 0)
     return lw::egress::runWithRelay(argv[2], lw::egress::kRelayPort, std::vector<std::string>(argv + 4, argv + argc));
   if (argc < 4 || std::strcmp(argv[2], "--") != 0) {

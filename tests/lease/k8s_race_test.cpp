@@ -10,12 +10,13 @@
 #include <chrono>
 
 #include "k8s_fixture.h"
-#include "k8s_server_process.h"
 #include "race_harness.h"
+#include "support/k8s_server_process.h"
 
 using namespace lw;
 using namespace lw::lease;
 using namespace lw::lease::test;
+using lw::test::K8sServerProcess;
 using namespace std::chrono_literals;
 
 namespace {

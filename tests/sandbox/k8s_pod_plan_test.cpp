@@ -67,6 +67,31 @@ TEST_CASE("k8s pod plan: a reviewer's pod, golden") {
   lw::test::checkGoldenJson("k8s/pod_reviewer.json", planPod(reviewerInput()));
 }
 
+// A reviewer with a bridge: loopwright's files in, the init's architecture asked of the node.
+PodPlanInput bridgedInput() {
+  PodPlanInput in = reviewerInput();
+  in.spec.argv = {"/loopwright/loopwright-container-init", "/loopwright/seccomp.bpf", "--", "/usr/bin/review"};
+  in.spec.env["LOOPWRIGHT_BRIDGE"] = "/tmp/.loopwright-bridge/bridge.sock";
+  in.spec.env["LOOPWRIGHT_EVENT"] = "/loopwright/event.json";
+  in.loopwrightFiles = true;
+  in.nodeArch = "amd64";
+  return in;
+}
+
+TEST_CASE(
+    "k8s pod plan: a reviewer's pod with a bridge (golden) mounts /loopwright read-only in the step and asks for the "
+    "runner's arch") {
+  lw::test::checkGoldenJson("k8s/pod_bridged.json", planPod(bridgedInput()));
+  const json::object pod = planPod(bridgedInput());
+  CHECK(pod.at("spec").at("nodeSelector").at("kubernetes.io/arch") == "amd64");
+  const json::array& containers = pod.at("spec").at("containers").as_array();
+  CHECK(containers[0].at("volumeMounts").as_array().back() ==
+        json::object{{"name", "loopwright"}, {"mountPath", "/loopwright"}, {"readOnly", false}});
+  CHECK(containers[1].at("volumeMounts").as_array().back() ==
+        json::object{{"name", "loopwright"}, {"mountPath", "/loopwright"}, {"readOnly", true}});
+  CHECK(kubernetesSpec().checkValue("io.k8s.api.core.v1.Pod", pod) == "");
+}
+
 TEST_CASE("k8s pod plan: the pods are valid against core/v1's OpenAPI description") {
   CHECK(kubernetesSpec().checkValue("io.k8s.api.core.v1.Pod", planPod(reviewerInput())) == "");
   PodPlanInput author = reviewerInput();

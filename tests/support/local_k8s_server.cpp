@@ -191,6 +191,11 @@ std::vector<std::string> LocalK8sServer::requests() const {
   return requests_;
 }
 
+std::vector<std::string> LocalK8sServer::createdPods() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return createdPods_;
+}
+
 std::optional<json::object> LocalK8sServer::object(const std::string& path) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto found = objects_.find(path);
@@ -314,6 +319,7 @@ LocalHttpServer::Response LocalK8sServer::serve(const LocalHttpServer::Request& 
     if (r.plural == "pods") body["status"] = json::object{{"phase", "Pending"}};
     objects_[path] = body;
     record(path, "ADDED", body);
+    if (r.plural == "pods") createdPods_.push_back(request.body);
     const PodSandbox sandbox = r.plural == "pods" ? podSandbox(body) : PodSandbox{};
     lock.unlock();
     if (r.plural == "pods") pods_->start(path, body, sandbox);

@@ -45,6 +45,8 @@ class LocalK8sServer {
   std::vector<std::string> violations() const;
   // "METHOD /path?query" of every request, in order.
   std::vector<std::string> requests() const;
+  // The body of every Pod the server created, as the client sent it.
+  std::vector<std::string> createdPods() const;
 
   // The stored object at `path` ("/apis/coordination.k8s.io/v1/namespaces/ci/leases/x").
   std::optional<boost::json::object> object(const std::string& path) const;
@@ -103,6 +105,7 @@ class LocalK8sServer {
   std::condition_variable changed_;
   std::vector<std::string> violations_;
   std::vector<std::string> requests_;
+  std::vector<std::string> createdPods_;
   std::atomic<bool> unavailable_{false};
   std::atomic<bool> networkPolicyEnforced_;
   std::string sandboxedProcVersion_;  // mu_

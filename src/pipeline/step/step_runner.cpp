@@ -28,22 +28,33 @@ std::int64_t msBetween(guard::TimePoint from, guard::TimePoint to) {
 // Ends the step when a guardrail stops it (on the bridge's thread): killing
 // its main process makes the supervisor take down every descendant. Only
 // while it runs, so that no recycled pid is hit; a stop that comes before
-// the launch is carried out right after it.
+// the launch is carried out right after it. A step with no local process
+// (pid -1: a pod) is ended by its RunningProcess::kill, which such a backend
+// makes safe from another thread; kill(-1) would signal every process of
+// this user.
 class KillSwitch {
  public:
   void stop() {
     stopRequested_ = true;
-    if (running_.load()) ::kill(pid_.load(), SIGKILL);
+    if (running_.load()) end();
   }
-  void launched(pid_t pid) {
-    pid_ = pid;
+  void launched(sandbox::process::RunningProcess& process) {
+    process_ = &process;
     running_ = true;
-    if (stopRequested_.load()) ::kill(pid, SIGKILL);
+    if (stopRequested_.load()) end();
   }
   void ended() { running_ = false; }
 
  private:
-  std::atomic<pid_t> pid_{0};
+  void end() {
+    sandbox::process::RunningProcess* p = process_.load();
+    if (p->pid() > 0)
+      ::kill(p->pid(), SIGKILL);
+    else
+      p->kill();
+  }
+
+  std::atomic<sandbox::process::RunningProcess*> process_{nullptr};
   std::atomic<bool> running_{false};
   std::atomic<bool> stopRequested_{false};
 };
@@ -107,7 +118,7 @@ Result<std::unique_ptr<sandbox::process::RunningProcess>> launchStep(sandbox::Ba
 // Waits for the step until its wall time, then stops its bridge.
 StepRun waitForStep(sandbox::process::RunningProcess& process, BridgeHandle& bridge, KillSwitch& kill,
                     guard::TimePoint started, const PlannedStep& planned, const RunContext& ctx) {
-  kill.launched(process.pid());
+  kill.launched(process);
   StepRun ran;
   ran.sandboxNotes = process.planNotes();
   ran.exit = process.wait(started + std::chrono::milliseconds(planned.policy.limits.wallTimeMs));

@@ -1,5 +1,10 @@
 #include "sandbox/k8s/k8s_pod_backend.h"
 
+#include <fcntl.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include "core/hex.h"
 #include "core/version.h"
 #include "sandbox/k8s/k8s_canary_run.h"
@@ -7,6 +12,7 @@
 #include "sandbox/k8s/k8s_pod_run.h"
 #include "sandbox/k8s/k8s_pods_api.h"
 #include "sandbox/k8s/k8s_preflight.h"
+#include "sandbox/k8s/k8s_step_files.h"
 #include "sandbox/probe_cache.h"
 
 namespace lw::sandbox::k8s {
@@ -92,9 +98,6 @@ const ProbeReport& K8sPodBackend::probe() {
 }
 
 Result<std::unique_ptr<process::RunningProcess>> K8sPodBackend::launch(const StepSpec& spec) {
-  if (spec.passFd)
-    return refused("the step needs the bridge, which is not carried to a pod yet",
-                   "run steps that use the bridge on linux-gvisor (docs/kubernetes.md)");
   if (spec.network == NetworkMode::AllowOutbound || spec.network == NetworkMode::AllowList)
     return refused("networkMode " + std::string(toString(spec.network)) + " (pods get the default-deny policy only)",
                    "use networkMode none or loopback-only with k8s-pod (docs/kubernetes.md)");
@@ -105,22 +108,51 @@ Result<std::unique_ptr<process::RunningProcess>> K8sPodBackend::launch(const Ste
   return createAndRun(spec);
 }
 
+// The step's seccomp filter as bytes, for a step with a bridge (k8s_step_files.h).
+Result<std::string> K8sPodBackend::filterFor(const StepSpec& spec) {
+  if (!spec.passFd) return std::string();
+  auto filter = filters_.get({spec.network, true});
+  if (!filter) return filter.error();
+  const auto& code = (*filter)->instructions();
+  return std::string(reinterpret_cast<const char*>(code.data()), code.size() * sizeof(code[0]));
+}
+
 Result<std::unique_ptr<process::RunningProcess>> K8sPodBackend::createAndRun(const StepSpec& spec) {
   auto input = tarTree(spec.workspace, config_.maxWorkspaceBytes);
   if (!input) return input.error();
+  auto filter = filterFor(spec);
+  if (!filter) return filter.error();
+  auto files = stepFilesFor(spec, config_.initBinary, *filter);
+  if (!files) return files.error();
+  // The pipeline closes its copy of the step's end once launch returns.
+  UniqueFd bridge(spec.passFd ? ::fcntl(*spec.passFd, F_DUPFD_CLOEXEC, 3) : -1);
+  if (spec.passFd && !bridge)
+    return makeError(ErrorCode::SandboxLaunchFailed,
+                     "cannot hold the step's bridge: " + std::string(std::strerror(errno)), "", "k8s-pod");
   const std::string stepLabel = randomHex(10);
-  PodPlanInput plan{inPodPaths(spec),
+  PodPlanInput plan{inPodPaths(files->spec),
                     spec.image.value_or(config_.image),
                     config_.ns,
                     "lw-" + config_.runLabel + "-" + stepLabel,
                     config_.runtimeClassName,
                     config_.runLabel,
                     stepLabel,
-                    config_.podDeadlineSeconds};
+                    config_.podDeadlineSeconds,
+                    !files->files.empty(),
+                    files->nodeArch};
   auto created = createPod(*config_.transport, config_.endpoint, planPod(plan));
   if (!created) return created.error();
-  PodRunContext context{config_.transport.get(), config_.endpoint,     config_.ns,     plan.podName, plan.spec,
-                        std::move(*input),       config_.startTimeout, config_.outputs};
+  PodRunContext context{config_.transport.get(),
+                        config_.endpoint,
+                        config_.ns,
+                        plan.podName,
+                        plan.spec,
+                        std::move(*input),
+                        config_.startTimeout,
+                        config_.outputs,
+                        files->files.empty() ? std::string() : tarFiles(files->files),
+                        std::move(bridge),
+                        config_.relayTimeout};
   return std::unique_ptr<process::RunningProcess>(std::make_unique<PodRun>(std::move(context)));
 }
 

@@ -9,8 +9,15 @@
 // Capabilities are the pre-flight's, from what the API shows, and a canary
 // pod's (k8s_canary.h) for what only a pod can show: that the network plugin
 // enforces the policy and that the node runs the RuntimeClass's kernel (L3);
-// nothing is assumed of the cluster. Not carried yet: the bridge (a step that needs
-// one is refused) and the allow-list egress proxy.
+// nothing is assumed of the cluster.
+//
+// The bridge: the pipeline hands the step's end of its socket pair over as
+// for a local process (BridgeTransport::Descriptor); the backend carries it
+// into the pod over one exec stream to a relay in the step's container, and
+// the step gets it as fd 3 through loopwright-container-init, as docker and
+// gVisor steps do (k8s_bridge_relay.h, k8s_step_files.h). The run's event
+// goes in read-only at /loopwright/event.json. Not carried yet: the
+// allow-list egress proxy.
 #pragma once
 
 #include <chrono>
@@ -18,11 +25,13 @@
 #include <optional>
 #include <string>
 
+#include "core/executables.h"
 #include "core/http.h"
 #include "sandbox/backend.h"
 #include "sandbox/k8s/k8s_canary.h"
 #include "sandbox/k8s/k8s_cluster.h"
 #include "sandbox/k8s/k8s_tar.h"
+#include "sandbox/seccomp/seccomp_filter.h"
 
 namespace lw::sandbox::k8s {
 
@@ -35,6 +44,7 @@ struct K8sPodConfig {
   std::string runLabel;  // loopwright.dev/run: the workflow run, which the sweep deletes by
   std::int64_t podDeadlineSeconds = 6 * 3600;
   std::chrono::milliseconds startTimeout{180000};
+  std::chrono::milliseconds relayTimeout{30000};  // until the bridge's relay listens
   std::size_t maxWorkspaceBytes = std::size_t{512} << 20;
   UntarLimits outputs;
   // The probe's canary pod (k8s_canary.h): the public address it must not
@@ -43,6 +53,8 @@ struct K8sPodConfig {
   std::chrono::seconds canaryTimeout{120};
   std::optional<std::filesystem::path> cacheFile;  // nullopt: none
   bool readCache = true;                           // false: always probe afresh
+  // Copied into the pod of a step with a bridge (k8s_step_files.h).
+  std::filesystem::path initBinary = siblingExecutable(kContainerInitExecutable);
 };
 
 class K8sPodBackend final : public Backend {
@@ -52,7 +64,7 @@ class K8sPodBackend final : public Backend {
   BackendId id() const override { return BackendId::K8sPod; }
   BackendTraits traits() const override {
     BackendTraits t;
-    t.bridge = BackendTraits::BridgeTransport::SocketPath;  // refused at launch until carried (see above)
+    t.bridge = BackendTraits::BridgeTransport::Descriptor;  // carried into the pod by the backend (see above)
     t.hostFilesVisible = false;                             // only the workspace and /out reach the pod
     t.canariesThroughShell = true;
     t.egress = BackendTraits::EgressPath::ByBackend;
@@ -68,9 +80,11 @@ class K8sPodBackend final : public Backend {
 
  private:
   Result<std::unique_ptr<process::RunningProcess>> createAndRun(const StepSpec& spec);
+  Result<std::string> filterFor(const StepSpec& spec);
 
   K8sPodConfig config_;
   std::optional<ProbeReport> report_;
+  seccomp::FilterCache filters_;
 };
 
 // The labels every pod of this backend carries (planPod's): the sweep's selector.

@@ -44,19 +44,23 @@ json::array holder(const PodPlanInput& in) { return json::array{"sleep", std::to
 json::object filesContainer(const PodPlanInput& in) {
   json::object amounts{{"memory", bytes(kFilesMemoryBytes)},
                        {"ephemeral-storage", bytes(in.spec.limits.fileSizeBytes)}};
-  return json::object{
-      {"name", kFilesContainer},
-      {"image", in.image},
-      {"command", holder(in)},
-      {"workingDir", kWorkspaceMount},
-      {"stdin", false},
-      {"tty", false},
-      {"resources", json::object{{"requests", amounts}, {"limits", amounts}}},
-      {"securityContext", containerSecurity()},
-      {"volumeMounts", json::array{mount("workspace", kWorkspaceMount, false), mount("out", kOutMount, false)}}};
+  json::array mounts{mount("workspace", kWorkspaceMount, false), mount("out", kOutMount, false)};
+  if (in.loopwrightFiles) mounts.push_back(mount("loopwright", kLoopwrightMount, false));
+  return json::object{{"name", kFilesContainer},
+                      {"image", in.image},
+                      {"command", holder(in)},
+                      {"workingDir", kWorkspaceMount},
+                      {"stdin", false},
+                      {"tty", false},
+                      {"resources", json::object{{"requests", amounts}, {"limits", amounts}}},
+                      {"securityContext", containerSecurity()},
+                      {"volumeMounts", mounts}};
 }
 
 json::object stepContainer(const PodPlanInput& in) {
+  json::array mounts{mount("workspace", kWorkspaceMount, !in.spec.workspaceWritable), mount("out", kOutMount, false),
+                     mount("tmp", "/tmp", false)};
+  if (in.loopwrightFiles) mounts.push_back(mount("loopwright", kLoopwrightMount, true));
   return json::object{{"name", kStepContainer},
                       {"image", in.image},
                       {"command", holder(in)},
@@ -66,15 +70,20 @@ json::object stepContainer(const PodPlanInput& in) {
                       {"tty", false},
                       {"resources", resources(in.spec.limits)},
                       {"securityContext", containerSecurity()},
-                      {"volumeMounts", json::array{mount("workspace", kWorkspaceMount, !in.spec.workspaceWritable),
-                                                   mount("out", kOutMount, false), mount("tmp", "/tmp", false)}}};
+                      {"volumeMounts", mounts}};
 }
 
-json::array volumes(const ResourceLimits& l) {
-  return json::array{json::object{{"name", "workspace"}, {"emptyDir", json::object{}}},
-                     json::object{{"name", "out"}, {"emptyDir", json::object{}}},
-                     json::object{{"name", "tmp"},
-                                  {"emptyDir", json::object{{"medium", "Memory"}, {"sizeLimit", bytes(l.tmpBytes)}}}}};
+json::array volumes(const PodPlanInput& in) {
+  json::array out{
+      json::object{{"name", "workspace"}, {"emptyDir", json::object{}}},
+      json::object{{"name", "out"}, {"emptyDir", json::object{}}},
+      json::object{{"name", "tmp"},
+                   {"emptyDir", json::object{{"medium", "Memory"}, {"sizeLimit", bytes(in.spec.limits.tmpBytes)}}}}};
+  // The init, its filter and the event: a few MiB, bounded so that it is no second workspace.
+  if (in.loopwrightFiles)
+    out.push_back(
+        json::object{{"name", "loopwright"}, {"emptyDir", json::object{{"sizeLimit", bytes(kLoopwrightBytes)}}}});
+  return out;
 }
 
 }  // namespace
@@ -97,7 +106,8 @@ json::object planPod(const PodPlanInput& in) {
                     {"activeDeadlineSeconds", in.deadlineSeconds},
                     {"securityContext", podSecurity},
                     {"containers", json::array{filesContainer(in), stepContainer(in)}},
-                    {"volumes", volumes(in.spec.limits)}};
+                    {"volumes", volumes(in)}};
+  if (!in.nodeArch.empty()) spec["nodeSelector"] = json::object{{"kubernetes.io/arch", in.nodeArch}};
   return json::object{{"apiVersion", "v1"},
                       {"kind", "Pod"},
                       {"metadata", json::object{{"name", in.podName}, {"namespace", in.ns}, {"labels", labels}}},

@@ -22,7 +22,11 @@
 //     outputs out (`tar -c` of /out in `files`), so the step starts only
 //     once its workspace is whole;
 //  6. labels: app.kubernetes.io/managed-by=loopwright and the run and step,
-//     which the job-completed sweep deletes by.
+//     which the job-completed sweep deletes by;
+//  7. for a step that gets loopwright's own files (its init and seccomp
+//     filter, which carry the bridge, and the run's event), one more
+//     emptyDir at /loopwright: `files` writes it, `step` mounts it read-only;
+//     with the init, a nodeSelector on kubernetes.io/arch, the runner's.
 #pragma once
 
 #include <cstdint>
@@ -42,10 +46,12 @@ inline constexpr const char* kRunLabel = "loopwright.dev/run";
 inline constexpr const char* kStepLabel = "loopwright.dev/step";
 inline constexpr const char* kWorkspaceMount = "/workspace";
 inline constexpr const char* kOutMount = "/out";
+inline constexpr const char* kLoopwrightMount = "/loopwright";
 inline constexpr std::int64_t kStepUid = 65532;  // non-root, the distroless "nonroot" uid
 inline constexpr const char* kFilesContainer = "files";
 inline constexpr const char* kStepContainer = "step";
 inline constexpr std::int64_t kFilesMemoryBytes = std::int64_t{128} << 20;
+inline constexpr std::int64_t kLoopwrightBytes = std::int64_t{64} << 20;  // the /loopwright volume
 
 struct PodPlanInput {
   StepSpec spec;        // env (paths as the pod sees them), limits, workspaceWritable
@@ -57,6 +63,10 @@ struct PodPlanInput {
   std::string stepLabel;
   // The pod ends by then whatever happens to loopwright (activeDeadlineSeconds).
   std::int64_t deadlineSeconds = 6 * 3600;
+  bool loopwrightFiles = false;  // the /loopwright volume (7. above)
+  // The nodes' architecture the pod needs ("amd64"; "" any): a step with a
+  // bridge runs this runner's own init (nodeSelector kubernetes.io/arch).
+  std::string nodeArch;
 };
 
 // The Pod object for `POST /api/v1/namespaces/{ns}/pods`.
@@ -73,7 +83,7 @@ inline constexpr const char* kDefaultDenyPolicyName = "loopwright-default-deny";
 
 // The NetworkPolicy the namespace must hold before a step starts: every pod
 // loopwright labels, no ingress, and no egress but to the proxy (when given).
-// The bridge needs none: it is carried over the attach stream.
+// The bridge needs none: it is carried over an exec stream (k8s_bridge_relay.h).
 boost::json::object planDefaultDenyPolicy(const std::string& ns, const std::optional<EgressProxy>& proxy);
 
 // How a pod holds each of the step's limits (spec.limits), for the report.

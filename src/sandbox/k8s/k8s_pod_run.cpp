@@ -10,6 +10,8 @@ namespace {
 // The pod is started, watched and ended by deadlines of its own; a step's
 // run has no deadline but the one wait() is given.
 constexpr auto kNoDeadline = std::chrono::hours(24 * 365);
+// After the step ended, how long its last bytes on the bridge may take to arrive.
+constexpr std::chrono::milliseconds kRelayGrace{2000};
 
 }  // namespace
 
@@ -30,23 +32,37 @@ void PodRun::capture(int stream, const char* data, std::size_t size) {
   if (c_.spec.onOutput) c_.spec.onOutput(stream, data, size);
 }
 
-Status PodRun::runSteps() {
-  const auto startBy = std::chrono::steady_clock::now() + c_.startTimeout;
-  if (auto running = waitRunning(*c_.transport, c_.endpoint, c_.ns, c_.podName, startBy); !running)
-    return running.error();
+Status PodRun::unpack(const std::string& tar, const char* dir, const std::string& what) {
   ExecRequest in{c_.ns,
                  c_.podName,
                  kFilesContainer,
-                 {"tar", "-x", "-f", "-", "-C", kWorkspaceMount},
-                 c_.input,
+                 {"tar", "-x", "-f", "-", "-C", dir},
+                 tar,
                  {},
                  std::chrono::steady_clock::now() + kNoDeadline};
   auto unpacked = execInPod(c_.endpoint, in);
   if (!unpacked) return unpacked.error();
   if (unpacked->exitCode != 0)
-    return makeError(ErrorCode::SandboxLaunchFailed,
-                     "the workspace could not be unpacked in the pod: " + unpacked->failure,
+    return makeError(ErrorCode::SandboxLaunchFailed, what + " could not be unpacked in the pod: " + unpacked->failure,
                      "the image needs tar (docs/kubernetes.md)", c_.podName);
+  return Ok{};
+}
+
+// The relay before the step: a step must never start without its bridge.
+Status PodRun::startRelay() {
+  if (!c_.bridge) return Ok{};
+  relay_ = std::make_unique<BridgeRelay>(c_.endpoint, c_.ns, c_.podName, kStepContainer, std::move(c_.bridge));
+  return relay_->waitListening(std::chrono::steady_clock::now() + c_.relayTimeout);
+}
+
+Status PodRun::runSteps() {
+  const auto startBy = std::chrono::steady_clock::now() + c_.startTimeout;
+  if (auto running = waitRunning(*c_.transport, c_.endpoint, c_.ns, c_.podName, startBy); !running)
+    return running.error();
+  if (Status in = unpack(c_.input, kWorkspaceMount, "the workspace"); !in) return in;
+  if (!c_.loopwrightFiles.empty())
+    if (Status in = unpack(c_.loopwrightFiles, kLoopwrightMount, "loopwright's files"); !in) return in;
+  if (Status relay = startRelay(); !relay) return relay;
   ExecRequest step{c_.ns,
                    c_.podName,
                    kStepContainer,
@@ -55,6 +71,7 @@ Status PodRun::runSteps() {
                    [this](int s, const char* d, std::size_t n) { capture(s, d, n); },
                    std::chrono::steady_clock::now() + kNoDeadline};
   auto ran = execInPod(c_.endpoint, step);
+  if (relay_) relay_->end(kRelayGrace);
   if (!ran) return ran.error();
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -85,7 +102,9 @@ Status PodRun::runSteps() {
 
 void PodRun::run() {
   Status steps = cancelled_ ? Status(Ok{}) : runSteps();
+  if (relay_) relay_->end(std::chrono::milliseconds(0));
   Status deleted = deleteOnce();
+  relay_.reset();  // the pod is gone: its stream has ended
   std::lock_guard<std::mutex> lock(mu_);
   if (!steps)
     exit_.launchFailure = steps.error();

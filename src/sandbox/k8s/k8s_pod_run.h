@@ -1,9 +1,12 @@
 // One step's pod after it was created, as a RunningProcess: a thread waits
-// for the pod to run, execs the workspace in, the step, and the outputs out
-// (k8s_exec.h, k8s_tar.h), and deletes the pod on every path — success,
-// failure, a refused exec, the deadline, kill(). What a killed loopwright
-// leaves, the pod's deadline ends and the job-completed sweep deletes by
-// its labels (host/k8s_pod_setup.h).
+// for the pod to run, execs the workspace (and loopwright's files) in, starts
+// the bridge's relay and waits until it listens (k8s_bridge_relay.h), execs
+// the step, then the outputs out (k8s_exec.h, k8s_tar.h), and deletes the
+// pod on every path — success, failure, a refused exec, a relay that never
+// listened, the deadline, kill(); the relay's stream ends with the step and
+// is joined after the pod is gone. What a killed loopwright leaves, the
+// pod's deadline ends and the job-completed sweep deletes by its labels
+// (host/k8s_pod_setup.h).
 #pragma once
 
 #include <atomic>
@@ -15,7 +18,9 @@
 #include <thread>
 
 #include "core/http.h"
+#include "core/unique_fd.h"
 #include "sandbox/backend.h"
+#include "sandbox/k8s/k8s_bridge_relay.h"
 #include "sandbox/k8s/k8s_cluster.h"
 #include "sandbox/k8s/k8s_tar.h"
 
@@ -30,6 +35,9 @@ struct PodRunContext {
   std::string input;  // the workspace as a tar stream
   std::chrono::milliseconds startTimeout{180000};
   UntarLimits outputs;
+  std::string loopwrightFiles;  // a tar stream for /loopwright (k8s_step_files.h); "" none
+  UniqueFd bridge;              // the step's end of its bridge; none without one
+  std::chrono::milliseconds relayTimeout{30000};
 };
 
 class PodRun final : public process::RunningProcess {
@@ -46,6 +54,8 @@ class PodRun final : public process::RunningProcess {
  private:
   void run();
   Status runSteps();  // the workspace in, the step, the outputs out
+  Status unpack(const std::string& tar, const char* dir, const std::string& what);
+  Status startRelay();
   Status deleteOnce();
   void capture(int stream, const char* data, std::size_t size);
 
@@ -59,6 +69,7 @@ class PodRun final : public process::RunningProcess {
   process::ExitInfo exit_;
   process::CapturedStream out_;
   process::CapturedStream err_;
+  std::unique_ptr<BridgeRelay> relay_;  // the worker's alone
   std::thread worker_;
 };
 

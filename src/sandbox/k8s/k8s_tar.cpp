@@ -182,6 +182,12 @@ Result<std::string> tarTree(const fs::path& root, std::size_t maxBytes) {
   return out + std::string(2 * kBlock, '\0');
 }
 
+std::string tarFiles(const std::vector<TarFile>& files) {
+  std::string out;
+  for (const TarFile& f : files) out += entry("./" + f.name, '0', f.data, f.executable ? 0755 : 0644, "");
+  return out + std::string(2 * kBlock, '\0');
+}
+
 Result<std::size_t> untarInto(std::string_view tar, const fs::path& dir, const UntarLimits& limits) {
   const int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (dirFd < 0) return tarError("cannot open " + dir.string() + " for the step's outputs");

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.h"
 
@@ -26,6 +27,14 @@ namespace lw::sandbox::k8s {
 // SANDBOX_LAUNCH_FAILED when a file cannot be read or the stream would pass
 // maxBytes.
 Result<std::string> tarTree(const std::filesystem::path& root, std::size_t maxBytes);
+
+struct TarFile {
+  std::string name;  // a plain name: the stream's entry is "./<name>"
+  std::string data;
+  bool executable = false;
+};
+// `files` as a tar stream (loopwright's own files for the pod, trusted).
+std::string tarFiles(const std::vector<TarFile>& files);
 
 struct UntarLimits {
   std::size_t maxBytes = 64u << 20;  // the file contents, in total

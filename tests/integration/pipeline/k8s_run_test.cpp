@@ -3,10 +3,14 @@
 // default-deny policy enforced and gVisor's kernel, so negotiation picks
 // k8s-pod; the step runs in its pod (workspace in, findings out), verification
 // passes, and no pod is left. Where the policy is not enforced, the step is
-// refused with a BLOCKER and nothing runs.
+// refused with a BLOCKER and nothing runs. Agent steps reach their bridge
+// through the pod: their tool calls are answered on the runner, the loop
+// detector stops a looping one, a second connection to the relay's socket
+// fails, and no credential reaches a pod.
 #include <doctest/doctest.h>
 
 #include "integration/pipeline/pipeline_fixture.h"
+#include "support/k8s_server_process.h"
 #include "support/local_k8s_server.h"
 
 using namespace lw::test;
@@ -20,33 +24,44 @@ const std::string kStage =
     "\"{\\\"findings\\\":[{\\\"ruleId\\\":\\\"x/y\\\",\\\"severity\\\":\\\"notice\\\",\\\"message\\\":\\\"m\\\"}]}\" "
     "> \"$LOOPWRIGHT_OUT/findings.json\"']\n";
 
+// The step namespace "ci": gVisor's RuntimeClass and the default-deny policy.
+void stepNamespace(LocalK8sServer& server) {
+  server.put("/apis/node.k8s.io/v1/runtimeclasses/gvisor",
+             boost::json::object{{"apiVersion", "node.k8s.io/v1"},
+                                 {"kind", "RuntimeClass"},
+                                 {"metadata", boost::json::object{{"name", "gvisor"}}},
+                                 {"handler", "runsc"}});
+  server.put("/apis/networking.k8s.io/v1/namespaces/ci/networkpolicies/loopwright-default-deny",
+             boost::json::object{
+                 {"apiVersion", "networking.k8s.io/v1"},
+                 {"kind", "NetworkPolicy"},
+                 {"metadata", boost::json::object{{"name", "loopwright-default-deny"}, {"namespace", "ci"}}},
+                 {"spec", boost::json::object{
+                              {"podSelector",
+                               boost::json::object{{"matchLabels", boost::json::object{{"app.kubernetes.io/managed-by",
+                                                                                        "loopwright"}}}}},
+                              {"policyTypes", boost::json::array{"Ingress", "Egress"}}}}});
+}
+
+// The server runs in a process of its own: `loopwright run` is forked from
+// this one, which must then hold no server thread (support/k8s_server_process.h).
 struct K8sRun {
-  LocalK8sServer server;
+  K8sServerProcess server;
   Scratch s;
   fs::path repo = s.root / "repo";
 
-  K8sRun() {
-    server.put("/apis/node.k8s.io/v1/runtimeclasses/gvisor",
-               boost::json::object{{"apiVersion", "node.k8s.io/v1"},
-                                   {"kind", "RuntimeClass"},
-                                   {"metadata", boost::json::object{{"name", "gvisor"}}},
-                                   {"handler", "runsc"}});
-    server.put(
-        "/apis/networking.k8s.io/v1/namespaces/ci/networkpolicies/loopwright-default-deny",
-        boost::json::object{
-            {"apiVersion", "networking.k8s.io/v1"},
-            {"kind", "NetworkPolicy"},
-            {"metadata", boost::json::object{{"name", "loopwright-default-deny"}, {"namespace", "ci"}}},
-            {"spec", boost::json::object{
-                         {"podSelector",
-                          boost::json::object{
-                              {"matchLabels", boost::json::object{{"app.kubernetes.io/managed-by", "loopwright"}}}}},
-                         {"policyTypes", boost::json::array{"Ingress", "Egress"}}}}});
-    makeRepo(repo, {{"README.md", "hello\n"},
-                    {".loopwright/taskpack.yaml",
-                     taskpack(kStage, "  isolation: L3\n  sandbox: {preferredBackends: [k8s-pod]}\n")}});
+  explicit K8sRun(bool policyEnforced = true, const std::string& stage = kStage,
+                  const std::map<std::string, std::string>& files = {})
+      : server([policyEnforced](LocalK8sServer& k) {
+          stepNamespace(k);
+          if (!policyEnforced) k.setNetworkPolicyEnforced(false);
+        }) {
+    std::map<std::string, std::string> all = files;
+    all["README.md"] = "hello\n";
+    all[".loopwright/taskpack.yaml"] = taskpack(stage, "  isolation: L3\n  sandbox: {preferredBackends: [k8s-pod]}\n");
+    makeRepo(repo, all);
   }
-  CliRun run() {
+  CliRun run(std::map<std::string, std::string> env = {}) {
     writeFile(s.root / "kubeconfig",
               "apiVersion: v1\nkind: Config\ncurrent-context: ci\n"
               "clusters: [{name: local, cluster: {server: '" +
@@ -60,21 +75,22 @@ struct K8sRun {
               "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
               "kubernetes: {namespace: ci, runtimeClassName: gvisor, image: 'ghcr.io/acme/tools@sha256:" +
                   std::string(64, 'a') + "', kubeconfig: '" + (s.root / "kubeconfig").string() + "'}\n");
-    return runDispatch(
-        s, repo,
-        {{"LOOPWRIGHT_HOST_CONFIG", (s.root / "host.yaml").string()}, {"XDG_CACHE_HOME", (s.root / "cache").string()}});
+    env["LOOPWRIGHT_HOST_CONFIG"] = (s.root / "host.yaml").string();
+    env["XDG_CACHE_HOME"] = (s.root / "cache").string();
+    return runDispatch(s, repo, env);
   }
-  std::size_t requests(const std::string& start) const {
+  std::size_t requests(const std::string& start) {
     std::size_t n = 0;
-    for (const std::string& r : server.requests()) n += r.starts_with(start) ? 1 : 0;
+    for (const std::string& r : server.report().requests) n += r.starts_with(start) ? 1 : 0;
     return n;
   }
-  std::size_t created() const { return requests("POST /api/v1/namespaces/ci/pods"); }
+  std::size_t created() { return requests("POST /api/v1/namespaces/ci/pods"); }
   ~K8sRun() {
+    const K8sServerReport& seen = server.report();
     std::string all;
-    for (const std::string& v : server.violations()) all += v + "\n";
+    for (const std::string& v : seen.violations) all += v + "\n";
     CHECK_MESSAGE(all.empty(), all);
-    CHECK(server.livePodProcesses() == 0);
+    CHECK(seen.livePodProcesses == 0);
   }
 };
 
@@ -97,8 +113,7 @@ TEST_CASE("run: a taskpack asking for L3 on k8s-pod runs in a pod once the canar
 }
 
 TEST_CASE("run: where the cluster does not enforce the NetworkPolicy an L3 step on k8s-pod is refused, no step pod") {
-  K8sRun k;
-  k.server.setNetworkPolicyEnforced(false);
+  K8sRun k(false);
   auto r = k.run();
   INFO(r.out << r.err);
   CHECK(r.status == 3);
@@ -112,4 +127,107 @@ TEST_CASE("run: where the cluster does not enforce the NetworkPolicy an L3 step 
                 why);
   CHECK(why.find("does not enforce") != std::string::npos);
   CHECK(k.created() == 1);  // the canary's only
+}
+
+namespace {
+
+// A credential of the runner's that must stay on it.
+const std::string kGithubToken = "ghs_k8sBridgeRunnerSecret0123456789abcdef";
+
+// The example's bridge-demo (examples/review) with the test's loopwright:
+// the event through github.event, a finding through findings.report. Then,
+// inside the step, the event file as the step sees it, its environment,
+// and the attack: a second connection to the relay's socket ($1).
+const std::string kBridgeDemo =
+    std::string("set -u\n") + "LW='" + LOOPWRIGHT_BIN + "'\nHOSTILE='" + LW_HOSTILE_BIN +
+    "'\n"
+    "\"$LW\" bridge stdio <<'JSON' >\"$LOOPWRIGHT_OUT/bridge.log\"\n"
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+    "\"capabilities\":{},\"clientInfo\":{\"name\":\"bridge-demo\",\"version\":\"1\"}}}\n"
+    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"github.event\",\"arguments\":{}}}\n"
+    "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"findings.report\","
+    "\"arguments\":{\"findings\":[{\"ruleId\":\"docs/readme\",\"severity\":\"notice\",\"message\":\"through the pod's "
+    "bridge\",\"path\":\"README.md\",\"line\":1}]}}}\n"
+    "JSON\n"
+    "cat \"$LOOPWRIGHT_EVENT\" >\"$LOOPWRIGHT_OUT/event-seen.json\"\n"
+    "env >\"$LOOPWRIGHT_OUT/env.txt\"\n"
+    "\"$HOSTILE\" --lw-hostile unix \"$1\" >\"$LOOPWRIGHT_OUT/second.txt\" 2>&1\n"
+    "if test -e \"$1\"; then echo present; else echo absent; fi >\"$LOOPWRIGHT_OUT/socket.txt\"\n";
+
+// The example's looper: the same call again and again, each through a new `bridge stdio` on fd 3.
+const std::string kLooper = std::string("LW='") + LOOPWRIGHT_BIN +
+                            "'\ni=0\nwhile [ \"$i\" -lt 100 ]; do\n  i=$((i + 1))\n"
+                            "  printf '{\"jsonrpc\":\"2.0\",\"id\":%s,\"method\":\"tools/call\",\"params\":{\"name\":"
+                            "\"github.event\",\"arguments\":{}}}\\n' \"$i\" |\n"
+                            "    \"$LW\" bridge stdio >>\"$LOOPWRIGHT_OUT/looper.log\" || true\ndone\n"
+                            "echo \"looper: never stopped\"\n";
+
+}  // namespace
+
+TEST_CASE("run: an agent step on k8s-pod reaches its bridge through the pod and sees the run's event") {
+  LW_REQUIRE_HOST(nodeSandboxInstalled(), "bubblewrap gives the local API server's pods their network");
+  K8sRun k(true,
+           "    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+           "        - name: bridged\n"
+           "          run: [sh, .loopwright/agents/bridge-demo.sh, /tmp/.loopwright-bridge/bridge.sock]\n"
+           "          role: reviewer\n"
+           "          tools: [github.event, findings.report]\n",
+           {{".loopwright/agents/bridge-demo.sh", kBridgeDemo}});
+  auto r = k.run({{"GITHUB_TOKEN", kGithubToken}});
+  INFO(r.out << r.err);
+  const fs::path stepOut = k.s.root / "out/steps/s/bridged/out";
+  INFO(readFile(k.s.root / "out/steps/s/bridged/stderr.log"));
+  auto step = stepOf(runJson(k.s.root / "out"), "bridged");
+  CHECK(step.at("backend").as_string() == "k8s-pod");
+  CHECK(step.at("outcome").as_string() == "passed");
+  CHECK(step.at("toolCalls").as_int64() == 2);  // github.event, findings.report: answered on the runner
+  REQUIRE(step.at("findings").as_array().size() == 1);
+  CHECK(step.at("findings").as_array()[0].at("ruleId").as_string() == "docs/readme");
+  CHECK(readFile(stepOut / "event-seen.json") == readFile(k.s.root / "out/event.json"));
+  // The attack: the relay's socket is gone once the step's init connected, and a new socket is refused.
+  CHECK(readFile(stepOut / "socket.txt") == "absent\n");
+  const std::string second = readFile(stepOut / "second.txt");
+  CHECK_MESSAGE(second.starts_with("blocked: "), second);
+  CHECK(second.find("ESCAPED") == std::string::npos);
+  // No credential of the runner's in the step's environment or in any pod the server received.
+  const std::string env = readFile(stepOut / "env.txt");
+  CHECK(env.find("LOOPWRIGHT_BRIDGE=fd:3") != std::string::npos);
+  CHECK(env.find(kGithubToken) == std::string::npos);
+  CHECK(env.find(LocalK8sServer::kToken) == std::string::npos);
+  const K8sServerReport& seen = k.server.report();
+  REQUIRE(seen.createdPods.size() == 2);  // the canary's and the step's
+  for (const std::string& pod : seen.createdPods) {
+    CHECK(pod.find(kGithubToken) == std::string::npos);
+    CHECK(pod.find(LocalK8sServer::kToken) == std::string::npos);
+  }
+  CHECK(seen.createdPods[1].find("\"LOOPWRIGHT_BRIDGE\",\"value\":\"/tmp/.loopwright-bridge/bridge.sock\"") !=
+        std::string::npos);
+  CHECK(k.requests("DELETE /api/v1/namespaces/ci/pods/") >= 2);
+}
+
+TEST_CASE("run: a looping agent step on k8s-pod is stopped by the bridge's loop detection and its pod deleted") {
+  LW_REQUIRE_HOST(nodeSandboxInstalled(), "bubblewrap gives the local API server's pods their network");
+  K8sRun k(true,
+           "    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+           "        - name: looper\n"
+           "          run: [sh, .loopwright/agents/looper.sh]\n"
+           "          role: reviewer\n"
+           "          tools: [github.event]\n"
+           "          limits: {wallTimeMs: 60000}\n",
+           {{".loopwright/agents/looper.sh", kLooper}});
+  auto r = k.run();
+  INFO(r.out << r.err);
+  auto looper = stepOf(runJson(k.s.root / "out"), "looper");
+  CHECK(looper.at("backend").as_string() == "k8s-pod");
+  CHECK(looper.at("outcome").as_string() == "blocked");
+  CHECK(looper.at("toolCalls").as_int64() == 5);
+  const auto& events = looper.at("guardrailEvents").as_array();
+  REQUIRE(events.size() == 3);
+  CHECK(events[0].at("kind").as_string() == "warn");
+  CHECK(events[2].at("kind").as_string() == "stop");
+  CHECK(events[2].at("code").as_string() == "LOOP_DETECTED");
+  CHECK(looper.at("blocker").as_string().starts_with("BLOCKER: step s/looper was stopped by LOOP_DETECTED"));
+  CHECK(readFile(k.s.root / "out/steps/s/looper/stdout.log").find("never stopped") == std::string::npos);
+  CHECK(k.requests("DELETE /api/v1/namespaces/ci/pods/") >= 2);
 }
