@@ -27,6 +27,7 @@ StepRun stepRunOf(const pipeline::StepRecord& s, const std::string& lane) {
       if (f.status == FileReview::Skipped) ++r.filesSkipped;
     }
     r.coverageIncomplete = !s.coverage->complete;
+    r.dropped = s.coverage->dropped;
   }
   return r;
 }

@@ -25,6 +25,7 @@ struct StepRun {
   int filesClipped = 0;  // from its coverage.json
   int filesSkipped = 0;
   bool coverageIncomplete = false;
+  std::vector<DroppedFinding> dropped{};  // findings the step set aside (its coverage.json)
 };
 
 struct CaseRun {

@@ -87,6 +87,7 @@ CaseSummary caseSummaryOf(const CaseRun& run, const EvalCase* c) {
     cs.filesSkipped += st.filesSkipped;
     cs.coverageIncomplete = cs.coverageIncomplete || st.coverageIncomplete;
     if (!st.passed) cs.notSucceeded.push_back(st.step + ": " + st.outcome);
+    for (const DroppedFinding& d : st.dropped) cs.dropped.emplace_back(st.step, d);
   }
   return cs;
 }

@@ -50,6 +50,8 @@ struct CaseSummary {
   std::vector<std::string> notSucceeded;  // "step: outcome" of steps that did not succeed
   std::vector<FindingVerdict> verdicts;   // every distinct finding and what it counted as
   std::vector<std::string> missed;        // "path:first-last" of each expectation no finding answered
+  // What the steps set aside rather than report (never scored), with the step.
+  std::vector<std::pair<std::string, DroppedFinding>> dropped;
   std::string error;
 };
 

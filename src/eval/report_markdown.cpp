@@ -46,7 +46,8 @@ std::string where(const Finding& f) {
 using Row = std::vector<std::string>;  // case, step, where, rule, what, message
 
 // What went wrong in one case run: its error, the steps that did not
-// succeed, the findings that were not true positives, the misses.
+// succeed, the findings that were not true positives, the misses, and what
+// the steps set aside.
 std::vector<Row> caseRows(const CaseSummary& c, int repeats) {
   const std::string run = code(c.name) + (repeats > 1 ? " #" + std::to_string(c.repeat + 1) : "");
   std::vector<Row> rows;
@@ -57,6 +58,11 @@ std::vector<Row> caseRows(const CaseSummary& c, int repeats) {
       rows.push_back({run, name(v.finding.step), code(where(v.finding)), code(v.finding.ruleId),
                       std::string(toString(v.verdict)), text(v.finding.message)});
   for (const std::string& m : c.missed) rows.push_back({run, "", code(m), "", "missed", ""});
+  for (const auto& [step, d] : c.dropped) {
+    Finding at;
+    at.path = d.path, at.line = d.line, at.endLine = d.endLine;
+    rows.push_back({run, name(step), code(where(at)), code(d.rule), "dropped by the step", text(d.reason)});
+  }
   return rows;
 }
 

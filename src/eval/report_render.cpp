@@ -60,6 +60,15 @@ json::object caseJson(const CaseSummary& c) {
   for (const std::string& m : c.missed) missed.push_back(json::value(m));
   o["verdicts"] = std::move(verdicts);
   o["missed"] = std::move(missed);
+  json::array dropped;
+  for (const auto& [step, d] : c.dropped)
+    dropped.push_back(json::object{{"step", step},
+                                   {"path", d.path},
+                                   {"line", d.line},
+                                   {"endLine", d.endLine},
+                                   {"rule", d.rule},
+                                   {"reason", d.reason}});
+  o["dropped"] = std::move(dropped);
   if (!c.error.empty()) o["error"] = c.error;
   return o;
 }

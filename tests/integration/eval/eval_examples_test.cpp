@@ -182,19 +182,26 @@ TEST_CASE("eval examples: a hostile model's repeated findings count once and its
   CHECK(count(review, "truePositives") == 3);  // the three planted bugs, each once
   CHECK(count(review, "falsePositives") == 0);
   CHECK(count(review, "falseNegatives") == 0);
-  // A finding on README.md (not in the change): builtin/review refuses the
-  // answer and says the file was not reviewed; eval reports the bugs missed
-  // and the case's coverage incomplete, never a finding off the change found.
+  // A finding on README.md (not in the change): builtin/review drops it with
+  // a note and keeps the answer's other findings, so the planted bugs are
+  // found; the dropped finding is in the report as dropped, never a finding.
   ex.model.respondWith(outsideReviewer);
   CliRun outside = ex.eval(cases, {"--json"});
   REQUIRE(outside.status == 0);
   json::value second = json::parse(outside.out);
   INFO(json::serialize(second.at("caseRuns")));
-  CHECK(count(scope(second, "step", "review"), "truePositives") == 0);
-  CHECK(count(scope(second, "step", "review"), "falseNegatives") == 3);
+  CHECK(count(scope(second, "step", "review"), "truePositives") == 3);
+  CHECK(count(scope(second, "step", "review"), "falsePositives") == 0);
+  CHECK(count(scope(second, "step", "review"), "falseNegatives") == 0);
   for (const json::value& c : second.at("caseRuns").as_array()) {
-    CHECK_FALSE(c.at("coverageComplete").as_bool());
-    CHECK(c.at("filesSkipped").to_number<int>() == 1);
-    for (const json::value& v : c.at("verdicts").as_array()) CHECK(v.at("verdict") != "true-positive");
+    CHECK(c.at("coverageComplete").as_bool());
+    CHECK(c.at("filesSkipped").to_number<int>() == 0);
+    for (const json::value& v : c.at("verdicts").as_array()) CHECK(v.at("path") != "README.md");
+    const json::array& dropped = c.at("dropped").as_array();
+    REQUIRE(dropped.size() == 1);
+    CHECK(dropped[0].at("step") == "review");
+    CHECK(dropped[0].at("path") == "README.md");
+    CHECK(dropped[0].at("rule") == "review/eval-of-input");
+    CHECK(dropped[0].at("reason") == "off the change: not one of the files the model was shown");
   }
 }
