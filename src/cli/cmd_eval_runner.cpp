@@ -69,7 +69,7 @@ Status RunPathCaseRunner::runIn(const fs::path& worktree, const std::string& lab
   auto executed = executeRun(*args, *event, event->name, event->action, io);
   if (!executed) return executed.error();
   eval::fillFromRecord(out, executed->record, executed->inputs.policies);
-  for (const Lane& lane : executed->inputs.taskpack.lanes) prices_[lane.name] = lane.pricePerMTok;
+  for (const Lane& lane : executed->inputs.taskpack.lanes) prices_[lane.name] = lane.prices;
   return writeFileAtomic((runDir / "run.json").string(), toJsonText(pipeline::toJson(executed->record)) + "\n");
 }
 

@@ -12,6 +12,7 @@
 
 #include "cli/command.h"
 #include "eval/eval_loop.h"
+#include "eval/report.h"
 
 namespace lw::cli {
 
@@ -24,8 +25,8 @@ class RunPathCaseRunner final : public eval::CaseRunner {
 
   void run(const eval::EvalCase& c, const eval::CaseChange& change, int repeat, eval::CaseRun& out) override;
 
-  // Each lane's pricePerMTok, from the taskpacks the cases ran with.
-  const std::map<std::string, std::optional<double>>& prices() const { return prices_; }
+  // Each lane's prices, from the taskpacks the cases ran with.
+  const eval::LanePrices& prices() const { return prices_; }
 
  private:
   Status runIn(const std::filesystem::path& worktree, const std::string& label, const eval::EvalCase& c,
@@ -36,7 +37,7 @@ class RunPathCaseRunner final : public eval::CaseRunner {
   std::optional<std::string> taskpack_;
   Environment env_;  // the caller's, without what would publish or reach GitHub
   int serial_ = 0;
-  std::map<std::string, std::optional<double>> prices_;
+  eval::LanePrices prices_;
 };
 
 }  // namespace lw::cli

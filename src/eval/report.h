@@ -16,6 +16,7 @@
 #include "eval/case_run.h"
 #include "eval/eval_case.h"
 #include "eval/matcher.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::eval {
 
@@ -32,10 +33,11 @@ struct ScopeSummary {
   Counts counts;  // summed over cases and repeats
   Stat precision, recall, f1;
   double findingsPerCase = 0;
-  std::int64_t tokens = 0;  // summed over cases and repeats
+  std::int64_t inputTokens = 0;  // summed over cases and repeats
+  std::int64_t outputTokens = 0;
   std::int64_t stepMs = 0;  // the steps' own time, summed
-  // tokens × the lane's pricePerMTok / 1e6; nullopt when tokens were spent
-  // on a lane without a price.
+  // (input tokens × the lane's input price + output tokens × its output
+  // price) / 1e6; nullopt when tokens were spent on a lane without a price.
   std::optional<double> costUsd = 0.0;
   // "step review", "lane primary", "all steps".
   std::string label() const { return kind == "all" ? name : kind + " " + name; }
@@ -70,10 +72,13 @@ struct EvalReport {
 // tokens) and the expectations that name one of them or no step.
 void keepLane(std::vector<EvalCase>& cases, std::vector<CaseRun>& runs, const std::string& lane);
 
-// `runs` holds each case's runs (a failed one with its error); `prices` is
-// each lane's pricePerMTok.
-EvalReport buildReport(const std::vector<EvalCase>& cases, const std::vector<CaseRun>& runs,
-                       const std::map<std::string, std::optional<double>>& prices, int repeats);
+// Each lane's prices per million tokens (policy/model/taskpack.h);
+// nullopt for a lane without a price.
+using LanePrices = std::map<std::string, std::optional<TokenPrices>>;
+
+// `runs` holds each case's runs (a failed one with its error).
+EvalReport buildReport(const std::vector<EvalCase>& cases, const std::vector<CaseRun>& runs, const LanePrices& prices,
+                       int repeats);
 
 // The report as `--json` prints it; readable back by compareWithBaseline.
 boost::json::value toJson(const EvalReport& report);
@@ -88,5 +93,6 @@ std::string renderMarkdown(const EvalReport& report);
 // report.
 Result<std::vector<std::string>> compareWithBaseline(const EvalReport& now, const boost::json::value& baseline,
                                                      double threshold);
+
 
 }  // namespace lw::eval

@@ -30,7 +30,7 @@ std::vector<std::string> rowCells(const ScopeSummary& s, std::string label) {
           statText(s.recall),
           statText(s.f1),
           fixed(s.findingsPerCase, 2),
-          std::to_string(s.tokens),
+          std::to_string(s.inputTokens) + "/" + std::to_string(s.outputTokens),
           fixed(static_cast<double>(s.stepMs) / 1000, 2) + " s",
           costText(s.costUsd)};
 }

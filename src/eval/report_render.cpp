@@ -32,7 +32,9 @@ json::object scopeJson(const ScopeSummary& s) {
   o["recall"] = statJson(s.recall);
   o["f1"] = statJson(s.f1);
   o["findingsPerCase"] = s.findingsPerCase;
-  o["tokens"] = s.tokens;
+  o["tokens"] = s.inputTokens + s.outputTokens;
+  o["inputTokens"] = s.inputTokens;
+  o["outputTokens"] = s.outputTokens;
   o["stepMs"] = s.stepMs;
   o["costUsd"] = s.costUsd ? json::value(*s.costUsd) : json::value(nullptr);
   return o;

@@ -116,10 +116,14 @@ TEST_CASE("eval examples: every planted bug is found and no clean or hostile cas
   CHECK(count(scope(report, "step", "shellcheck"), "truePositives") == 4);
   CHECK(count(scope(report, "step", "review"), "truePositives") == 7);
   const json::object& primary = scope(report, "lane", "primary");
-  CHECK(count(primary, "tokens") > 0);
-  // The example's lane costs $0.40 per million tokens.
+  CHECK(count(primary, "inputTokens") > 0);
+  CHECK(count(primary, "outputTokens") > 0);
+  CHECK(count(primary, "tokens") == count(primary, "inputTokens") + count(primary, "outputTokens"));
+  // The example's lane costs $0.40 per million input tokens and $1.60 per million output tokens.
   CHECK(primary.at("costUsd").to_number<double>() ==
-        doctest::Approx(static_cast<double>(count(primary, "tokens")) * 0.40 / 1e6));
+        doctest::Approx((static_cast<double>(count(primary, "inputTokens")) * 0.40 +
+                         static_cast<double>(count(primary, "outputTokens")) * 1.60) /
+                        1e6));
   for (const json::value& c : report.at("caseRuns").as_array()) {
     INFO(json::serialize(c));
     CHECK(c.at("stepsNotSucceeded").as_array().empty());
