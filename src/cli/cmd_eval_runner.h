@@ -25,6 +25,13 @@ class RunPathCaseRunner final : public eval::CaseRunner {
 
   void run(const eval::EvalCase& c, const eval::CaseChange& change, int repeat, eval::CaseRun& out) override;
 
+  // The lane every step that calls a model is bound to in the runs from
+  // now on (`eval --lane`); nullopt: the taskpack's own lanes.
+  void bindLane(std::optional<std::string> lane) { lane_ = std::move(lane); }
+
+  // The error of a --lane the taskpack does not have, once a run met it.
+  const std::optional<Error>& laneError() const { return laneError_; }
+
   // Each lane's prices, from the taskpacks the cases ran with.
   const eval::LanePrices& prices() const { return prices_; }
 
@@ -38,6 +45,8 @@ class RunPathCaseRunner final : public eval::CaseRunner {
   Environment env_;  // the caller's, without what would publish or reach GitHub
   int serial_ = 0;
   eval::LanePrices prices_;
+  std::optional<std::string> lane_;
+  std::optional<Error> laneError_;
 };
 
 }  // namespace lw::cli

@@ -68,10 +68,6 @@ struct EvalReport {
   std::int64_t stepsMs = 0;  // the run records' durations, summed
 };
 
-// `--lane NAME`: only the steps on `lane` (their findings, times and
-// tokens) and the expectations that name one of them or no step.
-void keepLane(std::vector<EvalCase>& cases, std::vector<CaseRun>& runs, const std::string& lane);
-
 // Each lane's prices per million tokens (policy/model/taskpack.h);
 // nullopt for a lane without a price.
 using LanePrices = std::map<std::string, std::optional<TokenPrices>>;
@@ -87,6 +83,23 @@ boost::json::value toJson(const EvalReport& report);
 std::string renderTable(const EvalReport& report);
 std::string renderMarkdown(const EvalReport& report);
 
+// `--lane A --lane B`: the same cases run with every model step bound to
+// each lane (policy/resolve/lane_binding.h), one report per lane, in the
+// order asked.
+struct LaneReport {
+  std::string lane;
+  EvalReport report;
+};
+
+// {"boundLanes": [{"lane": "a", "report": <toJson of its report>}, …]}.
+boost::json::value toJson(const std::vector<LaneReport>& reports);
+
+// The lanes side by side: per scope, each lane's precision, recall, F1,
+// tokens and cost; then each lane's footer. And the Markdown: each lane's
+// summary under the lane's name.
+std::string renderSideBySide(const std::vector<LaneReport>& reports);
+std::string renderMarkdown(const std::vector<LaneReport>& reports);
+
 // Precision or recall (means) of the whole run or of a step that fell by
 // more than `threshold` since `baseline` (an earlier --json report), one
 // line each; empty when none did. OUTPUT_INVALID when `baseline` is not a
@@ -94,5 +107,10 @@ std::string renderMarkdown(const EvalReport& report);
 Result<std::vector<std::string>> compareWithBaseline(const EvalReport& now, const boost::json::value& baseline,
                                                      double threshold);
 
+// The same for each lane's report: against the baseline's report of the
+// same lane when it was a --lane report (a lane it did not run is not
+// compared), else against the baseline itself; each line names the lane.
+Result<std::vector<std::string>> compareWithBaseline(const std::vector<LaneReport>& now,
+                                                     const boost::json::value& baseline, double threshold);
 
 }  // namespace lw::eval

@@ -1,5 +1,6 @@
 #include "eval/report_cells.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -35,11 +36,36 @@ std::vector<std::string> rowCells(const ScopeSummary& s, std::string label) {
           costText(s.costUsd)};
 }
 
+// Display width: "±" is one column but two bytes.
+std::size_t width(const std::string& s) {
+  std::size_t w = 0;
+  for (unsigned char c : s) w += (c & 0xC0) != 0x80;
+  return w;
+}
+
 }  // namespace
 
+std::string aligned(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (widths.size() <= i) widths.push_back(0);
+      widths[i] = std::max(widths[i], width(row[i]));
+    }
+  std::ostringstream out;
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      out << row[i];
+      if (i + 1 < row.size()) out << std::string(widths[i] - width(row[i]) + 2, ' ');
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
 const std::vector<std::string>& tableHeader() {
-  static const std::vector<std::string> header = {"scope",         "TP",     "FP",   "FN",  "precision", "recall", "F1",
-                                                  "findings/case", "tokens", "time", "cost"};
+  static const std::vector<std::string> header = {
+      "scope", "TP", "FP", "FN", "precision", "recall", "F1", "findings/case", "tokens in/out", "time", "cost"};
   return header;
 }
 

@@ -22,6 +22,10 @@ const std::vector<std::string>& tableHeader();
 std::vector<std::vector<std::string>> tableRows(const EvalReport& report,
                                                 const std::function<std::string(const ScopeSummary&)>& label);
 
+// The rows (the header first) as a terminal table: columns padded to the
+// widest cell, two spaces apart, the last one not padded.
+std::string aligned(const std::vector<std::vector<std::string>>& rows);
+
 // "22 case(s) x 1 repeat(s); 0 could not run; …", one line.
 std::string footer(const EvalReport& report);
 

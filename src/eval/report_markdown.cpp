@@ -103,4 +103,12 @@ std::string renderMarkdown(const EvalReport& report) {
   return out.str();
 }
 
+std::string renderMarkdown(const std::vector<LaneReport>& reports) {
+  std::string out;
+  for (const LaneReport& r : reports)
+    out += "**Lane " + name(r.lane) + "** (every step that calls a model bound to it)\n\n" + renderMarkdown(r.report) +
+           "\n";
+  return out;
+}
+
 }  // namespace lw::eval

@@ -75,13 +75,6 @@ json::object caseJson(const CaseSummary& c) {
   return o;
 }
 
-// Display width: "±" is one column but two bytes.
-std::size_t width(const std::string& s) {
-  std::size_t w = 0;
-  for (unsigned char c : s) w += (c & 0xC0) != 0x80;
-  return w;
-}
-
 }  // namespace
 
 json::value toJson(const EvalReport& report) {
@@ -95,23 +88,9 @@ json::value toJson(const EvalReport& report) {
 }
 
 std::string renderTable(const EvalReport& report) {
-  auto body = tableRows(report, [](const ScopeSummary& s) { return s.label(); });
-  std::vector<std::size_t> widths;
-  for (const std::string& h : tableHeader()) widths.push_back(width(h));
-  for (const auto& row : body)
-    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], width(row[i]));
-  std::ostringstream out;
-  auto line = [&](const std::vector<std::string>& cells) {
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      out << cells[i];
-      if (i + 1 < cells.size()) out << std::string(widths[i] - width(cells[i]) + 2, ' ');
-    }
-    out << "\n";
-  };
-  line(tableHeader());
-  for (const auto& row : body) line(row);
-  out << footer(report);
-  return out.str();
+  auto rows = tableRows(report, [](const ScopeSummary& s) { return s.label(); });
+  rows.insert(rows.begin(), tableHeader());
+  return aligned(rows) + footer(report);
 }
 
 }  // namespace lw::eval

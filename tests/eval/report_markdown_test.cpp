@@ -43,7 +43,7 @@ CaseRun hostileRun() {
   f.ruleId = "review/x`y|<z>";
   f.message = kHostile;
   r.findings = {f};
-  r.steps = {{"review", "m", "failed: " + kHostile, false, 10, 5}};
+  r.steps = {{"review", "m", "failed: " + kHostile, false, 10, 5, 5}};
   return r;
 }
 
@@ -55,7 +55,7 @@ std::string typeOf(cmark_node* n) {
 }  // namespace
 
 TEST_CASE("eval markdown: a hostile case name and finding message render inert under cmark-gfm") {
-  const std::string summary = renderMarkdown(buildReport({hostileCase()}, {hostileRun()}, {{"m", 1.0}}, 1));
+  const std::string summary = renderMarkdown(buildReport({hostileCase()}, {hostileRun()}, {{"m", TokenPrices{1.0, 1.0}}}, 1));
   CAPTURE(summary);
   CHECK(github::inertViolations(summary, github::LinkScope{"github.com", "octo", "eval"}).empty());
   md::Tree tree = md::Tree::parse(summary);

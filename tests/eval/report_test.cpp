@@ -114,18 +114,6 @@ TEST_CASE("eval baseline: a recall or precision that fell beyond the threshold i
   CHECK_FALSE(compareWithBaseline(now, boost::json::parse(R"({"steps": []})"), 0.05));
 }
 
-TEST_CASE("eval report: --lane keeps only the lane's steps and the expectations they answer for") {
-  std::vector<EvalCase> cases = {twoBugs()};
-  std::vector<CaseRun> runs = {runOf(0, false)};
-  keepLane(cases, runs, "m");
-  CHECK(runs[0].steps.size() == 1);
-  CHECK(runs[0].findings.size() == 1);
-  CHECK(runs[0].stepsMs == 40);
-  auto report = buildReport(cases, runs, {}, 1);
-  CHECK(report.all.counts.truePositives == 1);
-  CHECK(report.all.counts.falseNegatives == 1);  // line 7 names no step: the lane's steps missed it
-}
-
 TEST_CASE("eval report: input and output tokens are priced apart and the JSON carries the split") {
   auto report = buildReport({twoBugs()}, {runOf(0, false)}, {{"m", TokenPrices{0.40, 1.60}}}, 1);
   const ScopeSummary& review = report.steps[0];
@@ -161,4 +149,33 @@ TEST_CASE("eval baseline: a report written before tokens were split still serves
   auto fell = compareWithBaseline(buildReport({twoBugs()}, {worse}, {}, 1), older, 0.05);
   REQUIRE(fell);
   CHECK(fell->size() == 3);  // the whole run's recall, the review's precision (now undefined) and recall
+}
+
+TEST_CASE("eval report: lanes side by side and each lane against the baseline's same lane") {
+  CaseRun onA = runOf(0, false), onB = runOf(0, false);
+  onB.steps[0].lane = "b";
+  onB.findings.erase(onB.findings.begin());  // on lane b the review misses line 3
+  std::vector<LaneReport> now = {{"a", buildReport({twoBugs()}, {onA}, {}, 1)},
+                                 {"b", buildReport({twoBugs()}, {onB}, {}, 1)}};
+  const std::string table = renderSideBySide(now);
+  CAPTURE(table);
+  CHECK(table.starts_with("scope "));
+  CHECK(table.find("a: precision") != std::string::npos);
+  CHECK(table.find("b: recall") != std::string::npos);
+  CHECK(table.find("lane a: 1 case(s)") != std::string::npos);
+  auto json = toJson(now);
+  REQUIRE(json.at("boundLanes").as_array().size() == 2);
+  CHECK(json.at("boundLanes").at(1).at("lane") == "b");
+  // Both lanes against a baseline where both found everything: only b fell.
+  std::vector<LaneReport> before = {{"a", now[0].report}, {"b", now[0].report}};
+  auto lines = compareWithBaseline(now, toJson(before), 0.05);
+  REQUIRE(lines);
+  REQUIRE(lines->size() == 3);
+  CHECK((*lines)[0] == "lane b: all steps: recall 100.0% -> 50.0% (fell by more than 5.0%)");
+  CHECK((*lines)[1] == "lane b: step review: precision 100.0% -> 0.0% (fell by more than 5.0%)");
+  CHECK((*lines)[2] == "lane b: step review: recall 100.0% -> 0.0% (fell by more than 5.0%)");
+  // A baseline without --lane is compared with every lane.
+  auto flat = compareWithBaseline(now, toJson(now[0].report), 0.05);
+  REQUIRE(flat);
+  CHECK(flat->size() == 3);
 }

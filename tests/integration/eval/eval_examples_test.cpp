@@ -209,3 +209,51 @@ TEST_CASE("eval examples: a hostile model's repeated findings count once and its
     CHECK(dropped[0].at("reason") == "off the change: not one of the files the model was shown");
   }
 }
+
+TEST_CASE("eval examples: --lane runs the same cases on each lane and reports them side by side") {
+  requireHost();
+  EvalExample ex(demoReviewerAnswer);
+  fs::path cases = ex.someCases({"review-three-bugs", "clean-python"});
+  // The example's taskpack with a second lane on the same stand-in model,
+  // priced apart.
+  std::string taskpack = readFile(ex.repo / ".loopwright" / "taskpack.yaml");
+  const std::string lanes = "  lanes:\n";
+  REQUIRE(taskpack.find(lanes) != std::string::npos);
+  taskpack.insert(taskpack.find(lanes) + lanes.size(),
+                  "    - {name: cheap, api: openai-chat, baseUrl: \"" + ex.model.url() +
+                      "\", model: small, apiKeyEnv: OPENAI_API_KEY, pricePerMTok: 0.10}\n");
+  // With two lanes the review names its own (docs/taskpack.md).
+  const std::string review = "uses: builtin/review\n";
+  REQUIRE(taskpack.find(review) != std::string::npos);
+  taskpack.insert(taskpack.find(review) + review.size(), "          lane: primary\n");
+  const fs::path file = ex.s.root / "two-lanes.yaml";
+  writeFile(file, taskpack);
+  CliRun run = ex.eval(cases, {"--taskpack", file.string(), "--lane", "primary", "--lane", "cheap", "--json"});
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  json::value report = json::parse(run.out);
+  const json::array& bound = report.at("boundLanes").as_array();
+  REQUIRE(bound.size() == 2);
+  CHECK(bound[0].at("lane") == "primary");
+  CHECK(bound[1].at("lane") == "cheap");
+  for (const json::value& b : bound) {
+    const json::value& r = b.at("report");
+    CHECK(count(scope(r, "step", "review"), "truePositives") == 3);
+    // The review ran on the bound lane, and only there.
+    const json::object& lane = scope(r, "lane", std::string(b.at("lane").as_string()));
+    CHECK(count(lane, "inputTokens") > 0);
+  }
+  const json::object& cheap = scope(bound[1].at("report"), "lane", "cheap");
+  CHECK(cheap.at("costUsd").to_number<double>() ==
+        doctest::Approx(static_cast<double>(count(cheap, "tokens")) * 0.10 / 1e6));
+  CliRun table = ex.eval(cases, {"--taskpack", file.string(), "--lane", "primary", "--lane", "cheap"});
+  REQUIRE(table.status == 0);
+  CHECK(table.out.find("primary: precision") != std::string::npos);
+  CHECK(table.out.find("cheap: precision") != std::string::npos);
+
+  CliRun unknown = ex.eval(cases, {"--taskpack", file.string(), "--lane", "fast"});
+  CHECK(unknown.status == 2);
+  CHECK(unknown.err.find("error[USAGE_ERROR]: " + file.string() + ":") != std::string::npos);
+  CHECK(unknown.err.find("--lane fast: the taskpack has no lane of that name") != std::string::npos);
+  CHECK(unknown.err.find("hint: its lanes: cheap, primary") != std::string::npos);
+}
