@@ -55,7 +55,8 @@ std::string typeOf(cmark_node* n) {
 }  // namespace
 
 TEST_CASE("eval markdown: a hostile case name and finding message render inert under cmark-gfm") {
-  const std::string summary = renderMarkdown(buildReport({hostileCase()}, {hostileRun()}, {{"m", TokenPrices{1.0, 1.0}}}, 1));
+  const std::string summary =
+      renderMarkdown(buildReport({hostileCase()}, {hostileRun()}, {{"m", TokenPrices{1.0, 1.0}}}, 1));
   CAPTURE(summary);
   CHECK(github::inertViolations(summary, github::LinkScope{"github.com", "octo", "eval"}).empty());
   md::Tree tree = md::Tree::parse(summary);
