@@ -23,6 +23,8 @@ json::object toJson(const Finding& f) {
 // schemas/coverage.schema.json bounds each reason at 1024 characters; cut
 // well inside, since repairing a sequence cut in half can add bytes.
 constexpr std::size_t kMaxReasonBytes = 1000;
+// ... and the dropped findings at 500 (maxItems).
+constexpr std::size_t kMaxDropped = 500;
 
 std::string bounded(const std::string& reason) {
   return reason.size() <= kMaxReasonBytes ? reason : reason.substr(0, kMaxReasonBytes - 3) + "...";
@@ -69,6 +71,8 @@ Status writeTriage(const std::filesystem::path& outDir, const TriageResult& resu
 Status writeCoverage(const std::filesystem::path& outDir, Coverage coverage) {
   for (FileCoverage& f : coverage.files) f.reason = bounded(f.reason);
   coverage.reason = bounded(coverage.reason);
+  if (coverage.dropped.size() > kMaxDropped) coverage.dropped.resize(kMaxDropped);
+  for (DroppedFinding& d : coverage.dropped) d.reason = bounded(d.reason);
   // Paths come from the pull request: not necessarily UTF-8.
   return writeFileAtomic((outDir / "coverage.json").string(), toJsonText(toJson(coverage)) + "\n", false);
 }

@@ -66,10 +66,11 @@ Status RunPathCaseRunner::runIn(const fs::path& worktree, const std::string& lab
   if (!args) return args.error();
   std::ofstream log(out_ / (label + ".log"));
   Io io{log, log, env_, false};
-  auto executed = executeRun(*args, *event, event->name, event->action, io);
+  auto executed = executeRun(*args, *event, event->name, event->action, io, RunOverrides{lane_});
+  if (!executed && lane_ && executed.error().subject == "--lane " + *lane_) laneError_ = executed.error();
   if (!executed) return executed.error();
   eval::fillFromRecord(out, executed->record, executed->inputs.policies);
-  for (const Lane& lane : executed->inputs.taskpack.lanes) prices_[lane.name] = lane.pricePerMTok;
+  for (const Lane& lane : executed->inputs.taskpack.lanes) prices_[lane.name] = lane.prices;
   return writeFileAtomic((runDir / "run.json").string(), toJsonText(pipeline::toJson(executed->record)) + "\n");
 }
 

@@ -12,6 +12,7 @@
 
 #include "cli/command.h"
 #include "eval/eval_loop.h"
+#include "eval/report.h"
 
 namespace lw::cli {
 
@@ -24,8 +25,15 @@ class RunPathCaseRunner final : public eval::CaseRunner {
 
   void run(const eval::EvalCase& c, const eval::CaseChange& change, int repeat, eval::CaseRun& out) override;
 
-  // Each lane's pricePerMTok, from the taskpacks the cases ran with.
-  const std::map<std::string, std::optional<double>>& prices() const { return prices_; }
+  // The lane every step that calls a model is bound to in the runs from
+  // now on (`eval --lane`); nullopt: the taskpack's own lanes.
+  void bindLane(std::optional<std::string> lane) { lane_ = std::move(lane); }
+
+  // The error of a --lane the taskpack does not have, once a run met it.
+  const std::optional<Error>& laneError() const { return laneError_; }
+
+  // Each lane's prices, from the taskpacks the cases ran with.
+  const eval::LanePrices& prices() const { return prices_; }
 
  private:
   Status runIn(const std::filesystem::path& worktree, const std::string& label, const eval::EvalCase& c,
@@ -36,7 +44,9 @@ class RunPathCaseRunner final : public eval::CaseRunner {
   std::optional<std::string> taskpack_;
   Environment env_;  // the caller's, without what would publish or reach GitHub
   int serial_ = 0;
-  std::map<std::string, std::optional<double>> prices_;
+  eval::LanePrices prices_;
+  std::optional<std::string> lane_;
+  std::optional<Error> laneError_;
 };
 
 }  // namespace lw::cli

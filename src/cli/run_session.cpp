@@ -19,6 +19,7 @@
 #include "pipeline/stage_loop.h"
 #include "pipeline/step/bridge_adapter.h"
 #include "policy/load/taskpack_loader.h"
+#include "policy/resolve/lane_binding.h"
 #include "sandbox/registry/backend_registry.h"
 
 namespace lw::cli {
@@ -134,7 +135,8 @@ void warnIfUnsandboxed(const pipeline::RunPlan& plan, Io& io) {
 
 }  // namespace
 
-Result<RunInputs> loadRunInputs(const Args& args, const pipeline::EventInput& event, Io& io) {
+Result<RunInputs> loadRunInputs(const Args& args, const pipeline::EventInput& event, Io& io,
+                                const RunOverrides& overrides) {
   std::error_code ec;
   RunInputs in;
   in.repo = fs::canonical(args.value("repo").value_or("."), ec);
@@ -150,6 +152,8 @@ Result<RunInputs> loadRunInputs(const Args& args, const pipeline::EventInput& ev
   if (!taskpack) return taskpack.error();
   in.taskpack = std::move(*taskpack);
   if (*failOn) in.taskpack.publication.failOn = **failOn;
+  if (overrides.modelLane)
+    if (auto bound = bindModelSteps(in.taskpack, *overrides.modelLane); !bound) return bound.error();
   auto policies = resolvePolicies(in.taskpack, in.host, resolveContextFrom(io.env));
   if (!policies) return policies.error();
   in.policies = std::move(*policies);
@@ -157,8 +161,8 @@ Result<RunInputs> loadRunInputs(const Args& args, const pipeline::EventInput& ev
 }
 
 Result<ExecutedRun> executeRun(const Args& args, const pipeline::EventInput& event, const std::string& eventName,
-                               const std::string& action, Io& io) {
-  auto in = loadRunInputs(args, event, io);
+                               const std::string& action, Io& io, const RunOverrides& overrides) {
+  auto in = loadRunInputs(args, event, io, overrides);
   if (!in) return in.error();
   int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   pipeline::RunPlan plan = pipeline::buildPlan(in->taskpack, in->policies, eventName, action, cores);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,18 @@ struct RunInputs {
   std::vector<EffectiveStep> policies;
 };
 
+// What `eval` changes in a run `run` would make: the model lane every step
+// that calls a model is bound to (`eval --lane`, policy/resolve/lane_binding.h).
+struct RunOverrides {
+  std::optional<std::string> modelLane;
+};
+
 // --repo, --taskpack/--taskpack-path and --fail-on of `run`'s options read
-// as `run` reads them (for pull requests the base commit's taskpack).
-Result<RunInputs> loadRunInputs(const Args& args, const pipeline::EventInput& event, Io& io);
+// as `run` reads them (for pull requests the base commit's taskpack), with
+// `overrides` applied to the taskpack before the steps' policies are
+// resolved.
+Result<RunInputs> loadRunInputs(const Args& args, const pipeline::EventInput& event, Io& io,
+                                const RunOverrides& overrides = {});
 
 // A run carried out: its inputs, the plan, the record and its out dir.
 struct ExecutedRun {
@@ -47,6 +57,6 @@ struct ExecutedRun {
 // verified. Fails before any step runs (configuration, out dir); a step that
 // fails is in the record.
 Result<ExecutedRun> executeRun(const Args& args, const pipeline::EventInput& event, const std::string& eventName,
-                               const std::string& action, Io& io);
+                               const std::string& action, Io& io, const RunOverrides& overrides = {});
 
 }  // namespace lw::cli

@@ -29,14 +29,40 @@ json::value toJson(const Coverage& c) {
   json::array files;
   for (const FileCoverage& f : c.files)
     files.push_back(json::object{{"path", f.path}, {"status", toString(f.status)}, {"reason", f.reason}});
-  return json::object{
+  json::object o{
       {"files", std::move(files)},
       {"complete", c.complete},
       {"reason", c.reason},
       {"tokensUsed", c.tokensUsed},
       {"head", c.head},
       {"incrementalFrom", c.incrementalFrom.empty() ? json::value(nullptr) : json::value(c.incrementalFrom)}};
+  // Written only when there is one, so a step that dropped nothing writes
+  // what it always wrote.
+  if (c.dropped.empty()) return o;
+  json::array dropped;
+  for (const DroppedFinding& d : c.dropped)
+    dropped.push_back(json::object{
+        {"path", d.path}, {"line", d.line}, {"endLine", d.endLine}, {"rule", d.rule}, {"reason", d.reason}});
+  o["dropped"] = std::move(dropped);
+  return o;
 }
+
+namespace {
+
+std::vector<DroppedFinding> readDropped(const json::object& o, const std::string& path) {
+  std::vector<DroppedFinding> out;
+  const json::array* list = optArray(o, "dropped", path);
+  for (std::size_t i = 0; list != nullptr && i < list->size(); ++i) {
+    std::string p = join(path, "dropped") + "[" + std::to_string(i) + "]";
+    const json::object& d = object((*list)[i], p);
+    out.push_back({str(d, "path", p), static_cast<int>(optInt(d, "line", p).value_or(0)),
+                   static_cast<int>(optInt(d, "endLine", p).value_or(0)), optStr(d, "rule", p).value_or(""),
+                   str(d, "reason", p)});
+  }
+  return out;
+}
+
+}  // namespace
 
 Coverage readCoverage(const json::value& v, const std::string& path) {
   const json::object& o = object(v, path);
@@ -56,6 +82,7 @@ Coverage readCoverage(const json::value& v, const std::string& path) {
   c.tokensUsed = optInt(o, "tokensUsed", path).value_or(0);
   c.head = optStr(o, "head", path).value_or("");
   c.incrementalFrom = optStr(o, "incrementalFrom", path).value_or("");
+  c.dropped = readDropped(o, path);
   return c;
 }
 

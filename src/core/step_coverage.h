@@ -24,8 +24,20 @@ struct FileCoverage {
   std::string reason;  // why clipped or skipped ("budget", "generated file", ...)
 };
 
+// A finding the step set aside rather than report: a model's finding on a
+// file that is not part of the change it was shown. Kept as a note so that
+// run.json and `loopwright eval` show what was dropped and why.
+struct DroppedFinding {
+  std::string path;
+  int line = 0;
+  int endLine = 0;
+  std::string rule;
+  std::string reason;
+};
+
 struct Coverage {
   std::vector<FileCoverage> files;
+  std::vector<DroppedFinding> dropped;
   bool complete = false;
   std::string reason;           // why not complete; empty when complete
   std::int64_t tokensUsed = 0;  // as the step counted them (the bridge's count is in the record)

@@ -19,7 +19,8 @@ StepRun stepRunOf(const pipeline::StepRecord& s, const std::string& lane) {
   r.lane = lane;
   r.outcome = std::string(toString(s.outcome));
   r.passed = s.outcome == StepOutcome::Passed || s.outcome == StepOutcome::Skipped;
-  r.tokens = s.tokensUsed;
+  r.inputTokens = s.inputTokens;
+  r.outputTokens = s.outputTokens;
   r.durationMs = s.durationMs;
   if (s.coverage) {
     for (const FileCoverage& f : s.coverage->files) {
@@ -27,6 +28,7 @@ StepRun stepRunOf(const pipeline::StepRecord& s, const std::string& lane) {
       if (f.status == FileReview::Skipped) ++r.filesSkipped;
     }
     r.coverageIncomplete = !s.coverage->complete;
+    r.dropped = s.coverage->dropped;
   }
   return r;
 }

@@ -17,14 +17,16 @@ namespace lw::eval {
 
 struct StepRun {
   std::string step;
-  std::string lane;     // "" when the step has none
-  std::string outcome;  // the record's ("passed", "failed", "blocked", …)
-  bool passed = false;  // passed, or skipped with its stage
-  std::int64_t tokens = 0;
+  std::string lane;              // "" when the step has none
+  std::string outcome;           // the record's ("passed", "failed", "blocked", …)
+  bool passed = false;           // passed, or skipped with its stage
+  std::int64_t inputTokens = 0;  // as the lane reported them through the bridge
+  std::int64_t outputTokens = 0;
   std::int64_t durationMs = 0;
   int filesClipped = 0;  // from its coverage.json
   int filesSkipped = 0;
   bool coverageIncomplete = false;
+  std::vector<DroppedFinding> dropped{};  // findings the step set aside (its coverage.json)
 };
 
 struct CaseRun {

@@ -24,20 +24,21 @@ const EvalCase* caseNamed(const std::vector<EvalCase>& cases, const std::string&
   return nullptr;
 }
 
-void addCost(ScopeSummary& s, std::int64_t tokens, const std::optional<double>& price) {
-  if (tokens == 0 || !s.costUsd) return;
+void addCost(ScopeSummary& s, const StepRun& st, const std::optional<TokenPrices>& price) {
+  if (st.inputTokens + st.outputTokens == 0 || !s.costUsd) return;
   if (!price) {
     s.costUsd.reset();
     return;
   }
-  *s.costUsd += static_cast<double>(tokens) * *price / 1e6;
+  *s.costUsd += (static_cast<double>(st.inputTokens) * price->inputPerMTok +
+                 static_cast<double>(st.outputTokens) * price->outputPerMTok) /
+                1e6;
 }
 
 // The scores of `scope` over every case and repeat, the metrics' spread
 // over the repeats, and the cost of the steps in `scope`.
 ScopeSummary summarise(std::string kind, std::string name, const Scope& scope, const std::vector<EvalCase>& cases,
-                       const std::vector<CaseRun>& runs, const std::map<std::string, std::optional<double>>& prices,
-                       int repeats) {
+                       const std::vector<CaseRun>& runs, const LanePrices& prices, int repeats) {
   ScopeSummary s;
   s.kind = std::move(kind);
   s.name = std::move(name);
@@ -52,10 +53,11 @@ ScopeSummary summarise(std::string kind, std::string name, const Scope& scope, c
     perRepeat[static_cast<std::size_t>(run.repeat) % perRepeat.size()] += counts;
     for (const StepRun& st : run.steps) {
       if (!scope.allSteps && !scope.steps.contains(st.step)) continue;
-      s.tokens += st.tokens;
+      s.inputTokens += st.inputTokens;
+      s.outputTokens += st.outputTokens;
       s.stepMs += st.durationMs;
       auto price = prices.find(st.lane);
-      addCost(s, st.tokens, price == prices.end() ? std::nullopt : price->second);
+      addCost(s, st, price == prices.end() ? std::nullopt : price->second);
     }
   }
   std::vector<double> p, r, f;
@@ -87,6 +89,7 @@ CaseSummary caseSummaryOf(const CaseRun& run, const EvalCase* c) {
     cs.filesSkipped += st.filesSkipped;
     cs.coverageIncomplete = cs.coverageIncomplete || st.coverageIncomplete;
     if (!st.passed) cs.notSucceeded.push_back(st.step + ": " + st.outcome);
+    for (const DroppedFinding& d : st.dropped) cs.dropped.emplace_back(st.step, d);
   }
   return cs;
 }
@@ -103,8 +106,8 @@ void collectSteps(const std::vector<CaseRun>& runs, std::vector<std::string>& st
 
 }  // namespace
 
-EvalReport buildReport(const std::vector<EvalCase>& cases, const std::vector<CaseRun>& runs,
-                       const std::map<std::string, std::optional<double>>& prices, int repeats) {
+EvalReport buildReport(const std::vector<EvalCase>& cases, const std::vector<CaseRun>& runs, const LanePrices& prices,
+                       int repeats) {
   EvalReport report;
   report.cases = static_cast<int>(cases.size());
   report.repeats = repeats;

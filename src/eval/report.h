@@ -16,6 +16,7 @@
 #include "eval/case_run.h"
 #include "eval/eval_case.h"
 #include "eval/matcher.h"
+#include "policy/model/taskpack.h"
 
 namespace lw::eval {
 
@@ -32,10 +33,11 @@ struct ScopeSummary {
   Counts counts;  // summed over cases and repeats
   Stat precision, recall, f1;
   double findingsPerCase = 0;
-  std::int64_t tokens = 0;  // summed over cases and repeats
+  std::int64_t inputTokens = 0;  // summed over cases and repeats
+  std::int64_t outputTokens = 0;
   std::int64_t stepMs = 0;  // the steps' own time, summed
-  // tokens × the lane's pricePerMTok / 1e6; nullopt when tokens were spent
-  // on a lane without a price.
+  // (input tokens × the lane's input price + output tokens × its output
+  // price) / 1e6; nullopt when tokens were spent on a lane without a price.
   std::optional<double> costUsd = 0.0;
   // "step review", "lane primary", "all steps".
   std::string label() const { return kind == "all" ? name : kind + " " + name; }
@@ -50,6 +52,8 @@ struct CaseSummary {
   std::vector<std::string> notSucceeded;  // "step: outcome" of steps that did not succeed
   std::vector<FindingVerdict> verdicts;   // every distinct finding and what it counted as
   std::vector<std::string> missed;        // "path:first-last" of each expectation no finding answered
+  // What the steps set aside rather than report (never scored), with the step.
+  std::vector<std::pair<std::string, DroppedFinding>> dropped;
   std::string error;
 };
 
@@ -64,14 +68,13 @@ struct EvalReport {
   std::int64_t stepsMs = 0;  // the run records' durations, summed
 };
 
-// `--lane NAME`: only the steps on `lane` (their findings, times and
-// tokens) and the expectations that name one of them or no step.
-void keepLane(std::vector<EvalCase>& cases, std::vector<CaseRun>& runs, const std::string& lane);
+// Each lane's prices per million tokens (policy/model/taskpack.h);
+// nullopt for a lane without a price.
+using LanePrices = std::map<std::string, std::optional<TokenPrices>>;
 
-// `runs` holds each case's runs (a failed one with its error); `prices` is
-// each lane's pricePerMTok.
-EvalReport buildReport(const std::vector<EvalCase>& cases, const std::vector<CaseRun>& runs,
-                       const std::map<std::string, std::optional<double>>& prices, int repeats);
+// `runs` holds each case's runs (a failed one with its error).
+EvalReport buildReport(const std::vector<EvalCase>& cases, const std::vector<CaseRun>& runs, const LanePrices& prices,
+                       int repeats);
 
 // The report as `--json` prints it; readable back by compareWithBaseline.
 boost::json::value toJson(const EvalReport& report);
@@ -80,11 +83,34 @@ boost::json::value toJson(const EvalReport& report);
 std::string renderTable(const EvalReport& report);
 std::string renderMarkdown(const EvalReport& report);
 
+// `--lane A --lane B`: the same cases run with every model step bound to
+// each lane (policy/resolve/lane_binding.h), one report per lane, in the
+// order asked.
+struct LaneReport {
+  std::string lane;
+  EvalReport report;
+};
+
+// {"boundLanes": [{"lane": "a", "report": <toJson of its report>}, …]}.
+boost::json::value toJson(const std::vector<LaneReport>& reports);
+
+// The lanes side by side: per scope, each lane's precision, recall, F1,
+// tokens and cost; then each lane's footer. And the Markdown: each lane's
+// summary under the lane's name.
+std::string renderSideBySide(const std::vector<LaneReport>& reports);
+std::string renderMarkdown(const std::vector<LaneReport>& reports);
+
 // Precision or recall (means) of the whole run or of a step that fell by
 // more than `threshold` since `baseline` (an earlier --json report), one
 // line each; empty when none did. OUTPUT_INVALID when `baseline` is not a
 // report.
 Result<std::vector<std::string>> compareWithBaseline(const EvalReport& now, const boost::json::value& baseline,
                                                      double threshold);
+
+// The same for each lane's report: against the baseline's report of the
+// same lane when it was a --lane report (a lane it did not run is not
+// compared), else against the baseline itself; each line names the lane.
+Result<std::vector<std::string>> compareWithBaseline(const std::vector<LaneReport>& now,
+                                                     const boost::json::value& baseline, double threshold);
 
 }  // namespace lw::eval

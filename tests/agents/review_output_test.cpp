@@ -31,8 +31,9 @@ const std::string kGood =
 TEST_CASE("review output: a valid answer is read field by field") {
   auto r = parseModelOutput(kValid, kPaths, false);
   REQUIRE(r);
-  REQUIRE(r->size() == 2);
-  const ModelFinding& f = (*r)[0];
+  REQUIRE(r->findings.size() == 2);
+  CHECK(r->offChange.empty());
+  const ModelFinding& f = r->findings[0];
   CHECK(f.path == "src/a.py");
   CHECK(f.startLine == 3);
   CHECK(f.endLine == 4);
@@ -40,10 +41,10 @@ TEST_CASE("review output: a valid answer is read field by field") {
   CHECK(f.rule == "sql-injection");
   CHECK(f.suggestion == std::optional<std::string>("cur.execute(q, (x,))"));
   CHECK(f.confidence == doctest::Approx(0.9));
-  CHECK_FALSE((*r)[1].suggestion);
+  CHECK_FALSE(r->findings[1].suggestion);
   auto none = parseModelOutput(R"({"findings": []})", kPaths, false);
   REQUIRE(none);
-  CHECK(none->empty());
+  CHECK(none->findings.empty());
 }
 
 TEST_CASE("review output: a ```json fence around the object is tolerated, nothing else") {
@@ -89,14 +90,14 @@ TEST_CASE("review output: hostile fields are each refused with their JSON path")
                                                               "findings[0].rule", "findings[0].message",
                                                               "findings[0].confidence"});
   }
-  SUBCASE("a path that is not in the chunk") {
+  SUBCASE("a path that is not in the chunk, in an answer that is otherwise malformed") {
     auto r = parseModelOutput(
-        finding(
-            R"("path":"/etc/passwd","startLine":1,"endLine":1,"severity":"error","rule":"r","message":"m","confidence":1)"),
+        R"({"findings":[{"path":"/etc/passwd","startLine":1,"endLine":1,"severity":"error","rule":"r","message":"m",)"
+        R"("confidence":1},{"path":"src/a.py","startLine":1,"endLine":1,"severity":"bad","rule":"r","message":"m",)"
+        R"("confidence":1}]})",
         kPaths, false);
     REQUIRE_FALSE(r);
-    CHECK(r.error().message ==
-          "the model's answer is not the findings contract: findings[0].path is not one of the files of this diff");
+    CHECK(problemPaths(r.error()) == std::vector<std::string>{"findings[1].severity"});
   }
   SUBCASE("huge strings") {
     const std::string big(kMaxMessageBytes + 1, 'x');
@@ -159,4 +160,22 @@ TEST_CASE("review output: hostile fields are each refused with their JSON path")
     REQUIRE_FALSE(r);
     CHECK(problemPaths(r.error()).front() == "findings[1].startLine");
   }
+}
+
+TEST_CASE("review output: a finding off the change is set aside and the rest of the answer is kept") {
+  auto r = parseModelOutput(
+      R"({"findings":[{"path":"/etc/passwd","startLine":1,"endLine":1,"severity":"error","rule":"pwned","message":"m",)"
+      R"("confidence":1},{)" +
+          kGood +
+          R"(},{"path":"README.md","startLine":2,"endLine":3,"severity":"warning",)"
+          R"("rule":"r","message":"m","confidence":0.5}]})",
+      kPaths, false);
+  REQUIRE(r);
+  REQUIRE(r->findings.size() == 1);
+  CHECK(r->findings[0].path == "src/a.py");
+  REQUIRE(r->offChange.size() == 2);
+  CHECK(r->offChange[0].path == "/etc/passwd");
+  CHECK(r->offChange[0].rule == "pwned");
+  CHECK(r->offChange[1].path == "README.md");
+  CHECK(r->offChange[1].endLine == 3);
 }

@@ -14,6 +14,7 @@ Status writeCoverage(const std::filesystem::path& outDir, const Coverage& c) {
   out.tokensUsed = c.tokensUsed;
   out.head = c.head;
   out.incrementalFrom = c.incrementalFrom.value_or("");
+  out.dropped = c.dropped;
   return agents::writeCoverage(outDir, std::move(out));
 }
 

@@ -27,6 +27,7 @@ struct Coverage {
   std::int64_t tokensUsed = 0;
   std::string head;
   std::optional<std::string> incrementalFrom;  // the last reviewed head on a synchronize
+  std::vector<DroppedFinding> dropped;         // the model's findings off the change
 };
 
 // coverage.json, written atomically. IO_ERROR when it cannot be written.

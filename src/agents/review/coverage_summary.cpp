@@ -68,6 +68,7 @@ Coverage summarizeCoverage(const Selection& selection, const ChunkPlan& plan, co
   if (diffTruncated) note(reasons, "the diff was truncated: files past the limit not reviewed");
   c.complete = reasons.empty();
   c.reason = join(reasons);
+  c.dropped = run.dropped;
   return c;
 }
 

@@ -17,7 +17,7 @@ const std::set<std::string, std::less<>> kFindingKeys = {"path", "startLine", "e
 // Collects every problem of one answer, each at its JSON path.
 class Checker {
  public:
-  explicit Checker(const std::vector<std::string>& paths) : paths_(paths) {}
+  Checker() = default;
 
   void problem(std::string at, std::string message) {
     diagnostics_.push_back(
@@ -33,7 +33,6 @@ class Checker {
   std::optional<int> line(const json::object& o, const char* key, const std::string& at);
   void unknownKeys(const json::object& o, const std::string& at);
 
-  const std::vector<std::string>& paths_;
   std::vector<Diagnostic> diagnostics_;
 };
 
@@ -87,11 +86,7 @@ std::optional<ModelFinding> Checker::finding(const json::value& v, const std::st
   const std::size_t before = diagnostics_.size();
   unknownKeys(o, at);
   ModelFinding f;
-  if (auto p = text(o, "path", at, 1024)) {
-    if (std::find(paths_.begin(), paths_.end(), *p) == paths_.end())
-      problem(at + ".path", "is not one of the files of this diff");
-    f.path = *p;
-  }
+  if (auto p = text(o, "path", at, 1024)) f.path = *p;
   f.startLine = line(o, "startLine", at).value_or(0);
   f.endLine = line(o, "endLine", at).value_or(0);
   if (f.startLine > 0 && f.endLine > 0 && (f.endLine < f.startLine || f.endLine - f.startLine > kMaxSpan))
@@ -146,24 +141,26 @@ std::string_view stripJsonFence(std::string_view text) {
   return inner.find("```") == std::string_view::npos ? inner : text;
 }
 
-Result<std::vector<ModelFinding>> parseModelOutput(std::string_view text, const std::vector<std::string>& chunkPaths,
-                                                   bool truncated) {
+Result<ModelAnswer> parseModelOutput(std::string_view text, const std::vector<std::string>& chunkPaths,
+                                     bool truncated) {
   if (truncated) return invalid("the answer was cut off at the token limit (partial)");
   boost::system::error_code ec;
   json::value v = json::parse(stripJsonFence(text), ec);
   if (ec) return invalid("is not one JSON object (" + ec.message() + ")");
   if (!v.is_object()) return invalid("is not a JSON object");
-  Checker check(chunkPaths);
+  Checker check;
   for (const auto& kv : v.get_object())
     if (kv.key() != "findings") check.problem(std::string(kv.key()).substr(0, 40), "is not a field of the answer");
   const json::value* list = v.get_object().if_contains("findings");
   if (list == nullptr || !list->is_array()) return invalid("findings must be an array");
   if (list->get_array().size() > kMaxFindingsPerAnswer)
     return invalid("findings has more than " + std::to_string(kMaxFindingsPerAnswer) + " entries");
-  std::vector<ModelFinding> out;
+  ModelAnswer out;
   for (std::size_t i = 0; i < list->get_array().size(); ++i)
-    if (auto f = check.finding(list->get_array()[i], "findings[" + std::to_string(i) + "]"))
-      out.push_back(std::move(*f));
+    if (auto f = check.finding(list->get_array()[i], "findings[" + std::to_string(i) + "]")) {
+      const bool onChunk = std::find(chunkPaths.begin(), chunkPaths.end(), f->path) != chunkPaths.end();
+      (onChunk ? out.findings : out.offChange).push_back(std::move(*f));
+    }
   if (!check.diagnostics().empty()) return invalid(check.diagnostics());
   return out;
 }

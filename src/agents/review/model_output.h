@@ -2,9 +2,10 @@
 // {"findings":[{path, startLine, endLine, severity, rule, message,
 // suggestion?, confidence}]} and nothing else (a ```json fence around it is
 // tolerated). Every field is checked: types, bounds, lengths, the severity
-// vocabulary, and the path among the files of the chunk the model was
-// shown. One bad field makes the whole answer invalid: it is retried or
-// reported, never published in part.
+// vocabulary. One bad field makes the whole answer invalid: it is retried or
+// reported, never published in part. A well-formed finding on a file that
+// is not among those of the chunk the model was shown is off the change: it
+// is set aside (the step records it as dropped), the rest of the answer kept.
 #pragma once
 
 #include <cstddef>
@@ -37,13 +38,17 @@ struct ModelFinding {
   double confidence = 0;
 };
 
+struct ModelAnswer {
+  std::vector<ModelFinding> findings;   // on the chunk's files
+  std::vector<ModelFinding> offChange;  // well-formed, on a file the chunk does not hold
+};
+
 // The findings in `text`. OUTPUT_INVALID when it is not the contract: the
 // message names the first problem, `diagnostics` every problem with its
 // JSON path (findings[2].startLine), for the correction sent to the model.
 // `truncated`: the model stopped at its token limit, so the answer is
 // partial whatever it looks like.
-Result<std::vector<ModelFinding>> parseModelOutput(std::string_view text, const std::vector<std::string>& chunkPaths,
-                                                   bool truncated);
+Result<ModelAnswer> parseModelOutput(std::string_view text, const std::vector<std::string>& chunkPaths, bool truncated);
 
 // The JSON inside a ```json (or bare ```) fence that is the whole text;
 // `text` trimmed when it has no such fence.

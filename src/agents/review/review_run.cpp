@@ -17,6 +17,7 @@ constexpr std::int64_t kTokensPerMessage = 4;
 
 constexpr const char* kBudgetReason = "token budget";
 constexpr const char* kInvalidReason = "model output invalid";
+constexpr const char* kOffChangeReason = "off the change: not one of the files the model was shown";
 
 json::object completionArgs(const std::vector<Message>& messages, std::int64_t answer) {
   json::array list;
@@ -93,15 +94,24 @@ ChunkResult ReviewRun::review(const Chunk& chunk, const std::vector<std::string>
     if (a.outcome == Outcome::OverBudget) return {paths, false, kBudgetReason};
     if (a.outcome == Outcome::Stopped) return {paths, false, "model unavailable: " + result_.stop->message};
     if (a.outcome == Outcome::ModelFailed) return {paths, false, "model error: " + result_.modelError};
-    Result<std::vector<ModelFinding>> found = parseModelOutput(a.text, paths, a.truncated);
+    Result<ModelAnswer> found = parseModelOutput(a.text, paths, a.truncated);
     if (found) {
-      for (ModelFinding& f : *found) result_.findings.push_back(std::move(f));
+      for (ModelFinding& f : found->findings) result_.findings.push_back(std::move(f));
+      for (const ModelFinding& f : found->offChange) drop(f);
       return {paths, true, ""};
     }
     log_ << "builtin/review: " << found.error().message << (attempt == 0 ? " (retrying once)\n" : "\n");
     messages = correctionPrompt(first, a.text, problemsOf(found.error()));
   }
   return {paths, false, kInvalidReason};
+}
+
+// A finding on a file the model was not shown as part of this change: never
+// reported (it could be an instruction in the diff obeyed, or a guess), but
+// kept as a note so that the run and an eval show what the model said.
+void ReviewRun::drop(const ModelFinding& f) {
+  log_ << "builtin/review: dropped a finding on " << f.path.substr(0, 200) << ": " << kOffChangeReason << "\n";
+  result_.dropped.push_back({f.path, f.startLine, f.endLine, "review/" + f.rule, kOffChangeReason});
 }
 
 // One request, repeated once on a model error (the breaker counts both).

@@ -4,7 +4,8 @@
 // request that would pass `maxTokens` is not sent and every chunk from it on
 // is skipped ("token budget"). After it, what the lane reports in `usage` is
 // charged. An invalid answer is retried once with a correction, then the
-// chunk fails ("model output invalid"); a model error is retried once, then
+// chunk fails ("model output invalid"); a valid answer's findings on files
+// the chunk does not hold are dropped, each noted, and the rest kept; a model error is retried once, then
 // the chunk fails; a guardrail stop (breaker open) ends the run at once.
 #pragma once
 
@@ -18,6 +19,7 @@
 #include "agents/review/chunking.h"
 #include "agents/review/model_output.h"
 #include "agents/review/prompt.h"
+#include "core/step_coverage.h"
 
 namespace lw::agents::review {
 
@@ -29,8 +31,9 @@ struct ChunkResult {
 };
 
 struct RunResult {
-  std::vector<ModelFinding> findings;  // as validated, before the noise filter
-  std::vector<ChunkResult> chunks;     // one per chunk, in order
+  std::vector<ModelFinding> findings;   // as validated, before the noise filter
+  std::vector<DroppedFinding> dropped;  // findings off the change, set aside
+  std::vector<ChunkResult> chunks;      // one per chunk, in order
   std::int64_t tokensUsed = 0;
   bool budgetReached = false;
   std::optional<Error> stop;  // the guardrail stop that ended the run
@@ -62,6 +65,7 @@ class ReviewRun {
   };
 
   ChunkResult review(const Chunk& chunk, const std::vector<std::string>& paths);
+  void drop(const ModelFinding& f);
   Answer complete(const std::vector<Message>& messages);
   Answer completeOnce(const std::vector<Message>& messages, std::int64_t estimate);
 

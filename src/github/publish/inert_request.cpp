@@ -71,6 +71,11 @@ class Boundary {
         f.reason = line(f.reason);
       }
       s.coverage->reason = line(s.coverage->reason);
+      for (DroppedFinding& d : s.coverage->dropped) {
+        d.path = identifier(d.path, 4096);
+        d.rule = identifier(d.rule, kMaxRuleIdBytes);
+        d.reason = line(d.reason);
+      }
     }
     return s;
   }

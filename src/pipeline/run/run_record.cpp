@@ -145,6 +145,8 @@ boost::json::value toJson(const StepRecord& s) {
   o["toolCalls"] = s.toolCalls;
   o["modelCalls"] = s.modelCalls;
   o["tokensUsed"] = s.tokensUsed;
+  o["inputTokens"] = s.inputTokens;
+  o["outputTokens"] = s.outputTokens;
   o["coverage"] = s.coverage ? toJson(*s.coverage) : boost::json::value(nullptr);
   boost::json::object v;
   v["result"] = verify::toString(s.verification);

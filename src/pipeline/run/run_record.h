@@ -106,6 +106,8 @@ struct StepRecord {
   // Tokens of the step's model.complete answers (input + output), as the
   // lanes reported them through the bridge.
   std::int64_t tokensUsed = 0;
+  std::int64_t inputTokens = 0;   // of which input (prompt) tokens
+  std::int64_t outputTokens = 0;  // and output (completion) tokens
   // What a reviewing step says it covered (coverage.json); nullopt when it
   // wrote none. An invalid file is kept as an incomplete coverage saying so.
   std::optional<Coverage> coverage;

@@ -24,16 +24,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The tokens of one model.complete answer (its usage, input + output).
-std::int64_t answerTokens(const boost::json::value& answer) {
+// One of a model.complete answer's usage counts ("inputTokens" or
+// "outputTokens"); 0 when absent.
+std::int64_t answerTokens(const boost::json::value& answer, const char* key) {
   const auto* o = answer.if_object();
   const auto* usage = o ? o->if_contains("usage") : nullptr;
   if (!usage || !usage->is_object()) return 0;
-  std::int64_t n = 0;
-  for (const char* key : {"inputTokens", "outputTokens"})
-    if (const auto* v = usage->as_object().if_contains(key); v && v->is_int64())
-      n += std::max<std::int64_t>(0, v->get_int64());
-  return n;
+  const auto* v = usage->as_object().if_contains(key);
+  return v && v->is_int64() ? std::max<std::int64_t>(0, v->get_int64()) : 0;
 }
 
 // The run's lanes: one breaker and client per lane, shared by every step.
@@ -73,7 +71,10 @@ class PipelineBridge final : public BridgeHandle {
       model.handler = [inner = std::move(model.handler), this](const boost::json::object& args,
                                                                bridge::ToolContext& tc) -> Result<bridge::ToolOutput> {
         auto out = inner(args, tc);
-        if (out) tokens_ += answerTokens(out->structured);
+        if (out) {
+          inputTokens_ += answerTokens(out->structured, "inputTokens");
+          outputTokens_ += answerTokens(out->structured, "outputTokens");
+        }
         return out;
       };
       options.extraTools.push_back(std::move(model));
@@ -115,7 +116,9 @@ class PipelineBridge final : public BridgeHandle {
       out.events = events_;
     }
     out.stop = bridge_->stopped();
-    out.tokensUsed = tokens_.load();
+    out.inputTokens = inputTokens_.load();
+    out.outputTokens = outputTokens_.load();
+    out.tokensUsed = out.inputTokens + out.outputTokens;
     for (const auto& r : bridge_->records()) {
       ++out.toolCalls;
       if (r.tool == tools::kModelComplete) ++out.modelCalls;
@@ -133,7 +136,9 @@ class PipelineBridge final : public BridgeHandle {
   }
 
   Clock::time_point started_ = Clock::now();
-  std::atomic<std::int64_t> tokens_{0};  // before bridge_: its thread adds to it until it stops
+  // Before bridge_: its thread adds to them until it stops.
+  std::atomic<std::int64_t> inputTokens_{0};
+  std::atomic<std::int64_t> outputTokens_{0};
   std::unique_ptr<bridge::StepBridge> bridge_;
   UniqueFd stepEnd_;
   std::mutex mu_;

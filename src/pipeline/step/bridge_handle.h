@@ -22,6 +22,8 @@ struct BridgeOutcome {
   std::int64_t toolCalls = 0;
   std::int64_t modelCalls = 0;
   std::int64_t tokensUsed = 0;       // model.complete usage, input + output
+  std::int64_t inputTokens = 0;      // of which input (prompt)
+  std::int64_t outputTokens = 0;     // and output (completion)
   std::vector<std::string> callLog;  // "tool outcome ms" per call: the step's bridge-calls.log
 };
 

@@ -92,6 +92,8 @@ void recordRun(const StepRun& ran, StepRecord& rec) {
   rec.toolCalls = ran.bridged.toolCalls;
   rec.modelCalls = ran.bridged.modelCalls;
   rec.tokensUsed = ran.bridged.tokensUsed;
+  rec.inputTokens = ran.bridged.inputTokens;
+  rec.outputTokens = ran.bridged.outputTokens;
 }
 
 StepRecord identityRecord(const StepObservations& seen) {

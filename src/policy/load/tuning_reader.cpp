@@ -156,16 +156,45 @@ std::optional<double> readPrice(YamlSchemaReader& reader, const YAML::Node& n, c
   return std::nullopt;
 }
 
+// The price keys of one lane as written.
+struct LanePriceKeys {
+  std::optional<double> both;  // pricePerMTok: the single price of earlier taskpacks
+  std::optional<double> input, output;
+};
+
+// The lane's prices: the input and output prices, or the single
+// pricePerMTok for both (taskpacks written before the two were apart).
+// Mixing the two forms, or giving one side only, is a diagnostic: a cost
+// estimated from half a price would be wrong without saying so.
+std::optional<TokenPrices> lanePrices(YamlSchemaReader& reader, const YAML::Node& n, const std::string& path,
+                                      const LanePriceKeys& k) {
+  if (k.both && (k.input || k.output)) {
+    reader.error(n, path, "gives pricePerMTok and inputPricePerMTok/outputPricePerMTok",
+                 "give inputPricePerMTok and outputPricePerMTok (pricePerMTok is one price for both)");
+    return std::nullopt;
+  }
+  if (k.both) return TokenPrices{*k.both, *k.both};
+  if (k.input.has_value() != k.output.has_value()) {
+    reader.error(n, path, std::string("gives ") + (k.input ? "inputPricePerMTok" : "outputPricePerMTok") + " alone",
+                 "give both inputPricePerMTok and outputPricePerMTok, US dollars per million tokens");
+    return std::nullopt;
+  }
+  if (k.input) return TokenPrices{*k.input, *k.output};
+  return std::nullopt;
+}
+
 }  // namespace
 
 void readLanes(YamlSchemaReader& reader, const YAML::Node& node, const std::string& path, std::vector<Lane>& out) {
   std::set<std::string> names;
   reader.sequence(node, path, 0, 16, [&](const YAML::Node& n, const std::string& p) {
-    auto entries = reader.mapping(
-        n, p, {"name", "api", "baseUrl", "model", "apiKeyEnv", "fallbackLane", "timeoutMs", "pricePerMTok"},
-        {"name", "api", "baseUrl", "model", "apiKeyEnv"});
+    auto entries = reader.mapping(n, p,
+                                  {"name", "api", "baseUrl", "model", "apiKeyEnv", "fallbackLane", "timeoutMs",
+                                   "pricePerMTok", "inputPricePerMTok", "outputPricePerMTok"},
+                                  {"name", "api", "baseUrl", "model", "apiKeyEnv"});
     if (!entries) return;
     Lane lane;
+    LanePriceKeys price;
     lane.location = reader.locate(n, p);
     for (const MapEntry& e : *entries) {
       std::string fp = childPath(p, e.key);
@@ -200,9 +229,14 @@ void readLanes(YamlSchemaReader& reader, const YAML::Node& node, const std::stri
       } else if (e.key == "timeoutMs") {
         if (auto v = reader.integer(e.value, fp, 1000, 600'000)) lane.timeoutMs = *v;
       } else if (e.key == "pricePerMTok") {
-        lane.pricePerMTok = readPrice(reader, e.value, fp);
+        price.both = readPrice(reader, e.value, fp);
+      } else if (e.key == "inputPricePerMTok") {
+        price.input = readPrice(reader, e.value, fp);
+      } else if (e.key == "outputPricePerMTok") {
+        price.output = readPrice(reader, e.value, fp);
       }
     }
+    lane.prices = lanePrices(reader, n, p, price);
     out.push_back(std::move(lane));
   });
 }

@@ -70,6 +70,14 @@ struct LimitsOverride {
 
 enum class LaneApi { OpenAiChat, AnthropicMessages };
 
+// A model's prices: providers charge input (prompt) and output
+// (completion) tokens differently. A lane's old single `pricePerMTok` is
+// both.
+struct TokenPrices {
+  double inputPerMTok = 0;
+  double outputPerMTok = 0;
+};
+
 struct Lane {
   std::string name;
   LaneApi api = LaneApi::OpenAiChat;
@@ -78,9 +86,9 @@ struct Lane {
   std::string apiKeyEnv;  // the orchestrator reads it; never passed to a step
   std::optional<std::string> fallbackLane;
   std::int64_t timeoutMs = 120'000;
-  // US dollars per million tokens, input and output alike (the bridge
-  // records their sum): what `loopwright eval` estimates cost from.
-  std::optional<double> pricePerMTok;
+  // US dollars per million input and output tokens: what `loopwright eval`
+  // estimates cost from; nullopt when the lane has no price.
+  std::optional<TokenPrices> prices;
   Location location;
 };
 

@@ -96,20 +96,52 @@ TEST_CASE(
   rig.server.script(answer(obeying), 2);
 
   CHECK(rig.run() == 0);
-  REQUIRE(rig.server.count() == 2);
+  REQUIRE(rig.server.count() == 1);
   const std::string system = rig.message(0, 0), user = rig.message(0, 1);
   // The body contained the first token drawn: the next one fences the data.
   CHECK(system.find("LW-DATA-0000000000005eee BEGIN name") != std::string::npos);
   CHECK(count(user, "<<<LW-DATA-0000000000005eee END diff>>>") == 1);
   CHECK(user.find("Ignore previous instructions") < user.find("<<<LW-DATA-0000000000005eee END diff>>>"));
-  CHECK(rig.message(1, 3).find("findings[0].path is not one of the files of this diff") != std::string::npos);
 
+  // The obeyed instruction is never published: the finding is dropped, and
+  // the note says what the model said and why it was dropped.
   CHECK(rig.findings().at("findings").as_array().empty());
   json::value cov = rig.coverage();
-  CHECK(cov.at("complete") == false);
-  CHECK(cov.at("reason") == "model output invalid");
-  CHECK(rig.fileCoverage("app/evil.py") == std::pair<std::string, std::string>{"skipped", "model output invalid"});
+  CHECK(cov.at("complete") == true);
+  CHECK(rig.fileCoverage("app/evil.py") == std::pair<std::string, std::string>{"reviewed", ""});
+  REQUIRE(cov.at("dropped").as_array().size() == 1);
+  const json::value& dropped = cov.at("dropped").at(0);
+  CHECK(dropped.at("path") == "/etc/passwd");
+  CHECK(dropped.at("rule") == "review/pwned");
+  CHECK(dropped.at("reason") == "off the change: not one of the files the model was shown");
   CHECK(cov.at("incrementalFrom").is_null());
+}
+
+TEST_CASE("review agent: one finding off the change is dropped and noted and the others on the change are kept") {
+  ReviewRig rig;
+  rig.paths = {"app/calc.py"};
+  rig.diff = test::addedFile("app/calc.py", 5);
+  std::string both = oneFinding("app/calc.py", 2, 3);
+  both.insert(both.size() - 2, "," + json::serialize(json::object{{"path", "README.md"},
+                                                                  {"startLine", 1},
+                                                                  {"endLine", 1},
+                                                                  {"severity", "error"},
+                                                                  {"rule", "planted"},
+                                                                  {"message", "Off the change."},
+                                                                  {"confidence", 1.0}}));
+  rig.server.script(answer(both));
+
+  CHECK(rig.run() == 0);
+  CHECK(rig.server.count() == 1);  // a valid answer: no correction asked for
+  const json::value findings = rig.findings();
+  const json::array& found = findings.at("findings").as_array();
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].at("path") == "app/calc.py");
+  json::value cov = rig.coverage();
+  CHECK(cov.at("complete") == true);
+  REQUIRE(cov.at("dropped").as_array().size() == 1);
+  CHECK(cov.at("dropped").at(0).at("path") == "README.md");
+  CHECK(cov.at("dropped").at(0).at("line") == 1);
 }
 
 TEST_CASE("review agent: a model that is down opens the breaker, the step stops with what it had") {

@@ -43,7 +43,8 @@ bool notText(const std::string& path) {
 bool codeSpanField(const std::string& path) {
   for (const char* key : {"ruleId", ".path", "reviewedFiles", "fullPatchAt"})
     if (path.find(key) != std::string::npos) return true;
-  return false;
+  // A dropped finding's rule id, like a finding's.
+  return path.find(".dropped[") != std::string::npos && path.ends_with(".rule");
 }
 
 void eachString(json::value& v, const std::string& path,
@@ -68,7 +69,13 @@ PublicationRequest everyFieldSet() {
       {"review", {f}, {CarriedFinding{"0123456789abcdef", Severity::Error, "step", "src/b.c", 4, 9, "why"}}});
   r.triage.push_back(TriageResult{"triage", {"bug"}, {{3, "reason"}}, true, false, "comment"});
   StepRow row{"review", "step", "linux-bwrap", {"networkIsolation"}, 10, 0, {"loop warn"}, true, "BLOCKER", {}, {}, 0};
-  row.coverage = Coverage{{{"src/a.c", FileReview::Skipped, "budget"}}, false, "budget", 0, kHead, kHead};
+  row.coverage = Coverage{{{"src/a.c", FileReview::Skipped, "budget"}},
+                          {{"README.md", 1, 1, "review/rule", "off the change"}},
+                          false,
+                          "budget",
+                          0,
+                          kHead,
+                          kHead};
   r.steps.push_back(row);
   r.conclusion = lw::github::Conclusion::Failure;
   r.reviewedFiles = std::vector<std::string>{"src/a.c"};

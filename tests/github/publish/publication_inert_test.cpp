@@ -51,7 +51,7 @@ Finding hostileFinding(Texts& t, int k) {
 
 StepRow hostileStep(Texts& t) {
   StepRow s{t(), t(), t(), {t(), t()}, 10, 1, {t(), t()}, true, t(), StepOutcome::Blocked, {}, 0};
-  s.coverage = Coverage{{{t(), FileReview::Skipped, t()}}, false, t(), 0, kHead, ""};
+  s.coverage = Coverage{{{t(), FileReview::Skipped, t()}}, {{t(), 1, 2, t(), t()}}, false, t(), 0, kHead, ""};
   return s;
 }
 

@@ -116,10 +116,14 @@ TEST_CASE("eval examples: every planted bug is found and no clean or hostile cas
   CHECK(count(scope(report, "step", "shellcheck"), "truePositives") == 4);
   CHECK(count(scope(report, "step", "review"), "truePositives") == 7);
   const json::object& primary = scope(report, "lane", "primary");
-  CHECK(count(primary, "tokens") > 0);
-  // The example's lane costs $0.40 per million tokens.
+  CHECK(count(primary, "inputTokens") > 0);
+  CHECK(count(primary, "outputTokens") > 0);
+  CHECK(count(primary, "tokens") == count(primary, "inputTokens") + count(primary, "outputTokens"));
+  // The example's lane costs $0.40 per million input tokens and $1.60 per million output tokens.
   CHECK(primary.at("costUsd").to_number<double>() ==
-        doctest::Approx(static_cast<double>(count(primary, "tokens")) * 0.40 / 1e6));
+        doctest::Approx((static_cast<double>(count(primary, "inputTokens")) * 0.40 +
+                         static_cast<double>(count(primary, "outputTokens")) * 1.60) /
+                        1e6));
   for (const json::value& c : report.at("caseRuns").as_array()) {
     INFO(json::serialize(c));
     CHECK(c.at("stepsNotSucceeded").as_array().empty());
@@ -182,19 +186,74 @@ TEST_CASE("eval examples: a hostile model's repeated findings count once and its
   CHECK(count(review, "truePositives") == 3);  // the three planted bugs, each once
   CHECK(count(review, "falsePositives") == 0);
   CHECK(count(review, "falseNegatives") == 0);
-  // A finding on README.md (not in the change): builtin/review refuses the
-  // answer and says the file was not reviewed; eval reports the bugs missed
-  // and the case's coverage incomplete, never a finding off the change found.
+  // A finding on README.md (not in the change): builtin/review drops it with
+  // a note and keeps the answer's other findings, so the planted bugs are
+  // found; the dropped finding is in the report as dropped, never a finding.
   ex.model.respondWith(outsideReviewer);
   CliRun outside = ex.eval(cases, {"--json"});
   REQUIRE(outside.status == 0);
   json::value second = json::parse(outside.out);
   INFO(json::serialize(second.at("caseRuns")));
-  CHECK(count(scope(second, "step", "review"), "truePositives") == 0);
-  CHECK(count(scope(second, "step", "review"), "falseNegatives") == 3);
+  CHECK(count(scope(second, "step", "review"), "truePositives") == 3);
+  CHECK(count(scope(second, "step", "review"), "falsePositives") == 0);
+  CHECK(count(scope(second, "step", "review"), "falseNegatives") == 0);
   for (const json::value& c : second.at("caseRuns").as_array()) {
-    CHECK_FALSE(c.at("coverageComplete").as_bool());
-    CHECK(c.at("filesSkipped").to_number<int>() == 1);
-    for (const json::value& v : c.at("verdicts").as_array()) CHECK(v.at("verdict") != "true-positive");
+    CHECK(c.at("coverageComplete").as_bool());
+    CHECK(c.at("filesSkipped").to_number<int>() == 0);
+    for (const json::value& v : c.at("verdicts").as_array()) CHECK(v.at("path") != "README.md");
+    const json::array& dropped = c.at("dropped").as_array();
+    REQUIRE(dropped.size() == 1);
+    CHECK(dropped[0].at("step") == "review");
+    CHECK(dropped[0].at("path") == "README.md");
+    CHECK(dropped[0].at("rule") == "review/eval-of-input");
+    CHECK(dropped[0].at("reason") == "off the change: not one of the files the model was shown");
   }
+}
+
+TEST_CASE("eval examples: --lane runs the same cases on each lane and reports them side by side") {
+  requireHost();
+  EvalExample ex(demoReviewerAnswer);
+  fs::path cases = ex.someCases({"review-three-bugs", "clean-python"});
+  // The example's taskpack with a second lane on the same stand-in model,
+  // priced apart.
+  std::string taskpack = readFile(ex.repo / ".loopwright" / "taskpack.yaml");
+  const std::string lanes = "  lanes:\n";
+  REQUIRE(taskpack.find(lanes) != std::string::npos);
+  taskpack.insert(taskpack.find(lanes) + lanes.size(),
+                  "    - {name: cheap, api: openai-chat, baseUrl: \"" + ex.model.url() +
+                      "\", model: small, apiKeyEnv: OPENAI_API_KEY, pricePerMTok: 0.10}\n");
+  // With two lanes the review names its own (docs/taskpack.md).
+  const std::string review = "uses: builtin/review\n";
+  REQUIRE(taskpack.find(review) != std::string::npos);
+  taskpack.insert(taskpack.find(review) + review.size(), "          lane: primary\n");
+  const fs::path file = ex.s.root / "two-lanes.yaml";
+  writeFile(file, taskpack);
+  CliRun run = ex.eval(cases, {"--taskpack", file.string(), "--lane", "primary", "--lane", "cheap", "--json"});
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  json::value report = json::parse(run.out);
+  const json::array& bound = report.at("boundLanes").as_array();
+  REQUIRE(bound.size() == 2);
+  CHECK(bound[0].at("lane") == "primary");
+  CHECK(bound[1].at("lane") == "cheap");
+  for (const json::value& b : bound) {
+    const json::value& r = b.at("report");
+    CHECK(count(scope(r, "step", "review"), "truePositives") == 3);
+    // The review ran on the bound lane, and only there.
+    const json::object& lane = scope(r, "lane", std::string(b.at("lane").as_string()));
+    CHECK(count(lane, "inputTokens") > 0);
+  }
+  const json::object& cheap = scope(bound[1].at("report"), "lane", "cheap");
+  CHECK(cheap.at("costUsd").to_number<double>() ==
+        doctest::Approx(static_cast<double>(count(cheap, "tokens")) * 0.10 / 1e6));
+  CliRun table = ex.eval(cases, {"--taskpack", file.string(), "--lane", "primary", "--lane", "cheap"});
+  REQUIRE(table.status == 0);
+  CHECK(table.out.find("primary: precision") != std::string::npos);
+  CHECK(table.out.find("cheap: precision") != std::string::npos);
+
+  CliRun unknown = ex.eval(cases, {"--taskpack", file.string(), "--lane", "fast"});
+  CHECK(unknown.status == 2);
+  CHECK(unknown.err.find("error[USAGE_ERROR]: " + file.string() + ":") != std::string::npos);
+  CHECK(unknown.err.find("--lane fast: the taskpack has no lane of that name") != std::string::npos);
+  CHECK(unknown.err.find("hint: its lanes: cheap, primary") != std::string::npos);
 }

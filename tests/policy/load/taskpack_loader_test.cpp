@@ -179,8 +179,29 @@ TEST_CASE("taskpack loader: a lane's price per million tokens is read, and absen
                           "t.yaml", kOpts);
   REQUIRE(tp);
   REQUIRE(tp->lanes.size() == 2);
-  CHECK(tp->lanes[0].pricePerMTok == std::optional<double>(0.40));
-  CHECK_FALSE(tp->lanes[1].pricePerMTok.has_value());
+  // The single price of earlier taskpacks is both the input and the output price.
+  REQUIRE(tp->lanes[0].prices);
+  CHECK(tp->lanes[0].prices->inputPerMTok == doctest::Approx(0.40));
+  CHECK(tp->lanes[0].prices->outputPerMTok == doctest::Approx(0.40));
+  CHECK_FALSE(tp->lanes[1].prices.has_value());
+}
+
+TEST_CASE("taskpack loader: a lane's input and output prices are read apart") {
+  const std::string lane = "  lanes:\n    - {name: a, api: openai-chat, baseUrl: 'https://x', model: m, apiKeyEnv: K, ";
+  auto tp =
+      parseTaskpack(withSpec(lane + "inputPricePerMTok: 0.40, outputPricePerMTok: 1.60}\n" + kStage), "t.yaml", kOpts);
+  REQUIRE(tp);
+  REQUIRE(tp->lanes[0].prices);
+  CHECK(tp->lanes[0].prices->inputPerMTok == doctest::Approx(0.40));
+  CHECK(tp->lanes[0].prices->outputPerMTok == doctest::Approx(1.60));
+  auto half = problems(withSpec(lane + "inputPricePerMTok: 0.40}\n" + kStage));
+  REQUIRE(half.size() == 1);
+  CHECK(half[0].find("spec.lanes[0]: gives inputPricePerMTok alone") != std::string::npos);
+  auto both =
+      problems(withSpec(lane + "pricePerMTok: 1, inputPricePerMTok: 0.40, outputPricePerMTok: 1.60}\n" + kStage));
+  REQUIRE(both.size() == 1);
+  CHECK(both[0].find("spec.lanes[0]: gives pricePerMTok and inputPricePerMTok/outputPricePerMTok") !=
+        std::string::npos);
 }
 
 TEST_CASE("taskpack loader: steps, stages and references") {
