@@ -15,11 +15,14 @@
 // On k8s-pod it is also the pod's end of the step's bridge: with
 // `--bridge-listen SOCKET` it accepts the one connection the step's own init
 // makes and relays it over its stdin and stdout, which the runner joins to
-// the bridge (sandbox/k8s/pod_bridge_relay.h).
+// the bridge (sandbox/k8s/pod_bridge_relay.h). With `--egress-listen DIR`
+// and `--egress-connect SOCKET` it is the pod's end of an allow-list step's
+// egress (sandbox/k8s/pod_egress_relay.h).
 //
 // usage: loopwright-container-init FILTER -- CMD [ARGS...]
 //        loopwright-container-init --egress-relay SOCKET -- CMD [ARGS...]
 //        loopwright-container-init --bridge-listen SOCKET
+//        loopwright-container-init --egress-listen DIR | --egress-connect SOCKET
 //   FILTER  the compiled filter (struct sock_filter[], native byte order)
 //   LOOPWRIGHT_BRIDGE=/path/to/socket  connect it to fd 3, then set fd:3
 // Any failure: a line on stderr, exit 127, the step never starts.
@@ -41,6 +44,7 @@
 
 #include "egress/step_relay.h"
 #include "sandbox/k8s/pod_bridge_relay.h"
+#include "sandbox/k8s/pod_egress_relay.h"
 
 namespace {
 
@@ -92,6 +96,10 @@ void installFilter(const char* path) {
 int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "--bridge-listen") == 0)
     return lw::sandbox::k8s::relayOneBridgeConnection(argv[2]);
+  if (argc == 3 && std::strcmp(argv[1], "--egress-listen") == 0)
+    return lw::sandbox::k8s::listenForEgress(argv[2], lw::egress::kRelayPort);
+  if (argc == 3 && std::strcmp(argv[1], "--egress-connect") == 0)
+    return lw::sandbox::k8s::carryEgressConnection(argv[2]);
   if (argc >= 5 && std::strcmp(argv[1], "--egress-relay") == 0 && std::strcmp(argv[3], "--") == 0)
     return lw::egress::runWithRelay(argv[2], lw::egress::kRelayPort, std::vector<std::string>(argv + 4, argv + argc));
   if (argc < 4 || std::strcmp(argv[2], "--") != 0) {

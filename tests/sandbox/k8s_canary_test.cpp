@@ -84,11 +84,17 @@ TEST_CASE("k8s canary: under an enforced default-deny policy the canary reaches 
   PodCluster c;
   c.runtimeClass("runsc");
   c.denyPolicy();
-  K8sPodBackend backend(c.config(c.server.url()));
+  K8sPodConfig config = c.config(c.server.url());
+  config.initBinary = LOOPWRIGHT_CONTAINER_INIT;
+  K8sPodBackend backend(config);
   const ProbeReport& r = backend.probe();
   REQUIRE(r.available);
   CHECK_MESSAGE(r.networkModes.at(NetworkMode::None).support == Support::Enforced,
                 r.networkModes.at(NetworkMode::None).reason);
+  // allow-list holds as the policy does: the run's proxy is then the pod's one way out.
+  const SupportStatus allowList = r.networkModes.at(NetworkMode::AllowList);
+  CHECK_MESSAGE(allowList.support == Support::Enforced, allowList.reason);
+  CHECK(allowList.reason.find("the run's egress proxy on the runner") != std::string::npos);
   CHECK_MESSAGE(r.kernelSeparation.find("Linux_version_4.4.0") != std::string::npos, r.kernelSeparation);
   CHECK(observedIsolation(r) == Isolation::L3);
   auto picked = negotiate(l3Request(), [&](BackendId) { return &backend.probe(); });
@@ -106,6 +112,7 @@ TEST_CASE("k8s canary: where the network plugin ignores the policy the canary co
   K8sPodBackend backend(c.config(c.server.url()));
   const SupportStatus none = backend.probe().networkModes.at(NetworkMode::None);
   CHECK(none.support == Support::Absent);
+  CHECK(backend.probe().networkModes.at(NetworkMode::AllowList).support == Support::Absent);
   CHECK_MESSAGE(none.reason.find("reached listener, api") != std::string::npos, none.reason);
   auto refused = negotiate(l3Request(), [&](BackendId) { return &backend.probe(); });
   REQUIRE_FALSE(refused.ok());

@@ -13,6 +13,7 @@
 #include <ctime>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include <boost/json/serialize.hpp>
 
@@ -97,19 +98,56 @@ std::string onPath(std::string program) {
   return program;
 }
 
-// The bwrap argv the pod's processes start under ("" none), as its sandbox asks.
-std::vector<std::string> sandboxWrapper(const PodSandbox& sandbox, const fs::path& podDir) {
-  if (!sandbox.ownNetwork && sandbox.procVersion.empty()) return {};
+// The network namespace every process of a pod shares, as a node's pod
+// sandbox holds it: a process that only waits in a user and network
+// namespace of its own (-1 when it could not be made). Returned only once
+// it is in its namespace: a process joining it sooner would join the host's.
+int networkHolder() {
+  // Its loopback up, as a pod's is (unshare leaves it down).
+  const std::vector<std::string> argv{onPath("unshare"),
+                                      "-U",
+                                      "-r",
+                                      "-n",
+                                      "--",
+                                      onPath("sh"),
+                                      "-c",
+                                      "PATH=/usr/sbin:/sbin:$PATH ip link set lo up && exec sleep infinity"};
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  if (pid < 0) return -1;
+  const auto own = fs::read_symlink("/proc/self/ns/net");
+  for (int i = 0; i < 500; ++i) {
+    std::error_code ec;
+    const auto held = fs::read_symlink("/proc/" + std::to_string(pid) + "/ns/net", ec);
+    if (!ec && held != own && fs::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec).filename() == "sleep")
+      return pid;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(pid, SIGKILL);
+  while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
+  return -1;
+}
+
+// The argv the pod's processes start under ("" none), as its sandbox asks:
+// the pod's network namespace (`holder`), then bubblewrap for its /proc/version.
+std::vector<std::string> sandboxWrapper(const PodSandbox& sandbox, const fs::path& podDir, int holder) {
+  std::vector<std::string> w;
+  if (sandbox.ownNetwork)
+    w = {onPath("nsenter"), "-t", std::to_string(holder), "-U", "-n", "--preserve-credentials", "--"};
+  if (sandbox.procVersion.empty()) return w;
   // No --die-with-parent: the parent is the server thread that created the pod, which ends
   // before the pod does; the runtime kills the process group instead.
-  std::vector<std::string> w{onPath("bwrap"), "--dev-bind", "/", "/"};
-  if (sandbox.ownNetwork) w.push_back("--unshare-net");
-  if (!sandbox.procVersion.empty()) {
-    fs::create_directories(podDir);
-    std::ofstream(podDir / "proc-version") << sandbox.procVersion << "\n";
-    w.insert(w.end(), {"--ro-bind", (podDir / "proc-version").string(), "/proc/version"});
-  }
-  w.push_back("--");
+  fs::create_directories(podDir);
+  std::ofstream(podDir / "proc-version") << sandbox.procVersion << "\n";
+  w.insert(w.end(), {onPath("bwrap"), "--dev-bind", "/", "/", "--ro-bind", (podDir / "proc-version").string(),
+                     "/proc/version", "--"});
   return w;
 }
 
@@ -207,11 +245,14 @@ void forwardOutput(const Child& child, LocalHttpServer::WebSocket& ws) {
 
 }  // namespace
 
-bool nodeSandboxInstalled() { return onPath("bwrap") != "bwrap"; }
+bool nodeSandboxInstalled() {
+  return onPath("bwrap") != "bwrap" && onPath("unshare") != "unshare" && onPath("nsenter") != "nsenter";
+}
 
 struct LocalPodRuntime::Pod {
   std::vector<Container> containers;
-  std::vector<std::string> wrapper;  // the sandbox's bwrap argv, for the containers and every exec
+  std::vector<std::string> wrapper;  // the sandbox's argv, for the containers and every exec
+  int networkHolder = -1;            // the process holding the pod's network namespace
   std::set<int> execPids;
   std::string startTime;
 };
@@ -238,7 +279,8 @@ void LocalPodRuntime::start(const std::string& key, const json::object& pod, con
     for (const json::value& v : vs->as_array()) fs::create_directories(volumes / std::string(v.at("name").as_string()));
   for (const json::value& c : pod.at("spec").at("containers").as_array())
     p->containers.push_back(containerOf(c.as_object(), volumes));
-  p->wrapper = sandboxWrapper(sandbox, podDir);
+  if (sandbox.ownNetwork) p->networkHolder = networkHolder();
+  p->wrapper = sandboxWrapper(sandbox, podDir, p->networkHolder);
   std::lock_guard<std::mutex> lock(mu_);
   pods_[key] = p;
   report(key);  // Pending, ContainerCreating
@@ -286,6 +328,10 @@ void LocalPodRuntime::stop(const std::string& key) {
   for (const Container& c : found->second->containers)
     if (c.pid > 0 && !c.exitCode) ::kill(-c.pid, SIGKILL);
   for (int pid : found->second->execPids) ::kill(-pid, SIGKILL);
+  if (const int holder = found->second->networkHolder; holder > 0) {
+    ::kill(-holder, SIGKILL);
+    while (::waitpid(holder, nullptr, 0) < 0 && errno == EINTR) {}
+  }
   pods_.erase(found);
 }
 

@@ -15,10 +15,12 @@
 // output goes out.
 //
 // What a node does that a test must observe, the runtime does with
-// bubblewrap (PodSandbox): a pod a NetworkPolicy denies egress gets a
-// network namespace of its own (its loopback only), as a CNI that enforces
-// policies would; a pod of a sandboxed RuntimeClass sees that runtime's
-// /proc/version (gVisor's kernel reports its own).
+// namespaces and bubblewrap (PodSandbox): a pod a NetworkPolicy denies
+// egress gets a network namespace of its own (its loopback only), as a CNI
+// that enforces policies would, shared by its containers and every exec in
+// it as a pod's is (nsenter into a process that holds it); a pod of a
+// sandboxed RuntimeClass sees that runtime's /proc/version (gVisor's kernel
+// reports its own).
 #pragma once
 
 #include <filesystem>
@@ -46,7 +48,7 @@ struct PodSandbox {
   std::string procVersion;  // "" the host's /proc/version, else the runtime's
 };
 
-// Whether bubblewrap, which PodSandbox needs, is installed.
+// Whether bubblewrap, unshare and nsenter, which PodSandbox needs, are installed.
 bool nodeSandboxInstalled();
 
 // What gVisor's kernel answers in /proc/version, whatever the node runs.

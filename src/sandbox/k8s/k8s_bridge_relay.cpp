@@ -15,7 +15,8 @@ namespace {
 constexpr auto kNoDeadline = std::chrono::hours(24 * 365);
 constexpr std::size_t kMaxRelayStderr = 4096;
 
-// The bytes the step sent, to the bridge; dropped once the bridge is gone.
+}  // namespace
+
 void sendAll(int fd, const char* data, std::size_t size) {
   while (size > 0) {
     const ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
@@ -25,8 +26,6 @@ void sendAll(int fd, const char* data, std::size_t size) {
     size -= static_cast<std::size_t>(n);
   }
 }
-
-}  // namespace
 
 std::vector<std::string> throughInit(const std::vector<std::string>& argv) {
   std::vector<std::string> out{kInitInPod, kFilterInPod, "--"};

@@ -35,6 +35,10 @@ inline constexpr const char* kEventInPod = "/loopwright/event.json";
 // The relay's socket, in a directory it makes (0700) in the step container's /tmp.
 inline constexpr const char* kBridgeSocketInPod = "/tmp/.loopwright-bridge/bridge.sock";
 
+// Every byte to the socket `fd`, or as many as it took before it failed (a
+// peer gone drops the rest: the stream it came on ends too).
+void sendAll(int fd, const char* data, std::size_t size);
+
 // The step's argv through the init: the bridge at fd 3, then the filter.
 std::vector<std::string> throughInit(const std::vector<std::string>& argv);
 

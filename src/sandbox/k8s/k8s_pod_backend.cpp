@@ -44,6 +44,20 @@ Error refused(const std::string& what, const std::string& hint) {
   return makeError(ErrorCode::SandboxCapabilityInsufficient, "k8s-pod cannot run this step: " + what, hint, "k8s-pod");
 }
 
+// allow-list holds where the pod's network reaches nothing (the canary saw
+// the policy enforced): then the run's egress proxy, on the runner, is the
+// step's only way out (k8s_egress_relay.h).
+SupportStatus allowListSupport(const K8sPodConfig& c, const SupportStatus& network) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(c.initBinary, ec))
+    return {Support::Absent, "loopwright-container-init is not installed beside loopwright (" + c.initBinary.string() +
+                                 "): the egress relay cannot be carried into the pod"};
+  if (network.support != Support::Enforced) return network;
+  return {Support::Enforced,
+          "127.0.0.1:3128 in the pod carried over exec to the run's egress proxy on the runner, the only way out: " +
+              network.reason};
+}
+
 // The capabilities the API showed, with what the canary pod observed in
 // place of what only it can show: the network plugin enforcing the policy
 // (networkMode none and loopback-only) and the node's kernel (L3).
@@ -57,7 +71,7 @@ ProbeReport probeReportOf(const K8sPodConfig& c, const Preflight& pre, const Can
   r.networkModes = {{NetworkMode::None, canary.network},
                     {NetworkMode::LoopbackOnly, canary.network},
                     {NetworkMode::AllowOutbound, {Support::Absent, "the default-deny policy allows no egress"}},
-                    {NetworkMode::AllowList, {Support::Absent, "the egress proxy is not carried to pods yet"}}};
+                    {NetworkMode::AllowList, allowListSupport(c, canary.network)}};
   if (canary.kernelSeparation.empty()) {
     r.capabilities[Capability::SyscallFiltering] = {
         Support::Partial, "seccompProfile RuntimeDefault; not the sandboxed kernel: " + canary.kernelFailure};
@@ -87,9 +101,11 @@ const ProbeReport& K8sPodBackend::probe() {
     return *(report_ = r);  // never cached: the next run asks the API again
   }
   // What the canary pod observed depends on the cluster, the namespace's policy, the runtime and the image.
-  const std::string key = "k8s-probe-v1|" + std::string(kVersion) + "|" + config_.endpoint.server + "|" + config_.ns +
-                          "|" + config_.runtimeClassName + "|" + pre->handler + "|" + pre->denyPolicy + "|" +
-                          config_.image;
+  std::error_code ec;
+  const std::string key = "k8s-probe-v2|" +
+                          std::string(std::filesystem::is_regular_file(config_.initBinary, ec) ? "init|" : "no-init|") +
+                          std::string(kVersion) + "|" + config_.endpoint.server + "|" + config_.ns + "|" +
+                          config_.runtimeClassName + "|" + pre->handler + "|" + pre->denyPolicy + "|" + config_.image;
   report_ = probeThroughCache(config_.cacheFile, config_.readCache, key, [&] {
     CanaryRunInput canary{config_.endpoint, pre->runtime, config_.canaryPublicAddress, config_.canaryTimeout};
     return probeReportOf(config_, *pre, runCanaryPod(*this, canary));
@@ -98,9 +114,12 @@ const ProbeReport& K8sPodBackend::probe() {
 }
 
 Result<std::unique_ptr<process::RunningProcess>> K8sPodBackend::launch(const StepSpec& spec) {
-  if (spec.network == NetworkMode::AllowOutbound || spec.network == NetworkMode::AllowList)
-    return refused("networkMode " + std::string(toString(spec.network)) + " (pods get the default-deny policy only)",
-                   "use networkMode none or loopback-only with k8s-pod (docs/kubernetes.md)");
+  if (spec.network == NetworkMode::AllowOutbound)
+    return refused("networkMode allow-outbound (pods get the default-deny policy only)",
+                   "use networkMode none, loopback-only or allow-list with k8s-pod (docs/kubernetes.md)");
+  if (spec.network == NetworkMode::AllowList && spec.egressSocket.empty())
+    return refused("networkMode allow-list without the run's egress proxy",
+                   "run the step through loopwright run or sandbox exec, which start the proxy (docs/egress.md)");
   // Again before every pod: a NetworkPolicy or RuntimeClass deleted since the probe refuses the step.
   auto pre = preflightFromCluster(*config_.transport, config_.endpoint, config_.runtimeClassName, config_.ns,
                                   podLabels(config_.runLabel, "step"));
@@ -152,7 +171,8 @@ Result<std::unique_ptr<process::RunningProcess>> K8sPodBackend::createAndRun(con
                         config_.outputs,
                         files->files.empty() ? std::string() : tarFiles(files->files),
                         std::move(bridge),
-                        config_.relayTimeout};
+                        config_.relayTimeout,
+                        spec.network == NetworkMode::AllowList ? spec.egressSocket : std::filesystem::path()};
   return std::unique_ptr<process::RunningProcess>(std::make_unique<PodRun>(std::move(context)));
 }
 

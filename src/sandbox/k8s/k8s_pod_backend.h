@@ -16,8 +16,16 @@
 // into the pod over one exec stream to a relay in the step's container, and
 // the step gets it as fd 3 through loopwright-container-init, as docker and
 // gVisor steps do (k8s_bridge_relay.h, k8s_step_files.h). The run's event
-// goes in read-only at /loopwright/event.json. Not carried yet: the
-// allow-list egress proxy.
+// goes in read-only at /loopwright/event.json.
+//
+// networkMode allow-list: the pod keeps its default-deny policy and the
+// run's egress proxy stays on the runner (EgressPath::ByBackend, with
+// StepSpec::egressSocket). The init listens on the step's 127.0.0.1:3128 in
+// the pod and each connection is carried over an exec stream of its own to
+// a new connection to the proxy, at most 32 at once (k8s_egress_relay.h);
+// the allow-list, the address checks and the denial records are the
+// proxy's, as on every backend. The probe reports allow-list as the canary
+// saw network isolation. allow-outbound is refused.
 #pragma once
 
 #include <chrono>

@@ -55,6 +55,13 @@ Status PodRun::startRelay() {
   return relay_->waitListening(std::chrono::steady_clock::now() + c_.relayTimeout);
 }
 
+// The same for the egress: a step must never start without its one way out.
+Status PodRun::startEgress() {
+  if (c_.egressSocket.empty()) return Ok{};
+  egress_ = std::make_unique<EgressRelay>(c_.endpoint, c_.ns, c_.podName, kStepContainer, c_.egressSocket);
+  return egress_->waitListening(std::chrono::steady_clock::now() + c_.relayTimeout);
+}
+
 Status PodRun::runSteps() {
   const auto startBy = std::chrono::steady_clock::now() + c_.startTimeout;
   if (auto running = waitRunning(*c_.transport, c_.endpoint, c_.ns, c_.podName, startBy); !running)
@@ -63,6 +70,7 @@ Status PodRun::runSteps() {
   if (!c_.loopwrightFiles.empty())
     if (Status in = unpack(c_.loopwrightFiles, kLoopwrightMount, "loopwright's files"); !in) return in;
   if (Status relay = startRelay(); !relay) return relay;
+  if (Status egress = startEgress(); !egress) return egress;
   ExecRequest step{c_.ns,
                    c_.podName,
                    kStepContainer,
@@ -72,6 +80,7 @@ Status PodRun::runSteps() {
                    std::chrono::steady_clock::now() + kNoDeadline};
   auto ran = execInPod(c_.endpoint, step);
   if (relay_) relay_->end(kRelayGrace);
+  if (egress_) egress_->end();
   if (!ran) return ran.error();
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -103,8 +112,10 @@ Status PodRun::runSteps() {
 void PodRun::run() {
   Status steps = cancelled_ ? Status(Ok{}) : runSteps();
   if (relay_) relay_->end(std::chrono::milliseconds(0));
+  if (egress_) egress_->end();
   Status deleted = deleteOnce();
-  relay_.reset();  // the pod is gone: its stream has ended
+  relay_.reset();  // the pod is gone: its streams have ended
+  egress_.reset();
   std::lock_guard<std::mutex> lock(mu_);
   if (!steps)
     exit_.launchFailure = steps.error();

@@ -1,10 +1,11 @@
 // One step's pod after it was created, as a RunningProcess: a thread waits
 // for the pod to run, execs the workspace (and loopwright's files) in, starts
-// the bridge's relay and waits until it listens (k8s_bridge_relay.h), execs
+// the bridge's relay and the egress relay and waits until they listen
+// (k8s_bridge_relay.h, k8s_egress_relay.h), execs
 // the step, then the outputs out (k8s_exec.h, k8s_tar.h), and deletes the
 // pod on every path — success, failure, a refused exec, a relay that never
-// listened, the deadline, kill(); the relay's stream ends with the step and
-// is joined after the pod is gone. What a killed loopwright leaves, the
+// listened, the deadline, kill(); the relays' streams end with the step and
+// are joined after the pod is gone. What a killed loopwright leaves, the
 // pod's deadline ends and the job-completed sweep deletes by its labels
 // (host/k8s_pod_setup.h).
 #pragma once
@@ -22,6 +23,7 @@
 #include "sandbox/backend.h"
 #include "sandbox/k8s/k8s_bridge_relay.h"
 #include "sandbox/k8s/k8s_cluster.h"
+#include "sandbox/k8s/k8s_egress_relay.h"
 #include "sandbox/k8s/k8s_tar.h"
 
 namespace lw::sandbox::k8s {
@@ -38,6 +40,9 @@ struct PodRunContext {
   std::string loopwrightFiles;  // a tar stream for /loopwright (k8s_step_files.h); "" none
   UniqueFd bridge;              // the step's end of its bridge; none without one
   std::chrono::milliseconds relayTimeout{30000};
+  // networkMode allow-list: the run's egress proxy, which the step's
+  // 127.0.0.1:3128 reaches through the pod (k8s_egress_relay.h); "" none.
+  std::filesystem::path egressSocket;
 };
 
 class PodRun final : public process::RunningProcess {
@@ -56,6 +61,7 @@ class PodRun final : public process::RunningProcess {
   Status runSteps();  // the workspace in, the step, the outputs out
   Status unpack(const std::string& tar, const char* dir, const std::string& what);
   Status startRelay();
+  Status startEgress();
   Status deleteOnce();
   void capture(int stream, const char* data, std::size_t size);
 
@@ -69,7 +75,8 @@ class PodRun final : public process::RunningProcess {
   process::ExitInfo exit_;
   process::CapturedStream out_;
   process::CapturedStream err_;
-  std::unique_ptr<BridgeRelay> relay_;  // the worker's alone
+  std::unique_ptr<BridgeRelay> relay_;   // the worker's alone
+  std::unique_ptr<EgressRelay> egress_;  // the worker's alone
   std::thread worker_;
 };
 

@@ -23,21 +23,25 @@ Status carryEvent(StepFiles& out) {
   return Ok{};
 }
 
-Status carryBridge(StepFiles& out, const fs::path& initBinary, const std::string& filter) {
+// loopwright-container-init, which the pod runs for its bridge or its egress; the node must be of its architecture.
+Status carryInit(StepFiles& out, const fs::path& initBinary, const std::string& what) {
   std::error_code ec;
   if (initBinary.empty() || !fs::is_regular_file(initBinary, ec))
     return makeError(ErrorCode::SandboxLaunchFailed,
                      "loopwright-container-init is not installed beside loopwright (" + initBinary.string() +
-                         "): the bridge cannot be carried into the pod",
+                         "): " + what + " cannot be carried into the pod",
                      "install loopwright-container-init beside loopwright", "k8s-pod");
   auto init = readBoundedFile(initBinary.string(), kMaxInitBytes, ErrorCode::SandboxLaunchFailed);
   if (!init) return init.error();
   out.files.push_back({fs::path(kInitInPod).filename().string(), std::move(*init), true});
+  out.nodeArch = runnerArch();
+  return Ok{};
+}
+
+void carryBridge(StepFiles& out, const std::string& filter) {
   out.files.push_back({fs::path(kFilterInPod).filename().string(), filter, false});
   out.spec.argv = throughInit(out.spec.argv);
   out.spec.env["LOOPWRIGHT_BRIDGE"] = kBridgeSocketInPod;
-  out.nodeArch = runnerArch();
-  return Ok{};
 }
 
 }  // namespace
@@ -59,8 +63,11 @@ std::string runnerArch() {
 Result<StepFiles> stepFilesFor(const StepSpec& spec, const fs::path& initBinary, const std::string& filter) {
   StepFiles out{spec, {}, ""};
   if (Status event = carryEvent(out); !event) return event.error();
-  if (spec.passFd)
-    if (Status bridge = carryBridge(out, initBinary, filter); !bridge) return bridge.error();
+  const bool egress = spec.network == NetworkMode::AllowList;
+  if (spec.passFd || egress)
+    if (Status init = carryInit(out, initBinary, spec.passFd ? "the bridge" : "the egress relay"); !init)
+      return init.error();
+  if (spec.passFd) carryBridge(out, filter);
   return out;
 }
 

@@ -7,7 +7,9 @@
 //    and the step's seccomp filter, the step's argv through the init and
 //    LOOPWRIGHT_BRIDGE at the relay's socket (k8s_bridge_relay.h). The
 //    init is this runner's own static binary: the pod asks for a node of
-//    its architecture.
+//    its architecture;
+//  - for a step whose networkMode is allow-list, the same init, which is
+//    the pod's end of its egress (k8s_egress_relay.h).
 #pragma once
 
 #include <filesystem>

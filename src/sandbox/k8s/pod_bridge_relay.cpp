@@ -55,8 +55,9 @@ int acceptOne(int listener, std::string& early) {
   return -1;
 }
 
-// The connection's bytes to stdout, stdin's to the connection, until either ends.
-void relay(int connection) {
+}  // namespace
+
+void relayOverStdio(int connection) {
   pollfd fds[2] = {{connection, POLLIN, 0}, {0, POLLIN, 0}};
   char buffer[32768];
   while (pollBoth(fds)) {
@@ -68,8 +69,6 @@ void relay(int connection) {
     }
   }
 }
-
-}  // namespace
 
 int relayOneBridgeConnection(const char* socketPath) {
   ::signal(SIGPIPE, SIG_IGN);  // the runner gone: a failed write, not a silent death
@@ -95,7 +94,7 @@ int relayOneBridgeConnection(const char* socketPath) {
   ::rmdir(dir.c_str());
   ::close(listener);
   if (connection < 0) return 1;
-  if (writeAll(connection, early.data(), early.size(), true)) relay(connection);
+  if (writeAll(connection, early.data(), early.size(), true)) relayOverStdio(connection);
   ::close(connection);
   return 0;
 }

@@ -23,4 +23,8 @@ inline constexpr const char* kBridgeRelayReady = "loopwright-container-init: the
 // connected.
 int relayOneBridgeConnection(const char* socketPath);
 
+// `connection`'s bytes to stdout, stdin's to `connection`, until either ends
+// (the egress relay's too, pod_egress_relay.h).
+void relayOverStdio(int connection);
+
 }  // namespace lw::sandbox::k8s

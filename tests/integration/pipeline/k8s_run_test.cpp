@@ -6,10 +6,12 @@
 // refused with a BLOCKER and nothing runs. Agent steps reach their bridge
 // through the pod: their tool calls are answered on the runner, the loop
 // detector stops a looping one, a second connection to the relay's socket
-// fails, and no credential reaches a pod.
+// fails, and no credential reaches a pod. An allow-list step reaches its
+// listed hosts through the runner's egress proxy and nothing else.
 #include <doctest/doctest.h>
 
 #include "integration/pipeline/pipeline_fixture.h"
+#include "support/egress_hosts.h"
 #include "support/k8s_server_process.h"
 #include "support/local_k8s_server.h"
 
@@ -50,15 +52,18 @@ struct K8sRun {
   Scratch s;
   fs::path repo = s.root / "repo";
 
+  std::string hostConfigExtra;  // more HostConfig keys (egress)
+
   explicit K8sRun(bool policyEnforced = true, const std::string& stage = kStage,
-                  const std::map<std::string, std::string>& files = {})
+                  const std::map<std::string, std::string>& files = {},
+                  const std::string& policy = "  isolation: L3\n  sandbox: {preferredBackends: [k8s-pod]}\n")
       : server([policyEnforced](LocalK8sServer& k) {
           stepNamespace(k);
           if (!policyEnforced) k.setNetworkPolicyEnforced(false);
         }) {
     std::map<std::string, std::string> all = files;
     all["README.md"] = "hello\n";
-    all[".loopwright/taskpack.yaml"] = taskpack(stage, "  isolation: L3\n  sandbox: {preferredBackends: [k8s-pod]}\n");
+    all[".loopwright/taskpack.yaml"] = taskpack(stage, policy);
     makeRepo(repo, all);
   }
   CliRun run(std::map<std::string, std::string> env = {}) {
@@ -74,7 +79,8 @@ struct K8sRun {
     writeFile(s.root / "host.yaml",
               "apiVersion: loopwright.dev/v1alpha1\nkind: HostConfig\n"
               "kubernetes: {namespace: ci, runtimeClassName: gvisor, image: 'ghcr.io/acme/tools@sha256:" +
-                  std::string(64, 'a') + "', kubeconfig: '" + (s.root / "kubeconfig").string() + "'}\n");
+                  std::string(64, 'a') + "', kubeconfig: '" + (s.root / "kubeconfig").string() + "'}\n" +
+                  hostConfigExtra);
     env["LOOPWRIGHT_HOST_CONFIG"] = (s.root / "host.yaml").string();
     env["XDG_CACHE_HOME"] = (s.root / "cache").string();
     return runDispatch(s, repo, env);
@@ -229,5 +235,104 @@ TEST_CASE("run: a looping agent step on k8s-pod is stopped by the bridge's loop 
   CHECK(events[2].at("code").as_string() == "LOOP_DETECTED");
   CHECK(looper.at("blocker").as_string().starts_with("BLOCKER: step s/looper was stopped by LOOP_DETECTED"));
   CHECK(readFile(k.s.root / "out/steps/s/looper/stdout.log").find("never stopped") == std::string::npos);
+  CHECK(k.requests("DELETE /api/v1/namespaces/ci/pods/") >= 2);
+}
+
+namespace {
+
+// Inside the step: curl through the proxy variables to the listed hosts, to
+// an unlisted port and name, and around the proxy; then 33 connections held
+// open at once to 127.0.0.1:3128 (each a CONNECT to the listed HTTP server).
+const std::string kFetch =
+    "try() { label=$1; shift; code=$(curl -s -o /dev/null -w '%{http_code}/%{http_connect}' --max-time 20 "
+    "--cacert cert.pem \"$@\"); echo \"$label $? $code\" >> \"$LOOPWRIGHT_OUT/results\"; }\n"
+    "try allowed \"https://$1:$2/\"\n"
+    "try http-allowed \"http://$1:$3/\"\n"
+    "try other-port \"https://$1:$4/\"\n"
+    "try other-name https://example.com/\n"
+    "try direct-curl --noproxy '*' \"https://$1:$2/\"\n"
+    "python3 .loopwright/agents/hold.py \"$1\" \"$3\" > \"$LOOPWRIGHT_OUT/held.txt\" 2>&1\n";
+
+const std::string kHold =
+    "import socket, sys, time\n"
+    "host, port = sys.argv[1], sys.argv[2]\n"
+    "def tunnel():\n"
+    "    s = socket.create_connection(('127.0.0.1', 3128), timeout=30)\n"
+    "    try:\n"
+    "        s.sendall(('CONNECT %s:%s HTTP/1.1\\r\\nHost: %s:%s\\r\\n\\r\\n' % (host, port, host, port)).encode())\n"
+    "    except (BrokenPipeError, ConnectionResetError):\n"
+    "        return s, 'refused'\n"
+    "    try:\n"
+    "        answer = s.recv(4096)\n"
+    "    except ConnectionResetError:\n"
+    "        answer = b''\n"
+    "    return s, (answer.split(b'\\r\\n')[0] or b'refused').decode()\n"
+    "held = [tunnel() for _ in range(32)]\n"
+    "for _, line in held: print('held', line)\n"
+    "extra, line = tunnel()\n"
+    "print('33rd', line)\n"
+    "for s, _ in held: s.close()\n"
+    "time.sleep(2)\n"
+    "print('after', tunnel()[1])\n";
+
+}  // namespace
+
+TEST_CASE("run: an allow-list step on k8s-pod reaches its listed hosts through the runner's proxy and nothing else") {
+  LW_REQUIRE_HOST(nodeSandboxInstalled(), "bubblewrap gives the local API server's pods their network");
+  const std::string host = egress::hostName();
+  const auto addresses = egress::addressesOf(host);
+  LW_REQUIRE_HOST(!addresses.empty(), "this machine's name (" + host + ") does not resolve");
+  Scratch certs;
+  egress::TlsServer tls(certs.root, host);
+  fs::create_directories(certs.root / "www");
+  egress::HttpServer http(certs.root / "www");
+  const std::string tlsPort = std::to_string(tls.port), httpPort = std::to_string(http.port);
+  K8sRun k(true,
+           "    - name: s\n      on: [workflow_dispatch]\n      steps:\n"
+           "        - name: fetch\n"
+           "          run: [sh, .loopwright/agents/fetch.sh, " +
+               host + ", '" + tlsPort + "', '" + httpPort + "', '" + std::to_string(tls.port + 1) + "']\n",
+           {{".loopwright/agents/fetch.sh", kFetch},
+            {".loopwright/agents/hold.py", kHold},
+            {"cert.pem", readFile(tls.cert)}},
+           "  isolation: L3\n  sandbox:\n    preferredBackends: [k8s-pod]\n    networkMode: allow-list\n"
+           "    egress: [\"" +
+               host + ":" + tlsPort + "\", \"" + host + ":" + httpPort + "\"]\n");
+  std::string networks;
+  for (const auto& a : addresses) networks += (networks.empty() ? "" : ", ") + a;
+  k.hostConfigExtra = "egress:\n  allowedNetworks: [" + networks + "]\n";
+  auto r = k.run();
+  INFO(r.out << r.err);
+  INFO(readFile(k.s.root / "out/steps/s/fetch/stderr.log"));
+  const fs::path stepOut = k.s.root / "out/steps/s/fetch/out";
+  const std::string results = readFile(stepOut / "results");
+  INFO(results);
+  CHECK(r.status == 0);
+  CHECK(results.find("allowed 0 200/200\n") != std::string::npos);
+  CHECK(results.find("http-allowed 0 200/000\n") != std::string::npos);
+  CHECK(results.find("other-port 56 000/403\n") != std::string::npos);  // the proxy's 403 to CONNECT
+  CHECK(results.find("other-name 56 000/403\n") != std::string::npos);
+  CHECK(results.find("direct-curl 7 000/000\n") != std::string::npos);  // the pod's network reaches nothing
+  // The bound: 32 tunnels held at once, the 33rd closed unanswered (or reset), and room again once they end.
+  const std::string held = readFile(stepOut / "held.txt");
+  INFO(held);
+  std::size_t tunnels = 0;
+  for (std::size_t at = 0; (at = held.find("held HTTP/1.1 200", at)) != std::string::npos; ++at) ++tunnels;
+  CHECK(tunnels == 32);
+  CHECK(held.find("33rd refused\n") != std::string::npos);
+  CHECK(held.find("after HTTP/1.1 200") != std::string::npos);
+  auto step = stepOf(runJson(k.s.root / "out"), "fetch");
+  CHECK(step.at("backend").as_string() == "k8s-pod");
+  CHECK(step.at("networkMode").as_string() == "allow-list");
+  // Denied by the list: the other port and the other name (the held tunnels, closed before any ClientHello, are
+  // denied too, as the proxy denies every CONNECT tunnel that carries no TLS server name).
+  std::vector<std::string> listDenials;
+  for (const auto& e : step.at("egress").as_array())
+    if (!e.at("allowed").as_bool() && e.at("reason").as_string().ends_with("is not in the step's egress list"))
+      listDenials.emplace_back(e.at("reason").as_string());
+  CHECK(listDenials.size() == 2);
+  CHECK(std::count(listDenials.begin(), listDenials.end(), "example.com:443 is not in the step's egress list") == 1);
+  CHECK(r.out.find("egress denied example.com:443: example.com:443 is not in the step's egress list") !=
+        std::string::npos);
   CHECK(k.requests("DELETE /api/v1/namespaces/ci/pods/") >= 2);
 }
