@@ -11,8 +11,8 @@
 #include "agents/registry/agent_registry.h"
 #include "bridge/stdio_relay.h"
 #include "cli/commands.h"
-#include "cli/exit_codes.h"
 #include "cli/error_report.h"
+#include "cli/exit_codes.h"
 #include "core/version.h"
 #include "policy/builtin/builtin_params.h"
 

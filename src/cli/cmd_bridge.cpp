@@ -5,8 +5,8 @@
 
 #include "bridge/stdio_relay.h"
 #include "cli/commands.h"
-#include "cli/exit_codes.h"
 #include "cli/error_report.h"
+#include "cli/exit_codes.h"
 
 namespace lw::cli {
 

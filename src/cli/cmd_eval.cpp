@@ -10,8 +10,8 @@
 
 #include "cli/cmd_eval_runner.h"
 #include "cli/commands.h"
-#include "cli/exit_codes.h"
 #include "cli/error_report.h"
+#include "cli/exit_codes.h"
 #include "core/file_io.h"
 #include "eval/report.h"
 #include "github/actions/actions_files.h"

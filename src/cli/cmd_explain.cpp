@@ -9,10 +9,10 @@
 #include <boost/json/serialize.hpp>
 
 #include "cli/commands.h"
+#include "cli/error_report.h"
 #include "cli/exit_codes.h"
 #include "cli/isolation_chain.h"
 #include "cli/policy_context.h"
-#include "cli/error_report.h"
 #include "core/error_json.h"
 #include "core/step_label.h"
 #include "pipeline/step/refusal_blocker.h"

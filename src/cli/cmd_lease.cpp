@@ -9,9 +9,9 @@
 #include <boost/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/error_report.h"
 #include "cli/exit_codes.h"
 #include "cli/policy_context.h"
-#include "cli/error_report.h"
 #include "core/json_text.h"
 #include "lease/open_store.h"
 #include "lease/transitions.h"

@@ -13,8 +13,8 @@
 #include <boost/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/policy_context.h"
 #include "cli/error_report.h"
+#include "cli/policy_context.h"
 #include "core/file_io.h"
 #include "github/actions/workflow_run.h"
 #include "github/publish/artifact_bounds.h"

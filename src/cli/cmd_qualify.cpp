@@ -8,8 +8,8 @@
 #include <boost/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/exit_codes.h"
 #include "cli/error_report.h"
+#include "cli/exit_codes.h"
 #include "guard/event.h"
 #include "host/canary_program.h"
 #include "host/qualification_report.h"

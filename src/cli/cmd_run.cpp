@@ -14,10 +14,10 @@
 
 #include "cli/commands.h"
 #include "cli/comment_gate.h"
+#include "cli/error_report.h"
 #include "cli/exit_codes.h"
 #include "cli/policy_context.h"
 #include "cli/pull_event.h"
-#include "cli/error_report.h"
 #include "cli/run_session.h"
 #include "cli/sarif_file.h"
 #include "cli/taskpack_source.h"

@@ -10,9 +10,9 @@
 #include <boost/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/error_report.h"
 #include "cli/exit_codes.h"
 #include "cli/policy_context.h"
-#include "cli/error_report.h"
 #include "core/file_io.h"
 #include "github/actions/workflow_commands.h"
 #include "host/host_facts.h"

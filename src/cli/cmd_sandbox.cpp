@@ -11,9 +11,9 @@
 #include <boost/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/error_report.h"
 #include "cli/exit_codes.h"
 #include "cli/policy_context.h"
-#include "cli/error_report.h"
 #include "cli/sandbox_exec_egress.h"
 #include "core/error_json.h"
 #include "core/json_text.h"

@@ -5,8 +5,8 @@
 #include <boost/json/object.hpp>
 
 #include "cli/commands.h"
-#include "cli/policy_context.h"
 #include "cli/error_report.h"
+#include "cli/policy_context.h"
 
 namespace lw::cli {
 

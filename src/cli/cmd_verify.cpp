@@ -5,8 +5,8 @@
 #include <boost/json/object.hpp>
 
 #include "cli/commands.h"
-#include "cli/exit_codes.h"
 #include "cli/error_report.h"
+#include "cli/exit_codes.h"
 #include "core/error_json.h"
 #include "verify/baseline/baseline_json.h"
 #include "verify/check/check.h"

@@ -5,8 +5,8 @@
 #include <ostream>
 #include <sstream>
 
-#include "cli/exit_codes.h"
 #include "cli/error_report.h"
+#include "cli/exit_codes.h"
 #include "core/version.h"
 
 namespace lw::cli {

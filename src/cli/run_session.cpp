@@ -6,8 +6,8 @@
 #include <ctime>
 #include <thread>
 
-#include "cli/policy_context.h"
 #include "cli/error_report.h"
+#include "cli/policy_context.h"
 #include "cli/taskpack_source.h"
 #include "core/executables.h"
 #include "core/file_io.h"
