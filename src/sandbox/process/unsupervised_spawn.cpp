@@ -65,6 +65,56 @@ class LauncherProcess final : public PipedProcess {
   bool reaped_ = false;
 };
 
+// The child's fds: 0-2, the bridge at 3, the launcher's own from 4 (the
+// same layout as spawn()), as {source, target} pairs.
+std::vector<std::pair<int, int>> childLayout(const SpawnRequest& req, int stdinFd, int outW, int errW) {
+  std::vector<std::pair<int, int>> layout = {{stdinFd, 0}, {outW, 1}, {errW, 2}};
+  if (req.passFd) layout.push_back({*req.passFd, 3});
+  for (std::size_t i = 0; i < req.extraFds.size(); ++i) layout.push_back({req.extraFds[i], 4 + static_cast<int>(i)});
+  return layout;
+}
+
+// Sources are first moved above every target so that no dup2 overwrites a
+// source another still needs; they are close-on-exec here and so in the
+// child. `lifted` owns the copies until the child has its own. Returns 0 or
+// the errno of the copy that failed.
+int liftIntoPlan(const std::vector<std::pair<int, int>>& layout, VforkPlan& plan, std::vector<UniqueFd>& lifted) {
+  for (const auto& [source, target] : layout) {
+    lifted.emplace_back(::fcntl(source, F_DUPFD_CLOEXEC, plan.firstUnused + 16));
+    if (!lifted.back()) return errno;
+    plan.layout.push_back({lifted.back().get(), target});
+  }
+  return 0;
+}
+
+// vfork + exec of the plan, the child registered as loopwright's own (so
+// that a sweep never takes it for a stray) and watched through a pidfd.
+Result<std::pair<pid_t, UniqueFd>> startLauncher(const VforkPlan& plan, const SpawnRequest& req,
+                                                 const std::string& path) {
+  pid_t pid = -1;
+  {
+    auto guard = ownChildGuard();
+    VforkFailure failure;
+    pid = vforkExec(plan, failure);
+    if (pid < 0) {
+      std::string what = failure.step >= 0 ? req.childSetup[static_cast<std::size_t>(failure.step)].what
+                                           : std::string(failure.what ? failure.what : "starting");
+      if (what == "execve") what += " " + path;
+      return launchError(what, failure.err, req.argv[0]);
+    }
+    registerOwnChild(pid);
+  }
+  UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
+  if (!pidfd) {
+    int e = errno;
+    ::kill(pid, SIGKILL);
+    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
+    forgetOwnChild(pid);
+    return launchError("pidfd_open", e, req.argv[0]);
+  }
+  return std::pair<pid_t, UniqueFd>{pid, std::move(pidfd)};
+}
+
 }  // namespace
 
 Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnRequest& req) {
@@ -84,14 +134,6 @@ Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnReq
     devNull.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
     if (!devNull) return launchError("open /dev/null", errno, req.argv[0]);
   }
-  // The child's fds: 0-2, the bridge at 3, the launcher's own from 4 (the
-  // same layout as spawn()). Sources are first moved above every target so
-  // that no dup2 overwrites a source another still needs; they are
-  // close-on-exec here and so in the child.
-  std::vector<std::pair<int, int>> layout = {
-      {req.stdinFd.value_or(devNull.get()), 0}, {outW.get(), 1}, {errW.get(), 2}};
-  if (req.passFd) layout.push_back({*req.passFd, 3});
-  for (std::size_t i = 0; i < req.extraFds.size(); ++i) layout.push_back({req.extraFds[i], 4 + static_cast<int>(i)});
   VforkPlan plan;
   plan.path = path->c_str();
   plan.argv = argv.get();
@@ -101,37 +143,14 @@ Result<std::unique_ptr<RunningProcess>> spawnSelfCleaningLauncher(const SpawnReq
   plan.cwd = req.cwd.empty() ? nullptr : req.cwd.c_str();
   plan.setups = &req.childSetup;
   std::vector<UniqueFd> lifted;
-  for (const auto& [source, target] : layout) {
-    lifted.emplace_back(::fcntl(source, F_DUPFD_CLOEXEC, plan.firstUnused + 16));
-    if (!lifted.back()) return launchError("arranging file descriptors", errno, req.argv[0]);
-    plan.layout.push_back({lifted.back().get(), target});
-  }
-
-  pid_t pid = -1;
-  {
-    // Registered as loopwright's own, so that a sweep never takes it for a stray.
-    auto guard = ownChildGuard();
-    VforkFailure failure;
-    pid = vforkExec(plan, failure);
-    if (pid < 0) {
-      std::string what = failure.step >= 0 ? req.childSetup[static_cast<std::size_t>(failure.step)].what
-                                           : std::string(failure.what ? failure.what : "starting");
-      if (what == "execve") what += " " + *path;
-      return launchError(what, failure.err, req.argv[0]);
-    }
-    registerOwnChild(pid);
-  }
-  UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
-  if (!pidfd) {
-    int e = errno;
-    ::kill(pid, SIGKILL);
-    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
-    forgetOwnChild(pid);
-    return launchError("pidfd_open", e, req.argv[0]);
-  }
+  const auto layout = childLayout(req, req.stdinFd.value_or(devNull.get()), outW.get(), errW.get());
+  if (int err = liftIntoPlan(layout, plan, lifted); err != 0)
+    return launchError("arranging file descriptors", err, req.argv[0]);
+  auto launcher = startLauncher(plan, req, *path);
+  if (!launcher) return std::move(launcher).error();
   for (UniqueFd* f : {&outR, &errR}) ::fcntl(f->get(), F_SETFL, O_NONBLOCK);
-  return std::unique_ptr<RunningProcess>(
-      std::make_unique<LauncherProcess>(pid, std::move(pidfd), std::move(outR), std::move(errR), req, started));
+  return std::unique_ptr<RunningProcess>(std::make_unique<LauncherProcess>(
+      launcher->first, std::move(launcher->second), std::move(outR), std::move(errR), req, started));
 }
 
 }  // namespace lw::sandbox::process
