@@ -127,15 +127,6 @@ Result<std::unique_ptr<process::RunningProcess>> K8sPodBackend::launch(const Ste
   return createAndRun(spec);
 }
 
-// The step's seccomp filter as bytes, for a step with a bridge (k8s_step_files.h).
-Result<std::string> K8sPodBackend::filterFor(const StepSpec& spec) {
-  if (!spec.passFd) return std::string();
-  auto filter = filters_.get({spec.network, true});
-  if (!filter) return filter.error();
-  const auto& code = (*filter)->instructions();
-  return std::string(reinterpret_cast<const char*>(code.data()), code.size() * sizeof(code[0]));
-}
-
 Result<std::unique_ptr<process::RunningProcess>> K8sPodBackend::createAndRun(const StepSpec& spec) {
   auto input = tarTree(spec.workspace, config_.maxWorkspaceBytes);
   if (!input) return input.error();
