@@ -77,17 +77,23 @@ void BridgeRelay::onOutput(int stream, const char* data, std::size_t size) {
   }
 }
 
+Error relayNotListening(const std::string& what, const std::string& ns, const std::string& pod, bool finished,
+                        const std::string& failure, const std::string& relayStderr) {
+  std::string why = finished ? "it ended before listening" : "it did not listen in time";
+  if (!failure.empty()) why += ": " + failure;
+  if (!relayStderr.empty()) why += "; it said: " + relayStderr;
+  return makeError(ErrorCode::SandboxLaunchFailed,
+                   "the " + what + " relay in pod " + ns + "/" + pod + " failed, " + why,
+                   "the pod runs loopwright-container-init, this runner's static binary, from its /loopwright "
+                   "emptyDir: the node must allow executing it there (docs/kubernetes.md)",
+                   pod);
+}
+
 Status BridgeRelay::waitListening(std::chrono::steady_clock::time_point by) {
   std::unique_lock<std::mutex> lock(mu_);
   changed_.wait_until(lock, by, [this] { return listening_ || finished_; });
   if (listening_ && !finished_) return Ok{};
-  std::string why = finished_ ? "it ended before listening" : "it did not listen in time";
-  if (!failure_.empty()) why += ": " + failure_;
-  if (!stderr_.empty()) why += "; it said: " + stderr_;
-  return makeError(ErrorCode::SandboxLaunchFailed, "the bridge relay in pod " + ns_ + "/" + pod_ + " failed, " + why,
-                   "the pod runs loopwright-container-init, this runner's static binary, from its /loopwright "
-                   "emptyDir: the node must allow executing it there (docs/kubernetes.md)",
-                   pod_);
+  return relayNotListening("bridge", ns_, pod_, finished_, failure_, stderr_);
 }
 
 void BridgeRelay::end(std::chrono::milliseconds grace) {

@@ -42,6 +42,12 @@ void sendAll(int fd, const char* data, std::size_t size);
 // The step's argv through the init: the bridge at fd 3, then the filter.
 std::vector<std::string> throughInit(const std::vector<std::string>& argv);
 
+// The error of a relay in a pod (`what`: "bridge" or "egress") that ended
+// before it listened (`finished`) or did not listen in time, with the exec's
+// failure and the relay's own stderr lines.
+Error relayNotListening(const std::string& what, const std::string& ns, const std::string& pod, bool finished,
+                        const std::string& failure, const std::string& relayStderr);
+
 // The relay's exec in the step's container, joined to the bridge, on a
 // thread of its own from construction until the stream ends: the step ends
 // its connection, end() cuts it, or the pod is deleted.

@@ -146,13 +146,7 @@ Status EgressRelay::waitListening(std::chrono::steady_clock::time_point by) {
   std::unique_lock<std::mutex> lock(mu_);
   changed_.wait_until(lock, by, [this] { return listening_ || finished_; });
   if (listening_ && !finished_) return Ok{};
-  std::string why = finished_ ? "it ended before listening" : "it did not listen in time";
-  if (!failure_.empty()) why += ": " + failure_;
-  if (!stderr_.empty()) why += "; it said: " + stderr_;
-  return makeError(ErrorCode::SandboxLaunchFailed, "the egress relay in pod " + ns_ + "/" + pod_ + " failed, " + why,
-                   "the pod runs loopwright-container-init, this runner's static binary, from its /loopwright "
-                   "emptyDir: the node must allow executing it there (docs/kubernetes.md)",
-                   pod_);
+  return relayNotListening("egress", ns_, pod_, finished_, failure_, stderr_);
 }
 
 void EgressRelay::end() {
